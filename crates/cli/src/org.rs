@@ -1,0 +1,282 @@
+//! `cubicle-cli org …`
+
+use anyhow::{Context, Result, anyhow, bail};
+use clap::{Subcommand, ValueEnum};
+use cubicle_core::AppCore;
+use cubicle_core::types::*;
+
+#[derive(Subcommand)]
+pub enum OrgCommand {
+    /// Print the org chart (or the whole snapshot as JSON).
+    Show {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Set up the company (once per database).
+    Init {
+        #[arg(long)]
+        name: String,
+        #[arg(long)]
+        boss: String,
+        #[arg(long, value_enum, default_value_t = Lang::En)]
+        language: Lang,
+        #[arg(long)]
+        mission: Option<String>,
+    },
+    /// Create a department.
+    AddDepartment {
+        name: String,
+        /// Parent department (name or id); top level when omitted.
+        #[arg(long)]
+        parent: Option<String>,
+        #[arg(long)]
+        mission: Option<String>,
+    },
+    /// Hire someone by hand (the secretary proposes hires the same way).
+    Hire {
+        name: String,
+        #[arg(long)]
+        title: String,
+        /// Department (name or id).
+        #[arg(long)]
+        department: Option<String>,
+        /// Manager (name or id).
+        #[arg(long)]
+        manager: Option<String>,
+        /// One of the 12 archetypes, e.g. ultra_grinder; default from the role.
+        #[arg(long)]
+        archetype: Option<String>,
+    },
+    /// Move a person to another department.
+    Move {
+        /// Employee (name or id).
+        employee: String,
+        /// Target department (name or id), or "none" for unassigned.
+        #[arg(long)]
+        to: String,
+    },
+    /// End someone's employment (their record stays).
+    Fire {
+        /// Employee (name or id).
+        employee: String,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Lang {
+    En,
+    #[value(name = "zh-CN")]
+    ZhCn,
+}
+
+pub async fn run(core: &AppCore, cmd: OrgCommand) -> Result<()> {
+    let org = &core.org;
+    match cmd {
+        OrgCommand::Show { json } => {
+            let snap = org.snapshot().await?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&snap)?);
+            } else {
+                print!("{}", render_tree(&snap));
+            }
+        }
+        OrgCommand::Init {
+            name,
+            boss,
+            language,
+            mission,
+        } => {
+            let c = org
+                .setup_company(SetupCompany {
+                    name,
+                    boss_name: boss,
+                    language: match language {
+                        Lang::En => Language::En,
+                        Lang::ZhCn => Language::ZhCn,
+                    },
+                    mission,
+                })
+                .await?;
+            println!("company {} set up (#{})", c.name, c.id);
+        }
+        OrgCommand::AddDepartment {
+            name,
+            parent,
+            mission,
+        } => {
+            let snap = org.snapshot().await?;
+            let parent_id = parent.map(|p| find_department(&snap, &p)).transpose()?;
+            let d = org
+                .create_department(NewDepartment {
+                    name,
+                    parent_id,
+                    mission,
+                })
+                .await?;
+            println!("department {} created (#{})", d.name, d.id);
+        }
+        OrgCommand::Hire {
+            name,
+            title,
+            department,
+            manager,
+            archetype,
+        } => {
+            let snap = org.snapshot().await?;
+            let department_id = department.map(|d| find_department(&snap, &d)).transpose()?;
+            let manager_id = manager.map(|m| find_employee(&snap, &m)).transpose()?;
+            let archetype = archetype
+                .map(|a| {
+                    Archetype::parse(&a).ok_or_else(|| {
+                        anyhow!(
+                            "unknown archetype {a:?}; one of: {}",
+                            Archetype::ALL.map(|x| x.as_str()).join(", ")
+                        )
+                    })
+                })
+                .transpose()?;
+            let e = org
+                .hire(NewEmployee {
+                    name,
+                    title,
+                    department_id,
+                    manager_id,
+                    archetype,
+                })
+                .await?;
+            println!("hired {} as {} (#{})", e.name, e.title, e.id);
+        }
+        OrgCommand::Move { employee, to } => {
+            let snap = org.snapshot().await?;
+            let employee_id = find_employee(&snap, &employee)?;
+            let department_id = if to.eq_ignore_ascii_case("none") {
+                None
+            } else {
+                Some(find_department(&snap, &to)?)
+            };
+            let e = org
+                .move_employee(MoveEmployee {
+                    employee_id,
+                    department_id,
+                })
+                .await?;
+            println!("moved {}", e.name);
+        }
+        OrgCommand::Fire { employee } => {
+            let snap = org.snapshot().await?;
+            let employee_id = find_employee(&snap, &employee)?;
+            let e = org.fire(FireEmployee { employee_id }).await?;
+            println!("{} no longer works here (record kept)", e.name);
+        }
+    }
+    Ok(())
+}
+
+/// An id, or a unique case-insensitive name.
+fn find_department(snap: &OrgSnapshot, key: &str) -> Result<i32> {
+    if let Ok(id) = key.parse::<i32>() {
+        return Ok(id);
+    }
+    let hits: Vec<_> = snap
+        .departments
+        .iter()
+        .filter(|d| d.name.eq_ignore_ascii_case(key.trim()))
+        .collect();
+    match hits.as_slice() {
+        [one] => Ok(one.id),
+        [] => bail!("no department named {key:?}"),
+        many => bail!(
+            "{} departments are named {key:?}; use an id: {}",
+            many.len(),
+            many.iter()
+                .map(|d| d.id.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+fn find_employee(snap: &OrgSnapshot, key: &str) -> Result<i32> {
+    if let Ok(id) = key.parse::<i32>() {
+        return Ok(id);
+    }
+    let hits: Vec<_> = snap
+        .employees
+        .iter()
+        .filter(|e| e.name.eq_ignore_ascii_case(key.trim()))
+        .collect();
+    match hits.as_slice() {
+        [one] => Ok(one.id),
+        [] => {
+            Err(anyhow!("no current employee named {key:?}")).context("use an id or the full name")
+        }
+        many => bail!(
+            "{} people are named {key:?}; use an id: {}",
+            many.len(),
+            many.iter()
+                .map(|e| e.id.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// The org chart as an indented tree.
+pub fn render_tree(snap: &OrgSnapshot) -> String {
+    let Some(c) = &snap.company else {
+        return "No company yet. Run `cubicle-cli org init --name NAME --boss YOU`.\n".into();
+    };
+    let mut out = format!(
+        "{} — boss: {} · {} people in {} departments\n",
+        c.name,
+        c.boss_name,
+        snap.employees.len(),
+        snap.departments.len()
+    );
+    fn dept(snap: &OrgSnapshot, parent: Option<i32>, indent: &str, out: &mut String) {
+        for d in snap.departments.iter().filter(|d| d.parent_id == parent) {
+            let people: Vec<_> = snap
+                .employees
+                .iter()
+                .filter(|e| e.department_id == Some(d.id))
+                .collect();
+            out.push_str(&format!(
+                "{indent}■ {} (#{}, {})\n",
+                d.name,
+                d.id,
+                headcount(people.len())
+            ));
+            for e in people {
+                out.push_str(&format!(
+                    "{indent}    · {} — {} (#{}, {})\n",
+                    e.name,
+                    e.title,
+                    e.id,
+                    e.archetype.as_str()
+                ));
+            }
+            dept(snap, Some(d.id), &format!("{indent}    "), out);
+        }
+    }
+    dept(snap, None, "", &mut out);
+    let unassigned: Vec<_> = snap
+        .employees
+        .iter()
+        .filter(|e| e.department_id.is_none())
+        .collect();
+    if !unassigned.is_empty() {
+        out.push_str("□ Unassigned\n");
+        for e in unassigned {
+            out.push_str(&format!("    · {} — {} (#{})\n", e.name, e.title, e.id));
+        }
+    }
+    out
+}
+
+fn headcount(n: usize) -> String {
+    if n == 1 {
+        "1 person".into()
+    } else {
+        format!("{n} people")
+    }
+}

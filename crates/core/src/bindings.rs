@@ -1,0 +1,31 @@
+//! Exports the TypeScript bindings of every type that crosses IPC to `ui/src/bindings/`.
+//! `tests/bindings.rs` fails when the committed files are stale; regenerate with
+//! `cargo run -p cubicle-cli -- dev export-bindings`.
+
+use std::path::Path;
+
+use ts_rs::{ExportError, TS};
+
+use crate::error::IpcError;
+use crate::events::DomainEvent;
+use crate::types::*;
+
+/// Writes one `.ts` file per type (and the types they reference) into `dir`.
+pub fn export_all(dir: &Path) -> Result<(), ExportError> {
+    let cfg = ts_rs::Config::new().with_out_dir(dir);
+    OrgSnapshot::export_all(&cfg)?;
+    RoleTemplateDto::export_all(&cfg)?;
+    SetupCompany::export_all(&cfg)?;
+    UpdateCompany::export_all(&cfg)?;
+    NewDepartment::export_all(&cfg)?;
+    RenameDepartment::export_all(&cfg)?;
+    MoveDepartment::export_all(&cfg)?;
+    DeleteDepartment::export_all(&cfg)?;
+    NewEmployee::export_all(&cfg)?;
+    MoveEmployee::export_all(&cfg)?;
+    SetManager::export_all(&cfg)?;
+    FireEmployee::export_all(&cfg)?;
+    IpcError::export_all(&cfg)?;
+    DomainEvent::export_all(&cfg)?;
+    Ok(())
+}

@@ -1,0 +1,62 @@
+//! Stable error codes: what the UI and the CLI branch on.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    NotFound,
+    DuplicateName,
+    DepartmentCycle,
+    InvalidManager,
+    DepartmentNotEmpty,
+    InvalidInput,
+    AlreadyFired,
+    CompanyMissing,
+    CompanyExists,
+    Storage,
+    Internal,
+}
+
+impl ErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::DuplicateName => "duplicate_name",
+            ErrorCode::DepartmentCycle => "department_cycle",
+            ErrorCode::InvalidManager => "invalid_manager",
+            ErrorCode::DepartmentNotEmpty => "department_not_empty",
+            ErrorCode::InvalidInput => "invalid_input",
+            ErrorCode::AlreadyFired => "already_fired",
+            ErrorCode::CompanyMissing => "company_missing",
+            ErrorCode::CompanyExists => "company_exists",
+            ErrorCode::Storage => "storage",
+            ErrorCode::Internal => "internal",
+        }
+    }
+}
+
+/// What crosses IPC when a command fails: `{code, message}`, never a bare string.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct IpcError {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl IpcError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for IpcError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code.as_str(), self.message)
+    }
+}
+
+impl std::error::Error for IpcError {}

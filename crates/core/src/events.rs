@@ -1,0 +1,53 @@
+//! The domain event bus: every committed change is announced here, once.
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::broadcast;
+use ts_rs::TS;
+
+/// One committed change. Internally tagged so the UI can switch on `type`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(
+    tag = "type",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
+pub enum DomainEvent {
+    CompanyUpdated { company_id: i32 },
+    DepartmentCreated { department_id: i32 },
+    DepartmentUpdated { department_id: i32 },
+    DepartmentDeleted { department_id: i32 },
+    EmployeeHired { employee_id: i32 },
+    EmployeeUpdated { employee_id: i32 },
+    EmployeeFired { employee_id: i32 },
+}
+
+/// Slow subscribers lag (and are told so) rather than slowing the writer down.
+const BUS_CAPACITY: usize = 1024;
+
+#[derive(Clone, Debug)]
+pub struct EventBus {
+    tx: broadcast::Sender<DomainEvent>,
+}
+
+impl Default for EventBus {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl EventBus {
+    pub fn new() -> Self {
+        let (tx, _) = broadcast::channel(BUS_CAPACITY);
+        Self { tx }
+    }
+
+    /// Announces a committed change. Having no subscriber is normal (the CLI).
+    pub fn publish(&self, event: DomainEvent) {
+        tracing::debug!(?event, "domain event");
+        let _ = self.tx.send(event);
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<DomainEvent> {
+        self.tx.subscribe()
+    }
+}

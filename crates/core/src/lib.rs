@@ -1,0 +1,20 @@
+//! The company: every rule of SPEC.md lives here.
+//!
+//! Owns the domain types (and the DTOs the UI sees, exported to TypeScript with ts-rs),
+//! the services that change the company (each change is one transaction followed by a
+//! [`events::DomainEvent`]), and the typed errors with their stable codes. It must not
+//! know about Tauri, the webview or the terminal: `src-tauri` and `cubicle-cli` only
+//! translate to and from it.
+
+pub mod app;
+pub mod bindings;
+pub mod error;
+pub mod events;
+pub mod org;
+pub mod roles;
+pub mod types;
+
+pub use app::AppCore;
+pub use error::{ErrorCode, IpcError};
+pub use events::{DomainEvent, EventBus};
+pub use org::{OrgError, OrgService};

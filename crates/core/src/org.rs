@@ -1,0 +1,613 @@
+//! The org service: company, departments, teams and employees (SPEC §2).
+//!
+//! Every public method that changes something runs in one transaction and, after the
+//! commit, publishes exactly one [`DomainEvent`] per changed record.
+
+pub mod rules;
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use cubicle_store::entity::{company, department, employee};
+use cubicle_store::{ConnectionTrait, Db, DbErr, TransactionTrait, org as q};
+use sea_orm::ActiveValue::{NotSet, Set};
+use sea_orm::IntoActiveModel;
+
+use crate::error::{ErrorCode, IpcError};
+use crate::events::{DomainEvent, EventBus};
+use crate::roles;
+use crate::types::*;
+
+/// The boss's daily model budget when nothing else is set (SPEC §10: finite by default).
+pub const DEFAULT_DAILY_BUDGET_USD: f64 = 2.0;
+/// New hires think with the built-in offline model until the boss picks another.
+pub const DEFAULT_PROVIDER: &str = "builtin";
+pub const DEFAULT_MODEL: &str = "smollm2-135m-instruct";
+/// Archetype of a hire whose role is not in the catalogue and who was given none.
+const FALLBACK_ARCHETYPE: Archetype = Archetype::WarmHearted;
+
+#[derive(Debug, thiserror::Error)]
+pub enum OrgError {
+    #[error("{what} {id} does not exist")]
+    NotFound { what: &'static str, id: i32 },
+    #[error("a department named \"{0}\" already exists there")]
+    DuplicateName(String),
+    #[error("a department cannot be moved under itself or one of its sub-departments")]
+    DepartmentCycle,
+    #[error("invalid manager: {0}")]
+    InvalidManager(String),
+    #[error(
+        "the department still has {employees} people and {subdepartments} sub-departments; say where they should go"
+    )]
+    DepartmentNotEmpty { employees: u64, subdepartments: u64 },
+    #[error("{0}")]
+    InvalidInput(String),
+    #[error("{0} no longer works here")]
+    AlreadyFired(String),
+    #[error("no company has been set up yet")]
+    CompanyMissing,
+    #[error("a company is already set up")]
+    CompanyExists,
+    #[error("storage error: {0}")]
+    Storage(#[from] DbErr),
+}
+
+impl OrgError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            OrgError::NotFound { .. } => ErrorCode::NotFound,
+            OrgError::DuplicateName(_) => ErrorCode::DuplicateName,
+            OrgError::DepartmentCycle => ErrorCode::DepartmentCycle,
+            OrgError::InvalidManager(_) => ErrorCode::InvalidManager,
+            OrgError::DepartmentNotEmpty { .. } => ErrorCode::DepartmentNotEmpty,
+            OrgError::InvalidInput(_) => ErrorCode::InvalidInput,
+            OrgError::AlreadyFired(_) => ErrorCode::AlreadyFired,
+            OrgError::CompanyMissing => ErrorCode::CompanyMissing,
+            OrgError::CompanyExists => ErrorCode::CompanyExists,
+            OrgError::Storage(_) => ErrorCode::Storage,
+        }
+    }
+}
+
+impl From<OrgError> for IpcError {
+    fn from(e: OrgError) -> Self {
+        if let OrgError::Storage(inner) = &e {
+            tracing::error!(error = %inner, "storage error");
+        }
+        IpcError::new(e.code(), e.to_string())
+    }
+}
+
+pub type OrgResult<T> = Result<T, OrgError>;
+
+#[derive(Clone, Debug)]
+pub struct OrgService {
+    db: Db,
+    bus: EventBus,
+}
+
+impl OrgService {
+    pub fn new(db: Db, bus: EventBus) -> Self {
+        Self { db, bus }
+    }
+
+    // ---------- reads ----------
+
+    pub async fn company(&self) -> OrgResult<Option<CompanyDto>> {
+        Ok(q::find_company(&self.db).await?.map(|c| company_dto(&c)))
+    }
+
+    pub async fn snapshot(&self) -> OrgResult<OrgSnapshot> {
+        let Some(c) = q::find_company(&self.db).await? else {
+            return Ok(OrgSnapshot {
+                company: None,
+                departments: vec![],
+                teams: vec![],
+                employees: vec![],
+            });
+        };
+        let departments = q::list_departments(&self.db, c.id).await?;
+        let teams = q::list_teams(&self.db, departments.iter().map(|d| d.id).collect()).await?;
+        let employees = q::list_employees(&self.db, c.id, false).await?;
+        Ok(OrgSnapshot {
+            company: Some(company_dto(&c)),
+            departments: departments.iter().map(department_dto).collect(),
+            teams: teams
+                .iter()
+                .map(|t| TeamDto {
+                    id: t.id,
+                    name: t.name.clone(),
+                    department_id: t.department_id,
+                })
+                .collect(),
+            employees: employees.iter().map(employee_dto).collect(),
+        })
+    }
+
+    /// Every employee ever hired, including former ones (for history and the CLI).
+    pub async fn all_employees(&self) -> OrgResult<Vec<EmployeeDto>> {
+        let c = self.require_company(&self.db).await?;
+        Ok(q::list_employees(&self.db, c.id, true)
+            .await?
+            .iter()
+            .map(employee_dto)
+            .collect())
+    }
+
+    pub async fn role_templates(&self) -> OrgResult<Vec<RoleTemplateDto>> {
+        Ok(q::list_role_templates(&self.db)
+            .await?
+            .iter()
+            .map(roles::to_dto)
+            .collect())
+    }
+
+    // ---------- company ----------
+
+    pub async fn setup_company(&self, input: SetupCompany) -> OrgResult<CompanyDto> {
+        let name = rules::clean_name(&input.name, "company name")?;
+        let boss = rules::clean_name(&input.boss_name, "boss name")?;
+        let txn = self.db.begin().await?;
+        if q::find_company(&txn).await?.is_some() {
+            return Err(OrgError::CompanyExists);
+        }
+        let now = Utc::now();
+        let c = q::insert_company(
+            &txn,
+            company::ActiveModel {
+                id: NotSet,
+                name: Set(name),
+                mission: Set(input.mission.unwrap_or_default().trim().to_owned()),
+                boss_name: Set(boss),
+                language: Set(input.language.as_str().to_owned()),
+                approval_policy: Set(ApprovalPolicy::KeySteps.as_str().to_owned()),
+                daily_budget_usd: Set(DEFAULT_DAILY_BUDGET_USD),
+                created_at: Set(now),
+                updated_at: Set(now),
+            },
+        )
+        .await?;
+        txn.commit().await?;
+        self.bus
+            .publish(DomainEvent::CompanyUpdated { company_id: c.id });
+        Ok(company_dto(&c))
+    }
+
+    pub async fn update_company(&self, input: UpdateCompany) -> OrgResult<CompanyDto> {
+        let txn = self.db.begin().await?;
+        let c = self.require_company(&txn).await?;
+        let mut am = c.into_active_model();
+        if let Some(name) = input.name {
+            am.name = Set(rules::clean_name(&name, "company name")?);
+        }
+        if let Some(boss) = input.boss_name {
+            am.boss_name = Set(rules::clean_name(&boss, "boss name")?);
+        }
+        if let Some(mission) = input.mission {
+            am.mission = Set(mission.trim().to_owned());
+        }
+        if let Some(lang) = input.language {
+            am.language = Set(lang.as_str().to_owned());
+        }
+        let c = q::update_company(&txn, am).await?;
+        txn.commit().await?;
+        self.bus
+            .publish(DomainEvent::CompanyUpdated { company_id: c.id });
+        Ok(company_dto(&c))
+    }
+
+    // ---------- departments ----------
+
+    pub async fn create_department(&self, input: NewDepartment) -> OrgResult<DepartmentDto> {
+        let name = rules::clean_name(&input.name, "department name")?;
+        let txn = self.db.begin().await?;
+        let c = self.require_company(&txn).await?;
+        if let Some(parent) = input.parent_id {
+            self.require_department(&txn, c.id, parent).await?;
+        }
+        ensure_unique_sibling(&txn, c.id, input.parent_id, &name, None).await?;
+        let d = q::insert_department(
+            &txn,
+            department::ActiveModel {
+                id: NotSet,
+                company_id: Set(c.id),
+                name: Set(name),
+                mission: Set(input.mission.unwrap_or_default().trim().to_owned()),
+                parent_id: Set(input.parent_id),
+                lead_id: Set(None),
+                created_at: Set(Utc::now()),
+            },
+        )
+        .await?;
+        txn.commit().await?;
+        self.bus.publish(DomainEvent::DepartmentCreated {
+            department_id: d.id,
+        });
+        Ok(department_dto(&d))
+    }
+
+    pub async fn rename_department(&self, input: RenameDepartment) -> OrgResult<DepartmentDto> {
+        let name = rules::clean_name(&input.name, "department name")?;
+        let txn = self.db.begin().await?;
+        let c = self.require_company(&txn).await?;
+        let d = self.require_department(&txn, c.id, input.id).await?;
+        ensure_unique_sibling(&txn, c.id, d.parent_id, &name, Some(d.id)).await?;
+        let mut am = d.into_active_model();
+        am.name = Set(name);
+        let d = q::update_department(&txn, am).await?;
+        txn.commit().await?;
+        self.bus.publish(DomainEvent::DepartmentUpdated {
+            department_id: d.id,
+        });
+        Ok(department_dto(&d))
+    }
+
+    pub async fn move_department(&self, input: MoveDepartment) -> OrgResult<DepartmentDto> {
+        let txn = self.db.begin().await?;
+        let c = self.require_company(&txn).await?;
+        let d = self.require_department(&txn, c.id, input.id).await?;
+        if let Some(parent) = input.parent_id {
+            self.require_department(&txn, c.id, parent).await?;
+        }
+        let parents = parent_map(&txn, c.id).await?;
+        if rules::would_create_cycle(&parents, d.id, input.parent_id) {
+            return Err(OrgError::DepartmentCycle);
+        }
+        ensure_unique_sibling(&txn, c.id, input.parent_id, &d.name, Some(d.id)).await?;
+        let mut am = d.into_active_model();
+        am.parent_id = Set(input.parent_id);
+        let d = q::update_department(&txn, am).await?;
+        txn.commit().await?;
+        self.bus.publish(DomainEvent::DepartmentUpdated {
+            department_id: d.id,
+        });
+        Ok(department_dto(&d))
+    }
+
+    /// Deletes a department. People and sub-departments move to `reassign_to`, which
+    /// is required when there are any and must lie outside the deleted department.
+    pub async fn delete_department(&self, input: DeleteDepartment) -> OrgResult<()> {
+        let txn = self.db.begin().await?;
+        let c = self.require_company(&txn).await?;
+        let d = self.require_department(&txn, c.id, input.id).await?;
+        let employees = q::count_current_employees_in(&txn, d.id).await?;
+        let subdepartments = q::count_child_departments(&txn, d.id).await?;
+        let mut moved_people = Vec::new();
+        let mut moved_departments = Vec::new();
+        match input.reassign_to {
+            None if employees > 0 || subdepartments > 0 => {
+                return Err(OrgError::DepartmentNotEmpty {
+                    employees,
+                    subdepartments,
+                });
+            }
+            None => {}
+            Some(target) => {
+                self.require_department(&txn, c.id, target).await?;
+                let parents = parent_map(&txn, c.id).await?;
+                if rules::subtree(&parents, d.id).contains(&target) {
+                    return Err(OrgError::InvalidInput(
+                        "people and sub-departments cannot move into the department being deleted"
+                            .into(),
+                    ));
+                }
+                // Children land beside the target's own children: their names must not clash.
+                let children: Vec<_> = q::list_departments(&txn, c.id)
+                    .await?
+                    .into_iter()
+                    .filter(|x| x.parent_id == Some(d.id))
+                    .collect();
+                for child in &children {
+                    ensure_unique_sibling(&txn, c.id, Some(target), &child.name, Some(child.id))
+                        .await?;
+                }
+                moved_departments = children.iter().map(|x| x.id).collect();
+                moved_people = q::list_employees(&txn, c.id, false)
+                    .await?
+                    .into_iter()
+                    .filter(|e| e.department_id == Some(d.id))
+                    .map(|e| e.id)
+                    .collect();
+                q::reparent_child_departments(&txn, d.id, Some(target)).await?;
+                q::move_teams(&txn, d.id, target).await?;
+                q::move_employees_of_department(&txn, d.id, target).await?;
+            }
+        }
+        q::delete_department(&txn, d.id).await?;
+        txn.commit().await?;
+        for id in moved_departments {
+            self.bus
+                .publish(DomainEvent::DepartmentUpdated { department_id: id });
+        }
+        for id in moved_people {
+            self.bus
+                .publish(DomainEvent::EmployeeUpdated { employee_id: id });
+        }
+        self.bus.publish(DomainEvent::DepartmentDeleted {
+            department_id: d.id,
+        });
+        Ok(())
+    }
+
+    // ---------- employees ----------
+
+    /// Adds a person directly (the manual path; the secretary proposes hires through
+    /// this too). Role defaults come from the template whose title matches.
+    pub async fn hire(&self, input: NewEmployee) -> OrgResult<EmployeeDto> {
+        let name = rules::clean_name(&input.name, "employee name")?;
+        let title = rules::clean_name(&input.title, "title")?;
+        let txn = self.db.begin().await?;
+        let c = self.require_company(&txn).await?;
+        if let Some(dept) = input.department_id {
+            self.require_department(&txn, c.id, dept).await?;
+        }
+        if let Some(manager) = input.manager_id {
+            self.require_current_employee(&txn, c.id, manager)
+                .await
+                .map_err(|e| match e {
+                    OrgError::Storage(_) => e,
+                    other => OrgError::InvalidManager(other.to_string()),
+                })?;
+        }
+        let template = roles::match_title(&title);
+        let archetype = input
+            .archetype
+            .or(template.map(|t| t.archetype))
+            .unwrap_or(FALLBACK_ARCHETYPE);
+        let skills: Vec<&str> = template.map(|t| t.skills.to_vec()).unwrap_or_default();
+        let tools: Vec<&str> = template.map(|t| t.tools.to_vec()).unwrap_or_default();
+        let e = q::insert_employee(
+            &txn,
+            employee::ActiveModel {
+                id: NotSet,
+                company_id: Set(c.id),
+                name: Set(name),
+                title: Set(title),
+                department_id: Set(input.department_id),
+                team_id: Set(None),
+                manager_id: Set(input.manager_id),
+                archetype: Set(archetype.as_str().to_owned()),
+                speaking_style: Set(archetype.default_speaking_style().to_owned()),
+                skills: Set(serde_json::json!(skills)),
+                backend_provider: Set(DEFAULT_PROVIDER.to_owned()),
+                backend_model: Set(DEFAULT_MODEL.to_owned()),
+                tool_whitelist: Set(serde_json::json!(tools)),
+                avatar: Set(None),
+                status: Set(EmployeeStatus::Idle.as_str().to_owned()),
+                hired_at: Set(Utc::now()),
+                fired_at: Set(None),
+            },
+        )
+        .await?;
+        txn.commit().await?;
+        self.bus
+            .publish(DomainEvent::EmployeeHired { employee_id: e.id });
+        Ok(employee_dto(&e))
+    }
+
+    pub async fn move_employee(&self, input: MoveEmployee) -> OrgResult<EmployeeDto> {
+        let txn = self.db.begin().await?;
+        let c = self.require_company(&txn).await?;
+        let e = self
+            .require_current_employee(&txn, c.id, input.employee_id)
+            .await?;
+        if let Some(dept) = input.department_id {
+            self.require_department(&txn, c.id, dept).await?;
+        }
+        if e.department_id == input.department_id {
+            return Ok(employee_dto(&e));
+        }
+        // A lead who leaves the department stops leading it.
+        if let Some(old) = e.department_id
+            && let Some(d) = q::find_department(&txn, old).await?
+            && d.lead_id == Some(e.id)
+        {
+            let mut am = d.into_active_model();
+            am.lead_id = Set(None);
+            q::update_department(&txn, am).await?;
+        }
+        let mut am = e.into_active_model();
+        am.department_id = Set(input.department_id);
+        am.team_id = Set(None);
+        let e = q::update_employee(&txn, am).await?;
+        txn.commit().await?;
+        self.bus
+            .publish(DomainEvent::EmployeeUpdated { employee_id: e.id });
+        Ok(employee_dto(&e))
+    }
+
+    pub async fn set_manager(&self, input: SetManager) -> OrgResult<EmployeeDto> {
+        let txn = self.db.begin().await?;
+        let c = self.require_company(&txn).await?;
+        let e = self
+            .require_current_employee(&txn, c.id, input.employee_id)
+            .await?;
+        if let Some(manager) = input.manager_id {
+            if manager == e.id {
+                return Err(OrgError::InvalidManager(
+                    "nobody can be their own manager".into(),
+                ));
+            }
+            self.require_current_employee(&txn, c.id, manager)
+                .await
+                .map_err(|err| match err {
+                    OrgError::Storage(_) => err,
+                    other => OrgError::InvalidManager(other.to_string()),
+                })?;
+            let managers: HashMap<i32, Option<i32>> = q::list_employees(&txn, c.id, false)
+                .await?
+                .into_iter()
+                .map(|x| (x.id, x.manager_id))
+                .collect();
+            if rules::would_create_reporting_loop(&managers, e.id, manager) {
+                return Err(OrgError::InvalidManager(
+                    "that would make the reporting line a loop".into(),
+                ));
+            }
+        }
+        let mut am = e.into_active_model();
+        am.manager_id = Set(input.manager_id);
+        let e = q::update_employee(&txn, am).await?;
+        txn.commit().await?;
+        self.bus
+            .publish(DomainEvent::EmployeeUpdated { employee_id: e.id });
+        Ok(employee_dto(&e))
+    }
+
+    /// Ends someone's employment. The record stays (with `fired_at`) so their history
+    /// remains readable; their reports move up to their own manager.
+    pub async fn fire(&self, input: FireEmployee) -> OrgResult<EmployeeDto> {
+        let txn = self.db.begin().await?;
+        let c = self.require_company(&txn).await?;
+        let e = q::find_employee(&txn, input.employee_id)
+            .await?
+            .filter(|e| e.company_id == c.id)
+            .ok_or(OrgError::NotFound {
+                what: "employee",
+                id: input.employee_id,
+            })?;
+        if e.fired_at.is_some() {
+            return Err(OrgError::AlreadyFired(e.name));
+        }
+        let reports: Vec<i32> = q::list_employees(&txn, c.id, false)
+            .await?
+            .into_iter()
+            .filter(|x| x.manager_id == Some(e.id))
+            .map(|x| x.id)
+            .collect();
+        q::reassign_reports(&txn, e.id, e.manager_id).await?;
+        q::clear_department_lead(&txn, e.id).await?;
+        let mut am = e.into_active_model();
+        am.fired_at = Set(Some(Utc::now()));
+        am.status = Set(EmployeeStatus::Fired.as_str().to_owned());
+        let e = q::update_employee(&txn, am).await?;
+        txn.commit().await?;
+        for id in reports {
+            self.bus
+                .publish(DomainEvent::EmployeeUpdated { employee_id: id });
+        }
+        self.bus
+            .publish(DomainEvent::EmployeeFired { employee_id: e.id });
+        Ok(employee_dto(&e))
+    }
+
+    // ---------- helpers ----------
+
+    async fn require_company(&self, conn: &impl ConnectionTrait) -> OrgResult<company::Model> {
+        q::find_company(conn).await?.ok_or(OrgError::CompanyMissing)
+    }
+
+    async fn require_department(
+        &self,
+        conn: &impl ConnectionTrait,
+        company_id: i32,
+        id: i32,
+    ) -> OrgResult<department::Model> {
+        q::find_department(conn, id)
+            .await?
+            .filter(|d| d.company_id == company_id)
+            .ok_or(OrgError::NotFound {
+                what: "department",
+                id,
+            })
+    }
+
+    async fn require_current_employee(
+        &self,
+        conn: &impl ConnectionTrait,
+        company_id: i32,
+        id: i32,
+    ) -> OrgResult<employee::Model> {
+        let e = q::find_employee(conn, id)
+            .await?
+            .filter(|e| e.company_id == company_id)
+            .ok_or(OrgError::NotFound {
+                what: "employee",
+                id,
+            })?;
+        if e.fired_at.is_some() {
+            return Err(OrgError::AlreadyFired(e.name));
+        }
+        Ok(e)
+    }
+}
+
+async fn parent_map(
+    conn: &impl ConnectionTrait,
+    company_id: i32,
+) -> OrgResult<HashMap<i32, Option<i32>>> {
+    Ok(q::list_departments(conn, company_id)
+        .await?
+        .into_iter()
+        .map(|d| (d.id, d.parent_id))
+        .collect())
+}
+
+async fn ensure_unique_sibling(
+    conn: &impl ConnectionTrait,
+    company_id: i32,
+    parent_id: Option<i32>,
+    name: &str,
+    except: Option<i32>,
+) -> OrgResult<()> {
+    let siblings = q::list_sibling_departments(conn, company_id, parent_id).await?;
+    if siblings
+        .iter()
+        .any(|s| Some(s.id) != except && rules::names_clash(&s.name, name))
+    {
+        return Err(OrgError::DuplicateName(name.to_owned()));
+    }
+    Ok(())
+}
+
+fn rfc3339(t: &DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+pub fn company_dto(c: &company::Model) -> CompanyDto {
+    CompanyDto {
+        id: c.id,
+        name: c.name.clone(),
+        mission: c.mission.clone(),
+        boss_name: c.boss_name.clone(),
+        language: Language::parse(&c.language).unwrap_or(Language::En),
+        approval_policy: ApprovalPolicy::parse(&c.approval_policy)
+            .unwrap_or(ApprovalPolicy::KeySteps),
+        daily_budget_usd: c.daily_budget_usd,
+        created_at: rfc3339(&c.created_at),
+    }
+}
+
+pub fn department_dto(d: &department::Model) -> DepartmentDto {
+    DepartmentDto {
+        id: d.id,
+        name: d.name.clone(),
+        mission: d.mission.clone(),
+        parent_id: d.parent_id,
+        lead_id: d.lead_id,
+        created_at: rfc3339(&d.created_at),
+    }
+}
+
+pub fn employee_dto(e: &employee::Model) -> EmployeeDto {
+    EmployeeDto {
+        id: e.id,
+        name: e.name.clone(),
+        title: e.title.clone(),
+        department_id: e.department_id,
+        team_id: e.team_id,
+        manager_id: e.manager_id,
+        archetype: Archetype::parse(&e.archetype).unwrap_or(FALLBACK_ARCHETYPE),
+        speaking_style: e.speaking_style.clone(),
+        skills: roles::json_strings(&e.skills),
+        backend: BackendRef {
+            provider: e.backend_provider.clone(),
+            model: e.backend_model.clone(),
+        },
+        tool_whitelist: roles::json_strings(&e.tool_whitelist),
+        avatar: e.avatar.clone(),
+        status: EmployeeStatus::parse(&e.status).unwrap_or(EmployeeStatus::Idle),
+        hired_at: rfc3339(&e.hired_at),
+        fired_at: e.fired_at.as_ref().map(rfc3339),
+    }
+}

@@ -1,0 +1,342 @@
+//! Domain enums and the data-transfer objects shared with the UI (exported by ts-rs).
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// The UI and secretary language of a company.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub enum Language {
+    #[serde(rename = "en")]
+    En,
+    #[serde(rename = "zh-CN")]
+    ZhCn,
+}
+
+impl Language {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Language::En => "en",
+            Language::ZhCn => "zh-CN",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "en" => Some(Language::En),
+            "zh-CN" | "zh" => Some(Language::ZhCn),
+            _ => None,
+        }
+    }
+}
+
+/// SPEC §8: how much the boss must approve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalPolicy {
+    Auto,
+    KeySteps,
+    Manual,
+}
+
+impl ApprovalPolicy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ApprovalPolicy::Auto => "auto",
+            ApprovalPolicy::KeySteps => "key_steps",
+            ApprovalPolicy::Manual => "manual",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "auto" => Some(ApprovalPolicy::Auto),
+            "key_steps" => Some(ApprovalPolicy::KeySteps),
+            "manual" => Some(ApprovalPolicy::Manual),
+            _ => None,
+        }
+    }
+}
+
+/// SPEC §4 anti-echo layer 1: the twelve personality archetypes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Archetype {
+    ShyIntrovert,
+    Chatterbox,
+    ZenSlacker,
+    UltraGrinder,
+    PassiveAggressive,
+    WarmHearted,
+    AnxiousPerfectionist,
+    RebelSlacker,
+    Philosopher,
+    ComedyRelief,
+    OldHand,
+    Idealist,
+}
+
+impl Archetype {
+    pub const ALL: [Archetype; 12] = [
+        Archetype::ShyIntrovert,
+        Archetype::Chatterbox,
+        Archetype::ZenSlacker,
+        Archetype::UltraGrinder,
+        Archetype::PassiveAggressive,
+        Archetype::WarmHearted,
+        Archetype::AnxiousPerfectionist,
+        Archetype::RebelSlacker,
+        Archetype::Philosopher,
+        Archetype::ComedyRelief,
+        Archetype::OldHand,
+        Archetype::Idealist,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Archetype::ShyIntrovert => "shy_introvert",
+            Archetype::Chatterbox => "chatterbox",
+            Archetype::ZenSlacker => "zen_slacker",
+            Archetype::UltraGrinder => "ultra_grinder",
+            Archetype::PassiveAggressive => "passive_aggressive",
+            Archetype::WarmHearted => "warm_hearted",
+            Archetype::AnxiousPerfectionist => "anxious_perfectionist",
+            Archetype::RebelSlacker => "rebel_slacker",
+            Archetype::Philosopher => "philosopher",
+            Archetype::ComedyRelief => "comedy_relief",
+            Archetype::OldHand => "old_hand",
+            Archetype::Idealist => "idealist",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|a| a.as_str() == s)
+    }
+
+    /// A first-person speaking style, the default for a new hire of this archetype.
+    pub fn default_speaking_style(self) -> &'static str {
+        match self {
+            Archetype::ShyIntrovert => {
+                "I keep it short and only speak when I have something useful."
+            }
+            Archetype::Chatterbox => {
+                "I talk a lot, jump between topics and love an exclamation mark!"
+            }
+            Archetype::ZenSlacker => "Whatever works. I stay calm and do the simplest thing.",
+            Archetype::UltraGrinder => "I'll take it! Fast, energetic, always volunteering.",
+            Archetype::PassiveAggressive => {
+                "I smile and agree, then add a polite but pointed objection."
+            }
+            Archetype::WarmHearted => "I'm kind and encouraging and check how people are doing.",
+            Archetype::AnxiousPerfectionist => {
+                "Let me check again. I worry about details and edge cases."
+            }
+            Archetype::RebelSlacker => "I grumble about the process, then deliver anyway.",
+            Archetype::Philosopher => "I ask why, and connect the work to bigger questions.",
+            Archetype::ComedyRelief => "I lighten the mood with jokes, then get to the point.",
+            Archetype::OldHand => "I've seen this before; I speak from experience, briefly.",
+            Archetype::Idealist => "I care about doing the right thing for users and the mission.",
+        }
+    }
+}
+
+/// SPEC §8 employee state machine, plus `fired` for former staff.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum EmployeeStatus {
+    Idle,
+    Receiving,
+    Planning,
+    Acting,
+    Reporting,
+    WaitingApproval,
+    Fired,
+}
+
+impl EmployeeStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EmployeeStatus::Idle => "idle",
+            EmployeeStatus::Receiving => "receiving",
+            EmployeeStatus::Planning => "planning",
+            EmployeeStatus::Acting => "acting",
+            EmployeeStatus::Reporting => "reporting",
+            EmployeeStatus::WaitingApproval => "waiting_approval",
+            EmployeeStatus::Fired => "fired",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        [
+            EmployeeStatus::Idle,
+            EmployeeStatus::Receiving,
+            EmployeeStatus::Planning,
+            EmployeeStatus::Acting,
+            EmployeeStatus::Reporting,
+            EmployeeStatus::WaitingApproval,
+            EmployeeStatus::Fired,
+        ]
+        .into_iter()
+        .find(|st| st.as_str() == s)
+    }
+}
+
+/// Which model an employee thinks with. Swapping it never touches memory or persona.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct BackendRef {
+    pub provider: String,
+    pub model: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CompanyDto {
+    pub id: i32,
+    pub name: String,
+    pub mission: String,
+    pub boss_name: String,
+    pub language: Language,
+    pub approval_policy: ApprovalPolicy,
+    pub daily_budget_usd: f64,
+    pub created_at: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DepartmentDto {
+    pub id: i32,
+    pub name: String,
+    pub mission: String,
+    pub parent_id: Option<i32>,
+    pub lead_id: Option<i32>,
+    pub created_at: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TeamDto {
+    pub id: i32,
+    pub name: String,
+    pub department_id: i32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct EmployeeDto {
+    pub id: i32,
+    pub name: String,
+    pub title: String,
+    pub department_id: Option<i32>,
+    pub team_id: Option<i32>,
+    pub manager_id: Option<i32>,
+    pub archetype: Archetype,
+    pub speaking_style: String,
+    pub skills: Vec<String>,
+    pub backend: BackendRef,
+    pub tool_whitelist: Vec<String>,
+    pub avatar: Option<String>,
+    pub status: EmployeeStatus,
+    pub hired_at: String,
+    pub fired_at: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RoleTemplateDto {
+    pub key: String,
+    pub title: String,
+    pub title_zh: String,
+    pub archetype: Archetype,
+    pub skills: Vec<String>,
+}
+
+/// Everything the org chart draws, read in one go.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OrgSnapshot {
+    pub company: Option<CompanyDto>,
+    pub departments: Vec<DepartmentDto>,
+    pub teams: Vec<TeamDto>,
+    /// Current staff only; former employees keep their records but are not drawn.
+    pub employees: Vec<EmployeeDto>,
+}
+
+// ---------- inputs ----------
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SetupCompany {
+    pub name: String,
+    pub boss_name: String,
+    pub language: Language,
+    pub mission: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct UpdateCompany {
+    pub name: Option<String>,
+    pub mission: Option<String>,
+    pub boss_name: Option<String>,
+    pub language: Option<Language>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct NewDepartment {
+    pub name: String,
+    pub parent_id: Option<i32>,
+    pub mission: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RenameDepartment {
+    pub id: i32,
+    pub name: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct MoveDepartment {
+    pub id: i32,
+    pub parent_id: Option<i32>,
+}
+
+/// Deleting a department that still has people or sub-departments must say where
+/// they go (`reassign_to`); an empty one may pass `None`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DeleteDepartment {
+    pub id: i32,
+    pub reassign_to: Option<i32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct NewEmployee {
+    pub name: String,
+    pub title: String,
+    pub department_id: Option<i32>,
+    pub manager_id: Option<i32>,
+    pub archetype: Option<Archetype>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct MoveEmployee {
+    pub employee_id: i32,
+    pub department_id: Option<i32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SetManager {
+    pub employee_id: i32,
+    pub manager_id: Option<i32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FireEmployee {
+    pub employee_id: i32,
+}

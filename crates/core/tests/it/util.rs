@@ -1,0 +1,73 @@
+use cubicle_core::AppCore;
+use cubicle_core::events::DomainEvent;
+use cubicle_core::types::*;
+use tempfile::TempDir;
+use tokio::sync::broadcast::Receiver;
+
+/// A company on a fresh SQLite file; the dir lives as long as the value.
+pub struct TestCompany {
+    pub core: AppCore,
+    pub events: Receiver<DomainEvent>,
+    _dir: TempDir,
+}
+
+impl TestCompany {
+    pub async fn new() -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let url = format!(
+            "sqlite://{}?mode=rwc",
+            dir.path().join("cubicle.db").display()
+        );
+        let core = AppCore::open(&url).await.expect("open db");
+        core.org
+            .setup_company(SetupCompany {
+                name: "Acme Robotics".into(),
+                boss_name: "Ada".into(),
+                language: Language::En,
+                mission: Some("Build helpful robots".into()),
+            })
+            .await
+            .expect("setup company");
+        let events = core.bus.subscribe();
+        Self {
+            core,
+            events,
+            _dir: dir,
+        }
+    }
+
+    pub async fn dept(&self, name: &str, parent: Option<i32>) -> DepartmentDto {
+        self.core
+            .org
+            .create_department(NewDepartment {
+                name: name.into(),
+                parent_id: parent,
+                mission: None,
+            })
+            .await
+            .expect("create department")
+    }
+
+    pub async fn hire(&self, name: &str, title: &str, dept: Option<i32>) -> EmployeeDto {
+        self.core
+            .org
+            .hire(NewEmployee {
+                name: name.into(),
+                title: title.into(),
+                department_id: dept,
+                manager_id: None,
+                archetype: None,
+            })
+            .await
+            .expect("hire")
+    }
+
+    /// Every event published since the last drain.
+    pub fn drain_events(&mut self) -> Vec<DomainEvent> {
+        let mut out = Vec::new();
+        while let Ok(e) = self.events.try_recv() {
+            out.push(e);
+        }
+        out
+    }
+}

@@ -1,0 +1,1 @@
+//! Model backends behind one trait. The model-gateway issue fills this crate.

@@ -1,0 +1,111 @@
+//! Opening the database: the app data dir by default, `CUBICLE_DATABASE_URL` to override.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use cubicle_migrations::{Migrator, MigratorTrait};
+use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
+use sea_orm::{ConnectOptions, Database, DatabaseConnection, DbErr};
+
+/// The handle every query and mutation runs on (a connection pool).
+pub type Db = DatabaseConnection;
+
+/// Env var that points Cubicle at another database (`sqlite:` or `postgres:` URL).
+pub const DATABASE_URL_ENV: &str = "CUBICLE_DATABASE_URL";
+
+/// SQLite waits this long for a competing writer before giving up.
+const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+/// WAL lets readers run beside the writer; a small pool is plenty for one desktop.
+const SQLITE_MAX_CONNECTIONS: u32 = 4;
+
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("no data directory for this user; set {DATABASE_URL_ENV}")]
+    NoDataDir,
+    #[error("could not create the data directory {path}: {source}")]
+    CreateDir {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("unsupported database URL (use sqlite: or postgres:): {0}")]
+    UnsupportedUrl(String),
+    #[error("database error: {0}")]
+    Db(#[from] DbErr),
+}
+
+/// `sqlite:` URL of the database file inside `dir`, creating `dir` when missing.
+pub fn sqlite_url_in(dir: &Path) -> Result<String, DbError> {
+    std::fs::create_dir_all(dir).map_err(|source| DbError::CreateDir {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    Ok(format!(
+        "sqlite://{}?mode=rwc",
+        dir.join("cubicle.db").display()
+    ))
+}
+
+/// The URL to open when the caller has no opinion: `CUBICLE_DATABASE_URL`, else
+/// `cubicle.db` in the OS app data dir (`~/.local/share/app.cubicle.desktop` on Linux,
+/// the same folder the desktop app uses).
+pub fn default_database_url() -> Result<String, DbError> {
+    if let Ok(url) = std::env::var(DATABASE_URL_ENV)
+        && !url.trim().is_empty()
+    {
+        return Ok(url);
+    }
+    let dir = dirs::data_dir()
+        .ok_or(DbError::NoDataDir)?
+        .join(APP_IDENTIFIER);
+    sqlite_url_in(&dir)
+}
+
+/// Must equal `identifier` in tauri.conf.json so the CLI and the app share one database.
+pub const APP_IDENTIFIER: &str = "app.cubicle.desktop";
+
+/// Opens (creating if needed) the database at `url` and brings its schema up to date.
+pub async fn connect(url: &str) -> Result<Db, DbError> {
+    let mut opts = ConnectOptions::new(url.to_owned());
+    opts.sqlx_logging(false);
+    if url.starts_with("sqlite:") {
+        opts.max_connections(SQLITE_MAX_CONNECTIONS)
+            .map_sqlx_sqlite_opts(|o| {
+                o.journal_mode(SqliteJournalMode::Wal)
+                    .synchronous(SqliteSynchronous::Normal)
+                    .busy_timeout(SQLITE_BUSY_TIMEOUT)
+                    .foreign_keys(true)
+                    .create_if_missing(true)
+            });
+    } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+        opts.max_connections(8);
+    } else {
+        return Err(DbError::UnsupportedUrl(redact_url(url)));
+    }
+    let db = Database::connect(opts).await?;
+    Migrator::up(&db, None).await?;
+    Ok(db)
+}
+
+/// The URL without a password, safe for logs and error messages.
+pub fn redact_url(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme_end), Some(at)) if at > scheme_end => {
+            format!("{}://***{}", &url[..scheme_end], &url[at..])
+        }
+        _ => url.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redact_url_hides_credentials() {
+        assert_eq!(
+            redact_url("postgres://cubicle:s3cret@localhost:5432/db"),
+            "postgres://***@localhost:5432/db"
+        );
+        assert_eq!(redact_url("sqlite://x.db"), "sqlite://x.db");
+    }
+}

@@ -1,0 +1,32 @@
+use sea_orm::entity::prelude::*;
+
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[sea_orm(table_name = "employee")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i32,
+    pub company_id: i32,
+    pub name: String,
+    pub title: String,
+    pub department_id: Option<i32>,
+    pub team_id: Option<i32>,
+    pub manager_id: Option<i32>,
+    pub archetype: String,
+    #[sea_orm(column_type = "Text")]
+    pub speaking_style: String,
+    /// JSON array of strings.
+    pub skills: Json,
+    pub backend_provider: String,
+    pub backend_model: String,
+    /// JSON array of tool names.
+    pub tool_whitelist: Json,
+    pub avatar: Option<String>,
+    pub status: String,
+    pub hired_at: DateTimeUtc,
+    pub fired_at: Option<DateTimeUtc>,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

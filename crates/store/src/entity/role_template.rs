@@ -1,0 +1,24 @@
+use sea_orm::entity::prelude::*;
+
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[sea_orm(table_name = "role_template")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i32,
+    #[sea_orm(unique)]
+    pub key: String,
+    pub title: String,
+    pub title_zh: String,
+    pub archetype: String,
+    /// JSON array of strings.
+    pub skills: Json,
+    /// JSON array of tool names the role starts with.
+    pub tools: Json,
+    #[sea_orm(column_type = "Text")]
+    pub description: String,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

@@ -1,0 +1,15 @@
+//! Cubicle's persistence layer.
+//!
+//! Owns the sea-orm entities (one file per table under `entity/`), the query and
+//! mutation functions over them (each takes `&impl ConnectionTrait` so a service can
+//! compose several in one transaction), and opening the database. It holds no business
+//! rules: `cubicle-core` decides what is allowed, this crate only reads and writes.
+
+pub mod db;
+pub mod entity;
+pub mod org;
+
+pub use db::{Db, DbError, connect, default_database_url};
+pub use sea_orm::{
+    ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbErr, TransactionTrait,
+};

@@ -1,0 +1,28 @@
+//! Cubicle's schema, one dated migration per change.
+//!
+//! Owns the tables and nothing else: no queries, no rules. Every migration must run
+//! up and down on SQLite and on PostgreSQL (see `tests/up_down.rs`). Keep SQLite's
+//! limits in mind: one change per `ALTER`, foreign keys only in `CREATE TABLE`.
+
+pub use sea_orm_migration::prelude::*;
+
+mod m20261130_000001_create_company;
+mod m20261130_000002_create_department;
+mod m20261130_000003_create_team;
+mod m20261130_000004_create_employee;
+mod m20261130_000005_create_role_template;
+
+pub struct Migrator;
+
+#[async_trait::async_trait]
+impl MigratorTrait for Migrator {
+    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+        vec![
+            Box::new(m20261130_000001_create_company::Migration),
+            Box::new(m20261130_000002_create_department::Migration),
+            Box::new(m20261130_000003_create_team::Migration),
+            Box::new(m20261130_000004_create_employee::Migration),
+            Box::new(m20261130_000005_create_role_template::Migration),
+        ]
+    }
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Installs everything Cubicle needs on a fresh Debian 12 / Ubuntu machine and builds it.
+#   scripts/setup.sh          system packages, npm packages, UI build, desktop app build
+#   scripts/setup.sh --test   the same plus what the test suite needs (tauri-driver)
+# Safe to run again: each step is skipped when already done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+WITH_TEST=0
+[[ "${1:-}" == "--test" ]] && WITH_TEST=1
+
+step() { printf '\n[%s] == %s\n' "$(date -u +%H:%M:%S)" "$*"; }
+
+# Debian packages: build tools, WebKitGTK for the window, a keyring, D-Bus, Xvfb and
+# the WebKit WebDriver for the desktop tests, PostgreSQL for the migration tests.
+APT_PACKAGES=(build-essential pkg-config curl wget file unzip libwebkit2gtk-4.1-dev libgtk-3-dev
+  libsoup-3.0-dev libjavascriptcoregtk-4.1-dev libxdo-dev libssl-dev libayatana-appindicator3-dev
+  librsvg2-dev libdbus-1-dev xvfb xauth webkit2gtk-driver dbus dbus-x11 gnome-keyring
+  libsecret-tools python3-venv imagemagick xdotool cmake clang libclang-dev postgresql nodejs npm)
+
+step "system packages"
+if ! command -v apt-get >/dev/null; then
+  echo "This set-up script knows Debian and Ubuntu (apt-get). On other systems install the" >&2
+  echo "equivalents of: ${APT_PACKAGES[*]}; then run it again with CUBICLE_SKIP_APT=1." >&2
+  [[ "${CUBICLE_SKIP_APT:-}" == 1 ]] || exit 1
+else
+  missing=()
+  for p in "${APT_PACKAGES[@]}"; do
+    # node and npm may come from elsewhere (nvm, NodeSource): only install when absent.
+    if [[ $p == nodejs || $p == npm ]]; then command -v "${p/nodejs/node}" >/dev/null && continue; fi
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    echo "installing: ${missing[*]}"
+    SUDO=""
+    if [[ $(id -u) -ne 0 ]]; then
+      command -v sudo >/dev/null || { echo "need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+      SUDO=sudo
+    fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y \
+      --no-install-recommends "${missing[@]}"
+  else
+    echo "all present"
+  fi
+fi
+
+step "Rust toolchain"
+if ! command -v cargo >/dev/null; then
+  echo "cargo not found: install Rust (https://rustup.rs) 1.94 or newer, then run this again." >&2
+  exit 1
+fi
+cargo --version
+
+step "npm packages (ui/ and the Tauri CLI / e2e tooling)"
+NODE_MAJOR=$(node -p 'process.versions.node.split(".")[0]')
+if ((NODE_MAJOR < 20)); then
+  echo "Node.js $(node --version) is too old: the UI build needs Node 20 or newer." >&2
+  exit 1
+fi
+node --version
+# `npm ci` keeps the lock files authoritative; install scripts of the WebDriver helpers
+# (which would download browsers) stay disabled.
+(cd ui && npm ci --no-audit --no-fund --loglevel=error)
+npm ci --no-audit --no-fund --loglevel=error
+
+if ((WITH_TEST)); then
+  step "tauri-driver (desktop WebDriver bridge)"
+  if ! command -v tauri-driver >/dev/null; then
+    cargo install tauri-driver --locked --quiet
+  fi
+  tauri-driver --help >/dev/null 2>&1 || true
+fi
+
+step "build the UI"
+(cd ui && npm run build --silent)
+
+step "build the desktop app and the CLI"
+cargo build --features custom-protocol -p cubicle -p cubicle-cli
+echo "built: target/debug/cubicle, target/debug/cubicle-cli"

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Sets up everything (scripts/setup.sh --test) and runs every test suite:
+# format + lints, Rust tests (real SQLite, real PostgreSQL, a real keyring session),
+# the UI tests, and the desktop end-to-end test (the real app under Xvfb via WebDriver).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+step() { printf '\n[%s] == %s\n' "$(date -u +%H:%M:%S)" "$*"; }
+
+scripts/setup.sh --test || { echo "set-up failed" >&2; exit 1; }
+
+passed=0
+failed=0
+failures=()
+suite() { # suite NAME COMMAND...
+  local name=$1; shift
+  step "$name"
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$name"); fi
+}
+
+# ---- a throwaway PostgreSQL cluster on loopback, owned by this run ----
+PG_DIR=""
+start_postgres() {
+  local bin
+  bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+  [[ -x "$bin/initdb" ]] || { echo "PostgreSQL server binaries not found" >&2; return 1; }
+  PG_DIR=$(mktemp -d /tmp/cubicle-pg.XXXXXX)
+  local port=$((20000 + RANDOM % 20000))
+  local as=()
+  if [[ $(id -u) -eq 0 ]]; then chown postgres "$PG_DIR"; as=(runuser -u postgres --); fi
+  "${as[@]}" "$bin/initdb" -D "$PG_DIR/data" -U postgres --auth=trust -E UTF8 >/dev/null || return 1
+  "${as[@]}" "$bin/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/log" -w \
+    -o "-p $port -k $PG_DIR -c listen_addresses=127.0.0.1" start >/dev/null || return 1
+  "${as[@]}" psql -h 127.0.0.1 -p "$port" -U postgres -qc "CREATE DATABASE cubicle_test" || return 1
+  export CUBICLE_TEST_PG_URL="postgres://postgres@127.0.0.1:$port/cubicle_test"
+  PG_BIN=$bin
+  echo "PostgreSQL ready on 127.0.0.1:$port"
+}
+stop_postgres() {
+  [[ -n "$PG_DIR" ]] || return 0
+  local as=()
+  [[ $(id -u) -eq 0 ]] && as=(runuser -u postgres --)
+  "${as[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast stop >/dev/null 2>&1
+  rm -rf "$PG_DIR"
+}
+trap stop_postgres EXIT
+
+suite "rustfmt" cargo fmt --all -- --check
+suite "clippy" cargo clippy --workspace --all-targets --features custom-protocol -- -D warnings
+
+step "start PostgreSQL"
+start_postgres || { echo "could not start PostgreSQL" >&2; exit 1; }
+
+# Rust tests run inside a private D-Bus session with an unlocked gnome-keyring, so
+# keychain code talks to a real Secret Service and never to the user's own keyring.
+rust_tests() {
+  dbus-run-session -- bash -c '
+    export XDG_DATA_HOME=$(mktemp -d)
+    mkdir -p "$XDG_DATA_HOME/keyrings"
+    echo -n cubicle-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+    cargo test --workspace --features custom-protocol'
+}
+suite "Rust tests" rust_tests
+suite "UI typecheck" bash -c "cd ui && npx tsc -b"
+suite "UI tests (Vitest)" bash -c "cd ui && npm test --silent"
+suite "desktop end-to-end (tauri-driver + WebKitWebDriver under Xvfb)" \
+  xvfb-run -a -s "-screen 0 1280x800x24" node --test tests/e2e/
+
+step "summary"
+((failed)) && printf 'failed suite: %s\n' "${failures[@]}"
+echo "$passed passed, $failed failed"
+((failed == 0))

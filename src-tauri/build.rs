@@ -1,0 +1,28 @@
+//! Builds the Tauri context from the root tauri.conf.json, with an ACL that only knows
+//! our own commands (each gets an `allow-<command>` permission used in capabilities/).
+
+const COMMANDS: &[&str] = &[
+    "get_org",
+    "list_role_templates",
+    "setup_company",
+    "update_company",
+    "create_department",
+    "rename_department",
+    "move_department",
+    "delete_department",
+    "hire_employee",
+    "move_employee",
+    "set_manager",
+    "fire_employee",
+];
+
+fn main() {
+    println!("cargo:rerun-if-changed=src-tauri/capabilities");
+    let attrs = tauri_build::Attributes::new()
+        .capabilities_path_pattern("./src-tauri/capabilities/**/*")
+        .app_manifest(tauri_build::AppManifest::new().commands(COMMANDS));
+    if let Err(e) = tauri_build::try_build(attrs) {
+        eprintln!("tauri build failed: {e:#}");
+        std::process::exit(1);
+    }
+}

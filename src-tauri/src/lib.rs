@@ -1,0 +1,52 @@
+//! The desktop shell: a thin layer between the webview and `cubicle-core`.
+//!
+//! It owns window plumbing (single instance, window state), logging to the app log
+//! dir, the IPC commands (each a few lines over one core call) and the one bridge that
+//! turns core events into webview events. It holds no business rules and never
+//! touches the database directly.
+
+mod commands;
+mod events;
+mod logging;
+
+use tauri::Manager;
+
+/// Builds the app with every command and plugin; `run` and the tests share it.
+pub fn builder<R: tauri::Runtime>() -> tauri::Builder<R> {
+    tauri::Builder::default().invoke_handler(commands::handler())
+}
+
+pub fn run() {
+    let app = builder()
+        // Must come first: a second launch focuses the running window and exits.
+        .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
+            if let Some(w) = app.get_webview_window("main") {
+                let _ = w.unminimize();
+                let _ = w.show();
+                let _ = w.set_focus();
+            }
+        }))
+        .plugin(tauri_plugin_window_state::Builder::default().build())
+        .setup(|app| {
+            let log_dir = app.path().app_log_dir()?;
+            let guard = logging::init(&log_dir)?;
+            app.manage(guard);
+            let url = match std::env::var(cubicle_store::db::DATABASE_URL_ENV) {
+                Ok(url) if !url.trim().is_empty() => url,
+                _ => cubicle_store::db::sqlite_url_in(&app.path().app_data_dir()?)?,
+            };
+            tracing::info!(db = %cubicle_store::db::redact_url(&url), "opening company");
+            let core = tauri::async_runtime::block_on(cubicle_core::AppCore::open(&url))?;
+            events::spawn_bridge(app.handle().clone(), &core.bus);
+            app.manage(core);
+            Ok(())
+        })
+        .build(tauri::generate_context!("tauri.conf.json"));
+    match app {
+        Ok(app) => app.run(|_, _| {}),
+        Err(e) => {
+            eprintln!("Cubicle could not start: {e}");
+            std::process::exit(1);
+        }
+    }
+}

@@ -1,0 +1,33 @@
+//! Tracing to daily-rolling files in the app log dir (14 kept), plus stderr.
+
+use std::path::Path;
+
+use tracing_appender::non_blocking::WorkerGuard;
+use tracing_appender::rolling::{Builder, Rotation};
+use tracing_subscriber::{EnvFilter, fmt, prelude::*};
+
+/// Log files kept before the oldest is deleted.
+const MAX_LOG_FILES: usize = 14;
+
+/// Keeps the non-blocking writer alive; dropping it flushes the logs.
+pub struct LogGuard(#[allow(dead_code)] WorkerGuard);
+
+pub fn init(dir: &Path) -> Result<LogGuard, Box<dyn std::error::Error>> {
+    std::fs::create_dir_all(dir)?;
+    let appender = Builder::new()
+        .rotation(Rotation::DAILY)
+        .filename_prefix("cubicle")
+        .filename_suffix("log")
+        .max_log_files(MAX_LOG_FILES)
+        .build(dir)?;
+    let (writer, guard) = tracing_appender::non_blocking(appender);
+    let filter = EnvFilter::try_from_env("CUBICLE_LOG")
+        .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,sea_orm=warn"));
+    let registry = tracing_subscriber::registry()
+        .with(filter)
+        .with(fmt::layer().json().with_writer(writer))
+        .with(fmt::layer().with_writer(std::io::stderr));
+    // A second init (tests) keeps the first subscriber; that is fine.
+    let _ = registry.try_init();
+    Ok(LogGuard(guard))
+}

@@ -1,0 +1,85 @@
+// Starts tauri-driver (which drives WebKitWebDriver, which launches the real app) and
+// opens WebDriver sessions on it. Used by the desktop end-to-end tests.
+import { spawn, execFileSync } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+import fs from "node:fs";
+import os from "node:os";
+import { remote } from "webdriverio";
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+export const APP = process.env.CUBICLE_APP ?? path.join(ROOT, "target", "debug", "cubicle");
+export const CLI = process.env.CUBICLE_CLI ?? path.join(ROOT, "target", "debug", "cubicle-cli");
+
+function findTauriDriver() {
+  if (process.env.TAURI_DRIVER) return process.env.TAURI_DRIVER;
+  const cargoBin = path.join(os.homedir(), ".cargo", "bin", "tauri-driver");
+  return fs.existsSync(cargoBin) ? cargoBin : "tauri-driver";
+}
+
+function waitForPort(port, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const sock = net.connect(port, "127.0.0.1");
+      sock.once("connect", () => { sock.end(); resolve(); });
+      sock.once("error", () => {
+        sock.destroy();
+        if (Date.now() > deadline) reject(new Error(`port ${port} did not open`));
+        else setTimeout(attempt, 200);
+      });
+    };
+    attempt();
+  });
+}
+
+/** A private home for one test run: its own data dir, database and logs. */
+export function freshHome() {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "cubicle-e2e-"));
+  const dataDir = path.join(home, "data");
+  fs.mkdirSync(dataDir, { recursive: true });
+  return {
+    home,
+    dbUrl: `sqlite://${path.join(dataDir, "cubicle.db")}?mode=rwc`,
+    env: {
+      ...process.env,
+      XDG_DATA_HOME: dataDir,
+      XDG_CONFIG_HOME: path.join(home, "config"),
+      XDG_CACHE_HOME: path.join(home, "cache"),
+      CUBICLE_DATABASE_URL: `sqlite://${path.join(dataDir, "cubicle.db")}?mode=rwc`,
+    },
+  };
+}
+
+export async function startDriver(env, port = 4444) {
+  if (!fs.existsSync(APP)) throw new Error(`app binary missing: ${APP} (run scripts/setup.sh)`);
+  const proc = spawn(findTauriDriver(), ["--port", String(port), "--native-port", String(port + 1)], {
+    env,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  await waitForPort(port, 20_000);
+  return {
+    port,
+    stop: () => proc.kill("SIGTERM"),
+  };
+}
+
+export async function openApp(driver) {
+  return remote({
+    hostname: "127.0.0.1",
+    port: driver.port,
+    logLevel: "error",
+    connectionRetryCount: 2,
+    capabilities: {
+      browserName: "wry",
+      "wdio:enforceWebDriverClassic": true,
+      "tauri:options": { application: APP },
+    },
+  });
+}
+
+/** Runs cubicle-cli against the test's database and parses its JSON output. */
+export function cliJson(dbUrl, ...args) {
+  const out = execFileSync(CLI, ["--db", dbUrl, ...args], { encoding: "utf8" });
+  return JSON.parse(out);
+}

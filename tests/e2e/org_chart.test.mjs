@@ -1,0 +1,77 @@
+// The boss's first minutes, in the real desktop app: first-run wizard → create
+// "Engineering" → add "Alice" → she is on the org chart → restart → still there.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { freshHome, startDriver, openApp, cliJson } from "./driver.mjs";
+
+const WAIT = { timeout: 30_000 };
+let home;
+let driver;
+
+before(async () => {
+  home = freshHome();
+  driver = await startDriver(home.env);
+});
+
+after(() => driver?.stop());
+
+async function byTestId(b, id) {
+  const el = await b.$(`[data-testid="${id}"]`);
+  await el.waitForDisplayed(WAIT);
+  return el;
+}
+
+async function waitForText(b, selector, text) {
+  await b.waitUntil(
+    async () => {
+      for (const el of await b.$$(selector)) {
+        if ((await el.getText()).includes(text)) return true;
+      }
+      return false;
+    },
+    { ...WAIT, timeoutMsg: `no ${selector} containing "${text}"` },
+  );
+}
+
+test("boss sets up the company, builds the org chart, and it survives a restart", async () => {
+  let b = await openApp(driver);
+  try {
+    await (await byTestId(b, "wizard-company-name")).setValue("Acme Robotics");
+    await (await byTestId(b, "wizard-boss-name")).setValue("Ada");
+    await (await byTestId(b, "wizard-submit")).click();
+
+    await (await byTestId(b, "new-department-button")).click();
+    await (await byTestId(b, "department-name-input")).setValue("Engineering");
+    await (await byTestId(b, "department-submit")).click();
+    await waitForText(b, '[data-testid^="department-node-"]', "Engineering");
+
+    await (await byTestId(b, "add-employee-button")).click();
+    await (await byTestId(b, "employee-name-input")).setValue("Alice");
+    await (await byTestId(b, "employee-title-input")).setValue("Frontend Engineer");
+    await (await byTestId(b, "employee-department-select")).selectByVisibleText("Engineering");
+    await (await byTestId(b, "employee-submit")).click();
+    await waitForText(b, '[data-testid^="employee-card-"]', "Alice");
+  } finally {
+    await b.deleteSession();
+  }
+
+  // What the UI showed is what the database holds.
+  const snap = cliJson(home.dbUrl, "org", "show", "--json");
+  assert.equal(snap.company.name, "Acme Robotics");
+  const eng = snap.departments.find((d) => d.name === "Engineering");
+  assert.ok(eng, "Engineering is stored");
+  const alice = snap.employees.find((e) => e.name === "Alice");
+  assert.ok(alice, "Alice is stored");
+  assert.equal(alice.departmentId, eng.id);
+
+  // Restart: a new app process on the same data.
+  b = await openApp(driver);
+  try {
+    await byTestId(b, "org-chart");
+    await waitForText(b, '[data-testid^="employee-card-"]', "Alice");
+    await waitForText(b, '[data-testid^="department-node-"]', "Engineering");
+    assert.equal(await (await b.$('[data-testid="wizard-company-name"]')).isExisting(), false);
+  } finally {
+    await b.deleteSession();
+  }
+});
