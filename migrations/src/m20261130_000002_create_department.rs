@@ -51,6 +51,16 @@ impl MigrationTrait for Migration {
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        // SQLite drops a table by deleting its rows first, and the RESTRICT on the
+        // parent reference would refuse that for any tree: flatten the tree first.
+        manager
+            .exec_stmt(
+                Query::update()
+                    .table(Department::Table)
+                    .value(Department::ParentId, Option::<i32>::None)
+                    .to_owned(),
+            )
+            .await?;
         manager
             .drop_table(Table::drop().table(Department::Table).to_owned())
             .await

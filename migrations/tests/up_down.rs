@@ -4,9 +4,11 @@
 //! cluster and sets it). Without it the PostgreSQL test fails rather than passing
 //! silently; set `CUBICLE_SKIP_PG=1` to skip it knowingly.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
 use cubicle_migrations::{Migrator, MigratorTrait};
 use sea_orm_migration::SchemaManager;
-use sea_orm_migration::sea_orm::{ConnectionTrait, Database, DatabaseConnection, Statement};
+use sea_orm_migration::sea_orm::{ConnectionTrait, Database, DatabaseConnection};
 
 const TABLES: [&str; 5] = ["company", "department", "team", "employee", "role_template"];
 
@@ -35,16 +37,13 @@ async fn up_down_up(db: &DatabaseConnection) {
         "INSERT INTO team (department_id, name, created_at) VALUES (2, 'Web', '2026-11-30T00:00:00Z')",
         "INSERT INTO employee (company_id, name, title, department_id, team_id, archetype, speaking_style, skills, backend_provider, backend_model, tool_whitelist, status, hired_at) VALUES (1, 'Alice', 'Engineer', 2, 1, 'old_hand', '', '[]', 'builtin', 'm', '[]', 'idle', '2026-11-30T00:00:00Z')",
     ] {
-        db.execute(Statement::from_string(db.get_database_backend(), sql))
+        db.execute_unprepared(sql)
             .await
             .unwrap_or_else(|e| panic!("{sql}: {e}"));
     }
     // The department tree is protected: a parent with children cannot be deleted.
     let refused = db
-        .execute(Statement::from_string(
-            db.get_database_backend(),
-            "DELETE FROM department WHERE id = 1",
-        ))
+        .execute_unprepared("DELETE FROM department WHERE id = 1")
         .await;
     assert!(refused.is_err(), "foreign keys must be enforced");
 

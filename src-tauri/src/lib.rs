@@ -11,13 +11,8 @@ mod logging;
 
 use tauri::Manager;
 
-/// Builds the app with every command and plugin; `run` and the tests share it.
-pub fn builder<R: tauri::Runtime>() -> tauri::Builder<R> {
-    tauri::Builder::default().invoke_handler(commands::handler())
-}
-
 pub fn run() {
-    let app = builder()
+    let app = tauri::Builder::default()
         // Must come first: a second launch focuses the running window and exits.
         .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
             if let Some(w) = app.get_webview_window("main") {
@@ -27,6 +22,7 @@ pub fn run() {
             }
         }))
         .plugin(tauri_plugin_window_state::Builder::default().build())
+        .invoke_handler(commands::handler())
         .setup(|app| {
             let log_dir = app.path().app_log_dir()?;
             let guard = logging::init(&log_dir)?;

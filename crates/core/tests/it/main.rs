@@ -1,5 +1,7 @@
 //! cubicle-core integration tests: real SQLite files in a temp dir, real event bus.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
 mod bindings;
 mod org;
 mod util;

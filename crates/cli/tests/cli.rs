@@ -1,0 +1,131 @@
+//! `cubicle-cli org …` as a user runs it: a real process on a real SQLite file.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+use std::process::{Command, Output};
+
+struct Cli {
+    db: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Cli {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().expect("dir");
+        let db = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
+        Self { db, _dir: dir }
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))
+            .arg("--db")
+            .arg(&self.db)
+            .args(args)
+            .output()
+            .expect("run cubicle-cli")
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            out.status.success(),
+            "{args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("utf8")
+    }
+}
+
+#[test]
+fn boss_builds_and_edits_the_org_from_the_terminal() {
+    let cli = Cli::new();
+    cli.ok(&[
+        "org",
+        "init",
+        "--name",
+        "Acme",
+        "--boss",
+        "Ada",
+        "--language",
+        "zh-CN",
+    ]);
+    cli.ok(&["org", "add-department", "Engineering"]);
+    cli.ok(&["org", "add-department", "前端组", "--parent", "engineering"]);
+    cli.ok(&["org", "add-department", "Sales"]);
+    cli.ok(&[
+        "org",
+        "hire",
+        "Alice",
+        "--title",
+        "Frontend Engineer",
+        "--department",
+        "前端组",
+    ]);
+    cli.ok(&[
+        "org",
+        "hire",
+        "Bob",
+        "--title",
+        "QA Engineer",
+        "--department",
+        "Engineering",
+        "--manager",
+        "alice",
+    ]);
+    cli.ok(&["org", "move", "Bob", "--to", "Sales"]);
+
+    let tree = cli.ok(&["org", "show"]);
+    assert!(
+        tree.contains("Acme — boss: Ada · 2 people in 3 departments"),
+        "{tree}"
+    );
+    assert!(tree.contains("■ 前端组"), "{tree}");
+
+    let snap: serde_json::Value =
+        serde_json::from_str(&cli.ok(&["org", "show", "--json"])).expect("json");
+    let sales = snap["departments"]
+        .as_array()
+        .and_then(|d| d.iter().find(|d| d["name"] == "Sales"))
+        .expect("sales");
+    let bob = snap["employees"]
+        .as_array()
+        .and_then(|e| e.iter().find(|e| e["name"] == "Bob"))
+        .expect("bob");
+    assert_eq!(bob["departmentId"], sales["id"]);
+    assert_eq!(snap["company"]["language"], "zh-CN");
+
+    cli.ok(&["org", "fire", "Alice"]);
+    let snap: serde_json::Value =
+        serde_json::from_str(&cli.ok(&["org", "show", "--json"])).expect("json");
+    assert_eq!(snap["employees"].as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn mistakes_get_a_clear_error_and_a_failing_exit_code() {
+    let cli = Cli::new();
+    let out = cli.run(&["org", "add-department", "Engineering"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no company has been set up yet"));
+
+    cli.ok(&["org", "init", "--name", "Acme", "--boss", "Ada"]);
+    cli.ok(&["org", "add-department", "Engineering"]);
+    let out = cli.run(&["org", "add-department", "ENGINEERING"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already exists"));
+
+    let out = cli.run(&[
+        "org",
+        "hire",
+        "Zed",
+        "--title",
+        "Engineer",
+        "--archetype",
+        "wizard",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown archetype"));
+
+    let out = cli.run(&["org", "fire", "Nobody"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no current employee named"));
+}
