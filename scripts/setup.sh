@@ -16,7 +16,8 @@ step() { printf '\n[%s] == %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 APT_PACKAGES=(build-essential pkg-config curl wget file unzip libwebkit2gtk-4.1-dev libgtk-3-dev
   libsoup-3.0-dev libjavascriptcoregtk-4.1-dev libxdo-dev libssl-dev libayatana-appindicator3-dev
   librsvg2-dev libdbus-1-dev xvfb xauth webkit2gtk-driver dbus dbus-x11 gnome-keyring
-  libsecret-tools python3-venv imagemagick xdotool cmake clang libclang-dev postgresql nodejs npm)
+  libsecret-tools python3-venv imagemagick xdotool cmake clang libclang-dev postgresql fonts-noto-cjk
+  nodejs npm)
 
 step "system packages"
 if ! command -v apt-get >/dev/null; then

@@ -10,6 +10,7 @@ const COMMANDS: &[&str] = &[
     "rename_department",
     "move_department",
     "delete_department",
+    "set_department_lead",
     "hire_employee",
     "move_employee",
     "set_manager",

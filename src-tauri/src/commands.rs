@@ -14,6 +14,7 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         org::rename_department,
         org::move_department,
         org::delete_department,
+        org::set_department_lead,
         org::hire_employee,
         org::move_employee,
         org::set_manager,

@@ -2,6 +2,8 @@
 // "Engineering" → add "Alice" → she is on the org chart → restart → still there.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import os from "node:os";
+import path from "node:path";
 import { freshHome, startDriver, openApp, cliJson } from "./driver.mjs";
 
 const WAIT = { timeout: 30_000 };
@@ -15,20 +17,29 @@ before(async () => {
 
 after(() => driver?.stop());
 
+async function saveFailureScreenshot(b, name) {
+  const file = path.join(os.tmpdir(), `cubicle-e2e-${name}-${Date.now()}.png`);
+  await b.saveScreenshot(file).catch(() => {});
+  console.error(`screenshot of the failure: ${file}`);
+}
+
 async function byTestId(b, id) {
   const el = await b.$(`[data-testid="${id}"]`);
   await el.waitForDisplayed(WAIT);
   return el;
 }
 
+// Reads the DOM itself: WebDriver's getText() depends on its own idea of visibility,
+// which the chart's CSS transforms confuse.
 async function waitForText(b, selector, text) {
   await b.waitUntil(
-    async () => {
-      for (const el of await b.$$(selector)) {
-        if ((await el.getText()).includes(text)) return true;
-      }
-      return false;
-    },
+    () =>
+      b.execute(
+        (sel, needle) =>
+          [...document.querySelectorAll(sel)].some((el) => el.textContent.includes(needle)),
+        selector,
+        text,
+      ),
     { ...WAIT, timeoutMsg: `no ${selector} containing "${text}"` },
   );
 }
@@ -51,6 +62,9 @@ test("boss sets up the company, builds the org chart, and it survives a restart"
     await (await byTestId(b, "employee-department-select")).selectByVisibleText("Engineering");
     await (await byTestId(b, "employee-submit")).click();
     await waitForText(b, '[data-testid^="employee-card-"]', "Alice");
+  } catch (e) {
+    await saveFailureScreenshot(b, "org-chart-first-run");
+    throw e;
   } finally {
     await b.deleteSession();
   }

@@ -21,6 +21,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     RenameDepartment::export_all(&cfg)?;
     MoveDepartment::export_all(&cfg)?;
     DeleteDepartment::export_all(&cfg)?;
+    SetDepartmentLead::export_all(&cfg)?;
     NewEmployee::export_all(&cfg)?;
     MoveEmployee::export_all(&cfg)?;
     SetManager::export_all(&cfg)?;

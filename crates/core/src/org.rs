@@ -285,11 +285,9 @@ impl OrgService {
             Some(target) => {
                 self.require_department(&txn, c.id, target).await?;
                 let parents = parent_map(&txn, c.id).await?;
+                // Moving them into the deleted subtree would leave them nowhere.
                 if rules::subtree(&parents, d.id).contains(&target) {
-                    return Err(OrgError::InvalidInput(
-                        "people and sub-departments cannot move into the department being deleted"
-                            .into(),
-                    ));
+                    return Err(OrgError::DepartmentCycle);
                 }
                 // Children land beside the target's own children: their names must not clash.
                 let children: Vec<_> = q::list_departments(&txn, c.id)
@@ -327,6 +325,31 @@ impl OrgService {
             department_id: d.id,
         });
         Ok(())
+    }
+
+    pub async fn set_department_lead(&self, input: SetDepartmentLead) -> OrgResult<DepartmentDto> {
+        let txn = self.db.begin().await?;
+        let c = self.require_company(&txn).await?;
+        let d = self
+            .require_department(&txn, c.id, input.department_id)
+            .await?;
+        if let Some(lead) = input.employee_id {
+            let e = self.require_current_employee(&txn, c.id, lead).await?;
+            if e.department_id != Some(d.id) {
+                return Err(OrgError::InvalidInput(format!(
+                    "{} is not in {}; move them there first",
+                    e.name, d.name
+                )));
+            }
+        }
+        let mut am = d.into_active_model();
+        am.lead_id = Set(input.employee_id);
+        let d = q::update_department(&txn, am).await?;
+        txn.commit().await?;
+        self.bus.publish(DomainEvent::DepartmentUpdated {
+            department_id: d.id,
+        });
+        Ok(department_dto(&d))
     }
 
     // ---------- employees ----------

@@ -311,6 +311,14 @@ pub struct DeleteDepartment {
     pub reassign_to: Option<i32>,
 }
 
+/// Makes a current member of the department its lead (`None` clears the lead).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SetDepartmentLead {
+    pub department_id: i32,
+    pub employee_id: Option<i32>,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct NewEmployee {

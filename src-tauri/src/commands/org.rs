@@ -54,6 +54,14 @@ pub async fn delete_department(core: State<'_, AppCore>, input: DeleteDepartment
 }
 
 #[tauri::command]
+pub async fn set_department_lead(
+    core: State<'_, AppCore>,
+    input: SetDepartmentLead,
+) -> Res<DepartmentDto> {
+    Ok(core.org.set_department_lead(input).await?)
+}
+
+#[tauri::command]
 pub async fn hire_employee(core: State<'_, AppCore>, input: NewEmployee) -> Res<EmployeeDto> {
     Ok(core.org.hire(input).await?)
 }

@@ -232,7 +232,7 @@ async fn deleting_a_non_empty_department_requires_a_destination() {
             })
             .await
             .expect_err("into own subtree");
-        assert_eq!(err.code(), ErrorCode::InvalidInput);
+        assert_eq!(err.code(), ErrorCode::DepartmentCycle);
     }
 
     org.delete_department(DeleteDepartment {
@@ -446,4 +446,67 @@ async fn an_org_survives_reopening_the_database() {
     // Reopening does not seed the role catalogue twice.
     let roles = core.org.role_templates().await.expect("roles");
     assert_eq!(roles.len(), cubicle_core::roles::CATALOGUE.len());
+}
+
+#[tokio::test]
+async fn a_lead_is_a_current_member_of_the_department() {
+    let co = TestCompany::new().await;
+    let eng = co.dept("Engineering", None).await;
+    let sales = co.dept("Sales", None).await;
+    let alice = co.hire("Alice", "Backend Engineer", Some(eng.id)).await;
+    let org = &co.core.org;
+
+    let err = org
+        .set_department_lead(SetDepartmentLead {
+            department_id: sales.id,
+            employee_id: Some(alice.id),
+        })
+        .await
+        .expect_err("not a member");
+    assert_eq!(err.code(), ErrorCode::InvalidInput);
+
+    let d = org
+        .set_department_lead(SetDepartmentLead {
+            department_id: eng.id,
+            employee_id: Some(alice.id),
+        })
+        .await
+        .expect("lead");
+    assert_eq!(d.lead_id, Some(alice.id));
+
+    // Leaving the department, or the company, ends the lead role.
+    org.move_employee(MoveEmployee {
+        employee_id: alice.id,
+        department_id: Some(sales.id),
+    })
+    .await
+    .expect("move");
+    let snap = org.snapshot().await.expect("snapshot");
+    assert_eq!(
+        snap.departments
+            .iter()
+            .find(|d| d.id == eng.id)
+            .and_then(|d| d.lead_id),
+        None
+    );
+
+    org.set_department_lead(SetDepartmentLead {
+        department_id: sales.id,
+        employee_id: Some(alice.id),
+    })
+    .await
+    .expect("lead sales");
+    org.fire(FireEmployee {
+        employee_id: alice.id,
+    })
+    .await
+    .expect("fire");
+    let snap = org.snapshot().await.expect("snapshot");
+    assert_eq!(
+        snap.departments
+            .iter()
+            .find(|d| d.id == sales.id)
+            .and_then(|d| d.lead_id),
+        None
+    );
 }

@@ -1,0 +1,82 @@
+// Inline icons (no icon font, nothing fetched). 20×20 grid, stroke follows currentColor.
+import type { SVGProps } from "react";
+
+type IconProps = SVGProps<SVGSVGElement>;
+
+function Svg(props: IconProps) {
+  return (
+    <svg
+      viewBox="0 0 20 20"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.6}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      width={16}
+      height={16}
+      {...props}
+    />
+  );
+}
+
+export const OrgIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="7.5" y="2.5" width="5" height="4" rx="1" />
+    <rect x="2.5" y="13.5" width="5" height="4" rx="1" />
+    <rect x="12.5" y="13.5" width="5" height="4" rx="1" />
+    <path d="M10 6.5v3.5M5 13.5V10h10v3.5" />
+  </Svg>
+);
+
+export const PlusIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M10 4v12M4 10h12" />
+  </Svg>
+);
+
+export const MinusIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M4 10h12" />
+  </Svg>
+);
+
+export const FitIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M3 7V3h4M13 3h4v4M17 13v4h-4M7 17H3v-4" />
+  </Svg>
+);
+
+export const UserPlusIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="8" cy="7" r="3" />
+    <path d="M2.5 17c.8-3 3-4.5 5.5-4.5s4.7 1.5 5.5 4.5M15.5 6v5M13 8.5h5" />
+  </Svg>
+);
+
+export const FolderPlusIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M2.5 5.5a1 1 0 0 1 1-1h4l1.5 2h7.5a1 1 0 0 1 1 1v8a1 1 0 0 1-1 1h-13a1 1 0 0 1-1-1z" />
+    <path d="M10 9v5M7.5 11.5h5" />
+  </Svg>
+);
+
+export const CloseIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M5 5l10 10M15 5L5 15" />
+  </Svg>
+);
+
+export const AlertIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="10" cy="10" r="7.5" />
+    <path d="M10 6.2v4.6M10 13.6v.1" />
+  </Svg>
+);
+
+export const GlobeIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="10" cy="10" r="7.5" />
+    <path d="M2.5 10h15M10 2.5c2 2.2 3 4.7 3 7.5s-1 5.3-3 7.5c-2-2.2-3-4.7-3-7.5s1-5.3 3-7.5z" />
+  </Svg>
+);

@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { ARCHETYPES, EMPLOYEE_STATUSES, LANGUAGES } from "../domain";
+import { ERROR_CODES } from "../ipc/errors";
+import en from "./en.json";
+import zhCN from "./zh-CN.json";
+
+type Tree = { [key: string]: string | Tree };
+
+function flatten(tree: Tree, prefix = ""): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === "string") out.set(path, value);
+    else for (const [k, v] of flatten(value, path)) out.set(k, v);
+  }
+  return out;
+}
+
+const enKeys = flatten(en as Tree);
+const zhKeys = flatten(zhCN as Tree);
+
+/** A key as used in code resolves directly or through i18next's plural suffixes. */
+const resolves = (keys: Map<string, string>, key: string) =>
+  keys.has(key) || (keys.has(`${key}_one`) && keys.has(`${key}_other`));
+
+// Every component's source, as text (Vite's raw import: no Node APIs needed).
+const sources = import.meta.glob<string>("../**/*.tsx", { query: "?raw", import: "default", eager: true });
+
+describe("translations", () => {
+  it("has the same keys in English and Chinese", () => {
+    const missingInZh = [...enKeys.keys()].filter((k) => !zhKeys.has(k));
+    const missingInEn = [...zhKeys.keys()].filter((k) => !enKeys.has(k));
+    expect(missingInZh).toEqual([]);
+    expect(missingInEn).toEqual([]);
+  });
+
+  it("has no empty values", () => {
+    for (const [lang, keys] of [["en", enKeys], ["zh-CN", zhKeys]] as const) {
+      const empty = [...keys].filter(([, v]) => v.trim() === "").map(([k]) => k);
+      expect(empty, lang).toEqual([]);
+    }
+  });
+
+  it("uses the same interpolation variables in both languages", () => {
+    const vars = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+    for (const [key, value] of enKeys) expect(vars(zhKeys.get(key) ?? ""), key).toEqual(vars(value));
+  });
+
+  it("defines every key that components pass to t()", () => {
+    const files = Object.entries(sources).filter(([path]) => !path.includes(".test."));
+    expect(files.length).toBeGreaterThan(5);
+    const used = new Set<string>();
+    for (const [, text] of files) {
+      for (const m of text.matchAll(/\bt\(\s*["']([^"'$]+)["']/g)) used.add(m[1]!);
+    }
+    expect(used.size).toBeGreaterThan(40);
+    const missing = [...used].filter((k) => !resolves(enKeys, k));
+    expect(missing).toEqual([]);
+  });
+
+  it("translates every archetype, status, error code and language in both languages", () => {
+    const dynamic = [
+      ...ARCHETYPES.map((a) => `archetype.${a}`),
+      ...EMPLOYEE_STATUSES.map((s) => `status.${s}`),
+      ...ERROR_CODES.map((c) => `errors.${c}`),
+      "errors.unknown",
+      ...LANGUAGES.map((l) => `language.${l}`),
+    ];
+    for (const key of dynamic) {
+      expect(enKeys.has(key), `en ${key}`).toBe(true);
+      expect(zhKeys.has(key), `zh-CN ${key}`).toBe(true);
+    }
+  });
+
+  it("really translates: Chinese archetype names differ from the English ones", () => {
+    for (const a of ARCHETYPES) expect(zhKeys.get(`archetype.${a}`)).not.toBe(enKeys.get(`archetype.${a}`));
+  });
+});

@@ -1,0 +1,55 @@
+import { listen, type UnlistenFn } from "@tauri-apps/api/event";
+import { useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import type { DomainEvent } from "../bindings/DomainEvent";
+import { queryKeys } from "./queries";
+
+export const DOMAIN_EVENT = "domain-event";
+
+/** Subscribe to backend domain events. Resolves to the function that unsubscribes. */
+export function onDomainEvent(cb: (event: DomainEvent) => void): Promise<UnlistenFn> {
+  return listen<DomainEvent>(DOMAIN_EVENT, (e) => cb(e.payload));
+}
+
+/** Which cached queries an event makes stale. The UI never patches cached data by hand. */
+export function keysFor(event: DomainEvent): ReadonlyArray<readonly string[]> {
+  switch (event.type) {
+    case "company_updated":
+      return [queryKeys.org, queryKeys.company];
+    case "department_created":
+    case "department_updated":
+    case "department_deleted":
+    case "employee_hired":
+    case "employee_updated":
+    case "employee_fired":
+      return [queryKeys.org];
+  }
+}
+
+export function invalidateFor(client: QueryClient, event: DomainEvent): void {
+  for (const queryKey of keysFor(event)) {
+    void client.invalidateQueries({ queryKey });
+  }
+}
+
+/** Mount once near the root: keeps every query in step with what the backend reports. */
+export function useDomainEvents(): void {
+  const client = useQueryClient();
+  useEffect(() => {
+    let disposed = false;
+    let unlisten: UnlistenFn | undefined;
+    onDomainEvent((event) => invalidateFor(client, event))
+      .then((fn) => {
+        if (disposed) fn();
+        else unlisten = fn;
+      })
+      .catch((err: unknown) => {
+        // Outside the desktop shell (plain browser) there is no event bus; queries still work on demand.
+        console.warn("domain events unavailable", err);
+      });
+    return () => {
+      disposed = true;
+      unlisten?.();
+    };
+  }, [client]);
+}

@@ -1,0 +1,75 @@
+import { mockIPC } from "@tauri-apps/api/mocks";
+import { describe, expect, it } from "vitest";
+import { api } from "./api";
+import { errorCode, errorDetail, isIpcError, toIpcError } from "./errors";
+import { keysFor, onDomainEvent } from "./events";
+import { emit } from "@tauri-apps/api/event";
+import type { DomainEvent } from "../bindings/DomainEvent";
+
+describe("IpcError parsing", () => {
+  it("recognises the {code, message} the backend rejects with", () => {
+    expect(isIpcError({ code: "not_found", message: "employee 3" })).toBe(true);
+    expect(errorCode({ code: "duplicate_name", message: "x" })).toBe("duplicate_name");
+    expect(errorDetail({ code: "duplicate_name", message: "Engineering exists" })).toBe("Engineering exists");
+  });
+
+  it("accepts the same error serialised as a JSON string", () => {
+    expect(toIpcError('{"code":"storage","message":"locked"}')).toEqual({ code: "storage", message: "locked" });
+  });
+
+  it("maps anything else to 'unknown'", () => {
+    expect(isIpcError({ code: "made_up", message: "?" })).toBe(false);
+    expect(errorCode("command get_org not found")).toBe("unknown");
+    expect(errorCode(new TypeError("window.__TAURI_INTERNALS__ is undefined"))).toBe("unknown");
+    expect(errorCode(null)).toBe("unknown");
+    expect(errorDetail(new Error("boom"))).toBe("boom");
+  });
+});
+
+describe("commands", () => {
+  it("use the contract's command names and pass one argument named input", async () => {
+    const seen: Array<[string, unknown]> = [];
+    mockIPC((cmd, args) => {
+      seen.push([cmd, args]);
+      return null;
+    });
+    await api.getOrg();
+    await api.listRoleTemplates();
+    await api.createDepartment({ name: "Ops", parentId: null, mission: null });
+    await api.deleteDepartment({ id: 4, reassignTo: 2 });
+    await api.moveEmployee({ employeeId: 7, departmentId: null });
+    expect(seen).toEqual([
+      ["get_org", {}],
+      ["list_role_templates", {}],
+      ["create_department", { input: { name: "Ops", parentId: null, mission: null } }],
+      ["delete_department", { input: { id: 4, reassignTo: 2 } }],
+      ["move_employee", { input: { employeeId: 7, departmentId: null } }],
+    ]);
+  });
+
+  it("reject with the backend's IpcError unchanged", async () => {
+    mockIPC(() => {
+      throw { code: "department_not_empty", message: "has people" };
+    });
+    const error: unknown = await api.deleteDepartment({ id: 1, reassignTo: null }).catch((e: unknown) => e);
+    expect(errorCode(error)).toBe("department_not_empty");
+  });
+});
+
+describe("domain events", () => {
+  it("delivers the payload of 'domain-event' and stops after unlisten", async () => {
+    mockIPC(() => null, { shouldMockEvents: true });
+    const got: DomainEvent[] = [];
+    const unlisten = await onDomainEvent((e) => got.push(e));
+    await emit("domain-event", { type: "employee_hired", employeeId: 5 });
+    unlisten();
+    await emit("domain-event", { type: "employee_fired", employeeId: 5 });
+    expect(got).toEqual([{ type: "employee_hired", employeeId: 5 }]);
+  });
+
+  it("invalidates the org query for every event, and the company query for company changes", () => {
+    expect(keysFor({ type: "company_updated", companyId: 1 })).toEqual([["org"], ["company"]]);
+    expect(keysFor({ type: "department_deleted", departmentId: 2 })).toEqual([["org"]]);
+    expect(keysFor({ type: "employee_updated", employeeId: 2 })).toEqual([["org"]]);
+  });
+});

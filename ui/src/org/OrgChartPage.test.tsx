@@ -1,0 +1,268 @@
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { FakeBackend } from "../test/fakeBackend";
+import { company, employee, fixedOrg } from "../test/fixtures";
+import { renderApp } from "../test/render";
+
+/**
+ * Chart nodes are clicked with a bare click event: user-event's mousedown has no \`view\` under
+ * vitest's jsdom, and xyflow's d3-drag/d3-zoom handlers need one. Selection is on click anyway.
+ */
+const clickNode = (element: HTMLElement) => fireEvent.click(element);
+
+const withCompany = () => new FakeBackend(fixedOrg()).install();
+
+describe("org chart page", () => {
+  it("renders departments and people from get_org", async () => {
+    withCompany();
+    renderApp();
+    expect(await screen.findByTestId("org-chart")).toBeInTheDocument();
+    for (const id of [1, 2, 3]) expect(screen.getByTestId(`department-node-${id}`)).toBeInTheDocument();
+    expect(screen.getByTestId("department-node-1")).toHaveTextContent("Engineering");
+    expect(screen.getByTestId("department-node-2")).toHaveTextContent("Frontend");
+    expect(screen.getByTestId("department-node-unassigned")).toHaveTextContent("Unassigned");
+    for (const e of fixedOrg().employees) expect(screen.getByTestId(`employee-card-${e.id}`)).toHaveTextContent(e.name);
+    expect(screen.getByTestId("employee-card-13")).toHaveTextContent("Platform engineer");
+    expect(screen.getByTestId("employee-card-13")).toHaveTextContent("Rebel slacker");
+    expect(screen.getByTestId("org-summary")).toHaveTextContent("3 departments · 8 people");
+    expect(screen.getByTestId("company-name")).toHaveTextContent("Northwind Labs");
+  });
+
+  it("shows an empty state with a call to action when there are no departments", async () => {
+    new FakeBackend({ company: company(), departments: [], employees: [] }).install();
+    const { user } = renderApp();
+    expect(await screen.findByTestId("org-empty")).toHaveTextContent("No departments yet");
+    await user.click(screen.getByTestId("empty-new-department-button"));
+    expect(screen.getByRole("dialog", { name: "New department" })).toBeInTheDocument();
+  });
+
+  it("creates a department and shows it once the org query refreshes", async () => {
+    const backend = new FakeBackend({ company: company(), departments: [], employees: [] }).install();
+    const { user } = renderApp();
+    await user.click(await screen.findByTestId("new-department-button"));
+
+    await user.click(screen.getByTestId("department-submit"));
+    expect(screen.getByText("Enter a department name.")).toBeInTheDocument();
+    expect(backend.callsOf("create_department")).toHaveLength(0);
+
+    await user.type(screen.getByTestId("department-name-input"), "Engineering");
+    await user.type(screen.getByLabelText(/Mission/), "Ship it");
+    await user.click(screen.getByTestId("department-submit"));
+
+    await waitFor(() => expect(backend.callsOf("create_department")).toHaveLength(1));
+    expect(backend.inputsOf("create_department")[0]).toEqual({ name: "Engineering", parentId: null, mission: "Ship it" });
+    const id = backend.departments[0]!.id;
+    expect(await screen.findByTestId(`department-node-${id}`)).toHaveTextContent("Engineering");
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    expect(screen.queryByTestId("org-empty")).not.toBeInTheDocument();
+  });
+
+  it("creates a sub-department from the department panel with its parent preselected", async () => {
+    const backend = withCompany();
+    const { user } = renderApp();
+    clickNode(await screen.findByTestId("department-node-3"));
+    await user.click(within(screen.getByTestId("department-panel")).getByTestId("department-add-sub"));
+    expect(screen.getByTestId("department-parent-select")).toHaveValue("3");
+    await user.type(screen.getByTestId("department-name-input"), "Brand");
+    await user.click(screen.getByTestId("department-submit"));
+    await waitFor(() => expect(backend.inputsOf("create_department")).toEqual([{ name: "Brand", parentId: 3, mission: null }]));
+  });
+
+  it("shows duplicate_name from the backend inside the dialog, translated", async () => {
+    withCompany();
+    const { user } = renderApp();
+    await user.click(await screen.findByTestId("new-department-button"));
+    await user.type(screen.getByTestId("department-name-input"), "Marketing");
+    await user.click(screen.getByTestId("department-submit"));
+    expect(await screen.findByText("That name is already taken. Choose another one.")).toBeInTheDocument();
+    expect(screen.getByRole("dialog")).toBeInTheDocument();
+  });
+
+  it("requires a destination before deleting a non-empty department", async () => {
+    const backend = withCompany();
+    const { user } = renderApp();
+    clickNode(await screen.findByTestId("department-node-1"));
+    const panel = screen.getByTestId("department-panel");
+    expect(within(panel).getByTestId("department-panel-name")).toHaveTextContent("Engineering");
+    await user.click(within(panel).getByTestId("department-delete-button"));
+
+    const dialog = screen.getByRole("dialog", { name: "Delete “Engineering”?" });
+    expect(dialog).toHaveTextContent("3 people and 1 sub-department");
+    await user.click(within(dialog).getByTestId("delete-department-confirm"));
+    expect(
+      within(dialog).getByText("This department still has people or sub-departments. Choose where they should go first."),
+    ).toBeInTheDocument();
+    expect(backend.callsOf("delete_department")).toHaveLength(0);
+
+    // Its own sub-department cannot take over: that would be a cycle.
+    const target = within(dialog).getByTestId("delete-department-target");
+    const options = within(target).getAllByRole("option").map((o) => o.textContent?.trim());
+    expect(options).not.toContain("Frontend");
+    expect(options).toContain("Marketing");
+
+    await user.selectOptions(target, "3");
+    await user.click(within(dialog).getByTestId("delete-department-confirm"));
+    await waitFor(() => expect(backend.inputsOf("delete_department")).toEqual([{ id: 1, reassignTo: 3 }]));
+    await waitFor(() => expect(screen.queryByTestId("department-node-1")).not.toBeInTheDocument());
+    // Marketing took over Engineering's three people (and its Frontend sub-department).
+    await waitFor(() => expect(screen.getByTestId("department-node-3")).toHaveTextContent("5 people"));
+    expect(backend.departments.find((d) => d.id === 2)?.parentId).toBe(3);
+    expect(screen.getByTestId("employee-card-11")).toBeInTheDocument();
+    expect(screen.queryByTestId("department-panel")).not.toBeInTheDocument();
+  });
+
+  it("deletes an empty department without asking where people go", async () => {
+    const backend = new FakeBackend({ ...fixedOrg(), departments: [...fixedOrg().departments, { ...fixedOrg().departments[2]!, id: 4, name: "Legal" }] }).install();
+    const { user } = renderApp();
+    clickNode(await screen.findByTestId("department-node-4"));
+    await user.click(screen.getByTestId("department-delete-button"));
+    expect(screen.queryByTestId("delete-department-target")).not.toBeInTheDocument();
+    await user.click(screen.getByTestId("delete-department-confirm"));
+    await waitFor(() => expect(backend.inputsOf("delete_department")).toEqual([{ id: 4, reassignTo: null }]));
+    await waitFor(() => expect(screen.queryByTestId("department-node-4")).not.toBeInTheDocument());
+  });
+
+  it("renames a department", async () => {
+    const backend = withCompany();
+    const { user } = renderApp();
+    clickNode(await screen.findByTestId("department-node-3"));
+    await user.click(screen.getByTestId("department-rename-button"));
+    const input = screen.getByTestId("department-rename-input");
+    await user.clear(input);
+    await user.type(input, "Growth");
+    await user.click(screen.getByTestId("department-rename-submit"));
+    await waitFor(() => expect(backend.inputsOf("rename_department")).toEqual([{ id: 3, name: "Growth" }]));
+    await waitFor(() => expect(screen.getByTestId("department-node-3")).toHaveTextContent("Growth"));
+  });
+
+  it("adds an employee with title suggestions from the role templates", async () => {
+    const backend = withCompany();
+    const { user } = renderApp();
+    await user.click(await screen.findByTestId("add-employee-button"));
+    const dialog = screen.getByRole("dialog", { name: "Add employee" });
+    await waitFor(() =>
+      expect(within(dialog).getByTestId("employee-title-suggestions").querySelectorAll("option")).toHaveLength(3),
+    );
+
+    await user.click(within(dialog).getByTestId("employee-submit"));
+    expect(within(dialog).getByText("Enter a name.")).toBeInTheDocument();
+    expect(within(dialog).getByText("Enter a title.")).toBeInTheDocument();
+
+    await user.type(within(dialog).getByTestId("employee-name-input"), "Katherine Johnson");
+    await user.type(within(dialog).getByTestId("employee-title-input"), "QA engineer");
+    expect(within(dialog).getByTestId("employee-archetype-select")).toHaveValue("anxious_perfectionist");
+    await user.selectOptions(within(dialog).getByTestId("employee-department-select"), "2");
+    await user.selectOptions(within(dialog).getByTestId("employee-manager-select"), "21");
+    await user.click(within(dialog).getByTestId("employee-submit"));
+
+    await waitFor(() => expect(backend.callsOf("hire_employee")).toHaveLength(1));
+    expect(backend.inputsOf("hire_employee")[0]).toEqual({
+      name: "Katherine Johnson",
+      title: "QA engineer",
+      departmentId: 2,
+      managerId: 21,
+      archetype: "anxious_perfectionist",
+    });
+    const id = backend.employees.at(-1)!.id;
+    expect(await screen.findByTestId(`employee-card-${id}`)).toHaveTextContent("Katherine Johnson");
+    expect(screen.getByTestId("employee-panel")).toHaveTextContent("Frontend");
+  });
+
+  it("shows the selected person's details and moves them from the side panel", async () => {
+    const backend = withCompany();
+    const { user } = renderApp();
+    clickNode(await screen.findByTestId("employee-card-12"));
+    const panel = screen.getByTestId("employee-panel");
+    expect(panel).toHaveTextContent("Alan Turing");
+    expect(panel).toHaveTextContent("Backend engineer");
+    expect(within(panel).getByTestId("employee-panel-department")).toHaveTextContent("Engineering");
+    expect(within(panel).getByTestId("employee-panel-manager")).toHaveTextContent("Grace Hopper");
+    expect(panel).toHaveTextContent("Philosopher");
+    expect(panel).toHaveTextContent("builtin / smollm2-135m");
+
+    await user.click(within(panel).getByTestId("employee-move-button"));
+    await user.selectOptions(screen.getByTestId("move-employee-select"), "3");
+    await user.click(screen.getByTestId("move-employee-submit"));
+    await waitFor(() => expect(backend.inputsOf("move_employee")).toEqual([{ employeeId: 12, departmentId: 3 }]));
+    await waitFor(() => expect(screen.getByTestId("department-node-3")).toHaveTextContent("3 people"));
+    expect(screen.getByTestId("department-node-1")).toHaveTextContent("2 people");
+    expect(within(screen.getByTestId("employee-panel")).getByTestId("employee-panel-department")).toHaveTextContent("Marketing");
+  });
+
+  it("sets a manager and shows invalid_manager when refused", async () => {
+    const backend = withCompany();
+    backend.failures.set("set_manager", { code: "invalid_manager", message: "cycle" });
+    const { user } = renderApp();
+    clickNode(await screen.findByTestId("employee-card-11"));
+    await user.click(screen.getByTestId("employee-set-manager-button"));
+    const select = screen.getByTestId("set-manager-select");
+    expect(within(select).queryByText(/Grace Hopper/)).not.toBeInTheDocument();
+    await user.selectOptions(select, "12");
+    await user.click(screen.getByTestId("set-manager-submit"));
+    expect(await screen.findByText(/cannot be the manager here/)).toBeInTheDocument();
+    await user.click(screen.getByTestId("set-manager-submit"));
+    await waitFor(() => expect(backend.callsOf("set_manager")).toHaveLength(2));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(screen.getByTestId("employee-panel-manager")).toHaveTextContent("Alan Turing");
+  });
+
+  it("fires someone only after confirmation", async () => {
+    const backend = withCompany();
+    const { user } = renderApp();
+    clickNode(await screen.findByTestId("employee-card-32"));
+    await user.click(screen.getByTestId("employee-fire-button"));
+    const dialog = screen.getByRole("dialog", { name: "Fire Peggy Olson?" });
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    expect(backend.callsOf("fire_employee")).toHaveLength(0);
+    expect(screen.getByTestId("employee-card-32")).toBeInTheDocument();
+
+    await user.click(screen.getByTestId("employee-fire-button"));
+    await user.click(screen.getByTestId("fire-employee-confirm"));
+    await waitFor(() => expect(backend.inputsOf("fire_employee")).toEqual([{ employeeId: 32 }]));
+    await waitFor(() => expect(screen.queryByTestId("employee-card-32")).not.toBeInTheDocument());
+    expect(screen.queryByTestId("employee-panel")).not.toBeInTheDocument();
+  });
+
+  it("refreshes when the backend reports a change on its own (domain event)", async () => {
+    const backend = withCompany();
+    renderApp();
+    await screen.findByTestId("org-chart");
+    const before = backend.callsOf("get_org").length;
+    // The secretary hired someone: the backend changes and emits, the UI never sent a command.
+    backend.employees.push(employee(77, "Hedy Lamarr", 3, { title: "Inventor" }));
+    backend.emit({ type: "employee_hired", employeeId: 77 });
+    expect(await screen.findByTestId("employee-card-77")).toHaveTextContent("Hedy Lamarr");
+    expect(backend.callsOf("get_org").length).toBeGreaterThan(before);
+  });
+
+  it("shows a translated error with a retry when get_org fails", async () => {
+    const backend = withCompany();
+    backend.failures.set("get_org", { code: "storage", message: "database is locked" });
+    const { user } = renderApp();
+    const error = await screen.findByTestId("error-state");
+    expect(error).toHaveTextContent("The company data could not be read or saved.");
+    expect(error).toHaveTextContent("database is locked");
+    await user.click(screen.getByTestId("retry-button"));
+    expect(await screen.findByTestId("org-chart")).toBeInTheDocument();
+  });
+
+  it("switches the company language from the header", async () => {
+    const backend = withCompany();
+    const { user } = renderApp();
+    await screen.findByTestId("org-chart");
+    await user.selectOptions(screen.getByTestId("language-switch"), "zh-CN");
+    await waitFor(() =>
+      expect(backend.inputsOf("update_company")).toEqual([{ name: null, mission: null, bossName: null, language: "zh-CN" }]),
+    );
+    expect(await screen.findByRole("heading", { name: "组织架构" })).toBeInTheDocument();
+    expect(screen.getByTestId("employee-card-13")).toHaveTextContent("叛逆摸鱼");
+    expect(screen.getByTestId("department-node-unassigned")).toHaveTextContent("未分配");
+  });
+
+  it("follows the company's stored language on start", async () => {
+    new FakeBackend({ ...fixedOrg(), company: company({ language: "zh-CN" }) }).install();
+    renderApp();
+    expect(await screen.findByRole("heading", { name: "组织架构" })).toBeInTheDocument();
+    expect(screen.getByTestId("org-summary")).toHaveTextContent("3个部门 · 8人");
+  });
+});
