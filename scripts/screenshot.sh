@@ -9,7 +9,8 @@ HOME_DIR=$(mktemp -d)
 DB="sqlite://$HOME_DIR/cubicle.db?mode=rwc"
 cli() { target/debug/cubicle-cli --db "$DB" "$@" >/dev/null; }
 
-cli org init --name "Acme Robotics" --boss "Ada Lovelace" --mission "Helpful home robots"
+cli org init --name "Acme Robotics" --boss "Ada Lovelace" --mission "Helpful home robots" \
+  --language "${CUBICLE_SHOT_LANG:-en}"
 cli org add-department Engineering --mission "Build the robots' brains"
 cli org add-department Product --mission "Decide what to build"
 cli org add-department Frontend --parent Engineering --mission "The companion app"

@@ -13,6 +13,7 @@ import type { NewEmployee } from "../bindings/NewEmployee";
 import type { OrgSnapshot } from "../bindings/OrgSnapshot";
 import type { RenameDepartment } from "../bindings/RenameDepartment";
 import type { RoleTemplateDto } from "../bindings/RoleTemplateDto";
+import type { SetDepartmentLead } from "../bindings/SetDepartmentLead";
 import type { SetManager } from "../bindings/SetManager";
 import type { SetupCompany } from "../bindings/SetupCompany";
 import type { UpdateCompany } from "../bindings/UpdateCompany";
@@ -26,6 +27,7 @@ export const api = {
   renameDepartment: (input: RenameDepartment) => invoke<DepartmentDto>("rename_department", { input }),
   moveDepartment: (input: MoveDepartment) => invoke<DepartmentDto>("move_department", { input }),
   deleteDepartment: (input: DeleteDepartment) => invoke<null>("delete_department", { input }),
+  setDepartmentLead: (input: SetDepartmentLead) => invoke<DepartmentDto>("set_department_lead", { input }),
   hireEmployee: (input: NewEmployee) => invoke<EmployeeDto>("hire_employee", { input }),
   moveEmployee: (input: MoveEmployee) => invoke<EmployeeDto>("move_employee", { input }),
   setManager: (input: SetManager) => invoke<EmployeeDto>("set_manager", { input }),

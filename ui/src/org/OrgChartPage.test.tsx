@@ -189,6 +189,27 @@ describe("org chart page", () => {
     expect(within(screen.getByTestId("employee-panel")).getByTestId("employee-panel-department")).toHaveTextContent("Marketing");
   });
 
+  it("makes someone the lead of their department and lets them step down", async () => {
+    const backend = withCompany();
+    const { user } = renderApp();
+    clickNode(await screen.findByTestId("employee-card-12"));
+    const button = within(screen.getByTestId("employee-panel")).getByTestId("employee-lead-button");
+    expect(button).toHaveTextContent("Make lead of Engineering");
+    await user.click(button);
+    await waitFor(() =>
+      expect(backend.inputsOf("set_department_lead")).toEqual([{ departmentId: 1, employeeId: 12 }]),
+    );
+    await waitFor(() => expect(screen.getByTestId("employee-card-12")).toHaveTextContent("Lead"));
+    await user.click(screen.getByTestId("employee-lead-button"));
+    await waitFor(() =>
+      expect(backend.inputsOf("set_department_lead")).toEqual([
+        { departmentId: 1, employeeId: 12 },
+        { departmentId: 1, employeeId: null },
+      ]),
+    );
+    await waitFor(() => expect(screen.getByTestId("employee-lead-button")).toHaveTextContent("Make lead of Engineering"));
+  });
+
   it("sets a manager and shows invalid_manager when refused", async () => {
     const backend = withCompany();
     backend.failures.set("set_manager", { code: "invalid_manager", message: "cycle" });

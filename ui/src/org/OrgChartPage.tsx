@@ -36,6 +36,7 @@ function OrgChartView({ snapshot }: { snapshot: OrgSnapshot }) {
   const [selection, setSelection] = useState<Selection>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
   const move = useOrgMutation(api.moveEmployee);
+  const lead = useOrgMutation(api.setDepartmentLead);
 
   const selectEmployee = useCallback((id: number) => setSelection({ kind: "employee", id }), []);
   const selectDepartment = useCallback((id: number) => setSelection({ kind: "department", id }), []);
@@ -92,6 +93,15 @@ function OrgChartView({ snapshot }: { snapshot: OrgSnapshot }) {
         <div role="alert" className="flex items-center justify-between gap-3 bg-rose-50 px-6 py-2 text-sm text-rose-700">
           <span>{t("org.moveFailed", { name: movingName, message: t(errorKey(move.error)) })}</span>
           <button type="button" className="text-xs font-medium underline" onClick={() => move.reset()}>
+            {t("common.close")}
+          </button>
+        </div>
+      )}
+
+      {lead.isError && (
+        <div role="alert" className="flex items-center justify-between gap-3 bg-rose-50 px-6 py-2 text-sm text-rose-700">
+          <span>{t("org.leadFailed", { message: t(errorKey(lead.error)) })}</span>
+          <button type="button" className="text-xs font-medium underline" onClick={() => lead.reset()}>
             {t("common.close")}
           </button>
         </div>
@@ -154,6 +164,10 @@ function OrgChartView({ snapshot }: { snapshot: OrgSnapshot }) {
             onMove={() => setDialog({ kind: "moveEmployee", id: selectedEmployee.id })}
             onSetManager={() => setDialog({ kind: "setManager", id: selectedEmployee.id })}
             onFire={() => setDialog({ kind: "fireEmployee", id: selectedEmployee.id })}
+            onToggleLead={(departmentId, makeLead) =>
+              lead.mutate({ departmentId, employeeId: makeLead ? selectedEmployee.id : null })
+            }
+            leadPending={lead.isPending}
           />
         )}
         {selectedDepartment && (

@@ -57,6 +57,8 @@ export function EmployeePanel({
   onMove,
   onSetManager,
   onFire,
+  onToggleLead,
+  leadPending,
 }: {
   snapshot: OrgSnapshot;
   employee: EmployeeDto;
@@ -64,9 +66,12 @@ export function EmployeePanel({
   onMove: () => void;
   onSetManager: () => void;
   onFire: () => void;
+  onToggleLead: (departmentId: number, makeLead: boolean) => void;
+  leadPending: boolean;
 }) {
   const { t, i18n } = useTranslation();
   const department = snapshot.departments.find((d) => d.id === employee.departmentId);
+  const isLead = department?.leadId === employee.id;
   const manager = snapshot.employees.find((e) => e.id === employee.managerId);
   return (
     <PanelFrame title={t("employee.panelTitle")} onClose={onClose} testId="employee-panel">
@@ -97,6 +102,21 @@ export function EmployeePanel({
           {t("employee.fire")}
         </Button>
       </div>
+      {department && (
+        <div className="px-5 pb-5">
+          <Button
+            className="w-full"
+            variant={isLead ? "ghost" : "secondary"}
+            disabled={leadPending}
+            onClick={() => onToggleLead(department.id, !isLead)}
+            data-testid="employee-lead-button"
+          >
+            {isLead
+              ? t("employee.removeLead", { department: department.name })
+              : t("employee.makeLead", { department: department.name })}
+          </Button>
+        </div>
+      )}
       <dl className="divide-y divide-slate-100 border-t border-slate-100 px-5">
         <Row label={t("employee.titleLabel")}>{employee.title}</Row>
         <Row label={t("employee.department")} testId="employee-panel-department">

@@ -17,6 +17,7 @@ import type { NewEmployee } from "../bindings/NewEmployee";
 import type { OrgSnapshot } from "../bindings/OrgSnapshot";
 import type { RenameDepartment } from "../bindings/RenameDepartment";
 import type { RoleTemplateDto } from "../bindings/RoleTemplateDto";
+import type { SetDepartmentLead } from "../bindings/SetDepartmentLead";
 import type { SetManager } from "../bindings/SetManager";
 import type { SetupCompany } from "../bindings/SetupCompany";
 import type { UpdateCompany } from "../bindings/UpdateCompany";
@@ -100,6 +101,8 @@ export class FakeBackend {
         return this.moveDepartment(input as MoveDepartment);
       case "delete_department":
         return this.deleteDepartment(input as DeleteDepartment);
+      case "set_department_lead":
+        return this.setDepartmentLead(input as SetDepartmentLead);
       case "hire_employee":
         return this.hire(input as NewEmployee);
       case "move_employee":
@@ -242,6 +245,16 @@ export class FakeBackend {
     e.departmentId = input.departmentId;
     this.emit({ type: "employee_updated", employeeId: e.id });
     return structuredClone(e);
+  }
+
+  private setDepartmentLead(input: SetDepartmentLead): DepartmentDto {
+    const d = this.dept(input.departmentId);
+    if (input.employeeId !== null && this.person(input.employeeId).departmentId !== d.id) {
+      fail("invalid_input", "not a member");
+    }
+    d.leadId = input.employeeId;
+    this.emit({ type: "department_updated", departmentId: d.id });
+    return structuredClone(d);
   }
 
   private setManager(input: SetManager): EmployeeDto {
