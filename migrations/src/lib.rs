@@ -11,6 +11,7 @@ mod m20261130_000002_create_department;
 mod m20261130_000003_create_team;
 mod m20261130_000004_create_employee;
 mod m20261130_000005_create_role_template;
+mod m20261130_000006_create_model_tables;
 
 pub struct Migrator;
 
@@ -23,6 +24,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261130_000003_create_team::Migration),
             Box::new(m20261130_000004_create_employee::Migration),
             Box::new(m20261130_000005_create_role_template::Migration),
+            Box::new(m20261130_000006_create_model_tables::Migration),
         ]
     }
 }

@@ -10,7 +10,17 @@ use cubicle_migrations::{Migrator, MigratorTrait};
 use sea_orm_migration::SchemaManager;
 use sea_orm_migration::sea_orm::{ConnectionTrait, Database, DatabaseConnection};
 
-const TABLES: [&str; 5] = ["company", "department", "team", "employee", "role_template"];
+const TABLES: [&str; 9] = [
+    "company",
+    "department",
+    "team",
+    "employee",
+    "role_template",
+    "provider",
+    "model_price",
+    "model_route",
+    "cost_ledger",
+];
 
 async fn assert_tables(db: &DatabaseConnection, present: bool) {
     let manager = SchemaManager::new(db);

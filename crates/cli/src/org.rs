@@ -227,10 +227,10 @@ pub fn render_tree(snap: &OrgSnapshot) -> String {
         return "No company yet. Run `cubicle-cli org init --name NAME --boss YOU`.\n".into();
     };
     let mut out = format!(
-        "{} — boss: {} · {} people in {} departments\n",
+        "{} — boss: {} · {} in {} departments\n",
         c.name,
         c.boss_name,
-        snap.employees.len(),
+        headcount(snap.employees.len()),
         snap.departments.len()
     );
     fn dept(snap: &OrgSnapshot, parent: Option<i32>, indent: &str, out: &mut String) {

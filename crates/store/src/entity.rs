@@ -1,7 +1,11 @@
 //! One entity per table. Generated-entity style: plain data, no logic.
 
 pub mod company;
+pub mod cost_ledger;
 pub mod department;
 pub mod employee;
+pub mod model_price;
+pub mod model_route;
+pub mod provider;
 pub mod role_template;
 pub mod team;

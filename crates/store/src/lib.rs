@@ -7,6 +7,7 @@
 
 pub mod db;
 pub mod entity;
+pub mod models;
 pub mod org;
 
 pub use db::{Db, DbError, connect, default_database_url};
