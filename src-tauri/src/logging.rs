@@ -12,7 +12,10 @@ const MAX_LOG_FILES: usize = 14;
 /// Keeps the non-blocking writer alive; dropping it flushes the logs.
 pub struct LogGuard(#[allow(dead_code)] WorkerGuard);
 
-pub fn init(dir: &Path) -> Result<LogGuard, Box<dyn std::error::Error>> {
+/// What is logged unless `CUBICLE_LOG` says otherwise.
+pub const DEFAULT_FILTER: &str = "info,sqlx=warn,sea_orm=warn";
+
+pub fn init(dir: &Path, default_filter: &str) -> Result<LogGuard, Box<dyn std::error::Error>> {
     std::fs::create_dir_all(dir)?;
     let appender = Builder::new()
         .rotation(Rotation::DAILY)
@@ -21,8 +24,8 @@ pub fn init(dir: &Path) -> Result<LogGuard, Box<dyn std::error::Error>> {
         .max_log_files(MAX_LOG_FILES)
         .build(dir)?;
     let (writer, guard) = tracing_appender::non_blocking(appender);
-    let filter = EnvFilter::try_from_env("CUBICLE_LOG")
-        .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,sea_orm=warn"));
+    let filter =
+        EnvFilter::try_from_env("CUBICLE_LOG").unwrap_or_else(|_| EnvFilter::new(default_filter));
     let registry = tracing_subscriber::registry()
         .with(filter)
         .with(fmt::layer().json().with_writer(writer))

@@ -2,10 +2,13 @@
 //! core services as the desktop app; this file only parses arguments and prints.
 
 mod org;
+mod provider;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 use cubicle_core::AppCore;
+use cubicle_core::app::CoreOptions;
+use cubicle_core::providers::EnvProvider;
 
 #[derive(Parser)]
 #[command(
@@ -27,6 +30,23 @@ enum Command {
     /// The org chart: company, departments, people.
     #[command(subcommand)]
     Org(org::OrgCommand),
+    /// Model providers: list, add, store a key, test.
+    #[command(subcommand)]
+    Provider(provider::ProviderCommand),
+    /// Ask a model one question through the gateway (budgeted, recorded in the ledger).
+    Ask {
+        /// Provider id (see `provider list`); default: the intent route, or
+        /// $CUBICLE_PROVIDER when set.
+        #[arg(long)]
+        provider: Option<String>,
+        #[arg(long)]
+        model: Option<String>,
+        /// A JSON Schema file: the answer is validated against it and printed as JSON.
+        #[arg(long)]
+        schema: Option<std::path::PathBuf>,
+        #[arg(required = true, num_args = 1..)]
+        prompt: Vec<String>,
+    },
     /// Developer tasks.
     #[command(subcommand, hide = true)]
     Dev(DevCommand),
@@ -60,13 +80,32 @@ async fn run(cli: Cli) -> Result<()> {
             println!("bindings written to {}", out.display());
             Ok(())
         }
-        Command::Org(cmd) => {
+        command => {
             let url = match cli.db {
                 Some(url) => url,
                 None => cubicle_store::default_database_url()?,
             };
-            let core = AppCore::open(&url).await?;
-            org::run(&core, cmd).await
+            // A provider straight from the environment, for scripts and servers.
+            let env_provider = EnvProvider::from_env()?;
+            let core = AppCore::open_with(
+                &url,
+                CoreOptions {
+                    env_provider,
+                    ..CoreOptions::default()
+                },
+            )
+            .await?;
+            match command {
+                Command::Org(cmd) => org::run(&core, cmd).await,
+                Command::Provider(cmd) => provider::run(&core, cmd).await,
+                Command::Ask {
+                    provider,
+                    model,
+                    schema,
+                    prompt,
+                } => provider::ask(&core, provider, model, schema, prompt.join(" ")).await,
+                Command::Dev(_) => unreachable!("handled above"),
+            }
         }
     }
 }

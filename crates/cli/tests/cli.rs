@@ -129,3 +129,86 @@ fn mistakes_get_a_clear_error_and_a_failing_exit_code() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no current employee named"));
 }
+
+#[test]
+fn without_a_keychain_setting_a_key_fails_with_an_actionable_error() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let cli = Cli::new();
+    cli.ok(&["org", "init", "--name", "Acme", "--boss", "Ada"]);
+    cli.ok(&["provider", "add", "deepseek"]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))
+        .args(["--db", &cli.db, "provider", "set-key", "deepseek"])
+        // No session bus and no display: no Secret Service can be reached.
+        .env_remove("DBUS_SESSION_BUS_ADDRESS")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"sk-should-not-be-stored\n")
+        .expect("write");
+    let out = child.wait_with_output().expect("wait");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no OS keychain is available"), "{err}");
+    assert!(
+        err.contains("CUBICLE_API_KEY_"),
+        "says how to work around it: {err}"
+    );
+    assert!(!err.contains("sk-should-not-be-stored"));
+    // Nothing was written anywhere else either: the provider still has no key.
+    let list: serde_json::Value =
+        serde_json::from_str(&cli.ok(&["provider", "list", "--json"])).expect("json");
+    let ds = list
+        .as_array()
+        .and_then(|l| l.iter().find(|p| p["id"] == "deepseek"))
+        .expect("deepseek");
+    assert_eq!(ds["hasKey"], false);
+}
+
+#[test]
+fn ask_answers_from_a_provider_given_by_the_environment_without_any_set_up() {
+    let cli = Cli::new();
+    let out = Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))
+        .args(["--db", &cli.db, "ask", "Say hello."])
+        .env("CUBICLE_PROVIDER", "builtin")
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).trim().is_empty());
+}
+
+#[test]
+fn a_broken_environment_provider_fails_cleanly() {
+    // A closed port: the run must fail cleanly, naming the provider's address.
+    let cli = Cli::new();
+    let out = Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))
+        .args(["--db", &cli.db, "ask", "hello"])
+        .env("CUBICLE_PROVIDER", "openai-compatible")
+        .env("CUBICLE_BASE_URL", "http://127.0.0.1:9/v1")
+        .env("CUBICLE_MODEL", "m")
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("127.0.0.1:9"), "{err}");
+
+    let out = Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))
+        .args(["--db", &cli.db, "ask", "hello"])
+        .env("CUBICLE_PROVIDER", "no-such-thing")
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a preset or dialect"));
+}

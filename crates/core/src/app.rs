@@ -1,25 +1,79 @@
 //! `AppCore`: the one value the desktop shell and the CLI hold.
 
+use std::path::PathBuf;
+use std::sync::Arc;
+
 use cubicle_store::{Db, DbError};
 
 use crate::events::EventBus;
+use crate::gateway::{Gateway, GatewayConfig};
 use crate::org::OrgService;
+use crate::providers::{EnvProvider, Providers};
 use crate::roles;
+use crate::secrets::{self, SecretStore};
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct AppCore {
     pub db: Db,
     pub bus: EventBus,
     pub org: OrgService,
+    pub providers: Arc<Providers>,
+    pub gateway: Gateway,
+}
+
+impl std::fmt::Debug for AppCore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppCore").finish_non_exhaustive()
+    }
+}
+
+/// What differs between the app, the CLI and tests.
+pub struct CoreOptions {
+    pub secrets: Arc<dyn SecretStore>,
+    /// Where the built-in GGUF is; default: the app data dir.
+    pub builtin_model: Option<PathBuf>,
+    /// A provider given by `CUBICLE_PROVIDER`/… for this run.
+    pub env_provider: Option<EnvProvider>,
+    pub gateway: GatewayConfig,
+}
+
+impl Default for CoreOptions {
+    fn default() -> Self {
+        Self {
+            secrets: Arc::new(secrets::default_store()),
+            builtin_model: None,
+            env_provider: None,
+            gateway: GatewayConfig::default(),
+        }
+    }
 }
 
 impl AppCore {
-    /// Opens the database at `url` (migrating it) and seeds the built-in catalogues.
+    /// Opens the database at `url` (migrating it) with the OS keychain for secrets.
     pub async fn open(url: &str) -> Result<Self, DbError> {
+        Self::open_with(url, CoreOptions::default()).await
+    }
+
+    /// Opens the database and starts the engine's long-lived parts (the gateway actor).
+    /// Must run inside a tokio runtime.
+    pub async fn open_with(url: &str, options: CoreOptions) -> Result<Self, DbError> {
         let db = cubicle_store::connect(url).await?;
         roles::seed(&db).await?;
         let bus = EventBus::new();
         let org = OrgService::new(db.clone(), bus.clone());
-        Ok(Self { db, bus, org })
+        let mut providers = Providers::new(db.clone(), bus.clone(), options.secrets)
+            .with_env_provider(options.env_provider);
+        if let Some(path) = options.builtin_model {
+            providers = providers.with_builtin_path(path);
+        }
+        let providers = Arc::new(providers);
+        let gateway = Gateway::spawn(db.clone(), bus.clone(), providers.clone(), options.gateway);
+        Ok(Self {
+            db,
+            bus,
+            org,
+            providers,
+            gateway,
+        })
     }
 }

@@ -28,5 +28,19 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     FireEmployee::export_all(&cfg)?;
     IpcError::export_all(&cfg)?;
     DomainEvent::export_all(&cfg)?;
+    PresetDto::export_all(&cfg)?;
+    ProviderDto::export_all(&cfg)?;
+    SaveProvider::export_all(&cfg)?;
+    SetProviderKey::export_all(&cfg)?;
+    ProviderRef::export_all(&cfg)?;
+    TestProvider::export_all(&cfg)?;
+    TestResult::export_all(&cfg)?;
+    RouteDto::export_all(&cfg)?;
+    SetRoute::export_all(&cfg)?;
+    PriceDto::export_all(&cfg)?;
+    SetPrice::export_all(&cfg)?;
+    SetBudget::export_all(&cfg)?;
+    SpendReport::export_all(&cfg)?;
+    BuiltinStatus::export_all(&cfg)?;
     Ok(())
 }

@@ -15,6 +15,11 @@ pub enum ErrorCode {
     AlreadyFired,
     CompanyMissing,
     CompanyExists,
+    SecretUnavailable,
+    BudgetExceeded,
+    BreakerOpen,
+    ProviderError,
+    MissingKey,
     Storage,
     Internal,
 }
@@ -31,6 +36,11 @@ impl ErrorCode {
             ErrorCode::AlreadyFired => "already_fired",
             ErrorCode::CompanyMissing => "company_missing",
             ErrorCode::CompanyExists => "company_exists",
+            ErrorCode::SecretUnavailable => "secret_unavailable",
+            ErrorCode::BudgetExceeded => "budget_exceeded",
+            ErrorCode::BreakerOpen => "breaker_open",
+            ErrorCode::ProviderError => "provider_error",
+            ErrorCode::MissingKey => "missing_key",
             ErrorCode::Storage => "storage",
             ErrorCode::Internal => "internal",
         }

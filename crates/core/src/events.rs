@@ -5,20 +5,43 @@ use tokio::sync::broadcast;
 use ts_rs::TS;
 
 /// One committed change. Internally tagged so the UI can switch on `type`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(
     tag = "type",
     rename_all = "snake_case",
     rename_all_fields = "camelCase"
 )]
 pub enum DomainEvent {
-    CompanyUpdated { company_id: i32 },
-    DepartmentCreated { department_id: i32 },
-    DepartmentUpdated { department_id: i32 },
-    DepartmentDeleted { department_id: i32 },
-    EmployeeHired { employee_id: i32 },
-    EmployeeUpdated { employee_id: i32 },
-    EmployeeFired { employee_id: i32 },
+    CompanyUpdated {
+        company_id: i32,
+    },
+    DepartmentCreated {
+        department_id: i32,
+    },
+    DepartmentUpdated {
+        department_id: i32,
+    },
+    DepartmentDeleted {
+        department_id: i32,
+    },
+    EmployeeHired {
+        employee_id: i32,
+    },
+    EmployeeUpdated {
+        employee_id: i32,
+    },
+    EmployeeFired {
+        employee_id: i32,
+    },
+    /// Providers, keys, routes or prices changed.
+    ProvidersChanged,
+    /// New rows in the cost ledger.
+    SpendRecorded,
+    /// A model call was refused because today's budget is spent.
+    BudgetExceeded {
+        spent_usd: f64,
+        budget_usd: f64,
+    },
 }
 
 /// Slow subscribers lag (and are told so) rather than slowing the writer down.

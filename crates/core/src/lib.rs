@@ -10,8 +10,11 @@ pub mod app;
 pub mod bindings;
 pub mod error;
 pub mod events;
+pub mod gateway;
 pub mod org;
+pub mod providers;
 pub mod roles;
+pub mod secrets;
 pub mod types;
 
 pub use app::AppCore;

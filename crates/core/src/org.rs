@@ -20,6 +20,8 @@ use crate::types::*;
 
 /// The boss's daily model budget when nothing else is set (SPEC §10: finite by default).
 pub const DEFAULT_DAILY_BUDGET_USD: f64 = 2.0;
+/// A typo guard: nobody means to let the company spend more than this per day.
+pub const MAX_DAILY_BUDGET_USD: f64 = 10_000.0;
 /// New hires think with the built-in offline model until the boss picks another.
 pub const DEFAULT_PROVIDER: &str = "builtin";
 pub const DEFAULT_MODEL: &str = "smollm2-135m-instruct";
@@ -189,6 +191,25 @@ impl OrgService {
         if let Some(lang) = input.language {
             am.language = Set(lang.as_str().to_owned());
         }
+        let c = q::update_company(&txn, am).await?;
+        txn.commit().await?;
+        self.bus
+            .publish(DomainEvent::CompanyUpdated { company_id: c.id });
+        Ok(company_dto(&c))
+    }
+
+    /// The company's daily model budget (SPEC §10): finite and positive, always.
+    pub async fn set_budget(&self, input: SetBudget) -> OrgResult<CompanyDto> {
+        let budget = input.daily_budget_usd;
+        if !budget.is_finite() || budget <= 0.0 || budget > MAX_DAILY_BUDGET_USD {
+            return Err(OrgError::InvalidInput(format!(
+                "the daily budget must be more than $0 and at most ${MAX_DAILY_BUDGET_USD}"
+            )));
+        }
+        let txn = self.db.begin().await?;
+        let c = self.require_company(&txn).await?;
+        let mut am = c.into_active_model();
+        am.daily_budget_usd = Set(budget);
         let c = q::update_company(&txn, am).await?;
         txn.commit().await?;
         self.bus

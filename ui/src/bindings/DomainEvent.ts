@@ -3,4 +3,4 @@
 /**
  * One committed change. Internally tagged so the UI can switch on `type`.
  */
-export type DomainEvent = { "type": "company_updated", companyId: number, } | { "type": "department_created", departmentId: number, } | { "type": "department_updated", departmentId: number, } | { "type": "department_deleted", departmentId: number, } | { "type": "employee_hired", employeeId: number, } | { "type": "employee_updated", employeeId: number, } | { "type": "employee_fired", employeeId: number, };
+export type DomainEvent = { "type": "company_updated", companyId: number, } | { "type": "department_created", departmentId: number, } | { "type": "department_updated", departmentId: number, } | { "type": "department_deleted", departmentId: number, } | { "type": "employee_hired", employeeId: number, } | { "type": "employee_updated", employeeId: number, } | { "type": "employee_fired", employeeId: number, } | { "type": "providers_changed" } | { "type": "spend_recorded" } | { "type": "budget_exceeded", spentUsd: number, budgetUsd: number, };

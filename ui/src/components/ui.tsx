@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ButtonHTMLAttributes, type ReactNode } from "react";
+import { useEffect, useId, useRef, type ButtonHTMLAttributes, type HTMLAttributes, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { errorDetail, errorKey } from "../ipc/errors";
 import { AlertIcon, CloseIcon } from "./icons";
@@ -210,4 +210,24 @@ export function Modal({
 
 export function DialogActions({ children }: { children: ReactNode }) {
   return <div className="mt-6 flex justify-end gap-2">{children}</div>;
+}
+
+export type Tone = "slate" | "green" | "amber" | "rose" | "indigo";
+
+const TONES: Record<Tone, string> = {
+  slate: "bg-slate-100 text-slate-600 ring-slate-500/10",
+  green: "bg-emerald-50 text-emerald-700 ring-emerald-600/20",
+  amber: "bg-amber-50 text-amber-800 ring-amber-600/20",
+  rose: "bg-rose-50 text-rose-700 ring-rose-600/20",
+  indigo: "bg-indigo-50 text-indigo-700 ring-indigo-600/20",
+};
+
+/** A small status pill. */
+export function Badge({ tone = "slate", className = "", ...rest }: HTMLAttributes<HTMLSpanElement> & { tone?: Tone }) {
+  return (
+    <span
+      className={`inline-flex items-center gap-1 rounded-md px-1.5 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${TONES[tone]} ${className}`}
+      {...rest}
+    />
+  );
 }

@@ -3,6 +3,7 @@
 //   /mock.html          a company with people
 //   /mock.html?empty    a company without departments
 //   /mock.html?new      no company yet: the first-run wizard
+//   /mock.html#settings the settings page (add ?nospend for no spend, ?nomodel for a missing built-in model)
 //   add &lang=zh-CN for Chinese; &click=<data-testid> (repeatable) clicks elements once rendered,
 //   e.g. ?click=employee-card-12 to open the side panel (handy for headless screenshots)
 import { StrictMode } from "react";
@@ -12,7 +13,7 @@ import "../index.css";
 import { App } from "../App";
 import { AppProviders, createQueryClient } from "../providers";
 import { FakeBackend } from "../test/fakeBackend";
-import { company, fixedOrg } from "../test/fixtures";
+import { company, fixedOrg, provider, sampleSpend } from "../test/fixtures";
 
 const params = new URLSearchParams(window.location.search);
 const language = params.get("lang") === "zh-CN" ? "zh-CN" : "en";
@@ -21,7 +22,16 @@ const seed = params.has("new")
   : params.has("empty")
     ? { company: company({ language }), departments: [], employees: [] }
     : { ...fixedOrg(), company: company({ language }) };
-new FakeBackend(seed).install();
+const backend = new FakeBackend(seed);
+backend.providers.push(
+  provider("openai", { hasKey: true, keySource: "keychain", models: ["gpt-4.1-mini", "gpt-4.1"] }),
+  provider("deepseek"),
+  provider("ollama", { enabled: false }),
+);
+backend.routes = backend.routes.map((r) => (r.purpose === "thought" ? { ...r, providerId: "openai", model: "gpt-4.1-mini" } : r));
+if (!params.has("nospend")) backend.spend = sampleSpend();
+if (params.has("nomodel")) backend.builtin = { installed: false, path: "~/.local/share/app.cubicle.desktop/models/SmolLM2-135M-Instruct.Q4_1.gguf", sizeBytes: null };
+backend.install();
 
 const root = document.getElementById("root");
 if (root) {

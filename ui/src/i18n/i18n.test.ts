@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ARCHETYPES, EMPLOYEE_STATUSES, LANGUAGES } from "../domain";
 import { ERROR_CODES } from "../ipc/errors";
+import { KEY_STATUSES, ROUTABLE_PURPOSES } from "../settings/format";
 import en from "./en.json";
 import zhCN from "./zh-CN.json";
 
@@ -58,13 +59,16 @@ describe("translations", () => {
     expect(missing).toEqual([]);
   });
 
-  it("translates every archetype, status, error code and language in both languages", () => {
+  it("translates every archetype, status, error code, language, key status and purpose in both languages", () => {
     const dynamic = [
       ...ARCHETYPES.map((a) => `archetype.${a}`),
       ...EMPLOYEE_STATUSES.map((s) => `status.${s}`),
       ...ERROR_CODES.map((c) => `errors.${c}`),
       "errors.unknown",
       ...LANGUAGES.map((l) => `language.${l}`),
+      ...KEY_STATUSES.map((s) => `settings.keys.status.${s}`),
+      ...ROUTABLE_PURPOSES.flatMap((p) => [`settings.routes.purpose.${p}`, `settings.routes.hint.${p}`]),
+      ...["providers", "routes", "budget", "spend", "prices", "language"].map((s) => `settings.${s}.title`),
     ];
     for (const key of dynamic) {
       expect(enKeys.has(key), `en ${key}`).toBe(true);

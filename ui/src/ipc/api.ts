@@ -17,6 +17,20 @@ import type { SetDepartmentLead } from "../bindings/SetDepartmentLead";
 import type { SetManager } from "../bindings/SetManager";
 import type { SetupCompany } from "../bindings/SetupCompany";
 import type { UpdateCompany } from "../bindings/UpdateCompany";
+import type { BuiltinStatus } from "../bindings/BuiltinStatus";
+import type { PresetDto } from "../bindings/PresetDto";
+import type { PriceDto } from "../bindings/PriceDto";
+import type { ProviderDto } from "../bindings/ProviderDto";
+import type { ProviderRef } from "../bindings/ProviderRef";
+import type { RouteDto } from "../bindings/RouteDto";
+import type { SaveProvider } from "../bindings/SaveProvider";
+import type { SetBudget } from "../bindings/SetBudget";
+import type { SetPrice } from "../bindings/SetPrice";
+import type { SetProviderKey } from "../bindings/SetProviderKey";
+import type { SetRoute } from "../bindings/SetRoute";
+import type { SpendReport } from "../bindings/SpendReport";
+import type { TestProvider } from "../bindings/TestProvider";
+import type { TestResult } from "../bindings/TestResult";
 
 export const api = {
   getOrg: () => invoke<OrgSnapshot>("get_org"),
@@ -32,6 +46,26 @@ export const api = {
   moveEmployee: (input: MoveEmployee) => invoke<EmployeeDto>("move_employee", { input }),
   setManager: (input: SetManager) => invoke<EmployeeDto>("set_manager", { input }),
   fireEmployee: (input: FireEmployee) => invoke<EmployeeDto>("fire_employee", { input }),
+
+  // Settings: model providers, routes, prices, budget, spend.
+  listPresets: () => invoke<PresetDto[]>("list_presets"),
+  listProviders: () => invoke<ProviderDto[]>("list_providers"),
+  saveProvider: (input: SaveProvider) => invoke<ProviderDto>("save_provider", { input }),
+  deleteProvider: (input: ProviderRef) => invoke<null>("delete_provider", { input }),
+  /**
+   * The one place an API key crosses IPC, towards the backend only. Callers pass it straight
+   * from the input element: never keep it in React state, a query/mutation cache, or a log.
+   */
+  setProviderKey: (input: SetProviderKey) => invoke<ProviderDto>("set_provider_key", { input }),
+  deleteProviderKey: (input: ProviderRef) => invoke<ProviderDto>("delete_provider_key", { input }),
+  testProvider: (input: TestProvider) => invoke<TestResult>("test_provider", { input }),
+  builtinStatus: () => invoke<BuiltinStatus>("builtin_status"),
+  getRoutes: () => invoke<RouteDto[]>("get_routes"),
+  setRoute: (input: SetRoute) => invoke<RouteDto>("set_route", { input }),
+  listPrices: () => invoke<PriceDto[]>("list_prices"),
+  setPrice: (input: SetPrice) => invoke<PriceDto>("set_price", { input }),
+  setBudget: (input: SetBudget) => invoke<CompanyDto>("set_budget", { input }),
+  getSpend: () => invoke<SpendReport>("get_spend"),
 };
 
 export type Api = typeof api;

@@ -14,6 +14,11 @@ export const ERROR_CODES = [
   "company_exists",
   "storage",
   "internal",
+  "secret_unavailable",
+  "budget_exceeded",
+  "breaker_open",
+  "provider_error",
+  "missing_key",
 ] as const satisfies readonly ErrorCode[];
 
 type MissingCode = Exclude<ErrorCode, (typeof ERROR_CODES)[number]>;

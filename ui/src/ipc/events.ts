@@ -15,7 +15,8 @@ export function onDomainEvent(cb: (event: DomainEvent) => void): Promise<Unliste
 export function keysFor(event: DomainEvent): ReadonlyArray<readonly string[]> {
   switch (event.type) {
     case "company_updated":
-      return [queryKeys.org, queryKeys.company];
+      // The company carries the daily budget, which the spend report compares against.
+      return [queryKeys.org, queryKeys.company, queryKeys.spend];
     case "department_created":
     case "department_updated":
     case "department_deleted":
@@ -23,6 +24,13 @@ export function keysFor(event: DomainEvent): ReadonlyArray<readonly string[]> {
     case "employee_updated":
     case "employee_fired":
       return [queryKeys.org];
+    case "providers_changed":
+      // A new or removed provider changes the routes (fallbacks) and the price list too.
+      return [queryKeys.providers, queryKeys.routes, queryKeys.prices];
+    case "spend_recorded":
+      return [queryKeys.spend];
+    case "budget_exceeded":
+      return [queryKeys.spend, queryKeys.org, queryKeys.company];
   }
 }
 

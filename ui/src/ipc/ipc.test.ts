@@ -38,12 +38,24 @@ describe("commands", () => {
     await api.createDepartment({ name: "Ops", parentId: null, mission: null });
     await api.deleteDepartment({ id: 4, reassignTo: 2 });
     await api.moveEmployee({ employeeId: 7, departmentId: null });
+    await api.listProviders();
+    await api.setProviderKey({ providerId: "deepseek", key: "sk-test" });
+    await api.testProvider({ providerId: "deepseek", model: null });
+    await api.setRoute({ purpose: "thought", providerId: "deepseek", model: "deepseek-chat" });
+    await api.setBudget({ dailyBudgetUsd: 5 });
+    await api.getSpend();
     expect(seen).toEqual([
       ["get_org", {}],
       ["list_role_templates", {}],
       ["create_department", { input: { name: "Ops", parentId: null, mission: null } }],
       ["delete_department", { input: { id: 4, reassignTo: 2 } }],
       ["move_employee", { input: { employeeId: 7, departmentId: null } }],
+      ["list_providers", {}],
+      ["set_provider_key", { input: { providerId: "deepseek", key: "sk-test" } }],
+      ["test_provider", { input: { providerId: "deepseek", model: null } }],
+      ["set_route", { input: { purpose: "thought", providerId: "deepseek", model: "deepseek-chat" } }],
+      ["set_budget", { input: { dailyBudgetUsd: 5 } }],
+      ["get_spend", {}],
     ]);
   });
 
@@ -67,9 +79,15 @@ describe("domain events", () => {
     expect(got).toEqual([{ type: "employee_hired", employeeId: 5 }]);
   });
 
-  it("invalidates the org query for every event, and the company query for company changes", () => {
-    expect(keysFor({ type: "company_updated", companyId: 1 })).toEqual([["org"], ["company"]]);
+  it("invalidates the org query for every org event, and the company (and spend) queries for company changes", () => {
+    expect(keysFor({ type: "company_updated", companyId: 1 })).toEqual([["org"], ["company"], ["spend"]]);
     expect(keysFor({ type: "department_deleted", departmentId: 2 })).toEqual([["org"]]);
     expect(keysFor({ type: "employee_updated", employeeId: 2 })).toEqual([["org"]]);
+  });
+
+  it("invalidates the settings queries for provider, spend and budget events", () => {
+    expect(keysFor({ type: "providers_changed" })).toEqual([["providers"], ["routes"], ["prices"]]);
+    expect(keysFor({ type: "spend_recorded" })).toEqual([["spend"]]);
+    expect(keysFor({ type: "budget_exceeded", spentUsd: 10.2, budgetUsd: 10 })).toEqual([["spend"], ["org"], ["company"]]);
   });
 });

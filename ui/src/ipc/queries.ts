@@ -1,10 +1,17 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { api } from "./api";
 
 export const queryKeys = {
   org: ["org"] as const,
   company: ["company"] as const,
   roleTemplates: ["roleTemplates"] as const,
+  presets: ["presets"] as const,
+  providers: ["providers"] as const,
+  /** Under `providers`, so whatever refreshes the providers refreshes the install status too. */
+  builtinStatus: ["providers", "builtin-status"] as const,
+  routes: ["routes"] as const,
+  prices: ["prices"] as const,
+  spend: ["spend"] as const,
 };
 
 export function useOrg() {
@@ -20,14 +27,48 @@ export function useRoleTemplates() {
  * refetches (the domain event does the same; whichever comes first wins, both are idempotent).
  */
 export function useOrgMutation<TInput, TResult>(fn: (input: TInput) => Promise<TResult>) {
+  return useInvalidatingMutation(fn, [queryKeys.org, queryKeys.company]);
+}
+
+/** A command whose success makes the given queries stale (they refetch; nothing is patched by hand). */
+export function useInvalidatingMutation<TInput, TResult>(
+  fn: (input: TInput) => Promise<TResult>,
+  keys: ReadonlyArray<QueryKey>,
+) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: fn,
     onSuccess: async () => {
-      await Promise.all([
-        client.invalidateQueries({ queryKey: queryKeys.org }),
-        client.invalidateQueries({ queryKey: queryKeys.company }),
-      ]);
+      await Promise.all(keys.map((queryKey) => client.invalidateQueries({ queryKey })));
     },
   });
 }
+
+// ---- Settings ----
+
+export function usePresets() {
+  return useQuery({ queryKey: queryKeys.presets, queryFn: api.listPresets, staleTime: Infinity });
+}
+
+export function useProviders() {
+  return useQuery({ queryKey: queryKeys.providers, queryFn: api.listProviders });
+}
+
+export function useBuiltinStatus() {
+  return useQuery({ queryKey: queryKeys.builtinStatus, queryFn: api.builtinStatus });
+}
+
+export function useRoutes() {
+  return useQuery({ queryKey: queryKeys.routes, queryFn: api.getRoutes });
+}
+
+export function usePrices() {
+  return useQuery({ queryKey: queryKeys.prices, queryFn: api.listPrices });
+}
+
+export function useSpend() {
+  return useQuery({ queryKey: queryKeys.spend, queryFn: api.getSpend });
+}
+
+/** Providers and everything that depends on them. */
+export const PROVIDER_KEYS = [queryKeys.providers, queryKeys.routes, queryKeys.prices] as const;

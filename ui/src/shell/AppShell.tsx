@@ -1,9 +1,10 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { CompanyDto } from "../bindings/CompanyDto";
-import { OrgIcon } from "../components/icons";
+import { OrgIcon, SettingsIcon } from "../components/icons";
 import { Avatar } from "../org/Avatar";
 import { LanguageSwitch } from "./LanguageSwitch";
+import type { Route } from "./route";
 
 export function Logo({ className = "" }: { className?: string }) {
   return (
@@ -16,7 +17,26 @@ export function Logo({ className = "" }: { className?: string }) {
   );
 }
 
-export function AppShell({ company, children }: { company: CompanyDto; children: ReactNode }) {
+function NavItem({ route, active, testId, icon, label }: { route: Route; active: Route; testId: string; icon: ReactNode; label: string }) {
+  const current = route === active;
+  return (
+    <li>
+      <a
+        href={`#${route}`}
+        aria-current={current ? "page" : undefined}
+        data-testid={testId}
+        className={`flex items-center gap-2.5 rounded-lg px-3 py-2 text-sm font-medium transition-colors ${
+          current ? "bg-slate-100 text-slate-900" : "text-slate-600 hover:bg-slate-50 hover:text-slate-900"
+        }`}
+      >
+        <span className={current ? "text-slate-600" : "text-slate-400"}>{icon}</span>
+        {label}
+      </a>
+    </li>
+  );
+}
+
+export function AppShell({ company, route, children }: { company: CompanyDto; route: Route; children: ReactNode }) {
   const { t } = useTranslation();
   return (
     <div className="flex h-full min-h-0">
@@ -26,17 +46,8 @@ export function AppShell({ company, children }: { company: CompanyDto; children:
           <span className="text-[15px] font-semibold tracking-tight text-slate-900">{t("app.name")}</span>
         </div>
         <ul className="mt-2 space-y-0.5 px-3">
-          <li>
-            <a
-              href="#org"
-              aria-current="page"
-              data-testid="nav-org-chart"
-              className="flex items-center gap-2.5 rounded-lg bg-slate-100 px-3 py-2 text-sm font-medium text-slate-900"
-            >
-              <OrgIcon className="text-slate-500" />
-              {t("nav.orgChart")}
-            </a>
-          </li>
+          <NavItem route="org" active={route} testId="nav-org-chart" icon={<OrgIcon />} label={t("nav.orgChart")} />
+          <NavItem route="settings" active={route} testId="nav-settings" icon={<SettingsIcon />} label={t("nav.settings")} />
         </ul>
         <div className="mt-auto border-t border-slate-100 px-5 py-4">
           <p className="text-xs leading-relaxed text-slate-400">{t("app.tagline")}</p>

@@ -8,7 +8,7 @@ import { errorKey } from "../ipc/errors";
 import { useOrgMutation } from "../ipc/queries";
 
 /** The company's language: changing it here changes it for the app and for the employees. */
-export function LanguageSwitch({ company }: { company: CompanyDto }) {
+export function LanguageSwitch({ company, testId = "language-switch" }: { company: CompanyDto; testId?: string }) {
   const { t } = useTranslation();
   const update = useOrgMutation(api.updateCompany);
   return (
@@ -17,7 +17,7 @@ export function LanguageSwitch({ company }: { company: CompanyDto }) {
         <GlobeIcon className="text-slate-400" />
         <span className="sr-only">{t("shell.languageLabel")}</span>
         <select
-          data-testid="language-switch"
+          data-testid={testId}
           className="cursor-pointer appearance-none bg-transparent pr-1 text-sm font-medium text-slate-700 focus:outline-none"
           value={company.language}
           disabled={update.isPending}

@@ -21,7 +21,33 @@ import type { SetDepartmentLead } from "../bindings/SetDepartmentLead";
 import type { SetManager } from "../bindings/SetManager";
 import type { SetupCompany } from "../bindings/SetupCompany";
 import type { UpdateCompany } from "../bindings/UpdateCompany";
-import { ROLE_TEMPLATES, CREATED, employee as makeEmployee } from "./fixtures";
+import type { BuiltinStatus } from "../bindings/BuiltinStatus";
+import type { PresetDto } from "../bindings/PresetDto";
+import type { PriceDto } from "../bindings/PriceDto";
+import type { ProviderDto } from "../bindings/ProviderDto";
+import type { ProviderRef } from "../bindings/ProviderRef";
+import type { RouteDto } from "../bindings/RouteDto";
+import type { SaveProvider } from "../bindings/SaveProvider";
+import type { SetBudget } from "../bindings/SetBudget";
+import type { SetPrice } from "../bindings/SetPrice";
+import type { SetProviderKey } from "../bindings/SetProviderKey";
+import type { SetRoute } from "../bindings/SetRoute";
+import type { SpendReport } from "../bindings/SpendReport";
+import type { TestProvider } from "../bindings/TestProvider";
+import type { TestResult } from "../bindings/TestResult";
+import {
+  BUILTIN_MODEL,
+  PRESETS,
+  ROLE_TEMPLATES,
+  CREATED,
+  builtinProvider,
+  defaultPrices,
+  defaultRoutes,
+  emptySpend,
+  employee as makeEmployee,
+} from "./fixtures";
+
+const ROUTABLE = new Set(["intent", "thought", "summary", "report"]);
 
 export interface Call {
   cmd: string;
@@ -41,7 +67,22 @@ export class FakeBackend {
   calls: Call[] = [];
   /** Make the next call of a command fail with this error (once). */
   failures = new Map<string, IpcError>();
+  /** Hold a command until this promise settles (to see loading states). */
+  gates = new Map<string, Promise<unknown>>();
   private nextId = 1000;
+
+  // Settings. Keys are never stored, let alone returned: a "keychain" here only remembers that one is set.
+  presets: PresetDto[] = structuredClone(PRESETS);
+  providers: ProviderDto[] = [builtinProvider()];
+  routes: RouteDto[] = defaultRoutes();
+  prices: PriceDto[] = defaultPrices();
+  /** Today's spend; `budgetUsd` always follows the company's daily budget. */
+  spend: SpendReport = emptySpend();
+  builtin: BuiltinStatus = { installed: true, path: "/home/ada/.local/share/app.cubicle.desktop/models/SmolLM2-135M-Instruct.Q4_1.gguf", sizeBytes: 94_371_840 };
+  /** false = no OS keychain: set_provider_key fails with secret_unavailable. */
+  keychainAvailable = true;
+  /** Canned test_provider answers by provider id; otherwise ok, unless a required key is missing. */
+  testResults = new Map<string, TestResult>();
 
   constructor(seed: Partial<OrgSnapshot> = {}) {
     this.company = seed.company ?? null;
@@ -78,6 +119,15 @@ export class FakeBackend {
 
   handle(cmd: string, args: Record<string, unknown> | undefined): unknown {
     this.calls.push({ cmd, args: structuredClone(args) });
+    const gate = this.gates.get(cmd);
+    if (gate) {
+      this.gates.delete(cmd);
+      return gate.then(() => this.dispatch(cmd, args));
+    }
+    return this.dispatch(cmd, args);
+  }
+
+  private dispatch(cmd: string, args: Record<string, unknown> | undefined): unknown {
     const failure = this.failures.get(cmd);
     if (failure) {
       this.failures.delete(cmd);
@@ -111,6 +161,34 @@ export class FakeBackend {
         return this.setManager(input as SetManager);
       case "fire_employee":
         return this.fire(input as FireEmployee);
+      case "list_presets":
+        return structuredClone(this.presets);
+      case "list_providers":
+        return structuredClone(this.providers);
+      case "save_provider":
+        return this.saveProvider(input as SaveProvider);
+      case "delete_provider":
+        return this.deleteProvider(input as ProviderRef);
+      case "set_provider_key":
+        return this.setProviderKey(input as SetProviderKey);
+      case "delete_provider_key":
+        return this.deleteProviderKey(input as ProviderRef);
+      case "test_provider":
+        return this.testProvider(input as TestProvider);
+      case "builtin_status":
+        return structuredClone(this.builtin);
+      case "get_routes":
+        return structuredClone(this.routes);
+      case "set_route":
+        return this.setRoute(input as SetRoute);
+      case "list_prices":
+        return structuredClone(this.prices);
+      case "set_price":
+        return this.setPrice(input as SetPrice);
+      case "set_budget":
+        return this.setBudget(input as SetBudget);
+      case "get_spend":
+        return structuredClone({ ...this.spend, budgetUsd: this.company?.dailyBudgetUsd ?? this.spend.budgetUsd });
       default:
         return fail("internal", `unknown command ${cmd}`);
     }
@@ -274,5 +352,121 @@ export class FakeBackend {
     e.firedAt = CREATED;
     this.emit({ type: "employee_fired", employeeId: e.id });
     return structuredClone(e);
+  }
+
+  // ---- Settings ----
+
+  private provider(id: string): ProviderDto {
+    return this.providers.find((p) => p.id === id) ?? fail("not_found", `provider ${id}`);
+  }
+
+  private saveProvider(input: SaveProvider): ProviderDto {
+    const name = input.name.trim();
+    if (name === "" || input.defaultModel.trim() === "") fail("invalid_input", "empty name or model");
+    const preset = this.presets.find((p) => p.id === input.preset) ?? fail("invalid_input", `unknown preset ${input.preset}`);
+    if (preset.dialect === "builtin") fail("invalid_input", "the built-in provider is fixed");
+    if (!/^https?:\/\//.test(input.baseUrl)) fail("invalid_input", "base URL");
+    if (this.providers.some((p) => p.id !== input.id && p.name.toLowerCase() === name.toLowerCase())) fail("duplicate_name", name);
+    let p: ProviderDto;
+    if (input.id === null) {
+      const base = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "provider";
+      let id = base;
+      for (let i = 2; this.providers.some((x) => x.id === id); i++) id = `${base}-${i}`;
+      p = {
+        id,
+        name,
+        preset: preset.id,
+        dialect: preset.dialect,
+        baseUrl: input.baseUrl,
+        defaultModel: input.defaultModel,
+        models: [...input.models],
+        enabled: input.enabled,
+        keyRequired: preset.keyRequired,
+        hasKey: false,
+        keySource: "none",
+        builtin: false,
+      };
+      this.providers.push(p);
+    } else {
+      p = this.provider(input.id);
+      if (p.builtin) fail("invalid_input", "the built-in provider is fixed");
+      Object.assign(p, { name, baseUrl: input.baseUrl, defaultModel: input.defaultModel, models: [...input.models], enabled: input.enabled });
+    }
+    this.emit({ type: "providers_changed" });
+    return structuredClone(p);
+  }
+
+  private deleteProvider(input: ProviderRef): null {
+    const p = this.provider(input.providerId);
+    if (p.builtin) fail("invalid_input", "the built-in provider cannot be deleted");
+    this.providers = this.providers.filter((x) => x.id !== p.id);
+    for (const r of this.routes) {
+      if (r.providerId === p.id) Object.assign(r, { providerId: "builtin", model: BUILTIN_MODEL });
+    }
+    this.emit({ type: "providers_changed" });
+    return null;
+  }
+
+  private setProviderKey(input: SetProviderKey): ProviderDto {
+    const p = this.provider(input.providerId);
+    if (p.builtin) fail("invalid_input", "the built-in model takes no key");
+    if (input.key.trim() === "") fail("invalid_input", "empty key");
+    if (!this.keychainAvailable) {
+      fail(
+        "secret_unavailable",
+        "no OS keychain is available (org.freedesktop.secrets not provided). Start a Secret Service, or pass the key in the environment as CUBICLE_API_KEY_<PROVIDER_ID>",
+      );
+    }
+    // The environment wins over the keychain, as on the Rust side.
+    if (p.keySource !== "environment") Object.assign(p, { hasKey: true, keySource: "keychain" });
+    this.emit({ type: "providers_changed" });
+    return structuredClone(p);
+  }
+
+  private deleteProviderKey(input: ProviderRef): ProviderDto {
+    const p = this.provider(input.providerId);
+    if (p.keySource === "keychain") Object.assign(p, { hasKey: false, keySource: "none" });
+    this.emit({ type: "providers_changed" });
+    return structuredClone(p);
+  }
+
+  private testProvider(input: TestProvider): TestResult {
+    const p = this.provider(input.providerId);
+    const model = input.model ?? p.defaultModel;
+    const canned = this.testResults.get(p.id);
+    if (canned) return structuredClone(canned);
+    if (p.keyRequired && !p.hasKey) {
+      return { ok: false, latencyMs: 0, model, reply: null, error: { code: "missing_key", message: `no API key for ${p.id}` } };
+    }
+    return { ok: true, latencyMs: p.builtin ? 840 : 312, model, reply: "Hello! I am ready to work.", error: null };
+  }
+
+  private setRoute(input: SetRoute): RouteDto {
+    if (!ROUTABLE.has(input.purpose)) fail("invalid_input", `not routable: ${input.purpose}`);
+    this.provider(input.providerId);
+    if (input.model.trim() === "") fail("invalid_input", "empty model");
+    const route = this.routes.find((r) => r.purpose === input.purpose);
+    const next: RouteDto = { purpose: input.purpose, providerId: input.providerId, model: input.model.trim() };
+    if (route) Object.assign(route, next);
+    else this.routes.push(next);
+    return structuredClone(next);
+  }
+
+  private setPrice(input: SetPrice): PriceDto {
+    const ok = (n: number) => Number.isFinite(n) && n >= 0;
+    if (!ok(input.inputPerMtok) || !ok(input.outputPerMtok)) fail("invalid_input", "prices must be >= 0");
+    const next: PriceDto = { ...input, custom: true };
+    const i = this.prices.findIndex((p) => p.providerId === input.providerId && p.model === input.model);
+    if (i >= 0) this.prices[i] = next;
+    else this.prices.push(next);
+    return structuredClone(next);
+  }
+
+  private setBudget(input: SetBudget): CompanyDto {
+    const c = this.requireCompany();
+    if (!Number.isFinite(input.dailyBudgetUsd) || input.dailyBudgetUsd <= 0) fail("invalid_input", "budget must be > 0");
+    c.dailyBudgetUsd = input.dailyBudgetUsd;
+    this.emit({ type: "company_updated", companyId: c.id });
+    return structuredClone(c);
   }
 }

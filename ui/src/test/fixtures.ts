@@ -1,4 +1,10 @@
 import type { CompanyDto } from "../bindings/CompanyDto";
+import type { Dialect } from "../bindings/Dialect";
+import type { PresetDto } from "../bindings/PresetDto";
+import type { PriceDto } from "../bindings/PriceDto";
+import type { ProviderDto } from "../bindings/ProviderDto";
+import type { RouteDto } from "../bindings/RouteDto";
+import type { SpendReport } from "../bindings/SpendReport";
 import type { DepartmentDto } from "../bindings/DepartmentDto";
 import type { EmployeeDto } from "../bindings/EmployeeDto";
 import type { OrgSnapshot } from "../bindings/OrgSnapshot";
@@ -78,3 +84,118 @@ export const ROLE_TEMPLATES: RoleTemplateDto[] = [
   { key: "designer", title: "Product designer", titleZh: "产品设计师", archetype: "idealist", skills: ["figma"] },
   { key: "qa", title: "QA engineer", titleZh: "测试工程师", archetype: "anxious_perfectionist", skills: ["testing"] },
 ];
+
+// ---- Settings ----
+
+/** The presets the Rust side ships (crates/llm/src/presets.rs), same ids and defaults. */
+export const PRESETS: PresetDto[] = [
+  preset("openai", "OpenAI", "openai_compatible", "https://api.openai.com/v1", "gpt-4.1-mini", true, true),
+  preset("deepseek", "DeepSeek", "openai_compatible", "https://api.deepseek.com/v1", "deepseek-chat", true, false),
+  preset("qwen", "Qwen (DashScope)", "openai_compatible", "https://dashscope.aliyuncs.com/compatible-mode/v1", "qwen-plus", true, false),
+  preset("moonshot", "Moonshot (Kimi)", "openai_compatible", "https://api.moonshot.cn/v1", "moonshot-v1-8k", true, false),
+  preset("openrouter", "OpenRouter", "openai_compatible", "https://openrouter.ai/api/v1", "openai/gpt-4o-mini", true, true),
+  preset("ollama", "Ollama", "openai_compatible", "http://localhost:11434/v1", "llama3.2", false, true),
+  preset("lmstudio", "LM Studio", "openai_compatible", "http://localhost:1234/v1", "qwen2.5-7b-instruct", false, true),
+  preset("vllm", "vLLM", "openai_compatible", "http://localhost:8000/v1", "Qwen/Qwen2.5-7B-Instruct", false, true),
+  preset("anthropic", "Anthropic", "anthropic", "https://api.anthropic.com/v1", "claude-haiku-4-5", true, false),
+  preset("builtin", "Built-in (offline)", "builtin", "", "SmolLM2-135M-Instruct", false, true),
+];
+
+function preset(
+  id: string,
+  name: string,
+  dialect: Dialect,
+  baseUrl: string,
+  defaultModel: string,
+  keyRequired: boolean,
+  jsonSchema: boolean,
+): PresetDto {
+  return { id, name, dialect, baseUrl, defaultModel, keyRequired, capabilities: { jsonSchema, jsonObject: dialect === "openai_compatible", stream: true } };
+}
+
+export const BUILTIN_MODEL = "SmolLM2-135M-Instruct";
+
+export function builtinProvider(): ProviderDto {
+  return {
+    id: "builtin",
+    name: "Built-in (offline)",
+    preset: "builtin",
+    dialect: "builtin",
+    baseUrl: "",
+    defaultModel: BUILTIN_MODEL,
+    models: [BUILTIN_MODEL],
+    enabled: true,
+    keyRequired: false,
+    hasKey: false,
+    keySource: "none",
+    builtin: true,
+  };
+}
+
+/** A configured provider made from its preset. */
+export function provider(presetId: string, overrides: Partial<ProviderDto> = {}): ProviderDto {
+  const p = PRESETS.find((x) => x.id === presetId) ?? PRESETS[0]!;
+  return {
+    id: p.id,
+    name: p.name,
+    preset: p.id,
+    dialect: p.dialect,
+    baseUrl: p.baseUrl,
+    defaultModel: p.defaultModel,
+    models: [p.defaultModel],
+    enabled: true,
+    keyRequired: p.keyRequired,
+    hasKey: false,
+    keySource: "none",
+    builtin: false,
+    ...overrides,
+  };
+}
+
+export function defaultRoutes(): RouteDto[] {
+  return (["intent", "thought", "summary", "report"] as const).map((purpose) => ({ purpose, providerId: "builtin", model: BUILTIN_MODEL }));
+}
+
+export function defaultPrices(): PriceDto[] {
+  return [
+    { providerId: "builtin", model: BUILTIN_MODEL, inputPerMtok: 0, outputPerMtok: 0, custom: false },
+    { providerId: "openai", model: "gpt-4.1-mini", inputPerMtok: 0.4, outputPerMtok: 1.6, custom: false },
+  ];
+}
+
+/** The seven dates of a report whose "today" is 2025-03-07, oldest first. */
+export const SPEND_DATES = ["2025-03-01", "2025-03-02", "2025-03-03", "2025-03-04", "2025-03-05", "2025-03-06", "2025-03-07"];
+
+export function emptySpend(budgetUsd = 20): SpendReport {
+  return {
+    todayUsd: 0,
+    budgetUsd,
+    callsToday: 0,
+    refusedToday: 0,
+    days: SPEND_DATES.map((date) => ({ date, costUsd: 0, calls: 0 })),
+    byEmployee: [],
+    byModel: [],
+  };
+}
+
+/** A week of spend: $3.25 today of a $20 budget, two employees and the secretary, two models. */
+export function sampleSpend(budgetUsd = 20): SpendReport {
+  const costs = [1.2, 0, 4.75, 2.1, 6.4, 0.35, 3.25];
+  return {
+    todayUsd: 3.25,
+    budgetUsd,
+    callsToday: 42,
+    refusedToday: 2,
+    days: SPEND_DATES.map((date, i) => ({ date, costUsd: costs[i]!, calls: costs[i]! > 0 ? Math.round(costs[i]! * 12) : 0 })),
+    byEmployee: [
+      { employeeId: 12, name: "Alan Turing", costUsd: 9.8, calls: 120 },
+      { employeeId: 21, name: "Margaret Hamilton", costUsd: 5.15, calls: 61 },
+      { employeeId: null, name: null, costUsd: 3.1, calls: 35 },
+    ],
+    byModel: [
+      { providerId: "openai", model: "gpt-4.1-mini", costUsd: 14.6, calls: 160, inputTokens: 1_840_000, outputTokens: 412_000, fallbackCalls: 0 },
+      { providerId: "builtin", model: BUILTIN_MODEL, costUsd: 0, calls: 24, inputTokens: 52_000, outputTokens: 9_800, fallbackCalls: 9 },
+      { providerId: "deepseek", model: "deepseek-chat", costUsd: 3.45, calls: 32, inputTokens: 610_000, outputTokens: 98_000, fallbackCalls: 0 },
+    ],
+  };
+}

@@ -54,4 +54,6 @@ beforeEach(async () => {
 afterEach(() => {
   cleanup();
   clearMocks();
+  // Pages are addressed by the URL hash (#settings): start every test on the default page.
+  window.history.replaceState(null, "", window.location.pathname + window.location.search);
 });

@@ -3,5 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
 mod bindings;
+mod gateway;
 mod org;
+mod secrets;
 mod util;

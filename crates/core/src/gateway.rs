@@ -1,0 +1,674 @@
+//! The model gateway (SPEC §10): every model call in Cubicle goes through here.
+//!
+//! One actor owns the shared state — the budget reservations and a circuit breaker per
+//! provider — and admits calls one at a time, so the budget check cannot race. Admitted
+//! calls then run concurrently, at most `concurrency` at once, each attempt bounded by a
+//! timeout and retried with backoff (honouring `Retry-After`). Every attempt, and every
+//! call refused before it was made, leaves a row in the cost ledger.
+
+pub mod breaker;
+pub mod pricing;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{Local, Utc};
+use cubicle_llm::structured::{self, StructuredError};
+use cubicle_llm::{
+    Capabilities, CompletionRequest, CompletionResponse, CompletionStream, LlmClient, LlmError,
+};
+use cubicle_store::entity::cost_ledger;
+use cubicle_store::{Db, DbErr, models as q};
+use schemars::JsonSchema;
+use sea_orm::ActiveValue::{NotSet, Set};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use tokio::sync::{Semaphore, mpsc, oneshot};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+use ts_rs::TS;
+
+use self::breaker::{Admit, Breaker};
+use self::pricing::Price;
+use crate::events::{DomainEvent, EventBus};
+
+/// Provider id of the built-in offline model, the fallback of last resort.
+pub const BUILTIN: &str = "builtin";
+
+/// What a model call is for; each purpose can be routed to its own model (seed 001).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Purpose {
+    Intent,
+    Thought,
+    Summary,
+    Report,
+    /// "Test connection" in settings and `cubicle-cli provider test`.
+    Test,
+    /// A one-off question (`cubicle-cli ask`).
+    Ask,
+}
+
+impl Purpose {
+    pub const ROUTABLE: [Purpose; 4] = [
+        Purpose::Intent,
+        Purpose::Thought,
+        Purpose::Summary,
+        Purpose::Report,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Purpose::Intent => "intent",
+            Purpose::Thought => "thought",
+            Purpose::Summary => "summary",
+            Purpose::Report => "report",
+            Purpose::Test => "test",
+            Purpose::Ask => "ask",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        [
+            Purpose::Intent,
+            Purpose::Thought,
+            Purpose::Summary,
+            Purpose::Report,
+            Purpose::Test,
+            Purpose::Ask,
+        ]
+        .into_iter()
+        .find(|p| p.as_str() == s)
+    }
+}
+
+/// Who is calling and why; carried into the ledger.
+#[derive(Clone, Debug)]
+pub struct CallContext {
+    pub purpose: Purpose,
+    pub trace_id: Option<String>,
+    pub employee_id: Option<i32>,
+}
+
+impl CallContext {
+    pub fn new(purpose: Purpose) -> Self {
+        Self {
+            purpose,
+            trace_id: None,
+            employee_id: None,
+        }
+    }
+}
+
+/// Which provider and model should serve a call.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Route {
+    pub provider_id: String,
+    pub model: String,
+}
+
+/// A provider the gateway can call: its client, its price list and whether it is free.
+#[derive(Clone)]
+pub struct ResolvedProvider {
+    pub client: Arc<dyn LlmClient>,
+    pub preset: String,
+}
+
+/// Looks up live clients and prices; the app builds clients from settings + keychain,
+/// tests hand in scripted ones.
+#[async_trait::async_trait]
+pub trait ProviderResolver: Send + Sync {
+    async fn resolve(&self, provider_id: &str) -> Result<ResolvedProvider, LlmError>;
+    async fn price(&self, provider_id: &str, preset: &str, model: &str) -> Price;
+}
+
+#[derive(Clone, Debug)]
+pub struct GatewayConfig {
+    /// Model calls in flight at once (SPEC §10: 3).
+    pub concurrency: usize,
+    /// Per attempt (SPEC §10: 60 s).
+    pub call_timeout: Duration,
+    /// Waits before each retry (SPEC §10: 1, 2, 4 s).
+    pub backoff: Vec<Duration>,
+    /// Longest `Retry-After` we honour; a longer one fails the attempt.
+    pub max_retry_after: Duration,
+    pub breaker_failures: u32,
+    pub breaker_open_for: Duration,
+    /// Share of the daily budget after which paid calls go to the built-in model.
+    pub fallback_at: f64,
+}
+
+impl Default for GatewayConfig {
+    fn default() -> Self {
+        Self {
+            concurrency: 3,
+            call_timeout: Duration::from_secs(60),
+            backoff: vec![
+                Duration::from_secs(1),
+                Duration::from_secs(2),
+                Duration::from_secs(4),
+            ],
+            max_retry_after: Duration::from_secs(60),
+            breaker_failures: breaker::FAILURES_TO_OPEN,
+            breaker_open_for: breaker::OPEN_FOR,
+            fallback_at: 0.9,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum GatewayError {
+    #[error(
+        "today's model budget is spent (${spent:.4} of ${budget:.2}); raise it in Settings to continue"
+    )]
+    BudgetExceeded { spent: f64, budget: f64 },
+    #[error("{provider} failed repeatedly and is paused; it will be retried shortly")]
+    BreakerOpen { provider: String },
+    #[error(transparent)]
+    Llm(#[from] LlmError),
+    #[error("the model's answer could not be used: {0}")]
+    Structured(String),
+    #[error("storage error: {0}")]
+    Storage(#[from] DbErr),
+    #[error("the gateway has shut down")]
+    Closed,
+}
+
+impl GatewayError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            GatewayError::BudgetExceeded { .. } => "budget_exceeded",
+            GatewayError::BreakerOpen { .. } => "breaker_open",
+            GatewayError::Llm(e) => e.code(),
+            GatewayError::Structured(_) => "invalid_output",
+            GatewayError::Storage(_) => "storage",
+            GatewayError::Closed => "closed",
+        }
+    }
+}
+
+/// The answer of a call, with the route that actually served it.
+#[derive(Debug)]
+pub struct GatewayReply<T> {
+    pub value: T,
+    pub route: Route,
+    pub fallback: bool,
+}
+
+/// A call admitted by the actor: where it goes and what it reserved.
+struct Ticket {
+    route: Route,
+    resolved: ResolvedProvider,
+    price: Price,
+    fallback: bool,
+    reserved: f64,
+}
+
+enum Msg {
+    Admit {
+        ctx: CallContext,
+        route: Route,
+        estimate_tokens: (u32, u32),
+        reply: oneshot::Sender<Result<Ticket, GatewayError>>,
+    },
+    Done {
+        provider: String,
+        success: bool,
+        reserved: f64,
+    },
+}
+
+/// Cheap to clone; all clones talk to the same actor.
+#[derive(Clone)]
+pub struct Gateway {
+    tx: mpsc::Sender<Msg>,
+    permits: Arc<Semaphore>,
+    shared: Arc<Shared>,
+    _stop: Arc<StopOnDrop>,
+}
+
+struct Shared {
+    db: Db,
+    bus: EventBus,
+    config: GatewayConfig,
+}
+
+struct StopOnDrop(CancellationToken);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
+impl Gateway {
+    pub fn spawn(
+        db: Db,
+        bus: EventBus,
+        resolver: Arc<dyn ProviderResolver>,
+        config: GatewayConfig,
+    ) -> Self {
+        let (tx, rx) = mpsc::channel(256);
+        let cancel = CancellationToken::new();
+        let actor = Actor {
+            db: db.clone(),
+            bus: bus.clone(),
+            resolver,
+            config: config.clone(),
+            breakers: HashMap::new(),
+            reserved: 0.0,
+        };
+        tokio::spawn(actor.run(rx, cancel.clone()));
+        Self {
+            tx,
+            permits: Arc::new(Semaphore::new(config.concurrency.max(1))),
+            shared: Arc::new(Shared { db, bus, config }),
+            _stop: Arc::new(StopOnDrop(cancel)),
+        }
+    }
+
+    async fn admit(
+        &self,
+        ctx: &CallContext,
+        route: Route,
+        req: &CompletionRequest,
+    ) -> Result<Ticket, GatewayError> {
+        let input: u32 = req
+            .messages
+            .iter()
+            .map(|m| pricing::estimate_tokens(&m.content))
+            .sum();
+        let output = req.max_tokens.unwrap_or(1024);
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(Msg::Admit {
+                ctx: ctx.clone(),
+                route,
+                estimate_tokens: (input, output),
+                reply,
+            })
+            .await
+            .map_err(|_| GatewayError::Closed)?;
+        rx.await.map_err(|_| GatewayError::Closed)?
+    }
+
+    async fn finish(&self, ticket: &Ticket, success: bool) {
+        let _ = self
+            .tx
+            .send(Msg::Done {
+                provider: ticket.route.provider_id.clone(),
+                success,
+                reserved: ticket.reserved,
+            })
+            .await;
+    }
+
+    /// One completion, routed, budgeted, retried and recorded.
+    pub async fn complete(
+        &self,
+        ctx: &CallContext,
+        route: Route,
+        req: CompletionRequest,
+    ) -> Result<GatewayReply<CompletionResponse>, GatewayError> {
+        let ticket = self.admit(ctx, route, &req).await?;
+        let metered = Metered {
+            gateway: self,
+            ticket: &ticket,
+            ctx,
+            attempt_base: std::sync::atomic::AtomicI32::new(0),
+        };
+        let result = metered.call(req).await;
+        self.finish(&ticket, result.is_ok()).await;
+        Ok(GatewayReply {
+            value: result?,
+            route: ticket.route.clone(),
+            fallback: ticket.fallback,
+        })
+    }
+
+    /// A typed answer through the structured-output pipeline (schema → native mode or
+    /// instructions → repair → validation → one retry with the error).
+    pub async fn complete_json<T: DeserializeOwned + JsonSchema>(
+        &self,
+        ctx: &CallContext,
+        route: Route,
+        req: CompletionRequest,
+    ) -> Result<GatewayReply<T>, GatewayError> {
+        let ticket = self.admit(ctx, route, &req).await?;
+        let metered = Metered {
+            gateway: self,
+            ticket: &ticket,
+            ctx,
+            attempt_base: std::sync::atomic::AtomicI32::new(0),
+        };
+        let result = structured::complete_json::<T>(&metered, req).await;
+        self.finish_structured(&ticket, ctx, result).await
+    }
+
+    /// Like [`Gateway::complete_json`] for a schema known only at run time.
+    pub async fn complete_json_value(
+        &self,
+        ctx: &CallContext,
+        route: Route,
+        req: CompletionRequest,
+        schema: serde_json::Value,
+    ) -> Result<GatewayReply<serde_json::Value>, GatewayError> {
+        let ticket = self.admit(ctx, route, &req).await?;
+        let metered = Metered {
+            gateway: self,
+            ticket: &ticket,
+            ctx,
+            attempt_base: std::sync::atomic::AtomicI32::new(0),
+        };
+        let result = structured::complete_json_value(&metered, req, schema).await;
+        self.finish_structured(&ticket, ctx, result).await
+    }
+
+    async fn finish_structured<T>(
+        &self,
+        ticket: &Ticket,
+        ctx: &CallContext,
+        result: Result<structured::Structured<T>, StructuredError>,
+    ) -> Result<GatewayReply<T>, GatewayError> {
+        // An unusable answer is still an answer: it says nothing about the provider's health.
+        let provider_ok = matches!(result, Ok(_) | Err(StructuredError::Invalid { .. }));
+        self.finish(ticket, provider_ok).await;
+        match result {
+            Ok(s) => Ok(GatewayReply {
+                value: s.value,
+                route: ticket.route.clone(),
+                fallback: ticket.fallback,
+            }),
+            Err(StructuredError::Llm(e)) => Err(GatewayError::Llm(e)),
+            Err(e) => {
+                tracing::warn!(error = %e, purpose = ctx.purpose.as_str(), "model output dropped");
+                Err(GatewayError::Structured(e.to_string()))
+            }
+        }
+    }
+
+    /// Money spent on model calls since local midnight.
+    pub async fn spent_today(&self) -> Result<f64, DbErr> {
+        q::spent_since(&self.shared.db, start_of_today()).await
+    }
+}
+
+/// Local midnight, as UTC: "today" is the boss's day.
+pub fn start_of_today() -> chrono::DateTime<Utc> {
+    let now = Local::now();
+    now.date_naive()
+        .and_hms_opt(0, 0, 0)
+        .and_then(|t| t.and_local_timezone(Local).earliest())
+        .map(|t| t.with_timezone(&Utc))
+        .unwrap_or_else(|| now.with_timezone(&Utc))
+}
+
+/// An admitted call's client: each `complete` takes a concurrency permit, is bounded
+/// by the timeout, retried with backoff, and writes one ledger row per attempt.
+struct Metered<'a> {
+    gateway: &'a Gateway,
+    ticket: &'a Ticket,
+    ctx: &'a CallContext,
+    attempt_base: std::sync::atomic::AtomicI32,
+}
+
+impl Metered<'_> {
+    async fn call(&self, mut req: CompletionRequest) -> Result<CompletionResponse, LlmError> {
+        if req.model.is_empty() {
+            req.model = self.ticket.route.model.clone();
+        }
+        let config = &self.gateway.shared.config;
+        let mut retries = config.backoff.iter();
+        loop {
+            let attempt = self
+                .attempt_base
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+                + 1;
+            let started = Instant::now();
+            let result = {
+                let _permit = self
+                    .gateway
+                    .permits
+                    .acquire()
+                    .await
+                    .map_err(|_| LlmError::Transport("gateway closed".into()))?;
+                match tokio::time::timeout(
+                    config.call_timeout,
+                    self.ticket.resolved.client.complete(req.clone()),
+                )
+                .await
+                {
+                    Ok(r) => r,
+                    Err(_) => Err(LlmError::Timeout),
+                }
+            };
+            let latency = started.elapsed();
+            self.record(attempt, &result, latency).await;
+            let err = match result {
+                Ok(resp) => return Ok(resp),
+                Err(e) => e,
+            };
+            if !err.is_retryable() {
+                return Err(err);
+            }
+            let Some(&wait) = retries.next() else {
+                return Err(err);
+            };
+            let wait = match &err {
+                LlmError::RateLimited {
+                    retry_after: Some(after),
+                } if *after > config.max_retry_after => return Err(err),
+                LlmError::RateLimited {
+                    retry_after: Some(after),
+                } => wait.max(*after),
+                _ => wait,
+            };
+            tracing::info!(
+                provider = %self.ticket.route.provider_id,
+                attempt,
+                error = %err,
+                wait_ms = wait.as_millis() as u64,
+                "model call failed; retrying"
+            );
+            tokio::time::sleep(wait).await;
+        }
+    }
+
+    async fn record(
+        &self,
+        attempt: i32,
+        result: &Result<CompletionResponse, LlmError>,
+        latency: Duration,
+    ) {
+        let (usage, outcome, error) = match result {
+            Ok(r) => (r.usage, "ok", None),
+            Err(e) => (
+                Default::default(),
+                "error",
+                Some(format!("{}: {e}", e.code())),
+            ),
+        };
+        let row = cost_ledger::ActiveModel {
+            id: NotSet,
+            at: Set(Utc::now()),
+            trace_id: Set(self.ctx.trace_id.clone()),
+            employee_id: Set(self.ctx.employee_id),
+            purpose: Set(self.ctx.purpose.as_str().to_owned()),
+            provider_id: Set(self.ticket.route.provider_id.clone()),
+            model: Set(self.ticket.route.model.clone()),
+            attempt: Set(attempt),
+            input_tokens: Set(i32::try_from(usage.input_tokens).unwrap_or(i32::MAX)),
+            output_tokens: Set(i32::try_from(usage.output_tokens).unwrap_or(i32::MAX)),
+            cost_usd: Set(self.ticket.price.cost(usage)),
+            latency_ms: Set(i32::try_from(latency.as_millis()).unwrap_or(i32::MAX)),
+            outcome: Set(outcome.to_owned()),
+            fallback: Set(self.ticket.fallback),
+            error: Set(error),
+        };
+        match q::insert_ledger(&self.gateway.shared.db, row).await {
+            Ok(_) => self.gateway.shared.bus.publish(DomainEvent::SpendRecorded),
+            Err(e) => tracing::error!(error = %e, "could not write the cost ledger"),
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl LlmClient for Metered<'_> {
+    fn provider_id(&self) -> &str {
+        &self.ticket.route.provider_id
+    }
+    fn capabilities(&self) -> Capabilities {
+        self.ticket.resolved.client.capabilities()
+    }
+    async fn complete(&self, req: CompletionRequest) -> Result<CompletionResponse, LlmError> {
+        self.call(req).await
+    }
+    async fn stream(&self, req: CompletionRequest) -> Result<CompletionStream, LlmError> {
+        self.ticket.resolved.client.stream(req).await
+    }
+}
+
+struct Actor {
+    db: Db,
+    bus: EventBus,
+    resolver: Arc<dyn ProviderResolver>,
+    config: GatewayConfig,
+    breakers: HashMap<String, Breaker>,
+    /// Estimated cost of admitted calls that have not finished yet.
+    reserved: f64,
+}
+
+impl Actor {
+    async fn run(mut self, mut rx: mpsc::Receiver<Msg>, cancel: CancellationToken) {
+        loop {
+            let msg = tokio::select! {
+                () = cancel.cancelled() => break,
+                msg = rx.recv() => match msg { Some(m) => m, None => break },
+            };
+            match msg {
+                Msg::Admit {
+                    ctx,
+                    route,
+                    estimate_tokens,
+                    reply,
+                } => {
+                    let result = self.admit(&ctx, route, estimate_tokens).await;
+                    let _ = reply.send(result);
+                }
+                Msg::Done {
+                    provider,
+                    success,
+                    reserved,
+                } => {
+                    self.reserved = (self.reserved - reserved).max(0.0);
+                    self.breaker(&provider).record(success, Instant::now());
+                }
+            }
+        }
+    }
+
+    fn breaker(&mut self, provider: &str) -> &mut Breaker {
+        let (n, open_for) = (self.config.breaker_failures, self.config.breaker_open_for);
+        self.breakers
+            .entry(provider.to_owned())
+            .or_insert_with(|| Breaker::new(n, open_for))
+    }
+
+    async fn admit(
+        &mut self,
+        ctx: &CallContext,
+        route: Route,
+        (input, output): (u32, u32),
+    ) -> Result<Ticket, GatewayError> {
+        let budget = cubicle_store::org::find_company(&self.db)
+            .await?
+            .map(|c| c.daily_budget_usd)
+            .unwrap_or(crate::org::DEFAULT_DAILY_BUDGET_USD);
+        let spent = q::spent_since(&self.db, start_of_today()).await? + self.reserved;
+        if spent >= budget {
+            self.refuse(ctx, &route, "budget_exceeded").await;
+            self.bus.publish(DomainEvent::BudgetExceeded {
+                spent_usd: spent,
+                budget_usd: budget,
+            });
+            return Err(GatewayError::BudgetExceeded { spent, budget });
+        }
+
+        let mut route = route;
+        let mut fallback = false;
+        let near_budget = spent >= budget * self.config.fallback_at;
+        let open = route.provider_id != BUILTIN
+            && self.breaker(&route.provider_id).admit(Instant::now()) == Admit::No;
+        if route.provider_id != BUILTIN && (open || near_budget) {
+            let why = if open { "breaker_open" } else { "near_budget" };
+            match self.resolver.resolve(BUILTIN).await {
+                Ok(_) => {
+                    tracing::info!(from = %route.provider_id, why, "routing to the built-in model");
+                    route = Route {
+                        provider_id: BUILTIN.into(),
+                        model: String::new(),
+                    };
+                    fallback = true;
+                }
+                Err(e) if open => {
+                    tracing::warn!(error = %e, "no built-in model to fall back to");
+                    self.refuse(ctx, &route, "breaker_open").await;
+                    return Err(GatewayError::BreakerOpen {
+                        provider: route.provider_id,
+                    });
+                }
+                // Near the budget but no fallback: the call still fits, let it go.
+                Err(_) => {}
+            }
+        }
+
+        let resolved = match self.resolver.resolve(&route.provider_id).await {
+            Ok(r) => r,
+            Err(e) => {
+                self.refuse(ctx, &route, "error").await;
+                return Err(e.into());
+            }
+        };
+        let price = self
+            .resolver
+            .price(&route.provider_id, &resolved.preset, &route.model)
+            .await;
+        let reserved = price.cost(cubicle_llm::Usage {
+            input_tokens: input,
+            output_tokens: output,
+        });
+        self.reserved += reserved;
+        Ok(Ticket {
+            route,
+            resolved,
+            price,
+            fallback,
+            reserved,
+        })
+    }
+
+    /// A ledger row for a call that was never made, so the boss sees why.
+    async fn refuse(&self, ctx: &CallContext, route: &Route, outcome: &str) {
+        let row = cost_ledger::ActiveModel {
+            id: NotSet,
+            at: Set(Utc::now()),
+            trace_id: Set(ctx.trace_id.clone()),
+            employee_id: Set(ctx.employee_id),
+            purpose: Set(ctx.purpose.as_str().to_owned()),
+            provider_id: Set(route.provider_id.clone()),
+            model: Set(route.model.clone()),
+            attempt: Set(0),
+            input_tokens: Set(0),
+            output_tokens: Set(0),
+            cost_usd: Set(0.0),
+            latency_ms: Set(0),
+            outcome: Set(outcome.to_owned()),
+            fallback: Set(false),
+            error: Set(None),
+        };
+        if let Err(e) = q::insert_ledger(&self.db, row).await {
+            tracing::error!(error = %e, "could not write the cost ledger");
+        }
+    }
+}

@@ -1,0 +1,906 @@
+//! Model providers as the boss configures them (Settings): presets, endpoints, keys in
+//! the keychain, routes per purpose, prices, spend. Also the gateway's
+//! [`ProviderResolver`]: how a provider id becomes a live client.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{Days, Local, NaiveDate, Utc};
+use cubicle_llm::builtin::{BuiltinClient, BuiltinModel, BuiltinOptions};
+use cubicle_llm::presets::{self, Dialect as LlmDialect, ProviderConfig};
+use cubicle_llm::{ApiKey, ChatMessage, CompletionRequest, LlmClient, LlmError};
+use cubicle_store::entity::{model_price, model_route, provider};
+use cubicle_store::{Db, DbErr, models as q};
+use sea_orm::ActiveValue::{NotSet, Set};
+use sea_orm::IntoActiveModel;
+use tokio::sync::OnceCell;
+
+use crate::error::{ErrorCode, IpcError};
+use crate::events::{DomainEvent, EventBus};
+use crate::gateway::pricing::{self, Price};
+use crate::gateway::{
+    BUILTIN, CallContext, Gateway, GatewayError, ProviderResolver, Purpose, ResolvedProvider, Route,
+};
+use crate::roles::json_strings;
+use crate::secrets::{SecretError, SecretStore, env_var_for};
+use crate::types::*;
+
+/// How long an HTTP provider may stay silent before the call counts as timed out.
+const HTTP_TIMEOUT: Duration = Duration::from_secs(60);
+/// "Test connection" asks for a few words only.
+const TEST_MAX_TOKENS: u32 = 16;
+/// Days shown in the spend view, today included.
+const SPEND_DAYS: u64 = 7;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ProviderError {
+    #[error("{0}")]
+    InvalidInput(String),
+    #[error("a provider named \"{0}\" already exists")]
+    DuplicateName(String),
+    #[error("provider {0} does not exist")]
+    NotFound(String),
+    #[error(transparent)]
+    Secret(#[from] SecretError),
+    #[error(transparent)]
+    Gateway(#[from] GatewayError),
+    #[error("storage error: {0}")]
+    Storage(#[from] DbErr),
+}
+
+impl ProviderError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            ProviderError::InvalidInput(_) => ErrorCode::InvalidInput,
+            ProviderError::DuplicateName(_) => ErrorCode::DuplicateName,
+            ProviderError::NotFound(_) => ErrorCode::NotFound,
+            ProviderError::Secret(SecretError::BadId(_)) => ErrorCode::InvalidInput,
+            ProviderError::Secret(_) => ErrorCode::SecretUnavailable,
+            ProviderError::Gateway(e) => gateway_code(e),
+            ProviderError::Storage(_) => ErrorCode::Storage,
+        }
+    }
+}
+
+pub fn gateway_code(e: &GatewayError) -> ErrorCode {
+    match e {
+        GatewayError::BudgetExceeded { .. } => ErrorCode::BudgetExceeded,
+        GatewayError::BreakerOpen { .. } => ErrorCode::BreakerOpen,
+        GatewayError::Llm(LlmError::MissingKey(_)) => ErrorCode::MissingKey,
+        GatewayError::Llm(_) | GatewayError::Structured(_) => ErrorCode::ProviderError,
+        GatewayError::Storage(_) => ErrorCode::Storage,
+        GatewayError::Closed => ErrorCode::Internal,
+    }
+}
+
+impl From<ProviderError> for IpcError {
+    fn from(e: ProviderError) -> Self {
+        if let ProviderError::Storage(inner) = &e {
+            tracing::error!(error = %inner, "storage error");
+        }
+        IpcError::new(e.code(), e.to_string())
+    }
+}
+
+pub type ProviderResult<T> = Result<T, ProviderError>;
+
+/// A provider given entirely by the environment (`CUBICLE_PROVIDER`, `CUBICLE_BASE_URL`,
+/// `CUBICLE_MODEL`, `CUBICLE_API_KEY`), for scripts and servers: no set-up, no keychain.
+#[derive(Clone, Debug)]
+pub struct EnvProvider {
+    pub config: ProviderConfig,
+    pub preset: String,
+    pub api_key: Option<ApiKey>,
+}
+
+/// Provider id the environment provider is known by.
+pub const ENV_PROVIDER_ID: &str = "env";
+
+impl EnvProvider {
+    /// Reads the environment; `None` when `CUBICLE_PROVIDER` is unset.
+    pub fn from_env() -> Result<Option<Self>, ProviderError> {
+        let Ok(name) = std::env::var("CUBICLE_PROVIDER") else {
+            return Ok(None);
+        };
+        let name = name.trim().to_lowercase();
+        if name.is_empty() {
+            return Ok(None);
+        }
+        let base_url = std::env::var("CUBICLE_BASE_URL")
+            .ok()
+            .filter(|s| !s.is_empty());
+        let model = std::env::var("CUBICLE_MODEL")
+            .ok()
+            .filter(|s| !s.is_empty());
+        let api_key = std::env::var("CUBICLE_API_KEY")
+            .ok()
+            .filter(|s| !s.is_empty())
+            .map(ApiKey::new);
+        let (mut config, preset) = match name.as_str() {
+            "openai-compatible" | "openai_compatible" => (
+                ProviderConfig {
+                    id: ENV_PROVIDER_ID.into(),
+                    dialect: LlmDialect::OpenAiCompatible,
+                    base_url: String::new(),
+                    default_model: String::new(),
+                    key_required: false,
+                    capabilities: cubicle_llm::Capabilities {
+                        json_schema: false,
+                        json_object: true,
+                        stream: true,
+                    },
+                },
+                "custom".to_owned(),
+            ),
+            other => {
+                let p = presets::preset(other).ok_or_else(|| {
+                    ProviderError::InvalidInput(format!(
+                        "CUBICLE_PROVIDER={other:?} is not a preset or dialect; use one of: openai-compatible, {}",
+                        presets::PRESETS.iter().map(|p| p.id).collect::<Vec<_>>().join(", ")
+                    ))
+                })?;
+                let mut c = ProviderConfig::from(p);
+                c.id = ENV_PROVIDER_ID.into();
+                (c, p.id.to_owned())
+            }
+        };
+        if let Some(url) = base_url {
+            config.base_url = url;
+        }
+        if let Some(m) = model {
+            config.default_model = m;
+        }
+        if config.dialect != LlmDialect::Builtin && config.base_url.is_empty() {
+            return Err(ProviderError::InvalidInput(
+                "CUBICLE_BASE_URL is required with CUBICLE_PROVIDER=openai-compatible".into(),
+            ));
+        }
+        Ok(Some(Self {
+            config,
+            preset,
+            api_key,
+        }))
+    }
+}
+
+/// Settings for providers, and the resolver the gateway asks for clients.
+pub struct Providers {
+    db: Db,
+    bus: EventBus,
+    secrets: Arc<dyn SecretStore>,
+    builtin_path: PathBuf,
+    builtin: OnceCell<Arc<BuiltinModel>>,
+    env: Option<EnvProvider>,
+}
+
+impl Providers {
+    pub fn new(db: Db, bus: EventBus, secrets: Arc<dyn SecretStore>) -> Self {
+        Self {
+            db,
+            bus,
+            secrets,
+            builtin_path: cubicle_llm::builtin::default_model_path(),
+            builtin: OnceCell::new(),
+            env: None,
+        }
+    }
+
+    pub fn with_builtin_path(mut self, path: PathBuf) -> Self {
+        self.builtin_path = path;
+        self
+    }
+
+    pub fn with_env_provider(mut self, env: Option<EnvProvider>) -> Self {
+        self.env = env;
+        self
+    }
+
+    pub fn env_provider(&self) -> Option<&EnvProvider> {
+        self.env.as_ref()
+    }
+
+    pub fn list_presets(&self) -> Vec<PresetDto> {
+        presets::PRESETS
+            .iter()
+            .map(|p| PresetDto {
+                id: p.id.to_owned(),
+                name: p.name.to_owned(),
+                dialect: dialect_dto(p.dialect),
+                base_url: p.base_url.to_owned(),
+                default_model: p.default_model.to_owned(),
+                key_required: p.key_required,
+                capabilities: caps_dto(p.capabilities),
+            })
+            .collect()
+    }
+
+    pub fn builtin_status(&self) -> BuiltinStatus {
+        let meta = std::fs::metadata(&self.builtin_path).ok();
+        BuiltinStatus {
+            installed: meta.as_ref().is_some_and(std::fs::Metadata::is_file),
+            path: self.builtin_path.display().to_string(),
+            size_bytes: meta.map(|m| m.len()),
+        }
+    }
+
+    fn builtin_dto(&self) -> ProviderDto {
+        ProviderDto {
+            id: BUILTIN.into(),
+            name: "Built-in (SmolLM2-135M)".into(),
+            preset: BUILTIN.into(),
+            dialect: Dialect::Builtin,
+            base_url: String::new(),
+            default_model: cubicle_llm::builtin::DEFAULT_MODEL_FILE.into(),
+            models: vec![],
+            enabled: true,
+            key_required: false,
+            has_key: false,
+            key_source: KeySource::None,
+            builtin: true,
+        }
+    }
+
+    fn key_source(&self, id: &str) -> (bool, KeySource) {
+        if std::env::var(env_var_for(id)).is_ok_and(|v| !v.is_empty()) {
+            return (true, KeySource::Environment);
+        }
+        match self.secrets.get(id) {
+            Ok(Some(_)) => (true, KeySource::Keychain),
+            Ok(None) => (false, KeySource::None),
+            Err(e) => {
+                tracing::warn!(error = %e, "keychain unavailable while listing providers");
+                (false, KeySource::None)
+            }
+        }
+    }
+
+    fn provider_dto(&self, m: &provider::Model) -> ProviderDto {
+        let key_required = presets::preset(&m.preset).is_none_or(|p| p.key_required);
+        let (has_key, key_source) = self.key_source(&m.id);
+        ProviderDto {
+            id: m.id.clone(),
+            name: m.name.clone(),
+            preset: m.preset.clone(),
+            dialect: parse_dialect(&m.dialect),
+            base_url: m.base_url.clone(),
+            default_model: m.default_model.clone(),
+            models: json_strings(&m.models),
+            enabled: m.enabled,
+            key_required,
+            has_key,
+            key_source,
+            builtin: false,
+        }
+    }
+
+    pub async fn list(&self) -> ProviderResult<Vec<ProviderDto>> {
+        let mut out = vec![self.builtin_dto()];
+        for m in q::list_providers(&self.db).await? {
+            out.push(self.provider_dto(&m));
+        }
+        Ok(out)
+    }
+
+    pub async fn save(&self, input: SaveProvider) -> ProviderResult<ProviderDto> {
+        let name = input.name.trim().to_owned();
+        if name.is_empty() || name.chars().count() > 80 {
+            return Err(ProviderError::InvalidInput(
+                "a provider needs a name of at most 80 characters".into(),
+            ));
+        }
+        let preset = presets::preset(&input.preset);
+        let dialect = match preset {
+            Some(p) if p.dialect == LlmDialect::Builtin => {
+                return Err(ProviderError::InvalidInput(
+                    "the built-in model is always there; it cannot be added again".into(),
+                ));
+            }
+            Some(p) => p.dialect,
+            None if input.preset == "custom" || input.preset == "anthropic_compatible" => {
+                if input.preset == "custom" {
+                    LlmDialect::OpenAiCompatible
+                } else {
+                    LlmDialect::Anthropic
+                }
+            }
+            None => {
+                return Err(ProviderError::InvalidInput(format!(
+                    "unknown preset {:?}",
+                    input.preset
+                )));
+            }
+        };
+        let base_url = input.base_url.trim().trim_end_matches('/').to_owned();
+        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+            return Err(ProviderError::InvalidInput(
+                "the base URL must start with http:// or https://".into(),
+            ));
+        }
+        let default_model = input.default_model.trim().to_owned();
+        if default_model.is_empty() {
+            return Err(ProviderError::InvalidInput("choose a default model".into()));
+        }
+        let mut models: Vec<String> = input
+            .models
+            .iter()
+            .map(|m| m.trim().to_owned())
+            .filter(|m| !m.is_empty())
+            .collect();
+        if !models.contains(&default_model) {
+            models.insert(0, default_model.clone());
+        }
+        models.dedup();
+
+        let existing = q::list_providers(&self.db).await?;
+        if existing.iter().any(|p| {
+            Some(&p.id) != input.id.as_ref() && p.name.to_lowercase() == name.to_lowercase()
+        }) {
+            return Err(ProviderError::DuplicateName(name));
+        }
+        let saved = match &input.id {
+            Some(id) => {
+                let m = q::find_provider(&self.db, id)
+                    .await?
+                    .ok_or_else(|| ProviderError::NotFound(id.clone()))?;
+                let mut am = m.into_active_model();
+                am.name = Set(name);
+                am.preset = Set(input.preset.clone());
+                am.dialect = Set(dialect_str(dialect).into());
+                am.base_url = Set(base_url);
+                am.default_model = Set(default_model);
+                am.models = Set(serde_json::json!(models));
+                am.enabled = Set(input.enabled);
+                q::update_provider(&self.db, am).await?
+            }
+            None => {
+                let id = unique_id(&name, &input.preset, &existing);
+                q::insert_provider(
+                    &self.db,
+                    provider::ActiveModel {
+                        id: Set(id),
+                        name: Set(name),
+                        preset: Set(input.preset.clone()),
+                        dialect: Set(dialect_str(dialect).into()),
+                        base_url: Set(base_url),
+                        default_model: Set(default_model),
+                        models: Set(serde_json::json!(models)),
+                        enabled: Set(input.enabled),
+                        created_at: Set(Utc::now()),
+                    },
+                )
+                .await?
+            }
+        };
+        self.bus.publish(DomainEvent::ProvidersChanged);
+        Ok(self.provider_dto(&saved))
+    }
+
+    pub async fn delete(&self, id: &str) -> ProviderResult<()> {
+        if id == BUILTIN {
+            return Err(ProviderError::InvalidInput(
+                "the built-in model cannot be removed".into(),
+            ));
+        }
+        q::find_provider(&self.db, id)
+            .await?
+            .ok_or_else(|| ProviderError::NotFound(id.to_owned()))?;
+        // The key goes with the provider; a keychain hiccup must not leave it behind silently.
+        self.secrets.delete(id)?;
+        q::delete_provider(&self.db, id).await?;
+        for r in q::list_routes(&self.db).await? {
+            if r.provider_id == id {
+                q::delete_route(&self.db, &r.purpose).await?;
+            }
+        }
+        self.bus.publish(DomainEvent::ProvidersChanged);
+        Ok(())
+    }
+
+    pub async fn set_key(&self, input: SetProviderKey) -> ProviderResult<ProviderDto> {
+        let m = self.require(&input.provider_id).await?;
+        let key = input.key.trim();
+        if key.is_empty() {
+            return Err(ProviderError::InvalidInput("the key is empty".into()));
+        }
+        self.secrets.set(&m.id, &ApiKey::new(key))?;
+        self.bus.publish(DomainEvent::ProvidersChanged);
+        Ok(self.provider_dto(&m))
+    }
+
+    pub async fn delete_key(&self, id: &str) -> ProviderResult<ProviderDto> {
+        let m = self.require(id).await?;
+        self.secrets.delete(&m.id)?;
+        self.bus.publish(DomainEvent::ProvidersChanged);
+        Ok(self.provider_dto(&m))
+    }
+
+    async fn require(&self, id: &str) -> ProviderResult<provider::Model> {
+        q::find_provider(&self.db, id)
+            .await?
+            .ok_or_else(|| ProviderError::NotFound(id.to_owned()))
+    }
+
+    /// A real, minimal call through the gateway (so it is budgeted and in the ledger).
+    pub async fn test(&self, gateway: &Gateway, input: TestProvider) -> TestResult {
+        let model = input.model.clone().unwrap_or_default();
+        let started = std::time::Instant::now();
+        let req = CompletionRequest {
+            model: model.clone(),
+            messages: vec![
+                ChatMessage::system("You are a connection check. Answer in at most five words."),
+                ChatMessage::user("Say hello."),
+            ],
+            max_tokens: Some(TEST_MAX_TOKENS),
+            temperature: Some(0.0),
+            ..Default::default()
+        };
+        let route = Route {
+            provider_id: input.provider_id.clone(),
+            model,
+        };
+        let result = gateway
+            .complete(&CallContext::new(Purpose::Test), route, req)
+            .await;
+        let latency_ms = u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX);
+        match result {
+            Ok(reply) => TestResult {
+                ok: !reply.fallback,
+                latency_ms,
+                model: reply.value.model.clone(),
+                reply: Some(reply.value.text.chars().take(200).collect()),
+                error: reply.fallback.then(|| {
+                    IpcError::new(
+                        ErrorCode::BreakerOpen,
+                        "the provider is paused; the built-in model answered instead",
+                    )
+                }),
+            },
+            Err(e) => TestResult {
+                ok: false,
+                latency_ms,
+                model: input.model.unwrap_or_default(),
+                reply: None,
+                error: Some(IpcError::new(gateway_code(&e), e.to_string())),
+            },
+        }
+    }
+
+    // ---------- routes ----------
+
+    /// The route for a purpose: the boss's choice, else the environment provider, else
+    /// the built-in model (so a fresh machine works with no key at all).
+    pub async fn route_for(&self, purpose: Purpose) -> ProviderResult<Route> {
+        if let Some(r) = q::find_route(&self.db, purpose.as_str()).await? {
+            return Ok(Route {
+                provider_id: r.provider_id,
+                model: r.model,
+            });
+        }
+        Ok(self.default_route())
+    }
+
+    fn default_route(&self) -> Route {
+        match &self.env {
+            Some(env) => Route {
+                provider_id: ENV_PROVIDER_ID.into(),
+                model: env.config.default_model.clone(),
+            },
+            None => Route {
+                provider_id: BUILTIN.into(),
+                model: String::new(),
+            },
+        }
+    }
+
+    pub async fn routes(&self) -> ProviderResult<Vec<RouteDto>> {
+        let mut out = Vec::new();
+        for purpose in Purpose::ROUTABLE {
+            let r = self.route_for(purpose).await?;
+            out.push(RouteDto {
+                purpose,
+                provider_id: r.provider_id,
+                model: r.model,
+            });
+        }
+        Ok(out)
+    }
+
+    pub async fn set_route(&self, input: SetRoute) -> ProviderResult<RouteDto> {
+        if !Purpose::ROUTABLE.contains(&input.purpose) {
+            return Err(ProviderError::InvalidInput(format!(
+                "{} has no route of its own",
+                input.purpose.as_str()
+            )));
+        }
+        if input.provider_id != BUILTIN {
+            self.require(&input.provider_id).await?;
+        }
+        q::delete_route(&self.db, input.purpose.as_str()).await?;
+        q::insert_route(
+            &self.db,
+            model_route::ActiveModel {
+                purpose: Set(input.purpose.as_str().into()),
+                provider_id: Set(input.provider_id.clone()),
+                model: Set(input.model.trim().to_owned()),
+            },
+        )
+        .await?;
+        self.bus.publish(DomainEvent::ProvidersChanged);
+        Ok(RouteDto {
+            purpose: input.purpose,
+            provider_id: input.provider_id,
+            model: input.model.trim().to_owned(),
+        })
+    }
+
+    // ---------- prices ----------
+
+    pub async fn prices(&self) -> ProviderResult<Vec<PriceDto>> {
+        let mut out: BTreeMap<(String, String), PriceDto> = BTreeMap::new();
+        let providers = q::list_providers(&self.db).await?;
+        for p in &providers {
+            for (preset, model, i, o) in pricing::DEFAULT_PRICES {
+                if *preset == p.preset {
+                    out.insert(
+                        (p.id.clone(), (*model).to_owned()),
+                        PriceDto {
+                            provider_id: p.id.clone(),
+                            model: (*model).to_owned(),
+                            input_per_mtok: *i,
+                            output_per_mtok: *o,
+                            custom: false,
+                        },
+                    );
+                }
+            }
+        }
+        for m in q::list_prices(&self.db).await? {
+            out.insert(
+                (m.provider_id.clone(), m.model.clone()),
+                PriceDto {
+                    provider_id: m.provider_id,
+                    model: m.model,
+                    input_per_mtok: m.input_per_mtok,
+                    output_per_mtok: m.output_per_mtok,
+                    custom: true,
+                },
+            );
+        }
+        Ok(out.into_values().collect())
+    }
+
+    pub async fn set_price(&self, input: SetPrice) -> ProviderResult<PriceDto> {
+        let valid = |x: f64| x.is_finite() && x >= 0.0;
+        if !valid(input.input_per_mtok) || !valid(input.output_per_mtok) {
+            return Err(ProviderError::InvalidInput(
+                "prices must be zero or more".into(),
+            ));
+        }
+        if input.model.trim().is_empty() {
+            return Err(ProviderError::InvalidInput("name the model".into()));
+        }
+        match q::find_price(&self.db, &input.provider_id, &input.model).await? {
+            Some(m) => {
+                let mut am = m.into_active_model();
+                am.input_per_mtok = Set(input.input_per_mtok);
+                am.output_per_mtok = Set(input.output_per_mtok);
+                q::update_price(&self.db, am).await?;
+            }
+            None => {
+                q::insert_price(
+                    &self.db,
+                    model_price::ActiveModel {
+                        id: NotSet,
+                        provider_id: Set(input.provider_id.clone()),
+                        model: Set(input.model.trim().to_owned()),
+                        input_per_mtok: Set(input.input_per_mtok),
+                        output_per_mtok: Set(input.output_per_mtok),
+                    },
+                )
+                .await?;
+            }
+        }
+        self.bus.publish(DomainEvent::ProvidersChanged);
+        Ok(PriceDto {
+            provider_id: input.provider_id,
+            model: input.model.trim().to_owned(),
+            input_per_mtok: input.input_per_mtok,
+            output_per_mtok: input.output_per_mtok,
+            custom: true,
+        })
+    }
+
+    // ---------- spend ----------
+
+    pub async fn spend(&self) -> ProviderResult<SpendReport> {
+        let today = Local::now().date_naive();
+        let first = today
+            .checked_sub_days(Days::new(SPEND_DAYS - 1))
+            .unwrap_or(today);
+        let since = local_midnight_utc(first);
+        let rows = q::ledger_since(&self.db, since).await?;
+        let company = cubicle_store::org::find_company(&self.db).await?;
+        let budget = company
+            .as_ref()
+            .map(|c| c.daily_budget_usd)
+            .unwrap_or(crate::org::DEFAULT_DAILY_BUDGET_USD);
+        let names: BTreeMap<i32, String> = match &company {
+            Some(c) => cubicle_store::org::list_employees(&self.db, c.id, true)
+                .await?
+                .into_iter()
+                .map(|e| (e.id, e.name))
+                .collect(),
+            None => BTreeMap::new(),
+        };
+
+        let mut days: BTreeMap<NaiveDate, SpendDay> = (0..SPEND_DAYS)
+            .filter_map(|i| first.checked_add_days(Days::new(i)))
+            .map(|d| {
+                (
+                    d,
+                    SpendDay {
+                        date: d.format("%Y-%m-%d").to_string(),
+                        cost_usd: 0.0,
+                        calls: 0,
+                    },
+                )
+            })
+            .collect();
+        let mut by_employee: BTreeMap<Option<i32>, SpendByEmployee> = BTreeMap::new();
+        let mut by_model: BTreeMap<(String, String), SpendByModel> = BTreeMap::new();
+        let (mut today_usd, mut calls_today, mut refused_today) = (0.0, 0u32, 0u32);
+        for r in &rows {
+            let made = r.attempt > 0;
+            let day = r.at.with_timezone(&Local).date_naive();
+            if day == today {
+                if made {
+                    today_usd += r.cost_usd;
+                    calls_today += 1;
+                } else {
+                    refused_today += 1;
+                }
+            }
+            if !made {
+                continue;
+            }
+            if let Some(entry) = days.get_mut(&day) {
+                entry.cost_usd += r.cost_usd;
+                entry.calls += 1;
+            }
+            let e = by_employee
+                .entry(r.employee_id)
+                .or_insert_with(|| SpendByEmployee {
+                    employee_id: r.employee_id,
+                    name: r.employee_id.and_then(|id| names.get(&id).cloned()),
+                    cost_usd: 0.0,
+                    calls: 0,
+                });
+            e.cost_usd += r.cost_usd;
+            e.calls += 1;
+            let m = by_model
+                .entry((r.provider_id.clone(), r.model.clone()))
+                .or_insert_with(|| SpendByModel {
+                    provider_id: r.provider_id.clone(),
+                    model: r.model.clone(),
+                    cost_usd: 0.0,
+                    calls: 0,
+                    input_tokens: 0,
+                    output_tokens: 0,
+                    fallback_calls: 0,
+                });
+            m.cost_usd += r.cost_usd;
+            m.calls += 1;
+            m.input_tokens += u32::try_from(r.input_tokens).unwrap_or(0);
+            m.output_tokens += u32::try_from(r.output_tokens).unwrap_or(0);
+            m.fallback_calls += u32::from(r.fallback);
+        }
+        let mut by_employee: Vec<_> = by_employee.into_values().collect();
+        by_employee.sort_by(|a, b| b.cost_usd.total_cmp(&a.cost_usd));
+        let mut by_model: Vec<_> = by_model.into_values().collect();
+        by_model.sort_by(|a, b| b.cost_usd.total_cmp(&a.cost_usd));
+        Ok(SpendReport {
+            today_usd,
+            budget_usd: budget,
+            calls_today,
+            refused_today,
+            days: days.into_values().collect(),
+            by_employee,
+            by_model,
+        })
+    }
+
+    async fn builtin_model(&self) -> Result<Arc<BuiltinModel>, LlmError> {
+        self.builtin
+            .get_or_try_init(|| async {
+                if !self.builtin_path.is_file() {
+                    return Err(LlmError::Builtin(format!(
+                        "the built-in model is not installed at {}; run scripts/install-model.sh",
+                        self.builtin_path.display()
+                    )));
+                }
+                BuiltinModel::load_async(self.builtin_path.clone(), BuiltinOptions::default()).await
+            })
+            .await
+            .cloned()
+    }
+}
+
+#[async_trait::async_trait]
+impl ProviderResolver for Providers {
+    async fn resolve(&self, provider_id: &str) -> Result<ResolvedProvider, LlmError> {
+        if provider_id == BUILTIN {
+            let model = self.builtin_model().await?;
+            return Ok(ResolvedProvider {
+                client: Arc::new(BuiltinClient::new(model)),
+                preset: BUILTIN.into(),
+            });
+        }
+        if provider_id == ENV_PROVIDER_ID
+            && let Some(env) = &self.env
+        {
+            if env.config.dialect == LlmDialect::Builtin {
+                return Box::pin(self.resolve(BUILTIN)).await;
+            }
+            let client: Arc<dyn LlmClient> = Arc::from(presets::client_for(
+                env.config.clone(),
+                None,
+                env.api_key.clone(),
+                HTTP_TIMEOUT,
+            )?);
+            return Ok(ResolvedProvider {
+                client,
+                preset: env.preset.clone(),
+            });
+        }
+        let m = q::find_provider(&self.db, provider_id)
+            .await
+            .map_err(|e| LlmError::Provider(format!("settings unavailable: {e}")))?
+            .ok_or_else(|| {
+                LlmError::Provider(format!("no provider {provider_id:?} is configured"))
+            })?;
+        if !m.enabled {
+            return Err(LlmError::Provider(format!(
+                "{} is disabled in Settings",
+                m.name
+            )));
+        }
+        let key = self
+            .secrets
+            .get(&m.id)
+            .map_err(|e| LlmError::MissingKey(format!("{} ({e})", m.id)))?;
+        let preset = presets::preset(&m.preset);
+        let config = ProviderConfig {
+            id: m.id.clone(),
+            dialect: match parse_dialect(&m.dialect) {
+                Dialect::Anthropic => LlmDialect::Anthropic,
+                _ => LlmDialect::OpenAiCompatible,
+            },
+            base_url: m.base_url.clone(),
+            default_model: m.default_model.clone(),
+            key_required: preset.is_none_or(|p| p.key_required),
+            capabilities: preset
+                .map(|p| p.capabilities)
+                .unwrap_or(cubicle_llm::Capabilities {
+                    json_schema: false,
+                    json_object: false,
+                    stream: true,
+                }),
+        };
+        let client: Arc<dyn LlmClient> =
+            Arc::from(presets::client_for(config, None, key, HTTP_TIMEOUT)?);
+        Ok(ResolvedProvider {
+            client,
+            preset: m.preset,
+        })
+    }
+
+    async fn price(&self, provider_id: &str, preset: &str, model: &str) -> Price {
+        if let Ok(Some(p)) = q::find_price(&self.db, provider_id, model).await {
+            return Price {
+                input_per_mtok: p.input_per_mtok,
+                output_per_mtok: p.output_per_mtok,
+            };
+        }
+        pricing::default_price(preset, model).unwrap_or(pricing::UNKNOWN_PAID_MODEL)
+    }
+}
+
+fn local_midnight_utc(day: NaiveDate) -> chrono::DateTime<Utc> {
+    day.and_hms_opt(0, 0, 0)
+        .and_then(|t| t.and_local_timezone(Local).earliest())
+        .map(|t| t.with_timezone(&Utc))
+        .unwrap_or_else(Utc::now)
+}
+
+/// `DeepSeek (work)` → `deepseek-work`; unique among `existing`.
+fn unique_id(name: &str, preset: &str, existing: &[provider::Model]) -> String {
+    let mut slug = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c.to_ascii_lowercase());
+        } else if !slug.ends_with('-') && !slug.is_empty() {
+            slug.push('-');
+        }
+    }
+    let slug = slug.trim_end_matches('-').to_owned();
+    let base = if slug.is_empty() || slug == BUILTIN || slug == ENV_PROVIDER_ID {
+        format!("{preset}-provider")
+    } else {
+        slug
+    };
+    let taken = |id: &str| existing.iter().any(|p| p.id == id);
+    if !taken(&base) {
+        return base;
+    }
+    (2..)
+        .map(|n| format!("{base}-{n}"))
+        .find(|id| !taken(id))
+        .unwrap_or(base)
+}
+
+fn dialect_str(d: LlmDialect) -> &'static str {
+    match d {
+        LlmDialect::OpenAiCompatible => "openai_compatible",
+        LlmDialect::Anthropic => "anthropic",
+        LlmDialect::Builtin => "builtin",
+    }
+}
+
+fn parse_dialect(s: &str) -> Dialect {
+    match s {
+        "anthropic" => Dialect::Anthropic,
+        "builtin" => Dialect::Builtin,
+        _ => Dialect::OpenaiCompatible,
+    }
+}
+
+fn dialect_dto(d: LlmDialect) -> Dialect {
+    match d {
+        LlmDialect::OpenAiCompatible => Dialect::OpenaiCompatible,
+        LlmDialect::Anthropic => Dialect::Anthropic,
+        LlmDialect::Builtin => Dialect::Builtin,
+    }
+}
+
+fn caps_dto(c: cubicle_llm::Capabilities) -> CapabilitiesDto {
+    CapabilitiesDto {
+        json_schema: c.json_schema,
+        json_object: c.json_object,
+        stream: c.stream,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn provider(id: &str) -> provider::Model {
+        provider::Model {
+            id: id.into(),
+            name: id.into(),
+            preset: "openai".into(),
+            dialect: "openai_compatible".into(),
+            base_url: "https://x".into(),
+            default_model: "m".into(),
+            models: serde_json::json!([]),
+            enabled: true,
+            created_at: Utc::now(),
+        }
+    }
+
+    #[test]
+    fn provider_ids_are_slugs_and_unique() {
+        assert_eq!(
+            unique_id("DeepSeek (work)", "deepseek", &[]),
+            "deepseek-work"
+        );
+        assert_eq!(
+            unique_id("DeepSeek", "deepseek", &[provider("deepseek")]),
+            "deepseek-2"
+        );
+        assert_eq!(unique_id("通义千问", "qwen", &[]), "qwen-provider");
+        assert_eq!(unique_id("builtin", "openai", &[]), "openai-provider");
+    }
+}

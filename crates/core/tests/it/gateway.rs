@@ -1,0 +1,533 @@
+//! The model gateway against a scripted OpenAI-compatible server (wiremock) and, for the
+//! fallback, the real built-in model.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use cubicle_core::AppCore;
+use cubicle_core::app::CoreOptions;
+use cubicle_core::events::DomainEvent;
+use cubicle_core::gateway::{CallContext, GatewayConfig, GatewayError, Purpose, Route};
+use cubicle_core::secrets::{SecretError, SecretStore};
+use cubicle_core::types::*;
+use cubicle_llm::{ApiKey, ChatMessage, CompletionRequest};
+use cubicle_store::entity::cost_ledger;
+use sea_orm::{EntityTrait, QueryOrder};
+use serde_json::{Value, json};
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+/// Secrets for keyless local providers: nothing is ever stored.
+struct NoSecrets;
+
+impl SecretStore for NoSecrets {
+    fn get(&self, _: &str) -> Result<Option<ApiKey>, SecretError> {
+        Ok(None)
+    }
+    fn set(&self, _: &str, _: &ApiKey) -> Result<(), SecretError> {
+        Err(SecretError::Unavailable("test".into()))
+    }
+    fn delete(&self, _: &str) -> Result<(), SecretError> {
+        Ok(())
+    }
+}
+
+fn fast_config() -> GatewayConfig {
+    GatewayConfig {
+        backoff: vec![
+            Duration::from_millis(10),
+            Duration::from_millis(20),
+            Duration::from_millis(40),
+        ],
+        call_timeout: Duration::from_secs(5),
+        breaker_open_for: Duration::from_millis(400),
+        ..GatewayConfig::default()
+    }
+}
+
+struct Harness {
+    core: AppCore,
+    _dir: tempfile::TempDir,
+}
+
+async fn company(config: GatewayConfig, builtin: Option<std::path::PathBuf>) -> Harness {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
+    let core = AppCore::open_with(
+        &url,
+        CoreOptions {
+            secrets: Arc::new(NoSecrets),
+            builtin_model: Some(builtin.unwrap_or_else(|| dir.path().join("no-model.gguf"))),
+            env_provider: None,
+            gateway: config,
+        },
+    )
+    .await
+    .unwrap();
+    core.org
+        .setup_company(SetupCompany {
+            name: "Acme".into(),
+            boss_name: "Ada".into(),
+            language: Language::En,
+            mission: None,
+        })
+        .await
+        .unwrap();
+    Harness { core, _dir: dir }
+}
+
+/// A keyless vLLM-style provider at the mock server, priced so calls cost money.
+async fn add_provider(h: &Harness, server: &MockServer, price: (f64, f64)) -> String {
+    let p = h
+        .core
+        .providers
+        .save(SaveProvider {
+            id: None,
+            name: "Local vLLM".into(),
+            preset: "vllm".into(),
+            base_url: format!("{}/v1", server.uri()),
+            default_model: "m1".into(),
+            models: vec![],
+            enabled: true,
+        })
+        .await
+        .unwrap();
+    h.core
+        .providers
+        .set_price(SetPrice {
+            provider_id: p.id.clone(),
+            model: "m1".into(),
+            input_per_mtok: price.0,
+            output_per_mtok: price.1,
+        })
+        .await
+        .unwrap();
+    p.id
+}
+
+fn chat(text: &str, prompt_tokens: u32, completion_tokens: u32) -> Value {
+    json!({
+        "id": "c1", "object": "chat.completion", "model": "m1",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens}
+    })
+}
+
+fn req(text: &str) -> CompletionRequest {
+    CompletionRequest {
+        messages: vec![ChatMessage::user(text)],
+        max_tokens: Some(16),
+        ..Default::default()
+    }
+}
+
+fn route(id: &str) -> Route {
+    Route {
+        provider_id: id.into(),
+        model: "m1".into(),
+    }
+}
+
+async fn ledger(h: &Harness) -> Vec<cost_ledger::Model> {
+    cost_ledger::Entity::find()
+        .order_by_asc(cost_ledger::Column::Id)
+        .all(&h.core.db)
+        .await
+        .unwrap()
+}
+
+/// Records when each request arrived; answers after a fixed delay.
+struct Arrivals {
+    at: Arc<Mutex<Vec<Instant>>>,
+    delay: Duration,
+}
+
+impl Respond for Arrivals {
+    fn respond(&self, _: &Request) -> ResponseTemplate {
+        self.at.lock().unwrap().push(Instant::now());
+        ResponseTemplate::new(200)
+            .set_body_json(chat("ok", 10, 2))
+            .set_delay(self.delay)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrency_never_exceeds_the_cap_under_fifty_parallel_calls() {
+    let server = MockServer::start().await;
+    let at = Arc::new(Mutex::new(Vec::new()));
+    let delay = Duration::from_millis(150);
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(Arrivals {
+            at: at.clone(),
+            delay,
+        })
+        .mount(&server)
+        .await;
+    let h = company(fast_config(), None).await;
+    let id = add_provider(&h, &server, (0.0, 0.0)).await;
+
+    let calls = (0..50).map(|i| {
+        let gw = h.core.gateway.clone();
+        let r = route(&id);
+        async move {
+            gw.complete(
+                &CallContext::new(Purpose::Thought),
+                r,
+                req(&format!("q{i}")),
+            )
+            .await
+        }
+    });
+    let results = futures::future::join_all(calls).await;
+    assert!(results.iter().all(Result::is_ok));
+
+    // Each request holds the server for `delay`: count how many overlap at most.
+    let mut times = at.lock().unwrap().clone();
+    times.sort();
+    assert_eq!(times.len(), 50);
+    let max_overlap = times
+        .iter()
+        .map(|t| times.iter().filter(|u| *u >= t && **u < *t + delay).count())
+        .max()
+        .unwrap();
+    assert!(max_overlap <= 3, "{max_overlap} calls in flight at once");
+    assert!(
+        max_overlap >= 2,
+        "calls should run in parallel, got {max_overlap}"
+    );
+    assert_eq!(ledger(&h).await.len(), 50, "one ledger row per call");
+}
+
+#[tokio::test]
+async fn every_call_leaves_a_ledger_row_with_tokens_price_and_trace() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(chat("hello", 1_000, 500)))
+        .mount(&server)
+        .await;
+    let h = company(fast_config(), None).await;
+    let id = add_provider(&h, &server, (2.0, 8.0)).await;
+    let mut events = h.core.bus.subscribe();
+    let ctx = CallContext {
+        purpose: Purpose::Report,
+        trace_id: Some("trace-42".into()),
+        employee_id: None,
+    };
+    let reply = h
+        .core
+        .gateway
+        .complete(&ctx, route(&id), req("hi"))
+        .await
+        .unwrap();
+    assert_eq!(reply.value.text, "hello");
+    assert!(!reply.fallback);
+
+    let rows = ledger(&h).await;
+    assert_eq!(rows.len(), 1);
+    let r = &rows[0];
+    assert_eq!(r.trace_id.as_deref(), Some("trace-42"));
+    assert_eq!(r.purpose, "report");
+    assert_eq!(r.provider_id, id);
+    assert_eq!((r.input_tokens, r.output_tokens), (1_000, 500));
+    assert!((r.cost_usd - 0.006).abs() < 1e-9, "{}", r.cost_usd);
+    assert_eq!(r.outcome, "ok");
+    assert_eq!(events.recv().await.unwrap(), DomainEvent::SpendRecorded);
+
+    let spend = h.core.providers.spend().await.unwrap();
+    assert!((spend.today_usd - 0.006).abs() < 1e-9);
+    assert_eq!(spend.calls_today, 1);
+    assert_eq!(spend.days.len(), 7);
+    assert_eq!(spend.by_model[0].provider_id, id);
+}
+
+#[tokio::test]
+async fn rate_limits_are_retried_after_the_servers_retry_after() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(429).insert_header("Retry-After", "1"))
+        .up_to_n_times(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(chat("finally", 5, 1)))
+        .mount(&server)
+        .await;
+    let h = company(fast_config(), None).await;
+    let id = add_provider(&h, &server, (0.0, 0.0)).await;
+    let started = Instant::now();
+    let reply = h
+        .core
+        .gateway
+        .complete(&CallContext::new(Purpose::Thought), route(&id), req("hi"))
+        .await
+        .unwrap();
+    assert_eq!(reply.value.text, "finally");
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "Retry-After was honoured"
+    );
+    let rows = ledger(&h).await;
+    assert_eq!(
+        rows.iter()
+            .map(|r| (r.attempt, r.outcome.as_str()))
+            .collect::<Vec<_>>(),
+        vec![(1, "error"), (2, "ok")]
+    );
+    assert!(
+        rows[0]
+            .error
+            .as_deref()
+            .unwrap()
+            .starts_with("rate_limited")
+    );
+}
+
+#[tokio::test]
+async fn server_errors_are_retried_with_backoff_then_reported() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(500).set_body_string("boom"))
+        .mount(&server)
+        .await;
+    let h = company(fast_config(), None).await;
+    let id = add_provider(&h, &server, (0.0, 0.0)).await;
+    let err = h
+        .core
+        .gateway
+        .complete(&CallContext::new(Purpose::Thought), route(&id), req("hi"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), "http");
+    // 1 try + 3 retries (backoff 1/2/4 s in production, scaled down here).
+    assert_eq!(ledger(&h).await.len(), 4);
+    assert_eq!(server.received_requests().await.unwrap().len(), 4);
+}
+
+#[tokio::test]
+async fn the_breaker_opens_after_three_failed_calls_and_half_opens_later() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(503))
+        .up_to_n_times(12)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(chat("back", 1, 1)))
+        .mount(&server)
+        .await;
+    let config = GatewayConfig {
+        backoff: vec![Duration::from_millis(5); 3],
+        ..fast_config()
+    };
+    let h = company(config, None).await;
+    let id = add_provider(&h, &server, (0.0, 0.0)).await;
+    let gw = &h.core.gateway;
+    let ctx = CallContext::new(Purpose::Thought);
+    for _ in 0..3 {
+        assert_eq!(
+            gw.complete(&ctx, route(&id), req("x"))
+                .await
+                .unwrap_err()
+                .code(),
+            "http"
+        );
+    }
+    // Open: refused without touching the server (no built-in model to fall back to here).
+    let before = server.received_requests().await.unwrap().len();
+    let err = gw.complete(&ctx, route(&id), req("x")).await.unwrap_err();
+    assert!(matches!(err, GatewayError::BreakerOpen { .. }), "{err}");
+    assert_eq!(server.received_requests().await.unwrap().len(), before);
+    assert_eq!(ledger(&h).await.last().unwrap().outcome, "breaker_open");
+
+    // After the open period one probe goes through; it succeeds and closes the breaker.
+    tokio::time::sleep(Duration::from_millis(450)).await;
+    let reply = gw.complete(&ctx, route(&id), req("x")).await.unwrap();
+    assert_eq!(reply.value.text, "back");
+    assert!(gw.complete(&ctx, route(&id), req("x")).await.is_ok());
+}
+
+#[tokio::test]
+async fn the_daily_budget_stops_calls_and_says_why() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        // 100k + 100k tokens at $2/$8 per M = $1.00 per call.
+        .respond_with(ResponseTemplate::new(200).set_body_json(chat("pricey", 100_000, 100_000)))
+        .mount(&server)
+        .await;
+    let h = company(fast_config(), None).await;
+    let id = add_provider(&h, &server, (2.0, 8.0)).await;
+    h.core
+        .org
+        .set_budget(SetBudget {
+            daily_budget_usd: 1.5,
+        })
+        .await
+        .unwrap();
+    let mut events = h.core.bus.subscribe();
+    let gw = &h.core.gateway;
+    let ctx = CallContext::new(Purpose::Thought);
+    gw.complete(&ctx, route(&id), req("one")).await.unwrap();
+    // $1.00 of $1.50 spent: below the 90 % fallback line, the next call still goes out.
+    gw.complete(&ctx, route(&id), req("two")).await.unwrap();
+    let err = gw
+        .complete(&ctx, route(&id), req("three"))
+        .await
+        .unwrap_err();
+    match &err {
+        GatewayError::BudgetExceeded { spent, budget } => {
+            assert!((spent - 2.0).abs() < 1e-6 && (budget - 1.5).abs() < 1e-9);
+        }
+        other => panic!("expected budget_exceeded, got {other}"),
+    }
+    assert!(err.to_string().contains("budget"), "{err}");
+    assert_eq!(server.received_requests().await.unwrap().len(), 2);
+    assert_eq!(ledger(&h).await.last().unwrap().outcome, "budget_exceeded");
+    let mut saw = false;
+    while let Ok(e) = events.try_recv() {
+        saw |= matches!(e, DomainEvent::BudgetExceeded { .. });
+    }
+    assert!(saw, "the boss is told");
+    let spend = h.core.providers.spend().await.unwrap();
+    assert_eq!(spend.refused_today, 1);
+}
+
+#[tokio::test]
+async fn budget_values_are_validated() {
+    let h = company(fast_config(), None).await;
+    for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e9] {
+        let err = h
+            .core
+            .org
+            .set_budget(SetBudget {
+                daily_budget_usd: bad,
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(err.code(), cubicle_core::ErrorCode::InvalidInput, "{bad}");
+    }
+}
+
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema, PartialEq)]
+struct Verdict {
+    ok: bool,
+    reason: String,
+}
+
+#[tokio::test]
+async fn structured_calls_are_typed_and_every_attempt_is_metered() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(chat("{\"ok\": \"maybe\"}", 10, 5)))
+        .up_to_n_times(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(chat(
+            "```json\n{\"ok\": true, \"reason\": \"fine\",}\n```",
+            20,
+            8,
+        )))
+        .mount(&server)
+        .await;
+    let h = company(fast_config(), None).await;
+    let id = add_provider(&h, &server, (0.0, 0.0)).await;
+    let reply = h
+        .core
+        .gateway
+        .complete_json::<Verdict>(&CallContext::new(Purpose::Intent), route(&id), req("judge"))
+        .await
+        .unwrap();
+    assert_eq!(
+        reply.value,
+        Verdict {
+            ok: true,
+            reason: "fine".into()
+        }
+    );
+    let rows = ledger(&h).await;
+    assert_eq!(
+        rows.iter().map(|r| r.attempt).collect::<Vec<_>>(),
+        vec![1, 2]
+    );
+    assert_eq!(rows[1].input_tokens, 20);
+}
+
+#[tokio::test]
+async fn an_unknown_provider_is_a_clear_error_not_a_panic() {
+    let h = company(fast_config(), None).await;
+    let err = h
+        .core
+        .gateway
+        .complete(
+            &CallContext::new(Purpose::Thought),
+            route("nope"),
+            req("hi"),
+        )
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("nope"), "{err}");
+    assert_eq!(ledger(&h).await.last().unwrap().outcome, "error");
+}
+
+/// The built-in model, installed by scripts/install-model.sh (CI does it in set-up).
+fn builtin_model_path() -> std::path::PathBuf {
+    let path = std::env::var("CUBICLE_BUILTIN_MODEL")
+        .map(Into::into)
+        .unwrap_or_else(|_| cubicle_llm::builtin::default_model_path());
+    assert!(
+        path.is_file(),
+        "the built-in model is missing at {}: run scripts/install-model.sh",
+        path.display()
+    );
+    path
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_breaker_falls_back_to_the_built_in_model_and_the_ledger_says_so() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(500))
+        .mount(&server)
+        .await;
+    let config = GatewayConfig {
+        backoff: vec![],
+        breaker_open_for: Duration::from_secs(3600),
+        ..fast_config()
+    };
+    let h = company(config, Some(builtin_model_path())).await;
+    let id = add_provider(&h, &server, (0.0, 0.0)).await;
+    let gw = &h.core.gateway;
+    let ctx = CallContext::new(Purpose::Thought);
+    for _ in 0..3 {
+        gw.complete(&ctx, route(&id), req("x")).await.unwrap_err();
+    }
+    let reply = gw.complete(&ctx, route(&id), req("Say hi.")).await.unwrap();
+    assert!(reply.fallback);
+    assert_eq!(reply.route.provider_id, "builtin");
+    assert!(!reply.value.text.trim().is_empty());
+    let last = ledger(&h).await.pop().unwrap();
+    assert_eq!(
+        (last.provider_id.as_str(), last.fallback, last.cost_usd),
+        ("builtin", true, 0.0)
+    );
+}
+
+#[tokio::test]
+async fn with_no_provider_configured_the_built_in_model_answers() {
+    let h = company(fast_config(), Some(builtin_model_path())).await;
+    let route = h.core.providers.route_for(Purpose::Thought).await.unwrap();
+    assert_eq!(route.provider_id, "builtin");
+    let reply = h
+        .core
+        .gateway
+        .complete(
+            &CallContext::new(Purpose::Thought),
+            route,
+            req("Say hello."),
+        )
+        .await
+        .unwrap();
+    assert!(!reply.value.text.trim().is_empty());
+    assert!(!reply.fallback);
+}

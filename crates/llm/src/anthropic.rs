@@ -1,0 +1,340 @@
+//! The Anthropic Messages dialect.
+
+use async_trait::async_trait;
+use futures::StreamExt;
+use serde_json::{Map, Value, json};
+
+use crate::http::{HttpConfig, SseEvents, sse_events, truncate};
+use crate::types::{
+    Capabilities, CompletionRequest, CompletionResponse, CompletionStream, FinishReason, LlmClient,
+    LlmError, Role, StreamEvent, Usage,
+};
+
+pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com/v1";
+pub const API_VERSION: &str = "2023-06-01";
+/// The API refuses a request without `max_tokens`; this is used when the caller sets none.
+pub const DEFAULT_MAX_TOKENS: u32 = 1024;
+
+pub struct Anthropic {
+    config: HttpConfig,
+    http: reqwest::Client,
+}
+
+impl std::fmt::Debug for Anthropic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Anthropic")
+            .field("config", &self.config)
+            .finish()
+    }
+}
+
+impl Anthropic {
+    /// The capabilities in `config` are taken as given; the Messages API has no JSON mode,
+    /// so a preset sets them all off except streaming.
+    pub fn new(config: HttpConfig) -> Result<Self, LlmError> {
+        let http = config.build_client()?;
+        Ok(Self { config, http })
+    }
+
+    fn body(&self, req: &CompletionRequest, stream: bool) -> Value {
+        let mut body = Map::new();
+        body.insert("model".into(), json!(self.config.model(&req.model)));
+        body.insert(
+            "max_tokens".into(),
+            json!(req.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS)),
+        );
+        let system: Vec<&str> = req
+            .messages
+            .iter()
+            .filter(|m| m.role == Role::System)
+            .map(|m| m.content.as_str())
+            .collect();
+        if !system.is_empty() {
+            body.insert("system".into(), json!(system.join("\n\n")));
+        }
+        let messages: Vec<Value> = req
+            .messages
+            .iter()
+            .filter(|m| m.role != Role::System)
+            .map(|m| json!({"role": m.role, "content": m.content}))
+            .collect();
+        body.insert("messages".into(), Value::Array(messages));
+        if let Some(t) = req.temperature {
+            body.insert("temperature".into(), json!(t));
+        }
+        if !req.stop.is_empty() {
+            body.insert("stop_sequences".into(), json!(req.stop));
+        }
+        if stream {
+            body.insert("stream".into(), json!(true));
+        }
+        Value::Object(body)
+    }
+
+    async fn send(
+        &self,
+        req: &CompletionRequest,
+        stream: bool,
+    ) -> Result<reqwest::Response, LlmError> {
+        let mut builder = self
+            .http
+            .post(self.config.endpoint("messages"))
+            .header("anthropic-version", API_VERSION)
+            .json(&self.body(req, stream));
+        if !stream {
+            builder = builder.timeout(self.config.timeout);
+        }
+        if let Some(key) = &self.config.api_key {
+            builder = builder.header("x-api-key", key.expose());
+        }
+        let resp = tokio::time::timeout(self.config.timeout, builder.send())
+            .await
+            .map_err(|_| LlmError::Timeout)?
+            .map_err(|e| self.config.transport_error(&e))?;
+        if resp.status().is_success() {
+            Ok(resp)
+        } else {
+            Err(self.config.status_error(resp).await)
+        }
+    }
+}
+
+#[async_trait]
+impl LlmClient for Anthropic {
+    fn provider_id(&self) -> &str {
+        &self.config.provider_id
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        self.config.capabilities
+    }
+
+    async fn complete(&self, req: CompletionRequest) -> Result<CompletionResponse, LlmError> {
+        let resp = self.send(&req, false).await?;
+        let body = self.config.json_body(resp).await?;
+        parse_message(&body, self.config.model(&req.model)).map_err(|e| scrub_err(&self.config, e))
+    }
+
+    async fn stream(&self, req: CompletionRequest) -> Result<CompletionStream, LlmError> {
+        let resp = self.send(&req, true).await?;
+        let state = StreamState {
+            events: sse_events(&self.config, resp),
+            config: self.config.clone(),
+            usage: Usage::default(),
+            finish: FinishReason::Stop,
+            over: false,
+        };
+        Ok(futures::stream::unfold(state, next_event).boxed())
+    }
+}
+
+fn scrub_err(config: &HttpConfig, err: LlmError) -> LlmError {
+    match err {
+        LlmError::Provider(m) => LlmError::Provider(config.scrub(&m)),
+        LlmError::BadResponse(m) => LlmError::BadResponse(config.scrub(&m)),
+        other => other,
+    }
+}
+
+/// An `error` object (in a 200 body or as a stream event) mapped to the error the HTTP
+/// status of the same type would give, so the gateway retries what is transient.
+fn anthropic_error(err: &Value) -> LlmError {
+    let kind = err.get("type").and_then(Value::as_str).unwrap_or_default();
+    let message = err
+        .get("message")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .unwrap_or_else(|| err.to_string());
+    let message = truncate(&message, 500);
+    match kind {
+        "rate_limit_error" => LlmError::RateLimited { retry_after: None },
+        "overloaded_error" => LlmError::Http {
+            status: 529,
+            body: message,
+        },
+        "api_error" => LlmError::Http {
+            status: 500,
+            body: message,
+        },
+        _ => LlmError::Provider(message),
+    }
+}
+
+fn stop_reason(reason: &str) -> FinishReason {
+    match reason {
+        "end_turn" | "stop_sequence" => FinishReason::Stop,
+        "max_tokens" => FinishReason::Length,
+        "refusal" => FinishReason::ContentFilter,
+        _ => FinishReason::Other,
+    }
+}
+
+fn token_count(v: Option<&Value>) -> Option<u32> {
+    v.and_then(Value::as_u64)
+        .map(|n| n.min(u32::MAX as u64) as u32)
+}
+
+fn parse_message(body: &Value, requested_model: &str) -> Result<CompletionResponse, LlmError> {
+    if body.get("type").and_then(Value::as_str) == Some("error") {
+        return Err(anthropic_error(body.get("error").unwrap_or(&Value::Null)));
+    }
+    let content = body
+        .get("content")
+        .and_then(Value::as_array)
+        .ok_or_else(|| LlmError::BadResponse("no content array in the answer".into()))?;
+    let text: String = content
+        .iter()
+        .filter(|block| block.get("type").and_then(Value::as_str) == Some("text"))
+        .filter_map(|block| block.get("text").and_then(Value::as_str))
+        .collect();
+    let usage = body.get("usage");
+    Ok(CompletionResponse {
+        text,
+        usage: Usage {
+            input_tokens: token_count(usage.and_then(|u| u.get("input_tokens"))).unwrap_or(0),
+            output_tokens: token_count(usage.and_then(|u| u.get("output_tokens"))).unwrap_or(0),
+        },
+        finish_reason: body
+            .get("stop_reason")
+            .and_then(Value::as_str)
+            .map_or(FinishReason::Stop, stop_reason),
+        model: body
+            .get("model")
+            .and_then(Value::as_str)
+            .unwrap_or(requested_model)
+            .to_owned(),
+    })
+}
+
+struct StreamState {
+    events: SseEvents,
+    config: HttpConfig,
+    usage: Usage,
+    finish: FinishReason,
+    over: bool,
+}
+
+type Step = Option<(Result<StreamEvent, LlmError>, StreamState)>;
+
+async fn next_event(mut st: StreamState) -> Step {
+    loop {
+        if st.over {
+            return None;
+        }
+        let Some(item) = st.events.next().await else {
+            // Only `message_stop` proves the answer is whole.
+            st.over = true;
+            return Some((Err(LlmError::StreamCut), st));
+        };
+        let event = match item {
+            Ok(event) => event,
+            Err(e) => {
+                st.over = true;
+                return Some((Err(e), st));
+            }
+        };
+        if event.data.trim().is_empty() {
+            continue;
+        }
+        let data: Value = match serde_json::from_str(&event.data) {
+            Ok(v) => v,
+            Err(e) => {
+                st.over = true;
+                let msg = st.config.scrub(&format!("stream event is not JSON ({e})"));
+                return Some((Err(LlmError::BadResponse(msg)), st));
+            }
+        };
+        let kind = data
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or(event.event.as_str());
+        match kind {
+            "message_start" => {
+                let usage = data.get("message").and_then(|m| m.get("usage"));
+                if let Some(n) = token_count(usage.and_then(|u| u.get("input_tokens"))) {
+                    st.usage.input_tokens = n;
+                }
+                if let Some(n) = token_count(usage.and_then(|u| u.get("output_tokens"))) {
+                    st.usage.output_tokens = n;
+                }
+            }
+            "content_block_delta" => {
+                let text = data
+                    .get("delta")
+                    .and_then(|d| d.get("text"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                if !text.is_empty() {
+                    let text = text.to_owned();
+                    return Some((Ok(StreamEvent::Delta(text)), st));
+                }
+            }
+            "message_delta" => {
+                if let Some(reason) = data
+                    .get("delta")
+                    .and_then(|d| d.get("stop_reason"))
+                    .and_then(Value::as_str)
+                {
+                    st.finish = stop_reason(reason);
+                }
+                // Cumulative, not an increment.
+                if let Some(n) = token_count(data.get("usage").and_then(|u| u.get("output_tokens")))
+                {
+                    st.usage.output_tokens = n;
+                }
+            }
+            "message_stop" => {
+                st.over = true;
+                let done = StreamEvent::Done {
+                    usage: st.usage,
+                    finish_reason: st.finish,
+                };
+                return Some((Ok(done), st));
+            }
+            "error" => {
+                st.over = true;
+                let err = anthropic_error(data.get("error").unwrap_or(&Value::Null));
+                return Some((Err(scrub_err(&st.config, err)), st));
+            }
+            // ping, content_block_start/stop, and whatever Anthropic adds later.
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_answer_is_parsed() {
+        let body = json!({
+            "type": "message", "model": "claude-x",
+            "content": [{"type": "text", "text": "Hel"}, {"type": "text", "text": "lo"}],
+            "stop_reason": "max_tokens",
+            "usage": {"input_tokens": 12, "output_tokens": 4}
+        });
+        let r = parse_message(&body, "m").unwrap();
+        assert_eq!(r.text, "Hello");
+        assert_eq!(r.finish_reason, FinishReason::Length);
+        assert_eq!(
+            r.usage,
+            Usage {
+                input_tokens: 12,
+                output_tokens: 4
+            }
+        );
+    }
+
+    #[test]
+    fn error_types_map_to_retryable_or_not() {
+        let e = |t: &str| anthropic_error(&json!({"type": t, "message": "m"}));
+        assert!(e("overloaded_error").is_retryable());
+        assert!(e("api_error").is_retryable());
+        assert!(matches!(
+            e("rate_limit_error"),
+            LlmError::RateLimited { .. }
+        ));
+        assert!(matches!(e("invalid_request_error"), LlmError::Provider(_)));
+    }
+}

@@ -1,0 +1,75 @@
+use cubicle_core::types::*;
+use cubicle_core::{AppCore, IpcError};
+use tauri::State;
+
+type Res<T> = Result<T, IpcError>;
+
+#[tauri::command]
+pub fn list_presets(core: State<'_, AppCore>) -> Vec<PresetDto> {
+    core.providers.list_presets()
+}
+
+#[tauri::command]
+pub async fn list_providers(core: State<'_, AppCore>) -> Res<Vec<ProviderDto>> {
+    Ok(core.providers.list().await?)
+}
+
+#[tauri::command]
+pub async fn save_provider(core: State<'_, AppCore>, input: SaveProvider) -> Res<ProviderDto> {
+    Ok(core.providers.save(input).await?)
+}
+
+#[tauri::command]
+pub async fn delete_provider(core: State<'_, AppCore>, input: ProviderRef) -> Res<()> {
+    Ok(core.providers.delete(&input.provider_id).await?)
+}
+
+#[tauri::command]
+pub async fn set_provider_key(core: State<'_, AppCore>, input: SetProviderKey) -> Res<ProviderDto> {
+    Ok(core.providers.set_key(input).await?)
+}
+
+#[tauri::command]
+pub async fn delete_provider_key(core: State<'_, AppCore>, input: ProviderRef) -> Res<ProviderDto> {
+    Ok(core.providers.delete_key(&input.provider_id).await?)
+}
+
+#[tauri::command]
+pub async fn test_provider(core: State<'_, AppCore>, input: TestProvider) -> Res<TestResult> {
+    Ok(core.providers.test(&core.gateway, input).await)
+}
+
+#[tauri::command]
+pub async fn get_routes(core: State<'_, AppCore>) -> Res<Vec<RouteDto>> {
+    Ok(core.providers.routes().await?)
+}
+
+#[tauri::command]
+pub async fn set_route(core: State<'_, AppCore>, input: SetRoute) -> Res<RouteDto> {
+    Ok(core.providers.set_route(input).await?)
+}
+
+#[tauri::command]
+pub async fn list_prices(core: State<'_, AppCore>) -> Res<Vec<PriceDto>> {
+    Ok(core.providers.prices().await?)
+}
+
+#[tauri::command]
+pub async fn set_price(core: State<'_, AppCore>, input: SetPrice) -> Res<PriceDto> {
+    Ok(core.providers.set_price(input).await?)
+}
+
+#[tauri::command]
+pub async fn set_budget(core: State<'_, AppCore>, input: SetBudget) -> Res<CompanyDto> {
+    Ok(core.org.set_budget(input).await?)
+}
+
+#[tauri::command]
+pub async fn get_spend(core: State<'_, AppCore>) -> Res<SpendReport> {
+    Ok(core.providers.spend().await?)
+}
+
+#[tauri::command]
+pub fn builtin_status(core: State<'_, AppCore>) -> BuiltinStatus {
+    core.providers.builtin_status()
+}

@@ -1,0 +1,315 @@
+import { useState, type FormEvent, type KeyboardEvent } from "react";
+import { useTranslation } from "react-i18next";
+import type { PresetDto } from "../bindings/PresetDto";
+import type { ProviderDto } from "../bindings/ProviderDto";
+import { CloseIcon } from "../components/icons";
+import { Button, DialogActions, ErrorState, Field, InlineError, LoadingState, Modal, inputClass } from "../components/ui";
+import { api } from "../ipc/api";
+import { PROVIDER_KEYS, useInvalidatingMutation, usePresets } from "../ipc/queries";
+import { isHttpUrl, normaliseModels } from "./format";
+
+/** A preset's name, or "Name 2", "Name 3"… when a provider already has it. */
+export function uniqueName(base: string, taken: readonly string[]): string {
+  const lower = new Set(taken.map((n) => n.trim().toLowerCase()));
+  if (!lower.has(base.toLowerCase())) return base;
+  for (let i = 2; ; i++) {
+    const candidate = `${base} ${i}`;
+    if (!lower.has(candidate.toLowerCase())) return candidate;
+  }
+}
+
+/** Add a provider from a preset, or edit one. */
+export function ProviderDialog({
+  provider,
+  existing,
+  onClose,
+}: {
+  provider?: ProviderDto;
+  existing: readonly ProviderDto[];
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const presets = usePresets();
+  const title = provider ? t("settings.providerDialog.editTitle", { name: provider.name }) : t("settings.providerDialog.addTitle");
+  return (
+    <Modal title={title} description={t("settings.providerDialog.description")} onClose={onClose} testId="provider-dialog">
+      {presets.isPending ? (
+        <LoadingState className="py-8" />
+      ) : presets.isError ? (
+        <ErrorState error={presets.error} onRetry={() => void presets.refetch()} className="p-0" />
+      ) : (
+        <ProviderForm
+          presets={presets.data.filter((p) => p.dialect !== "builtin")}
+          provider={provider}
+          takenNames={existing.filter((p) => p.id !== provider?.id).map((p) => p.name)}
+          usedPresets={existing.map((p) => p.preset)}
+          onClose={onClose}
+        />
+      )}
+    </Modal>
+  );
+}
+
+function ProviderForm({
+  presets,
+  provider,
+  takenNames,
+  usedPresets,
+  onClose,
+}: {
+  presets: readonly PresetDto[];
+  provider?: ProviderDto;
+  takenNames: readonly string[];
+  usedPresets: readonly string[];
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  // Start from the first preset not configured yet: that is most likely what the boss adds next.
+  const first = presets.find((p) => !usedPresets.includes(p.id)) ?? presets[0];
+  const [presetId, setPresetId] = useState(provider?.preset ?? first?.id ?? "");
+  const [name, setName] = useState(provider?.name ?? (first ? uniqueName(first.name, takenNames) : ""));
+  const [baseUrl, setBaseUrl] = useState(provider?.baseUrl ?? first?.baseUrl ?? "");
+  const [defaultModel, setDefaultModel] = useState(provider?.defaultModel ?? first?.defaultModel ?? "");
+  const [models, setModels] = useState<string[]>(
+    provider ? provider.models.filter((m) => m !== provider.defaultModel) : [],
+  );
+  const [modelText, setModelText] = useState("");
+  const [enabled, setEnabled] = useState(provider?.enabled ?? true);
+  const [submitted, setSubmitted] = useState(false);
+  const save = useInvalidatingMutation(api.saveProvider, PROVIDER_KEYS);
+
+  const preset = presets.find((p) => p.id === presetId);
+
+  const pickPreset = (id: string) => {
+    setPresetId(id);
+    const p = presets.find((x) => x.id === id);
+    if (!p) return;
+    setName(uniqueName(p.name, takenNames));
+    setBaseUrl(p.baseUrl);
+    setDefaultModel(p.defaultModel);
+    setModels([]);
+    setModelText("");
+  };
+
+  const addModels = (text: string) => {
+    const added = normaliseModels([text]);
+    if (added.length > 0) setModels((m) => normaliseModels([...m, ...added]));
+    setModelText("");
+  };
+
+  const onModelKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === "Enter" || e.key === ",") {
+      e.preventDefault();
+      addModels(modelText);
+    } else if (e.key === "Backspace" && modelText === "" && models.length > 0) {
+      setModels((m) => m.slice(0, -1));
+    }
+  };
+
+  const nameError = submitted && name.trim() === "" ? t("settings.providerDialog.nameRequired") : null;
+  const urlError =
+    submitted && baseUrl.trim() === ""
+      ? t("settings.providerDialog.baseUrlRequired")
+      : submitted && !isHttpUrl(baseUrl)
+        ? t("settings.providerDialog.baseUrlInvalid")
+        : null;
+  const modelError = submitted && defaultModel.trim() === "" ? t("settings.providerDialog.modelRequired") : null;
+  const presetError = submitted && !preset && !provider ? t("settings.providerDialog.presetRequired") : null;
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setSubmitted(true);
+    if (name.trim() === "" || !isHttpUrl(baseUrl) || defaultModel.trim() === "" || (!preset && !provider)) return;
+    const model = defaultModel.trim();
+    save.mutate(
+      {
+        id: provider?.id ?? null,
+        name: name.trim(),
+        preset: presetId,
+        baseUrl: baseUrl.trim(),
+        defaultModel: model,
+        // The default model is always one of the provider's models; pending chip text counts too.
+        models: normaliseModels([model, ...models, modelText]),
+        enabled,
+      },
+      { onSuccess: onClose },
+    );
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <Field
+        label={t("settings.providerDialog.preset")}
+        error={presetError}
+        hint={
+          preset
+            ? preset.keyRequired
+              ? t("settings.providerDialog.presetNeedsKey")
+              : t("settings.providerDialog.presetLocal")
+            : undefined
+        }
+      >
+        {({ id, describedBy, invalid }) => (
+          <select
+            id={id}
+            data-testid="provider-preset-select"
+            className={inputClass}
+            value={presetId}
+            disabled={Boolean(provider)}
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+            onChange={(e) => pickPreset(e.target.value)}
+          >
+            {!preset && <option value={presetId}>{presetId || t("settings.providerDialog.presetPlaceholder")}</option>}
+            {presets.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+
+      <Field label={t("settings.providerDialog.name")} error={nameError}>
+        {({ id, describedBy, invalid }) => (
+          <input
+            id={id}
+            data-testid="provider-name-input"
+            className={inputClass}
+            value={name}
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+            onChange={(e) => setName(e.target.value)}
+          />
+        )}
+      </Field>
+
+      <Field label={t("settings.providerDialog.baseUrl")} error={urlError} hint={t("settings.providerDialog.baseUrlHint")}>
+        {({ id, describedBy, invalid }) => (
+          <input
+            id={id}
+            data-testid="provider-base-url-input"
+            className={`${inputClass} font-mono`}
+            value={baseUrl}
+            spellCheck={false}
+            inputMode="url"
+            placeholder="https://…/v1"
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+            onChange={(e) => setBaseUrl(e.target.value)}
+          />
+        )}
+      </Field>
+
+      <Field label={t("settings.providerDialog.defaultModel")} error={modelError}>
+        {({ id, describedBy, invalid }) => (
+          <input
+            id={id}
+            data-testid="provider-model-input"
+            className={`${inputClass} font-mono`}
+            value={defaultModel}
+            spellCheck={false}
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+            onChange={(e) => setDefaultModel(e.target.value)}
+          />
+        )}
+      </Field>
+
+      <Field label={t("settings.providerDialog.models")} hint={t("settings.providerDialog.modelsHint")} optional>
+        {({ id, describedBy }) => (
+          <div className="flex min-h-9 flex-wrap items-center gap-1.5 rounded-lg bg-white px-2 py-1.5 shadow-sm ring-1 ring-slate-300 ring-inset focus-within:ring-2 focus-within:ring-indigo-500">
+            {models.map((m) => (
+              <span
+                key={m}
+                data-testid="provider-model-chip"
+                className="inline-flex items-center gap-1 rounded-md bg-slate-100 py-0.5 pr-1 pl-2 font-mono text-xs text-slate-700"
+              >
+                {m}
+                <button
+                  type="button"
+                  className="rounded p-0.5 text-slate-400 hover:bg-slate-200 hover:text-slate-700"
+                  aria-label={t("settings.providerDialog.removeModel", { model: m })}
+                  onClick={() => setModels((list) => list.filter((x) => x !== m))}
+                >
+                  <CloseIcon width={12} height={12} />
+                </button>
+              </span>
+            ))}
+            <input
+              id={id}
+              data-testid="provider-models-input"
+              className="min-w-32 flex-1 border-0 bg-transparent px-1 py-0.5 font-mono text-sm text-slate-900 placeholder:font-sans placeholder:text-slate-400 focus:outline-none"
+              value={modelText}
+              spellCheck={false}
+              placeholder={models.length === 0 ? t("settings.providerDialog.modelsPlaceholder") : ""}
+              aria-describedby={describedBy}
+              onChange={(e) => {
+                const v = e.target.value;
+                // A pasted "a, b, c" becomes chips at once; a trailing comma commits what came before.
+                if (v.includes(",")) {
+                  const parts = v.split(",");
+                  const rest = parts.pop() ?? "";
+                  setModels((m) => normaliseModels([...m, ...parts]));
+                  setModelText(rest);
+                } else {
+                  setModelText(v);
+                }
+              }}
+              onKeyDown={onModelKey}
+              onBlur={() => modelText.trim() && addModels(modelText)}
+            />
+          </div>
+        )}
+      </Field>
+
+      <label className="flex items-center gap-2.5 text-sm text-slate-700">
+        <input
+          type="checkbox"
+          data-testid="provider-enabled-toggle"
+          className="size-4 rounded border-slate-300 text-slate-900 focus:ring-indigo-500"
+          checked={enabled}
+          onChange={(e) => setEnabled(e.target.checked)}
+        />
+        {t("settings.providerDialog.enabled")}
+      </label>
+
+      {save.isError && <InlineError error={save.error} />}
+
+      <DialogActions>
+        <Button onClick={onClose}>{t("common.cancel")}</Button>
+        <Button type="submit" variant="primary" data-testid="provider-submit" disabled={save.isPending}>
+          {save.isPending ? t("common.saving") : provider ? t("common.save") : t("settings.providerDialog.submitAdd")}
+        </Button>
+      </DialogActions>
+    </form>
+  );
+}
+
+export function DeleteProviderDialog({ provider, onClose }: { provider: ProviderDto; onClose: () => void }) {
+  const { t } = useTranslation();
+  const remove = useInvalidatingMutation(api.deleteProvider, PROVIDER_KEYS);
+  return (
+    <Modal
+      title={t("settings.providerDialog.deleteTitle", { name: provider.name })}
+      description={t("settings.providerDialog.deleteBody")}
+      onClose={onClose}
+      testId="delete-provider-dialog"
+    >
+      {remove.isError && <InlineError error={remove.error} />}
+      <DialogActions>
+        <Button onClick={onClose} data-autofocus>
+          {t("common.cancel")}
+        </Button>
+        <Button
+          variant="danger"
+          data-testid="delete-provider-confirm"
+          disabled={remove.isPending}
+          onClick={() => remove.mutate({ providerId: provider.id }, { onSuccess: onClose })}
+        >
+          {t("settings.providerDialog.deleteConfirm")}
+        </Button>
+      </DialogActions>
+    </Modal>
+  );
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { emptySpend, sampleSpend } from "../test/fixtures";
+import {
+  budgetLevel,
+  envVarFor,
+  formatUsd,
+  isHttpUrl,
+  isSpendEmpty,
+  keyStatus,
+  normaliseModels,
+  parseAmount,
+  parseLocalDate,
+  percentOf,
+} from "./format";
+import { uniqueName } from "./ProviderDialog";
+
+describe("settings helpers", () => {
+  it("parses amounts the boss types, and nothing else", () => {
+    expect(parseAmount("12")).toBe(12);
+    expect(parseAmount(" 2.50 ")).toBe(2.5);
+    expect(parseAmount("12,5")).toBe(12.5);
+    expect(parseAmount(".5")).toBe(0.5);
+    expect(parseAmount("-3")).toBe(-3);
+    expect(parseAmount("0")).toBe(0);
+    for (const bad of ["", " ", "abc", "NaN", "Infinity", "1e3", "12abc", "1.2.3", "$5"]) expect(parseAmount(bad), bad).toBeNull();
+  });
+
+  it("grades spend against the budget: fallback from 90 %, spent at 100 %", () => {
+    expect(budgetLevel(0, 10)).toBe("ok");
+    expect(budgetLevel(8.99, 10)).toBe("ok");
+    expect(budgetLevel(9, 10)).toBe("fallback");
+    expect(budgetLevel(9.99, 10)).toBe("fallback");
+    expect(budgetLevel(10, 10)).toBe("spent");
+    expect(budgetLevel(12, 10)).toBe("spent");
+    expect(percentOf(5, 10)).toBe(50);
+    expect(percentOf(15, 10)).toBe(100);
+  });
+
+  it("names the environment variable like the Rust side", () => {
+    expect(envVarFor("deepseek")).toBe("CUBICLE_API_KEY_DEEPSEEK");
+    expect(envVarFor("my-ollama.2")).toBe("CUBICLE_API_KEY_MY_OLLAMA_2");
+  });
+
+  it("derives the key badge from what the backend says", () => {
+    expect(keyStatus({ hasKey: true, keySource: "keychain", keyRequired: true })).toBe("keychain");
+    expect(keyStatus({ hasKey: true, keySource: "environment", keyRequired: true })).toBe("environment");
+    expect(keyStatus({ hasKey: false, keySource: "none", keyRequired: true })).toBe("missing");
+    expect(keyStatus({ hasKey: false, keySource: "none", keyRequired: false })).toBe("not_needed");
+  });
+
+  it("normalises model lists and names", () => {
+    expect(normaliseModels(["a", " b , c,", "a", ""])).toEqual(["a", "b", "c"]);
+    expect(uniqueName("DeepSeek", ["deepseek", "DeepSeek 2"])).toBe("DeepSeek 3");
+    expect(uniqueName("Qwen", ["DeepSeek"])).toBe("Qwen");
+    expect(isHttpUrl("http://localhost:11434/v1")).toBe(true);
+    expect(isHttpUrl("api.deepseek.com")).toBe(false);
+    expect(isHttpUrl("ftp://x")).toBe(false);
+  });
+
+  it("formats money, small amounts to the tenth of a cent", () => {
+    expect(formatUsd(3.25, "en")).toBe("$3.25");
+    expect(formatUsd(0.0042, "en")).toBe("$0.0042");
+    expect(formatUsd(0, "en")).toBe("$0.00");
+  });
+
+  it("reads report dates as local days and knows an empty week", () => {
+    const d = parseLocalDate("2025-03-07");
+    expect([d?.getFullYear(), d?.getMonth(), d?.getDate()]).toEqual([2025, 2, 7]);
+    expect(parseLocalDate("07/03/2025")).toBeNull();
+    expect(isSpendEmpty(emptySpend())).toBe(true);
+    expect(isSpendEmpty(sampleSpend())).toBe(false);
+  });
+});

@@ -1,0 +1,24 @@
+import { useSyncExternalStore } from "react";
+
+/** The app's pages. The address is `#<page>`, so reloads and the dev mock (`/mock.html#settings`) land on it. */
+export const ROUTES = ["org", "settings"] as const;
+export type Route = (typeof ROUTES)[number];
+
+function isRoute(value: string): value is Route {
+  return (ROUTES as readonly string[]).includes(value);
+}
+
+export function currentRoute(): Route {
+  const hash = typeof window === "undefined" ? "" : window.location.hash.replace(/^#\/?/, "");
+  return isRoute(hash) ? hash : "org";
+}
+
+function subscribe(onChange: () => void): () => void {
+  window.addEventListener("hashchange", onChange);
+  return () => window.removeEventListener("hashchange", onChange);
+}
+
+/** A tiny hash router: which page is showing. Navigate with `<a href="#settings">`. */
+export function useRoute(): Route {
+  return useSyncExternalStore(subscribe, currentRoute, () => "org" as const);
+}
