@@ -1,6 +1,7 @@
 //! `cubicle-cli`: the company without a window. Every command goes through the same
 //! core services as the desktop app; this file only parses arguments and prints.
 
+mod bench;
 mod org;
 mod provider;
 
@@ -47,6 +48,9 @@ enum Command {
         #[arg(required = true, num_args = 1..)]
         prompt: Vec<String>,
     },
+    /// Benchmarks: measured side by side in one run, printed as ratios.
+    #[command(subcommand)]
+    Bench(bench::BenchCommand),
     /// Developer tasks.
     #[command(subcommand, hide = true)]
     Dev(DevCommand),
@@ -75,6 +79,7 @@ async fn main() -> std::process::ExitCode {
 
 async fn run(cli: Cli) -> Result<()> {
     match cli.command {
+        Command::Bench(cmd) => bench::run(cmd).await,
         Command::Dev(DevCommand::ExportBindings { out }) => {
             cubicle_core::bindings::export_all(&out)?;
             println!("bindings written to {}", out.display());
@@ -104,7 +109,7 @@ async fn run(cli: Cli) -> Result<()> {
                     schema,
                     prompt,
                 } => provider::ask(&core, provider, model, schema, prompt.join(" ")).await,
-                Command::Dev(_) => unreachable!("handled above"),
+                Command::Dev(_) | Command::Bench(_) => unreachable!("handled above"),
             }
         }
     }

@@ -766,11 +766,14 @@ impl ProviderResolver for Providers {
                 m.name
             )));
         }
-        let key = self
-            .secrets
-            .get(&m.id)
-            .map_err(|e| LlmError::MissingKey(format!("{} ({e})", m.id)))?;
         let preset = presets::preset(&m.preset);
+        let key_required = preset.is_none_or(|p| p.key_required);
+        let key = match self.secrets.get(&m.id) {
+            Ok(key) => key,
+            // A local server needs no key: a missing keychain is no reason to fail.
+            Err(_) if !key_required => None,
+            Err(e) => return Err(LlmError::MissingKey(format!("{} ({e})", m.id))),
+        };
         let config = ProviderConfig {
             id: m.id.clone(),
             dialect: match parse_dialect(&m.dialect) {

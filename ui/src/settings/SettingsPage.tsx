@@ -32,7 +32,7 @@ export function SettingsPage({ company }: { company: CompanyDto }) {
           ))}
         </nav>
       </div>
-      <div className="min-h-0 flex-1 overflow-y-auto">
+      <div className="relative min-h-0 flex-1 overflow-y-auto">
         <div className="mx-auto max-w-5xl space-y-6 px-6 py-6">
           <ProvidersSection />
           <RoutesSection />

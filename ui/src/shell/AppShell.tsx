@@ -74,7 +74,10 @@ export function AppShell({ company, route, children }: { company: CompanyDto; ro
             </div>
           </div>
         </header>
-        <main className="relative min-h-0 flex-1">{children}</main>
+        {/* Absolute fill: percentage heights inside flex items are unreliable in WebKitGTK. */}
+        <main className="relative min-h-0 flex-1 overflow-hidden">
+          <div className="absolute inset-0 overflow-hidden">{children}</div>
+        </main>
       </div>
     </div>
   );

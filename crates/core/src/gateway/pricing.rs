@@ -94,7 +94,10 @@ mod tests {
             input_tokens: 1_000_000,
             output_tokens: 0,
         });
-        assert!(unpriced >= 1.0, "an unpriced model must look expensive: {unpriced}");
+        assert!(
+            unpriced >= 1.0,
+            "an unpriced model must look expensive: {unpriced}"
+        );
     }
 
     #[test]

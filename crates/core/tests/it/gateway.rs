@@ -32,6 +32,21 @@ impl SecretStore for NoSecrets {
     }
 }
 
+/// A machine without any Secret Service.
+struct NoKeychain;
+
+impl SecretStore for NoKeychain {
+    fn get(&self, _: &str) -> Result<Option<ApiKey>, SecretError> {
+        Err(SecretError::Unavailable("no D-Bus session".into()))
+    }
+    fn set(&self, _: &str, _: &ApiKey) -> Result<(), SecretError> {
+        Err(SecretError::Unavailable("no D-Bus session".into()))
+    }
+    fn delete(&self, _: &str) -> Result<(), SecretError> {
+        Err(SecretError::Unavailable("no D-Bus session".into()))
+    }
+}
+
 fn fast_config() -> GatewayConfig {
     GatewayConfig {
         backoff: vec![
@@ -51,12 +66,20 @@ struct Harness {
 }
 
 async fn company(config: GatewayConfig, builtin: Option<std::path::PathBuf>) -> Harness {
+    company_with(config, builtin, Arc::new(NoSecrets)).await
+}
+
+async fn company_with(
+    config: GatewayConfig,
+    builtin: Option<std::path::PathBuf>,
+    secrets: Arc<dyn SecretStore>,
+) -> Harness {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
     let core = AppCore::open_with(
         &url,
         CoreOptions {
-            secrets: Arc::new(NoSecrets),
+            secrets,
             builtin_model: Some(builtin.unwrap_or_else(|| dir.path().join("no-model.gguf"))),
             env_provider: None,
             gateway: config,
@@ -530,4 +553,60 @@ async fn with_no_provider_configured_the_built_in_model_answers() {
         .unwrap();
     assert!(!reply.value.text.trim().is_empty());
     assert!(!reply.fallback);
+}
+
+#[tokio::test]
+async fn a_local_provider_works_on_a_machine_without_a_keychain() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(chat("local ok", 3, 2)))
+        .mount(&server)
+        .await;
+    let h = company_with(fast_config(), None, Arc::new(NoKeychain)).await;
+    let id = add_provider(&h, &server, (0.0, 0.0)).await;
+    let reply = h
+        .core
+        .gateway
+        .complete(&CallContext::new(Purpose::Thought), route(&id), req("hi"))
+        .await
+        .unwrap();
+    assert_eq!(reply.value.text, "local ok");
+
+    // A paid provider, though, says exactly what is missing.
+    let paid = h
+        .core
+        .providers
+        .save(SaveProvider {
+            id: None,
+            name: "DeepSeek".into(),
+            preset: "deepseek".into(),
+            base_url: format!("{}/v1", server.uri()),
+            default_model: "deepseek-chat".into(),
+            models: vec![],
+            enabled: true,
+        })
+        .await
+        .unwrap();
+    assert!(!paid.has_key);
+    let err = h
+        .core
+        .gateway
+        .complete(
+            &CallContext::new(Purpose::Thought),
+            route(&paid.id),
+            req("hi"),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), "missing_key");
+    let err = h
+        .core
+        .providers
+        .set_key(SetProviderKey {
+            provider_id: paid.id.clone(),
+            key: "sk-x".into(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), cubicle_core::ErrorCode::SecretUnavailable);
 }

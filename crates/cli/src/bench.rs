@@ -1,0 +1,193 @@
+//! `cubicle-cli bench …`: speed measured side by side in one run, printed as ratios.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use clap::Subcommand;
+use cubicle_core::AppCore;
+use cubicle_core::app::CoreOptions;
+use cubicle_core::gateway::{CallContext, Purpose, Route};
+use cubicle_core::types::{SaveProvider, SetupCompany};
+use cubicle_llm::presets::{self, ProviderConfig};
+use cubicle_llm::{ChatMessage, CompletionRequest};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+#[derive(Subcommand)]
+pub enum BenchCommand {
+    /// Gateway overhead per call: the same OpenAI-compatible client called directly vs
+    /// through the gateway (admission, budget check, permit, ledger row), against a
+    /// zero-latency local server.
+    Gateway {
+        #[arg(long, default_value_t = 300)]
+        calls: usize,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub async fn run(cmd: BenchCommand) -> Result<()> {
+    match cmd {
+        BenchCommand::Gateway { calls, json } => gateway(calls, json).await,
+    }
+}
+
+/// A minimal HTTP/1.1 server that answers every request at once with a fixed chat reply.
+async fn zero_latency_server() -> Result<String> {
+    let listener = TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?;
+    let body = r#"{"id":"c","object":"chat.completion","model":"bench","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":1}}"#;
+    let response = format!(
+        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    tokio::spawn(async move {
+        while let Ok((mut sock, _)) = listener.accept().await {
+            let response = response.clone();
+            tokio::spawn(async move {
+                let mut buf = vec![0u8; 64 * 1024];
+                let mut pending = Vec::new();
+                loop {
+                    let Ok(n) = sock.read(&mut buf).await else {
+                        return;
+                    };
+                    if n == 0 {
+                        return;
+                    }
+                    pending.extend_from_slice(&buf[..n]);
+                    // One response per complete request (headers + content-length body).
+                    while let Some(end) = find(&pending, b"\r\n\r\n") {
+                        let head = String::from_utf8_lossy(&pending[..end]).to_lowercase();
+                        let len = head
+                            .lines()
+                            .find_map(|l| l.strip_prefix("content-length:"))
+                            .and_then(|v| v.trim().parse::<usize>().ok())
+                            .unwrap_or(0);
+                        if pending.len() < end + 4 + len {
+                            break;
+                        }
+                        pending.drain(..end + 4 + len);
+                        if sock.write_all(response.as_bytes()).await.is_err() {
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    Ok(format!("http://{addr}/v1"))
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let idx = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted.get(idx).copied().unwrap_or_default()
+}
+
+async fn gateway(calls: usize, json: bool) -> Result<()> {
+    let calls = calls.max(10);
+    let base = zero_latency_server().await?;
+    let dir = tempfile::tempdir()?;
+    let url = format!(
+        "sqlite://{}?mode=rwc",
+        dir.path().join("bench.db").display()
+    );
+    let core = AppCore::open_with(&url, CoreOptions::default()).await?;
+    core.org
+        .setup_company(SetupCompany {
+            name: "Bench".into(),
+            boss_name: "Bench".into(),
+            language: cubicle_core::types::Language::En,
+            mission: None,
+        })
+        .await?;
+    let p = core
+        .providers
+        .save(SaveProvider {
+            id: None,
+            name: "Local".into(),
+            preset: "vllm".into(),
+            base_url: base.clone(),
+            default_model: "bench".into(),
+            models: vec![],
+            enabled: true,
+        })
+        .await?;
+    let preset = presets::preset("vllm").ok_or_else(|| anyhow::anyhow!("vllm preset"))?;
+    let mut config = ProviderConfig::from(preset);
+    config.base_url = base;
+    let direct: Arc<dyn cubicle_llm::LlmClient> = Arc::from(presets::client_for(
+        config,
+        None,
+        None,
+        Duration::from_secs(10),
+    )?);
+    let req = CompletionRequest {
+        messages: vec![ChatMessage::user("ping")],
+        max_tokens: Some(4),
+        ..Default::default()
+    };
+    let route = Route {
+        provider_id: p.id,
+        model: "bench".into(),
+    };
+    let ctx = CallContext::new(Purpose::Test);
+
+    // Warm both paths (connections, statement caches), then interleave the measurements
+    // so background noise hits both equally.
+    for _ in 0..10 {
+        direct.complete(req.clone()).await?;
+        core.gateway
+            .complete(&ctx, route.clone(), req.clone())
+            .await?;
+    }
+    let (mut d, mut g) = (Vec::with_capacity(calls), Vec::with_capacity(calls));
+    for _ in 0..calls {
+        let t = Instant::now();
+        direct.complete(req.clone()).await?;
+        d.push(t.elapsed());
+        let t = Instant::now();
+        core.gateway
+            .complete(&ctx, route.clone(), req.clone())
+            .await?;
+        g.push(t.elapsed());
+    }
+    d.sort();
+    g.sort();
+    let (d50, g50) = (percentile(&d, 0.5), percentile(&g, 0.5));
+    let (d99, g99) = (percentile(&d, 0.99), percentile(&g, 0.99));
+    let overhead = g50.saturating_sub(d50);
+    let ratio = g50.as_secs_f64() / d50.as_secs_f64().max(1e-9);
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "calls": calls,
+                "direct_us_p50": d50.as_micros(), "gateway_us_p50": g50.as_micros(),
+                "direct_us_p99": d99.as_micros(), "gateway_us_p99": g99.as_micros(),
+                "overhead_us_p50": overhead.as_micros(), "gateway_over_direct": ratio,
+            })
+        );
+    } else {
+        println!("gateway overhead, {calls} calls each, zero-latency local server:");
+        println!(
+            "  direct client   p50 {:>7} µs   p99 {:>7} µs",
+            d50.as_micros(),
+            d99.as_micros()
+        );
+        println!(
+            "  through gateway p50 {:>7} µs   p99 {:>7} µs",
+            g50.as_micros(),
+            g99.as_micros()
+        );
+        println!(
+            "  overhead p50 {} µs per call (gateway / direct = {ratio:.2}×; includes the ledger write)",
+            overhead.as_micros()
+        );
+    }
+    Ok(())
+}
