@@ -66,8 +66,16 @@ rust_tests() {
 suite "Rust tests" rust_tests
 suite "UI typecheck" bash -c "cd ui && npx tsc -b"
 suite "UI tests (Vitest)" bash -c "cd ui && npm test --silent"
-suite "desktop end-to-end (tauri-driver + WebKitWebDriver under Xvfb)" \
-  xvfb-run -a -s "-screen 0 1280x800x24" node --test tests/e2e/
+# The desktop tests get their own D-Bus session with an unlocked gnome-keyring too, so
+# keys set in the app land in a real (throwaway) keychain.
+e2e_tests() {
+  dbus-run-session -- bash -c '
+    export XDG_DATA_HOME=$(mktemp -d)
+    mkdir -p "$XDG_DATA_HOME/keyrings"
+    echo -n cubicle-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+    xvfb-run -a -s "-screen 0 1280x800x24" node --test --test-concurrency=1 tests/e2e/'
+}
+suite "desktop end-to-end (tauri-driver + WebKitWebDriver under Xvfb)" e2e_tests
 
 step "summary"
 ((failed)) && printf 'failed suite: %s\n' "${failures[@]}"
