@@ -15,6 +15,7 @@ const COMMANDS: &[&str] = &[
     "move_employee",
     "set_manager",
     "fire_employee",
+    "set_employee_backend",
     "list_presets",
     "list_providers",
     "save_provider",
@@ -29,6 +30,7 @@ const COMMANDS: &[&str] = &[
     "set_budget",
     "get_spend",
     "builtin_status",
+    "set_builtin_model",
 ];
 
 fn main() {

@@ -12,6 +12,7 @@ mod m20261130_000003_create_team;
 mod m20261130_000004_create_employee;
 mod m20261130_000005_create_role_template;
 mod m20261130_000006_create_model_tables;
+mod m20261130_000007_create_app_setting;
 
 pub struct Migrator;
 
@@ -25,6 +26,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261130_000004_create_employee::Migration),
             Box::new(m20261130_000005_create_role_template::Migration),
             Box::new(m20261130_000006_create_model_tables::Migration),
+            Box::new(m20261130_000007_create_app_setting::Migration),
         ]
     }
 }

@@ -10,7 +10,7 @@ use cubicle_migrations::{Migrator, MigratorTrait};
 use sea_orm_migration::SchemaManager;
 use sea_orm_migration::sea_orm::{ConnectionTrait, Database, DatabaseConnection};
 
-const TABLES: [&str; 9] = [
+const TABLES: [&str; 10] = [
     "company",
     "department",
     "team",
@@ -20,6 +20,7 @@ const TABLES: [&str; 9] = [
     "model_price",
     "model_route",
     "cost_ledger",
+    "app_setting",
 ];
 
 async fn assert_tables(db: &DatabaseConnection, present: bool) {

@@ -20,6 +20,7 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         org::move_employee,
         org::set_manager,
         org::fire_employee,
+        org::set_employee_backend,
         settings::list_presets,
         settings::list_providers,
         settings::save_provider,
@@ -34,6 +35,7 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         settings::set_budget,
         settings::get_spend,
         settings::builtin_status,
+        settings::set_builtin_model,
     ]
 }
 

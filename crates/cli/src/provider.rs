@@ -30,6 +30,13 @@ pub enum ProviderCommand {
     /// Store a provider's API key in the OS keychain. Reads the key from stdin so it
     /// never lands in shell history.
     SetKey { provider: String },
+    /// Point the built-in model at another GGUF file (or `--default` to go back).
+    SetBuiltin {
+        #[arg(required_unless_present = "default")]
+        path: Option<String>,
+        #[arg(long, conflicts_with = "path")]
+        default: bool,
+    },
     /// Make a real minimal call to a provider and report the result.
     Test {
         provider: String,
@@ -60,7 +67,7 @@ pub async fn run(core: &AppCore, cmd: ProviderCommand) -> Result<()> {
                     x.name,
                     x.default_model,
                     if x.builtin {
-                        format!("built-in, {}", installed(&p.builtin_status()))
+                        format!("built-in, {}", installed(&p.builtin_status().await))
                     } else {
                         key.to_owned()
                     }
@@ -112,6 +119,14 @@ pub async fn run(core: &AppCore, cmd: ProviderCommand) -> Result<()> {
             })
             .await?;
             println!("key for {provider} stored in the OS keychain");
+        }
+        ProviderCommand::SetBuiltin { path, default } => {
+            let status = p
+                .set_builtin_model(SetBuiltinModel {
+                    path: if default { None } else { path },
+                })
+                .await?;
+            println!("built-in model: {}", installed(&status));
         }
         ProviderCommand::Test { provider, model } => {
             let r = p

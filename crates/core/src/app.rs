@@ -49,6 +49,30 @@ impl Default for CoreOptions {
 }
 
 impl AppCore {
+    /// Gives an employee their own model backend (or back to the company's routes).
+    pub async fn set_employee_backend(
+        &self,
+        input: crate::types::SetEmployeeBackend,
+    ) -> Result<crate::types::EmployeeDto, crate::error::IpcError> {
+        let provider = input.provider.unwrap_or_default().trim().to_owned();
+        if !provider.is_empty() && !self.providers.exists(&provider).await? {
+            return Err(crate::error::IpcError::new(
+                crate::error::ErrorCode::NotFound,
+                format!("no provider {provider:?} is configured"),
+            ));
+        }
+        Ok(self
+            .org
+            .set_backend(
+                input.employee_id,
+                crate::types::BackendRef {
+                    provider,
+                    model: input.model.unwrap_or_default(),
+                },
+            )
+            .await?)
+    }
+
     /// Opens the database at `url` (migrating it) with the OS keychain for secrets.
     pub async fn open(url: &str) -> Result<Self, DbError> {
         Self::open_with(url, CoreOptions::default()).await

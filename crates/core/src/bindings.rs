@@ -26,6 +26,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     MoveEmployee::export_all(&cfg)?;
     SetManager::export_all(&cfg)?;
     FireEmployee::export_all(&cfg)?;
+    SetEmployeeBackend::export_all(&cfg)?;
     IpcError::export_all(&cfg)?;
     DomainEvent::export_all(&cfg)?;
     PresetDto::export_all(&cfg)?;
@@ -42,5 +43,6 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     SetBudget::export_all(&cfg)?;
     SpendReport::export_all(&cfg)?;
     BuiltinStatus::export_all(&cfg)?;
+    SetBuiltinModel::export_all(&cfg)?;
     Ok(())
 }

@@ -17,9 +17,11 @@ use chrono::{Local, Utc};
 use cubicle_llm::structured::{self, StructuredError};
 use cubicle_llm::{
     Capabilities, CompletionRequest, CompletionResponse, CompletionStream, LlmClient, LlmError,
+    StreamEvent, Usage,
 };
 use cubicle_store::entity::cost_ledger;
 use cubicle_store::{Db, DbErr, models as q};
+use futures::StreamExt;
 use schemars::JsonSchema;
 use sea_orm::ActiveValue::{NotSet, Set};
 use serde::de::DeserializeOwned;
@@ -388,6 +390,135 @@ impl Gateway {
         }
     }
 
+    /// A streamed completion. Admission, the budget and the breaker work as for
+    /// [`Gateway::complete`]; the concurrency permit is held until the stream ends; opening
+    /// the stream is retried with backoff (a stream that broke after text arrived is not,
+    /// since the caller already showed that text). The ledger row is written when the
+    /// stream ends — completed, failed, or dropped by the caller (`cancelled`).
+    pub async fn stream(
+        &self,
+        ctx: &CallContext,
+        route: Route,
+        mut req: CompletionRequest,
+    ) -> Result<GatewayReply<CompletionStream>, GatewayError> {
+        let ticket = self.admit(ctx, route, &req).await?;
+        if req.model.is_empty() {
+            req.model = ticket.route.model.clone();
+        }
+        let config = &self.shared.config;
+        let mut retries = config.backoff.iter();
+        let mut attempt = 0;
+        let (inner, permit, started) = loop {
+            attempt += 1;
+            let permit = match self.permits.clone().acquire_owned().await {
+                Ok(p) => p,
+                Err(_) => {
+                    self.finish(&ticket, false).await;
+                    return Err(GatewayError::Closed);
+                }
+            };
+            let started = Instant::now();
+            let opened = match tokio::time::timeout(
+                config.call_timeout,
+                ticket.resolved.client.stream(req.clone()),
+            )
+            .await
+            {
+                Ok(r) => r,
+                Err(_) => Err(LlmError::Timeout),
+            };
+            let err = match opened {
+                Ok(s) => break (s, permit, started),
+                Err(e) => e,
+            };
+            drop(permit);
+            record_attempt(
+                &self.shared,
+                &ticket,
+                ctx,
+                attempt,
+                Usage::default(),
+                "error",
+                Some(&err),
+                started.elapsed(),
+            )
+            .await;
+            let wait = match (err.is_retryable(), retries.next()) {
+                (true, Some(&wait)) => match &err {
+                    LlmError::RateLimited {
+                        retry_after: Some(after),
+                    } if *after > config.max_retry_after => None,
+                    LlmError::RateLimited {
+                        retry_after: Some(after),
+                    } => Some(wait.max(*after)),
+                    _ => Some(wait),
+                },
+                _ => None,
+            };
+            match wait {
+                Some(wait) => tokio::time::sleep(wait).await,
+                None => {
+                    self.finish(&ticket, false).await;
+                    return Err(err.into());
+                }
+            }
+        };
+
+        let (tx, rx) = mpsc::channel::<Result<StreamEvent, LlmError>>(64);
+        let gateway = self.clone();
+        let ctx = ctx.clone();
+        let route = ticket.route.clone();
+        let fallback = ticket.fallback;
+        tokio::spawn(async move {
+            let _permit = permit;
+            let mut inner = inner;
+            let mut outcome: (Usage, &str, Option<LlmError>) =
+                (Usage::default(), "error", Some(LlmError::StreamCut));
+            while let Some(item) = inner.next().await {
+                let done = match &item {
+                    Ok(StreamEvent::Done { usage, .. }) => {
+                        outcome = (*usage, "ok", None);
+                        true
+                    }
+                    Ok(StreamEvent::Delta(_)) => false,
+                    Err(e) => {
+                        outcome = (Usage::default(), "error", Some(clone_err(e)));
+                        true
+                    }
+                };
+                if tx.send(item).await.is_err() {
+                    outcome = (Usage::default(), "cancelled", None);
+                    break;
+                }
+                if done {
+                    break;
+                }
+            }
+            let (usage, kind, err) = outcome;
+            record_attempt(
+                &gateway.shared,
+                &ticket,
+                &ctx,
+                attempt,
+                usage,
+                kind,
+                err.as_ref(),
+                started.elapsed(),
+            )
+            .await;
+            gateway.finish(&ticket, kind != "error").await;
+        });
+        let stream = futures::stream::unfold(rx, |mut rx| async move {
+            rx.recv().await.map(|item| (item, rx))
+        })
+        .boxed();
+        Ok(GatewayReply {
+            value: stream,
+            route,
+            fallback,
+        })
+    }
+
     /// Money spent on model calls since local midnight.
     pub async fn spent_today(&self) -> Result<f64, DbErr> {
         q::spent_since(&self.shared.db, start_of_today()).await
@@ -483,33 +614,70 @@ impl Metered<'_> {
     ) {
         let (usage, outcome, error) = match result {
             Ok(r) => (r.usage, "ok", None),
-            Err(e) => (
-                Default::default(),
-                "error",
-                Some(format!("{}: {e}", e.code())),
-            ),
+            Err(e) => (Usage::default(), "error", Some(e)),
         };
-        let row = cost_ledger::ActiveModel {
-            id: NotSet,
-            at: Set(Utc::now()),
-            trace_id: Set(self.ctx.trace_id.clone()),
-            employee_id: Set(self.ctx.employee_id),
-            purpose: Set(self.ctx.purpose.as_str().to_owned()),
-            provider_id: Set(self.ticket.route.provider_id.clone()),
-            model: Set(self.ticket.route.model.clone()),
-            attempt: Set(attempt),
-            input_tokens: Set(i32::try_from(usage.input_tokens).unwrap_or(i32::MAX)),
-            output_tokens: Set(i32::try_from(usage.output_tokens).unwrap_or(i32::MAX)),
-            cost_usd: Set(self.ticket.price.cost(usage)),
-            latency_ms: Set(i32::try_from(latency.as_millis()).unwrap_or(i32::MAX)),
-            outcome: Set(outcome.to_owned()),
-            fallback: Set(self.ticket.fallback),
-            error: Set(error),
-        };
-        match q::insert_ledger(&self.gateway.shared.db, row).await {
-            Ok(_) => self.gateway.shared.bus.publish(DomainEvent::SpendRecorded),
-            Err(e) => tracing::error!(error = %e, "could not write the cost ledger"),
-        }
+        record_attempt(
+            &self.gateway.shared,
+            self.ticket,
+            self.ctx,
+            attempt,
+            usage,
+            outcome,
+            error,
+            latency,
+        )
+        .await;
+    }
+}
+
+/// `LlmError` is not `Clone` (it may carry sources); keep what the ledger needs.
+fn clone_err(e: &LlmError) -> LlmError {
+    match e {
+        LlmError::RateLimited { retry_after } => LlmError::RateLimited {
+            retry_after: *retry_after,
+        },
+        LlmError::Timeout => LlmError::Timeout,
+        LlmError::StreamCut => LlmError::StreamCut,
+        LlmError::Http { status, body } => LlmError::Http {
+            status: *status,
+            body: body.clone(),
+        },
+        other => LlmError::Provider(other.to_string()),
+    }
+}
+
+/// One ledger row for one attempt, then a `SpendRecorded` event.
+#[allow(clippy::too_many_arguments)]
+async fn record_attempt(
+    shared: &Shared,
+    ticket: &Ticket,
+    ctx: &CallContext,
+    attempt: i32,
+    usage: Usage,
+    outcome: &str,
+    error: Option<&LlmError>,
+    latency: Duration,
+) {
+    let row = cost_ledger::ActiveModel {
+        id: NotSet,
+        at: Set(Utc::now()),
+        trace_id: Set(ctx.trace_id.clone()),
+        employee_id: Set(ctx.employee_id),
+        purpose: Set(ctx.purpose.as_str().to_owned()),
+        provider_id: Set(ticket.route.provider_id.clone()),
+        model: Set(ticket.route.model.clone()),
+        attempt: Set(attempt),
+        input_tokens: Set(i32::try_from(usage.input_tokens).unwrap_or(i32::MAX)),
+        output_tokens: Set(i32::try_from(usage.output_tokens).unwrap_or(i32::MAX)),
+        cost_usd: Set(ticket.price.cost(usage)),
+        latency_ms: Set(i32::try_from(latency.as_millis()).unwrap_or(i32::MAX)),
+        outcome: Set(outcome.to_owned()),
+        fallback: Set(ticket.fallback),
+        error: Set(error.map(|e| format!("{}: {e}", e.code()))),
+    };
+    match q::insert_ledger(&shared.db, row).await {
+        Ok(_) => shared.bus.publish(DomainEvent::SpendRecorded),
+        Err(e) => tracing::error!(error = %e, "could not write the cost ledger"),
     }
 }
 

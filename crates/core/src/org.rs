@@ -22,9 +22,10 @@ use crate::types::*;
 pub const DEFAULT_DAILY_BUDGET_USD: f64 = 2.0;
 /// A typo guard: nobody means to let the company spend more than this per day.
 pub const MAX_DAILY_BUDGET_USD: f64 = 10_000.0;
-/// New hires think with the built-in offline model until the boss picks another.
-pub const DEFAULT_PROVIDER: &str = "builtin";
-pub const DEFAULT_MODEL: &str = "smollm2-135m-instruct";
+/// New hires think with whatever the company routes each purpose to (Settings → default
+/// models; the built-in model when nothing is configured) until the boss gives them a
+/// backend of their own. An empty provider means exactly that.
+pub const COMPANY_DEFAULT_PROVIDER: &str = "";
 /// Archetype of a hire whose role is not in the catalogue and who was given none.
 const FALLBACK_ARCHETYPE: Archetype = Archetype::WarmHearted;
 
@@ -413,8 +414,8 @@ impl OrgService {
                 archetype: Set(archetype.as_str().to_owned()),
                 speaking_style: Set(archetype.default_speaking_style().to_owned()),
                 skills: Set(serde_json::json!(skills)),
-                backend_provider: Set(DEFAULT_PROVIDER.to_owned()),
-                backend_model: Set(DEFAULT_MODEL.to_owned()),
+                backend_provider: Set(COMPANY_DEFAULT_PROVIDER.to_owned()),
+                backend_model: Set(String::new()),
                 tool_whitelist: Set(serde_json::json!(tools)),
                 avatar: Set(None),
                 status: Set(EmployeeStatus::Idle.as_str().to_owned()),
@@ -491,6 +492,33 @@ impl OrgService {
         }
         let mut am = e.into_active_model();
         am.manager_id = Set(input.manager_id);
+        let e = q::update_employee(&txn, am).await?;
+        txn.commit().await?;
+        self.bus
+            .publish(DomainEvent::EmployeeUpdated { employee_id: e.id });
+        Ok(employee_dto(&e))
+    }
+
+    /// Gives an employee a model backend of their own; an empty provider goes back to
+    /// the company's routes. Memory, persona, tasks and relationships are untouched
+    /// (SPEC §1). The caller checks that the provider exists.
+    pub async fn set_backend(
+        &self,
+        employee_id: i32,
+        backend: BackendRef,
+    ) -> OrgResult<EmployeeDto> {
+        let txn = self.db.begin().await?;
+        let c = self.require_company(&txn).await?;
+        let e = self
+            .require_current_employee(&txn, c.id, employee_id)
+            .await?;
+        let mut am = e.into_active_model();
+        am.backend_provider = Set(backend.provider.trim().to_owned());
+        am.backend_model = Set(if backend.provider.trim().is_empty() {
+            String::new()
+        } else {
+            backend.model.trim().to_owned()
+        });
         let e = q::update_employee(&txn, am).await?;
         txn.commit().await?;
         self.bus

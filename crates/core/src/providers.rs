@@ -15,7 +15,7 @@ use cubicle_store::entity::{model_price, model_route, provider};
 use cubicle_store::{Db, DbErr, models as q};
 use sea_orm::ActiveValue::{NotSet, Set};
 use sea_orm::IntoActiveModel;
-use tokio::sync::OnceCell;
+use tokio::sync::Mutex;
 
 use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};
@@ -170,10 +170,15 @@ pub struct Providers {
     db: Db,
     bus: EventBus,
     secrets: Arc<dyn SecretStore>,
-    builtin_path: PathBuf,
-    builtin: OnceCell<Arc<BuiltinModel>>,
+    /// Set by tests and embedders; wins over everything else.
+    builtin_override: Option<PathBuf>,
+    /// The loaded built-in model and the file it came from (reloaded when that changes).
+    builtin: Mutex<Option<(PathBuf, Arc<BuiltinModel>)>>,
     env: Option<EnvProvider>,
 }
+
+/// `app_setting` key holding the boss's choice of GGUF for the built-in model.
+const BUILTIN_PATH_SETTING: &str = "builtin_model_path";
 
 impl Providers {
     pub fn new(db: Db, bus: EventBus, secrets: Arc<dyn SecretStore>) -> Self {
@@ -181,15 +186,42 @@ impl Providers {
             db,
             bus,
             secrets,
-            builtin_path: cubicle_llm::builtin::default_model_path(),
-            builtin: OnceCell::new(),
+            builtin_override: None,
+            builtin: Mutex::new(None),
             env: None,
         }
     }
 
     pub fn with_builtin_path(mut self, path: PathBuf) -> Self {
-        self.builtin_path = path;
+        self.builtin_override = Some(path);
         self
+    }
+
+    /// Which GGUF the built-in model loads: an embedder's override, else the file the
+    /// boss chose in Settings, else `CUBICLE_BUILTIN_MODEL`, else the bundled default.
+    async fn builtin_path(&self) -> (PathBuf, bool) {
+        if let Some(p) = &self.builtin_override {
+            return (p.clone(), false);
+        }
+        if let Ok(Some(p)) = q::get_setting(&self.db, BUILTIN_PATH_SETTING).await {
+            return (PathBuf::from(p), true);
+        }
+        (cubicle_llm::builtin::default_model_path(), false)
+    }
+
+    /// Uses another GGUF for the built-in model (`None`: back to the default). The file
+    /// must exist and be a GGUF; it is loaded on the next built-in call.
+    pub async fn set_builtin_model(&self, input: SetBuiltinModel) -> ProviderResult<BuiltinStatus> {
+        let path = input
+            .path
+            .map(|p| p.trim().to_owned())
+            .filter(|p| !p.is_empty());
+        if let Some(p) = &path {
+            check_gguf(std::path::Path::new(p)).map_err(ProviderError::InvalidInput)?;
+        }
+        q::set_setting(&self.db, BUILTIN_PATH_SETTING, path.as_deref()).await?;
+        self.bus.publish(DomainEvent::ProvidersChanged);
+        Ok(self.builtin_status().await)
     }
 
     pub fn with_env_provider(mut self, env: Option<EnvProvider>) -> Self {
@@ -216,12 +248,17 @@ impl Providers {
             .collect()
     }
 
-    pub fn builtin_status(&self) -> BuiltinStatus {
-        let meta = std::fs::metadata(&self.builtin_path).ok();
+    pub async fn builtin_status(&self) -> BuiltinStatus {
+        let (path, custom) = self.builtin_path().await;
+        let meta = std::fs::metadata(&path).ok();
         BuiltinStatus {
             installed: meta.as_ref().is_some_and(std::fs::Metadata::is_file),
-            path: self.builtin_path.display().to_string(),
+            path: path.display().to_string(),
             size_bytes: meta.map(|m| m.len()),
+            custom,
+            default_path: cubicle_llm::builtin::default_model_path()
+                .display()
+                .to_string(),
         }
     }
 
@@ -481,6 +518,30 @@ impl Providers {
         Ok(self.default_route())
     }
 
+    /// The route for one employee's call: their own backend when they have one, else the
+    /// company's route for the purpose (seed 001: per purpose and per employee).
+    pub async fn route_for_employee(
+        &self,
+        purpose: Purpose,
+        backend: &BackendRef,
+    ) -> ProviderResult<Route> {
+        if backend.provider.is_empty() {
+            return self.route_for(purpose).await;
+        }
+        Ok(Route {
+            provider_id: backend.provider.clone(),
+            model: backend.model.clone(),
+        })
+    }
+
+    /// True when calls can be routed to `id` (the built-in model, the environment
+    /// provider, or a configured provider).
+    pub async fn exists(&self, id: &str) -> ProviderResult<bool> {
+        Ok(id == BUILTIN
+            || (id == ENV_PROVIDER_ID && self.env.is_some())
+            || q::find_provider(&self.db, id).await?.is_some())
+    }
+
     fn default_route(&self) -> Route {
         match &self.env {
             Some(env) => Route {
@@ -712,19 +773,38 @@ impl Providers {
     }
 
     async fn builtin_model(&self) -> Result<Arc<BuiltinModel>, LlmError> {
-        self.builtin
-            .get_or_try_init(|| async {
-                if !self.builtin_path.is_file() {
-                    return Err(LlmError::Builtin(format!(
-                        "the built-in model is not installed at {}; run scripts/install-model.sh",
-                        self.builtin_path.display()
-                    )));
-                }
-                BuiltinModel::load_async(self.builtin_path.clone(), BuiltinOptions::default()).await
-            })
-            .await
-            .cloned()
+        let (path, _) = self.builtin_path().await;
+        // Held across the load on purpose: concurrent first calls load the file once.
+        let mut slot = self.builtin.lock().await;
+        if let Some((loaded, model)) = slot.as_ref()
+            && *loaded == path
+        {
+            return Ok(model.clone());
+        }
+        if !path.is_file() {
+            return Err(LlmError::Builtin(format!(
+                "the built-in model is not installed at {}; run scripts/install-model.sh",
+                path.display()
+            )));
+        }
+        let model = BuiltinModel::load_async(path.clone(), BuiltinOptions::default()).await?;
+        *slot = Some((path, model.clone()));
+        Ok(model)
     }
+}
+
+/// A GGUF file starts with the magic bytes `GGUF`.
+fn check_gguf(path: &std::path::Path) -> Result<(), String> {
+    use std::io::Read;
+    let mut f =
+        std::fs::File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let mut magic = [0u8; 4];
+    f.read_exact(&mut magic)
+        .map_err(|_| format!("{} is too short to be a GGUF model", path.display()))?;
+    if &magic != b"GGUF" {
+        return Err(format!("{} is not a GGUF model file", path.display()));
+    }
+    Ok(())
 }
 
 #[async_trait::async_trait]

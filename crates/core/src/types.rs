@@ -181,6 +181,7 @@ impl EmployeeStatus {
 }
 
 /// Which model an employee thinks with. Swapping it never touches memory or persona.
+/// An empty `provider` means "the company's route for each purpose".
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct BackendRef {
     pub provider: String,
@@ -341,6 +342,15 @@ pub struct MoveEmployee {
 pub struct SetManager {
     pub employee_id: i32,
     pub manager_id: Option<i32>,
+}
+
+/// `provider: None` (or empty) returns the employee to the company's routes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SetEmployeeBackend {
+    pub employee_id: i32,
+    pub provider: Option<String>,
+    pub model: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
@@ -548,7 +558,19 @@ pub struct SpendReport {
 #[serde(rename_all = "camelCase")]
 pub struct BuiltinStatus {
     pub installed: bool,
+    /// The GGUF the built-in model loads.
     pub path: String,
     #[ts(type = "number | null")]
     pub size_bytes: Option<u64>,
+    /// The boss chose this file in Settings (rather than the bundled default).
+    pub custom: bool,
+    /// Where the bundled model lives (what "reset" goes back to).
+    pub default_path: String,
+}
+
+/// Points the built-in backend at another GGUF file; `None` goes back to the default.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SetBuiltinModel {
+    pub path: Option<String>,
 }

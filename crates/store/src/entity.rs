@@ -1,5 +1,6 @@
 //! One entity per table. Generated-entity style: plain data, no logic.
 
+pub mod app_setting;
 pub mod company;
 pub mod cost_ledger;
 pub mod department;

@@ -6,7 +6,7 @@ use sea_orm::{
     QueryFilter, QueryOrder, QuerySelect,
 };
 
-use crate::entity::{cost_ledger, model_price, model_route, provider};
+use crate::entity::{app_setting, cost_ledger, model_price, model_route, provider};
 
 // ---------- providers ----------
 
@@ -146,4 +146,33 @@ pub async fn ledger_since(
         .order_by_asc(cost_ledger::Column::Id)
         .all(conn)
         .await
+}
+
+// ---------- app settings ----------
+
+pub async fn get_setting(conn: &impl ConnectionTrait, key: &str) -> Result<Option<String>, DbErr> {
+    Ok(app_setting::Entity::find_by_id(key.to_owned())
+        .one(conn)
+        .await?
+        .map(|s| s.value))
+}
+
+/// Sets `key` to `value`, or removes it when `value` is `None`.
+pub async fn set_setting(
+    conn: &impl ConnectionTrait,
+    key: &str,
+    value: Option<&str>,
+) -> Result<(), DbErr> {
+    app_setting::Entity::delete_by_id(key.to_owned())
+        .exec(conn)
+        .await?;
+    if let Some(v) = value {
+        app_setting::ActiveModel {
+            key: sea_orm::ActiveValue::Set(key.to_owned()),
+            value: sea_orm::ActiveValue::Set(v.to_owned()),
+        }
+        .insert(conn)
+        .await?;
+    }
+    Ok(())
 }

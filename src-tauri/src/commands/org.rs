@@ -80,3 +80,11 @@ pub async fn set_manager(core: State<'_, AppCore>, input: SetManager) -> Res<Emp
 pub async fn fire_employee(core: State<'_, AppCore>, input: FireEmployee) -> Res<EmployeeDto> {
     Ok(core.org.fire(input).await?)
 }
+
+#[tauri::command]
+pub async fn set_employee_backend(
+    core: State<'_, AppCore>,
+    input: SetEmployeeBackend,
+) -> Res<EmployeeDto> {
+    core.set_employee_backend(input).await
+}

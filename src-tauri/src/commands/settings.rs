@@ -70,6 +70,14 @@ pub async fn get_spend(core: State<'_, AppCore>) -> Res<SpendReport> {
 }
 
 #[tauri::command]
-pub fn builtin_status(core: State<'_, AppCore>) -> BuiltinStatus {
-    core.providers.builtin_status()
+pub async fn builtin_status(core: State<'_, AppCore>) -> Res<BuiltinStatus> {
+    Ok(core.providers.builtin_status().await)
+}
+
+#[tauri::command]
+pub async fn set_builtin_model(
+    core: State<'_, AppCore>,
+    input: SetBuiltinModel,
+) -> Res<BuiltinStatus> {
+    Ok(core.providers.set_builtin_model(input).await?)
 }

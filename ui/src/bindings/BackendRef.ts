@@ -2,5 +2,6 @@
 
 /**
  * Which model an employee thinks with. Swapping it never touches memory or persona.
+ * An empty `provider` means "the company's route for each purpose".
  */
 export type BackendRef = { provider: string, model: string, };

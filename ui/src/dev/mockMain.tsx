@@ -3,7 +3,8 @@
 //   /mock.html          a company with people
 //   /mock.html?empty    a company without departments
 //   /mock.html?new      no company yet: the first-run wizard
-//   /mock.html#settings the settings page (add ?nospend for no spend, ?nomodel for a missing built-in model)
+//   /mock.html#settings the settings page (add ?nospend for no spend, ?nomodel for a missing built-in model,
+//                       ?custommodel for a model file chosen in Settings)
 //   add &lang=zh-CN for Chinese; &click=<data-testid> (repeatable) clicks elements once rendered,
 //   e.g. ?click=employee-card-12 to open the side panel (handy for headless screenshots)
 import { StrictMode } from "react";
@@ -30,7 +31,10 @@ backend.providers.push(
 );
 backend.routes = backend.routes.map((r) => (r.purpose === "thought" ? { ...r, providerId: "openai", model: "gpt-4.1-mini" } : r));
 if (!params.has("nospend")) backend.spend = sampleSpend();
-if (params.has("nomodel")) backend.builtin = { installed: false, path: "~/.local/share/app.cubicle.desktop/models/SmolLM2-135M-Instruct.Q4_1.gguf", sizeBytes: null };
+if (params.has("nomodel")) backend.builtin = { ...backend.builtin, installed: false, sizeBytes: null };
+if (params.has("custommodel")) {
+  backend.builtin = { ...backend.builtin, path: "/home/ada/models/Qwen2.5-0.5B-Instruct-Q4_K_M.gguf", sizeBytes: 397_808_192, custom: true };
+}
 backend.install();
 
 const root = document.getElementById("root");

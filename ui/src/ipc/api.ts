@@ -14,6 +14,7 @@ import type { OrgSnapshot } from "../bindings/OrgSnapshot";
 import type { RenameDepartment } from "../bindings/RenameDepartment";
 import type { RoleTemplateDto } from "../bindings/RoleTemplateDto";
 import type { SetDepartmentLead } from "../bindings/SetDepartmentLead";
+import type { SetEmployeeBackend } from "../bindings/SetEmployeeBackend";
 import type { SetManager } from "../bindings/SetManager";
 import type { SetupCompany } from "../bindings/SetupCompany";
 import type { UpdateCompany } from "../bindings/UpdateCompany";
@@ -24,6 +25,7 @@ import type { ProviderDto } from "../bindings/ProviderDto";
 import type { ProviderRef } from "../bindings/ProviderRef";
 import type { RouteDto } from "../bindings/RouteDto";
 import type { SaveProvider } from "../bindings/SaveProvider";
+import type { SetBuiltinModel } from "../bindings/SetBuiltinModel";
 import type { SetBudget } from "../bindings/SetBudget";
 import type { SetPrice } from "../bindings/SetPrice";
 import type { SetProviderKey } from "../bindings/SetProviderKey";
@@ -46,6 +48,8 @@ export const api = {
   moveEmployee: (input: MoveEmployee) => invoke<EmployeeDto>("move_employee", { input }),
   setManager: (input: SetManager) => invoke<EmployeeDto>("set_manager", { input }),
   fireEmployee: (input: FireEmployee) => invoke<EmployeeDto>("fire_employee", { input }),
+  /** The employee's own provider + model; `provider: null` (or "") goes back to the company default. */
+  setEmployeeBackend: (input: SetEmployeeBackend) => invoke<EmployeeDto>("set_employee_backend", { input }),
 
   // Settings: model providers, routes, prices, budget, spend.
   listPresets: () => invoke<PresetDto[]>("list_presets"),
@@ -60,6 +64,8 @@ export const api = {
   deleteProviderKey: (input: ProviderRef) => invoke<ProviderDto>("delete_provider_key", { input }),
   testProvider: (input: TestProvider) => invoke<TestResult>("test_provider", { input }),
   builtinStatus: () => invoke<BuiltinStatus>("builtin_status"),
+  /** Another GGUF file for the built-in model; `path: null` goes back to the bundled one. */
+  setBuiltinModel: (input: SetBuiltinModel) => invoke<BuiltinStatus>("set_builtin_model", { input }),
   getRoutes: () => invoke<RouteDto[]>("get_routes"),
   setRoute: (input: SetRoute) => invoke<RouteDto>("set_route", { input }),
   listPrices: () => invoke<PriceDto[]>("list_prices"),

@@ -38,9 +38,13 @@ describe("commands", () => {
     await api.createDepartment({ name: "Ops", parentId: null, mission: null });
     await api.deleteDepartment({ id: 4, reassignTo: 2 });
     await api.moveEmployee({ employeeId: 7, departmentId: null });
+    await api.setEmployeeBackend({ employeeId: 7, provider: "deepseek", model: "deepseek-chat" });
+    await api.setEmployeeBackend({ employeeId: 7, provider: null, model: null });
     await api.listProviders();
     await api.setProviderKey({ providerId: "deepseek", key: "sk-test" });
     await api.testProvider({ providerId: "deepseek", model: null });
+    await api.setBuiltinModel({ path: "/models/qwen.gguf" });
+    await api.setBuiltinModel({ path: null });
     await api.setRoute({ purpose: "thought", providerId: "deepseek", model: "deepseek-chat" });
     await api.setBudget({ dailyBudgetUsd: 5 });
     await api.getSpend();
@@ -50,9 +54,13 @@ describe("commands", () => {
       ["create_department", { input: { name: "Ops", parentId: null, mission: null } }],
       ["delete_department", { input: { id: 4, reassignTo: 2 } }],
       ["move_employee", { input: { employeeId: 7, departmentId: null } }],
+      ["set_employee_backend", { input: { employeeId: 7, provider: "deepseek", model: "deepseek-chat" } }],
+      ["set_employee_backend", { input: { employeeId: 7, provider: null, model: null } }],
       ["list_providers", {}],
       ["set_provider_key", { input: { providerId: "deepseek", key: "sk-test" } }],
       ["test_provider", { input: { providerId: "deepseek", model: null } }],
+      ["set_builtin_model", { input: { path: "/models/qwen.gguf" } }],
+      ["set_builtin_model", { input: { path: null } }],
       ["set_route", { input: { purpose: "thought", providerId: "deepseek", model: "deepseek-chat" } }],
       ["set_budget", { input: { dailyBudgetUsd: 5 } }],
       ["get_spend", {}],

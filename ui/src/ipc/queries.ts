@@ -70,5 +70,8 @@ export function useSpend() {
   return useQuery({ queryKey: queryKeys.spend, queryFn: api.getSpend });
 }
 
+/** The built-in model's file: its status sits under `providers`, so this refreshes both. */
+export const BUILTIN_MODEL_KEYS = [queryKeys.providers] as const;
+
 /** Providers and everything that depends on them. */
 export const PROVIDER_KEYS = [queryKeys.providers, queryKeys.routes, queryKeys.prices] as const;

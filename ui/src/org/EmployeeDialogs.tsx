@@ -8,7 +8,7 @@ import { Button, DialogActions, Field, InlineError, Modal, inputClass } from "..
 import { ARCHETYPES } from "../domain";
 import { currentLanguage } from "../i18n";
 import { api } from "../ipc/api";
-import { useOrgMutation, useRoleTemplates } from "../ipc/queries";
+import { useOrgMutation, useProviders, useRoleTemplates } from "../ipc/queries";
 import { departmentOptions, indent } from "./tree";
 
 /** A role template's title in the current UI language. */
@@ -290,6 +290,111 @@ export function SetManagerDialog({
           <Button onClick={onClose}>{t("common.cancel")}</Button>
           <Button type="submit" variant="primary" data-testid="set-manager-submit" disabled={setManager.isPending}>
             {setManager.isPending ? t("common.saving") : t("common.save")}
+          </Button>
+        </DialogActions>
+      </form>
+    </Modal>
+  );
+}
+
+/**
+ * The employee's model backend: the company default (empty provider, i.e. Settings → Default models)
+ * or a provider of their own with a model. Memory and persona are untouched either way.
+ */
+export function ChangeModelDialog({ employee, onClose }: { employee: EmployeeDto; onClose: () => void }) {
+  const { t } = useTranslation();
+  const providers = useProviders();
+  const setBackend = useOrgMutation(api.setEmployeeBackend);
+  const suggestionsId = useId();
+  const [providerId, setProviderId] = useState(employee.backend.provider);
+  const [model, setModel] = useState(employee.backend.model);
+
+  // The built-in model first, then the backend's order. Disabled providers are not offered,
+  // except the one the employee uses now (so the select still shows it).
+  const choices = (providers.data ?? [])
+    .filter((p) => p.enabled || p.id === employee.backend.provider)
+    .sort((a, b) => Number(b.builtin) - Number(a.builtin));
+  const selected = choices.find((p) => p.id === providerId);
+  const suggestions = selected ? (selected.models.length > 0 ? selected.models : [selected.defaultModel]) : [];
+
+  const onProviderChange = (id: string) => {
+    setProviderId(id);
+    setModel(choices.find((p) => p.id === id)?.defaultModel ?? "");
+    setBackend.reset();
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const provider = providerId === "" ? null : providerId;
+    const name = provider === null || model.trim() === "" ? null : model.trim();
+    if ((provider ?? "") === employee.backend.provider && (name ?? "") === employee.backend.model) return onClose();
+    setBackend.mutate({ employeeId: employee.id, provider, model: name }, { onSuccess: onClose });
+  };
+
+  return (
+    <Modal
+      title={t("employee.modelTitle", { name: employee.name })}
+      description={t("employee.modelDescription", { name: employee.name })}
+      onClose={onClose}
+      testId="change-model-dialog"
+    >
+      <form noValidate onSubmit={onSubmit} className="space-y-4">
+        <Field label={t("employee.modelProvider")}>
+          {({ id }) => (
+            <select
+              id={id}
+              data-testid="employee-backend-provider-select"
+              className={inputClass}
+              value={providerId}
+              onChange={(e) => onProviderChange(e.target.value)}
+            >
+              <option value="">{t("employee.backendCompanyDefault")}</option>
+              {/* Still loading, or no longer configured: keep the current value visible. */}
+              {providerId !== "" && !selected && <option value={providerId}>{providerId}</option>}
+              {choices.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.enabled ? p.name : t("employee.modelProviderDisabled", { name: p.name })}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        {providerId === "" ? (
+          <p data-testid="employee-backend-default-explain" className="text-sm text-slate-500">
+            {t("employee.modelCompanyDefaultExplain", { name: employee.name })}
+          </p>
+        ) : (
+          <Field label={t("employee.modelName")} hint={t("employee.modelNameHint")}>
+            {({ id, describedBy }) => (
+              <>
+                <input
+                  id={id}
+                  data-testid="employee-backend-model-input"
+                  className={`${inputClass} font-mono placeholder:font-sans`}
+                  value={model}
+                  list={suggestionsId}
+                  autoComplete="off"
+                  spellCheck={false}
+                  autoCapitalize="off"
+                  placeholder={selected?.defaultModel ?? t("employee.modelNamePlaceholder")}
+                  aria-describedby={describedBy}
+                  onChange={(e) => setModel(e.target.value)}
+                />
+                <datalist id={suggestionsId} data-testid="employee-backend-model-suggestions">
+                  {suggestions.map((m) => (
+                    <option key={m} value={m} />
+                  ))}
+                </datalist>
+              </>
+            )}
+          </Field>
+        )}
+        {providers.isError && <InlineError error={providers.error} />}
+        {setBackend.isError && <InlineError error={setBackend.error} />}
+        <DialogActions>
+          <Button onClick={onClose}>{t("common.cancel")}</Button>
+          <Button type="submit" variant="primary" data-testid="employee-backend-submit" disabled={setBackend.isPending}>
+            {setBackend.isPending ? t("common.saving") : t("common.save")}
           </Button>
         </DialogActions>
       </form>

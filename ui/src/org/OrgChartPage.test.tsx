@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { FakeBackend } from "../test/fakeBackend";
-import { company, employee, fixedOrg } from "../test/fixtures";
+import { company, employee, fixedOrg, provider } from "../test/fixtures";
 import { renderApp } from "../test/render";
 
 /**
@@ -11,6 +11,17 @@ import { renderApp } from "../test/render";
 const clickNode = (element: HTMLElement) => fireEvent.click(element);
 
 const withCompany = () => new FakeBackend(fixedOrg()).install();
+
+/** The fixed company plus two enabled providers and a disabled one (besides the built-in model). */
+const withProviders = () => {
+  const backend = new FakeBackend(fixedOrg());
+  backend.providers.push(
+    provider("openai", { models: ["gpt-4.1-mini", "gpt-4.1"] }),
+    provider("deepseek"),
+    provider("ollama", { enabled: false }),
+  );
+  return backend.install();
+};
 
 describe("org chart page", () => {
   it("renders departments and people from get_org", async () => {
@@ -178,7 +189,7 @@ describe("org chart page", () => {
     expect(within(panel).getByTestId("employee-panel-department")).toHaveTextContent("Engineering");
     expect(within(panel).getByTestId("employee-panel-manager")).toHaveTextContent("Grace Hopper");
     expect(panel).toHaveTextContent("Philosopher");
-    expect(panel).toHaveTextContent("builtin / smollm2-135m");
+    expect(within(panel).getByTestId("employee-backend")).toHaveTextContent("builtin / SmolLM2-135M-Instruct");
 
     await user.click(within(panel).getByTestId("employee-move-button"));
     await user.selectOptions(screen.getByTestId("move-employee-select"), "3");
@@ -187,6 +198,120 @@ describe("org chart page", () => {
     await waitFor(() => expect(screen.getByTestId("department-node-3")).toHaveTextContent("3 people"));
     expect(screen.getByTestId("department-node-1")).toHaveTextContent("2 people");
     expect(within(screen.getByTestId("employee-panel")).getByTestId("employee-panel-department")).toHaveTextContent("Marketing");
+  });
+
+  it("shows a new hire on the company's default model", async () => {
+    const backend = withCompany();
+    const { user } = renderApp();
+    await user.click(await screen.findByTestId("add-employee-button"));
+    await user.type(screen.getByTestId("employee-name-input"), "Katherine Johnson");
+    await user.type(screen.getByTestId("employee-title-input"), "Mathematician");
+    await user.click(screen.getByTestId("employee-submit"));
+
+    await waitFor(() => expect(backend.callsOf("hire_employee")).toHaveLength(1));
+    expect(backend.employees.at(-1)!.backend).toEqual({ provider: "", model: "" });
+    const panel = await screen.findByTestId("employee-panel");
+    await waitFor(() => expect(within(panel).getByTestId("employee-panel-name")).toHaveTextContent("Katherine Johnson"));
+    const model = within(panel).getByTestId("employee-backend");
+    expect(model).toHaveTextContent(/^Company default$/);
+    expect(model).toHaveAttribute("data-company-default", "true");
+    expect(panel).toHaveTextContent("Follows Settings → Default models");
+  });
+
+  it("gives someone a model of their own, with the enabled providers and their models to pick from", async () => {
+    const backend = withProviders();
+    const { user } = renderApp();
+    clickNode(await screen.findByTestId("employee-card-32"));
+    expect(screen.getByTestId("employee-backend")).toHaveTextContent("Company default");
+    await user.click(screen.getByTestId("employee-change-model-button"));
+
+    const dialog = screen.getByRole("dialog", { name: "Model of Peggy Olson" });
+    const select = within(dialog).getByTestId("employee-backend-provider-select");
+    expect(select).toHaveValue("");
+    expect(within(dialog).queryByTestId("employee-backend-model-input")).not.toBeInTheDocument();
+    // The built-in model first; the disabled Ollama is not offered.
+    await waitFor(() =>
+      expect(within(select).getAllByRole("option").map((o) => o.textContent)).toEqual([
+        "Company default",
+        "Built-in (offline)",
+        "OpenAI",
+        "DeepSeek",
+      ]),
+    );
+
+    await user.selectOptions(select, "openai");
+    const input = within(dialog).getByTestId("employee-backend-model-input");
+    expect(input).toHaveValue("gpt-4.1-mini");
+    const suggestions = within(dialog).getByTestId("employee-backend-model-suggestions");
+    expect([...suggestions.querySelectorAll("option")].map((o) => o.getAttribute("value"))).toEqual(["gpt-4.1-mini", "gpt-4.1"]);
+    await user.clear(input);
+    await user.type(input, "gpt-4.1");
+    await user.click(within(dialog).getByTestId("employee-backend-submit"));
+
+    await waitFor(() =>
+      expect(backend.inputsOf("set_employee_backend")).toEqual([{ employeeId: 32, provider: "openai", model: "gpt-4.1" }]),
+    );
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getByTestId("employee-backend")).toHaveTextContent(/^openai \/ gpt-4\.1$/));
+    expect(screen.getByTestId("employee-backend")).toHaveAttribute("data-company-default", "false");
+    expect(screen.getByTestId("employee-panel")).not.toHaveTextContent("Follows Settings");
+  });
+
+  it("sends provider: null to go back to the company default", async () => {
+    const backend = withProviders();
+    const { user } = renderApp();
+    clickNode(await screen.findByTestId("employee-card-12"));
+    expect(screen.getByTestId("employee-backend")).toHaveTextContent("builtin / SmolLM2-135M-Instruct");
+    await user.click(screen.getByTestId("employee-change-model-button"));
+
+    const select = screen.getByTestId("employee-backend-provider-select");
+    await waitFor(() => expect(within(select).getByRole("option", { name: "Built-in (offline)" })).toBeInTheDocument());
+    expect(select).toHaveValue("builtin");
+    expect(screen.getByTestId("employee-backend-model-input")).toHaveValue("SmolLM2-135M-Instruct");
+
+    await user.selectOptions(select, "");
+    expect(screen.queryByTestId("employee-backend-model-input")).not.toBeInTheDocument();
+    expect(screen.getByTestId("employee-backend-default-explain")).toHaveTextContent("Settings → Default models");
+    await user.click(screen.getByTestId("employee-backend-submit"));
+
+    await waitFor(() =>
+      expect(backend.inputsOf("set_employee_backend")).toEqual([{ employeeId: 12, provider: null, model: null }]),
+    );
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getByTestId("employee-backend")).toHaveTextContent(/^Company default$/));
+    expect(backend.employees.find((e) => e.id === 12)!.backend).toEqual({ provider: "", model: "" });
+  });
+
+  it("shows not_found when the chosen provider is gone, then accepts the provider's default model", async () => {
+    const backend = withProviders();
+    const { user } = renderApp();
+    clickNode(await screen.findByTestId("employee-card-31"));
+    await user.click(screen.getByTestId("employee-change-model-button"));
+    const dialog = screen.getByRole("dialog");
+    const select = within(dialog).getByTestId("employee-backend-provider-select");
+    await waitFor(() => expect(within(select).getByRole("option", { name: "OpenAI" })).toBeInTheDocument());
+    await user.selectOptions(select, "openai");
+
+    // Removed in Settings (elsewhere) after the dialog listed it.
+    backend.providers = backend.providers.filter((p) => p.id !== "openai");
+    await user.click(within(dialog).getByTestId("employee-backend-submit"));
+    expect(await within(dialog).findByText("That item no longer exists. It may have been removed.")).toBeInTheDocument();
+    expect(backend.inputsOf("set_employee_backend")).toEqual([{ employeeId: 31, provider: "openai", model: "gpt-4.1-mini" }]);
+    expect(screen.getByTestId("employee-backend")).toHaveTextContent("Company default");
+
+    // An empty model means the provider's default model.
+    await user.selectOptions(select, "deepseek");
+    expect(within(dialog).queryByRole("alert")).not.toBeInTheDocument();
+    await user.clear(within(dialog).getByTestId("employee-backend-model-input"));
+    await user.click(within(dialog).getByTestId("employee-backend-submit"));
+    await waitFor(() =>
+      expect(backend.inputsOf("set_employee_backend")).toEqual([
+        { employeeId: 31, provider: "openai", model: "gpt-4.1-mini" },
+        { employeeId: 31, provider: "deepseek", model: null },
+      ]),
+    );
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getByTestId("employee-backend")).toHaveTextContent(/^deepseek \/ default model$/));
   });
 
   it("makes someone the lead of their department and lets them step down", async () => {

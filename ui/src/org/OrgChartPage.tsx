@@ -7,7 +7,13 @@ import { api } from "../ipc/api";
 import { errorKey } from "../ipc/errors";
 import { useOrg, useOrgMutation } from "../ipc/queries";
 import { CreateDepartmentDialog, DeleteDepartmentDialog, RenameDepartmentDialog } from "./DepartmentDialogs";
-import { AddEmployeeDialog, FireEmployeeDialog, MoveEmployeeDialog, SetManagerDialog } from "./EmployeeDialogs";
+import {
+  AddEmployeeDialog,
+  ChangeModelDialog,
+  FireEmployeeDialog,
+  MoveEmployeeDialog,
+  SetManagerDialog,
+} from "./EmployeeDialogs";
 import { departmentNodeId, employeeNodeId } from "./layout";
 import { OrgChart } from "./OrgChart";
 import { DepartmentPanel, EmployeePanel } from "./SidePanel";
@@ -22,6 +28,7 @@ type Dialog =
   | { kind: "moveEmployee"; id: number }
   | { kind: "setManager"; id: number }
   | { kind: "fireEmployee"; id: number }
+  | { kind: "changeModel"; id: number }
   | null;
 
 export function OrgChartPage() {
@@ -164,6 +171,7 @@ function OrgChartView({ snapshot }: { snapshot: OrgSnapshot }) {
             onMove={() => setDialog({ kind: "moveEmployee", id: selectedEmployee.id })}
             onSetManager={() => setDialog({ kind: "setManager", id: selectedEmployee.id })}
             onFire={() => setDialog({ kind: "fireEmployee", id: selectedEmployee.id })}
+            onChangeModel={() => setDialog({ kind: "changeModel", id: selectedEmployee.id })}
             onToggleLead={(departmentId, makeLead) =>
               lead.mutate({ departmentId, employeeId: makeLead ? selectedEmployee.id : null })
             }
@@ -219,6 +227,9 @@ function OrgChartView({ snapshot }: { snapshot: OrgSnapshot }) {
       )}
       {dialog?.kind === "setManager" && employeeById(dialog.id) && (
         <SetManagerDialog snapshot={snapshot} employee={employeeById(dialog.id)!} onClose={closeDialog} />
+      )}
+      {dialog?.kind === "changeModel" && employeeById(dialog.id) && (
+        <ChangeModelDialog employee={employeeById(dialog.id)!} onClose={closeDialog} />
       )}
       {dialog?.kind === "fireEmployee" && employeeById(dialog.id) && (
         <FireEmployeeDialog

@@ -50,6 +50,27 @@ function PanelFrame({ title, onClose, children, testId }: { title: string; onClo
   );
 }
 
+/** The employee's model: their own `provider / model`, or the company default (empty provider). */
+function BackendSummary({ employee }: { employee: EmployeeDto }) {
+  const { t } = useTranslation();
+  const { provider, model } = employee.backend;
+  if (provider === "") {
+    return (
+      <>
+        <span data-testid="employee-backend" data-company-default="true" className="block text-slate-500">
+          {t("employee.backendCompanyDefault")}
+        </span>
+        <span className="mt-0.5 block text-xs text-slate-400">{t("employee.backendCompanyDefaultHint")}</span>
+      </>
+    );
+  }
+  return (
+    <span data-testid="employee-backend" data-company-default="false" className="block font-mono text-xs">
+      {provider} / {model || <span className="font-sans text-slate-400">{t("employee.backendDefaultModel")}</span>}
+    </span>
+  );
+}
+
 export function EmployeePanel({
   snapshot,
   employee,
@@ -57,6 +78,7 @@ export function EmployeePanel({
   onMove,
   onSetManager,
   onFire,
+  onChangeModel,
   onToggleLead,
   leadPending,
 }: {
@@ -66,6 +88,7 @@ export function EmployeePanel({
   onMove: () => void;
   onSetManager: () => void;
   onFire: () => void;
+  onChangeModel: () => void;
   onToggleLead: (departmentId: number, makeLead: boolean) => void;
   leadPending: boolean;
 }) {
@@ -140,9 +163,15 @@ export function EmployeePanel({
           )}
         </Row>
         <Row label={t("employee.backend")}>
-          <span className="font-mono text-xs">
-            {employee.backend.provider} / {employee.backend.model}
-          </span>
+          <BackendSummary employee={employee} />
+          <Button
+            variant="ghost"
+            className="mt-1 -ml-2 h-7 px-2 text-xs"
+            onClick={onChangeModel}
+            data-testid="employee-change-model-button"
+          >
+            {t("employee.changeModel")}
+          </Button>
         </Row>
         <Row label={t("employee.status")}>{t(`status.${employee.status}`)}</Row>
         <Row label={t("employee.hired")}>{formatDate(employee.hiredAt, i18n.language)}</Row>

@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from "react";
+import { useId, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { BuiltinStatus } from "../bindings/BuiltinStatus";
 import type { ProviderDto } from "../bindings/ProviderDto";
@@ -7,9 +7,9 @@ import { AlertIcon, CheckIcon, KeyIcon, PencilIcon, PlugIcon, PlusIcon, TrashIco
 import { Badge, Button, ErrorState, InlineError, LoadingState, Spinner, inputClass, type Tone } from "../components/ui";
 import { api } from "../ipc/api";
 import { errorCode, errorDetail, errorKey } from "../ipc/errors";
-import { PROVIDER_KEYS, useBuiltinStatus, useInvalidatingMutation, useProviders } from "../ipc/queries";
+import { BUILTIN_MODEL_KEYS, PROVIDER_KEYS, useBuiltinStatus, useInvalidatingMutation, useProviders } from "../ipc/queries";
 import { currentLanguage } from "../i18n";
-import { envVarFor, formatBytes, keyStatus, type KeyStatus } from "./format";
+import { envVarFor, formatBytes, isAbsolutePath, keyStatus, type KeyStatus } from "./format";
 import { DeleteProviderDialog, ProviderDialog } from "./ProviderDialog";
 import { SettingsSection } from "./SettingsSection";
 import { useSetProviderKey } from "./useProviderKey";
@@ -232,28 +232,143 @@ function BuiltinInstall() {
 
 function BuiltinInstallStatus({ status }: { status: BuiltinStatus }) {
   const { t } = useTranslation();
-  if (status.installed) {
-    return (
-      <p data-testid="builtin-status" data-installed="true" className="mt-3 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-500">
-        <Badge tone="green">
-          <CheckIcon width={12} height={12} />
-          {t("settings.builtin.installed")}
-        </Badge>
-        {status.sizeBytes !== null && <span>{formatBytes(status.sizeBytes, currentLanguage())}</span>}
-        <span className="truncate font-mono text-slate-400" title={status.path}>
+  return (
+    <div className="mt-3 space-y-2">
+      {status.installed ? (
+        <p data-testid="builtin-status" data-installed="true" className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-500">
+          <Badge tone="green">
+            <CheckIcon width={12} height={12} />
+            {t("settings.builtin.installed")}
+          </Badge>
+          {status.sizeBytes !== null && <span>{formatBytes(status.sizeBytes, currentLanguage())}</span>}
+        </p>
+      ) : (
+        <div data-testid="builtin-status" data-installed="false" className="rounded-lg bg-amber-50 px-3 py-2 text-xs text-amber-900 ring-1 ring-amber-200 ring-inset">
+          <p className="font-medium">{status.custom ? t("settings.builtin.customMissing") : t("settings.builtin.notInstalled")}</p>
+          <p className="mt-1">
+            {status.custom ? t("settings.builtin.installBundledHow") : t("settings.builtin.installHow")}{" "}
+            <code className="rounded bg-white/70 px-1 py-0.5 font-mono text-[11px] text-amber-950">scripts/install-model.sh</code>
+          </p>
+          {status.defaultPath && <p className="mt-1 break-all text-amber-800">{t("settings.builtin.expectedAt", { path: status.defaultPath })}</p>}
+        </div>
+      )}
+      <BuiltinModelFile status={status} />
+    </div>
+  );
+}
+
+/** Which GGUF file the built-in model loads: the bundled one, or one the boss points at. */
+function BuiltinModelFile({ status }: { status: BuiltinStatus }) {
+  const { t } = useTranslation();
+  const [editing, setEditing] = useState(false);
+  const [path, setPath] = useState("");
+  const [invalid, setInvalid] = useState(false);
+  const save = useInvalidatingMutation(api.setBuiltinModel, BUILTIN_MODEL_KEYS);
+  const inputId = useId();
+  const hintId = `${inputId}-hint`;
+
+  const close = () => {
+    setEditing(false);
+    setPath("");
+    setInvalid(false);
+    save.reset();
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const value = path.trim();
+    if (!isAbsolutePath(value)) {
+      setInvalid(true);
+      return;
+    }
+    setInvalid(false);
+    save.mutate({ path: value }, { onSuccess: close });
+  };
+
+  const reset = () => {
+    setEditing(false);
+    setPath("");
+    setInvalid(false);
+    save.mutate({ path: null });
+  };
+
+  return (
+    <div className="text-xs">
+      <div className="flex flex-wrap items-center gap-x-2 gap-y-1.5">
+        <span className="text-slate-400">{t("settings.builtin.modelFile")}</span>
+        <span data-testid="builtin-model-path" className="min-w-0 max-w-full truncate font-mono text-slate-600" title={status.path}>
           {status.path}
         </span>
-      </p>
-    );
-  }
-  return (
-    <div data-testid="builtin-status" data-installed="false" className="mt-3 rounded-lg bg-amber-50 px-3 py-2 text-xs text-amber-900 ring-1 ring-amber-200 ring-inset">
-      <p className="font-medium">{t("settings.builtin.notInstalled")}</p>
-      <p className="mt-1">
-        {t("settings.builtin.installHow")}{" "}
-        <code className="rounded bg-white/70 px-1 py-0.5 font-mono text-[11px] text-amber-950">scripts/install-model.sh</code>
-      </p>
-      {status.path && <p className="mt-1 break-all text-amber-800">{t("settings.builtin.expectedAt", { path: status.path })}</p>}
+        {status.custom && (
+          <Badge tone="indigo" data-testid="builtin-model-custom">
+            {t("settings.builtin.custom")}
+          </Badge>
+        )}
+      </div>
+
+      {editing ? (
+        <form onSubmit={onSubmit} className="mt-2" autoComplete="off" noValidate>
+          <label htmlFor={inputId} className="sr-only">
+            {t("settings.builtin.pathLabel")}
+          </label>
+          <div className="flex flex-wrap items-center gap-2">
+            <div className="w-96 max-w-full">
+              <input
+                id={inputId}
+                data-testid="builtin-model-input"
+                className={`${inputClass} h-9 font-mono placeholder:font-sans`}
+                placeholder={t("settings.builtin.pathPlaceholder")}
+                spellCheck={false}
+                autoCapitalize="off"
+                autoFocus
+                value={path}
+                aria-invalid={invalid}
+                aria-describedby={hintId}
+                disabled={save.isPending}
+                onChange={(e) => {
+                  setPath(e.target.value);
+                  setInvalid(false);
+                }}
+                onKeyDown={(e) => e.key === "Escape" && close()}
+              />
+            </div>
+            <Button type="submit" variant="primary" data-testid="builtin-model-submit" disabled={path.trim() === "" || save.isPending}>
+              {save.isPending ? t("common.saving") : t("settings.builtin.use")}
+            </Button>
+            <Button variant="ghost" onClick={close} disabled={save.isPending}>
+              {t("common.cancel")}
+            </Button>
+          </div>
+          <p id={hintId} className={`mt-1.5 ${invalid ? "text-rose-600" : "text-slate-500"}`} role={invalid ? "alert" : undefined}>
+            {invalid ? t("settings.builtin.pathNotAbsolute") : t("settings.builtin.pathHint")}
+          </p>
+        </form>
+      ) : (
+        <div className="mt-2 flex flex-wrap items-center gap-1.5">
+          <Button
+            className="h-8 px-2.5 text-xs"
+            data-testid="builtin-model-change"
+            disabled={save.isPending}
+            onClick={() => {
+              save.reset();
+              setEditing(true);
+            }}
+          >
+            {t("settings.builtin.change")}
+          </Button>
+          {status.custom && (
+            <Button variant="ghost" className="h-8 px-2.5 text-xs" data-testid="builtin-model-reset" disabled={save.isPending} onClick={reset}>
+              {save.isPending ? t("common.saving") : t("settings.builtin.reset")}
+            </Button>
+          )}
+        </div>
+      )}
+
+      {save.isError && (
+        <div className="mt-2" data-testid="builtin-model-error">
+          <TestFailure code={t(errorKey(save.error))} detail={errorDetail(save.error)} />
+        </div>
+      )}
     </div>
   );
 }

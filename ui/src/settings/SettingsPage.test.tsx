@@ -60,15 +60,105 @@ describe("settings page", () => {
   });
 
   it("tells how to install the built-in model when it is missing", async () => {
+    const bundled = "/data/models/SmolLM2-135M-Instruct.Q4_1.gguf";
     withSettings((b) => {
-      b.builtin = { installed: false, path: "/data/models/SmolLM2-135M-Instruct.Q4_1.gguf", sizeBytes: null };
+      b.builtin = { installed: false, path: bundled, sizeBytes: null, custom: false, defaultPath: bundled };
     });
     await openSettings();
     const status = await screen.findByTestId("builtin-status");
     expect(status).toHaveAttribute("data-installed", "false");
     expect(status).toHaveTextContent("not installed");
     expect(status).toHaveTextContent("scripts/install-model.sh");
-    expect(status).toHaveTextContent("/data/models/SmolLM2-135M-Instruct.Q4_1.gguf");
+    expect(status).toHaveTextContent(bundled);
+    expect(screen.getByTestId("builtin-model-path")).toHaveTextContent(bundled);
+    expect(screen.queryByTestId("builtin-model-custom")).not.toBeInTheDocument();
+    expect(screen.queryByTestId("builtin-model-reset")).not.toBeInTheDocument();
+  });
+
+  it("points the built-in model at another GGUF file", async () => {
+    const file = "/home/ada/models/Qwen2.5-0.5B-Instruct-Q4_K_M.gguf";
+    const backend = withSettings();
+    const { user } = await openSettings();
+    const path = await screen.findByTestId("builtin-model-path");
+    expect(path).toHaveTextContent(backend.builtin.defaultPath);
+    expect(path).toHaveAttribute("title", backend.builtin.defaultPath);
+    expect(path).toHaveClass("font-mono", "truncate");
+    expect(screen.queryByTestId("builtin-model-custom")).not.toBeInTheDocument();
+    expect(screen.queryByTestId("builtin-model-input")).not.toBeInTheDocument();
+
+    // Cancel hides the field again without a call.
+    await user.click(screen.getByTestId("builtin-model-change"));
+    await user.type(screen.getByTestId("builtin-model-input"), "/tmp/x.gguf");
+    await user.click(screen.getByRole("button", { name: "Cancel" }));
+    expect(screen.queryByTestId("builtin-model-input")).not.toBeInTheDocument();
+
+    await user.click(screen.getByTestId("builtin-model-change"));
+    const input = screen.getByTestId("builtin-model-input");
+    expect(input).toHaveValue("");
+    expect(screen.getByTestId("builtin-model-submit")).toBeDisabled();
+    await user.type(input, `  ${file} `);
+    await user.click(screen.getByTestId("builtin-model-submit"));
+
+    await waitFor(() => expect(backend.inputsOf("set_builtin_model")).toEqual([{ path: file }]));
+    expect(await screen.findByTestId("builtin-model-custom")).toHaveTextContent("Custom file");
+    expect(screen.getByTestId("builtin-model-path")).toHaveTextContent(file);
+    expect(screen.getByTestId("builtin-model-path")).toHaveAttribute("title", file);
+    expect(screen.queryByTestId("builtin-model-input")).not.toBeInTheDocument();
+    expect(screen.queryByTestId("builtin-model-error")).not.toBeInTheDocument();
+    expect(screen.getByTestId("builtin-model-reset")).toHaveTextContent("Back to the bundled model");
+    expect(screen.getByTestId("builtin-status")).toHaveAttribute("data-installed", "true");
+  });
+
+  it("shows why a model file is refused, and refuses a relative path itself", async () => {
+    const backend = withSettings();
+    const { user } = await openSettings();
+    await user.click(await screen.findByTestId("builtin-model-change"));
+    const input = screen.getByTestId("builtin-model-input");
+
+    await user.type(input, "models/qwen.gguf");
+    await user.click(screen.getByTestId("builtin-model-submit"));
+    expect(screen.getByText(/Enter the full path/)).toBeInTheDocument();
+    expect(input).toHaveAttribute("aria-invalid", "true");
+    expect(backend.callsOf("set_builtin_model")).toHaveLength(0);
+
+    await user.clear(input);
+    await user.type(input, "/home/ada/notes.txt{Enter}");
+    const error = await screen.findByTestId("builtin-model-error");
+    expect(error).toHaveTextContent("Some of the details are not valid");
+    expect(error).toHaveTextContent("/home/ada/notes.txt is not a GGUF model file");
+    expect(backend.inputsOf("set_builtin_model")).toEqual([{ path: "/home/ada/notes.txt" }]);
+    // The field stays open with what was typed, and nothing changed.
+    expect(screen.getByTestId("builtin-model-input")).toHaveValue("/home/ada/notes.txt");
+    expect(screen.queryByTestId("builtin-model-custom")).not.toBeInTheDocument();
+    expect(backend.builtin.custom).toBe(false);
+
+    // Cancelling closes the field and clears the error.
+    await user.click(screen.getByRole("button", { name: "Cancel" }));
+    expect(screen.queryByTestId("builtin-model-error")).not.toBeInTheDocument();
+  });
+
+  it("goes back to the bundled model, and says so when a chosen file is missing", async () => {
+    const file = "/mnt/usb/qwen.gguf";
+    const backend = withSettings((b) => {
+      b.builtin = { ...b.builtin, installed: false, path: file, sizeBytes: null, custom: true };
+    });
+    const { user } = await openSettings();
+    const status = await screen.findByTestId("builtin-status");
+    expect(status).toHaveAttribute("data-installed", "false");
+    expect(status).toHaveTextContent("The chosen model file cannot be found");
+    expect(status).toHaveTextContent("scripts/install-model.sh");
+    // The script installs the bundled model, so that is where it says it goes.
+    expect(status).toHaveTextContent(backend.builtin.defaultPath);
+    expect(status).not.toHaveTextContent(file);
+    expect(screen.getByTestId("builtin-model-path")).toHaveTextContent(file);
+    expect(screen.getByTestId("builtin-model-custom")).toBeInTheDocument();
+
+    await user.click(screen.getByTestId("builtin-model-reset"));
+    await waitFor(() => expect(backend.inputsOf("set_builtin_model")).toEqual([{ path: null }]));
+    await waitFor(() => expect(screen.queryByTestId("builtin-model-custom")).not.toBeInTheDocument());
+    expect(screen.getByTestId("builtin-model-path")).toHaveTextContent(backend.builtin.defaultPath);
+    expect(screen.queryByTestId("builtin-model-reset")).not.toBeInTheDocument();
+    expect(screen.getByTestId("builtin-status")).toHaveAttribute("data-installed", "true");
   });
 
   it("adds a DeepSeek provider from its preset", async () => {

@@ -4,6 +4,7 @@ import {
   budgetLevel,
   envVarFor,
   formatUsd,
+  isAbsolutePath,
   isHttpUrl,
   isSpendEmpty,
   keyStatus,
@@ -55,6 +56,17 @@ describe("settings helpers", () => {
     expect(isHttpUrl("http://localhost:11434/v1")).toBe(true);
     expect(isHttpUrl("api.deepseek.com")).toBe(false);
     expect(isHttpUrl("ftp://x")).toBe(false);
+  });
+
+  it("accepts only full paths for a model file", () => {
+    expect(isAbsolutePath("/home/ada/models/qwen.gguf")).toBe(true);
+    expect(isAbsolutePath("C:\\Models\\qwen.gguf")).toBe(true);
+    expect(isAbsolutePath("D:/models/qwen.gguf")).toBe(true);
+    expect(isAbsolutePath("\\\\nas\\models\\qwen.gguf")).toBe(true);
+    expect(isAbsolutePath("models/qwen.gguf")).toBe(false);
+    expect(isAbsolutePath("~/models/qwen.gguf")).toBe(false);
+    expect(isAbsolutePath("C:qwen.gguf")).toBe(false);
+    expect(isAbsolutePath("")).toBe(false);
   });
 
   it("formats money, small amounts to the tenth of a cent", () => {

@@ -75,6 +75,11 @@ export function formatBytes(bytes: number, language: string): string {
   return `${new Intl.NumberFormat(language, { maximumFractionDigits: mb < 10 ? 1 : 0 }).format(mb)} MB`;
 }
 
+/** A full path (`/…`, `C:\…`, `\\server\…`): a relative one would depend on where the app was started. */
+export function isAbsolutePath(path: string): boolean {
+  return /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path);
+}
+
 /** "2025-03-07" as a local date (not UTC midnight, which shifts a day west of Greenwich). */
 export function parseLocalDate(date: string): Date | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);

@@ -18,6 +18,7 @@ import type { OrgSnapshot } from "../bindings/OrgSnapshot";
 import type { RenameDepartment } from "../bindings/RenameDepartment";
 import type { RoleTemplateDto } from "../bindings/RoleTemplateDto";
 import type { SetDepartmentLead } from "../bindings/SetDepartmentLead";
+import type { SetEmployeeBackend } from "../bindings/SetEmployeeBackend";
 import type { SetManager } from "../bindings/SetManager";
 import type { SetupCompany } from "../bindings/SetupCompany";
 import type { UpdateCompany } from "../bindings/UpdateCompany";
@@ -28,6 +29,7 @@ import type { ProviderDto } from "../bindings/ProviderDto";
 import type { ProviderRef } from "../bindings/ProviderRef";
 import type { RouteDto } from "../bindings/RouteDto";
 import type { SaveProvider } from "../bindings/SaveProvider";
+import type { SetBuiltinModel } from "../bindings/SetBuiltinModel";
 import type { SetBudget } from "../bindings/SetBudget";
 import type { SetPrice } from "../bindings/SetPrice";
 import type { SetProviderKey } from "../bindings/SetProviderKey";
@@ -48,6 +50,9 @@ import {
 } from "./fixtures";
 
 const ROUTABLE = new Set(["intent", "thought", "summary", "report"]);
+const BUNDLED_MODEL_PATH = "/home/ada/.local/share/app.cubicle.desktop/models/SmolLM2-135M-Instruct.Q4_1.gguf";
+/** The size the fake reports for any custom GGUF file. */
+const CUSTOM_MODEL_BYTES = 1_117_320_736;
 
 export interface Call {
   cmd: string;
@@ -78,7 +83,15 @@ export class FakeBackend {
   prices: PriceDto[] = defaultPrices();
   /** Today's spend; `budgetUsd` always follows the company's daily budget. */
   spend: SpendReport = emptySpend();
-  builtin: BuiltinStatus = { installed: true, path: "/home/ada/.local/share/app.cubicle.desktop/models/SmolLM2-135M-Instruct.Q4_1.gguf", sizeBytes: 94_371_840 };
+  builtin: BuiltinStatus = {
+    installed: true,
+    path: BUNDLED_MODEL_PATH,
+    sizeBytes: 94_371_840,
+    custom: false,
+    defaultPath: BUNDLED_MODEL_PATH,
+  };
+  /** What set_builtin_model(null) goes back to (remembered when a custom file is chosen). */
+  private bundled: Pick<BuiltinStatus, "installed" | "sizeBytes"> = { installed: true, sizeBytes: 94_371_840 };
   /** false = no OS keychain: set_provider_key fails with secret_unavailable. */
   keychainAvailable = true;
   /** Canned test_provider answers by provider id; otherwise ok, unless a required key is missing. */
@@ -161,6 +174,8 @@ export class FakeBackend {
         return this.setManager(input as SetManager);
       case "fire_employee":
         return this.fire(input as FireEmployee);
+      case "set_employee_backend":
+        return this.setEmployeeBackend(input as SetEmployeeBackend);
       case "list_presets":
         return structuredClone(this.presets);
       case "list_providers":
@@ -177,6 +192,8 @@ export class FakeBackend {
         return this.testProvider(input as TestProvider);
       case "builtin_status":
         return structuredClone(this.builtin);
+      case "set_builtin_model":
+        return this.setBuiltinModel(input as SetBuiltinModel);
       case "get_routes":
         return structuredClone(this.routes);
       case "set_route":
@@ -354,6 +371,16 @@ export class FakeBackend {
     return structuredClone(e);
   }
 
+  /** Like the Rust side: no (or a blank) provider = the company default, whose model is always empty. */
+  private setEmployeeBackend(input: SetEmployeeBackend): EmployeeDto {
+    const provider = input.provider?.trim() ?? "";
+    if (provider !== "") this.provider(provider);
+    const e = this.person(input.employeeId);
+    e.backend = { provider, model: provider === "" ? "" : (input.model ?? "").trim() };
+    this.emit({ type: "employee_updated", employeeId: e.id });
+    return structuredClone(e);
+  }
+
   // ---- Settings ----
 
   private provider(id: string): ProviderDto {
@@ -439,6 +466,20 @@ export class FakeBackend {
       return { ok: false, latencyMs: 0, model, reply: null, error: { code: "missing_key", message: `no API key for ${p.id}` } };
     }
     return { ok: true, latencyMs: p.builtin ? 840 : 312, model, reply: "Hello! I am ready to work.", error: null };
+  }
+
+  /** Like the Rust side: blank = back to the default; the file must be a GGUF (here: named *.gguf). */
+  private setBuiltinModel(input: SetBuiltinModel): BuiltinStatus {
+    const path = input.path?.trim() || null;
+    if (path === null) {
+      if (this.builtin.custom) Object.assign(this.builtin, { ...this.bundled, path: this.builtin.defaultPath, custom: false });
+    } else {
+      if (!path.toLowerCase().endsWith(".gguf")) fail("invalid_input", `${path} is not a GGUF model file`);
+      if (!this.builtin.custom) this.bundled = { installed: this.builtin.installed, sizeBytes: this.builtin.sizeBytes };
+      Object.assign(this.builtin, { installed: true, path, sizeBytes: CUSTOM_MODEL_BYTES, custom: true });
+    }
+    this.emit({ type: "providers_changed" });
+    return structuredClone(this.builtin);
   }
 
   private setRoute(input: SetRoute): RouteDto {

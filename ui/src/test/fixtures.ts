@@ -46,7 +46,8 @@ export function employee(
     archetype: "old_hand",
     speakingStyle: "",
     skills: [],
-    backend: { provider: "builtin", model: "smollm2-135m" },
+    // The company default (Settings → Default models), as for every new hire.
+    backend: { provider: "", model: "" },
     toolWhitelist: [],
     avatar: null,
     status: "idle",
@@ -56,7 +57,10 @@ export function employee(
   };
 }
 
-/** 3 departments (Frontend nested in Engineering), 8 people, one of them unassigned. */
+/**
+ * 3 departments (Frontend nested in Engineering), 8 people, one of them unassigned. Everyone follows
+ * the company's default models except Alan Turing (12), who has the built-in model of his own.
+ */
 export function fixedOrg(): OrgSnapshot {
   return {
     company: company(),
@@ -68,7 +72,12 @@ export function fixedOrg(): OrgSnapshot {
     teams: [],
     employees: [
       employee(11, "Grace Hopper", 1, { title: "VP Engineering", archetype: "old_hand", skills: ["rust", "planning"] }),
-      employee(12, "Alan Turing", 1, { title: "Backend engineer", managerId: 11, archetype: "philosopher" }),
+      employee(12, "Alan Turing", 1, {
+        title: "Backend engineer",
+        managerId: 11,
+        archetype: "philosopher",
+        backend: { provider: "builtin", model: BUILTIN_MODEL },
+      }),
       employee(13, "Linus Torvalds", 1, { title: "Platform engineer", managerId: 11, archetype: "rebel_slacker", status: "acting" }),
       employee(21, "Margaret Hamilton", 2, { title: "Frontend lead", managerId: 11, archetype: "anxious_perfectionist" }),
       employee(22, "张伟", 2, { title: "前端工程师", managerId: 21, archetype: "ultra_grinder", status: "waiting_approval" }),

@@ -610,3 +610,299 @@ async fn a_local_provider_works_on_a_machine_without_a_keychain() {
         .unwrap_err();
     assert_eq!(err.code(), cubicle_core::ErrorCode::SecretUnavailable);
 }
+
+#[tokio::test]
+async fn settings_can_point_the_built_in_model_at_another_gguf() {
+    let model = builtin_model_path();
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
+    let core = AppCore::open_with(
+        &url,
+        CoreOptions {
+            secrets: Arc::new(NoSecrets),
+            builtin_model: None,
+            env_provider: None,
+            gateway: fast_config(),
+        },
+    )
+    .await
+    .unwrap();
+
+    let not_gguf = dir.path().join("notes.txt");
+    std::fs::write(&not_gguf, "hello").unwrap();
+    for bad in [not_gguf.clone(), dir.path().join("missing.gguf")] {
+        let err = core
+            .providers
+            .set_builtin_model(SetBuiltinModel {
+                path: Some(bad.display().to_string()),
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(err.code(), cubicle_core::ErrorCode::InvalidInput, "{err}");
+    }
+
+    // "Another" GGUF: a copy of the bundled one under a new name.
+    let other = dir.path().join("my-model.gguf");
+    std::fs::copy(&model, &other).unwrap();
+    let status = core
+        .providers
+        .set_builtin_model(SetBuiltinModel {
+            path: Some(other.display().to_string()),
+        })
+        .await
+        .unwrap();
+    assert!(status.custom && status.installed);
+    assert_eq!(status.path, other.display().to_string());
+    let reply = core
+        .gateway
+        .complete(
+            &CallContext::new(Purpose::Thought),
+            Route {
+                provider_id: "builtin".into(),
+                model: String::new(),
+            },
+            req("Say hi."),
+        )
+        .await
+        .unwrap();
+    assert!(!reply.value.text.trim().is_empty());
+
+    let status = core
+        .providers
+        .set_builtin_model(SetBuiltinModel { path: None })
+        .await
+        .unwrap();
+    assert!(!status.custom);
+}
+
+fn sse_body(parts: &[&str], done: bool) -> ResponseTemplate {
+    let mut body = String::new();
+    for (i, p) in parts.iter().enumerate() {
+        let finish = if done && i + 1 == parts.len() {
+            json!("stop")
+        } else {
+            Value::Null
+        };
+        let chunk = json!({"id": "c", "object": "chat.completion.chunk", "model": "m1",
+            "choices": [{"index": 0, "delta": {"content": p}, "finish_reason": finish}]});
+        body.push_str(&format!("data: {chunk}\n\n"));
+    }
+    if done {
+        let usage = json!({"id": "c", "object": "chat.completion.chunk", "model": "m1", "choices": [],
+            "usage": {"prompt_tokens": 1_000, "completion_tokens": 500}});
+        body.push_str(&format!("data: {usage}\n\ndata: [DONE]\n\n"));
+    }
+    ResponseTemplate::new(200).set_body_raw(body, "text/event-stream")
+}
+
+async fn drain(stream: cubicle_llm::CompletionStream) -> (String, Option<cubicle_llm::LlmError>) {
+    use futures::StreamExt;
+    let mut text = String::new();
+    let mut stream = stream;
+    while let Some(item) = stream.next().await {
+        match item {
+            Ok(cubicle_llm::StreamEvent::Delta(d)) => text.push_str(&d),
+            Ok(cubicle_llm::StreamEvent::Done { .. }) => {}
+            Err(e) => return (text, Some(e)),
+        }
+    }
+    (text, None)
+}
+
+#[tokio::test]
+async fn a_streamed_reply_is_budgeted_and_recorded_when_it_ends() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(sse_body(&["Hel", "lo ", "boss"], true))
+        .mount(&server)
+        .await;
+    let h = company(fast_config(), None).await;
+    let id = add_provider(&h, &server, (2.0, 8.0)).await;
+    let reply = h
+        .core
+        .gateway
+        .stream(&CallContext::new(Purpose::Report), route(&id), req("hi"))
+        .await
+        .unwrap();
+    let (text, err) = drain(reply.value).await;
+    assert_eq!(text, "Hello boss");
+    assert!(err.is_none());
+    // The row is written by the stream's task right after the end: give it a moment.
+    let mut rows = ledger(&h).await;
+    for _ in 0..50 {
+        if !rows.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        rows = ledger(&h).await;
+    }
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        (
+            rows[0].outcome.as_str(),
+            rows[0].input_tokens,
+            rows[0].output_tokens
+        ),
+        ("ok", 1_000, 500)
+    );
+    assert!((rows[0].cost_usd - 0.006).abs() < 1e-9);
+}
+
+#[tokio::test]
+async fn a_stream_cut_mid_way_is_an_error_in_the_ledger() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(sse_body(&["partial ", "answer"], false))
+        .mount(&server)
+        .await;
+    let h = company(fast_config(), None).await;
+    let id = add_provider(&h, &server, (0.0, 0.0)).await;
+    let reply = h
+        .core
+        .gateway
+        .stream(&CallContext::new(Purpose::Report), route(&id), req("hi"))
+        .await
+        .unwrap();
+    let (text, err) = drain(reply.value).await;
+    assert_eq!(text, "partial answer");
+    assert_eq!(err.map(|e| e.code()), Some("stream_cut"));
+    let mut rows = ledger(&h).await;
+    for _ in 0..50 {
+        if !rows.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        rows = ledger(&h).await;
+    }
+    assert_eq!(rows[0].outcome, "error");
+}
+
+#[tokio::test]
+async fn opening_a_stream_is_retried_and_the_budget_applies() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(503))
+        .up_to_n_times(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(sse_body(&["ok"], true))
+        .mount(&server)
+        .await;
+    let h = company(fast_config(), None).await;
+    let id = add_provider(&h, &server, (2.0, 8.0)).await;
+    let reply = h
+        .core
+        .gateway
+        .stream(&CallContext::new(Purpose::Report), route(&id), req("hi"))
+        .await
+        .unwrap();
+    assert_eq!(drain(reply.value).await.0, "ok");
+    h.core
+        .org
+        .set_budget(SetBudget {
+            daily_budget_usd: 0.001,
+        })
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let err = h
+        .core
+        .gateway
+        .stream(&CallContext::new(Purpose::Report), route(&id), req("hi"))
+        .await
+        .err()
+        .expect("over budget");
+    assert_eq!(err.code(), "budget_exceeded");
+}
+
+#[tokio::test]
+async fn each_purpose_and_each_employee_can_have_its_own_model() {
+    let server = MockServer::start().await;
+    let h = company(fast_config(), None).await;
+    let id = add_provider(&h, &server, (0.0, 0.0)).await;
+    let p = &h.core.providers;
+    // Nothing configured: everything goes to the built-in model.
+    for r in p.routes().await.unwrap() {
+        assert_eq!(r.provider_id, "builtin");
+    }
+    p.set_route(SetRoute {
+        purpose: Purpose::Thought,
+        provider_id: id.clone(),
+        model: "m1".into(),
+    })
+    .await
+    .unwrap();
+    assert_eq!(p.route_for(Purpose::Thought).await.unwrap(), route(&id));
+    assert_eq!(
+        p.route_for(Purpose::Intent).await.unwrap().provider_id,
+        "builtin"
+    );
+
+    let dept = h
+        .core
+        .org
+        .create_department(NewDepartment {
+            name: "Eng".into(),
+            parent_id: None,
+            mission: None,
+        })
+        .await
+        .unwrap();
+    let alice = h
+        .core
+        .org
+        .hire(NewEmployee {
+            name: "Alice".into(),
+            title: "Researcher".into(),
+            department_id: Some(dept.id),
+            manager_id: None,
+            archetype: None,
+        })
+        .await
+        .unwrap();
+    // A new hire follows the company's routes...
+    assert_eq!(
+        p.route_for_employee(Purpose::Thought, &alice.backend)
+            .await
+            .unwrap(),
+        route(&id)
+    );
+    // ...until given a backend of her own.
+    let alice = h
+        .core
+        .set_employee_backend(SetEmployeeBackend {
+            employee_id: alice.id,
+            provider: Some("builtin".into()),
+            model: None,
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        p.route_for_employee(Purpose::Thought, &alice.backend)
+            .await
+            .unwrap()
+            .provider_id,
+        "builtin"
+    );
+    let err = h
+        .core
+        .set_employee_backend(SetEmployeeBackend {
+            employee_id: alice.id,
+            provider: Some("nope".into()),
+            model: None,
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, cubicle_core::ErrorCode::NotFound);
+    // Setting a route to an unknown provider is refused too.
+    let err = p
+        .set_route(SetRoute {
+            purpose: Purpose::Report,
+            provider_id: "nope".into(),
+            model: String::new(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), cubicle_core::ErrorCode::NotFound);
+}

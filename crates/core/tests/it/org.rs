@@ -11,10 +11,10 @@ async fn boss_builds_a_department_tree_and_hires_into_it() {
     let fe = co.dept("Frontend", Some(eng.id)).await;
     let alice = co.hire("Alice", "Frontend Engineer", Some(fe.id)).await;
 
-    // Role defaults come from the catalogue; the backend defaults to the built-in model.
+    // Role defaults come from the catalogue; the backend follows the company's routes.
     assert_eq!(alice.archetype, Archetype::UltraGrinder);
     assert!(alice.skills.iter().any(|s| s == "react"));
-    assert_eq!(alice.backend.provider, "builtin");
+    assert_eq!(alice.backend.provider, "");
     assert_eq!(alice.status, EmployeeStatus::Idle);
 
     let snap = co.core.org.snapshot().await.expect("snapshot");

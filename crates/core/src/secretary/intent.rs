@@ -1,0 +1,196 @@
+//! What the parser produces (SPEC §3): one or more intents, each with a kind, a
+//! confidence and its slots. The serde shape is the CLI's JSON contract (issue 4) and the
+//! model tier's JSON-schema-constrained output, so both tiers share these types.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::types::ApprovalPolicy;
+
+/// Below this the secretary asks a clarifying question instead of acting (SPEC §3).
+pub const CONFIDENT: f32 = 0.85;
+
+/// The intents of SPEC §3, named exactly as there.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema, TS,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum IntentKind {
+    HireEmployee,
+    FireEmployee,
+    TransferEmployee,
+    CreateDepartment,
+    RenameDepartment,
+    DeleteDepartment,
+    AssignTask,
+    CreateRequirement,
+    AskStatus,
+    RequestReport,
+    ConveneMeeting,
+    SetPolicy,
+    Approve,
+    Reject,
+    Chitchat,
+    Question,
+    Unknown,
+}
+
+impl IntentKind {
+    pub const ALL: [IntentKind; 17] = [
+        IntentKind::HireEmployee,
+        IntentKind::FireEmployee,
+        IntentKind::TransferEmployee,
+        IntentKind::CreateDepartment,
+        IntentKind::RenameDepartment,
+        IntentKind::DeleteDepartment,
+        IntentKind::AssignTask,
+        IntentKind::CreateRequirement,
+        IntentKind::AskStatus,
+        IntentKind::RequestReport,
+        IntentKind::ConveneMeeting,
+        IntentKind::SetPolicy,
+        IntentKind::Approve,
+        IntentKind::Reject,
+        IntentKind::Chitchat,
+        IntentKind::Question,
+        IntentKind::Unknown,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IntentKind::HireEmployee => "hire_employee",
+            IntentKind::FireEmployee => "fire_employee",
+            IntentKind::TransferEmployee => "transfer_employee",
+            IntentKind::CreateDepartment => "create_department",
+            IntentKind::RenameDepartment => "rename_department",
+            IntentKind::DeleteDepartment => "delete_department",
+            IntentKind::AssignTask => "assign_task",
+            IntentKind::CreateRequirement => "create_requirement",
+            IntentKind::AskStatus => "ask_status",
+            IntentKind::RequestReport => "request_report",
+            IntentKind::ConveneMeeting => "convene_meeting",
+            IntentKind::SetPolicy => "set_policy",
+            IntentKind::Approve => "approve",
+            IntentKind::Reject => "reject",
+            IntentKind::Chitchat => "chitchat",
+            IntentKind::Question => "question",
+            IntentKind::Unknown => "unknown",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+
+    /// Destructive intents always ask the boss to confirm first (SPEC §3).
+    pub fn is_destructive(self) -> bool {
+        matches!(
+            self,
+            IntentKind::FireEmployee | IntentKind::DeleteDepartment
+        )
+    }
+}
+
+/// Which tier produced a parse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Tier {
+    Rules,
+    Model,
+}
+
+/// Everything an intent can carry. All optional: absent values are left out of the JSON.
+/// Names of people and departments are as the boss wrote them; matching them against
+/// the real company is a later step (see [`super::names`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(default)]
+pub struct Slots {
+    /// The role catalogue's English title (`roles::CATALOGUE`), or the boss's words for a
+    /// role the catalogue does not know.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub role: Option<String>,
+    /// The department an action happens in (hire into, transfer from, report on …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub department: Option<String>,
+    /// A person (fire, transfer, hire "named …", ask about) or an approval reference (`#12`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub count: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub target_department: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub new_name: Option<String>,
+    /// What to do (task, requirement), or the reason given for a rejection.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub description: Option<String>,
+    /// Who a task goes to: a person or a department.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub assignee: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub topic: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, as = "Option<Vec<String>>")]
+    pub participants: Vec<String>,
+    /// The approval level asked for (SPEC §8).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "level_schema")]
+    #[ts(optional)]
+    pub level: Option<ApprovalPolicy>,
+    /// A budget in US dollars per day.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub amount: Option<f64>,
+}
+
+fn level_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": ["string", "null"],
+        "enum": ["auto", "key_steps", "manual", null]
+    })
+}
+
+impl Slots {
+    pub fn is_empty(&self) -> bool {
+        *self == Slots::default()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct Intent {
+    pub kind: IntentKind,
+    /// 0..=1; below [`CONFIDENT`] the secretary asks before acting.
+    pub confidence: f32,
+    pub slots: Slots,
+}
+
+impl Intent {
+    pub fn new(kind: IntentKind, confidence: f32, slots: Slots) -> Self {
+        Intent {
+            kind,
+            confidence: confidence.clamp(0.0, 1.0),
+            slots,
+        }
+    }
+
+    pub fn is_confident(&self) -> bool {
+        self.confidence >= CONFIDENT
+    }
+}
+
+/// One message, parsed: the intents in the order the boss gave them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct Parse {
+    pub tier: Tier,
+    pub intents: Vec<Intent>,
+}
