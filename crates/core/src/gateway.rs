@@ -314,12 +314,7 @@ impl Gateway {
         req: CompletionRequest,
     ) -> Result<GatewayReply<CompletionResponse>, GatewayError> {
         let ticket = self.admit(ctx, route, &req).await?;
-        let metered = Metered {
-            gateway: self,
-            ticket: &ticket,
-            ctx,
-            attempt_base: std::sync::atomic::AtomicI32::new(0),
-        };
+        let metered = Metered::new(self, &ticket, ctx);
         let result = metered.call(req).await;
         self.finish(&ticket, result.is_ok()).await;
         Ok(GatewayReply {
@@ -338,12 +333,7 @@ impl Gateway {
         req: CompletionRequest,
     ) -> Result<GatewayReply<T>, GatewayError> {
         let ticket = self.admit(ctx, route, &req).await?;
-        let metered = Metered {
-            gateway: self,
-            ticket: &ticket,
-            ctx,
-            attempt_base: std::sync::atomic::AtomicI32::new(0),
-        };
+        let metered = Metered::new(self, &ticket, ctx);
         let result = structured::complete_json::<T>(&metered, req).await;
         self.finish_structured(&ticket, ctx, result).await
     }
@@ -357,12 +347,7 @@ impl Gateway {
         schema: serde_json::Value,
     ) -> Result<GatewayReply<serde_json::Value>, GatewayError> {
         let ticket = self.admit(ctx, route, &req).await?;
-        let metered = Metered {
-            gateway: self,
-            ticket: &ticket,
-            ctx,
-            attempt_base: std::sync::atomic::AtomicI32::new(0),
-        };
+        let metered = Metered::new(self, &ticket, ctx);
         let result = structured::complete_json_value(&metered, req, schema).await;
         self.finish_structured(&ticket, ctx, result).await
     }
@@ -443,18 +428,7 @@ impl Gateway {
                 started.elapsed(),
             )
             .await;
-            let wait = match (err.is_retryable(), retries.next()) {
-                (true, Some(&wait)) => match &err {
-                    LlmError::RateLimited {
-                        retry_after: Some(after),
-                    } if *after > config.max_retry_after => None,
-                    LlmError::RateLimited {
-                        retry_after: Some(after),
-                    } => Some(wait.max(*after)),
-                    _ => Some(wait),
-                },
-                _ => None,
-            };
+            let wait = retry_wait(&err, retries.next(), config);
             match wait {
                 Some(wait) => tokio::time::sleep(wait).await,
                 None => {
@@ -544,7 +518,16 @@ struct Metered<'a> {
     attempt_base: std::sync::atomic::AtomicI32,
 }
 
-impl Metered<'_> {
+impl<'a> Metered<'a> {
+    fn new(gateway: &'a Gateway, ticket: &'a Ticket, ctx: &'a CallContext) -> Self {
+        Self {
+            gateway,
+            ticket,
+            ctx,
+            attempt_base: std::sync::atomic::AtomicI32::new(0),
+        }
+    }
+
     async fn call(&self, mut req: CompletionRequest) -> Result<CompletionResponse, LlmError> {
         if req.model.is_empty() {
             req.model = self.ticket.route.model.clone();
@@ -580,20 +563,8 @@ impl Metered<'_> {
                 Ok(resp) => return Ok(resp),
                 Err(e) => e,
             };
-            if !err.is_retryable() {
+            let Some(wait) = retry_wait(&err, retries.next(), config) else {
                 return Err(err);
-            }
-            let Some(&wait) = retries.next() else {
-                return Err(err);
-            };
-            let wait = match &err {
-                LlmError::RateLimited {
-                    retry_after: Some(after),
-                } if *after > config.max_retry_after => return Err(err),
-                LlmError::RateLimited {
-                    retry_after: Some(after),
-                } => wait.max(*after),
-                _ => wait,
             };
             tracing::info!(
                 provider = %self.ticket.route.provider_id,
@@ -627,6 +598,25 @@ impl Metered<'_> {
             latency,
         )
         .await;
+    }
+}
+
+/// How long to wait before retrying after `err`, or `None` to give up: only transient
+/// errors are retried, while backoff steps remain, waiting at least what the provider's
+/// `Retry-After` asks unless that is unreasonably long.
+fn retry_wait(err: &LlmError, next: Option<&Duration>, config: &GatewayConfig) -> Option<Duration> {
+    if !err.is_retryable() {
+        return None;
+    }
+    let wait = *next?;
+    match err {
+        LlmError::RateLimited {
+            retry_after: Some(after),
+        } if *after > config.max_retry_after => None,
+        LlmError::RateLimited {
+            retry_after: Some(after),
+        } => Some(wait.max(*after)),
+        _ => Some(wait),
     }
 }
 

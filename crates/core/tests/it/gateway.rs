@@ -159,6 +159,18 @@ async fn ledger(h: &Harness) -> Vec<cost_ledger::Model> {
         .unwrap()
 }
 
+/// The ledger once a streamed call's row has landed (its task writes it after the end).
+async fn ledger_eventually(h: &Harness) -> Vec<cost_ledger::Model> {
+    for _ in 0..100 {
+        let rows = ledger(h).await;
+        if !rows.is_empty() {
+            return rows;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("no ledger row appeared");
+}
+
 /// Records when each request arrived; answers after a fixed delay.
 struct Arrivals {
     at: Arc<Mutex<Vec<Instant>>>,
@@ -728,14 +740,7 @@ async fn a_streamed_reply_is_budgeted_and_recorded_when_it_ends() {
     assert_eq!(text, "Hello boss");
     assert!(err.is_none());
     // The row is written by the stream's task right after the end: give it a moment.
-    let mut rows = ledger(&h).await;
-    for _ in 0..50 {
-        if !rows.is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-        rows = ledger(&h).await;
-    }
+    let rows = ledger_eventually(&h).await;
     assert_eq!(rows.len(), 1);
     assert_eq!(
         (
@@ -766,14 +771,7 @@ async fn a_stream_cut_mid_way_is_an_error_in_the_ledger() {
     let (text, err) = drain(reply.value).await;
     assert_eq!(text, "partial answer");
     assert_eq!(err.map(|e| e.code()), Some("stream_cut"));
-    let mut rows = ledger(&h).await;
-    for _ in 0..50 {
-        if !rows.is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-        rows = ledger(&h).await;
-    }
+    let rows = ledger_eventually(&h).await;
     assert_eq!(rows[0].outcome, "error");
 }
 
