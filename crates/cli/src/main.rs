@@ -2,6 +2,7 @@
 //! core services as the desktop app; this file only parses arguments and prints.
 
 mod bench;
+mod intent;
 mod org;
 mod provider;
 
@@ -51,6 +52,8 @@ enum Command {
     /// Benchmarks: measured side by side in one run, printed as ratios.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
+    /// Parse a boss message into secretary intents (no side effects, no database).
+    Intent(intent::IntentArgs),
     /// Developer tasks.
     #[command(subcommand, hide = true)]
     Dev(DevCommand),
@@ -80,6 +83,7 @@ async fn main() -> std::process::ExitCode {
 async fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Bench(cmd) => bench::run(cmd).await,
+        Command::Intent(args) => intent::run(args),
         Command::Dev(DevCommand::ExportBindings { out }) => {
             cubicle_core::bindings::export_all(&out)?;
             println!("bindings written to {}", out.display());
@@ -110,6 +114,7 @@ async fn run(cli: Cli) -> Result<()> {
                     prompt,
                 } => provider::ask(&core, provider, model, schema, prompt.join(" ")).await,
                 Command::Dev(_) | Command::Bench(_) => unreachable!("handled above"),
+                Command::Intent(_) => unreachable!("handled above"),
             }
         }
     }

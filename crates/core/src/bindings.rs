@@ -8,6 +8,7 @@ use ts_rs::{ExportError, TS};
 
 use crate::error::IpcError;
 use crate::events::DomainEvent;
+use crate::secretary::Parse;
 use crate::types::*;
 
 /// Writes one `.ts` file per type (and the types they reference) into `dir`.
@@ -29,6 +30,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     SetEmployeeBackend::export_all(&cfg)?;
     IpcError::export_all(&cfg)?;
     DomainEvent::export_all(&cfg)?;
+    Parse::export_all(&cfg)?;
     PresetDto::export_all(&cfg)?;
     ProviderDto::export_all(&cfg)?;
     SaveProvider::export_all(&cfg)?;

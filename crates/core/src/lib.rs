@@ -14,6 +14,7 @@ pub mod gateway;
 pub mod org;
 pub mod providers;
 pub mod roles;
+pub mod secretary;
 pub mod secrets;
 pub mod types;
 

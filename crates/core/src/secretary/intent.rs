@@ -194,3 +194,39 @@ pub struct Parse {
     pub tier: Tier,
     pub intents: Vec<Intent>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schema_for_the_model_tier_has_every_slot_optional() {
+        let schema = serde_json::to_value(schemars::schema_for!(Parse)).unwrap();
+        let text = schema.to_string();
+        for kind in IntentKind::ALL {
+            assert!(
+                text.contains(&format!("\"{}\"", kind.as_str())),
+                "{}",
+                kind.as_str()
+            );
+        }
+        assert!(text.contains("\"key_steps\""));
+        let slots = &schema["$defs"]["Slots"];
+        assert!(slots["properties"]["participants"].is_object());
+        assert!(
+            slots
+                .get("required")
+                .is_none_or(|r| r.as_array().is_some_and(Vec::is_empty)),
+            "{slots}"
+        );
+    }
+
+    #[test]
+    fn kinds_round_trip_by_name() {
+        for kind in IntentKind::ALL {
+            let json = serde_json::to_value(kind).unwrap();
+            assert_eq!(json, kind.as_str());
+            assert_eq!(IntentKind::parse(kind.as_str()), Some(kind));
+        }
+    }
+}

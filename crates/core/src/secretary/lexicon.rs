@@ -10,6 +10,7 @@ use crate::types::ApprovalPolicy;
 
 /// Extra ways of naming a catalogue role, by catalogue key. The catalogue's own English
 /// title, Chinese title and key are always included.
+#[rustfmt::skip]
 const ROLE_SYNONYMS: &[(&str, &[&str])] = &[
     (
         "frontend_engineer",
@@ -146,6 +147,7 @@ const ROLE_SYNONYMS: &[(&str, &[&str])] = &[
 
 /// Words that name some engineer without saying which kind: a hire with only these
 /// still needs a question.
+#[rustfmt::skip]
 pub const GENERIC_ROLES: &[&str] = &[
     "engineer", "developer", "dev", "programmer", "coder", "工程师", "程序员", "开发",
 ];
@@ -182,7 +184,7 @@ static ROLE_ALIASES: LazyLock<Vec<RoleAlias>> = LazyLock::new(|| {
         }
     }
     // Longest first: "frontend engineer" before "frontend", "产品经理" before "产品".
-    out.sort_by(|a, b| b.alias.chars().count().cmp(&a.alias.chars().count()));
+    out.sort_by_key(|a| std::cmp::Reverse(a.alias.chars().count()));
     out
 });
 
@@ -223,7 +225,10 @@ pub fn find_roles(text: &str) -> Vec<RoleMention> {
                 }
                 let plural = ["es", "s"]
                     .into_iter()
-                    .find(|p| after_alias.starts_with(p) && !ascii_word_char(after_alias[p.len()..].chars().next()))
+                    .find(|p| {
+                        after_alias.starts_with(p)
+                            && !ascii_word_char(after_alias[p.len()..].chars().next())
+                    })
                     .map_or(0, str::len);
                 if plural == 0 && ascii_word_char(after_alias.chars().next()) {
                     continue;
@@ -266,7 +271,10 @@ pub fn find_role_fuzzy(text: &str) -> Option<RoleMention> {
         }
         let stem = word.strip_suffix('s').unwrap_or(word);
         let hit = ROLE_ALIASES.iter().find(|a| {
-            a.ascii && !a.alias.contains(' ') && a.alias.len() >= 6 && edit_distance(stem, &a.alias) <= 1
+            a.ascii
+                && !a.alias.contains(' ')
+                && a.alias.len() >= 6
+                && edit_distance(stem, &a.alias) <= 1
         });
         if let Some(a) = hit {
             return Some(RoleMention {
@@ -295,6 +303,7 @@ pub fn has_generic_role(text: &str) -> bool {
 
 /// Department names a company is likely to have; lets the rules tell "report on Sales"
 /// (a department) from "report on Alice" (a person) without the database.
+#[rustfmt::skip]
 pub const DEPARTMENT_WORDS: &[&str] = &[
     "engineering", "product", "sales", "marketing", "design", "finance", "legal", "support",
     "research", "operations", "ops", "hr", "data", "growth", "docs", "infra",
@@ -316,7 +325,7 @@ pub const CN_DEPARTMENT_ENDINGS: &[&str] = &["部门", "事业部", "部", "组"
 
 pub fn looks_like_cn_department(s: &str) -> bool {
     let s = s.trim();
-    has_han_text(s) && CN_DEPARTMENT_ENDINGS.iter().any(|e| s.ends_with(e)) && s != "全部"
+    has_han_text(s) && CN_DEPARTMENT_ENDINGS.iter().any(|e| s.ends_with(e)) && !s.ends_with("全部")
 }
 
 fn has_han_text(s: &str) -> bool {
@@ -324,6 +333,7 @@ fn has_han_text(s: &str) -> bool {
 }
 
 /// Words that stand for a person but are no name: the secretary has to ask or use context.
+#[rustfmt::skip]
 pub const PRONOUNS: &[&str] = &[
     "me", "us", "him", "her", "them", "it", "you", "i", "we", "he", "she", "they", "this",
     "that", "someone", "somebody", "anyone", "anybody", "everyone", "everybody", "people",
@@ -337,6 +347,7 @@ pub fn is_pronoun(s: &str) -> bool {
 }
 
 /// Words meaning "the whole company": a status question with no particular subject.
+#[rustfmt::skip]
 pub const EVERYONE: &[&str] = &[
     "everyone", "everybody", "the team", "the company", "the whole company", "company",
     "people", "we", "us", "all", "大家", "大家都", "所有人", "公司", "全公司", "整个公司",
@@ -345,6 +356,7 @@ pub const EVERYONE: &[&str] = &[
 
 /// Chinese verbs a task description starts with: where an unspaced name ends in
 /// "让张伟调研一下竞品".
+#[rustfmt::skip]
 pub const CN_TASK_VERBS: &[&str] = &[
     "调研", "调查", "研究", "写", "修", "改", "整理", "做", "准备", "评估", "优化", "看",
     "查", "跟进", "负责", "处理", "分析", "设计", "开发", "测试", "了解", "联系", "出",
@@ -411,7 +423,10 @@ mod tests {
         assert_eq!(titles("两个前端"), ["Frontend Engineer"]);
         assert_eq!(titles("hire a designer"), ["UI/UX Designer"]);
         assert_eq!(titles("three Backend Developers"), ["Backend Engineer"]);
-        assert_eq!(titles("招两个前端和一个后端"), ["Frontend Engineer", "Backend Engineer"]);
+        assert_eq!(
+            titles("招两个前端和一个后端"),
+            ["Frontend Engineer", "Backend Engineer"]
+        );
         assert_eq!(titles("产品经理"), ["Product Manager"]);
     }
 
@@ -425,15 +440,24 @@ mod tests {
 
     #[test]
     fn one_typo_is_forgiven_in_long_words() {
-        assert_eq!(find_role_fuzzy("hire a desginer").map(|m| m.title), Some("UI/UX Designer"));
+        assert_eq!(
+            find_role_fuzzy("hire a desginer").map(|m| m.title),
+            Some("UI/UX Designer")
+        );
         assert!(find_role_fuzzy("hire a dancer").is_none());
     }
 
     #[test]
     fn levels() {
-        assert_eq!(levels_in("switch approvals to manual"), [ApprovalPolicy::Manual]);
+        assert_eq!(
+            levels_in("switch approvals to manual"),
+            [ApprovalPolicy::Manual]
+        );
         assert_eq!(levels_in("审批改成自动"), [ApprovalPolicy::Auto]);
-        assert_eq!(levels_in("only ask me for key steps"), [ApprovalPolicy::KeySteps]);
+        assert_eq!(
+            levels_in("only ask me for key steps"),
+            [ApprovalPolicy::KeySteps]
+        );
         assert_eq!(levels_in("auto and manual").len(), 2);
     }
 }

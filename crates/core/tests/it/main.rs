@@ -4,6 +4,7 @@
 
 mod bindings;
 mod gateway;
+mod intents;
 mod org;
 mod secrets;
 mod util;

@@ -1,0 +1,76 @@
+//! `cubicle-cli intent [--json] TEXT...`: what the secretary would understand, with no
+//! side effects — the database is never opened. With no model tier configured (the
+//! case today) this is the rule tier alone, in the same JSON shape the model tier will use.
+
+use anyhow::Result;
+use clap::Args;
+use cubicle_core::secretary::{Parse, parse_rules};
+
+#[derive(Args)]
+pub struct IntentArgs {
+    /// Print exactly one JSON object: {"tier", "intents": [{"kind", "confidence", "slots"}]}.
+    #[arg(long)]
+    json: bool,
+    /// The boss's message (several words are joined with spaces).
+    #[arg(required = true, num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
+    text: Vec<String>,
+}
+
+pub fn run(args: IntentArgs) -> Result<()> {
+    let parse = parse_rules(&args.text.join(" "));
+    if args.json {
+        println!("{}", serde_json::to_string(&parse)?);
+    } else {
+        print!("{}", summary(&parse)?);
+    }
+    Ok(())
+}
+
+/// One line per intent: kind, confidence, what to do about it, then its slots.
+fn summary(parse: &Parse) -> Result<String> {
+    let tier = serde_json::to_value(parse.tier)?;
+    let mut out = format!("tier: {}\n", tier.as_str().unwrap_or("?"));
+    for (n, intent) in parse.intents.iter().enumerate() {
+        let note = if intent.kind.is_destructive() {
+            "confirm first"
+        } else if intent.is_confident() {
+            "clear"
+        } else {
+            "would ask"
+        };
+        out.push_str(&format!(
+            "{}. {} ({:.2}, {note})\n",
+            n + 1,
+            intent.kind.as_str(),
+            intent.confidence
+        ));
+        if let serde_json::Value::Object(slots) = serde_json::to_value(&intent.slots)? {
+            for (k, v) in slots {
+                let v = match v {
+                    serde_json::Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                out.push_str(&format!("   {k}: {v}\n"));
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_lists_intents_and_slots() {
+        let text = summary(&parse_rules("hire two designers and fire Bob")).unwrap();
+        assert!(text.starts_with("tier: rules\n"), "{text}");
+        assert!(text.contains("1. hire_employee"), "{text}");
+        assert!(text.contains("   role: UI/UX Designer"), "{text}");
+        assert!(text.contains("   count: 2"), "{text}");
+        assert!(
+            text.contains("2. fire_employee") && text.contains("confirm first"),
+            "{text}"
+        );
+    }
+}

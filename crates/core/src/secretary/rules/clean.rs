@@ -1,0 +1,381 @@
+//! Turning captured text into slot values: trimming particles and articles, telling a
+//! person from a department or a topic, and finding where an unspaced Chinese name ends.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::super::lexicon::{
+    DEPARTMENT_NOUNS, EVERYONE, is_department_word, is_pronoun, looks_like_cn_department,
+    starts_with_task_verb,
+};
+use super::super::normalize::{has_han, is_han};
+use super::compile;
+
+/// A Chinese name whose end could only be guessed ("让张伟…" with no known verb after it).
+const GUESSED_NAME_END: f32 = 0.7;
+
+/// Chinese sentence particles: never a name, even when a pattern captures one alone.
+const PARTICLES: &[&str] = &["吧", "了", "啊", "呀", "呢", "嘛", "掉", "一下", "下"];
+
+pub(super) fn trim_particles(v: &str) -> &str {
+    let mut v = v
+        .trim()
+        .trim_matches(|c: char| ",.!?;:'\"~()[]".contains(c))
+        .trim();
+    loop {
+        let before = v;
+        for p in PARTICLES {
+            if let Some(rest) = v.strip_suffix(p)
+                && !rest.is_empty()
+            {
+                v = rest.trim_end();
+            }
+        }
+        if v == before {
+            return v;
+        }
+    }
+}
+
+pub(super) fn strip_article(v: &str) -> &str {
+    for a in ["the ", "The ", "a ", "an ", "our ", "my "] {
+        if let Some(rest) = v.strip_prefix(a) {
+            return rest.trim_start();
+        }
+    }
+    v
+}
+
+pub(super) fn clean_value(v: &str) -> Option<String> {
+    let v = trim_particles(v);
+    (!v.is_empty()).then(|| v.to_owned())
+}
+
+/// A person's name as written, or `None` for "someone", "him", "她".
+pub(super) fn clean_person(v: &str) -> Option<String> {
+    let v = trim_particles(v);
+    let v = v.strip_prefix("把").unwrap_or(v).trim();
+    let v = v.strip_prefix("掉").unwrap_or(v).trim();
+    let v = v.strip_suffix("'s").unwrap_or(v).trim();
+    if v.is_empty() || is_pronoun(v) || v.split_whitespace().count() > 3 || PARTICLES.contains(&v) {
+        return None;
+    }
+    Some(v.to_owned())
+}
+
+pub(super) fn clean_person_or_department(v: &str) -> Option<String> {
+    let v = strip_article(trim_particles(v));
+    if looks_like_department(v) {
+        return clean_department(v);
+    }
+    clean_person(v)
+}
+
+/// A department name without "the" and a trailing "department"/"team"; `None` for "it".
+pub(super) fn clean_department(v: &str) -> Option<String> {
+    if is_reference(v) {
+        return None;
+    }
+    let mut v = strip_article(trim_particles(v)).to_owned();
+    for suffix in ["这个部门", "这个组"] {
+        if let Some(rest) = v.strip_suffix(suffix) {
+            v = rest.trim().to_owned();
+        }
+    }
+    if v.is_ascii()
+        && let Some((head, last)) = v.rsplit_once(' ')
+        && DEPARTMENT_NOUNS.contains(&last.to_lowercase().as_str())
+    {
+        v = head.trim().to_owned();
+    }
+    if let Some(rest) = v.strip_suffix("部门")
+        && rest.trim().is_ascii()
+        && !rest.trim().is_empty()
+    {
+        v = rest.trim().to_owned();
+    }
+    let mut v = strip_article(v.trim()).to_owned();
+    // "rename department Sales to …": the noun in front of the name.
+    for noun in DEPARTMENT_NOUNS {
+        if v.is_ascii()
+            && let Some(rest) = v.strip_prefix(&format!("{noun} "))
+        {
+            v = rest.trim().to_owned();
+        }
+    }
+    if v.is_empty()
+        || is_pronoun(&v)
+        || is_reference(&v)
+        || ["there", "here", "那里", "这里", "进去"].contains(&v.as_str())
+    {
+        return None;
+    }
+    Some(v)
+}
+
+/// "his team", "她的部门": a department known only from the conversation.
+pub(super) fn is_reference(v: &str) -> bool {
+    let l = v.trim().to_lowercase();
+    [
+        "his ",
+        "her ",
+        "their ",
+        "its ",
+        "my ",
+        "our ",
+        "他的",
+        "她的",
+        "他们的",
+        "她们的",
+    ]
+    .iter()
+    .any(|p| l.starts_with(p))
+        || ["it", "there", "that one", "这里", "那里", "那边", "这边"].contains(&l.as_str())
+}
+
+pub(super) fn clean_description(v: &str) -> Option<String> {
+    let v = v
+        .trim()
+        .trim_matches(|c: char| ",.!?;:~".contains(c))
+        .trim();
+    let v = v.strip_prefix("please ").unwrap_or(v);
+    let v = v.strip_suffix(" please").unwrap_or(v);
+    let v = v.strip_suffix("吧").unwrap_or(v).trim();
+    (!v.is_empty()).then(|| v.to_owned())
+}
+
+pub(super) fn clean_topic(v: &str) -> Option<String> {
+    let v = strip_article(trim_particles(v));
+    let v = v.strip_prefix("一下").unwrap_or(v).trim();
+    (!v.is_empty()).then(|| v.to_owned())
+}
+
+pub(super) enum Assignee {
+    Named(String),
+    Pronoun,
+    Invalid,
+}
+
+pub(super) fn clean_assignee(v: &str) -> Assignee {
+    let v = strip_article(trim_particles(v));
+    if v.is_empty() || v.contains(',') || v.split_whitespace().count() > 3 {
+        return Assignee::Invalid;
+    }
+    if ["me", "us", "myself", "我", "我们"].contains(&v.to_lowercase().as_str()) {
+        return Assignee::Invalid;
+    }
+    if is_pronoun(v) {
+        return Assignee::Pronoun;
+    }
+    match clean_department(v) {
+        Some(d) => Assignee::Named(d),
+        None => Assignee::Pronoun,
+    }
+}
+
+pub(super) fn looks_like_department(v: &str) -> bool {
+    let v = v.trim();
+    if looks_like_cn_department(v) {
+        return true;
+    }
+    let last = v.rsplit(' ').next().unwrap_or("").to_lowercase();
+    v.contains(' ') && DEPARTMENT_NOUNS.contains(&last.as_str())
+}
+
+/// Whether a transfer target reads as a department rather than "manual" or "10刀".
+pub(super) fn department_like(t: &str) -> bool {
+    if t.chars().any(|c| c.is_ascii_digit() || "$¥€".contains(c)) {
+        return false;
+    }
+    looks_like_department(t)
+        || is_department_word(t)
+        || has_han(t)
+        || t.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+}
+
+pub(super) fn is_setting_word(v: &str) -> bool {
+    const SETTINGS: &[&str] = &[
+        "预算",
+        "审批",
+        "策略",
+        "额度",
+        "日预算",
+        "每日预算",
+        "每天预算",
+        "budget",
+        "approvals",
+        "approval",
+        "policy",
+        "the budget",
+        "spending",
+        "limit",
+    ];
+    SETTINGS.contains(&v.trim().to_lowercase().as_str())
+}
+
+pub(super) enum Subject {
+    Everyone,
+    You,
+    Name(String),
+    Department(String),
+    Topic(String),
+}
+
+/// What a status or report question is about: a person, a department, a topic or
+/// the whole company.
+pub(super) fn subject(v: &str) -> Subject {
+    let v = strip_article(trim_particles(v));
+    let v = v.strip_suffix("'s").unwrap_or(v).trim();
+    let lower = v.to_lowercase();
+    if v.is_empty() || EVERYONE.contains(&lower.as_str()) {
+        return Subject::Everyone;
+    }
+    if ["you", "你", "您", "u"].contains(&lower.as_str()) {
+        return Subject::You;
+    }
+    if looks_like_department(v) || is_department_word(v) {
+        return clean_department(v).map_or(Subject::Everyone, Subject::Department);
+    }
+    if is_pronoun(v) {
+        return Subject::Everyone;
+    }
+    if has_han(v) {
+        let t = v
+            .strip_suffix("的项目")
+            .or_else(|| v.strip_suffix("项目"))
+            .unwrap_or(v);
+        let t = t.strip_suffix('的').unwrap_or(t).trim();
+        let han_only = t.chars().all(is_han);
+        let n = t.chars().count();
+        if han_only && (2..=3).contains(&n) && t == v {
+            return Subject::Name(t.to_owned());
+        }
+        if t.is_ascii()
+            || (!han_only && t.split_whitespace().count() == 1 && !t.chars().any(is_han))
+        {
+            return Subject::Name(t.to_owned());
+        }
+        return Subject::Topic(t.to_owned());
+    }
+    let words = v.split_whitespace().count();
+    let all_capitalised = v
+        .split_whitespace()
+        .all(|w| w.chars().next().is_some_and(|c| c.is_ascii_uppercase()));
+    if (words == 1 || (words == 2 && all_capitalised)) && !v.contains('\'') {
+        return Subject::Name(v.to_owned());
+    }
+    Subject::Topic(v.to_owned())
+}
+
+/// "张伟调研一下竞品" → ("张伟", "调研一下竞品"). Chinese has no spaces, so the name
+/// ends where a known task verb begins; a department ends at 部; English names at a space.
+pub(super) fn split_actor(v: &str) -> Option<(Assignee, String, f32)> {
+    static ASCII_NAME: LazyLock<Regex> =
+        LazyLock::new(|| compile(r"^(?P<n>[A-Za-z][A-Za-z'-]*{EN2})\s*(?P<rest>.+)$"));
+    static CN_DEPT: LazyLock<Regex> =
+        LazyLock::new(|| compile(r"^(?P<n>{CNDEPT})\s*(?P<rest>.+)$"));
+    let v = v.trim();
+    for re in [&*ASCII_NAME, &*CN_DEPT] {
+        if let Some(c) = re.captures(v) {
+            let (n, rest) = (c.name("n")?.as_str(), c.name("rest")?.as_str());
+            if is_pronoun(n) {
+                return Some((Assignee::Pronoun, rest.to_owned(), 1.0));
+            }
+            return Some((Assignee::Named(n.trim().to_owned()), rest.to_owned(), 1.0));
+        }
+    }
+    for p in [
+        "她们", "他们", "大家", "有人", "某人", "别人", "她", "他", "它", "人", "谁",
+    ] {
+        if let Some(rest) = v.strip_prefix(p)
+            && starts_with_task_verb(rest)
+        {
+            let who = if ["她们", "他们", "她", "他", "它"].contains(&p) {
+                Assignee::Pronoun
+            } else {
+                Assignee::Invalid
+            };
+            return Some((who, rest.to_owned(), 1.0));
+        }
+    }
+    let chars: Vec<(usize, char)> = v.char_indices().collect();
+    if chars.len() < 3 || !chars.iter().take(2).all(|(_, c)| is_han(*c)) {
+        return None;
+    }
+    if starts_with_task_verb(v) || v.starts_with(['招', '开', '把', '给', '在']) {
+        return None;
+    }
+    for len in 2..=4usize {
+        let Some(&(at, _)) = chars.get(len) else {
+            break;
+        };
+        if !chars[..len].iter().all(|(_, c)| is_han(*c)) {
+            break;
+        }
+        if starts_with_task_verb(&v[at..]) {
+            return Some((Assignee::Named(v[..at].to_owned()), v[at..].to_owned(), 1.0));
+        }
+    }
+    let at = chars.get(2).map(|&(i, _)| i)?;
+    Some((
+        Assignee::Named(v[..at].to_owned()),
+        v[at..].to_owned(),
+        GUESSED_NAME_END,
+    ))
+}
+
+pub(super) fn is_policy_clause(clause: &str) -> bool {
+    static RE: LazyLock<Regex> = LazyLock::new(|| {
+        compile(
+            r"approv|polic|审批|批准|策略|\bask\s+me\b|问我|sign[\s-]?off|全自动|autopilot|everything|所有|\bauto\b|自动|手动",
+        )
+    });
+    RE.is_match(clause)
+}
+
+/// "manual approval" names a level; "switch approvals to manual" asks for it.
+pub(super) fn is_change_clause(clause: &str) -> bool {
+    static RE: LazyLock<Regex> = LazyLock::new(|| {
+        compile(
+            r"\b(?:switch|set|change|make|turn|move|put|go|want|only|use|let|from\s+now\s+on|require|needs?)\b|改|设|调|切换|换成|以后|都要|都需要|全|只有|只要|需要|要我|一律|统统|不用",
+        )
+    });
+    RE.is_match(clause)
+}
+
+pub(super) fn is_budget_clause(clause: &str) -> bool {
+    static RE: LazyLock<Regex> =
+        LazyLock::new(|| compile(r"budget|spend|\bcap\b|\blimit\b|预算|花费|开销|额度"));
+    RE.is_match(clause)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chinese_actor_ends_at_the_verb() {
+        let (who, desc, c) = split_actor("张伟调研一下竞品").unwrap();
+        assert!(matches!(who, Assignee::Named(n) if n == "张伟"));
+        assert_eq!(desc, "调研一下竞品");
+        assert_eq!(c, 1.0);
+        let (who, desc, _) = split_actor("欧阳娜娜写一份总结").unwrap();
+        assert!(matches!(who, Assignee::Named(n) if n == "欧阳娜娜"));
+        assert_eq!(desc, "写一份总结");
+        let (who, _, _) = split_actor("市场部准备发布会的材料").unwrap();
+        assert!(matches!(who, Assignee::Named(n) if n == "市场部"));
+        let (who, _, _) = split_actor("她写一份推广方案").unwrap();
+        assert!(matches!(who, Assignee::Pronoun));
+    }
+
+    #[test]
+    fn subjects() {
+        assert!(matches!(subject("Engineering"), Subject::Department(d) if d == "Engineering"));
+        assert!(matches!(subject("工程部"), Subject::Department(_)));
+        assert!(matches!(subject("张伟"), Subject::Name(_)));
+        assert!(matches!(subject("官网改版的项目"), Subject::Topic(t) if t == "官网改版"));
+        assert!(matches!(subject("everyone"), Subject::Everyone));
+        assert!(matches!(subject("Alice's performance"), Subject::Topic(_)));
+    }
+}

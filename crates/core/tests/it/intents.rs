@@ -1,0 +1,452 @@
+//! The secretary's rule tier against the labelled corpus in `tests/corpus/intents.jsonl`
+//! (boss utterances in Chinese, English and both, written from the boss's side first).
+//!
+//! An utterance counts as right when the intent kinds come out in the labelled order and
+//! every labelled slot has the labelled value (strings compared trimmed and
+//! case-insensitively; slots the label leaves out are not checked).
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use cubicle_core::secretary::{CONFIDENT, Intent, IntentKind, Parse, Tier, parse_rules};
+use serde::Deserialize;
+use serde_json::Value;
+
+/// Issue 4: the rule tier must get at least this share of the corpus right.
+const REQUIRED_ACCURACY: f64 = 0.95;
+
+#[derive(Deserialize)]
+struct Labelled {
+    text: String,
+    intents: Vec<LabelledIntent>,
+}
+
+#[derive(Deserialize)]
+struct LabelledIntent {
+    kind: String,
+    #[serde(default)]
+    slots: serde_json::Map<String, Value>,
+}
+
+fn corpus() -> Vec<Labelled> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/corpus/intents.jsonl"
+    );
+    let text = std::fs::read_to_string(path).expect("corpus file");
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, l)| {
+            serde_json::from_str(l).unwrap_or_else(|e| panic!("corpus line {}: {e}", n + 1))
+        })
+        .collect()
+}
+
+fn slot_matches(want: &Value, got: Option<&Value>) -> bool {
+    let Some(got) = got else { return false };
+    match (want, got) {
+        (Value::String(w), Value::String(g)) => w.trim().to_lowercase() == g.trim().to_lowercase(),
+        (Value::Number(w), Value::Number(g)) => {
+            (w.as_f64().unwrap_or(f64::NAN) - g.as_f64().unwrap_or(f64::NAN)).abs() < 1e-9
+        }
+        (Value::Array(w), Value::Array(g)) => {
+            w.len() == g.len() && w.iter().zip(g).all(|(w, g)| slot_matches(w, Some(g)))
+        }
+        _ => false,
+    }
+}
+
+/// Why an utterance was wrong, or `None` when it was right.
+fn judge(label: &Labelled, parse: &Parse) -> Option<String> {
+    let want: Vec<&str> = label.intents.iter().map(|i| i.kind.as_str()).collect();
+    let got: Vec<&str> = parse.intents.iter().map(|i| i.kind.as_str()).collect();
+    if want != got {
+        return Some(format!("kinds {got:?}, want {want:?}"));
+    }
+    for (w, g) in label.intents.iter().zip(&parse.intents) {
+        let slots = serde_json::to_value(&g.slots).expect("slots to json");
+        for (name, value) in &w.slots {
+            if !slot_matches(value, slots.get(name)) {
+                return Some(format!(
+                    "{}.{name} = {}, want {value}",
+                    w.kind,
+                    slots.get(name).map_or("—".to_owned(), Value::to_string)
+                ));
+            }
+        }
+    }
+    None
+}
+
+fn is_chinese(text: &str) -> bool {
+    text.chars().any(|c| ('\u{4E00}'..='\u{9FFF}').contains(&c))
+}
+
+#[test]
+fn rule_tier_meets_the_corpus_accuracy_bar() {
+    let corpus = corpus();
+    let zh = corpus.iter().filter(|l| is_chinese(&l.text)).count();
+    let mixed = corpus
+        .iter()
+        .filter(|l| is_chinese(&l.text) && l.text.chars().any(|c| c.is_ascii_alphabetic()))
+        .count();
+    assert!(
+        corpus.len() >= 220,
+        "corpus has only {} utterances",
+        corpus.len()
+    );
+    assert!(
+        zh * 10 >= corpus.len() * 4,
+        "only {zh} of {} are Chinese",
+        corpus.len()
+    );
+    assert!(mixed >= 10, "only {mixed} mixed-language utterances");
+    for kind in IntentKind::ALL {
+        assert!(
+            corpus
+                .iter()
+                .any(|l| l.intents.iter().any(|i| i.kind == kind.as_str())),
+            "no utterance labelled {}",
+            kind.as_str()
+        );
+    }
+    for slot in [
+        "role",
+        "department",
+        "name",
+        "count",
+        "target_department",
+        "new_name",
+        "description",
+        "assignee",
+        "topic",
+        "participants",
+        "level",
+        "amount",
+    ] {
+        assert!(
+            corpus
+                .iter()
+                .any(|l| l.intents.iter().any(|i| i.slots.contains_key(slot))),
+            "no utterance labels the slot {slot}"
+        );
+    }
+
+    // Per intent: an utterance counts for every kind in its label.
+    let mut table: BTreeMap<&str, (u32, u32)> = BTreeMap::new();
+    let mut failures = Vec::new();
+    let mut right = 0usize;
+    let mut parsing = Duration::ZERO;
+    for label in &corpus {
+        let t = Instant::now();
+        let parse = parse_rules(&label.text);
+        parsing += t.elapsed();
+        assert_eq!(parse.tier, Tier::Rules);
+        let verdict = judge(label, &parse);
+        let mut kinds: Vec<&str> = label.intents.iter().map(|i| i.kind.as_str()).collect();
+        kinds.dedup();
+        for k in kinds {
+            let e = table.entry(k).or_default();
+            e.1 += 1;
+            if verdict.is_none() {
+                e.0 += 1;
+            }
+        }
+        match verdict {
+            None => right += 1,
+            Some(why) => failures.push(format!("  {:?}: {why}", label.text)),
+        }
+    }
+    let overall = right as f64 / corpus.len() as f64;
+    println!(
+        "\nrule tier on {} utterances ({zh} with Chinese, {mixed} mixed, {} English only)",
+        corpus.len(),
+        corpus.len() - zh
+    );
+    println!("{:<20} {:>7} {:>9}", "intent", "right", "accuracy");
+    for (kind, (ok, n)) in &table {
+        println!(
+            "{kind:<20} {:>7} {:>8.1}%",
+            format!("{ok}/{n}"),
+            100.0 * *ok as f64 / *n as f64
+        );
+    }
+    println!(
+        "{:<20} {:>7} {:>8.1}%",
+        "OVERALL",
+        format!("{right}/{}", corpus.len()),
+        100.0 * overall
+    );
+    println!(
+        "mean parse time {:?} per utterance (this build's profile)",
+        parsing / corpus.len() as u32
+    );
+    if !failures.is_empty() {
+        println!("misses:\n{}", failures.join("\n"));
+    }
+    assert!(
+        overall >= REQUIRED_ACCURACY,
+        "rule tier accuracy {:.1}% is below {:.0}%",
+        100.0 * overall,
+        100.0 * REQUIRED_ACCURACY
+    );
+}
+
+fn kinds(text: &str) -> Vec<IntentKind> {
+    parse_rules(text).intents.iter().map(|i| i.kind).collect()
+}
+
+fn only(text: &str) -> Intent {
+    let p = parse_rules(text);
+    assert_eq!(p.intents.len(), 1, "{text:?} → {:?}", p.intents);
+    p.intents.into_iter().next().expect("one intent")
+}
+
+#[test]
+fn several_requests_in_one_message_are_split_in_order() {
+    use IntentKind::*;
+    assert_eq!(
+        kinds("hire a designer and move Bob to Sales"),
+        [HireEmployee, TransferEmployee]
+    );
+    assert_eq!(
+        kinds("招一个测试，然后把张伟调到销售部"),
+        [HireEmployee, TransferEmployee]
+    );
+    assert_eq!(kinds("approve #4 and reject #5"), [Approve, Reject]);
+    assert_eq!(
+        kinds("开除赵磊。另外，市场部现在在忙什么？"),
+        [FireEmployee, AskStatus]
+    );
+    // "and" inside one request does not split it
+    let m = only("set up a meeting with Alice and Bob about pricing");
+    assert_eq!(m.slots.participants, ["Alice", "Bob"]);
+    // one hire naming two roles is two hires, each with its own count
+    let p = parse_rules("招两个前端和一个后端");
+    let got: Vec<_> = p
+        .intents
+        .iter()
+        .map(|i| (i.slots.role.as_deref(), i.slots.count))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (Some("Frontend Engineer"), Some(2)),
+            (Some("Backend Engineer"), Some(1))
+        ]
+    );
+}
+
+#[test]
+fn counts_in_words_and_digits() {
+    for (text, n) in [
+        ("we need two QA engineers", Some(2)),
+        ("招两个前端", Some(2)),
+        ("招3个后端", Some(3)),
+        ("hire 12 designers", Some(12)),
+        ("招聘十名客服", Some(10)),
+        ("hire a designer", Some(1)),
+    ] {
+        let i = only(text);
+        if n.is_some() {
+            assert_eq!(i.slots.count, n, "{text}");
+        }
+    }
+}
+
+#[test]
+fn budget_amounts_in_any_currency_wording() {
+    for (text, amount) in [
+        ("set the daily budget to $5", 5.0),
+        ("budget 5美元", 5.0),
+        ("预算调到10刀", 10.0),
+        ("cap spending at $3.50 per day", 3.5),
+        ("把每日预算设置成二十美元", 20.0),
+    ] {
+        let i = only(text);
+        assert_eq!(i.kind, IntentKind::SetPolicy, "{text}");
+        assert_eq!(i.slots.amount, Some(amount), "{text}");
+        assert!(i.is_confident(), "{text}");
+    }
+}
+
+#[test]
+fn missing_required_slots_lower_the_confidence() {
+    for (text, kind) in [
+        ("hire someone", IntentKind::HireEmployee),
+        ("招个人", IntentKind::HireEmployee),
+        ("fire someone", IntentKind::FireEmployee),
+        ("辞退", IntentKind::FireEmployee),
+        ("create a department", IntentKind::CreateDepartment),
+        ("move someone to Sales", IntentKind::TransferEmployee),
+        ("start a new project", IntentKind::CreateRequirement),
+        ("把预算改一下", IntentKind::SetPolicy),
+    ] {
+        let i = only(text);
+        assert_eq!(i.kind, kind, "{text}");
+        assert!(i.confidence < CONFIDENT, "{text}: {}", i.confidence);
+    }
+    let clear = only("hire a frontend engineer for Product");
+    assert!(clear.confidence >= CONFIDENT);
+}
+
+#[test]
+fn gibberish_is_unknown_with_low_confidence() {
+    for text in [
+        "asdfgh",
+        "purple monkey dishwasher",
+        "",
+        "   ",
+        "蓝色的大象在飞",
+        "🙂🙂🙂",
+    ] {
+        let i = only(text);
+        assert_eq!(i.kind, IntentKind::Unknown, "{text:?}");
+        assert!(i.confidence < 0.5);
+    }
+}
+
+#[test]
+fn destructive_intents_are_flagged() {
+    assert!(only("fire Bob").kind.is_destructive());
+    assert!(only("删除法务部").kind.is_destructive());
+    assert!(!only("move Bob to Sales").kind.is_destructive());
+}
+
+#[test]
+fn json_shape_is_the_cli_contract() {
+    let p = parse_rules("we need two QA engineers in Engineering");
+    let v = serde_json::to_value(&p).unwrap();
+    assert_eq!(v["tier"], "rules");
+    let i = &v["intents"][0];
+    assert_eq!(i["kind"], "hire_employee");
+    assert!(i["confidence"].as_f64().unwrap() > 0.0);
+    assert_eq!(i["slots"]["role"], "QA Engineer");
+    assert_eq!(i["slots"]["count"], 2);
+    assert_eq!(i["slots"]["department"], "Engineering");
+    assert!(
+        i["slots"].get("participants").is_none(),
+        "empty slots are left out"
+    );
+    let obj = i.as_object().unwrap();
+    assert_eq!(obj.len(), 3, "kind, confidence, slots only");
+    let back: Parse = serde_json::from_value(v).unwrap();
+    assert_eq!(back, p);
+    let level = serde_json::to_value(parse_rules("switch approvals to manual")).unwrap();
+    assert_eq!(level["intents"][0]["slots"]["level"], "manual");
+}
+
+/// A small deterministic generator so the hostile inputs are the same on every run.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[(self.next() % xs.len() as u64) as usize]
+    }
+}
+
+#[test]
+fn ten_thousand_hostile_strings_never_panic() {
+    const PIECES: &[&str] = &[
+        "hire",
+        "招",
+        "fire",
+        "开除",
+        "把",
+        "调到",
+        "部",
+        "and",
+        ",",
+        "，",
+        "。",
+        "!",
+        "?",
+        "$",
+        "5",
+        "两",
+        "个",
+        "😀",
+        "👩‍💻",
+        "\u{0}",
+        "\u{7}",
+        "\u{1b}[31m",
+        "\u{202e}",
+        "\u{200b}",
+        "((((",
+        "))))",
+        "[[{{",
+        "}}]]",
+        "#",
+        "#12",
+        "to",
+        "Sales",
+        "张伟",
+        " ",
+        "\n",
+        "\t",
+        "ＡＢＣ",
+        "　",
+        "meeting with",
+        "about",
+        "讨论",
+        "预算",
+        "approve",
+        "reject",
+        "'",
+        "\"",
+        "\\",
+        "é",
+        "ß",
+        "İ",
+        "🏳️‍🌈",
+        "ask",
+        "让",
+        "交给",
+        ":",
+        "：",
+        "、",
+        "1.5",
+        "..",
+        "…",
+        "—",
+    ];
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut inputs: Vec<String> = Vec::new();
+    for n in 0..10_000 {
+        let len = match n % 100 {
+            0 => 5_000,   // far past the rule tier's input cap
+            1..=4 => 900, // just under it
+            _ => (rng.next() % 40) as usize,
+        };
+        let s: String = (0..len).map(|_| rng.pick(PIECES)).collect();
+        inputs.push(s);
+    }
+    inputs.push("(".repeat(100_000));
+    inputs.push("招".repeat(999));
+    inputs.push("hire and ".repeat(110));
+    inputs.push(",".repeat(999));
+    let started = Instant::now();
+    let mut slowest = Duration::ZERO;
+    for s in &inputs {
+        let t = Instant::now();
+        let p = parse_rules(s);
+        slowest = slowest.max(t.elapsed());
+        assert!(!p.intents.is_empty());
+        for i in &p.intents {
+            assert!((0.0..=1.0).contains(&i.confidence));
+        }
+        serde_json::to_string(&p).unwrap();
+    }
+    let total = started.elapsed();
+    println!(
+        "{} hostile inputs parsed in {total:?} (mean {:?}, slowest {slowest:?})",
+        inputs.len(),
+        total / inputs.len() as u32
+    );
+}
