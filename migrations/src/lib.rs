@@ -13,6 +13,7 @@ mod m20261130_000004_create_employee;
 mod m20261130_000005_create_role_template;
 mod m20261130_000006_create_model_tables;
 mod m20261130_000007_create_app_setting;
+mod m20261130_000008_create_secretary;
 
 pub struct Migrator;
 
@@ -27,6 +28,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261130_000005_create_role_template::Migration),
             Box::new(m20261130_000006_create_model_tables::Migration),
             Box::new(m20261130_000007_create_app_setting::Migration),
+            Box::new(m20261130_000008_create_secretary::Migration),
         ]
     }
 }

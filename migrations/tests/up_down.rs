@@ -10,7 +10,7 @@ use cubicle_migrations::{Migrator, MigratorTrait};
 use sea_orm_migration::SchemaManager;
 use sea_orm_migration::sea_orm::{ConnectionTrait, Database, DatabaseConnection};
 
-const TABLES: [&str; 10] = [
+const TABLES: [&str; 12] = [
     "company",
     "department",
     "team",
@@ -21,6 +21,8 @@ const TABLES: [&str; 10] = [
     "model_route",
     "cost_ledger",
     "app_setting",
+    "secretary_message",
+    "secretary_action",
 ];
 
 async fn assert_tables(db: &DatabaseConnection, present: bool) {

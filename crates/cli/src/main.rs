@@ -5,6 +5,7 @@ mod bench;
 mod intent;
 mod org;
 mod provider;
+mod say;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -52,6 +53,19 @@ enum Command {
     /// Benchmarks: measured side by side in one run, printed as ratios.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
+    /// One turn with the secretary against the company: answers, questions, action cards.
+    Say {
+        /// Apply every non-destructive proposal at once (firing still waits).
+        #[arg(long)]
+        yes: bool,
+        #[arg(long)]
+        json: bool,
+        #[arg(required = true, num_args = 1..)]
+        text: Vec<String>,
+    },
+    /// The secretary's conversation and its action cards.
+    #[command(subcommand)]
+    Secretary(say::SecretaryCommand),
     /// Parse a boss message into secretary intents (no side effects, no database).
     Intent(intent::IntentArgs),
     /// Developer tasks.
@@ -107,6 +121,10 @@ async fn run(cli: Cli) -> Result<()> {
             match command {
                 Command::Org(cmd) => org::run(&core, cmd).await,
                 Command::Provider(cmd) => provider::run(&core, cmd).await,
+                Command::Say { yes, json, text } => {
+                    say::say(&core, &text.join(" "), yes, json).await
+                }
+                Command::Secretary(cmd) => say::run(&core, cmd).await,
                 Command::Ask {
                     provider,
                     model,

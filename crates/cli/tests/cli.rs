@@ -212,3 +212,40 @@ fn a_broken_environment_provider_fails_cleanly() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a preset or dialect"));
 }
+
+#[test]
+fn the_secretary_hires_from_the_terminal() {
+    let cli = Cli::new();
+    cli.ok(&[
+        "org",
+        "init",
+        "--name",
+        "Acme",
+        "--boss",
+        "Ada",
+        "--language",
+        "zh-CN",
+    ]);
+    cli.ok(&["org", "add-department", "工程部"]);
+    let out = cli.ok(&["say", "帮我给工程部招一个测试"]);
+    assert!(out.contains("测试工程师"), "{out}");
+    assert!(
+        out.contains("proposed"),
+        "nothing happens without --yes: {out}"
+    );
+    let snap: serde_json::Value =
+        serde_json::from_str(&cli.ok(&["org", "show", "--json"])).expect("json");
+    assert_eq!(snap["employees"].as_array().map(Vec::len), Some(0));
+
+    let out = cli.ok(&["say", "--yes", "帮我给工程部招一个测试"]);
+    assert!(out.contains("applied"), "{out}");
+    let snap: serde_json::Value =
+        serde_json::from_str(&cli.ok(&["org", "show", "--json"])).expect("json");
+    assert_eq!(snap["employees"][0]["title"], "测试工程师");
+
+    let out = cli.ok(&["secretary", "undo", "2"]);
+    assert!(out.contains("undone"), "{out}");
+    let snap: serde_json::Value =
+        serde_json::from_str(&cli.ok(&["org", "show", "--json"])).expect("json");
+    assert_eq!(snap["employees"].as_array().map(Vec::len), Some(0));
+}

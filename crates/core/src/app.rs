@@ -19,6 +19,7 @@ pub struct AppCore {
     pub org: OrgService,
     pub providers: Arc<Providers>,
     pub gateway: Gateway,
+    pub secretary: crate::secretary::Secretary,
 }
 
 impl std::fmt::Debug for AppCore {
@@ -92,12 +93,14 @@ impl AppCore {
         }
         let providers = Arc::new(providers);
         let gateway = Gateway::spawn(db.clone(), bus.clone(), providers.clone(), options.gateway);
+        let secretary = crate::secretary::Secretary::new(db.clone(), org.clone());
         Ok(Self {
             db,
             bus,
             org,
             providers,
             gateway,
+            secretary,
         })
     }
 }

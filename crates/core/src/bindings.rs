@@ -8,7 +8,8 @@ use ts_rs::{ExportError, TS};
 
 use crate::error::IpcError;
 use crate::events::DomainEvent;
-use crate::secretary::Parse;
+use crate::secretary::actions::HireEdits;
+use crate::secretary::{Parse, SecretaryTurn};
 use crate::types::*;
 
 /// Writes one `.ts` file per type (and the types they reference) into `dir`.
@@ -31,6 +32,8 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     IpcError::export_all(&cfg)?;
     DomainEvent::export_all(&cfg)?;
     Parse::export_all(&cfg)?;
+    SecretaryTurn::export_all(&cfg)?;
+    HireEdits::export_all(&cfg)?;
     PresetDto::export_all(&cfg)?;
     ProviderDto::export_all(&cfg)?;
     SaveProvider::export_all(&cfg)?;

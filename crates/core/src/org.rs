@@ -526,6 +526,95 @@ impl OrgService {
         Ok(employee_dto(&e))
     }
 
+    /// Takes back a hire made minutes ago (the secretary's Undo): the row goes, as if the
+    /// hire never happened. Refused once anyone reports to them or they lead something.
+    pub async fn undo_hire(&self, employee_id: i32) -> OrgResult<()> {
+        let txn = self.db.begin().await?;
+        let c = self.require_company(&txn).await?;
+        let e = self
+            .require_current_employee(&txn, c.id, employee_id)
+            .await?;
+        let has_reports = q::list_employees(&txn, c.id, false)
+            .await?
+            .iter()
+            .any(|x| x.manager_id == Some(e.id));
+        let leads = q::list_departments(&txn, c.id)
+            .await?
+            .iter()
+            .any(|d| d.lead_id == Some(e.id));
+        if has_reports || leads {
+            return Err(OrgError::InvalidInput(format!(
+                "{} already has reports or leads a department; fire them instead",
+                e.name
+            )));
+        }
+        q::delete_employee(&txn, e.id).await?;
+        txn.commit().await?;
+        self.bus
+            .publish(DomainEvent::EmployeeFired { employee_id: e.id });
+        Ok(())
+    }
+
+    /// Takes back a firing made minutes ago (the secretary's Undo): they are staff again,
+    /// with their former reports and department leads restored.
+    pub async fn undo_fire(
+        &self,
+        employee_id: i32,
+        reports: &[i32],
+        led_departments: &[i32],
+    ) -> OrgResult<EmployeeDto> {
+        let txn = self.db.begin().await?;
+        let c = self.require_company(&txn).await?;
+        let e = q::find_employee(&txn, employee_id)
+            .await?
+            .filter(|e| e.company_id == c.id && e.fired_at.is_some())
+            .ok_or(OrgError::NotFound {
+                what: "former employee",
+                id: employee_id,
+            })?;
+        let mut am = e.into_active_model();
+        am.fired_at = Set(None);
+        am.status = Set(EmployeeStatus::Idle.as_str().to_owned());
+        let e = q::update_employee(&txn, am).await?;
+        for id in reports {
+            if let Some(r) = q::find_employee(&txn, *id)
+                .await?
+                .filter(|r| r.fired_at.is_none())
+            {
+                let mut am = r.into_active_model();
+                am.manager_id = Set(Some(e.id));
+                q::update_employee(&txn, am).await?;
+            }
+        }
+        for id in led_departments {
+            if let Some(d) = q::find_department(&txn, *id).await?
+                && d.lead_id.is_none()
+                && e.department_id == Some(d.id)
+            {
+                let mut am = d.into_active_model();
+                am.lead_id = Set(Some(e.id));
+                q::update_department(&txn, am).await?;
+            }
+        }
+        txn.commit().await?;
+        self.bus
+            .publish(DomainEvent::EmployeeHired { employee_id: e.id });
+        Ok(employee_dto(&e))
+    }
+
+    /// The company's approval policy (SPEC §8).
+    pub async fn set_approval_policy(&self, policy: ApprovalPolicy) -> OrgResult<CompanyDto> {
+        let txn = self.db.begin().await?;
+        let c = self.require_company(&txn).await?;
+        let mut am = c.into_active_model();
+        am.approval_policy = Set(policy.as_str().to_owned());
+        let c = q::update_company(&txn, am).await?;
+        txn.commit().await?;
+        self.bus
+            .publish(DomainEvent::CompanyUpdated { company_id: c.id });
+        Ok(company_dto(&c))
+    }
+
     /// Ends someone's employment. The record stays (with `fired_at`) so their history
     /// remains readable; their reports move up to their own manager.
     pub async fn fire(&self, input: FireEmployee) -> OrgResult<EmployeeDto> {

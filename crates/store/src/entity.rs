@@ -9,4 +9,6 @@ pub mod model_price;
 pub mod model_route;
 pub mod provider;
 pub mod role_template;
+pub mod secretary_action;
+pub mod secretary_message;
 pub mod team;

@@ -9,6 +9,7 @@ pub mod db;
 pub mod entity;
 pub mod models;
 pub mod org;
+pub mod secretary;
 
 pub use db::{Db, DbError, connect, default_database_url};
 pub use sea_orm::{

@@ -251,3 +251,10 @@ pub async fn insert_role_template(
 ) -> Result<role_template::Model, DbErr> {
     model.insert(conn).await
 }
+
+/// Removes an employee row outright. Only for undoing a hire minutes after it was made;
+/// everything else keeps the record and sets `fired_at`.
+pub async fn delete_employee(conn: &impl ConnectionTrait, id: i32) -> Result<(), DbErr> {
+    employee::Entity::delete_by_id(id).exec(conn).await?;
+    Ok(())
+}

@@ -6,5 +6,6 @@ mod bindings;
 mod gateway;
 mod intents;
 mod org;
+mod secretary;
 mod secrets;
 mod util;

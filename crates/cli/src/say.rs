@@ -1,0 +1,118 @@
+//! `cubicle-cli say …` and `cubicle-cli secretary …`: a whole secretary turn against the
+//! company database, and the Confirm / Cancel / Undo of its action cards.
+
+use anyhow::Result;
+use clap::Subcommand;
+use cubicle_core::AppCore;
+use cubicle_core::secretary::actions::{ActionDto, ActionStatus, Proposal};
+
+#[derive(Subcommand)]
+pub enum SecretaryCommand {
+    /// The conversation so far.
+    History {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Apply a proposed action.
+    Confirm { id: i32 },
+    /// Drop a proposed action.
+    Cancel { id: i32 },
+    /// Reverse an applied action (within 10 minutes).
+    Undo { id: i32 },
+}
+
+pub async fn say(core: &AppCore, text: &str, yes: bool, json: bool) -> Result<()> {
+    let turn = core.secretary.say(text, yes).await?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&turn)?);
+        return Ok(());
+    }
+    println!("{}", turn.reply.text);
+    for a in &turn.reply.actions {
+        print_action(a);
+    }
+    Ok(())
+}
+
+pub async fn run(core: &AppCore, cmd: SecretaryCommand) -> Result<()> {
+    let s = &core.secretary;
+    match cmd {
+        SecretaryCommand::History { json } => {
+            let h = s.history().await?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&h)?);
+            } else {
+                for m in h {
+                    println!("[{}] {:?}: {}", m.at, m.role, m.text);
+                    for a in &m.actions {
+                        print_action(a);
+                    }
+                }
+            }
+        }
+        SecretaryCommand::Confirm { id } => print_action(&s.confirm(id, None).await?),
+        SecretaryCommand::Cancel { id } => print_action(&s.cancel(id).await?),
+        SecretaryCommand::Undo { id } => print_action(&s.undo(id).await?),
+    }
+    Ok(())
+}
+
+fn print_action(a: &ActionDto) {
+    let what = match &a.proposal {
+        Proposal::Hire {
+            name,
+            title,
+            department_name,
+            ..
+        } => format!(
+            "hire {name} as {title}{}",
+            department_name
+                .as_ref()
+                .map(|d| format!(" in {d}"))
+                .unwrap_or_default()
+        ),
+        Proposal::Fire { name, .. } => format!("fire {name}"),
+        Proposal::Transfer {
+            name,
+            department_name,
+            ..
+        } => format!("move {name} to {department_name}"),
+        Proposal::CreateDepartment { name, .. } => format!("create department {name}"),
+        Proposal::RenameDepartment {
+            old_name, new_name, ..
+        } => format!("rename {old_name} to {new_name}"),
+        Proposal::SetPolicy {
+            level,
+            daily_budget_usd,
+        } => format!(
+            "set policy{}{}",
+            level
+                .map(|l| format!(" approvals={}", l.as_str()))
+                .unwrap_or_default(),
+            daily_budget_usd
+                .map(|b| format!(" budget=${b:.2}"))
+                .unwrap_or_default()
+        ),
+    };
+    let status = match a.status {
+        ActionStatus::Proposed if a.destructive => "waiting for your confirmation (destructive)",
+        ActionStatus::Proposed => "proposed",
+        ActionStatus::Applied => "applied",
+        ActionStatus::Cancelled => "cancelled",
+        ActionStatus::Undone => "undone",
+        ActionStatus::Failed => "failed",
+    };
+    println!("  #{} {what} — {status}", a.id);
+    if let Some(d) = &a.diff {
+        println!("     {d}");
+    }
+    if let Some(e) = &a.error {
+        println!("     error: {e}");
+    }
+    if a.status == ActionStatus::Proposed {
+        println!(
+            "     cubicle-cli secretary confirm {} | cancel {}",
+            a.id, a.id
+        );
+    }
+}

@@ -1,0 +1,176 @@
+//! What the secretary proposes, what the boss sees of it, and how each one is undone.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::types::{ApprovalPolicy, Archetype};
+
+/// Undo stays possible this long after an action is applied (issue 4: 10 minutes).
+pub const UNDO_WINDOW_MINUTES: i64 = 10;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(
+    tag = "type",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
+pub enum Proposal {
+    Hire {
+        name: String,
+        title: String,
+        department_id: Option<i32>,
+        department_name: Option<String>,
+        manager_id: Option<i32>,
+        manager_name: Option<String>,
+        archetype: Archetype,
+        skills: Vec<String>,
+    },
+    Fire {
+        employee_id: i32,
+        name: String,
+    },
+    Transfer {
+        employee_id: i32,
+        name: String,
+        department_id: i32,
+        department_name: String,
+    },
+    CreateDepartment {
+        name: String,
+        parent_id: Option<i32>,
+        parent_name: Option<String>,
+    },
+    RenameDepartment {
+        department_id: i32,
+        old_name: String,
+        new_name: String,
+    },
+    SetPolicy {
+        level: Option<ApprovalPolicy>,
+        daily_budget_usd: Option<f64>,
+    },
+}
+
+impl Proposal {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Proposal::Hire { .. } => "hire",
+            Proposal::Fire { .. } => "fire",
+            Proposal::Transfer { .. } => "transfer",
+            Proposal::CreateDepartment { .. } => "create_department",
+            Proposal::RenameDepartment { .. } => "rename_department",
+            Proposal::SetPolicy { .. } => "set_policy",
+        }
+    }
+
+    /// Destructive actions always wait for an explicit confirmation (SPEC §3).
+    pub fn is_destructive(&self) -> bool {
+        matches!(self, Proposal::Fire { .. })
+    }
+}
+
+/// How to reverse an applied action.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Undo {
+    RemoveHire {
+        employee_id: i32,
+    },
+    Unfire {
+        employee_id: i32,
+        reports: Vec<i32>,
+        led_departments: Vec<i32>,
+    },
+    MoveBack {
+        employee_id: i32,
+        department_id: Option<i32>,
+    },
+    DeleteDepartment {
+        department_id: i32,
+    },
+    RenameBack {
+        department_id: i32,
+        name: String,
+    },
+    RestorePolicy {
+        level: ApprovalPolicy,
+        daily_budget_usd: f64,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionStatus {
+    Proposed,
+    Applied,
+    Cancelled,
+    Undone,
+    Failed,
+}
+
+impl ActionStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActionStatus::Proposed => "proposed",
+            ActionStatus::Applied => "applied",
+            ActionStatus::Cancelled => "cancelled",
+            ActionStatus::Undone => "undone",
+            ActionStatus::Failed => "failed",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        [
+            ActionStatus::Proposed,
+            ActionStatus::Applied,
+            ActionStatus::Cancelled,
+            ActionStatus::Undone,
+            ActionStatus::Failed,
+        ]
+        .into_iter()
+        .find(|x| x.as_str() == s)
+    }
+}
+
+/// An action card as the boss sees it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ActionDto {
+    pub id: i32,
+    pub status: ActionStatus,
+    pub destructive: bool,
+    pub proposal: Proposal,
+    /// The change to the org, once applied ("+1 Frontend Engineer → Product, reports to Alice").
+    pub diff: Option<String>,
+    /// RFC 3339; Undo is offered until then.
+    pub undo_until: Option<String>,
+    pub error: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Speaker {
+    Boss,
+    Secretary,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SecretaryMessageDto {
+    pub id: i32,
+    pub at: String,
+    pub role: Speaker,
+    pub text: String,
+    pub actions: Vec<ActionDto>,
+}
+
+/// Changes the boss may make to a hire before confirming it (the card's Edit).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct HireEdits {
+    pub name: Option<String>,
+    pub title: Option<String>,
+    pub department_id: Option<i32>,
+    pub manager_id: Option<i32>,
+    pub archetype: Option<Archetype>,
+}

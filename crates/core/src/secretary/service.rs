@@ -1,0 +1,1051 @@
+//! The secretary's turn: boss text → intents (rule tier) → names resolved against the
+//! real company → an answer from database facts, a clarifying question, or action cards
+//! the boss confirms, edits or cancels; applied actions can be undone for 10 minutes.
+//!
+//! Everything goes through the org service; nothing here changes the org directly.
+
+use chrono::{Duration as ChronoDuration, Utc};
+use cubicle_store::entity::{secretary_action, secretary_message};
+use cubicle_store::{Db, DbErr, TransactionTrait, secretary as q};
+use sea_orm::ActiveValue::{NotSet, Set};
+use sea_orm::IntoActiveModel;
+
+use super::actions::*;
+use super::intent::{Intent, IntentKind, Parse, Slots};
+use super::names::{NameMatch, match_name};
+use super::rules::parse_rules;
+use crate::error::{ErrorCode, IpcError};
+use crate::org::{OrgError, OrgService};
+use crate::roles;
+use crate::types::*;
+
+/// Messages the chat page loads at once.
+pub const HISTORY_LIMIT: u64 = 200;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SecretaryError {
+    #[error("say something first")]
+    Empty,
+    #[error("action {0} does not exist")]
+    NoAction(i32),
+    #[error("action {id} is {status}; only a {expected} action can do that")]
+    WrongStatus {
+        id: i32,
+        status: &'static str,
+        expected: &'static str,
+    },
+    #[error("the 10 minutes to undo this have passed")]
+    UndoExpired,
+    #[error("this action cannot be undone")]
+    NotUndoable,
+    #[error(transparent)]
+    Org(#[from] OrgError),
+    #[error("storage error: {0}")]
+    Storage(#[from] DbErr),
+}
+
+impl From<SecretaryError> for IpcError {
+    fn from(e: SecretaryError) -> Self {
+        let code = match &e {
+            SecretaryError::Empty | SecretaryError::WrongStatus { .. } => ErrorCode::InvalidInput,
+            SecretaryError::UndoExpired | SecretaryError::NotUndoable => ErrorCode::InvalidInput,
+            SecretaryError::NoAction(_) => ErrorCode::NotFound,
+            SecretaryError::Org(o) => o.code(),
+            SecretaryError::Storage(_) => ErrorCode::Storage,
+        };
+        IpcError::new(code, e.to_string())
+    }
+}
+
+pub type SecretaryResult<T> = Result<T, SecretaryError>;
+
+/// One exchange: what the boss said, how it was parsed, and the secretary's reply.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SecretaryTurn {
+    pub boss: SecretaryMessageDto,
+    pub parse: Parse,
+    pub reply: SecretaryMessageDto,
+}
+
+#[derive(Clone, Debug)]
+pub struct Secretary {
+    db: Db,
+    org: OrgService,
+}
+
+/// Reply text in the company's language.
+#[derive(Clone, Copy, PartialEq)]
+enum Lang {
+    En,
+    Zh,
+}
+
+impl Lang {
+    fn pick(self, en: impl Into<String>, zh: impl Into<String>) -> String {
+        match self {
+            Lang::En => en.into(),
+            Lang::Zh => zh.into(),
+        }
+    }
+}
+
+/// What the secretary makes of one intent.
+enum Outcome {
+    Say(String),
+    Propose(Vec<Proposal>, String),
+}
+
+impl Secretary {
+    pub fn new(db: Db, org: OrgService) -> Self {
+        Self { db, org }
+    }
+
+    pub async fn history(&self) -> SecretaryResult<Vec<SecretaryMessageDto>> {
+        let messages = q::recent_messages(&self.db, HISTORY_LIMIT).await?;
+        let actions =
+            q::actions_of_messages(&self.db, messages.iter().map(|m| m.id).collect()).await?;
+        Ok(messages
+            .iter()
+            .map(|m| message_dto(m, actions.iter().filter(|a| a.message_id == m.id).collect()))
+            .collect())
+    }
+
+    /// One turn of the conversation. With `auto_confirm` (the CLI's `--yes`) every
+    /// non-destructive proposal is applied at once; destructive ones still wait.
+    pub async fn say(&self, text: &str, auto_confirm: bool) -> SecretaryResult<SecretaryTurn> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(SecretaryError::Empty);
+        }
+        let snap = self.org.snapshot().await?;
+        let lang = match snap.company.as_ref().map(|c| c.language) {
+            Some(Language::ZhCn) => Lang::Zh,
+            _ => Lang::En,
+        };
+        let parse = parse_rules(text);
+        let mut lines = Vec::new();
+        let mut proposals = Vec::new();
+        for intent in &parse.intents {
+            match self.handle(intent, &snap, lang).await? {
+                Outcome::Say(s) => lines.push(s),
+                Outcome::Propose(ps, s) => {
+                    lines.push(s);
+                    proposals.extend(ps);
+                }
+            }
+        }
+        if lines.is_empty() {
+            lines.push(clarify(lang));
+        }
+
+        let now = Utc::now();
+        let txn = self.db.begin().await?;
+        let boss = q::insert_message(
+            &txn,
+            secretary_message::ActiveModel {
+                id: NotSet,
+                at: Set(now),
+                role: Set("boss".into()),
+                text: Set(text.to_owned()),
+                trace_id: Set(None),
+            },
+        )
+        .await?;
+        let reply = q::insert_message(
+            &txn,
+            secretary_message::ActiveModel {
+                id: NotSet,
+                at: Set(now),
+                role: Set("secretary".into()),
+                text: Set(lines.join("\n")),
+                trace_id: Set(None),
+            },
+        )
+        .await?;
+        let mut ids = Vec::new();
+        for p in &proposals {
+            let row = q::insert_action(
+                &txn,
+                secretary_action::ActiveModel {
+                    id: NotSet,
+                    message_id: Set(reply.id),
+                    created_at: Set(now),
+                    kind: Set(p.kind().into()),
+                    status: Set(ActionStatus::Proposed.as_str().into()),
+                    proposal: Set(serde_json::to_value(p).unwrap_or_default()),
+                    undo: Set(None),
+                    diff: Set(None),
+                    undo_until: Set(None),
+                    error: Set(None),
+                },
+            )
+            .await?;
+            ids.push((row.id, p.is_destructive()));
+        }
+        txn.commit().await?;
+
+        if auto_confirm {
+            for (id, destructive) in &ids {
+                if !destructive {
+                    // A failure is recorded on the card; the turn itself still succeeds.
+                    let _ = self.confirm(*id, None).await;
+                }
+            }
+        }
+        let actions = q::actions_of_messages(&self.db, vec![reply.id]).await?;
+        Ok(SecretaryTurn {
+            boss: message_dto(&boss, vec![]),
+            parse,
+            reply: message_dto(&reply, actions.iter().collect()),
+        })
+    }
+
+    async fn handle(
+        &self,
+        intent: &Intent,
+        snap: &OrgSnapshot,
+        lang: Lang,
+    ) -> SecretaryResult<Outcome> {
+        let s = &intent.slots;
+        if !intent.is_confident()
+            && !matches!(intent.kind, IntentKind::Chitchat | IntentKind::Question)
+        {
+            return Ok(Outcome::Say(match intent.kind {
+                IntentKind::HireEmployee => lang.pick(
+                    "Whom should I hire? Tell me the role, e.g. \"hire a frontend engineer for Engineering\".",
+                    "要招什么岗位呢？比如“给工程部招一个前端工程师”。",
+                ),
+                _ => clarify(lang),
+            }));
+        }
+        Ok(match intent.kind {
+            IntentKind::HireEmployee => self.hire(s, snap, lang),
+            IntentKind::FireEmployee => match self.person(s.name.as_deref(), snap, lang) {
+                Err(q) => Outcome::Say(q),
+                Ok(e) => Outcome::Propose(
+                    vec![Proposal::Fire {
+                        employee_id: e.id,
+                        name: e.name.clone(),
+                    }],
+                    lang.pick(
+                        format!("Firing {} can't be taken back lightly — please confirm.", e.name),
+                        format!("确定要辞退{}吗？请确认。", e.name),
+                    ),
+                ),
+            },
+            IntentKind::TransferEmployee => {
+                let target = s.target_department.as_deref().or(s.department.as_deref());
+                match (self.person(s.name.as_deref(), snap, lang), self.department(target, snap, lang)) {
+                    (Err(q), _) | (_, Err(q)) => Outcome::Say(q),
+                    (Ok(e), Ok(d)) if e.department_id == Some(d.id) => Outcome::Say(lang.pick(
+                        format!("{} is already in {}.", e.name, d.name),
+                        format!("{}已经在{}了。", e.name, d.name),
+                    )),
+                    (Ok(e), Ok(d)) => Outcome::Propose(
+                        vec![Proposal::Transfer {
+                            employee_id: e.id,
+                            name: e.name.clone(),
+                            department_id: d.id,
+                            department_name: d.name.clone(),
+                        }],
+                        lang.pick(
+                            format!("I'll move {} to {}.", e.name, d.name),
+                            format!("我来把{}调到{}。", e.name, d.name),
+                        ),
+                    ),
+                }
+            }
+            IntentKind::CreateDepartment => {
+                let Some(name) = s.department.as_deref().or(s.new_name.as_deref()) else {
+                    return Ok(Outcome::Say(lang.pick("What should the new department be called?", "新部门叫什么名字？")));
+                };
+                let parent = match s.target_department.as_deref() {
+                    None => None,
+                    Some(p) => match self.department(Some(p), snap, lang) {
+                        Ok(d) => Some(d),
+                        Err(q) => return Ok(Outcome::Say(q)),
+                    },
+                };
+                Outcome::Propose(
+                    vec![Proposal::CreateDepartment {
+                        name: name.to_owned(),
+                        parent_id: parent.map(|d| d.id),
+                        parent_name: parent.map(|d| d.name.clone()),
+                    }],
+                    lang.pick(format!("I'll create the {name} department."), format!("我来新建{name}。")),
+                )
+            }
+            IntentKind::RenameDepartment => match (self.department(s.department.as_deref(), snap, lang), s.new_name.as_deref()) {
+                (Err(q), _) => Outcome::Say(q),
+                (Ok(_), None) => Outcome::Say(lang.pick("What should it be called?", "要改成什么名字？")),
+                (Ok(d), Some(new_name)) => Outcome::Propose(
+                    vec![Proposal::RenameDepartment {
+                        department_id: d.id,
+                        old_name: d.name.clone(),
+                        new_name: new_name.to_owned(),
+                    }],
+                    lang.pick(format!("I'll rename {} to {new_name}.", d.name), format!("我来把{}改名为{new_name}。", d.name)),
+                ),
+            },
+            IntentKind::SetPolicy if s.level.is_some() || s.amount.is_some() => Outcome::Propose(
+                vec![Proposal::SetPolicy {
+                    level: s.level,
+                    daily_budget_usd: s.amount,
+                }],
+                lang.pick("I'll update the company policy.", "我来更新公司的审批和预算设置。"),
+            ),
+            IntentKind::AskStatus | IntentKind::RequestReport => Outcome::Say(self.facts(s, snap, lang)),
+            IntentKind::Approve | IntentKind::Reject => Outcome::Say(lang.pick(
+                "Nothing is waiting for your approval right now.",
+                "目前没有等待你审批的事项。",
+            )),
+            IntentKind::Chitchat => Outcome::Say(lang.pick(
+                "Hello! Tell me whom to hire, move or let go, or ask how the company is doing.",
+                "你好！可以让我招人、调岗、辞退，或者问问公司现在的情况。",
+            )),
+            IntentKind::Question => Outcome::Say(capabilities(lang)),
+            IntentKind::DeleteDepartment => Outcome::Say(lang.pick(
+                "Deleting a department means deciding where its people go; please do it on the org chart, where you can choose.",
+                "删除部门需要决定人员去向，请在组织架构页操作，那里可以选择。",
+            )),
+            IntentKind::SetPolicy
+            | IntentKind::AssignTask
+            | IntentKind::CreateRequirement
+            | IntentKind::ConveneMeeting => Outcome::Say(lang.pick(
+                format!(
+                    "I understood \"{}\", but I can't do that yet. {}",
+                    intent.kind.as_str().replace('_', " "),
+                    capabilities(Lang::En)
+                ),
+                format!("我明白你的意思（{}），但这个我还做不到。{}", intent.kind.as_str(), capabilities(Lang::Zh)),
+            )),
+            IntentKind::Unknown => Outcome::Say(clarify(lang)),
+        })
+    }
+
+    fn hire(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+        let Some(role) = s.role.as_deref() else {
+            return Outcome::Say(lang.pick("Which role should I hire for?", "要招什么岗位？"));
+        };
+        let dept = match s.department.as_deref() {
+            Some(name) => match self.department(Some(name), snap, lang) {
+                Ok(d) => Some(d),
+                Err(q) => return Outcome::Say(q),
+            },
+            None if snap.departments.len() == 1 => snap.departments.first(),
+            None if snap.departments.is_empty() => None,
+            None => {
+                let names: Vec<_> = snap.departments.iter().map(|d| d.name.as_str()).collect();
+                return Outcome::Say(lang.pick(
+                    format!(
+                        "Which department should the new {role} join: {}?",
+                        names.join(", ")
+                    ),
+                    format!("新的{role}要加入哪个部门：{}？", names.join("、")),
+                ));
+            }
+        };
+        let template = roles::match_title(role);
+        let title = match (template, lang) {
+            (Some(t), Lang::Zh) => t.title_zh.to_owned(),
+            (Some(t), Lang::En) => t.title.to_owned(),
+            (None, _) => role.to_owned(),
+        };
+        let archetype = template
+            .map(|t| t.archetype)
+            .unwrap_or(Archetype::WarmHearted);
+        let skills: Vec<String> = template
+            .map(|t| t.skills.iter().map(|x| (*x).to_owned()).collect())
+            .unwrap_or_default();
+        let lead = dept
+            .and_then(|d| d.lead_id)
+            .and_then(|id| snap.employees.iter().find(|e| e.id == id));
+        let count = s.count.unwrap_or(1).clamp(1, 10);
+        let mut taken: Vec<String> = snap.employees.iter().map(|e| e.name.clone()).collect();
+        let mut proposals = Vec::new();
+        for i in 0..count {
+            let name = match (&s.name, i) {
+                (Some(n), 0) => n.clone(),
+                _ => next_name(lang, &taken),
+            };
+            taken.push(name.clone());
+            proposals.push(Proposal::Hire {
+                name,
+                title: title.clone(),
+                department_id: dept.map(|d| d.id),
+                department_name: dept.map(|d| d.name.clone()),
+                manager_id: lead.map(|e| e.id),
+                manager_name: lead.map(|e| e.name.clone()),
+                archetype,
+                skills: skills.clone(),
+            });
+        }
+        let where_ = dept.map(|d| d.name.clone());
+        let say = match (lang, where_) {
+            (Lang::En, Some(d)) => format!(
+                "Here is my proposal for {count} × {title} in {d}. Confirm, edit or cancel."
+            ),
+            (Lang::En, None) => {
+                format!("Here is my proposal for {count} × {title}. Confirm, edit or cancel.")
+            }
+            (Lang::Zh, Some(d)) => {
+                format!("为{d}招聘{count}名{title}的方案如下，请确认、修改或取消。")
+            }
+            (Lang::Zh, None) => format!("招聘{count}名{title}的方案如下，请确认、修改或取消。"),
+        };
+        Outcome::Propose(proposals, say)
+    }
+
+    /// A current employee by (fuzzy) name, or the question to ask instead.
+    fn person<'a>(
+        &self,
+        name: Option<&str>,
+        snap: &'a OrgSnapshot,
+        lang: Lang,
+    ) -> Result<&'a EmployeeDto, String> {
+        let Some(name) = name else {
+            return Err(lang.pick("Who do you mean?", "你说的是谁？"));
+        };
+        let candidates: Vec<(i32, &str)> = snap
+            .employees
+            .iter()
+            .map(|e| (e.id, e.name.as_str()))
+            .collect();
+        match match_name(name, &candidates) {
+            NameMatch::Exact(id) | NameMatch::Unique(id) => snap
+                .employees
+                .iter()
+                .find(|e| e.id == id)
+                .ok_or_else(|| clarify(lang)),
+            NameMatch::Ambiguous(ids) => {
+                let names: Vec<_> = snap
+                    .employees
+                    .iter()
+                    .filter(|e| ids.contains(&e.id))
+                    .map(|e| e.name.as_str())
+                    .collect();
+                Err(lang.pick(
+                    format!(
+                        "Several people match \"{name}\": {}. Which one?",
+                        names.join(", ")
+                    ),
+                    format!("有好几位符合“{name}”：{}。是哪一位？", names.join("、")),
+                ))
+            }
+            NameMatch::None => Err(lang.pick(
+                format!("I can't find anyone called \"{name}\" in the company."),
+                format!("公司里没有找到叫“{name}”的人。"),
+            )),
+        }
+    }
+
+    /// A department by (fuzzy) name, or the question to ask instead.
+    fn department<'a>(
+        &self,
+        name: Option<&str>,
+        snap: &'a OrgSnapshot,
+        lang: Lang,
+    ) -> Result<&'a DepartmentDto, String> {
+        let Some(name) = name else {
+            return Err(lang.pick("Which department?", "哪个部门？"));
+        };
+        let candidates: Vec<(i32, &str)> = snap
+            .departments
+            .iter()
+            .map(|d| (d.id, d.name.as_str()))
+            .collect();
+        let list = || {
+            snap.departments
+                .iter()
+                .map(|d| d.name.as_str())
+                .collect::<Vec<_>>()
+        };
+        match match_name(name, &candidates) {
+            NameMatch::Exact(id) | NameMatch::Unique(id) => snap
+                .departments
+                .iter()
+                .find(|d| d.id == id)
+                .ok_or_else(|| clarify(lang)),
+            NameMatch::Ambiguous(ids) => {
+                let names: Vec<_> = snap.departments.iter().filter(|d| ids.contains(&d.id)).map(|d| d.name.as_str()).collect();
+                Err(lang.pick(
+                    format!("Several departments match \"{name}\": {}. Which one?", names.join(", ")),
+                    format!("有几个部门符合“{name}”：{}。是哪一个？", names.join("、")),
+                ))
+            }
+            NameMatch::None if snap.departments.is_empty() => Err(lang.pick(
+                format!("There is no department called \"{name}\" yet — the company has no departments. Create it first?"),
+                format!("还没有“{name}”这个部门——公司目前没有任何部门。先新建它吗？"),
+            )),
+            NameMatch::None => Err(lang.pick(
+                format!("There is no department called \"{name}\". Departments: {}.", list().join(", ")),
+                format!("没有叫“{name}”的部门。现有部门：{}。", list().join("、")),
+            )),
+        }
+    }
+
+    /// Answers from the database only: who is where, headcounts, leads.
+    fn facts(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> String {
+        let dept_name = |id: Option<i32>| {
+            id.and_then(|id| snap.departments.iter().find(|d| d.id == id))
+                .map(|d| d.name.clone())
+        };
+        if let Some(name) = s.name.as_deref().or(s.assignee.as_deref()) {
+            return match self.person(Some(name), snap, lang) {
+                Err(q) => q,
+                Ok(e) => {
+                    let dept = dept_name(e.department_id)
+                        .unwrap_or_else(|| lang.pick("no department", "未分配部门"));
+                    let manager = e
+                        .manager_id
+                        .and_then(|m| snap.employees.iter().find(|x| x.id == m))
+                        .map(|m| m.name.clone());
+                    match (lang, manager) {
+                        (Lang::En, Some(m)) => format!(
+                            "{} is a {} in {dept}, reporting to {m}. Status: {}. No tasks are assigned to them yet.",
+                            e.name,
+                            e.title,
+                            e.status.as_str()
+                        ),
+                        (Lang::En, None) => format!(
+                            "{} is a {} in {dept}. Status: {}. No tasks are assigned to them yet.",
+                            e.name,
+                            e.title,
+                            e.status.as_str()
+                        ),
+                        (Lang::Zh, Some(m)) => format!(
+                            "{}是{}的{}，汇报给{m}。状态：{}。目前没有分配给他/她的任务。",
+                            e.name,
+                            dept,
+                            e.title,
+                            e.status.as_str()
+                        ),
+                        (Lang::Zh, None) => format!(
+                            "{}是{}的{}。状态：{}。目前没有分配给他/她的任务。",
+                            e.name,
+                            dept,
+                            e.title,
+                            e.status.as_str()
+                        ),
+                    }
+                }
+            };
+        }
+        if let Some(name) = s.department.as_deref() {
+            return match self.department(Some(name), snap, lang) {
+                Err(q) => q,
+                Ok(d) => {
+                    let people: Vec<_> = snap
+                        .employees
+                        .iter()
+                        .filter(|e| e.department_id == Some(d.id))
+                        .map(|e| format!("{} ({})", e.name, e.title))
+                        .collect();
+                    let subs: Vec<_> = snap
+                        .departments
+                        .iter()
+                        .filter(|x| x.parent_id == Some(d.id))
+                        .map(|x| x.name.as_str())
+                        .collect();
+                    let lead = d
+                        .lead_id
+                        .and_then(|id| snap.employees.iter().find(|e| e.id == id))
+                        .map(|e| e.name.clone());
+                    let mut out = lang.pick(
+                        format!("{} has {}", d.name, people_count(people.len())),
+                        format!("{}有{}人", d.name, people.len()),
+                    );
+                    if !people.is_empty() {
+                        out.push_str(&lang.pick(
+                            format!(": {}", people.join(", ")),
+                            format!("：{}", people.join("、")),
+                        ));
+                    }
+                    out.push('.');
+                    if let Some(l) = lead {
+                        out.push_str(&lang.pick(format!(" Lead: {l}."), format!(" 负责人：{l}。")));
+                    }
+                    if !subs.is_empty() {
+                        out.push_str(&lang.pick(
+                            format!(" Sub-departments: {}.", subs.join(", ")),
+                            format!(" 下属部门：{}。", subs.join("、")),
+                        ));
+                    }
+                    out
+                }
+            };
+        }
+        let mut out = lang.pick(
+            format!(
+                "{} in {} department(s).",
+                people_count(snap.employees.len()),
+                snap.departments.len()
+            ),
+            format!(
+                "公司共有{}人，{}个部门。",
+                snap.employees.len(),
+                snap.departments.len()
+            ),
+        );
+        for d in &snap.departments {
+            let n = snap
+                .employees
+                .iter()
+                .filter(|e| e.department_id == Some(d.id))
+                .count();
+            out.push_str(&lang.pick(
+                format!("\n· {}: {n}", d.name),
+                format!("\n· {}：{n}人", d.name),
+            ));
+        }
+        let unassigned = snap
+            .employees
+            .iter()
+            .filter(|e| e.department_id.is_none())
+            .count();
+        if unassigned > 0 {
+            out.push_str(&lang.pick(
+                format!("\n· not in a department: {unassigned}"),
+                format!("\n· 未分配部门：{unassigned}人"),
+            ));
+        }
+        out.push_str(&lang.pick(
+            "\nNo tasks or approvals are pending.",
+            "\n目前没有待办任务或待审批事项。",
+        ));
+        out
+    }
+
+    // ---------- confirm / cancel / undo ----------
+
+    pub async fn confirm(
+        &self,
+        action_id: i32,
+        edits: Option<HireEdits>,
+    ) -> SecretaryResult<ActionDto> {
+        let row = self.require(action_id, ActionStatus::Proposed).await?;
+        let mut proposal: Proposal = serde_json::from_value(row.proposal.clone())
+            .map_err(|e| SecretaryError::Storage(DbErr::Custom(format!("bad proposal: {e}"))))?;
+        if let (
+            Some(ed),
+            Proposal::Hire {
+                name,
+                title,
+                department_id,
+                manager_id,
+                archetype,
+                ..
+            },
+        ) = (edits, &mut proposal)
+        {
+            if let Some(v) = ed.name {
+                *name = v;
+            }
+            if let Some(v) = ed.title {
+                *title = v;
+            }
+            if ed.department_id.is_some() {
+                *department_id = ed.department_id;
+            }
+            if ed.manager_id.is_some() {
+                *manager_id = ed.manager_id;
+            }
+            if let Some(v) = ed.archetype {
+                *archetype = v;
+            }
+        }
+        let applied = self.apply(&proposal).await;
+        let mut am = row.into_active_model();
+        am.proposal = Set(serde_json::to_value(&proposal).unwrap_or_default());
+        match applied {
+            Ok((undo, diff)) => {
+                am.status = Set(ActionStatus::Applied.as_str().into());
+                am.diff = Set(Some(diff));
+                am.undo_until = Set(undo
+                    .as_ref()
+                    .map(|_| Utc::now() + ChronoDuration::minutes(UNDO_WINDOW_MINUTES)));
+                am.undo = Set(undo.map(|u| serde_json::to_value(u).unwrap_or_default()));
+                am.error = Set(None);
+            }
+            Err(e) => {
+                am.status = Set(ActionStatus::Failed.as_str().into());
+                am.error = Set(Some(e.to_string()));
+            }
+        }
+        let row = q::update_action(&self.db, am).await?;
+        Ok(action_dto(&row))
+    }
+
+    pub async fn cancel(&self, action_id: i32) -> SecretaryResult<ActionDto> {
+        let row = self.require(action_id, ActionStatus::Proposed).await?;
+        let mut am = row.into_active_model();
+        am.status = Set(ActionStatus::Cancelled.as_str().into());
+        Ok(action_dto(&q::update_action(&self.db, am).await?))
+    }
+
+    pub async fn undo(&self, action_id: i32) -> SecretaryResult<ActionDto> {
+        let row = self.require(action_id, ActionStatus::Applied).await?;
+        let (Some(undo), Some(until)) = (row.undo.clone(), row.undo_until) else {
+            return Err(SecretaryError::NotUndoable);
+        };
+        if Utc::now() > until {
+            return Err(SecretaryError::UndoExpired);
+        }
+        let undo: Undo = serde_json::from_value(undo)
+            .map_err(|e| SecretaryError::Storage(DbErr::Custom(format!("bad undo: {e}"))))?;
+        self.reverse(undo).await?;
+        let mut am = row.into_active_model();
+        am.status = Set(ActionStatus::Undone.as_str().into());
+        Ok(action_dto(&q::update_action(&self.db, am).await?))
+    }
+
+    async fn require(
+        &self,
+        id: i32,
+        expected: ActionStatus,
+    ) -> SecretaryResult<secretary_action::Model> {
+        let row = q::find_action(&self.db, id)
+            .await?
+            .ok_or(SecretaryError::NoAction(id))?;
+        let status = ActionStatus::parse(&row.status).unwrap_or(ActionStatus::Failed);
+        if status != expected {
+            return Err(SecretaryError::WrongStatus {
+                id,
+                status: status.as_str(),
+                expected: expected.as_str(),
+            });
+        }
+        Ok(row)
+    }
+
+    /// Applies a proposal through the org service: (how to undo it, the diff).
+    async fn apply(&self, p: &Proposal) -> Result<(Option<Undo>, String), OrgError> {
+        let org = &self.org;
+        Ok(match p {
+            Proposal::Hire {
+                name,
+                title,
+                department_id,
+                department_name,
+                manager_id,
+                manager_name,
+                archetype,
+                ..
+            } => {
+                let e = org
+                    .hire(NewEmployee {
+                        name: name.clone(),
+                        title: title.clone(),
+                        department_id: *department_id,
+                        manager_id: *manager_id,
+                        archetype: Some(*archetype),
+                    })
+                    .await?;
+                let mut diff = format!("+1 {} ({})", e.title, e.name);
+                if let Some(d) = department_name {
+                    diff.push_str(&format!(" → {d}"));
+                }
+                if let (Some(_), Some(m)) = (manager_id, manager_name) {
+                    diff.push_str(&format!(", reports to {m}"));
+                }
+                (Some(Undo::RemoveHire { employee_id: e.id }), diff)
+            }
+            Proposal::Fire { employee_id, name } => {
+                let snap = org.snapshot().await?;
+                let reports = snap
+                    .employees
+                    .iter()
+                    .filter(|e| e.manager_id == Some(*employee_id))
+                    .map(|e| e.id)
+                    .collect();
+                let led = snap
+                    .departments
+                    .iter()
+                    .filter(|d| d.lead_id == Some(*employee_id))
+                    .map(|d| d.id)
+                    .collect();
+                org.fire(FireEmployee {
+                    employee_id: *employee_id,
+                })
+                .await?;
+                (
+                    Some(Undo::Unfire {
+                        employee_id: *employee_id,
+                        reports,
+                        led_departments: led,
+                    }),
+                    format!("−1 {name} (record kept)"),
+                )
+            }
+            Proposal::Transfer {
+                employee_id,
+                name,
+                department_id,
+                department_name,
+            } => {
+                let snap = org.snapshot().await?;
+                let from = snap
+                    .employees
+                    .iter()
+                    .find(|e| e.id == *employee_id)
+                    .and_then(|e| e.department_id);
+                org.move_employee(MoveEmployee {
+                    employee_id: *employee_id,
+                    department_id: Some(*department_id),
+                })
+                .await?;
+                let from_name = from
+                    .and_then(|id| snap.departments.iter().find(|d| d.id == id))
+                    .map(|d| d.name.clone())
+                    .unwrap_or_else(|| "—".into());
+                (
+                    Some(Undo::MoveBack {
+                        employee_id: *employee_id,
+                        department_id: from,
+                    }),
+                    format!("{name}: {from_name} → {department_name}"),
+                )
+            }
+            Proposal::CreateDepartment {
+                name,
+                parent_id,
+                parent_name,
+            } => {
+                let d = org
+                    .create_department(NewDepartment {
+                        name: name.clone(),
+                        parent_id: *parent_id,
+                        mission: None,
+                    })
+                    .await?;
+                let diff = match parent_name {
+                    Some(p) => format!("+ department {} (in {p})", d.name),
+                    None => format!("+ department {}", d.name),
+                };
+                (
+                    Some(Undo::DeleteDepartment {
+                        department_id: d.id,
+                    }),
+                    diff,
+                )
+            }
+            Proposal::RenameDepartment {
+                department_id,
+                old_name,
+                new_name,
+            } => {
+                org.rename_department(RenameDepartment {
+                    id: *department_id,
+                    name: new_name.clone(),
+                })
+                .await?;
+                (
+                    Some(Undo::RenameBack {
+                        department_id: *department_id,
+                        name: old_name.clone(),
+                    }),
+                    format!("department {old_name} → {new_name}"),
+                )
+            }
+            Proposal::SetPolicy {
+                level,
+                daily_budget_usd,
+            } => {
+                let before = org.company().await?.ok_or(OrgError::CompanyMissing)?;
+                let mut diff = Vec::new();
+                if let Some(b) = daily_budget_usd {
+                    org.set_budget(SetBudget {
+                        daily_budget_usd: *b,
+                    })
+                    .await?;
+                    diff.push(format!(
+                        "daily budget ${:.2} → ${b:.2}",
+                        before.daily_budget_usd
+                    ));
+                }
+                if let Some(l) = level {
+                    org.set_approval_policy(*l).await?;
+                    diff.push(format!(
+                        "approvals {} → {}",
+                        before.approval_policy.as_str(),
+                        l.as_str()
+                    ));
+                }
+                (
+                    Some(Undo::RestorePolicy {
+                        level: before.approval_policy,
+                        daily_budget_usd: before.daily_budget_usd,
+                    }),
+                    diff.join("; "),
+                )
+            }
+        })
+    }
+
+    async fn reverse(&self, undo: Undo) -> Result<(), OrgError> {
+        let org = &self.org;
+        match undo {
+            Undo::RemoveHire { employee_id } => org.undo_hire(employee_id).await,
+            Undo::Unfire {
+                employee_id,
+                reports,
+                led_departments,
+            } => org
+                .undo_fire(employee_id, &reports, &led_departments)
+                .await
+                .map(|_| ()),
+            Undo::MoveBack {
+                employee_id,
+                department_id,
+            } => org
+                .move_employee(MoveEmployee {
+                    employee_id,
+                    department_id,
+                })
+                .await
+                .map(|_| ()),
+            Undo::DeleteDepartment { department_id } => {
+                org.delete_department(DeleteDepartment {
+                    id: department_id,
+                    reassign_to: None,
+                })
+                .await
+            }
+            Undo::RenameBack {
+                department_id,
+                name,
+            } => org
+                .rename_department(RenameDepartment {
+                    id: department_id,
+                    name,
+                })
+                .await
+                .map(|_| ()),
+            Undo::RestorePolicy {
+                level,
+                daily_budget_usd,
+            } => {
+                org.set_budget(SetBudget { daily_budget_usd }).await?;
+                org.set_approval_policy(level).await.map(|_| ())
+            }
+        }
+    }
+}
+
+fn people_count(n: usize) -> String {
+    if n == 1 {
+        "1 person".into()
+    } else {
+        format!("{n} people")
+    }
+}
+
+fn clarify(lang: Lang) -> String {
+    lang.pick(
+        "I'm not sure what you'd like me to do. Could you say it another way? For example: \"hire a QA engineer for Engineering\".",
+        "我不太确定你想让我做什么，能换个说法吗？比如：“给工程部招一个测试工程师”。",
+    )
+}
+
+fn capabilities(lang: Lang) -> String {
+    lang.pick(
+        "Right now I can hire, fire and move people, create and rename departments, change the approval policy and daily budget, and tell you who is where.",
+        "目前我可以招人、辞退、调岗，新建和重命名部门，调整审批策略和每日预算，以及告诉你谁在哪个部门。",
+    )
+}
+
+const NAMES_EN: [&str; 24] = [
+    "Alice Chen",
+    "Bob Martin",
+    "Carol Diaz",
+    "Dan Okafor",
+    "Eve Novak",
+    "Frank Li",
+    "Grace Kim",
+    "Hugo Silva",
+    "Ivy Park",
+    "Jack Moreau",
+    "Kara Singh",
+    "Leo Rossi",
+    "Mia Tanaka",
+    "Nate Cohen",
+    "Olga Petrova",
+    "Priya Nair",
+    "Quinn Walsh",
+    "Ravi Shah",
+    "Sara Lind",
+    "Tom Becker",
+    "Uma Rao",
+    "Victor Hugo",
+    "Wen Zhou",
+    "Yara Haddad",
+];
+const NAMES_ZH: [&str; 24] = [
+    "张伟", "王芳", "李娜", "刘洋", "陈静", "杨磊", "赵敏", "黄勇", "周婷", "吴昊", "徐丽", "孙杰",
+    "马超", "朱琳", "胡斌", "郭佳", "何平", "高翔", "林悦", "罗成", "梁静", "宋涛", "谢晨", "韩雪",
+];
+
+/// The first name from the pool nobody in the company has; numbered once the pool runs out.
+fn next_name(lang: Lang, taken: &[String]) -> String {
+    let pool: &[&str] = match lang {
+        Lang::En => &NAMES_EN,
+        Lang::Zh => &NAMES_ZH,
+    };
+    let free = |n: &str| !taken.iter().any(|t| t.eq_ignore_ascii_case(n));
+    if let Some(n) = pool.iter().find(|n| free(n)) {
+        return (*n).to_owned();
+    }
+    (2..)
+        .flat_map(|i| pool.iter().map(move |n| format!("{n} {i}")))
+        .find(|n| free(n))
+        .unwrap_or_else(|| "New Hire".into())
+}
+
+fn message_dto(
+    m: &secretary_message::Model,
+    actions: Vec<&secretary_action::Model>,
+) -> SecretaryMessageDto {
+    SecretaryMessageDto {
+        id: m.id,
+        at: m.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        role: if m.role == "boss" {
+            Speaker::Boss
+        } else {
+            Speaker::Secretary
+        },
+        text: m.text.clone(),
+        actions: actions.into_iter().map(action_dto).collect(),
+    }
+}
+
+fn action_dto(a: &secretary_action::Model) -> ActionDto {
+    let proposal: Option<Proposal> = serde_json::from_value(a.proposal.clone()).ok();
+    ActionDto {
+        id: a.id,
+        status: ActionStatus::parse(&a.status).unwrap_or(ActionStatus::Failed),
+        destructive: proposal.as_ref().is_some_and(Proposal::is_destructive),
+        proposal: proposal.unwrap_or(Proposal::SetPolicy {
+            level: None,
+            daily_budget_usd: None,
+        }),
+        diff: a.diff.clone(),
+        undo_until: a
+            .undo_until
+            .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+        error: a.error.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_names_avoid_people_already_there() {
+        let taken = vec!["Alice Chen".to_owned(), "bob martin".to_owned()];
+        assert_eq!(next_name(Lang::En, &taken), "Carol Diaz");
+        let all: Vec<String> = NAMES_ZH.iter().map(|n| (*n).to_owned()).collect();
+        assert_eq!(next_name(Lang::Zh, &all), "张伟 2");
+    }
+}

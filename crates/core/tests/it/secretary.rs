@@ -1,0 +1,290 @@
+//! The secretary against a real company on a temp SQLite file (rule tier).
+
+use cubicle_core::secretary::actions::{ActionStatus, HireEdits, Proposal};
+use cubicle_core::types::*;
+
+use crate::util::TestCompany;
+
+async fn zh_company() -> TestCompany {
+    let co = TestCompany::new().await;
+    co.core
+        .org
+        .update_company(UpdateCompany {
+            language: Some(Language::ZhCn),
+            ..UpdateCompany::default()
+        })
+        .await
+        .unwrap();
+    co
+}
+
+#[tokio::test]
+async fn boss_hires_a_frontend_engineer_through_the_secretary_and_can_undo_it() {
+    let co = TestCompany::new().await;
+    let eng = co.dept("Engineering", None).await;
+    co.dept("Sales", None).await;
+    let lead = co
+        .hire("Grace Hopper", "Backend Engineer", Some(eng.id))
+        .await;
+    co.core
+        .org
+        .set_department_lead(SetDepartmentLead {
+            department_id: eng.id,
+            employee_id: Some(lead.id),
+        })
+        .await
+        .unwrap();
+    let s = &co.core.secretary;
+
+    let turn = s
+        .say("hire a frontend engineer named Bob into engineering", false)
+        .await
+        .unwrap();
+    assert_eq!(turn.reply.actions.len(), 1, "{}", turn.reply.text);
+    let card = &turn.reply.actions[0];
+    assert_eq!(card.status, ActionStatus::Proposed);
+    match &card.proposal {
+        Proposal::Hire {
+            name,
+            title,
+            department_id,
+            manager_id,
+            archetype,
+            skills,
+            ..
+        } => {
+            assert_eq!(name, "Bob");
+            assert_eq!(title, "Frontend Engineer");
+            assert_eq!(*department_id, Some(eng.id));
+            assert_eq!(*manager_id, Some(lead.id), "reports to the department lead");
+            assert_eq!(*archetype, Archetype::UltraGrinder);
+            assert!(skills.iter().any(|x| x == "react"));
+        }
+        other => panic!("expected a hire, got {other:?}"),
+    }
+    // Nothing happens before the boss confirms.
+    assert_eq!(co.core.org.snapshot().await.unwrap().employees.len(), 1);
+
+    let applied = s.confirm(card.id, None).await.unwrap();
+    assert_eq!(applied.status, ActionStatus::Applied);
+    assert_eq!(
+        applied.diff.as_deref(),
+        Some("+1 Frontend Engineer (Bob) → Engineering, reports to Grace Hopper")
+    );
+    assert!(applied.undo_until.is_some());
+    let snap = co.core.org.snapshot().await.unwrap();
+    let bob = snap
+        .employees
+        .iter()
+        .find(|e| e.name == "Bob")
+        .expect("Bob hired");
+    assert_eq!(bob.department_id, Some(eng.id));
+
+    // Confirming twice does nothing more.
+    assert!(s.confirm(card.id, None).await.is_err());
+    assert_eq!(co.core.org.snapshot().await.unwrap().employees.len(), 2);
+
+    let undone = s.undo(card.id).await.unwrap();
+    assert_eq!(undone.status, ActionStatus::Undone);
+    let all = co.core.org.all_employees().await.unwrap();
+    assert!(
+        all.iter().all(|e| e.name != "Bob"),
+        "undo removes the hire entirely"
+    );
+
+    // The conversation is kept.
+    let history = s.history().await.unwrap();
+    assert_eq!(history.len(), 2);
+    assert_eq!(history[1].actions[0].status, ActionStatus::Undone);
+}
+
+#[tokio::test]
+async fn the_boss_can_edit_a_hire_before_confirming() {
+    let co = TestCompany::new().await;
+    let eng = co.dept("Engineering", None).await;
+    let turn = co
+        .core
+        .secretary
+        .say("we need a designer", false)
+        .await
+        .unwrap();
+    let id = turn.reply.actions[0].id;
+    let applied = co
+        .core
+        .secretary
+        .confirm(
+            id,
+            Some(HireEdits {
+                name: Some("Dana".into()),
+                archetype: Some(Archetype::Philosopher),
+                ..HireEdits::default()
+            }),
+        )
+        .await
+        .unwrap();
+    assert_eq!(applied.status, ActionStatus::Applied);
+    let snap = co.core.org.snapshot().await.unwrap();
+    let dana = snap.employees.iter().find(|e| e.name == "Dana").unwrap();
+    assert_eq!(dana.archetype, Archetype::Philosopher);
+    assert_eq!(dana.department_id, Some(eng.id), "the only department");
+}
+
+#[tokio::test]
+async fn chinese_hiring_and_transfer_in_one_message() {
+    let co = zh_company().await;
+    let eng = co.dept("工程部", None).await;
+    let sales = co.dept("销售部", None).await;
+    let zhang = co.hire("张伟", "后端工程师", Some(eng.id)).await;
+    let turn = co
+        .core
+        .secretary
+        .say("帮我给工程部招两个测试，然后把张伟调到销售部", true)
+        .await
+        .unwrap();
+    let snap = co.core.org.snapshot().await.unwrap();
+    let testers: Vec<_> = snap
+        .employees
+        .iter()
+        .filter(|e| e.title == "测试工程师")
+        .collect();
+    assert_eq!(testers.len(), 2, "{}", turn.reply.text);
+    assert!(testers.iter().all(|e| e.department_id == Some(eng.id)));
+    assert!(
+        testers
+            .iter()
+            .all(|e| e.name.chars().all(|c| !c.is_ascii())),
+        "Chinese names"
+    );
+    let zhang = snap.employees.iter().find(|e| e.id == zhang.id).unwrap();
+    assert_eq!(zhang.department_id, Some(sales.id));
+    assert!(turn.reply.text.contains("销售部"), "{}", turn.reply.text);
+}
+
+#[tokio::test]
+async fn firing_always_waits_for_confirmation_even_with_yes() {
+    let co = TestCompany::new().await;
+    let eng = co.dept("Engineering", None).await;
+    let alice = co.hire("Alice Chen", "QA Engineer", Some(eng.id)).await;
+    let turn = co.core.secretary.say("fire alice", true).await.unwrap();
+    let card = &turn.reply.actions[0];
+    assert!(card.destructive);
+    assert_eq!(card.status, ActionStatus::Proposed);
+    assert_eq!(co.core.org.snapshot().await.unwrap().employees.len(), 1);
+
+    co.core.secretary.confirm(card.id, None).await.unwrap();
+    assert!(co.core.org.snapshot().await.unwrap().employees.is_empty());
+    co.core.secretary.undo(card.id).await.unwrap();
+    let back = co.core.org.snapshot().await.unwrap();
+    assert_eq!(back.employees[0].id, alice.id, "undo brings her back");
+}
+
+#[tokio::test]
+async fn unknown_and_ambiguous_names_get_a_question_never_a_guess() {
+    let co = TestCompany::new().await;
+    let eng = co.dept("Engineering", None).await;
+    co.hire("Alice Chen", "QA Engineer", Some(eng.id)).await;
+    co.hire("Alice Wong", "Researcher", Some(eng.id)).await;
+    let s = &co.core.secretary;
+
+    let turn = s.say("fire Alice", true).await.unwrap();
+    assert!(turn.reply.actions.is_empty());
+    assert!(turn.reply.text.contains("Alice Chen") && turn.reply.text.contains("Alice Wong"));
+
+    let turn = s.say("move Zed to Engineering", true).await.unwrap();
+    assert!(turn.reply.actions.is_empty());
+    assert!(turn.reply.text.contains("Zed"), "{}", turn.reply.text);
+
+    let turn = s.say("hire a designer for Marketing", true).await.unwrap();
+    assert!(turn.reply.actions.is_empty());
+    assert!(
+        turn.reply.text.contains("Engineering"),
+        "lists what exists: {}",
+        turn.reply.text
+    );
+
+    let turn = s.say("blorp the frobnicator", true).await.unwrap();
+    assert!(turn.reply.actions.is_empty());
+    assert_eq!(co.core.org.snapshot().await.unwrap().employees.len(), 2);
+}
+
+#[tokio::test]
+async fn status_answers_come_from_the_database_only() {
+    let co = TestCompany::new().await;
+    let eng = co.dept("Engineering", None).await;
+    co.dept("Sales", None).await;
+    let grace = co
+        .hire("Grace Hopper", "Backend Engineer", Some(eng.id))
+        .await;
+    co.core
+        .org
+        .hire(NewEmployee {
+            name: "Linus Park".into(),
+            title: "DevOps Engineer".into(),
+            department_id: Some(eng.id),
+            manager_id: Some(grace.id),
+            archetype: None,
+        })
+        .await
+        .unwrap();
+    let s = &co.core.secretary;
+    let turn = s.say("what is Linus working on?", false).await.unwrap();
+    assert!(
+        turn.reply.text.contains("DevOps Engineer"),
+        "{}",
+        turn.reply.text
+    );
+    assert!(turn.reply.text.contains("Engineering"));
+    assert!(turn.reply.text.contains("Grace Hopper"));
+
+    let turn = s.say("how is the company doing?", false).await.unwrap();
+    assert!(
+        turn.reply.text.contains("2 people in 2 department(s)"),
+        "{}",
+        turn.reply.text
+    );
+    assert!(turn.reply.text.contains("Engineering: 2"));
+    assert!(turn.reply.text.contains("Sales: 0"));
+}
+
+#[tokio::test]
+async fn departments_and_policy_change_by_chat_and_undo() {
+    let co = TestCompany::new().await;
+    let s = &co.core.secretary;
+    let t = s
+        .say("create a department called Research", true)
+        .await
+        .unwrap();
+    assert_eq!(
+        t.reply.actions[0].status,
+        ActionStatus::Applied,
+        "{}",
+        t.reply.text
+    );
+    let t2 = s.say("rename Research to R&D", true).await.unwrap();
+    assert_eq!(
+        t2.reply.actions[0].status,
+        ActionStatus::Applied,
+        "{}",
+        t2.reply.text
+    );
+    let snap = co.core.org.snapshot().await.unwrap();
+    assert_eq!(snap.departments[0].name, "R&D");
+    s.undo(t2.reply.actions[0].id).await.unwrap();
+    assert_eq!(
+        co.core.org.snapshot().await.unwrap().departments[0].name,
+        "Research"
+    );
+
+    let t3 = s.say("set the daily budget to $5", true).await.unwrap();
+    assert_eq!(
+        t3.reply.actions[0].status,
+        ActionStatus::Applied,
+        "{}",
+        t3.reply.text
+    );
+    let c = co.core.org.company().await.unwrap().unwrap();
+    assert!((c.daily_budget_usd - 5.0).abs() < 1e-9);
+    s.undo(t3.reply.actions[0].id).await.unwrap();
+    let c = co.core.org.company().await.unwrap().unwrap();
+    assert!((c.daily_budget_usd - 2.0).abs() < 1e-9);
+}

@@ -1,0 +1,28 @@
+use sea_orm::entity::prelude::*;
+
+/// An action the secretary proposed, and what became of it.
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[sea_orm(table_name = "secretary_action")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i32,
+    /// The secretary message that proposed it.
+    pub message_id: i32,
+    pub created_at: DateTimeUtc,
+    pub kind: String,
+    /// `proposed`, `applied`, `cancelled`, `undone`, `failed`.
+    pub status: String,
+    pub proposal: Json,
+    /// How to reverse it, once applied.
+    pub undo: Option<Json>,
+    #[sea_orm(column_type = "Text", nullable)]
+    pub diff: Option<String>,
+    pub undo_until: Option<DateTimeUtc>,
+    #[sea_orm(column_type = "Text", nullable)]
+    pub error: Option<String>,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}
