@@ -14,6 +14,7 @@ mod m20261130_000005_create_role_template;
 mod m20261130_000006_create_model_tables;
 mod m20261130_000007_create_app_setting;
 mod m20261130_000008_create_secretary;
+mod m20261130_000009_create_chat;
 
 pub struct Migrator;
 
@@ -29,6 +30,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261130_000006_create_model_tables::Migration),
             Box::new(m20261130_000007_create_app_setting::Migration),
             Box::new(m20261130_000008_create_secretary::Migration),
+            Box::new(m20261130_000009_create_chat::Migration),
         ]
     }
 }

@@ -10,7 +10,7 @@ use cubicle_migrations::{Migrator, MigratorTrait};
 use sea_orm_migration::SchemaManager;
 use sea_orm_migration::sea_orm::{ConnectionTrait, Database, DatabaseConnection};
 
-const TABLES: [&str; 12] = [
+const TABLES: [&str; 15] = [
     "company",
     "department",
     "team",
@@ -23,6 +23,9 @@ const TABLES: [&str; 12] = [
     "app_setting",
     "secretary_message",
     "secretary_action",
+    "chat",
+    "chat_member",
+    "chat_message",
 ];
 
 async fn assert_tables(db: &DatabaseConnection, present: bool) {

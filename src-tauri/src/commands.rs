@@ -2,6 +2,7 @@
 //! error to `IpcError { code, message }`.
 
 mod org;
+mod secretary;
 mod settings;
 
 pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static
@@ -21,6 +22,11 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         org::set_manager,
         org::fire_employee,
         org::set_employee_backend,
+        secretary::secretary_history,
+        secretary::secretary_say,
+        secretary::secretary_confirm,
+        secretary::secretary_cancel,
+        secretary::secretary_undo,
         settings::list_presets,
         settings::list_providers,
         settings::save_provider,

@@ -63,6 +63,8 @@ enum Command {
         #[arg(required = true, num_args = 1..)]
         text: Vec<String>,
     },
+    /// Department group chats and what was said in them.
+    Chats,
     /// The secretary's conversation and its action cards.
     #[command(subcommand)]
     Secretary(say::SecretaryCommand),
@@ -125,6 +127,7 @@ async fn run(cli: Cli) -> Result<()> {
                     say::say(&core, &text.join(" "), yes, json).await
                 }
                 Command::Secretary(cmd) => say::run(&core, cmd).await,
+                Command::Chats => say::chats(&core).await,
                 Command::Ask {
                     provider,
                     model,

@@ -23,6 +23,8 @@ pub enum SecretaryCommand {
 
 pub async fn say(core: &AppCore, text: &str, yes: bool, json: bool) -> Result<()> {
     let turn = core.secretary.say(text, yes).await?;
+    // New hires write their introductions in the background: let them finish.
+    core.secretary.settle().await;
     if json {
         println!("{}", serde_json::to_string_pretty(&turn)?);
         return Ok(());
@@ -50,7 +52,10 @@ pub async fn run(core: &AppCore, cmd: SecretaryCommand) -> Result<()> {
                 }
             }
         }
-        SecretaryCommand::Confirm { id } => print_action(&s.confirm(id, None).await?),
+        SecretaryCommand::Confirm { id } => {
+            print_action(&s.confirm(id, None).await?);
+            s.settle().await;
+        }
         SecretaryCommand::Cancel { id } => print_action(&s.cancel(id).await?),
         SecretaryCommand::Undo { id } => print_action(&s.undo(id).await?),
     }
@@ -115,4 +120,32 @@ fn print_action(a: &ActionDto) {
             a.id, a.id
         );
     }
+}
+
+/// Prints every department chat with its messages.
+pub async fn chats(core: &AppCore) -> Result<()> {
+    let snap = core.org.snapshot().await?;
+    let name_of = |id: Option<i32>| {
+        id.and_then(|id| snap.employees.iter().find(|e| e.id == id))
+            .map_or_else(|| "?".to_owned(), |e| e.name.clone())
+    };
+    for d in &snap.departments {
+        let Some(chat) = core.chats.find_department_chat(d.id).await? else {
+            continue;
+        };
+        println!(
+            "# {} ({} members)",
+            chat.name,
+            core.chats.members(chat.id).await?.len()
+        );
+        for m in core.chats.messages(chat.id).await? {
+            println!(
+                "  [{}] {}: {}",
+                m.created_at,
+                name_of(m.sender_employee_id),
+                m.text
+            );
+        }
+    }
+    Ok(())
 }

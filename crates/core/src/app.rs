@@ -20,6 +20,7 @@ pub struct AppCore {
     pub providers: Arc<Providers>,
     pub gateway: Gateway,
     pub secretary: crate::secretary::Secretary,
+    pub chats: crate::chat::Chats,
 }
 
 impl std::fmt::Debug for AppCore {
@@ -93,7 +94,14 @@ impl AppCore {
         }
         let providers = Arc::new(providers);
         let gateway = Gateway::spawn(db.clone(), bus.clone(), providers.clone(), options.gateway);
-        let secretary = crate::secretary::Secretary::new(db.clone(), org.clone());
+        let chats = crate::chat::Chats::new(db.clone(), bus.clone());
+        let secretary = crate::secretary::Secretary::new(
+            db.clone(),
+            org.clone(),
+            chats.clone(),
+            gateway.clone(),
+            providers.clone(),
+        );
         Ok(Self {
             db,
             bus,
@@ -101,6 +109,7 @@ impl AppCore {
             providers,
             gateway,
             secretary,
+            chats,
         })
     }
 }

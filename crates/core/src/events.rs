@@ -33,6 +33,11 @@ pub enum DomainEvent {
     EmployeeFired {
         employee_id: i32,
     },
+    /// A message was posted in a chat.
+    ChatMessagePosted {
+        chat_id: i32,
+        message_id: i32,
+    },
     /// Providers, keys, routes or prices changed.
     ProvidersChanged,
     /// New rows in the cost ledger.

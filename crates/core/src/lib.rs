@@ -8,9 +8,11 @@
 
 pub mod app;
 pub mod bindings;
+pub mod chat;
 pub mod error;
 pub mod events;
 pub mod gateway;
+pub mod mind;
 pub mod org;
 pub mod providers;
 pub mod roles;

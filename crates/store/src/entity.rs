@@ -1,6 +1,9 @@
 //! One entity per table. Generated-entity style: plain data, no logic.
 
 pub mod app_setting;
+pub mod chat;
+pub mod chat_member;
+pub mod chat_message;
 pub mod company;
 pub mod cost_ledger;
 pub mod department;

@@ -10,12 +10,20 @@ use cubicle_store::{Db, DbErr, TransactionTrait, secretary as q};
 use sea_orm::ActiveValue::{NotSet, Set};
 use sea_orm::IntoActiveModel;
 
+use std::sync::Arc;
+
+use tokio_util::task::TaskTracker;
+
 use super::actions::*;
 use super::intent::{Intent, IntentKind, Parse, Slots};
 use super::names::{NameMatch, match_name};
 use super::rules::parse_rules;
+use crate::chat::Chats;
 use crate::error::{ErrorCode, IpcError};
+use crate::gateway::{CallContext, Gateway, Purpose};
+use crate::mind;
 use crate::org::{OrgError, OrgService};
+use crate::providers::Providers;
 use crate::roles;
 use crate::types::*;
 
@@ -68,10 +76,21 @@ pub struct SecretaryTurn {
     pub reply: SecretaryMessageDto,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Secretary {
     db: Db,
     org: OrgService,
+    chats: Chats,
+    gateway: Gateway,
+    providers: Arc<Providers>,
+    /// Background work (introductions) so callers can wait for it before exiting.
+    tasks: TaskTracker,
+}
+
+impl std::fmt::Debug for Secretary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Secretary").finish_non_exhaustive()
+    }
 }
 
 /// Reply text in the company's language.
@@ -97,8 +116,102 @@ enum Outcome {
 }
 
 impl Secretary {
-    pub fn new(db: Db, org: OrgService) -> Self {
-        Self { db, org }
+    pub fn new(
+        db: Db,
+        org: OrgService,
+        chats: Chats,
+        gateway: Gateway,
+        providers: Arc<Providers>,
+    ) -> Self {
+        Self {
+            db,
+            org,
+            chats,
+            gateway,
+            providers,
+            tasks: TaskTracker::new(),
+        }
+    }
+
+    /// Waits for background work started so far (the CLI calls this before exiting so a
+    /// new hire's introduction is not cut off).
+    pub async fn settle(&self) {
+        self.tasks.close();
+        self.tasks.wait().await;
+        self.tasks.reopen();
+    }
+
+    /// A new hire joins their department's group chat at once, then posts a
+    /// self-introduction written by their own model. The writing runs in the background
+    /// (a model may take seconds); a failure is logged, never faked.
+    async fn welcome(&self, e: &EmployeeDto) -> Result<(), DbErr> {
+        let Some(dept_id) = e.department_id else {
+            return Ok(());
+        };
+        let snap = self
+            .org
+            .snapshot()
+            .await
+            .map_err(|x| DbErr::Custom(x.to_string()))?;
+        let (Some(company), Some(dept)) = (
+            snap.company.clone(),
+            snap.departments.iter().find(|d| d.id == dept_id).cloned(),
+        ) else {
+            return Ok(());
+        };
+        let chat = self.chats.department_chat(dept.id, &dept.name).await?;
+        self.chats.join(chat.id, e.id).await?;
+        let others: Vec<String> = snap
+            .employees
+            .iter()
+            .filter(|x| x.id != e.id)
+            .map(|x| x.name.clone())
+            .collect();
+        let (me, chats, gateway, providers) = (
+            e.clone(),
+            self.chats.clone(),
+            self.gateway.clone(),
+            self.providers.clone(),
+        );
+        self.tasks.spawn(async move {
+            let ctx = CallContext {
+                purpose: Purpose::Thought,
+                trace_id: None,
+                employee_id: Some(me.id),
+            };
+            let route = match providers
+                .route_for_employee(Purpose::Thought, &me.backend)
+                .await
+            {
+                Ok(r) => r,
+                Err(err) => {
+                    tracing::warn!(error = %err, employee = me.id, "no route for the introduction");
+                    return;
+                }
+            };
+            let req = mind::introduction_request(&me, &company, &dept.name);
+            let others: Vec<&str> = others.iter().map(String::as_str).collect();
+            // Speaking as someone else is discarded and regenerated once (SPEC §10).
+            for attempt in 1..=2 {
+                match gateway.complete(&ctx, route.clone(), req.clone()).await {
+                    Ok(reply) => match mind::clean_introduction(&reply.value.text, &me, &others) {
+                        Some(text) => {
+                            if let Err(err) = chats.post_as_employee(chat.id, me.id, &text).await {
+                                // e.g. the hire was undone meanwhile: the row is gone.
+                                tracing::info!(error = %err, employee = me.id, "introduction not posted");
+                            }
+                            return;
+                        }
+                        None => tracing::warn!(employee = me.id, attempt, "introduction discarded by the identity check"),
+                    },
+                    Err(err) => {
+                        tracing::warn!(error = %err, employee = me.id, "no introduction: the model call failed");
+                        return;
+                    }
+                }
+            }
+        });
+        Ok(())
     }
 
     pub async fn history(&self) -> SecretaryResult<Vec<SecretaryMessageDto>> {
@@ -126,8 +239,10 @@ impl Secretary {
         let parse = parse_rules(text);
         let mut lines = Vec::new();
         let mut proposals = Vec::new();
+        // Names proposed earlier in this message count as taken for the next hire.
+        let mut taken: Vec<String> = snap.employees.iter().map(|e| e.name.clone()).collect();
         for intent in &parse.intents {
-            match self.handle(intent, &snap, lang).await? {
+            match self.handle(intent, &snap, lang, &mut taken).await? {
                 Outcome::Say(s) => lines.push(s),
                 Outcome::Propose(ps, s) => {
                     lines.push(s);
@@ -206,6 +321,7 @@ impl Secretary {
         intent: &Intent,
         snap: &OrgSnapshot,
         lang: Lang,
+        taken: &mut Vec<String>,
     ) -> SecretaryResult<Outcome> {
         let s = &intent.slots;
         if !intent.is_confident()
@@ -220,7 +336,7 @@ impl Secretary {
             }));
         }
         Ok(match intent.kind {
-            IntentKind::HireEmployee => self.hire(s, snap, lang),
+            IntentKind::HireEmployee => self.hire(s, snap, lang, taken),
             IntentKind::FireEmployee => match self.person(s.name.as_deref(), snap, lang) {
                 Err(q) => Outcome::Say(q),
                 Ok(e) => Outcome::Propose(
@@ -324,7 +440,7 @@ impl Secretary {
         })
     }
 
-    fn hire(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+    fn hire(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang, taken: &mut Vec<String>) -> Outcome {
         let Some(role) = s.role.as_deref() else {
             return Outcome::Say(lang.pick("Which role should I hire for?", "要招什么岗位？"));
         };
@@ -362,12 +478,11 @@ impl Secretary {
             .and_then(|d| d.lead_id)
             .and_then(|id| snap.employees.iter().find(|e| e.id == id));
         let count = s.count.unwrap_or(1).clamp(1, 10);
-        let mut taken: Vec<String> = snap.employees.iter().map(|e| e.name.clone()).collect();
         let mut proposals = Vec::new();
         for i in 0..count {
             let name = match (&s.name, i) {
                 (Some(n), 0) => n.clone(),
-                _ => next_name(lang, &taken),
+                _ => next_name(lang, taken),
             };
             taken.push(name.clone());
             proposals.push(Proposal::Hire {
@@ -742,6 +857,9 @@ impl Secretary {
                         archetype: Some(*archetype),
                     })
                     .await?;
+                if let Err(err) = self.welcome(&e).await {
+                    tracing::warn!(error = %err, employee = e.id, "could not add the new hire to their department chat");
+                }
                 let mut diff = format!("+1 {} ({})", e.title, e.name);
                 if let Some(d) = department_name {
                     diff.push_str(&format!(" → {d}"));

@@ -84,12 +84,53 @@ async fn boss_hires_a_frontend_engineer_through_the_secretary_and_can_undo_it() 
     assert!(s.confirm(card.id, None).await.is_err());
     assert_eq!(co.core.org.snapshot().await.unwrap().employees.len(), 2);
 
+    // Bob joined Engineering's group chat and introduced himself, written by his model
+    // (the built-in one: no provider is configured).
+    let chat = co
+        .core
+        .chats
+        .find_department_chat(eng.id)
+        .await
+        .unwrap()
+        .expect("the department chat exists");
+    assert!(
+        co.core
+            .chats
+            .members(chat.id)
+            .await
+            .unwrap()
+            .contains(&bob.id)
+    );
+    let mut intro = Vec::new();
+    for _ in 0..300 {
+        intro = co.core.chats.messages(chat.id).await.unwrap();
+        if !intro.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(intro.len(), 1, "one self-introduction");
+    assert_eq!(intro[0].sender_employee_id, Some(bob.id));
+    assert!(!intro[0].text.trim().is_empty());
+
     let undone = s.undo(card.id).await.unwrap();
     assert_eq!(undone.status, ActionStatus::Undone);
     let all = co.core.org.all_employees().await.unwrap();
     assert!(
         all.iter().all(|e| e.name != "Bob"),
         "undo removes the hire entirely"
+    );
+    assert!(
+        co.core.chats.messages(chat.id).await.unwrap().is_empty(),
+        "and his introduction"
+    );
+    assert!(
+        !co.core
+            .chats
+            .members(chat.id)
+            .await
+            .unwrap()
+            .contains(&bob.id)
     );
 
     // The conversation is kept.

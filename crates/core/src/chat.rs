@@ -1,0 +1,147 @@
+//! Chats: department group chats now; DMs, requirement and casual groups build on the
+//! same tables (issue 5). Every post is persisted before it is announced.
+
+use chrono::Utc;
+use cubicle_store::entity::{chat, chat_member, chat_message};
+use cubicle_store::{ConnectionTrait, Db, DbErr, chat as q};
+use sea_orm::ActiveValue::{NotSet, Set};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::events::{DomainEvent, EventBus};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatMessageDto {
+    pub id: i32,
+    pub chat_id: i32,
+    /// `boss`, `employee` or `system`.
+    pub sender_kind: String,
+    pub sender_employee_id: Option<i32>,
+    pub text: String,
+    pub created_at: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct Chats {
+    db: Db,
+    bus: EventBus,
+}
+
+impl Chats {
+    pub fn new(db: Db, bus: EventBus) -> Self {
+        Self { db, bus }
+    }
+
+    /// The department's group chat, created on first use.
+    pub async fn department_chat(
+        &self,
+        department_id: i32,
+        name: &str,
+    ) -> Result<chat::Model, DbErr> {
+        department_chat(&self.db, department_id, name).await
+    }
+
+    /// Adds an employee to a chat (once).
+    pub async fn join(&self, chat_id: i32, employee_id: i32) -> Result<(), DbErr> {
+        if q::find_member(&self.db, chat_id, employee_id)
+            .await?
+            .is_none()
+        {
+            q::insert_member(
+                &self.db,
+                chat_member::ActiveModel {
+                    id: NotSet,
+                    chat_id: Set(chat_id),
+                    employee_id: Set(employee_id),
+                    joined_at: Set(Utc::now()),
+                },
+            )
+            .await?;
+        }
+        Ok(())
+    }
+
+    pub async fn post_as_employee(
+        &self,
+        chat_id: i32,
+        employee_id: i32,
+        text: &str,
+    ) -> Result<ChatMessageDto, DbErr> {
+        let m = q::insert_message(
+            &self.db,
+            chat_message::ActiveModel {
+                id: NotSet,
+                chat_id: Set(chat_id),
+                sender_kind: Set("employee".into()),
+                sender_employee_id: Set(Some(employee_id)),
+                text: Set(text.to_owned()),
+                trace_id: Set(None),
+                created_at: Set(Utc::now()),
+            },
+        )
+        .await?;
+        self.bus.publish(DomainEvent::ChatMessagePosted {
+            chat_id,
+            message_id: m.id,
+        });
+        Ok(message_dto(&m))
+    }
+
+    pub async fn messages(&self, chat_id: i32) -> Result<Vec<ChatMessageDto>, DbErr> {
+        Ok(q::messages(&self.db, chat_id)
+            .await?
+            .iter()
+            .map(message_dto)
+            .collect())
+    }
+
+    pub async fn members(&self, chat_id: i32) -> Result<Vec<i32>, DbErr> {
+        Ok(q::members(&self.db, chat_id)
+            .await?
+            .into_iter()
+            .map(|m| m.employee_id)
+            .collect())
+    }
+
+    pub async fn find_department_chat(
+        &self,
+        department_id: i32,
+    ) -> Result<Option<chat::Model>, DbErr> {
+        q::find_department_chat(&self.db, department_id).await
+    }
+}
+
+async fn department_chat(
+    conn: &impl ConnectionTrait,
+    department_id: i32,
+    name: &str,
+) -> Result<chat::Model, DbErr> {
+    if let Some(c) = q::find_department_chat(conn, department_id).await? {
+        return Ok(c);
+    }
+    q::insert_chat(
+        conn,
+        chat::ActiveModel {
+            id: NotSet,
+            kind: Set("department".into()),
+            name: Set(name.to_owned()),
+            department_id: Set(Some(department_id)),
+            created_at: Set(Utc::now()),
+        },
+    )
+    .await
+}
+
+fn message_dto(m: &chat_message::Model) -> ChatMessageDto {
+    ChatMessageDto {
+        id: m.id,
+        chat_id: m.chat_id,
+        sender_kind: m.sender_kind.clone(),
+        sender_employee_id: m.sender_employee_id,
+        text: m.text.clone(),
+        created_at: m
+            .created_at
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+    }
+}

@@ -1,0 +1,200 @@
+//! How an employee thinks: prompts built from the persona and agent card (SPEC §2, §4).
+//! This first piece writes a new hire's self-introduction; the flow-of-thought engine
+//! (issue 5) grows here.
+
+use cubicle_llm::{ChatMessage, CompletionRequest};
+
+use crate::types::{CompanyDto, EmployeeDto, Language};
+
+/// A short first message: a cap keeps even a rambling model brief.
+const INTRO_MAX_TOKENS: u32 = 120;
+/// What is posted at most, in characters.
+const INTRO_MAX_CHARS: usize = 400;
+
+/// The agent card (SPEC §2): identity, capabilities, permission boundary, style.
+pub fn agent_card(e: &EmployeeDto, company: &CompanyDto, department: Option<&str>) -> String {
+    format!(
+        "You are {name}, {title} at {company}{dept}. You are an AI employee who works for {boss} (the boss).\n\
+         Capabilities: {skills}. Tools you may use: {tools}.\n\
+         Boundaries: you only speak as {name}; you never decide approvals; anything sensitive waits for the boss.\n\
+         Personality: {archetype}. Style: {style}",
+        name = e.name,
+        title = e.title,
+        company = company.name,
+        dept = department
+            .map(|d| format!(", in the {d} department"))
+            .unwrap_or_default(),
+        boss = company.boss_name,
+        skills = if e.skills.is_empty() {
+            "general".into()
+        } else {
+            e.skills.join(", ")
+        },
+        tools = if e.tool_whitelist.is_empty() {
+            "none".into()
+        } else {
+            e.tool_whitelist.join(", ")
+        },
+        archetype = e.archetype.as_str().replace('_', " "),
+        style = e.speaking_style,
+    )
+}
+
+/// The request for a new hire's first message to their department's group chat.
+pub fn introduction_request(
+    e: &EmployeeDto,
+    company: &CompanyDto,
+    department: &str,
+) -> CompletionRequest {
+    let language = match company.language {
+        Language::ZhCn => "Simplified Chinese",
+        Language::En => "English",
+    };
+    CompletionRequest {
+        messages: vec![
+            ChatMessage::system(agent_card(e, company, Some(department))),
+            ChatMessage::user(format!(
+                "You just joined the {department} group chat. Write your first message to the team: \
+                 introduce yourself in one to three sentences, in {language}, in your own style. \
+                 Write only the message, without your name in front."
+            )),
+        ],
+        max_tokens: Some(INTRO_MAX_TOKENS),
+        temperature: Some(0.7),
+        ..Default::default()
+    }
+}
+
+/// Cleans a model's introduction; `None` when nothing usable is left or it speaks as
+/// someone else (the identity check of SPEC §10: the caller regenerates once).
+pub fn clean_introduction(text: &str, e: &EmployeeDto, others: &[&str]) -> Option<String> {
+    let mut t = text.trim().trim_matches('"').trim().to_owned();
+    // "Alice: hi all" → "hi all"
+    if let Some(rest) = t.strip_prefix(&format!("{}:", e.name)) {
+        t = rest.trim().to_owned();
+    }
+    if others
+        .iter()
+        .any(|o| !o.is_empty() && t.starts_with(&format!("{o}:")))
+    {
+        return None;
+    }
+    if claims_other_identity(&t, &e.name, others) {
+        return None;
+    }
+    let t = shorten(&t, INTRO_MAX_CHARS);
+    (!t.trim().is_empty()).then_some(t)
+}
+
+/// "I'm Alex Chen" from Alice, or "我是张伟" from someone else.
+fn claims_other_identity(text: &str, own: &str, others: &[&str]) -> bool {
+    let own_first = own.split_whitespace().next().unwrap_or(own).to_lowercase();
+    let lower = text.to_lowercase();
+    for marker in ["i'm ", "i am ", "my name is ", "this is "] {
+        let mut from = 0;
+        while let Some(pos) = lower[from..].find(marker) {
+            let start = from + pos + marker.len();
+            let word: String = text[start..]
+                .chars()
+                .take_while(|c| c.is_alphabetic())
+                .collect();
+            if word.chars().next().is_some_and(char::is_uppercase)
+                && word.to_lowercase() != own_first
+                && !["AI", "I"].contains(&word.as_str())
+            {
+                return true;
+            }
+            from = start;
+        }
+    }
+    others.iter().any(|o| {
+        !o.is_empty() && (text.contains(&format!("我是{o}")) || text.contains(&format!("我叫{o}")))
+    })
+}
+
+/// At most `max` characters, cut after the last full sentence when there is one.
+fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let cut: String = text.chars().take(max).collect();
+    match cut.rfind(['.', '!', '?', '。', '！', '？']) {
+        Some(i) if i > max / 3 => {
+            let end = i + cut[i..].chars().next().map_or(1, char::len_utf8);
+            cut[..end].to_owned()
+        }
+        _ => cut,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::*;
+
+    fn alice() -> EmployeeDto {
+        EmployeeDto {
+            id: 1,
+            name: "Alice".into(),
+            title: "QA Engineer".into(),
+            department_id: Some(1),
+            team_id: None,
+            manager_id: None,
+            archetype: Archetype::AnxiousPerfectionist,
+            speaking_style: "Let me check again.".into(),
+            skills: vec!["testing".into()],
+            backend: BackendRef {
+                provider: String::new(),
+                model: String::new(),
+            },
+            tool_whitelist: vec![],
+            avatar: None,
+            status: EmployeeStatus::Idle,
+            hired_at: String::new(),
+            fired_at: None,
+        }
+    }
+
+    #[test]
+    fn introductions_keep_only_the_employees_own_words() {
+        let a = alice();
+        assert_eq!(
+            clean_introduction("Alice: Hi team!", &a, &["Bob"]).as_deref(),
+            Some("Hi team!")
+        );
+        assert_eq!(clean_introduction("Bob: I'm Bob", &a, &["Bob"]), None);
+        assert_eq!(clean_introduction("   ", &a, &[]), None);
+        assert_eq!(
+            clean_introduction(&"x".repeat(1000), &a, &[]).map(|t| t.len()),
+            Some(400)
+        );
+    }
+
+    #[test]
+    fn the_agent_card_names_identity_capabilities_boundaries_and_style() {
+        let company = CompanyDto {
+            id: 1,
+            name: "Acme".into(),
+            mission: String::new(),
+            boss_name: "Ada".into(),
+            language: Language::En,
+            approval_policy: ApprovalPolicy::KeySteps,
+            daily_budget_usd: 2.0,
+            created_at: String::new(),
+        };
+        let card = agent_card(&alice(), &company, Some("Engineering"));
+        for needle in [
+            "Alice",
+            "QA Engineer",
+            "Acme",
+            "Engineering",
+            "Ada",
+            "testing",
+            "never decide approvals",
+            "anxious perfectionist",
+            "Let me check again.",
+        ] {
+            assert!(card.contains(needle), "{needle} missing from {card}");
+        }
+    }
+}

@@ -1,0 +1,16 @@
+use sea_orm::entity::prelude::*;
+
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[sea_orm(table_name = "chat_member")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i32,
+    pub chat_id: i32,
+    pub employee_id: i32,
+    pub joined_at: DateTimeUtc,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

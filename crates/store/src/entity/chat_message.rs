@@ -1,0 +1,21 @@
+use sea_orm::entity::prelude::*;
+
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[sea_orm(table_name = "chat_message")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i32,
+    pub chat_id: i32,
+    /// `boss`, `employee` or `system`.
+    pub sender_kind: String,
+    pub sender_employee_id: Option<i32>,
+    #[sea_orm(column_type = "Text")]
+    pub text: String,
+    pub trace_id: Option<String>,
+    pub created_at: DateTimeUtc,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}
