@@ -51,6 +51,8 @@ test("boss sets up the company, builds the org chart, and it survives a restart"
     await (await byTestId(b, "wizard-boss-name")).setValue("Ada");
     await (await byTestId(b, "wizard-submit")).click();
 
+    // The secretary is the home page; the org chart is one click away.
+    await (await byTestId(b, "nav-org-chart")).click();
     await (await byTestId(b, "new-department-button")).click();
     await (await byTestId(b, "department-name-input")).setValue("Engineering");
     await (await byTestId(b, "department-submit")).click();
@@ -81,6 +83,7 @@ test("boss sets up the company, builds the org chart, and it survives a restart"
   // Restart: a new app process on the same data.
   b = await openApp(driver);
   try {
+    await (await byTestId(b, "nav-org-chart")).click();
     await byTestId(b, "org-chart");
     await waitForText(b, '[data-testid^="employee-card-"]', "Alice");
     await waitForText(b, '[data-testid^="department-node-"]', "Engineering");

@@ -4,6 +4,7 @@ import { setLanguage } from "./i18n";
 import { useDomainEvents } from "./ipc/events";
 import { useOrg } from "./ipc/queries";
 import { OrgChartPage } from "./org/OrgChartPage";
+import { SecretaryPage } from "./secretary/SecretaryPage";
 import { SettingsPage } from "./settings/SettingsPage";
 import { AppShell } from "./shell/AppShell";
 import { useRoute } from "./shell/route";
@@ -25,7 +26,13 @@ export function App() {
   if (org.data.company === null) return <SetupWizard />;
   return (
     <AppShell company={org.data.company} route={route}>
-      {route === "settings" ? <SettingsPage company={org.data.company} /> : <OrgChartPage />}
+      {route === "settings" ? (
+        <SettingsPage company={org.data.company} />
+      ) : route === "org" ? (
+        <OrgChartPage />
+      ) : (
+        <SecretaryPage />
+      )}
     </AppShell>
   );
 }

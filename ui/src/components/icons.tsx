@@ -118,3 +118,31 @@ export const CheckIcon = (p: IconProps) => (
     <path d="M4 10.5l3.5 3.5L16 5.5" />
   </Svg>
 );
+
+export const ChatIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M3.5 5a1.5 1.5 0 0 1 1.5-1.5h10A1.5 1.5 0 0 1 16.5 5v7a1.5 1.5 0 0 1-1.5 1.5H9l-3.5 3v-3H5A1.5 1.5 0 0 1 3.5 12z" />
+    <path d="M7 7.5h6M7 10h4" />
+  </Svg>
+);
+
+export const SendIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M3.5 10L16.5 3.5 12 16.5l-2.5-5z" />
+    <path d="M9.5 11.5L16.5 3.5" />
+  </Svg>
+);
+
+export const UndoIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M7 5.5L3.5 9 7 12.5" />
+    <path d="M3.5 9H12a4.5 4.5 0 0 1 0 9h-2" />
+  </Svg>
+);
+
+export const WarningIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M10 3l7.5 13h-15z" />
+    <path d="M10 8v3.5M10 13.8v.1" />
+  </Svg>
+);

@@ -3,6 +3,8 @@
 //   /mock.html          a company with people
 //   /mock.html?empty    a company without departments
 //   /mock.html?new      no company yet: the first-run wizard
+//   /mock.html          opens on the secretary (an empty conversation); ?chat = a conversation with every kind of card
+//   /mock.html#org      the org chart
 //   /mock.html#settings the settings page (add ?nospend for no spend, ?nomodel for a missing built-in model,
 //                       ?custommodel for a model file chosen in Settings)
 //   add &lang=zh-CN for Chinese; &click=<data-testid> (repeatable) clicks elements once rendered,
@@ -34,6 +36,20 @@ if (!params.has("nospend")) backend.spend = sampleSpend();
 if (params.has("nomodel")) backend.builtin = { ...backend.builtin, installed: false, sizeBytes: null };
 if (params.has("custommodel")) {
   backend.builtin = { ...backend.builtin, path: "/home/ada/models/Qwen2.5-0.5B-Instruct-Q4_K_M.gguf", sizeBytes: 397_808_192, custom: true };
+}
+if (params.has("chat") && backend.company) {
+  // A conversation with a status answer, an applied hire (Undo running), a cancelled card and pending proposals.
+  const say = (text: string) => backend.handle("secretary_say", { input: { text } });
+  const lastAction = () => backend.secretaryMessages.at(-1)?.actions[0]?.id;
+  const zh = language === "zh-CN";
+  say(zh ? "公司现在怎么样？" : "How is the company doing?");
+  say(zh ? "招一个前端工程师，叫Bob，进Engineering" : "Hire a frontend engineer named Bob into Engineering");
+  backend.handle("secretary_confirm", { input: { actionId: lastAction(), edits: null } });
+  say(zh ? "新建一个叫Research的部门" : "Create a department called Research");
+  backend.handle("secretary_cancel", { input: { actionId: lastAction() } });
+  say(zh ? "把Alan调到Marketing" : "Move Alan Turing to Marketing");
+  say(zh ? "开除Peggy Olson" : "Fire Peggy Olson");
+  say(zh ? "帮我给Marketing招一个设计师" : "Hire a designer for Marketing");
 }
 backend.install();
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ARCHETYPES, EMPLOYEE_STATUSES, LANGUAGES } from "../domain";
 import { ERROR_CODES } from "../ipc/errors";
+import { ACTION_STATUSES, APPROVAL_POLICIES, PROPOSAL_TYPES } from "../secretary/format";
 import { KEY_STATUSES, ROUTABLE_PURPOSES } from "../settings/format";
 import en from "./en.json";
 import zhCN from "./zh-CN.json";
@@ -59,7 +60,7 @@ describe("translations", () => {
     expect(missing).toEqual([]);
   });
 
-  it("translates every archetype, status, error code, language, key status and purpose in both languages", () => {
+  it("translates every archetype, status, error code, language, key status, purpose and secretary action in both languages", () => {
     const dynamic = [
       ...ARCHETYPES.map((a) => `archetype.${a}`),
       ...EMPLOYEE_STATUSES.map((s) => `status.${s}`),
@@ -69,6 +70,10 @@ describe("translations", () => {
       ...KEY_STATUSES.map((s) => `settings.keys.status.${s}`),
       ...ROUTABLE_PURPOSES.flatMap((p) => [`settings.routes.purpose.${p}`, `settings.routes.hint.${p}`]),
       ...["providers", "routes", "budget", "spend", "prices", "language"].map((s) => `settings.${s}.title`),
+      ...ACTION_STATUSES.map((s) => `secretary.status.${s}`),
+      ...PROPOSAL_TYPES.map((p) => `secretary.kind.${p}`),
+      ...APPROVAL_POLICIES.map((p) => `secretary.policy.${p}`),
+      ...["confirm", "cancel", "undo"].map((op) => `secretary.action.failed.${op}`),
     ];
     for (const key of dynamic) {
       expect(enKeys.has(key), `en ${key}`).toBe(true);

@@ -18,6 +18,10 @@ import type { SetEmployeeBackend } from "../bindings/SetEmployeeBackend";
 import type { SetManager } from "../bindings/SetManager";
 import type { SetupCompany } from "../bindings/SetupCompany";
 import type { UpdateCompany } from "../bindings/UpdateCompany";
+import type { ActionDto } from "../bindings/ActionDto";
+import type { HireEdits } from "../bindings/HireEdits";
+import type { SecretaryMessageDto } from "../bindings/SecretaryMessageDto";
+import type { SecretaryTurn } from "../bindings/SecretaryTurn";
 import type { BuiltinStatus } from "../bindings/BuiltinStatus";
 import type { PresetDto } from "../bindings/PresetDto";
 import type { PriceDto } from "../bindings/PriceDto";
@@ -72,6 +76,28 @@ export const api = {
   setPrice: (input: SetPrice) => invoke<PriceDto>("set_price", { input }),
   setBudget: (input: SetBudget) => invoke<CompanyDto>("set_budget", { input }),
   getSpend: () => invoke<SpendReport>("get_spend"),
+
+  // The secretary: the boss talks, proposals come back as action cards that change nothing until confirmed.
+  /** The conversation, oldest first (the last 200 messages). */
+  secretaryHistory: () => invoke<SecretaryMessageDto[]>("secretary_history"),
+  /** One turn: the boss's message and the secretary's reply (written in the company's language). */
+  secretarySay: (input: SecretarySay) => invoke<SecretaryTurn>("secretary_say", { input }),
+  /** Applies a proposed action (a hire may carry the boss's edits): `applied` with a diff, or `failed`. */
+  secretaryConfirm: (input: SecretaryConfirm) => invoke<ActionDto>("secretary_confirm", { input }),
+  secretaryCancel: (input: SecretaryActionRef) => invoke<ActionDto>("secretary_cancel", { input }),
+  /** Reverses an applied action; `invalid_input` once its undo window has passed. */
+  secretaryUndo: (input: SecretaryActionRef) => invoke<ActionDto>("secretary_undo", { input }),
 };
+
+// The secretary commands' inputs are plain Rust structs without generated bindings.
+export interface SecretarySay {
+  text: string;
+}
+export interface SecretaryActionRef {
+  actionId: number;
+}
+export interface SecretaryConfirm extends SecretaryActionRef {
+  edits: HireEdits | null;
+}
 
 export type Api = typeof api;

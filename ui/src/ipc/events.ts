@@ -24,6 +24,9 @@ export function keysFor(event: DomainEvent): ReadonlyArray<readonly string[]> {
     case "employee_updated":
     case "employee_fired":
       return [queryKeys.org];
+    case "chat_message_posted":
+      // Department group chats (a new hire's introduction): no page shows them yet.
+      return [];
     case "providers_changed":
       // A new or removed provider changes the routes (fallbacks) and the price list too.
       return [queryKeys.providers, queryKeys.routes, queryKeys.prices];

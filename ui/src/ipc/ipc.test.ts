@@ -48,6 +48,12 @@ describe("commands", () => {
     await api.setRoute({ purpose: "thought", providerId: "deepseek", model: "deepseek-chat" });
     await api.setBudget({ dailyBudgetUsd: 5 });
     await api.getSpend();
+    await api.secretaryHistory();
+    await api.secretarySay({ text: "hire a designer" });
+    await api.secretaryConfirm({ actionId: 3, edits: null });
+    await api.secretaryConfirm({ actionId: 3, edits: { name: "Bob", title: null, departmentId: 2, managerId: null, archetype: null } });
+    await api.secretaryCancel({ actionId: 4 });
+    await api.secretaryUndo({ actionId: 3 });
     expect(seen).toEqual([
       ["get_org", {}],
       ["list_role_templates", {}],
@@ -64,6 +70,12 @@ describe("commands", () => {
       ["set_route", { input: { purpose: "thought", providerId: "deepseek", model: "deepseek-chat" } }],
       ["set_budget", { input: { dailyBudgetUsd: 5 } }],
       ["get_spend", {}],
+      ["secretary_history", {}],
+      ["secretary_say", { input: { text: "hire a designer" } }],
+      ["secretary_confirm", { input: { actionId: 3, edits: null } }],
+      ["secretary_confirm", { input: { actionId: 3, edits: { name: "Bob", title: null, departmentId: 2, managerId: null, archetype: null } } }],
+      ["secretary_cancel", { input: { actionId: 4 } }],
+      ["secretary_undo", { input: { actionId: 3 } }],
     ]);
   });
 
@@ -91,6 +103,8 @@ describe("domain events", () => {
     expect(keysFor({ type: "company_updated", companyId: 1 })).toEqual([["org"], ["company"], ["spend"]]);
     expect(keysFor({ type: "department_deleted", departmentId: 2 })).toEqual([["org"]]);
     expect(keysFor({ type: "employee_updated", employeeId: 2 })).toEqual([["org"]]);
+    // Department chats have no page yet: nothing to refresh.
+    expect(keysFor({ type: "chat_message_posted", chatId: 1, messageId: 9 })).toEqual([]);
   });
 
   it("invalidates the settings queries for provider, spend and budget events", () => {

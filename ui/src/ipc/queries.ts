@@ -12,6 +12,7 @@ export const queryKeys = {
   routes: ["routes"] as const,
   prices: ["prices"] as const,
   spend: ["spend"] as const,
+  secretary: ["secretary"] as const,
 };
 
 export function useOrg() {
@@ -43,6 +44,15 @@ export function useInvalidatingMutation<TInput, TResult>(
     },
   });
 }
+
+// ---- Secretary ----
+
+export function useSecretaryHistory() {
+  return useQuery({ queryKey: queryKeys.secretary, queryFn: api.secretaryHistory });
+}
+
+/** What confirming or undoing an action can change: the conversation, the org and the company (policy, budget). */
+export const SECRETARY_ACTION_KEYS = [queryKeys.secretary, queryKeys.org, queryKeys.company] as const;
 
 // ---- Settings ----
 

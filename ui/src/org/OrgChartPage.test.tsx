@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { FakeBackend } from "../test/fakeBackend";
 import { company, employee, fixedOrg, provider } from "../test/fixtures";
 import { renderApp } from "../test/render";
@@ -24,6 +24,9 @@ const withProviders = () => {
 };
 
 describe("org chart page", () => {
+  // The app opens on the secretary; the org chart lives at #org.
+  beforeEach(() => window.history.replaceState(null, "", "#org"));
+
   it("renders departments and people from get_org", async () => {
     withCompany();
     renderApp();

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { CompanyDto } from "../bindings/CompanyDto";
-import { OrgIcon, SettingsIcon } from "../components/icons";
+import { ChatIcon, OrgIcon, SettingsIcon } from "../components/icons";
 import { Avatar } from "../org/Avatar";
 import { LanguageSwitch } from "./LanguageSwitch";
 import type { Route } from "./route";
@@ -46,6 +46,7 @@ export function AppShell({ company, route, children }: { company: CompanyDto; ro
           <span className="text-[15px] font-semibold tracking-tight text-slate-900">{t("app.name")}</span>
         </div>
         <ul className="mt-2 space-y-0.5 px-3">
+          <NavItem route="secretary" active={route} testId="nav-secretary" icon={<ChatIcon />} label={t("nav.secretary")} />
           <NavItem route="org" active={route} testId="nav-org-chart" icon={<OrgIcon />} label={t("nav.orgChart")} />
           <NavItem route="settings" active={route} testId="nav-settings" icon={<SettingsIcon />} label={t("nav.settings")} />
         </ul>

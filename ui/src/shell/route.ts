@@ -1,8 +1,11 @@
 import { useSyncExternalStore } from "react";
 
-/** The app's pages. The address is `#<page>`, so reloads and the dev mock (`/mock.html#settings`) land on it. */
-export const ROUTES = ["org", "settings"] as const;
+/** The app's pages, the first one the default. The address is `#<page>`, so reloads and the dev mock (`/mock.html#settings`) land on it. */
+export const ROUTES = ["secretary", "org", "settings"] as const;
 export type Route = (typeof ROUTES)[number];
+
+/** Where the app opens: the boss runs the company by talking to the secretary. */
+export const DEFAULT_ROUTE: Route = "secretary";
 
 function isRoute(value: string): value is Route {
   return (ROUTES as readonly string[]).includes(value);
@@ -10,7 +13,7 @@ function isRoute(value: string): value is Route {
 
 export function currentRoute(): Route {
   const hash = typeof window === "undefined" ? "" : window.location.hash.replace(/^#\/?/, "");
-  return isRoute(hash) ? hash : "org";
+  return isRoute(hash) ? hash : DEFAULT_ROUTE;
 }
 
 function subscribe(onChange: () => void): () => void {
@@ -20,5 +23,5 @@ function subscribe(onChange: () => void): () => void {
 
 /** A tiny hash router: which page is showing. Navigate with `<a href="#settings">`. */
 export function useRoute(): Route {
-  return useSyncExternalStore(subscribe, currentRoute, () => "org" as const);
+  return useSyncExternalStore(subscribe, currentRoute, () => DEFAULT_ROUTE);
 }

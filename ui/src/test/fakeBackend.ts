@@ -37,6 +37,12 @@ import type { SetRoute } from "../bindings/SetRoute";
 import type { SpendReport } from "../bindings/SpendReport";
 import type { TestProvider } from "../bindings/TestProvider";
 import type { TestResult } from "../bindings/TestResult";
+import type { ActionDto } from "../bindings/ActionDto";
+import type { HireEdits } from "../bindings/HireEdits";
+import type { SecretaryMessageDto } from "../bindings/SecretaryMessageDto";
+import type { SecretaryTurn } from "../bindings/SecretaryTurn";
+import type { SecretaryActionRef, SecretaryConfirm, SecretarySay } from "../ipc/api";
+import { readBossText } from "./fakeSecretary";
 import {
   BUILTIN_MODEL,
   PRESETS,
@@ -59,6 +65,16 @@ export interface Call {
   args: Record<string, unknown> | undefined;
 }
 
+/** As on the Rust side (UNDO_WINDOW_MINUTES). */
+export const UNDO_WINDOW_MS = 10 * 60 * 1000;
+
+/** How to reverse an applied secretary action. */
+type Undo =
+  | { type: "remove_hire"; employeeId: number }
+  | { type: "unfire"; employeeId: number }
+  | { type: "move_back"; employeeId: number; departmentId: number | null }
+  | { type: "delete_department"; departmentId: number };
+
 const fail = (code: ErrorCode, message: string): never => {
   const error: IpcError = { code, message };
   throw error;
@@ -75,6 +91,13 @@ export class FakeBackend {
   /** Hold a command until this promise settles (to see loading states). */
   gates = new Map<string, Promise<unknown>>();
   private nextId = 1000;
+
+  // The secretary: the conversation (oldest first), and how to undo each applied action.
+  secretaryMessages: SecretaryMessageDto[] = [];
+  private undos = new Map<number, Undo>();
+  private hires = 0;
+  /** The fake's clock (undo windows, message times); tests may move it. */
+  now: () => number = () => Date.now();
 
   // Settings. Keys are never stored, let alone returned: a "keychain" here only remembers that one is set.
   presets: PresetDto[] = structuredClone(PRESETS);
@@ -206,6 +229,16 @@ export class FakeBackend {
         return this.setBudget(input as SetBudget);
       case "get_spend":
         return structuredClone({ ...this.spend, budgetUsd: this.company?.dailyBudgetUsd ?? this.spend.budgetUsd });
+      case "secretary_history":
+        return structuredClone(this.secretaryMessages.slice(-200));
+      case "secretary_say":
+        return this.secretarySay(input as SecretarySay);
+      case "secretary_confirm":
+        return this.secretaryConfirm(input as SecretaryConfirm);
+      case "secretary_cancel":
+        return this.secretaryCancel(input as SecretaryActionRef);
+      case "secretary_undo":
+        return this.secretaryUndo(input as SecretaryActionRef);
       default:
         return fail("internal", `unknown command ${cmd}`);
     }
@@ -509,5 +542,141 @@ export class FakeBackend {
     c.dailyBudgetUsd = input.dailyBudgetUsd;
     this.emit({ type: "company_updated", companyId: c.id });
     return structuredClone(c);
+  }
+
+  // ---- Secretary ----
+
+  /** A message as the secretary's history stores it (for seeding a conversation in tests). */
+  addMessage(role: SecretaryMessageDto["role"], text: string, actions: ActionDto[] = []): SecretaryMessageDto {
+    const message: SecretaryMessageDto = { id: this.nextId++, at: new Date(this.now()).toISOString(), role, text, actions };
+    this.secretaryMessages.push(message);
+    return message;
+  }
+
+  /** A proposed action card, for seeding. */
+  proposedAction(proposal: ActionDto["proposal"]): ActionDto {
+    return { id: this.nextId++, status: "proposed", destructive: proposal.type === "fire", proposal, diff: null, undoUntil: null, error: null };
+  }
+
+  private action(id: number): ActionDto {
+    for (const m of this.secretaryMessages) {
+      const a = m.actions.find((x) => x.id === id);
+      if (a) return a;
+    }
+    return fail("not_found", `no action ${id}`);
+  }
+
+  private requireStatus(id: number, expected: ActionDto["status"]): ActionDto {
+    const a = this.action(id);
+    if (a.status !== expected) fail("invalid_input", `action ${id} is ${a.status}, not ${expected}`);
+    return a;
+  }
+
+  private secretarySay(input: SecretarySay): SecretaryTurn {
+    this.requireCompany();
+    const text = input.text.trim();
+    if (text === "") fail("invalid_input", "empty message");
+    const reading = readBossText(text, this.snapshot(), this.templates, this.hires);
+    const boss = this.addMessage("boss", text);
+    const reply = this.addMessage(
+      "secretary",
+      reading.text,
+      reading.proposals.map((p) => this.proposedAction(p)),
+    );
+    return structuredClone({ boss, parse: { tier: "rules", intents: reading.intents }, reply });
+  }
+
+  private secretaryConfirm(input: SecretaryConfirm): ActionDto {
+    const a = this.requireStatus(input.actionId, "proposed");
+    const p = a.proposal;
+    if (p.type === "hire" && input.edits) this.applyEdits(p, input.edits);
+    try {
+      const [undo, diff] = this.applyProposal(p);
+      this.undos.set(a.id, undo);
+      Object.assign(a, { status: "applied", diff, undoUntil: new Date(this.now() + UNDO_WINDOW_MS).toISOString(), error: null });
+    } catch (e) {
+      Object.assign(a, { status: "failed", error: (e as IpcError).message ?? String(e) });
+    }
+    return structuredClone(a);
+  }
+
+  private applyEdits(p: Extract<ActionDto["proposal"], { type: "hire" }>, edits: HireEdits): void {
+    if (edits.name !== null) p.name = edits.name;
+    if (edits.title !== null) p.title = edits.title;
+    if (edits.archetype !== null) p.archetype = edits.archetype;
+    if (edits.departmentId !== null) {
+      p.departmentId = edits.departmentId;
+      p.departmentName = this.departments.find((d) => d.id === edits.departmentId)?.name ?? null;
+    }
+    if (edits.managerId !== null) {
+      p.managerId = edits.managerId;
+      p.managerName = this.employees.find((e) => e.id === edits.managerId)?.name ?? null;
+    }
+  }
+
+  private applyProposal(p: ActionDto["proposal"]): [Undo, string] {
+    switch (p.type) {
+      case "hire": {
+        if (p.name.trim() === "" || p.title.trim() === "") fail("invalid_input", "empty name or title");
+        const e = this.hire({ name: p.name, title: p.title, departmentId: p.departmentId, managerId: p.managerId, archetype: p.archetype });
+        this.employees.find((x) => x.id === e.id)!.skills = [...p.skills];
+        this.hires++;
+        let diff = `+1 ${e.title} (${e.name})`;
+        if (p.departmentName) diff += ` → ${p.departmentName}`;
+        if (p.managerId !== null && p.managerName) diff += `, reports to ${p.managerName}`;
+        return [{ type: "remove_hire", employeeId: e.id }, diff];
+      }
+      case "fire":
+        this.fire({ employeeId: p.employeeId });
+        return [{ type: "unfire", employeeId: p.employeeId }, `−1 ${p.name} (record kept)`];
+      case "transfer": {
+        const from = this.person(p.employeeId).departmentId;
+        this.moveEmployee({ employeeId: p.employeeId, departmentId: p.departmentId });
+        const fromName = this.departments.find((d) => d.id === from)?.name ?? "—";
+        return [{ type: "move_back", employeeId: p.employeeId, departmentId: from }, `${p.name}: ${fromName} → ${p.departmentName}`];
+      }
+      case "create_department": {
+        const d = this.createDepartment({ name: p.name, parentId: p.parentId, mission: null });
+        return [{ type: "delete_department", departmentId: d.id }, p.parentName ? `+ department ${d.name} (in ${p.parentName})` : `+ department ${d.name}`];
+      }
+      case "rename_department":
+      case "set_policy":
+        return fail("internal", `the fake secretary does not apply ${p.type}`);
+    }
+  }
+
+  private secretaryCancel(input: SecretaryActionRef): ActionDto {
+    const a = this.requireStatus(input.actionId, "proposed");
+    a.status = "cancelled";
+    return structuredClone(a);
+  }
+
+  private secretaryUndo(input: SecretaryActionRef): ActionDto {
+    const a = this.requireStatus(input.actionId, "applied");
+    const undo = this.undos.get(a.id);
+    if (!undo || a.undoUntil === null) return fail("invalid_input", "this action cannot be undone");
+    if (this.now() > Date.parse(a.undoUntil)) fail("invalid_input", "the undo window has passed");
+    switch (undo.type) {
+      case "remove_hire":
+        // An undone hire leaves no trace, as on the Rust side.
+        this.employees = this.employees.filter((e) => e.id !== undo.employeeId);
+        this.emit({ type: "employee_fired", employeeId: undo.employeeId });
+        break;
+      case "unfire": {
+        const e = this.employees.find((x) => x.id === undo.employeeId) ?? fail("not_found", "employee");
+        Object.assign(e, { status: "idle", firedAt: null });
+        this.emit({ type: "employee_updated", employeeId: e.id });
+        break;
+      }
+      case "move_back":
+        this.moveEmployee({ employeeId: undo.employeeId, departmentId: undo.departmentId });
+        break;
+      case "delete_department":
+        this.deleteDepartment({ id: undo.departmentId, reassignTo: null });
+        break;
+    }
+    this.undos.delete(a.id);
+    a.status = "undone";
+    return structuredClone(a);
   }
 }

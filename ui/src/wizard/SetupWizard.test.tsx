@@ -45,7 +45,9 @@ describe("first-run wizard", () => {
     });
     expect(await screen.findByTestId("company-name")).toHaveTextContent("Northwind Labs");
     expect(screen.getByTestId("boss-name")).toHaveTextContent("Ada Lovelace");
-    expect(await screen.findByTestId("org-empty")).toBeInTheDocument();
+    // A new company opens on the secretary, with nothing said yet.
+    expect(await screen.findByTestId("secretary-empty")).toBeInTheDocument();
+    expect(screen.getByTestId("nav-secretary")).toHaveAttribute("aria-current", "page");
   });
 
   it("switches to Chinese when that language is chosen, and sends it with a null mission", async () => {

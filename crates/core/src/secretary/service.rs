@@ -748,23 +748,37 @@ impl Secretary {
                 name,
                 title,
                 department_id,
+                department_name,
                 manager_id,
+                manager_name,
                 archetype,
                 ..
             },
         ) = (edits, &mut proposal)
         {
+            let snap = self.org.snapshot().await?;
             if let Some(v) = ed.name {
                 *name = v;
             }
             if let Some(v) = ed.title {
                 *title = v;
             }
-            if ed.department_id.is_some() {
-                *department_id = ed.department_id;
+            // The card keeps names for display: they follow the edited ids.
+            if let Some(id) = ed.department_id {
+                *department_id = Some(id);
+                *department_name = snap
+                    .departments
+                    .iter()
+                    .find(|d| d.id == id)
+                    .map(|d| d.name.clone());
             }
-            if ed.manager_id.is_some() {
-                *manager_id = ed.manager_id;
+            if let Some(id) = ed.manager_id {
+                *manager_id = Some(id);
+                *manager_name = snap
+                    .employees
+                    .iter()
+                    .find(|e| e.id == id)
+                    .map(|e| e.name.clone());
             }
             if let Some(v) = ed.archetype {
                 *archetype = v;

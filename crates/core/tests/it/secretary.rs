@@ -168,6 +168,33 @@ async fn the_boss_can_edit_a_hire_before_confirming() {
     let dana = snap.employees.iter().find(|e| e.name == "Dana").unwrap();
     assert_eq!(dana.archetype, Archetype::Philosopher);
     assert_eq!(dana.department_id, Some(eng.id), "the only department");
+
+    // Moving a hire to another department in the card shows that department in the diff.
+    let design = co.dept("Design", None).await;
+    let turn = co
+        .core
+        .secretary
+        .say("hire a designer for Engineering", false)
+        .await
+        .unwrap();
+    let applied = co
+        .core
+        .secretary
+        .confirm(
+            turn.reply.actions[0].id,
+            Some(HireEdits {
+                department_id: Some(design.id),
+                manager_id: Some(dana.id),
+                ..HireEdits::default()
+            }),
+        )
+        .await
+        .unwrap();
+    let diff = applied.diff.unwrap();
+    assert!(
+        diff.contains("→ Design") && diff.contains("reports to Dana"),
+        "{diff}"
+    );
 }
 
 #[tokio::test]

@@ -1,0 +1,70 @@
+// Pure helpers of the Secretary page: undo countdowns, hire edits, the lists translated per value.
+import type { ActionStatus } from "../bindings/ActionStatus";
+import type { ApprovalPolicy } from "../bindings/ApprovalPolicy";
+import type { Archetype } from "../bindings/Archetype";
+import type { HireEdits } from "../bindings/HireEdits";
+import type { Proposal } from "../bindings/Proposal";
+
+export const ACTION_STATUSES = ["proposed", "applied", "cancelled", "undone", "failed"] as const satisfies readonly ActionStatus[];
+export const PROPOSAL_TYPES = [
+  "hire",
+  "fire",
+  "transfer",
+  "create_department",
+  "rename_department",
+  "set_policy",
+] as const satisfies readonly Proposal["type"][];
+export const APPROVAL_POLICIES = ["auto", "key_steps", "manual"] as const satisfies readonly ApprovalPolicy[];
+
+// Compile-time checks that the lists above cover the generated unions (each value has its translation).
+const allStatuses: Exclude<ActionStatus, (typeof ACTION_STATUSES)[number]> extends never ? true : false = true;
+const allTypes: Exclude<Proposal["type"], (typeof PROPOSAL_TYPES)[number]> extends never ? true : false = true;
+const allPolicies: Exclude<ApprovalPolicy, (typeof APPROVAL_POLICIES)[number]> extends never ? true : false = true;
+void [allStatuses, allTypes, allPolicies];
+
+/** Milliseconds left until an RFC 3339 instant; 0 when it has passed, is missing or unreadable. */
+export function msUntil(until: string | null, now: number): number {
+  if (until === null) return 0;
+  const end = Date.parse(until);
+  return Number.isFinite(end) ? Math.max(0, end - now) : 0;
+}
+
+/** A countdown as m:ss, rounded up so it never shows 0:00 while time is left: 599_001 ms → "10:00". */
+export function formatCountdown(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const minutes = Math.floor(total / 60);
+  const seconds = total % 60;
+  return `${minutes}:${String(seconds).padStart(2, "0")}`;
+}
+
+export type HireProposal = Extract<Proposal, { type: "hire" }>;
+
+/** What the boss has in the card's edit form. */
+export interface HireDraft {
+  name: string;
+  title: string;
+  departmentId: number | null;
+  managerId: number | null;
+  archetype: Archetype;
+}
+
+export function draftOf(p: HireProposal): HireDraft {
+  return { name: p.name, title: p.title, departmentId: p.departmentId, managerId: p.managerId, archetype: p.archetype };
+}
+
+/**
+ * The edits to send with secretary_confirm: only what differs from the proposal (null = keep), or null when
+ * nothing changed. A department or manager cannot be taken away this way (null means "keep").
+ */
+export function hireEdits(p: HireProposal, draft: HireDraft): HireEdits | null {
+  const name = draft.name.trim();
+  const title = draft.title.trim();
+  const edits: HireEdits = {
+    name: name !== p.name ? name : null,
+    title: title !== p.title ? title : null,
+    departmentId: draft.departmentId !== p.departmentId ? draft.departmentId : null,
+    managerId: draft.managerId !== p.managerId ? draft.managerId : null,
+    archetype: draft.archetype !== p.archetype ? draft.archetype : null,
+  };
+  return Object.values(edits).every((v) => v === null) ? null : edits;
+}
