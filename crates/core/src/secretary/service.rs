@@ -693,9 +693,12 @@ impl Secretary {
         }
         let mut out = lang.pick(
             format!(
-                "{} in {} department(s).",
+                "{} in {}.",
                 people_count(snap.employees.len()),
-                snap.departments.len()
+                match snap.departments.len() {
+                    1 => "1 department".to_owned(),
+                    n => format!("{n} departments"),
+                }
             ),
             format!(
                 "公司共有{}人，{}个部门。",

@@ -306,7 +306,7 @@ async fn status_answers_come_from_the_database_only() {
 
     let turn = s.say("how is the company doing?", false).await.unwrap();
     assert!(
-        turn.reply.text.contains("2 people in 2 department(s)"),
+        turn.reply.text.contains("2 people in 2 departments"),
         "{}",
         turn.reply.text
     );
