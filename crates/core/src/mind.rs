@@ -55,8 +55,13 @@ pub fn introduction_request(
             ChatMessage::system(agent_card(e, company, Some(department))),
             ChatMessage::user(format!(
                 "You just joined the {department} group chat. Write your first message to the team: \
-                 introduce yourself in one to three sentences, in {language}, in your own style. \
-                 Write only the message, without your name in front."
+                 introduce yourself as {name} in one to three sentences, in {language}, in your own style. \
+                 Start with \"{greeting}\". Write only the message.",
+                name = e.name,
+                greeting = match company.language {
+                    Language::ZhCn => format!("大家好，我是{}", e.name),
+                    Language::En => format!("Hi everyone, I'm {}", e.name),
+                },
             )),
         ],
         max_tokens: Some(INTRO_MAX_TOKENS),

@@ -522,33 +522,16 @@ impl Secretary {
         let Some(name) = name else {
             return Err(lang.pick("Who do you mean?", "你说的是谁？"));
         };
-        let candidates: Vec<(i32, &str)> = snap
-            .employees
-            .iter()
-            .map(|e| (e.id, e.name.as_str()))
-            .collect();
-        match match_name(name, &candidates) {
-            NameMatch::Exact(id) | NameMatch::Unique(id) => snap
-                .employees
-                .iter()
-                .find(|e| e.id == id)
-                .ok_or_else(|| clarify(lang)),
-            NameMatch::Ambiguous(ids) => {
-                let names: Vec<_> = snap
-                    .employees
-                    .iter()
-                    .filter(|e| ids.contains(&e.id))
-                    .map(|e| e.name.as_str())
-                    .collect();
-                Err(lang.pick(
-                    format!(
-                        "Several people match \"{name}\": {}. Which one?",
-                        names.join(", ")
-                    ),
-                    format!("有好几位符合“{name}”：{}。是哪一位？", names.join("、")),
-                ))
-            }
-            NameMatch::None => Err(lang.pick(
+        match pick(name, &snap.employees, |e| e.id, |e| &e.name) {
+            Pick::One(e) => Ok(e),
+            Pick::Many(names) => Err(lang.pick(
+                format!(
+                    "Several people match \"{name}\": {}. Which one?",
+                    names.join(", ")
+                ),
+                format!("有好几位符合“{name}”：{}。是哪一位？", names.join("、")),
+            )),
+            Pick::None => Err(lang.pick(
                 format!("I can't find anyone called \"{name}\" in the company."),
                 format!("公司里没有找到叫“{name}”的人。"),
             )),
@@ -565,37 +548,20 @@ impl Secretary {
         let Some(name) = name else {
             return Err(lang.pick("Which department?", "哪个部门？"));
         };
-        let candidates: Vec<(i32, &str)> = snap
-            .departments
-            .iter()
-            .map(|d| (d.id, d.name.as_str()))
-            .collect();
-        let list = || {
-            snap.departments
-                .iter()
-                .map(|d| d.name.as_str())
-                .collect::<Vec<_>>()
-        };
-        match match_name(name, &candidates) {
-            NameMatch::Exact(id) | NameMatch::Unique(id) => snap
-                .departments
-                .iter()
-                .find(|d| d.id == id)
-                .ok_or_else(|| clarify(lang)),
-            NameMatch::Ambiguous(ids) => {
-                let names: Vec<_> = snap.departments.iter().filter(|d| ids.contains(&d.id)).map(|d| d.name.as_str()).collect();
-                Err(lang.pick(
-                    format!("Several departments match \"{name}\": {}. Which one?", names.join(", ")),
-                    format!("有几个部门符合“{name}”：{}。是哪一个？", names.join("、")),
-                ))
-            }
-            NameMatch::None if snap.departments.is_empty() => Err(lang.pick(
+        let all: Vec<&str> = snap.departments.iter().map(|d| d.name.as_str()).collect();
+        match pick(name, &snap.departments, |d| d.id, |d| &d.name) {
+            Pick::One(d) => Ok(d),
+            Pick::Many(names) => Err(lang.pick(
+                format!("Several departments match \"{name}\": {}. Which one?", names.join(", ")),
+                format!("有几个部门符合“{name}”：{}。是哪一个？", names.join("、")),
+            )),
+            Pick::None if all.is_empty() => Err(lang.pick(
                 format!("There is no department called \"{name}\" yet — the company has no departments. Create it first?"),
                 format!("还没有“{name}”这个部门——公司目前没有任何部门。先新建它吗？"),
             )),
-            NameMatch::None => Err(lang.pick(
-                format!("There is no department called \"{name}\". Departments: {}.", list().join(", ")),
-                format!("没有叫“{name}”的部门。现有部门：{}。", list().join("、")),
+            Pick::None => Err(lang.pick(
+                format!("There is no department called \"{name}\". Departments: {}.", all.join(", ")),
+                format!("没有叫“{name}”的部门。现有部门：{}。", all.join("、")),
             )),
         }
     }
@@ -1065,6 +1031,37 @@ impl Secretary {
                 org.set_approval_policy(level).await.map(|_| ())
             }
         }
+    }
+}
+
+/// What fuzzy matching found among `items`.
+enum Pick<'a, T> {
+    One(&'a T),
+    /// The names of every item that fits equally well.
+    Many(Vec<&'a str>),
+    None,
+}
+
+fn pick<'a, T>(
+    query: &str,
+    items: &'a [T],
+    id: impl Fn(&T) -> i32,
+    name: impl Fn(&'a T) -> &'a str,
+) -> Pick<'a, T> {
+    let candidates: Vec<(i32, &str)> = items.iter().map(|x| (id(x), name(x))).collect();
+    match match_name(query, &candidates) {
+        NameMatch::Exact(i) | NameMatch::Unique(i) => items
+            .iter()
+            .find(|x| id(x) == i)
+            .map_or(Pick::None, Pick::One),
+        NameMatch::Ambiguous(ids) => Pick::Many(
+            items
+                .iter()
+                .filter(|x| ids.contains(&id(x)))
+                .map(name)
+                .collect(),
+        ),
+        NameMatch::None => Pick::None,
     }
 }
 

@@ -3,6 +3,10 @@
 use cubicle_core::secretary::actions::{ActionStatus, HireEdits, Proposal};
 use cubicle_core::types::*;
 
+use cubicle_core::gateway::Purpose;
+use wiremock::matchers::method;
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
 use crate::util::TestCompany;
 
 async fn zh_company() -> TestCompany {
@@ -20,7 +24,41 @@ async fn zh_company() -> TestCompany {
 
 #[tokio::test]
 async fn boss_hires_a_frontend_engineer_through_the_secretary_and_can_undo_it() {
+    // Employees think through a scripted OpenAI-compatible model for this story.
+    let model = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
+            "id": "c", "object": "chat.completion", "model": "m",
+            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant",
+                "content": "Hi everyone, I'm Bob — happy to make our screens feel fast and friendly!"}}],
+            "usage": {"prompt_tokens": 120, "completion_tokens": 18}
+        })))
+        .mount(&model)
+        .await;
     let co = TestCompany::new().await;
+    let provider = co
+        .core
+        .providers
+        .save(SaveProvider {
+            id: None,
+            name: "Scripted".into(),
+            preset: "vllm".into(),
+            base_url: format!("{}/v1", model.uri()),
+            default_model: "m".into(),
+            models: vec![],
+            enabled: true,
+        })
+        .await
+        .unwrap();
+    co.core
+        .providers
+        .set_route(SetRoute {
+            purpose: Purpose::Thought,
+            provider_id: provider.id,
+            model: "m".into(),
+        })
+        .await
+        .unwrap();
     let eng = co.dept("Engineering", None).await;
     co.dept("Sales", None).await;
     let lead = co
@@ -84,8 +122,7 @@ async fn boss_hires_a_frontend_engineer_through_the_secretary_and_can_undo_it() 
     assert!(s.confirm(card.id, None).await.is_err());
     assert_eq!(co.core.org.snapshot().await.unwrap().employees.len(), 2);
 
-    // Bob joined Engineering's group chat and introduced himself, written by his model
-    // (the built-in one: no provider is configured).
+    // Bob joined Engineering's group chat and introduced himself, written by his model.
     let chat = co
         .core
         .chats
@@ -111,7 +148,17 @@ async fn boss_hires_a_frontend_engineer_through_the_secretary_and_can_undo_it() 
     }
     assert_eq!(intro.len(), 1, "one self-introduction");
     assert_eq!(intro[0].sender_employee_id, Some(bob.id));
-    assert!(!intro[0].text.trim().is_empty());
+    assert_eq!(
+        intro[0].text,
+        "Hi everyone, I'm Bob — happy to make our screens feel fast and friendly!"
+    );
+    // The prompt carried Bob's agent card.
+    let asked = model.received_requests().await.unwrap();
+    let body = String::from_utf8_lossy(&asked[0].body).to_string();
+    assert!(
+        body.contains("You are Bob, Frontend Engineer") && body.contains("Engineering"),
+        "{body}"
+    );
 
     let undone = s.undo(card.id).await.unwrap();
     assert_eq!(undone.status, ActionStatus::Undone);
@@ -355,4 +402,46 @@ async fn departments_and_policy_change_by_chat_and_undo() {
     s.undo(t3.reply.actions[0].id).await.unwrap();
     let c = co.core.org.company().await.unwrap().unwrap();
     assert!((c.daily_budget_usd - 2.0).abs() < 1e-9);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn new_hires_introduce_themselves_with_the_built_in_model_offline() {
+    // No provider at all: thoughts go to the real built-in model.
+    let co = TestCompany::new().await;
+    let eng = co.dept("Engineering", None).await;
+    let turn = co
+        .core
+        .secretary
+        .say("hire three QA engineers for Engineering", true)
+        .await
+        .unwrap();
+    assert_eq!(turn.reply.actions.len(), 3, "{}", turn.reply.text);
+    co.core.secretary.settle().await;
+    let chat = co
+        .core
+        .chats
+        .find_department_chat(eng.id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(co.core.chats.members(chat.id).await.unwrap().len(), 3);
+    // The 135M model's words are its own: at least one of three gets past the identity
+    // check within two tries each (measured: 14 of 14 here).
+    let intros = co.core.chats.messages(chat.id).await.unwrap();
+    assert!(!intros.is_empty(), "no introduction was posted");
+    let hired: Vec<i32> = co
+        .core
+        .org
+        .snapshot()
+        .await
+        .unwrap()
+        .employees
+        .iter()
+        .map(|e| e.id)
+        .collect();
+    assert!(
+        intros
+            .iter()
+            .all(|m| m.sender_employee_id.is_some_and(|id| hired.contains(&id)))
+    );
 }
