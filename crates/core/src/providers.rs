@@ -518,6 +518,19 @@ impl Providers {
         Ok(self.default_route())
     }
 
+    /// The route the boss (or the environment) chose for a purpose; `None` when nothing
+    /// is configured and calls would fall to the built-in default. The secretary's model
+    /// tier runs only on a configured route ("with no model configured, rules only").
+    pub async fn configured_route(&self, purpose: Purpose) -> ProviderResult<Option<Route>> {
+        if let Some(r) = q::find_route(&self.db, purpose.as_str()).await? {
+            return Ok(Some(Route {
+                provider_id: r.provider_id,
+                model: r.model,
+            }));
+        }
+        Ok(self.env.is_some().then(|| self.default_route()))
+    }
+
     /// The route for one employee's call: their own backend when they have one, else the
     /// company's route for the purpose (seed 001: per purpose and per employee).
     pub async fn route_for_employee(

@@ -26,6 +26,7 @@ use crate::org::{OrgError, OrgService};
 use crate::providers::Providers;
 use crate::roles;
 use crate::types::*;
+use cubicle_llm::{ChatMessage, CompletionRequest};
 
 /// Messages the chat page loads at once.
 pub const HISTORY_LIMIT: u64 = 200;
@@ -236,7 +237,17 @@ impl Secretary {
             Some(Language::ZhCn) => Lang::Zh,
             _ => Lang::En,
         };
-        let parse = parse_rules(text);
+        let rules = parse_rules(text);
+        let parse = if rules
+            .intents
+            .iter()
+            .any(|i| i.is_confident() && i.kind != IntentKind::Unknown)
+        {
+            rules
+        } else {
+            // The rules are unsure: ask the model tier, keeping the rules' answer if it fails.
+            self.model_parse(text, &snap).await.unwrap_or(rules)
+        };
         let mut lines = Vec::new();
         let mut proposals = Vec::new();
         // Names proposed earlier in this message count as taken for the next hire.
@@ -300,7 +311,8 @@ impl Secretary {
         }
         txn.commit().await?;
 
-        if auto_confirm {
+        // What the model tier proposes always waits for the boss, even with --yes.
+        if auto_confirm && parse.tier == super::intent::Tier::Rules {
             for (id, destructive) in &ids {
                 if !destructive {
                     // A failure is recorded on the card; the turn itself still succeeds.
@@ -314,6 +326,67 @@ impl Secretary {
             parse,
             reply: message_dto(&reply, actions.iter().collect()),
         })
+    }
+
+    /// The model tier (SPEC §3): the intent route's model, constrained to the `Parse`
+    /// schema through the gateway. `None` when it fails or is no surer than the rules;
+    /// its intents are then still held to the same confidence bar.
+    async fn model_parse(&self, text: &str, snap: &OrgSnapshot) -> Option<Parse> {
+        let route = self
+            .providers
+            .configured_route(Purpose::Intent)
+            .await
+            .ok()
+            .flatten()?;
+        let departments: Vec<&str> = snap.departments.iter().map(|d| d.name.as_str()).collect();
+        let people: Vec<&str> = snap.employees.iter().map(|e| e.name.as_str()).collect();
+        let roles: Vec<&str> = roles::CATALOGUE.iter().map(|r| r.title).collect();
+        let system = format!(
+            "You turn the boss's message into intents for an AI company's secretary. \
+             Kinds: hire_employee (slots role, department, name, count), fire_employee (name), \
+             transfer_employee (name, target_department), create_department (department), \
+             rename_department (department, new_name), delete_department (department), \
+             assign_task (assignee, description), create_requirement (description, department), \
+             ask_status (name or department), request_report (department or topic), \
+             convene_meeting (topic, participants), set_policy (level auto|key_steps|manual, amount in USD), \
+             approve, reject, chitchat, question, unknown. Use role titles from: {roles}. \
+             Departments: {departments}. People: {people}. Set confidence below 0.5 and kind unknown \
+             when unsure; never invent names. Set tier to \"model\".",
+            roles = roles.join(", "),
+            departments = if departments.is_empty() {
+                "none".into()
+            } else {
+                departments.join(", ")
+            },
+            people = if people.is_empty() {
+                "none".into()
+            } else {
+                people.join(", ")
+            },
+        );
+        let req = CompletionRequest {
+            messages: vec![ChatMessage::system(system), ChatMessage::user(text)],
+            temperature: Some(0.0),
+            max_tokens: Some(400),
+            ..Default::default()
+        };
+        let ctx = CallContext::new(Purpose::Intent);
+        match self.gateway.complete_json::<Parse>(&ctx, route, req).await {
+            Ok(reply) => {
+                let mut parse = reply.value;
+                parse.tier = super::intent::Tier::Model;
+                parse.intents.retain(|i| i.kind != IntentKind::Unknown);
+                parse
+                    .intents
+                    .iter()
+                    .any(Intent::is_confident)
+                    .then_some(parse)
+            }
+            Err(e) => {
+                tracing::info!(error = %e, "the model tier could not parse the message");
+                None
+            }
+        }
     }
 
     async fn handle(

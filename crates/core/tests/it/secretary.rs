@@ -445,3 +445,99 @@ async fn new_hires_introduce_themselves_with_the_built_in_model_offline() {
             .all(|m| m.sender_employee_id.is_some_and(|id| hired.contains(&id)))
     );
 }
+
+/// A company whose intent route is a scripted model answering `content`.
+async fn with_intent_model(content: &str) -> (TestCompany, MockServer) {
+    let model = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
+            "id": "c", "object": "chat.completion", "model": "m",
+            "choices": [{"index": 0, "finish_reason": "stop",
+                "message": {"role": "assistant", "content": content}}],
+            "usage": {"prompt_tokens": 300, "completion_tokens": 40}
+        })))
+        .mount(&model)
+        .await;
+    let co = TestCompany::new().await;
+    let p = co
+        .core
+        .providers
+        .save(SaveProvider {
+            id: None,
+            name: "Scripted".into(),
+            preset: "vllm".into(),
+            base_url: format!("{}/v1", model.uri()),
+            default_model: "m".into(),
+            models: vec![],
+            enabled: true,
+        })
+        .await
+        .unwrap();
+    co.core
+        .providers
+        .set_route(SetRoute {
+            purpose: Purpose::Intent,
+            provider_id: p.id,
+            model: "m".into(),
+        })
+        .await
+        .unwrap();
+    (co, model)
+}
+
+#[tokio::test]
+async fn the_model_tier_reads_what_the_rules_cannot_and_its_proposals_always_wait() {
+    let (co, model) = with_intent_model(
+        r#"{"tier": "model", "intents": [{"kind": "hire_employee", "confidence": 0.9,
+            "slots": {"role": "Finance Analyst", "department": "Engineering", "count": 1}}]}"#,
+    )
+    .await;
+    let eng = co.dept("Engineering", None).await;
+    let text = "could you bring someone aboard to look after our books";
+    assert_eq!(
+        cubicle_core::secretary::parse_rules(text).intents[0].kind,
+        cubicle_core::secretary::IntentKind::Unknown,
+        "the rules can't read this one"
+    );
+    let turn = co.core.secretary.say(text, true).await.unwrap();
+    assert_eq!(turn.parse.tier, cubicle_core::secretary::Tier::Model);
+    let card = &turn.reply.actions[0];
+    assert_eq!(card.status, ActionStatus::Proposed, "never auto-applied");
+    match &card.proposal {
+        Proposal::Hire {
+            title,
+            department_id,
+            ..
+        } => {
+            assert_eq!(title, "Finance Analyst");
+            assert_eq!(*department_id, Some(eng.id));
+        }
+        other => panic!("{other:?}"),
+    }
+    // The model was told about the real company, and the call is in the ledger.
+    let body =
+        String::from_utf8_lossy(&model.received_requests().await.unwrap()[0].body).to_string();
+    assert!(body.contains("Engineering"), "{body}");
+    assert!(co.core.gateway.spent_today().await.unwrap() >= 0.0);
+}
+
+#[tokio::test]
+async fn a_broken_model_answer_becomes_a_question_not_an_action() {
+    let (co, model) = with_intent_model("sure! I think you want {{{ hire").await;
+    co.dept("Engineering", None).await;
+    let turn = co
+        .core
+        .secretary
+        .say(
+            "could you bring someone aboard to look after our books",
+            true,
+        )
+        .await
+        .unwrap();
+    assert!(turn.reply.actions.is_empty());
+    assert_eq!(turn.parse.tier, cubicle_core::secretary::Tier::Rules);
+    assert!(turn.reply.text.contains("not sure"), "{}", turn.reply.text);
+    // Two attempts (the answer, then one retry with the error), then it gave up.
+    assert_eq!(model.received_requests().await.unwrap().len(), 2);
+    assert!(co.core.org.snapshot().await.unwrap().employees.is_empty());
+}
