@@ -15,6 +15,7 @@ mod m20261130_000006_create_model_tables;
 mod m20261130_000007_create_app_setting;
 mod m20261130_000008_create_secretary;
 mod m20261130_000009_create_chat;
+mod m20261130_000010_create_work;
 
 pub struct Migrator;
 
@@ -31,6 +32,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261130_000007_create_app_setting::Migration),
             Box::new(m20261130_000008_create_secretary::Migration),
             Box::new(m20261130_000009_create_chat::Migration),
+            Box::new(m20261130_000010_create_work::Migration),
         ]
     }
 }

@@ -10,7 +10,7 @@ use cubicle_migrations::{Migrator, MigratorTrait};
 use sea_orm_migration::SchemaManager;
 use sea_orm_migration::sea_orm::{ConnectionTrait, Database, DatabaseConnection};
 
-const TABLES: [&str; 15] = [
+const TABLES: [&str; 17] = [
     "company",
     "department",
     "team",
@@ -26,6 +26,8 @@ const TABLES: [&str; 15] = [
     "chat",
     "chat_member",
     "chat_message",
+    "requirement",
+    "task",
 ];
 
 async fn assert_tables(db: &DatabaseConnection, present: bool) {

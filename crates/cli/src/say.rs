@@ -86,6 +86,20 @@ fn print_action(a: &ActionDto) {
         Proposal::RenameDepartment {
             old_name, new_name, ..
         } => format!("rename {old_name} to {new_name}"),
+        Proposal::AssignTask {
+            name, description, ..
+        } => format!("give {name} the task: {description}"),
+        Proposal::CreateRequirement {
+            name,
+            department_name,
+            ..
+        } => format!(
+            "open requirement \"{name}\"{}",
+            department_name
+                .as_ref()
+                .map(|d| format!(" in {d}"))
+                .unwrap_or_default()
+        ),
         Proposal::SetPolicy {
             level,
             daily_budget_usd,

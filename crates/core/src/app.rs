@@ -21,6 +21,7 @@ pub struct AppCore {
     pub gateway: Gateway,
     pub secretary: crate::secretary::Secretary,
     pub chats: crate::chat::Chats,
+    pub work: crate::work::Work,
 }
 
 impl std::fmt::Debug for AppCore {
@@ -95,12 +96,14 @@ impl AppCore {
         let providers = Arc::new(providers);
         let gateway = Gateway::spawn(db.clone(), bus.clone(), providers.clone(), options.gateway);
         let chats = crate::chat::Chats::new(db.clone(), bus.clone());
+        let work = crate::work::Work::new(db.clone(), bus.clone());
         let secretary = crate::secretary::Secretary::new(
             db.clone(),
             org.clone(),
             chats.clone(),
             gateway.clone(),
             providers.clone(),
+            work.clone(),
         );
         Ok(Self {
             db,
@@ -110,6 +113,7 @@ impl AppCore {
             gateway,
             secretary,
             chats,
+            work,
         })
     }
 }

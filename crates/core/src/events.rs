@@ -33,6 +33,8 @@ pub enum DomainEvent {
     EmployeeFired {
         employee_id: i32,
     },
+    /// Tasks or requirements were created or withdrawn.
+    WorkChanged,
     /// A message was posted in a chat.
     ChatMessagePosted {
         chat_id: i32,

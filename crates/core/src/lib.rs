@@ -19,6 +19,7 @@ pub mod roles;
 pub mod secretary;
 pub mod secrets;
 pub mod types;
+pub mod work;
 
 pub use app::AppCore;
 pub use error::{ErrorCode, IpcError};

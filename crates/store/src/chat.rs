@@ -78,3 +78,8 @@ pub async fn messages(
         .all(conn)
         .await
 }
+
+pub async fn delete_chat(conn: &impl ConnectionTrait, id: i32) -> Result<(), DbErr> {
+    chat::Entity::delete_by_id(id).exec(conn).await?;
+    Ok(())
+}

@@ -11,6 +11,7 @@ pub mod entity;
 pub mod models;
 pub mod org;
 pub mod secretary;
+pub mod work;
 
 pub use db::{Db, DbError, connect, default_database_url};
 pub use sea_orm::{

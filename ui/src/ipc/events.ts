@@ -24,6 +24,9 @@ export function keysFor(event: DomainEvent): ReadonlyArray<readonly string[]> {
     case "employee_updated":
     case "employee_fired":
       return [queryKeys.org];
+    case "work_changed":
+      // Tasks and requirements: the secretary's answers read them fresh; no page lists them yet.
+      return [];
     case "chat_message_posted":
       // Department group chats (a new hire's introduction): no page shows them yet.
       return [];

@@ -275,6 +275,23 @@ function Summary({ action, snapshot }: { action: ActionDto; snapshot: OrgSnapsho
       );
     case "rename_department":
       return <p className="text-sm text-slate-800">{t("secretary.rename.fromTo", { from: p.oldName, to: p.newName })}</p>;
+    case "assign_task":
+      return (
+        <div className="space-y-2">
+          <Person name={p.name} subtitle={snapshot?.employees.find((e) => e.id === p.employeeId)?.title} />
+          <Detail label={t("secretary.task.description")}>{p.description}</Detail>
+        </div>
+      );
+    case "create_requirement":
+      return (
+        <dl className="space-y-1">
+          <Detail label={t("secretary.requirement.name")}>
+            <span className="font-semibold">{p.name}</span>
+          </Detail>
+          <Detail label={t("secretary.hire.department")}>{p.departmentName ?? t("org.unassigned")}</Detail>
+          <p className="text-xs text-slate-500">{t("secretary.requirement.chatNote")}</p>
+        </dl>
+      );
     case "set_policy":
       return (
         <dl className="space-y-1">

@@ -13,6 +13,8 @@ export const PROPOSAL_TYPES = [
   "create_department",
   "rename_department",
   "set_policy",
+  "assign_task",
+  "create_requirement",
 ] as const satisfies readonly Proposal["type"][];
 export const APPROVAL_POLICIES = ["auto", "key_steps", "manual"] as const satisfies readonly ApprovalPolicy[];
 

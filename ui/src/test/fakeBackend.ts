@@ -641,6 +641,8 @@ export class FakeBackend {
       }
       case "rename_department":
       case "set_policy":
+      case "assign_task":
+      case "create_requirement":
         return fail("internal", `the fake secretary does not apply ${p.type}`);
     }
   }

@@ -49,6 +49,17 @@ pub enum Proposal {
         level: Option<ApprovalPolicy>,
         daily_budget_usd: Option<f64>,
     },
+    AssignTask {
+        employee_id: i32,
+        name: String,
+        description: String,
+    },
+    CreateRequirement {
+        name: String,
+        description: String,
+        department_id: Option<i32>,
+        department_name: Option<String>,
+    },
 }
 
 impl Proposal {
@@ -60,6 +71,8 @@ impl Proposal {
             Proposal::CreateDepartment { .. } => "create_department",
             Proposal::RenameDepartment { .. } => "rename_department",
             Proposal::SetPolicy { .. } => "set_policy",
+            Proposal::AssignTask { .. } => "assign_task",
+            Proposal::CreateRequirement { .. } => "create_requirement",
         }
     }
 
@@ -95,6 +108,13 @@ pub enum Undo {
     RestorePolicy {
         level: ApprovalPolicy,
         daily_budget_usd: f64,
+    },
+    WithdrawTask {
+        task_id: i32,
+    },
+    RemoveRequirement {
+        requirement_id: i32,
+        chat_id: Option<i32>,
     },
 }
 

@@ -26,6 +26,7 @@ use crate::org::{OrgError, OrgService};
 use crate::providers::Providers;
 use crate::roles;
 use crate::types::*;
+use crate::work::{RequirementDto, TaskDto, Work};
 use cubicle_llm::{ChatMessage, CompletionRequest};
 
 /// Messages the chat page loads at once.
@@ -84,6 +85,7 @@ pub struct Secretary {
     chats: Chats,
     gateway: Gateway,
     providers: Arc<Providers>,
+    work: Work,
     /// Background work (introductions) so callers can wait for it before exiting.
     tasks: TaskTracker,
 }
@@ -123,6 +125,7 @@ impl Secretary {
         chats: Chats,
         gateway: Gateway,
         providers: Arc<Providers>,
+        work: Work,
     ) -> Self {
         Self {
             db,
@@ -130,6 +133,7 @@ impl Secretary {
             chats,
             gateway,
             providers,
+            work,
             tasks: TaskTracker::new(),
         }
     }
@@ -484,7 +488,11 @@ impl Secretary {
                 }],
                 lang.pick("I'll update the company policy.", "我来更新公司的审批和预算设置。"),
             ),
-            IntentKind::AskStatus | IntentKind::RequestReport => Outcome::Say(self.facts(s, snap, lang)),
+                        IntentKind::AskStatus | IntentKind::RequestReport => {
+                let tasks = self.work.pending().await?;
+                let requirements = self.work.requirements().await?;
+                Outcome::Say(self.facts(s, snap, lang, &tasks, &requirements))
+            }
             IntentKind::Approve | IntentKind::Reject => Outcome::Say(lang.pick(
                 "Nothing is waiting for your approval right now.",
                 "目前没有等待你审批的事项。",
@@ -498,10 +506,9 @@ impl Secretary {
                 "Deleting a department means deciding where its people go; please do it on the org chart, where you can choose.",
                 "删除部门需要决定人员去向，请在组织架构页操作，那里可以选择。",
             )),
-            IntentKind::SetPolicy
-            | IntentKind::AssignTask
-            | IntentKind::CreateRequirement
-            | IntentKind::ConveneMeeting => Outcome::Say(lang.pick(
+            IntentKind::AssignTask => self.assign_task(s, snap, lang),
+            IntentKind::CreateRequirement => self.create_requirement(s, snap, lang),
+            IntentKind::SetPolicy | IntentKind::ConveneMeeting => Outcome::Say(lang.pick(
                 format!(
                     "I understood \"{}\", but I can't do that yet. {}",
                     intent.kind.as_str().replace('_', " "),
@@ -585,6 +592,98 @@ impl Secretary {
         Outcome::Propose(proposals, say)
     }
 
+    /// A task for a person, or for a department (its lead takes it).
+    fn assign_task(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+        let Some(description) = s.description.as_deref().filter(|d| !d.trim().is_empty()) else {
+            return Outcome::Say(lang.pick("What should the task be?", "要安排什么任务？"));
+        };
+        let who = s.assignee.as_deref().or(s.name.as_deref());
+        let owner = match self.person(who, snap, lang) {
+            Ok(e) => e,
+            Err(question) => {
+                // "ask Engineering to …": the department's lead takes it.
+                let dept =
+                    who.and_then(
+                        |w| match pick(w, &snap.departments, |d| d.id, |d| &d.name) {
+                            Pick::One(d) => Some(d),
+                            _ => None,
+                        },
+                    );
+                match dept.map(|d| {
+                    (
+                        d,
+                        d.lead_id
+                            .and_then(|id| snap.employees.iter().find(|e| e.id == id)),
+                    )
+                }) {
+                    Some((_, Some(lead))) => lead,
+                    Some((d, None)) => {
+                        return Outcome::Say(lang.pick(
+                            format!(
+                                "{} has no lead to take the task; who in it should do it?",
+                                d.name
+                            ),
+                            format!("{}还没有负责人，这个任务交给谁？", d.name),
+                        ));
+                    }
+                    None => return Outcome::Say(question),
+                }
+            }
+        };
+        Outcome::Propose(
+            vec![Proposal::AssignTask {
+                employee_id: owner.id,
+                name: owner.name.clone(),
+                description: description.trim().to_owned(),
+            }],
+            lang.pick(
+                format!("I'll give {} the task: {}.", owner.name, description.trim()),
+                format!("我来把这个任务交给{}：{}。", owner.name, description.trim()),
+            ),
+        )
+    }
+
+    /// A requirement (project) in a department, with its own group chat.
+    fn create_requirement(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+        let Some(description) = s
+            .description
+            .as_deref()
+            .or(s.topic.as_deref())
+            .filter(|d| !d.trim().is_empty())
+        else {
+            return Outcome::Say(
+                lang.pick("What is the requirement about?", "这个需求是关于什么的？"),
+            );
+        };
+        let dept = match s.department.as_deref() {
+            Some(name) => match self.department(Some(name), snap, lang) {
+                Ok(d) => Some(d),
+                Err(q) => return Outcome::Say(q),
+            },
+            None if snap.departments.len() <= 1 => snap.departments.first(),
+            None => {
+                let names: Vec<_> = snap.departments.iter().map(|d| d.name.as_str()).collect();
+                return Outcome::Say(lang.pick(
+                    format!("Which department owns it: {}?", names.join(", ")),
+                    format!("这个需求归哪个部门：{}？", names.join("、")),
+                ));
+            }
+        };
+        let name: String = description.trim().chars().take(60).collect();
+        Outcome::Propose(
+            vec![Proposal::CreateRequirement {
+                name: name.clone(),
+                description: description.trim().to_owned(),
+                department_id: dept.map(|d| d.id),
+                department_name: dept.map(|d| d.name.clone()),
+            }],
+            lang.pick(
+                format!("I'll open a requirement \"{name}\" with its own group chat."),
+                format!("我来新建需求“{name}”，并为它建一个群聊。"),
+            ),
+        )
+    }
+
     /// A current employee by (fuzzy) name, or the question to ask instead.
     fn person<'a>(
         &self,
@@ -640,7 +739,21 @@ impl Secretary {
     }
 
     /// Answers from the database only: who is where, headcounts, leads.
-    fn facts(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> String {
+    fn facts(
+        &self,
+        s: &Slots,
+        snap: &OrgSnapshot,
+        lang: Lang,
+        tasks: &[TaskDto],
+        requirements: &[RequirementDto],
+    ) -> String {
+        let tasks_of = |id: i32| -> Vec<&str> {
+            tasks
+                .iter()
+                .filter(|t| t.owner_id == id)
+                .map(|t| t.description.as_str())
+                .collect()
+        };
         let dept_name = |id: Option<i32>| {
             id.and_then(|id| snap.departments.iter().find(|d| d.id == id))
                 .map(|d| d.name.clone())
@@ -655,34 +768,45 @@ impl Secretary {
                         .manager_id
                         .and_then(|m| snap.employees.iter().find(|x| x.id == m))
                         .map(|m| m.name.clone());
-                    match (lang, manager) {
+                    let mut out = match (lang, manager) {
                         (Lang::En, Some(m)) => format!(
-                            "{} is a {} in {dept}, reporting to {m}. Status: {}. No tasks are assigned to them yet.",
+                            "{} is a {} in {dept}, reporting to {m}. Status: {}.",
                             e.name,
                             e.title,
                             e.status.as_str()
                         ),
                         (Lang::En, None) => format!(
-                            "{} is a {} in {dept}. Status: {}. No tasks are assigned to them yet.",
+                            "{} is a {} in {dept}. Status: {}.",
                             e.name,
                             e.title,
                             e.status.as_str()
                         ),
                         (Lang::Zh, Some(m)) => format!(
-                            "{}是{}的{}，汇报给{m}。状态：{}。目前没有分配给他/她的任务。",
+                            "{}是{}的{}，汇报给{m}。状态：{}。",
                             e.name,
                             dept,
                             e.title,
                             e.status.as_str()
                         ),
                         (Lang::Zh, None) => format!(
-                            "{}是{}的{}。状态：{}。目前没有分配给他/她的任务。",
+                            "{}是{}的{}。状态：{}。",
                             e.name,
                             dept,
                             e.title,
                             e.status.as_str()
                         ),
-                    }
+                    };
+                    let mine = tasks_of(e.id);
+                    out.push(' ');
+                    out.push_str(&if mine.is_empty() {
+                        lang.pick("No pending tasks.", "目前没有待办任务。")
+                    } else {
+                        lang.pick(
+                            format!("Pending tasks: {}.", mine.join("; ")),
+                            format!("待办任务：{}。", mine.join("；")),
+                        )
+                    });
+                    out
                 }
             };
         }
@@ -767,9 +891,16 @@ impl Secretary {
                 format!("\n· 未分配部门：{unassigned}人"),
             ));
         }
+        let open = requirements.iter().filter(|r| r.status == "open").count();
         out.push_str(&lang.pick(
-            "\nNo tasks or approvals are pending.",
-            "\n目前没有待办任务或待审批事项。",
+            format!(
+                "\nPending tasks: {}. Open requirements: {open}. Nothing is waiting for your approval.",
+                tasks.len()
+            ),
+            format!(
+                "\n待办任务：{}个。进行中的需求：{open}个。没有等待你审批的事项。",
+                tasks.len()
+            ),
         ));
         out
     }
@@ -1022,6 +1153,42 @@ impl Secretary {
                     format!("department {old_name} → {new_name}"),
                 )
             }
+            Proposal::AssignTask {
+                employee_id,
+                name,
+                description,
+            } => {
+                let t = self
+                    .work
+                    .assign(*employee_id, description, "secretary")
+                    .await?;
+                (
+                    Some(Undo::WithdrawTask { task_id: t.id }),
+                    format!("+ task for {name}: {description}"),
+                )
+            }
+            Proposal::CreateRequirement {
+                name,
+                description,
+                department_id,
+                department_name,
+            } => {
+                let r = self
+                    .work
+                    .create_requirement(name, description, *department_id)
+                    .await?;
+                let diff = match department_name {
+                    Some(d) => format!("+ requirement \"{name}\" in {d}, with its group chat"),
+                    None => format!("+ requirement \"{name}\", with its group chat"),
+                };
+                (
+                    Some(Undo::RemoveRequirement {
+                        requirement_id: r.id,
+                        chat_id: r.chat_id,
+                    }),
+                    diff,
+                )
+            }
             Proposal::SetPolicy {
                 level,
                 daily_budget_usd,
@@ -1096,6 +1263,22 @@ impl Secretary {
                 })
                 .await
                 .map(|_| ()),
+            Undo::WithdrawTask { task_id } => {
+                if self.work.withdraw_task(task_id).await? {
+                    Ok(())
+                } else {
+                    Err(OrgError::InvalidInput(
+                        "the task has already been worked on".into(),
+                    ))
+                }
+            }
+            Undo::RemoveRequirement {
+                requirement_id,
+                chat_id,
+            } => Ok(self
+                .work
+                .remove_requirement(requirement_id, chat_id)
+                .await?),
             Undo::RestorePolicy {
                 level,
                 daily_budget_usd,
@@ -1155,8 +1338,8 @@ fn clarify(lang: Lang) -> String {
 
 fn capabilities(lang: Lang) -> String {
     lang.pick(
-        "Right now I can hire, fire and move people, create and rename departments, change the approval policy and daily budget, and tell you who is where.",
-        "目前我可以招人、辞退、调岗，新建和重命名部门，调整审批策略和每日预算，以及告诉你谁在哪个部门。",
+        "Right now I can hire, fire and move people, create and rename departments, give someone a task, open a requirement, change the approval policy and daily budget, and tell you who is where and what is pending.",
+        "目前我可以招人、辞退、调岗，新建和重命名部门，给员工安排任务，新建需求，调整审批策略和每日预算，以及告诉你谁在哪个部门、有哪些待办。",
     )
 }
 

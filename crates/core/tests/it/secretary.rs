@@ -541,3 +541,77 @@ async fn a_broken_model_answer_becomes_a_question_not_an_action() {
     assert_eq!(model.received_requests().await.unwrap().len(), 2);
     assert!(co.core.org.snapshot().await.unwrap().employees.is_empty());
 }
+
+#[tokio::test]
+async fn tasks_and_requirements_by_chat_are_recorded_and_reported_truthfully() {
+    let co = TestCompany::new().await;
+    let eng = co.dept("Engineering", None).await;
+    let alice = co.hire("Alice Chen", "Researcher", Some(eng.id)).await;
+    let grace = co
+        .hire("Grace Hopper", "Backend Engineer", Some(eng.id))
+        .await;
+    co.core
+        .org
+        .set_department_lead(SetDepartmentLead {
+            department_id: eng.id,
+            employee_id: Some(grace.id),
+        })
+        .await
+        .unwrap();
+    let s = &co.core.secretary;
+
+    let t = s
+        .say("ask Alice to research REST vs GraphQL", true)
+        .await
+        .unwrap();
+    let card = &t.reply.actions[0];
+    assert_eq!(card.status, ActionStatus::Applied, "{}", t.reply.text);
+    assert_eq!(
+        card.diff.as_deref(),
+        Some("+ task for Alice Chen: research REST vs GraphQL")
+    );
+    let pending = co.core.work.pending().await.unwrap();
+    assert_eq!(pending.len(), 1);
+    assert_eq!(pending[0].owner_id, alice.id);
+
+    // A task for a department goes to its lead.
+    s.say("ask Engineering to prepare the release notes", true)
+        .await
+        .unwrap();
+    let pending = co.core.work.pending().await.unwrap();
+    assert_eq!(pending.len(), 2);
+    assert_eq!(pending[1].owner_id, grace.id);
+
+    let status = s.say("what is Alice working on?", false).await.unwrap();
+    assert!(
+        status.reply.text.contains("research REST vs GraphQL"),
+        "{}",
+        status.reply.text
+    );
+    let summary = s.say("how is the company doing?", false).await.unwrap();
+    assert!(
+        summary.reply.text.contains("Pending tasks: 2"),
+        "{}",
+        summary.reply.text
+    );
+
+    // Undo withdraws a task nobody has started.
+    s.undo(card.id).await.unwrap();
+    assert_eq!(co.core.work.pending().await.unwrap().len(), 1);
+
+    let r = s
+        .say("start a project to build the mobile app", true)
+        .await
+        .unwrap();
+    let card = &r.reply.actions[0];
+    assert_eq!(card.status, ActionStatus::Applied, "{}", r.reply.text);
+    let reqs = co.core.work.requirements().await.unwrap();
+    assert_eq!(reqs.len(), 1);
+    assert_eq!(reqs[0].department_id, Some(eng.id), "the only department");
+    assert!(
+        reqs[0].chat_id.is_some(),
+        "a requirement has its own group chat"
+    );
+    s.undo(card.id).await.unwrap();
+    assert!(co.core.work.requirements().await.unwrap().is_empty());
+}

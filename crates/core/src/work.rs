@@ -1,0 +1,185 @@
+//! Work: requirements (projects with their own group chat) and tasks (SPEC §6). This
+//! first part records what the boss or the secretary assigns; the task engine (urgency,
+//! onResolve, guards) builds on it in the tasks issue.
+
+use chrono::Utc;
+use cubicle_store::entity::{chat, requirement, task};
+use cubicle_store::{Db, DbErr, TransactionTrait, chat as chat_q, work as q};
+use sea_orm::ActiveValue::{NotSet, Set};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::events::{DomainEvent, EventBus};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskDto {
+    pub id: i32,
+    pub owner_id: i32,
+    pub description: String,
+    pub status: String,
+    pub requirement_id: Option<i32>,
+    pub created_by: String,
+    pub created_at: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RequirementDto {
+    pub id: i32,
+    pub name: String,
+    pub description: String,
+    pub department_id: Option<i32>,
+    pub status: String,
+    pub chat_id: Option<i32>,
+    pub created_at: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct Work {
+    db: Db,
+    bus: EventBus,
+}
+
+impl Work {
+    pub fn new(db: Db, bus: EventBus) -> Self {
+        Self { db, bus }
+    }
+
+    /// A one-shot task for `owner`, pending until they resolve it.
+    pub async fn assign(
+        &self,
+        owner_id: i32,
+        description: &str,
+        created_by: &str,
+    ) -> Result<TaskDto, DbErr> {
+        let t = q::insert_task(
+            &self.db,
+            task::ActiveModel {
+                id: NotSet,
+                owner_id: Set(owner_id),
+                description: Set(description.trim().to_owned()),
+                kind: Set("oneshot".into()),
+                condition: Set(None),
+                status: Set("pending".into()),
+                result: Set(None),
+                on_resolve_target: Set(None),
+                on_resolve_hint: Set(None),
+                parent_task_id: Set(None),
+                requirement_id: Set(None),
+                trace_id: Set(None),
+                created_by: Set(created_by.into()),
+                created_at: Set(Utc::now()),
+                resolved_at: Set(None),
+            },
+        )
+        .await?;
+        self.bus.publish(DomainEvent::WorkChanged);
+        Ok(task_dto(&t))
+    }
+
+    /// Takes back a task that nobody has worked on yet.
+    pub async fn withdraw_task(&self, id: i32) -> Result<bool, DbErr> {
+        match q::find_task(&self.db, id).await? {
+            Some(t) if t.status == "pending" => {
+                q::delete_task(&self.db, id).await?;
+                self.bus.publish(DomainEvent::WorkChanged);
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    pub async fn pending(&self) -> Result<Vec<TaskDto>, DbErr> {
+        Ok(q::pending_tasks(&self.db)
+            .await?
+            .iter()
+            .map(task_dto)
+            .collect())
+    }
+
+    /// A requirement and its own group chat, in one transaction.
+    pub async fn create_requirement(
+        &self,
+        name: &str,
+        description: &str,
+        department_id: Option<i32>,
+    ) -> Result<RequirementDto, DbErr> {
+        let txn = self.db.begin().await?;
+        let c = chat_q::insert_chat(
+            &txn,
+            chat::ActiveModel {
+                id: NotSet,
+                kind: Set("requirement".into()),
+                name: Set(name.to_owned()),
+                department_id: Set(department_id),
+                created_at: Set(Utc::now()),
+            },
+        )
+        .await?;
+        let r = q::insert_requirement(
+            &txn,
+            requirement::ActiveModel {
+                id: NotSet,
+                name: Set(name.to_owned()),
+                description: Set(description.to_owned()),
+                department_id: Set(department_id),
+                status: Set("open".into()),
+                chat_id: Set(Some(c.id)),
+                created_at: Set(Utc::now()),
+            },
+        )
+        .await?;
+        txn.commit().await?;
+        self.bus.publish(DomainEvent::WorkChanged);
+        Ok(requirement_dto(&r))
+    }
+
+    /// Removes a requirement and its chat (the secretary's Undo, minutes after creating it).
+    pub async fn remove_requirement(&self, id: i32, chat_id: Option<i32>) -> Result<(), DbErr> {
+        let txn = self.db.begin().await?;
+        q::delete_requirement(&txn, id).await?;
+        if let Some(c) = chat_id {
+            chat_q::delete_chat(&txn, c).await?;
+        }
+        txn.commit().await?;
+        self.bus.publish(DomainEvent::WorkChanged);
+        Ok(())
+    }
+
+    pub async fn requirements(&self) -> Result<Vec<RequirementDto>, DbErr> {
+        Ok(q::list_requirements(&self.db)
+            .await?
+            .iter()
+            .map(requirement_dto)
+            .collect())
+    }
+}
+
+fn task_dto(t: &task::Model) -> TaskDto {
+    TaskDto {
+        id: t.id,
+        owner_id: t.owner_id,
+        description: t.description.clone(),
+        status: t.status.clone(),
+        requirement_id: t.requirement_id,
+        created_by: t.created_by.clone(),
+        created_at: t
+            .created_at
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+    }
+}
+
+fn requirement_dto(r: &requirement::Model) -> RequirementDto {
+    RequirementDto {
+        id: r.id,
+        name: r.name.clone(),
+        description: r.description.clone(),
+        department_id: r.department_id,
+        status: r.status.clone(),
+        chat_id: r.chat_id,
+        created_at: r
+            .created_at
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+    }
+}

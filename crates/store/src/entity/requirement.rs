@@ -1,0 +1,22 @@
+use sea_orm::entity::prelude::*;
+
+/// A requirement (project): belongs to a department, has its own group chat and tasks.
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[sea_orm(table_name = "requirement")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i32,
+    pub name: String,
+    #[sea_orm(column_type = "Text")]
+    pub description: String,
+    pub department_id: Option<i32>,
+    /// `open`, `in_progress`, `done`, `cancelled`.
+    pub status: String,
+    pub chat_id: Option<i32>,
+    pub created_at: DateTimeUtc,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

@@ -1,0 +1,35 @@
+use sea_orm::entity::prelude::*;
+
+/// SPEC §6: a task an employee owns.
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[sea_orm(table_name = "task")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i32,
+    pub owner_id: i32,
+    #[sea_orm(column_type = "Text")]
+    pub description: String,
+    /// `oneshot`, `long_running`, `conditional`.
+    pub kind: String,
+    #[sea_orm(column_type = "Text", nullable)]
+    pub condition: Option<String>,
+    /// `pending`, `resolved`, `failed`.
+    pub status: String,
+    #[sea_orm(column_type = "Text", nullable)]
+    pub result: Option<String>,
+    pub on_resolve_target: Option<String>,
+    #[sea_orm(column_type = "Text", nullable)]
+    pub on_resolve_hint: Option<String>,
+    pub parent_task_id: Option<i32>,
+    pub requirement_id: Option<i32>,
+    pub trace_id: Option<String>,
+    /// `boss`, `secretary` or `employee`.
+    pub created_by: String,
+    pub created_at: DateTimeUtc,
+    pub resolved_at: Option<DateTimeUtc>,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

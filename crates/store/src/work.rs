@@ -1,0 +1,53 @@
+//! Queries and mutations for requirements and tasks.
+
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder,
+};
+
+use crate::entity::{requirement, task};
+
+pub async fn insert_task(
+    conn: &impl ConnectionTrait,
+    model: task::ActiveModel,
+) -> Result<task::Model, DbErr> {
+    model.insert(conn).await
+}
+
+pub async fn find_task(conn: &impl ConnectionTrait, id: i32) -> Result<Option<task::Model>, DbErr> {
+    task::Entity::find_by_id(id).one(conn).await
+}
+
+pub async fn delete_task(conn: &impl ConnectionTrait, id: i32) -> Result<(), DbErr> {
+    task::Entity::delete_by_id(id).exec(conn).await?;
+    Ok(())
+}
+
+/// Pending tasks, oldest first.
+pub async fn pending_tasks(conn: &impl ConnectionTrait) -> Result<Vec<task::Model>, DbErr> {
+    task::Entity::find()
+        .filter(task::Column::Status.eq("pending"))
+        .order_by_asc(task::Column::Id)
+        .all(conn)
+        .await
+}
+
+pub async fn insert_requirement(
+    conn: &impl ConnectionTrait,
+    model: requirement::ActiveModel,
+) -> Result<requirement::Model, DbErr> {
+    model.insert(conn).await
+}
+
+pub async fn delete_requirement(conn: &impl ConnectionTrait, id: i32) -> Result<(), DbErr> {
+    requirement::Entity::delete_by_id(id).exec(conn).await?;
+    Ok(())
+}
+
+pub async fn list_requirements(
+    conn: &impl ConnectionTrait,
+) -> Result<Vec<requirement::Model>, DbErr> {
+    requirement::Entity::find()
+        .order_by_asc(requirement::Column::Id)
+        .all(conn)
+        .await
+}
