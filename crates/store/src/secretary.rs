@@ -59,3 +59,23 @@ pub async fn actions_of_messages(
         .all(conn)
         .await
 }
+
+/// Moves an action from `from` to `to` only if it is still in `from`: true when this
+/// caller won (so two clicks on Confirm apply it once).
+pub async fn transition_action(
+    conn: &impl ConnectionTrait,
+    id: i32,
+    from: &str,
+    to: &str,
+) -> Result<bool, DbErr> {
+    let res = secretary_action::Entity::update_many()
+        .col_expr(
+            secretary_action::Column::Status,
+            sea_orm::sea_query::Expr::value(to),
+        )
+        .filter(secretary_action::Column::Id.eq(id))
+        .filter(secretary_action::Column::Status.eq(from))
+        .exec(conn)
+        .await?;
+    Ok(res.rows_affected == 1)
+}

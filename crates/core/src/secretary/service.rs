@@ -29,6 +29,9 @@ use crate::types::*;
 use crate::work::{RequirementDto, TaskDto, Work};
 use cubicle_llm::{ChatMessage, CompletionRequest};
 
+/// Status of an action while one caller applies or undoes it; no other caller can.
+const CLAIMED: &str = "in_progress";
+
 /// Messages the chat page loads at once.
 pub const HISTORY_LIMIT: u64 = 200;
 
@@ -913,6 +916,9 @@ impl Secretary {
         edits: Option<HireEdits>,
     ) -> SecretaryResult<ActionDto> {
         let row = self.require(action_id, ActionStatus::Proposed).await?;
+        // Claim it first: of two clicks racing on Confirm, exactly one applies it.
+        self.claim(action_id, ActionStatus::Proposed, CLAIMED)
+            .await?;
         let mut proposal: Proposal = serde_json::from_value(row.proposal.clone())
             .map_err(|e| SecretaryError::Storage(DbErr::Custom(format!("bad proposal: {e}"))))?;
         if let (
@@ -980,10 +986,15 @@ impl Secretary {
     }
 
     pub async fn cancel(&self, action_id: i32) -> SecretaryResult<ActionDto> {
-        let row = self.require(action_id, ActionStatus::Proposed).await?;
-        let mut am = row.into_active_model();
-        am.status = Set(ActionStatus::Cancelled.as_str().into());
-        Ok(action_dto(&q::update_action(&self.db, am).await?))
+        self.require(action_id, ActionStatus::Proposed).await?;
+        self.claim(
+            action_id,
+            ActionStatus::Proposed,
+            ActionStatus::Cancelled.as_str(),
+        )
+        .await?;
+        let row = self.require(action_id, ActionStatus::Cancelled).await?;
+        Ok(action_dto(&row))
     }
 
     pub async fn undo(&self, action_id: i32) -> SecretaryResult<ActionDto> {
@@ -996,10 +1007,29 @@ impl Secretary {
         }
         let undo: Undo = serde_json::from_value(undo)
             .map_err(|e| SecretaryError::Storage(DbErr::Custom(format!("bad undo: {e}"))))?;
-        self.reverse(undo).await?;
+        self.claim(action_id, ActionStatus::Applied, CLAIMED)
+            .await?;
+        if let Err(e) = self.reverse(undo).await {
+            // Nothing was reversed: the action stays applied (and undoable while time lasts).
+            q::transition_action(&self.db, action_id, CLAIMED, ActionStatus::Applied.as_str())
+                .await?;
+            return Err(e.into());
+        }
         let mut am = row.into_active_model();
         am.status = Set(ActionStatus::Undone.as_str().into());
         Ok(action_dto(&q::update_action(&self.db, am).await?))
+    }
+
+    async fn claim(&self, id: i32, from: ActionStatus, to: &str) -> SecretaryResult<()> {
+        if q::transition_action(&self.db, id, from.as_str(), to).await? {
+            Ok(())
+        } else {
+            Err(SecretaryError::WrongStatus {
+                id,
+                status: "being handled",
+                expected: from.as_str(),
+            })
+        }
     }
 
     async fn require(

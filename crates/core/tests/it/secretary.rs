@@ -615,3 +615,32 @@ async fn tasks_and_requirements_by_chat_are_recorded_and_reported_truthfully() {
     s.undo(card.id).await.unwrap();
     assert!(co.core.work.requirements().await.unwrap().is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn twenty_racing_confirms_hire_once_and_racing_undos_undo_once() {
+    let co = TestCompany::new().await;
+    co.dept("Engineering", None).await;
+    let turn = co
+        .core
+        .secretary
+        .say("hire a QA engineer for Engineering", false)
+        .await
+        .unwrap();
+    let id = turn.reply.actions[0].id;
+    let confirms = (0..20).map(|_| {
+        let s = co.core.secretary.clone();
+        tokio::spawn(async move { s.confirm(id, None).await })
+    });
+    let results = futures::future::join_all(confirms).await;
+    let ok = results.iter().filter(|r| matches!(r, Ok(Ok(_)))).count();
+    assert_eq!(ok, 1, "exactly one confirm wins");
+    assert_eq!(co.core.org.snapshot().await.unwrap().employees.len(), 1);
+
+    let undos = (0..10).map(|_| {
+        let s = co.core.secretary.clone();
+        tokio::spawn(async move { s.undo(id).await })
+    });
+    let results = futures::future::join_all(undos).await;
+    assert_eq!(results.iter().filter(|r| matches!(r, Ok(Ok(_)))).count(), 1);
+    assert!(co.core.org.snapshot().await.unwrap().employees.is_empty());
+}
