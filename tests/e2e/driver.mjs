@@ -78,6 +78,25 @@ export async function openApp(driver) {
   });
 }
 
+/**
+ * Ends the WebDriver session and waits until the app process is really gone: a new
+ * instance started while the old one is still shutting down would find the old one's
+ * single-instance name on D-Bus and hand over to it instead of starting.
+ */
+export async function closeApp(b) {
+  await b.deleteSession();
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    try {
+      execFileSync("pgrep", ["-f", `^${APP}( |$)`], { stdio: "ignore" });
+    } catch {
+      return; // pgrep exits 1: no such process left
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the app (${APP}) did not exit after its session ended`);
+}
+
 /** Runs cubicle-cli against the test's database and parses its JSON output. */
 export function cliJson(dbUrl, ...args) {
   const out = execFileSync(CLI, ["--db", dbUrl, ...args], { encoding: "utf8" });

@@ -4,7 +4,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import os from "node:os";
 import path from "node:path";
-import { freshHome, startDriver, openApp, cliJson } from "./driver.mjs";
+import { freshHome, startDriver, openApp, closeApp, cliJson } from "./driver.mjs";
 
 const WAIT = { timeout: 30_000 };
 let home;
@@ -68,7 +68,7 @@ test("boss sets up the company, builds the org chart, and it survives a restart"
     await saveFailureScreenshot(b, "org-chart-first-run");
     throw e;
   } finally {
-    await b.deleteSession();
+    await closeApp(b);
   }
 
   // What the UI showed is what the database holds.
@@ -89,6 +89,6 @@ test("boss sets up the company, builds the org chart, and it survives a restart"
     await waitForText(b, '[data-testid^="department-node-"]', "Engineering");
     assert.equal(await (await b.$('[data-testid="wizard-company-name"]')).isExisting(), false);
   } finally {
-    await b.deleteSession();
+    await closeApp(b);
   }
 });

@@ -3,7 +3,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { freshHome, startDriver, openApp, cliJson, CLI } from "./driver.mjs";
+import { freshHome, startDriver, openApp, closeApp, cliJson, CLI } from "./driver.mjs";
 
 const WAIT = { timeout: 30_000 };
 let driver;
@@ -59,7 +59,7 @@ async function hireThroughSecretary(home, port, text, department) {
     await waitForText(b, '[data-testid^="employee-card-"]', snap.employees[0].name);
     return snap.employees[0];
   } finally {
-    await b.deleteSession();
+    await closeApp(b);
     driver.stop();
     driver = undefined;
   }

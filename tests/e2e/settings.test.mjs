@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import { freshHome, startDriver, openApp, cliJson } from "./driver.mjs";
+import { freshHome, startDriver, openApp, closeApp, cliJson } from "./driver.mjs";
 
 const WAIT = { timeout: 30_000 };
 const KEY = `sk-e2e-${Date.now()}-secret`;
@@ -94,7 +94,7 @@ test("boss adds a provider, stores its key in the keychain and tests the connect
     assert.equal(received[0].auth, `Bearer ${KEY}`);
     assert.equal((await b.execute(() => document.documentElement.outerHTML)).includes(KEY), false);
   } finally {
-    await b.deleteSession();
+    await closeApp(b);
   }
   // The CLI, on the same session keychain, sees the stored key too.
   const providers = cliJson(home.dbUrl, "provider", "list", "--json");
