@@ -12,8 +12,7 @@ const MAX_LOG_FILES: usize = 14;
 /// Keeps the non-blocking writer alive; dropping it flushes the logs.
 pub struct LogGuard(#[allow(dead_code)] WorkerGuard);
 
-/// What is logged unless `CUBICLE_LOG` says otherwise.
-pub const DEFAULT_FILTER: &str = "info,sqlx=warn,sea_orm=warn";
+pub use cubicle_core::DEFAULT_LOG_FILTER as DEFAULT_FILTER;
 
 pub fn init(dir: &Path, default_filter: &str) -> Result<LogGuard, Box<dyn std::error::Error>> {
     std::fs::create_dir_all(dir)?;

@@ -22,6 +22,10 @@ pub mod types;
 pub mod work;
 
 pub use app::AppCore;
+
+/// What the app logs unless `CUBICLE_LOG` says otherwise: our own info, and only warnings
+/// from the database layers (their debug output is noisy and may echo statements).
+pub const DEFAULT_LOG_FILTER: &str = "info,sqlx=warn,sea_orm=warn";
 pub use error::{ErrorCode, IpcError};
 pub use events::{DomainEvent, EventBus};
 pub use org::{OrgError, OrgService};

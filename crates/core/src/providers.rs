@@ -2,20 +2,25 @@
 //! the keychain, routes per purpose, prices, spend. Also the gateway's
 //! [`ProviderResolver`]: how a provider id becomes a live client.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chrono::{Days, Local, NaiveDate, Utc};
+use chrono::Utc;
 use cubicle_llm::builtin::{BuiltinClient, BuiltinModel, BuiltinOptions};
 use cubicle_llm::presets::{self, Dialect as LlmDialect, ProviderConfig};
 use cubicle_llm::{ApiKey, ChatMessage, CompletionRequest, LlmClient, LlmError};
-use cubicle_store::entity::{model_price, model_route, provider};
+use cubicle_store::entity::{model_route, provider};
 use cubicle_store::{Db, DbErr, models as q};
-use sea_orm::ActiveValue::{NotSet, Set};
+use sea_orm::ActiveValue::Set;
 use sea_orm::IntoActiveModel;
 use tokio::sync::Mutex;
+
+mod env;
+mod prices;
+mod spend;
+
+pub use env::{ENV_PROVIDER_ID, EnvProvider};
 
 use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};
@@ -32,7 +37,7 @@ const HTTP_TIMEOUT: Duration = Duration::from_secs(60);
 /// "Test connection" asks for a few words only.
 const TEST_MAX_TOKENS: u32 = 16;
 /// Days shown in the spend view, today included.
-const SPEND_DAYS: u64 = 7;
+pub(crate) const SPEND_DAYS: u64 = 7;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProviderError {
@@ -86,89 +91,10 @@ impl From<ProviderError> for IpcError {
 
 pub type ProviderResult<T> = Result<T, ProviderError>;
 
-/// A provider given entirely by the environment (`CUBICLE_PROVIDER`, `CUBICLE_BASE_URL`,
-/// `CUBICLE_MODEL`, `CUBICLE_API_KEY`), for scripts and servers: no set-up, no keychain.
-#[derive(Clone, Debug)]
-pub struct EnvProvider {
-    pub config: ProviderConfig,
-    pub preset: String,
-    pub api_key: Option<ApiKey>,
-}
-
-/// Provider id the environment provider is known by.
-pub const ENV_PROVIDER_ID: &str = "env";
-
-impl EnvProvider {
-    /// Reads the environment; `None` when `CUBICLE_PROVIDER` is unset.
-    pub fn from_env() -> Result<Option<Self>, ProviderError> {
-        let Ok(name) = std::env::var("CUBICLE_PROVIDER") else {
-            return Ok(None);
-        };
-        let name = name.trim().to_lowercase();
-        if name.is_empty() {
-            return Ok(None);
-        }
-        let base_url = std::env::var("CUBICLE_BASE_URL")
-            .ok()
-            .filter(|s| !s.is_empty());
-        let model = std::env::var("CUBICLE_MODEL")
-            .ok()
-            .filter(|s| !s.is_empty());
-        let api_key = std::env::var("CUBICLE_API_KEY")
-            .ok()
-            .filter(|s| !s.is_empty())
-            .map(ApiKey::new);
-        let (mut config, preset) = match name.as_str() {
-            "openai-compatible" | "openai_compatible" => (
-                ProviderConfig {
-                    id: ENV_PROVIDER_ID.into(),
-                    dialect: LlmDialect::OpenAiCompatible,
-                    base_url: String::new(),
-                    default_model: String::new(),
-                    key_required: false,
-                    capabilities: cubicle_llm::Capabilities {
-                        json_schema: false,
-                        json_object: true,
-                        stream: true,
-                    },
-                },
-                "custom".to_owned(),
-            ),
-            other => {
-                let p = presets::preset(other).ok_or_else(|| {
-                    ProviderError::InvalidInput(format!(
-                        "CUBICLE_PROVIDER={other:?} is not a preset or dialect; use one of: openai-compatible, {}",
-                        presets::PRESETS.iter().map(|p| p.id).collect::<Vec<_>>().join(", ")
-                    ))
-                })?;
-                let mut c = ProviderConfig::from(p);
-                c.id = ENV_PROVIDER_ID.into();
-                (c, p.id.to_owned())
-            }
-        };
-        if let Some(url) = base_url {
-            config.base_url = url;
-        }
-        if let Some(m) = model {
-            config.default_model = m;
-        }
-        if config.dialect != LlmDialect::Builtin && config.base_url.is_empty() {
-            return Err(ProviderError::InvalidInput(
-                "CUBICLE_BASE_URL is required with CUBICLE_PROVIDER=openai-compatible".into(),
-            ));
-        }
-        Ok(Some(Self {
-            config,
-            preset,
-            api_key,
-        }))
-    }
-}
-
 /// Settings for providers, and the resolver the gateway asks for clients.
 pub struct Providers {
-    db: Db,
-    bus: EventBus,
+    pub(crate) db: Db,
+    pub(crate) bus: EventBus,
     secrets: Arc<dyn SecretStore>,
     /// Set by tests and embedders; wins over everything else.
     builtin_override: Option<PathBuf>,
@@ -609,182 +535,6 @@ impl Providers {
         })
     }
 
-    // ---------- prices ----------
-
-    pub async fn prices(&self) -> ProviderResult<Vec<PriceDto>> {
-        let mut out: BTreeMap<(String, String), PriceDto> = BTreeMap::new();
-        let providers = q::list_providers(&self.db).await?;
-        for p in &providers {
-            for (preset, model, i, o) in pricing::DEFAULT_PRICES {
-                if *preset == p.preset {
-                    out.insert(
-                        (p.id.clone(), (*model).to_owned()),
-                        PriceDto {
-                            provider_id: p.id.clone(),
-                            model: (*model).to_owned(),
-                            input_per_mtok: *i,
-                            output_per_mtok: *o,
-                            custom: false,
-                        },
-                    );
-                }
-            }
-        }
-        for m in q::list_prices(&self.db).await? {
-            out.insert(
-                (m.provider_id.clone(), m.model.clone()),
-                PriceDto {
-                    provider_id: m.provider_id,
-                    model: m.model,
-                    input_per_mtok: m.input_per_mtok,
-                    output_per_mtok: m.output_per_mtok,
-                    custom: true,
-                },
-            );
-        }
-        Ok(out.into_values().collect())
-    }
-
-    pub async fn set_price(&self, input: SetPrice) -> ProviderResult<PriceDto> {
-        let valid = |x: f64| x.is_finite() && x >= 0.0;
-        if !valid(input.input_per_mtok) || !valid(input.output_per_mtok) {
-            return Err(ProviderError::InvalidInput(
-                "prices must be zero or more".into(),
-            ));
-        }
-        if input.model.trim().is_empty() {
-            return Err(ProviderError::InvalidInput("name the model".into()));
-        }
-        match q::find_price(&self.db, &input.provider_id, &input.model).await? {
-            Some(m) => {
-                let mut am = m.into_active_model();
-                am.input_per_mtok = Set(input.input_per_mtok);
-                am.output_per_mtok = Set(input.output_per_mtok);
-                q::update_price(&self.db, am).await?;
-            }
-            None => {
-                q::insert_price(
-                    &self.db,
-                    model_price::ActiveModel {
-                        id: NotSet,
-                        provider_id: Set(input.provider_id.clone()),
-                        model: Set(input.model.trim().to_owned()),
-                        input_per_mtok: Set(input.input_per_mtok),
-                        output_per_mtok: Set(input.output_per_mtok),
-                    },
-                )
-                .await?;
-            }
-        }
-        self.bus.publish(DomainEvent::ProvidersChanged);
-        Ok(PriceDto {
-            provider_id: input.provider_id,
-            model: input.model.trim().to_owned(),
-            input_per_mtok: input.input_per_mtok,
-            output_per_mtok: input.output_per_mtok,
-            custom: true,
-        })
-    }
-
-    // ---------- spend ----------
-
-    pub async fn spend(&self) -> ProviderResult<SpendReport> {
-        let today = Local::now().date_naive();
-        let first = today
-            .checked_sub_days(Days::new(SPEND_DAYS - 1))
-            .unwrap_or(today);
-        let since = local_midnight_utc(first);
-        let rows = q::ledger_since(&self.db, since).await?;
-        let company = cubicle_store::org::find_company(&self.db).await?;
-        let budget = company
-            .as_ref()
-            .map(|c| c.daily_budget_usd)
-            .unwrap_or(crate::org::DEFAULT_DAILY_BUDGET_USD);
-        let names: BTreeMap<i32, String> = match &company {
-            Some(c) => cubicle_store::org::list_employees(&self.db, c.id, true)
-                .await?
-                .into_iter()
-                .map(|e| (e.id, e.name))
-                .collect(),
-            None => BTreeMap::new(),
-        };
-
-        let mut days: BTreeMap<NaiveDate, SpendDay> = (0..SPEND_DAYS)
-            .filter_map(|i| first.checked_add_days(Days::new(i)))
-            .map(|d| {
-                (
-                    d,
-                    SpendDay {
-                        date: d.format("%Y-%m-%d").to_string(),
-                        cost_usd: 0.0,
-                        calls: 0,
-                    },
-                )
-            })
-            .collect();
-        let mut by_employee: BTreeMap<Option<i32>, SpendByEmployee> = BTreeMap::new();
-        let mut by_model: BTreeMap<(String, String), SpendByModel> = BTreeMap::new();
-        let (mut today_usd, mut calls_today, mut refused_today) = (0.0, 0u32, 0u32);
-        for r in &rows {
-            let made = r.attempt > 0;
-            let day = r.at.with_timezone(&Local).date_naive();
-            if day == today {
-                if made {
-                    today_usd += r.cost_usd;
-                    calls_today += 1;
-                } else {
-                    refused_today += 1;
-                }
-            }
-            if !made {
-                continue;
-            }
-            if let Some(entry) = days.get_mut(&day) {
-                entry.cost_usd += r.cost_usd;
-                entry.calls += 1;
-            }
-            let e = by_employee
-                .entry(r.employee_id)
-                .or_insert_with(|| SpendByEmployee {
-                    employee_id: r.employee_id,
-                    name: r.employee_id.and_then(|id| names.get(&id).cloned()),
-                    cost_usd: 0.0,
-                    calls: 0,
-                });
-            e.cost_usd += r.cost_usd;
-            e.calls += 1;
-            let m = by_model
-                .entry((r.provider_id.clone(), r.model.clone()))
-                .or_insert_with(|| SpendByModel {
-                    provider_id: r.provider_id.clone(),
-                    model: r.model.clone(),
-                    cost_usd: 0.0,
-                    calls: 0,
-                    input_tokens: 0,
-                    output_tokens: 0,
-                    fallback_calls: 0,
-                });
-            m.cost_usd += r.cost_usd;
-            m.calls += 1;
-            m.input_tokens += u32::try_from(r.input_tokens).unwrap_or(0);
-            m.output_tokens += u32::try_from(r.output_tokens).unwrap_or(0);
-            m.fallback_calls += u32::from(r.fallback);
-        }
-        let mut by_employee: Vec<_> = by_employee.into_values().collect();
-        by_employee.sort_by(|a, b| b.cost_usd.total_cmp(&a.cost_usd));
-        let mut by_model: Vec<_> = by_model.into_values().collect();
-        by_model.sort_by(|a, b| b.cost_usd.total_cmp(&a.cost_usd));
-        Ok(SpendReport {
-            today_usd,
-            budget_usd: budget,
-            calls_today,
-            refused_today,
-            days: days.into_values().collect(),
-            by_employee,
-            by_model,
-        })
-    }
-
     async fn builtin_model(&self) -> Result<Arc<BuiltinModel>, LlmError> {
         let (path, _) = self.builtin_path().await;
         // Held across the load on purpose: concurrent first calls load the file once.
@@ -901,13 +651,6 @@ impl ProviderResolver for Providers {
         }
         pricing::default_price(preset, model).unwrap_or(pricing::UNKNOWN_PAID_MODEL)
     }
-}
-
-fn local_midnight_utc(day: NaiveDate) -> chrono::DateTime<Utc> {
-    day.and_hms_opt(0, 0, 0)
-        .and_then(|t| t.and_local_timezone(Local).earliest())
-        .map(|t| t.with_timezone(&Utc))
-        .unwrap_or_else(Utc::now)
 }
 
 /// `DeepSeek (work)` → `deepseek-work`; unique among `existing`.

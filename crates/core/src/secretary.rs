@@ -7,12 +7,15 @@
 //! questions and action cards (applied, and undone, only through the org service).
 
 pub mod actions;
+mod apply;
+mod facts;
 pub mod intent;
 pub mod lexicon;
 pub mod names;
 pub mod normalize;
 pub mod rules;
 pub mod service;
+mod text;
 
 pub use intent::{CONFIDENT, Intent, IntentKind, Parse, Slots, Tier};
 pub use names::{NameMatch, match_name};

@@ -4,11 +4,10 @@
 //!
 //! Everything goes through the org service; nothing here changes the org directly.
 
-use chrono::{Duration as ChronoDuration, Utc};
+use chrono::Utc;
 use cubicle_store::entity::{secretary_action, secretary_message};
 use cubicle_store::{Db, DbErr, TransactionTrait, secretary as q};
 use sea_orm::ActiveValue::{NotSet, Set};
-use sea_orm::IntoActiveModel;
 
 use std::sync::Arc;
 
@@ -16,8 +15,8 @@ use tokio_util::task::TaskTracker;
 
 use super::actions::*;
 use super::intent::{Intent, IntentKind, Parse, Slots};
-use super::names::{NameMatch, match_name};
 use super::rules::parse_rules;
+use super::text::{Lang, Pick, capabilities, clarify, next_name, pick};
 use crate::chat::Chats;
 use crate::error::{ErrorCode, IpcError};
 use crate::gateway::{CallContext, Gateway, Purpose};
@@ -26,11 +25,8 @@ use crate::org::{OrgError, OrgService};
 use crate::providers::Providers;
 use crate::roles;
 use crate::types::*;
-use crate::work::{RequirementDto, TaskDto, Work};
+use crate::work::Work;
 use cubicle_llm::{ChatMessage, CompletionRequest};
-
-/// Status of an action while one caller applies or undoes it; no other caller can.
-const CLAIMED: &str = "in_progress";
 
 /// Messages the chat page loads at once.
 pub const HISTORY_LIMIT: u64 = 200;
@@ -83,12 +79,12 @@ pub struct SecretaryTurn {
 
 #[derive(Clone)]
 pub struct Secretary {
-    db: Db,
-    org: OrgService,
+    pub(super) db: Db,
+    pub(super) org: OrgService,
     chats: Chats,
     gateway: Gateway,
     providers: Arc<Providers>,
-    work: Work,
+    pub(super) work: Work,
     /// Background work (introductions) so callers can wait for it before exiting.
     tasks: TaskTracker,
 }
@@ -96,22 +92,6 @@ pub struct Secretary {
 impl std::fmt::Debug for Secretary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Secretary").finish_non_exhaustive()
-    }
-}
-
-/// Reply text in the company's language.
-#[derive(Clone, Copy, PartialEq)]
-enum Lang {
-    En,
-    Zh,
-}
-
-impl Lang {
-    fn pick(self, en: impl Into<String>, zh: impl Into<String>) -> String {
-        match self {
-            Lang::En => en.into(),
-            Lang::Zh => zh.into(),
-        }
     }
 }
 
@@ -152,7 +132,7 @@ impl Secretary {
     /// A new hire joins their department's group chat at once, then posts a
     /// self-introduction written by their own model. The writing runs in the background
     /// (a model may take seconds); a failure is logged, never faked.
-    async fn welcome(&self, e: &EmployeeDto) -> Result<(), DbErr> {
+    pub(super) async fn welcome(&self, e: &EmployeeDto) -> Result<(), DbErr> {
         let Some(dept_id) = e.department_id else {
             return Ok(());
         };
@@ -688,7 +668,7 @@ impl Secretary {
     }
 
     /// A current employee by (fuzzy) name, or the question to ask instead.
-    fn person<'a>(
+    pub(super) fn person<'a>(
         &self,
         name: Option<&str>,
         snap: &'a OrgSnapshot,
@@ -714,7 +694,7 @@ impl Secretary {
     }
 
     /// A department by (fuzzy) name, or the question to ask instead.
-    fn department<'a>(
+    pub(super) fn department<'a>(
         &self,
         name: Option<&str>,
         snap: &'a OrgSnapshot,
@@ -740,684 +720,6 @@ impl Secretary {
             )),
         }
     }
-
-    /// Answers from the database only: who is where, headcounts, leads.
-    fn facts(
-        &self,
-        s: &Slots,
-        snap: &OrgSnapshot,
-        lang: Lang,
-        tasks: &[TaskDto],
-        requirements: &[RequirementDto],
-    ) -> String {
-        let tasks_of = |id: i32| -> Vec<&str> {
-            tasks
-                .iter()
-                .filter(|t| t.owner_id == id)
-                .map(|t| t.description.as_str())
-                .collect()
-        };
-        let dept_name = |id: Option<i32>| {
-            id.and_then(|id| snap.departments.iter().find(|d| d.id == id))
-                .map(|d| d.name.clone())
-        };
-        if let Some(name) = s.name.as_deref().or(s.assignee.as_deref()) {
-            return match self.person(Some(name), snap, lang) {
-                Err(q) => q,
-                Ok(e) => {
-                    let dept = dept_name(e.department_id)
-                        .unwrap_or_else(|| lang.pick("no department", "未分配部门"));
-                    let manager = e
-                        .manager_id
-                        .and_then(|m| snap.employees.iter().find(|x| x.id == m))
-                        .map(|m| m.name.clone());
-                    let mut out = match (lang, manager) {
-                        (Lang::En, Some(m)) => format!(
-                            "{} is a {} in {dept}, reporting to {m}. Status: {}.",
-                            e.name,
-                            e.title,
-                            e.status.as_str()
-                        ),
-                        (Lang::En, None) => format!(
-                            "{} is a {} in {dept}. Status: {}.",
-                            e.name,
-                            e.title,
-                            e.status.as_str()
-                        ),
-                        (Lang::Zh, Some(m)) => format!(
-                            "{}是{}的{}，汇报给{m}。状态：{}。",
-                            e.name,
-                            dept,
-                            e.title,
-                            e.status.as_str()
-                        ),
-                        (Lang::Zh, None) => format!(
-                            "{}是{}的{}。状态：{}。",
-                            e.name,
-                            dept,
-                            e.title,
-                            e.status.as_str()
-                        ),
-                    };
-                    let mine = tasks_of(e.id);
-                    out.push(' ');
-                    out.push_str(&if mine.is_empty() {
-                        lang.pick("No pending tasks.", "目前没有待办任务。")
-                    } else {
-                        lang.pick(
-                            format!("Pending tasks: {}.", mine.join("; ")),
-                            format!("待办任务：{}。", mine.join("；")),
-                        )
-                    });
-                    out
-                }
-            };
-        }
-        if let Some(name) = s.department.as_deref() {
-            return match self.department(Some(name), snap, lang) {
-                Err(q) => q,
-                Ok(d) => {
-                    let people: Vec<_> = snap
-                        .employees
-                        .iter()
-                        .filter(|e| e.department_id == Some(d.id))
-                        .map(|e| format!("{} ({})", e.name, e.title))
-                        .collect();
-                    let subs: Vec<_> = snap
-                        .departments
-                        .iter()
-                        .filter(|x| x.parent_id == Some(d.id))
-                        .map(|x| x.name.as_str())
-                        .collect();
-                    let lead = d
-                        .lead_id
-                        .and_then(|id| snap.employees.iter().find(|e| e.id == id))
-                        .map(|e| e.name.clone());
-                    let mut out = lang.pick(
-                        format!("{} has {}", d.name, people_count(people.len())),
-                        format!("{}有{}人", d.name, people.len()),
-                    );
-                    if !people.is_empty() {
-                        out.push_str(&lang.pick(
-                            format!(": {}", people.join(", ")),
-                            format!("：{}", people.join("、")),
-                        ));
-                    }
-                    out.push('.');
-                    if let Some(l) = lead {
-                        out.push_str(&lang.pick(format!(" Lead: {l}."), format!(" 负责人：{l}。")));
-                    }
-                    if !subs.is_empty() {
-                        out.push_str(&lang.pick(
-                            format!(" Sub-departments: {}.", subs.join(", ")),
-                            format!(" 下属部门：{}。", subs.join("、")),
-                        ));
-                    }
-                    out
-                }
-            };
-        }
-        let mut out = lang.pick(
-            format!(
-                "{} in {}.",
-                people_count(snap.employees.len()),
-                match snap.departments.len() {
-                    1 => "1 department".to_owned(),
-                    n => format!("{n} departments"),
-                }
-            ),
-            format!(
-                "公司共有{}人，{}个部门。",
-                snap.employees.len(),
-                snap.departments.len()
-            ),
-        );
-        for d in &snap.departments {
-            let n = snap
-                .employees
-                .iter()
-                .filter(|e| e.department_id == Some(d.id))
-                .count();
-            out.push_str(&lang.pick(
-                format!("\n· {}: {n}", d.name),
-                format!("\n· {}：{n}人", d.name),
-            ));
-        }
-        let unassigned = snap
-            .employees
-            .iter()
-            .filter(|e| e.department_id.is_none())
-            .count();
-        if unassigned > 0 {
-            out.push_str(&lang.pick(
-                format!("\n· not in a department: {unassigned}"),
-                format!("\n· 未分配部门：{unassigned}人"),
-            ));
-        }
-        let open = requirements.iter().filter(|r| r.status == "open").count();
-        out.push_str(&lang.pick(
-            format!(
-                "\nPending tasks: {}. Open requirements: {open}. Nothing is waiting for your approval.",
-                tasks.len()
-            ),
-            format!(
-                "\n待办任务：{}个。进行中的需求：{open}个。没有等待你审批的事项。",
-                tasks.len()
-            ),
-        ));
-        out
-    }
-
-    // ---------- confirm / cancel / undo ----------
-
-    pub async fn confirm(
-        &self,
-        action_id: i32,
-        edits: Option<HireEdits>,
-    ) -> SecretaryResult<ActionDto> {
-        let row = self.require(action_id, ActionStatus::Proposed).await?;
-        // Claim it first: of two clicks racing on Confirm, exactly one applies it.
-        self.claim(action_id, ActionStatus::Proposed, CLAIMED)
-            .await?;
-        let mut proposal: Proposal = serde_json::from_value(row.proposal.clone())
-            .map_err(|e| SecretaryError::Storage(DbErr::Custom(format!("bad proposal: {e}"))))?;
-        if let (
-            Some(ed),
-            Proposal::Hire {
-                name,
-                title,
-                department_id,
-                department_name,
-                manager_id,
-                manager_name,
-                archetype,
-                ..
-            },
-        ) = (edits, &mut proposal)
-        {
-            let snap = self.org.snapshot().await?;
-            if let Some(v) = ed.name {
-                *name = v;
-            }
-            if let Some(v) = ed.title {
-                *title = v;
-            }
-            // The card keeps names for display: they follow the edited ids.
-            if let Some(id) = ed.department_id {
-                *department_id = Some(id);
-                *department_name = snap
-                    .departments
-                    .iter()
-                    .find(|d| d.id == id)
-                    .map(|d| d.name.clone());
-            }
-            if let Some(id) = ed.manager_id {
-                *manager_id = Some(id);
-                *manager_name = snap
-                    .employees
-                    .iter()
-                    .find(|e| e.id == id)
-                    .map(|e| e.name.clone());
-            }
-            if let Some(v) = ed.archetype {
-                *archetype = v;
-            }
-        }
-        let applied = self.apply(&proposal).await;
-        let mut am = row.into_active_model();
-        am.proposal = Set(serde_json::to_value(&proposal).unwrap_or_default());
-        match applied {
-            Ok((undo, diff)) => {
-                am.status = Set(ActionStatus::Applied.as_str().into());
-                am.diff = Set(Some(diff));
-                am.undo_until = Set(undo
-                    .as_ref()
-                    .map(|_| Utc::now() + ChronoDuration::minutes(UNDO_WINDOW_MINUTES)));
-                am.undo = Set(undo.map(|u| serde_json::to_value(u).unwrap_or_default()));
-                am.error = Set(None);
-            }
-            Err(e) => {
-                am.status = Set(ActionStatus::Failed.as_str().into());
-                am.error = Set(Some(e.to_string()));
-            }
-        }
-        let row = q::update_action(&self.db, am).await?;
-        Ok(action_dto(&row))
-    }
-
-    pub async fn cancel(&self, action_id: i32) -> SecretaryResult<ActionDto> {
-        self.require(action_id, ActionStatus::Proposed).await?;
-        self.claim(
-            action_id,
-            ActionStatus::Proposed,
-            ActionStatus::Cancelled.as_str(),
-        )
-        .await?;
-        let row = self.require(action_id, ActionStatus::Cancelled).await?;
-        Ok(action_dto(&row))
-    }
-
-    pub async fn undo(&self, action_id: i32) -> SecretaryResult<ActionDto> {
-        let row = self.require(action_id, ActionStatus::Applied).await?;
-        let (Some(undo), Some(until)) = (row.undo.clone(), row.undo_until) else {
-            return Err(SecretaryError::NotUndoable);
-        };
-        if Utc::now() > until {
-            return Err(SecretaryError::UndoExpired);
-        }
-        let undo: Undo = serde_json::from_value(undo)
-            .map_err(|e| SecretaryError::Storage(DbErr::Custom(format!("bad undo: {e}"))))?;
-        self.claim(action_id, ActionStatus::Applied, CLAIMED)
-            .await?;
-        if let Err(e) = self.reverse(undo).await {
-            // Nothing was reversed: the action stays applied (and undoable while time lasts).
-            q::transition_action(&self.db, action_id, CLAIMED, ActionStatus::Applied.as_str())
-                .await?;
-            return Err(e.into());
-        }
-        let mut am = row.into_active_model();
-        am.status = Set(ActionStatus::Undone.as_str().into());
-        Ok(action_dto(&q::update_action(&self.db, am).await?))
-    }
-
-    async fn claim(&self, id: i32, from: ActionStatus, to: &str) -> SecretaryResult<()> {
-        if q::transition_action(&self.db, id, from.as_str(), to).await? {
-            Ok(())
-        } else {
-            Err(SecretaryError::WrongStatus {
-                id,
-                status: "being handled",
-                expected: from.as_str(),
-            })
-        }
-    }
-
-    async fn require(
-        &self,
-        id: i32,
-        expected: ActionStatus,
-    ) -> SecretaryResult<secretary_action::Model> {
-        let row = q::find_action(&self.db, id)
-            .await?
-            .ok_or(SecretaryError::NoAction(id))?;
-        let status = ActionStatus::parse(&row.status).unwrap_or(ActionStatus::Failed);
-        if status != expected {
-            return Err(SecretaryError::WrongStatus {
-                id,
-                status: status.as_str(),
-                expected: expected.as_str(),
-            });
-        }
-        Ok(row)
-    }
-
-    /// Applies a proposal through the org service: (how to undo it, the diff).
-    async fn apply(&self, p: &Proposal) -> Result<(Option<Undo>, String), OrgError> {
-        let org = &self.org;
-        Ok(match p {
-            Proposal::Hire {
-                name,
-                title,
-                department_id,
-                department_name,
-                manager_id,
-                manager_name,
-                archetype,
-                ..
-            } => {
-                let e = org
-                    .hire(NewEmployee {
-                        name: name.clone(),
-                        title: title.clone(),
-                        department_id: *department_id,
-                        manager_id: *manager_id,
-                        archetype: Some(*archetype),
-                    })
-                    .await?;
-                if let Err(err) = self.welcome(&e).await {
-                    tracing::warn!(error = %err, employee = e.id, "could not add the new hire to their department chat");
-                }
-                let mut diff = format!("+1 {} ({})", e.title, e.name);
-                if let Some(d) = department_name {
-                    diff.push_str(&format!(" → {d}"));
-                }
-                if let (Some(_), Some(m)) = (manager_id, manager_name) {
-                    diff.push_str(&format!(", reports to {m}"));
-                }
-                (Some(Undo::RemoveHire { employee_id: e.id }), diff)
-            }
-            Proposal::Fire { employee_id, name } => {
-                let snap = org.snapshot().await?;
-                let reports = snap
-                    .employees
-                    .iter()
-                    .filter(|e| e.manager_id == Some(*employee_id))
-                    .map(|e| e.id)
-                    .collect();
-                let led = snap
-                    .departments
-                    .iter()
-                    .filter(|d| d.lead_id == Some(*employee_id))
-                    .map(|d| d.id)
-                    .collect();
-                org.fire(FireEmployee {
-                    employee_id: *employee_id,
-                })
-                .await?;
-                (
-                    Some(Undo::Unfire {
-                        employee_id: *employee_id,
-                        reports,
-                        led_departments: led,
-                    }),
-                    format!("−1 {name} (record kept)"),
-                )
-            }
-            Proposal::Transfer {
-                employee_id,
-                name,
-                department_id,
-                department_name,
-            } => {
-                let snap = org.snapshot().await?;
-                let from = snap
-                    .employees
-                    .iter()
-                    .find(|e| e.id == *employee_id)
-                    .and_then(|e| e.department_id);
-                org.move_employee(MoveEmployee {
-                    employee_id: *employee_id,
-                    department_id: Some(*department_id),
-                })
-                .await?;
-                let from_name = from
-                    .and_then(|id| snap.departments.iter().find(|d| d.id == id))
-                    .map(|d| d.name.clone())
-                    .unwrap_or_else(|| "—".into());
-                (
-                    Some(Undo::MoveBack {
-                        employee_id: *employee_id,
-                        department_id: from,
-                    }),
-                    format!("{name}: {from_name} → {department_name}"),
-                )
-            }
-            Proposal::CreateDepartment {
-                name,
-                parent_id,
-                parent_name,
-            } => {
-                let d = org
-                    .create_department(NewDepartment {
-                        name: name.clone(),
-                        parent_id: *parent_id,
-                        mission: None,
-                    })
-                    .await?;
-                let diff = match parent_name {
-                    Some(p) => format!("+ department {} (in {p})", d.name),
-                    None => format!("+ department {}", d.name),
-                };
-                (
-                    Some(Undo::DeleteDepartment {
-                        department_id: d.id,
-                    }),
-                    diff,
-                )
-            }
-            Proposal::RenameDepartment {
-                department_id,
-                old_name,
-                new_name,
-            } => {
-                org.rename_department(RenameDepartment {
-                    id: *department_id,
-                    name: new_name.clone(),
-                })
-                .await?;
-                (
-                    Some(Undo::RenameBack {
-                        department_id: *department_id,
-                        name: old_name.clone(),
-                    }),
-                    format!("department {old_name} → {new_name}"),
-                )
-            }
-            Proposal::AssignTask {
-                employee_id,
-                name,
-                description,
-            } => {
-                let t = self
-                    .work
-                    .assign(*employee_id, description, "secretary")
-                    .await?;
-                (
-                    Some(Undo::WithdrawTask { task_id: t.id }),
-                    format!("+ task for {name}: {description}"),
-                )
-            }
-            Proposal::CreateRequirement {
-                name,
-                description,
-                department_id,
-                department_name,
-            } => {
-                let r = self
-                    .work
-                    .create_requirement(name, description, *department_id)
-                    .await?;
-                let diff = match department_name {
-                    Some(d) => format!("+ requirement \"{name}\" in {d}, with its group chat"),
-                    None => format!("+ requirement \"{name}\", with its group chat"),
-                };
-                (
-                    Some(Undo::RemoveRequirement {
-                        requirement_id: r.id,
-                        chat_id: r.chat_id,
-                    }),
-                    diff,
-                )
-            }
-            Proposal::SetPolicy {
-                level,
-                daily_budget_usd,
-            } => {
-                let before = org.company().await?.ok_or(OrgError::CompanyMissing)?;
-                let mut diff = Vec::new();
-                if let Some(b) = daily_budget_usd {
-                    org.set_budget(SetBudget {
-                        daily_budget_usd: *b,
-                    })
-                    .await?;
-                    diff.push(format!(
-                        "daily budget ${:.2} → ${b:.2}",
-                        before.daily_budget_usd
-                    ));
-                }
-                if let Some(l) = level {
-                    org.set_approval_policy(*l).await?;
-                    diff.push(format!(
-                        "approvals {} → {}",
-                        before.approval_policy.as_str(),
-                        l.as_str()
-                    ));
-                }
-                (
-                    Some(Undo::RestorePolicy {
-                        level: before.approval_policy,
-                        daily_budget_usd: before.daily_budget_usd,
-                    }),
-                    diff.join("; "),
-                )
-            }
-        })
-    }
-
-    async fn reverse(&self, undo: Undo) -> Result<(), OrgError> {
-        let org = &self.org;
-        match undo {
-            Undo::RemoveHire { employee_id } => org.undo_hire(employee_id).await,
-            Undo::Unfire {
-                employee_id,
-                reports,
-                led_departments,
-            } => org
-                .undo_fire(employee_id, &reports, &led_departments)
-                .await
-                .map(|_| ()),
-            Undo::MoveBack {
-                employee_id,
-                department_id,
-            } => org
-                .move_employee(MoveEmployee {
-                    employee_id,
-                    department_id,
-                })
-                .await
-                .map(|_| ()),
-            Undo::DeleteDepartment { department_id } => {
-                org.delete_department(DeleteDepartment {
-                    id: department_id,
-                    reassign_to: None,
-                })
-                .await
-            }
-            Undo::RenameBack {
-                department_id,
-                name,
-            } => org
-                .rename_department(RenameDepartment {
-                    id: department_id,
-                    name,
-                })
-                .await
-                .map(|_| ()),
-            Undo::WithdrawTask { task_id } => {
-                if self.work.withdraw_task(task_id).await? {
-                    Ok(())
-                } else {
-                    Err(OrgError::InvalidInput(
-                        "the task has already been worked on".into(),
-                    ))
-                }
-            }
-            Undo::RemoveRequirement {
-                requirement_id,
-                chat_id,
-            } => Ok(self
-                .work
-                .remove_requirement(requirement_id, chat_id)
-                .await?),
-            Undo::RestorePolicy {
-                level,
-                daily_budget_usd,
-            } => {
-                org.set_budget(SetBudget { daily_budget_usd }).await?;
-                org.set_approval_policy(level).await.map(|_| ())
-            }
-        }
-    }
-}
-
-/// What fuzzy matching found among `items`.
-enum Pick<'a, T> {
-    One(&'a T),
-    /// The names of every item that fits equally well.
-    Many(Vec<&'a str>),
-    None,
-}
-
-fn pick<'a, T>(
-    query: &str,
-    items: &'a [T],
-    id: impl Fn(&T) -> i32,
-    name: impl Fn(&'a T) -> &'a str,
-) -> Pick<'a, T> {
-    let candidates: Vec<(i32, &str)> = items.iter().map(|x| (id(x), name(x))).collect();
-    match match_name(query, &candidates) {
-        NameMatch::Exact(i) | NameMatch::Unique(i) => items
-            .iter()
-            .find(|x| id(x) == i)
-            .map_or(Pick::None, Pick::One),
-        NameMatch::Ambiguous(ids) => Pick::Many(
-            items
-                .iter()
-                .filter(|x| ids.contains(&id(x)))
-                .map(name)
-                .collect(),
-        ),
-        NameMatch::None => Pick::None,
-    }
-}
-
-fn people_count(n: usize) -> String {
-    if n == 1 {
-        "1 person".into()
-    } else {
-        format!("{n} people")
-    }
-}
-
-fn clarify(lang: Lang) -> String {
-    lang.pick(
-        "I'm not sure what you'd like me to do. Could you say it another way? For example: \"hire a QA engineer for Engineering\".",
-        "我不太确定你想让我做什么，能换个说法吗？比如：“给工程部招一个测试工程师”。",
-    )
-}
-
-fn capabilities(lang: Lang) -> String {
-    lang.pick(
-        "Right now I can hire, fire and move people, create and rename departments, give someone a task, open a requirement, change the approval policy and daily budget, and tell you who is where and what is pending.",
-        "目前我可以招人、辞退、调岗，新建和重命名部门，给员工安排任务，新建需求，调整审批策略和每日预算，以及告诉你谁在哪个部门、有哪些待办。",
-    )
-}
-
-const NAMES_EN: [&str; 24] = [
-    "Alice Chen",
-    "Bob Martin",
-    "Carol Diaz",
-    "Dan Okafor",
-    "Eve Novak",
-    "Frank Li",
-    "Grace Kim",
-    "Hugo Silva",
-    "Ivy Park",
-    "Jack Moreau",
-    "Kara Singh",
-    "Leo Rossi",
-    "Mia Tanaka",
-    "Nate Cohen",
-    "Olga Petrova",
-    "Priya Nair",
-    "Quinn Walsh",
-    "Ravi Shah",
-    "Sara Lind",
-    "Tom Becker",
-    "Uma Rao",
-    "Victor Hugo",
-    "Wen Zhou",
-    "Yara Haddad",
-];
-const NAMES_ZH: [&str; 24] = [
-    "张伟", "王芳", "李娜", "刘洋", "陈静", "杨磊", "赵敏", "黄勇", "周婷", "吴昊", "徐丽", "孙杰",
-    "马超", "朱琳", "胡斌", "郭佳", "何平", "高翔", "林悦", "罗成", "梁静", "宋涛", "谢晨", "韩雪",
-];
-
-/// The first name from the pool nobody in the company has; numbered once the pool runs out.
-fn next_name(lang: Lang, taken: &[String]) -> String {
-    let pool: &[&str] = match lang {
-        Lang::En => &NAMES_EN,
-        Lang::Zh => &NAMES_ZH,
-    };
-    let free = |n: &str| !taken.iter().any(|t| t.eq_ignore_ascii_case(n));
-    if let Some(n) = pool.iter().find(|n| free(n)) {
-        return (*n).to_owned();
-    }
-    (2..)
-        .flat_map(|i| pool.iter().map(move |n| format!("{n} {i}")))
-        .find(|n| free(n))
-        .unwrap_or_else(|| "New Hire".into())
 }
 
 fn message_dto(
@@ -1437,7 +739,7 @@ fn message_dto(
     }
 }
 
-fn action_dto(a: &secretary_action::Model) -> ActionDto {
+pub(super) fn action_dto(a: &secretary_action::Model) -> ActionDto {
     let proposal: Option<Proposal> = serde_json::from_value(a.proposal.clone()).ok();
     ActionDto {
         id: a.id,
@@ -1452,18 +754,5 @@ fn action_dto(a: &secretary_action::Model) -> ActionDto {
             .undo_until
             .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
         error: a.error.clone(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn new_names_avoid_people_already_there() {
-        let taken = vec!["Alice Chen".to_owned(), "bob martin".to_owned()];
-        assert_eq!(next_name(Lang::En, &taken), "Carol Diaz");
-        let all: Vec<String> = NAMES_ZH.iter().map(|n| (*n).to_owned()).collect();
-        assert_eq!(next_name(Lang::Zh, &all), "张伟 2");
     }
 }

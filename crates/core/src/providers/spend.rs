@@ -1,0 +1,115 @@
+//! What model calls cost: today, the last 7 days, by employee and by model.
+
+use std::collections::BTreeMap;
+
+use chrono::{Days, Local, NaiveDate, Utc};
+use cubicle_store::models as q;
+
+use super::{ProviderResult, Providers, SPEND_DAYS};
+use crate::types::*;
+
+impl Providers {
+    pub async fn spend(&self) -> ProviderResult<SpendReport> {
+        let today = Local::now().date_naive();
+        let first = today
+            .checked_sub_days(Days::new(SPEND_DAYS - 1))
+            .unwrap_or(today);
+        let since = local_midnight_utc(first);
+        let rows = q::ledger_since(&self.db, since).await?;
+        let company = cubicle_store::org::find_company(&self.db).await?;
+        let budget = company
+            .as_ref()
+            .map(|c| c.daily_budget_usd)
+            .unwrap_or(crate::org::DEFAULT_DAILY_BUDGET_USD);
+        let names: BTreeMap<i32, String> = match &company {
+            Some(c) => cubicle_store::org::list_employees(&self.db, c.id, true)
+                .await?
+                .into_iter()
+                .map(|e| (e.id, e.name))
+                .collect(),
+            None => BTreeMap::new(),
+        };
+
+        let mut days: BTreeMap<NaiveDate, SpendDay> = (0..SPEND_DAYS)
+            .filter_map(|i| first.checked_add_days(Days::new(i)))
+            .map(|d| {
+                (
+                    d,
+                    SpendDay {
+                        date: d.format("%Y-%m-%d").to_string(),
+                        cost_usd: 0.0,
+                        calls: 0,
+                    },
+                )
+            })
+            .collect();
+        let mut by_employee: BTreeMap<Option<i32>, SpendByEmployee> = BTreeMap::new();
+        let mut by_model: BTreeMap<(String, String), SpendByModel> = BTreeMap::new();
+        let (mut today_usd, mut calls_today, mut refused_today) = (0.0, 0u32, 0u32);
+        for r in &rows {
+            let made = r.attempt > 0;
+            let day = r.at.with_timezone(&Local).date_naive();
+            if day == today {
+                if made {
+                    today_usd += r.cost_usd;
+                    calls_today += 1;
+                } else {
+                    refused_today += 1;
+                }
+            }
+            if !made {
+                continue;
+            }
+            if let Some(entry) = days.get_mut(&day) {
+                entry.cost_usd += r.cost_usd;
+                entry.calls += 1;
+            }
+            let e = by_employee
+                .entry(r.employee_id)
+                .or_insert_with(|| SpendByEmployee {
+                    employee_id: r.employee_id,
+                    name: r.employee_id.and_then(|id| names.get(&id).cloned()),
+                    cost_usd: 0.0,
+                    calls: 0,
+                });
+            e.cost_usd += r.cost_usd;
+            e.calls += 1;
+            let m = by_model
+                .entry((r.provider_id.clone(), r.model.clone()))
+                .or_insert_with(|| SpendByModel {
+                    provider_id: r.provider_id.clone(),
+                    model: r.model.clone(),
+                    cost_usd: 0.0,
+                    calls: 0,
+                    input_tokens: 0,
+                    output_tokens: 0,
+                    fallback_calls: 0,
+                });
+            m.cost_usd += r.cost_usd;
+            m.calls += 1;
+            m.input_tokens += u32::try_from(r.input_tokens).unwrap_or(0);
+            m.output_tokens += u32::try_from(r.output_tokens).unwrap_or(0);
+            m.fallback_calls += u32::from(r.fallback);
+        }
+        let mut by_employee: Vec<_> = by_employee.into_values().collect();
+        by_employee.sort_by(|a, b| b.cost_usd.total_cmp(&a.cost_usd));
+        let mut by_model: Vec<_> = by_model.into_values().collect();
+        by_model.sort_by(|a, b| b.cost_usd.total_cmp(&a.cost_usd));
+        Ok(SpendReport {
+            today_usd,
+            budget_usd: budget,
+            calls_today,
+            refused_today,
+            days: days.into_values().collect(),
+            by_employee,
+            by_model,
+        })
+    }
+}
+
+fn local_midnight_utc(day: NaiveDate) -> chrono::DateTime<Utc> {
+    day.and_hms_opt(0, 0, 0)
+        .and_then(|t| t.and_local_timezone(Local).earliest())
+        .map(|t| t.with_timezone(&Utc))
+        .unwrap_or_else(Utc::now)
+}

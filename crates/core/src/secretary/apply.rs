@@ -1,0 +1,427 @@
+//! Applying, cancelling and undoing the secretary's action cards — always through the
+//! org service and the work service, and never twice: each transition claims the card.
+
+use chrono::{Duration as ChronoDuration, Utc};
+use cubicle_store::entity::secretary_action;
+use cubicle_store::{DbErr, secretary as q};
+use sea_orm::ActiveValue::Set;
+use sea_orm::IntoActiveModel;
+
+use super::actions::*;
+use super::service::{Secretary, SecretaryError, SecretaryResult, action_dto};
+use crate::org::OrgError;
+use crate::types::*;
+
+/// Status of an action while one caller applies or undoes it; no other caller can.
+const CLAIMED: &str = "in_progress";
+
+impl Secretary {
+    pub async fn confirm(
+        &self,
+        action_id: i32,
+        edits: Option<HireEdits>,
+    ) -> SecretaryResult<ActionDto> {
+        let row = self.require(action_id, ActionStatus::Proposed).await?;
+        // Claim it first: of two clicks racing on Confirm, exactly one applies it.
+        self.claim(action_id, ActionStatus::Proposed, CLAIMED)
+            .await?;
+        let mut proposal: Proposal = serde_json::from_value(row.proposal.clone())
+            .map_err(|e| SecretaryError::Storage(DbErr::Custom(format!("bad proposal: {e}"))))?;
+        if let (
+            Some(ed),
+            Proposal::Hire {
+                name,
+                title,
+                department_id,
+                department_name,
+                manager_id,
+                manager_name,
+                archetype,
+                ..
+            },
+        ) = (edits, &mut proposal)
+        {
+            let snap = self.org.snapshot().await?;
+            if let Some(v) = ed.name {
+                *name = v;
+            }
+            if let Some(v) = ed.title {
+                *title = v;
+            }
+            // The card keeps names for display: they follow the edited ids.
+            if let Some(id) = ed.department_id {
+                *department_id = Some(id);
+                *department_name = snap
+                    .departments
+                    .iter()
+                    .find(|d| d.id == id)
+                    .map(|d| d.name.clone());
+            }
+            if let Some(id) = ed.manager_id {
+                *manager_id = Some(id);
+                *manager_name = snap
+                    .employees
+                    .iter()
+                    .find(|e| e.id == id)
+                    .map(|e| e.name.clone());
+            }
+            if let Some(v) = ed.archetype {
+                *archetype = v;
+            }
+        }
+        let applied = self.apply(&proposal).await;
+        let mut am = row.into_active_model();
+        am.proposal = Set(serde_json::to_value(&proposal).unwrap_or_default());
+        match applied {
+            Ok((undo, diff)) => {
+                am.status = Set(ActionStatus::Applied.as_str().into());
+                am.diff = Set(Some(diff));
+                am.undo_until = Set(undo
+                    .as_ref()
+                    .map(|_| Utc::now() + ChronoDuration::minutes(UNDO_WINDOW_MINUTES)));
+                am.undo = Set(undo.map(|u| serde_json::to_value(u).unwrap_or_default()));
+                am.error = Set(None);
+            }
+            Err(e) => {
+                am.status = Set(ActionStatus::Failed.as_str().into());
+                am.error = Set(Some(e.to_string()));
+            }
+        }
+        let row = q::update_action(&self.db, am).await?;
+        Ok(action_dto(&row))
+    }
+
+    pub async fn cancel(&self, action_id: i32) -> SecretaryResult<ActionDto> {
+        self.require(action_id, ActionStatus::Proposed).await?;
+        self.claim(
+            action_id,
+            ActionStatus::Proposed,
+            ActionStatus::Cancelled.as_str(),
+        )
+        .await?;
+        let row = self.require(action_id, ActionStatus::Cancelled).await?;
+        Ok(action_dto(&row))
+    }
+
+    pub async fn undo(&self, action_id: i32) -> SecretaryResult<ActionDto> {
+        let row = self.require(action_id, ActionStatus::Applied).await?;
+        let (Some(undo), Some(until)) = (row.undo.clone(), row.undo_until) else {
+            return Err(SecretaryError::NotUndoable);
+        };
+        if Utc::now() > until {
+            return Err(SecretaryError::UndoExpired);
+        }
+        let undo: Undo = serde_json::from_value(undo)
+            .map_err(|e| SecretaryError::Storage(DbErr::Custom(format!("bad undo: {e}"))))?;
+        self.claim(action_id, ActionStatus::Applied, CLAIMED)
+            .await?;
+        if let Err(e) = self.reverse(undo).await {
+            // Nothing was reversed: the action stays applied (and undoable while time lasts).
+            q::transition_action(&self.db, action_id, CLAIMED, ActionStatus::Applied.as_str())
+                .await?;
+            return Err(e.into());
+        }
+        let mut am = row.into_active_model();
+        am.status = Set(ActionStatus::Undone.as_str().into());
+        Ok(action_dto(&q::update_action(&self.db, am).await?))
+    }
+
+    async fn claim(&self, id: i32, from: ActionStatus, to: &str) -> SecretaryResult<()> {
+        if q::transition_action(&self.db, id, from.as_str(), to).await? {
+            Ok(())
+        } else {
+            Err(SecretaryError::WrongStatus {
+                id,
+                status: "being handled",
+                expected: from.as_str(),
+            })
+        }
+    }
+
+    async fn require(
+        &self,
+        id: i32,
+        expected: ActionStatus,
+    ) -> SecretaryResult<secretary_action::Model> {
+        let row = q::find_action(&self.db, id)
+            .await?
+            .ok_or(SecretaryError::NoAction(id))?;
+        let status = ActionStatus::parse(&row.status).unwrap_or(ActionStatus::Failed);
+        if status != expected {
+            return Err(SecretaryError::WrongStatus {
+                id,
+                status: status.as_str(),
+                expected: expected.as_str(),
+            });
+        }
+        Ok(row)
+    }
+
+    /// Applies a proposal through the org service: (how to undo it, the diff).
+    async fn apply(&self, p: &Proposal) -> Result<(Option<Undo>, String), OrgError> {
+        let org = &self.org;
+        Ok(match p {
+            Proposal::Hire {
+                name,
+                title,
+                department_id,
+                department_name,
+                manager_id,
+                manager_name,
+                archetype,
+                ..
+            } => {
+                let e = org
+                    .hire(NewEmployee {
+                        name: name.clone(),
+                        title: title.clone(),
+                        department_id: *department_id,
+                        manager_id: *manager_id,
+                        archetype: Some(*archetype),
+                    })
+                    .await?;
+                if let Err(err) = self.welcome(&e).await {
+                    tracing::warn!(error = %err, employee = e.id, "could not add the new hire to their department chat");
+                }
+                let mut diff = format!("+1 {} ({})", e.title, e.name);
+                if let Some(d) = department_name {
+                    diff.push_str(&format!(" → {d}"));
+                }
+                if let (Some(_), Some(m)) = (manager_id, manager_name) {
+                    diff.push_str(&format!(", reports to {m}"));
+                }
+                (Some(Undo::RemoveHire { employee_id: e.id }), diff)
+            }
+            Proposal::Fire { employee_id, name } => {
+                let snap = org.snapshot().await?;
+                let reports = snap
+                    .employees
+                    .iter()
+                    .filter(|e| e.manager_id == Some(*employee_id))
+                    .map(|e| e.id)
+                    .collect();
+                let led = snap
+                    .departments
+                    .iter()
+                    .filter(|d| d.lead_id == Some(*employee_id))
+                    .map(|d| d.id)
+                    .collect();
+                org.fire(FireEmployee {
+                    employee_id: *employee_id,
+                })
+                .await?;
+                (
+                    Some(Undo::Unfire {
+                        employee_id: *employee_id,
+                        reports,
+                        led_departments: led,
+                    }),
+                    format!("−1 {name} (record kept)"),
+                )
+            }
+            Proposal::Transfer {
+                employee_id,
+                name,
+                department_id,
+                department_name,
+            } => {
+                let snap = org.snapshot().await?;
+                let from = snap
+                    .employees
+                    .iter()
+                    .find(|e| e.id == *employee_id)
+                    .and_then(|e| e.department_id);
+                org.move_employee(MoveEmployee {
+                    employee_id: *employee_id,
+                    department_id: Some(*department_id),
+                })
+                .await?;
+                let from_name = from
+                    .and_then(|id| snap.departments.iter().find(|d| d.id == id))
+                    .map(|d| d.name.clone())
+                    .unwrap_or_else(|| "—".into());
+                (
+                    Some(Undo::MoveBack {
+                        employee_id: *employee_id,
+                        department_id: from,
+                    }),
+                    format!("{name}: {from_name} → {department_name}"),
+                )
+            }
+            Proposal::CreateDepartment {
+                name,
+                parent_id,
+                parent_name,
+            } => {
+                let d = org
+                    .create_department(NewDepartment {
+                        name: name.clone(),
+                        parent_id: *parent_id,
+                        mission: None,
+                    })
+                    .await?;
+                let diff = match parent_name {
+                    Some(p) => format!("+ department {} (in {p})", d.name),
+                    None => format!("+ department {}", d.name),
+                };
+                (
+                    Some(Undo::DeleteDepartment {
+                        department_id: d.id,
+                    }),
+                    diff,
+                )
+            }
+            Proposal::RenameDepartment {
+                department_id,
+                old_name,
+                new_name,
+            } => {
+                org.rename_department(RenameDepartment {
+                    id: *department_id,
+                    name: new_name.clone(),
+                })
+                .await?;
+                (
+                    Some(Undo::RenameBack {
+                        department_id: *department_id,
+                        name: old_name.clone(),
+                    }),
+                    format!("department {old_name} → {new_name}"),
+                )
+            }
+            Proposal::AssignTask {
+                employee_id,
+                name,
+                description,
+            } => {
+                let t = self
+                    .work
+                    .assign(*employee_id, description, "secretary")
+                    .await?;
+                (
+                    Some(Undo::WithdrawTask { task_id: t.id }),
+                    format!("+ task for {name}: {description}"),
+                )
+            }
+            Proposal::CreateRequirement {
+                name,
+                description,
+                department_id,
+                department_name,
+            } => {
+                let r = self
+                    .work
+                    .create_requirement(name, description, *department_id)
+                    .await?;
+                let diff = match department_name {
+                    Some(d) => format!("+ requirement \"{name}\" in {d}, with its group chat"),
+                    None => format!("+ requirement \"{name}\", with its group chat"),
+                };
+                (
+                    Some(Undo::RemoveRequirement {
+                        requirement_id: r.id,
+                        chat_id: r.chat_id,
+                    }),
+                    diff,
+                )
+            }
+            Proposal::SetPolicy {
+                level,
+                daily_budget_usd,
+            } => {
+                let before = org.company().await?.ok_or(OrgError::CompanyMissing)?;
+                let mut diff = Vec::new();
+                if let Some(b) = daily_budget_usd {
+                    org.set_budget(SetBudget {
+                        daily_budget_usd: *b,
+                    })
+                    .await?;
+                    diff.push(format!(
+                        "daily budget ${:.2} → ${b:.2}",
+                        before.daily_budget_usd
+                    ));
+                }
+                if let Some(l) = level {
+                    org.set_approval_policy(*l).await?;
+                    diff.push(format!(
+                        "approvals {} → {}",
+                        before.approval_policy.as_str(),
+                        l.as_str()
+                    ));
+                }
+                (
+                    Some(Undo::RestorePolicy {
+                        level: before.approval_policy,
+                        daily_budget_usd: before.daily_budget_usd,
+                    }),
+                    diff.join("; "),
+                )
+            }
+        })
+    }
+
+    async fn reverse(&self, undo: Undo) -> Result<(), OrgError> {
+        let org = &self.org;
+        match undo {
+            Undo::RemoveHire { employee_id } => org.undo_hire(employee_id).await,
+            Undo::Unfire {
+                employee_id,
+                reports,
+                led_departments,
+            } => org
+                .undo_fire(employee_id, &reports, &led_departments)
+                .await
+                .map(|_| ()),
+            Undo::MoveBack {
+                employee_id,
+                department_id,
+            } => org
+                .move_employee(MoveEmployee {
+                    employee_id,
+                    department_id,
+                })
+                .await
+                .map(|_| ()),
+            Undo::DeleteDepartment { department_id } => {
+                org.delete_department(DeleteDepartment {
+                    id: department_id,
+                    reassign_to: None,
+                })
+                .await
+            }
+            Undo::RenameBack {
+                department_id,
+                name,
+            } => org
+                .rename_department(RenameDepartment {
+                    id: department_id,
+                    name,
+                })
+                .await
+                .map(|_| ()),
+            Undo::WithdrawTask { task_id } => {
+                if self.work.withdraw_task(task_id).await? {
+                    Ok(())
+                } else {
+                    Err(OrgError::InvalidInput(
+                        "the task has already been worked on".into(),
+                    ))
+                }
+            }
+            Undo::RemoveRequirement {
+                requirement_id,
+                chat_id,
+            } => Ok(self
+                .work
+                .remove_requirement(requirement_id, chat_id)
+                .await?),
+            Undo::RestorePolicy {
+                level,
+                daily_budget_usd,
+            } => {
+                org.set_budget(SetBudget { daily_budget_usd }).await?;
+                org.set_approval_policy(level).await.map(|_| ())
+            }
+        }
+    }
+}

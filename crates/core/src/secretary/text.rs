@@ -1,0 +1,133 @@
+//! The secretary's words: the company's language, fuzzy picks, stock replies and the
+//! pool of names for new hires.
+
+use super::names::{NameMatch, match_name};
+
+/// Reply text in the company's language.
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Lang {
+    En,
+    Zh,
+}
+
+impl Lang {
+    pub(super) fn pick(self, en: impl Into<String>, zh: impl Into<String>) -> String {
+        match self {
+            Lang::En => en.into(),
+            Lang::Zh => zh.into(),
+        }
+    }
+}
+
+/// What fuzzy matching found among `items`.
+pub(super) enum Pick<'a, T> {
+    One(&'a T),
+    /// The names of every item that fits equally well.
+    Many(Vec<&'a str>),
+    None,
+}
+
+pub(super) fn pick<'a, T>(
+    query: &str,
+    items: &'a [T],
+    id: impl Fn(&T) -> i32,
+    name: impl Fn(&'a T) -> &'a str,
+) -> Pick<'a, T> {
+    let candidates: Vec<(i32, &str)> = items.iter().map(|x| (id(x), name(x))).collect();
+    match match_name(query, &candidates) {
+        NameMatch::Exact(i) | NameMatch::Unique(i) => items
+            .iter()
+            .find(|x| id(x) == i)
+            .map_or(Pick::None, Pick::One),
+        NameMatch::Ambiguous(ids) => Pick::Many(
+            items
+                .iter()
+                .filter(|x| ids.contains(&id(x)))
+                .map(name)
+                .collect(),
+        ),
+        NameMatch::None => Pick::None,
+    }
+}
+
+pub(super) fn people_count(n: usize) -> String {
+    if n == 1 {
+        "1 person".into()
+    } else {
+        format!("{n} people")
+    }
+}
+
+pub(super) fn clarify(lang: Lang) -> String {
+    lang.pick(
+        "I'm not sure what you'd like me to do. Could you say it another way? For example: \"hire a QA engineer for Engineering\".",
+        "我不太确定你想让我做什么，能换个说法吗？比如：“给工程部招一个测试工程师”。",
+    )
+}
+
+pub(super) fn capabilities(lang: Lang) -> String {
+    lang.pick(
+        "Right now I can hire, fire and move people, create and rename departments, give someone a task, open a requirement, change the approval policy and daily budget, and tell you who is where and what is pending.",
+        "目前我可以招人、辞退、调岗，新建和重命名部门，给员工安排任务，新建需求，调整审批策略和每日预算，以及告诉你谁在哪个部门、有哪些待办。",
+    )
+}
+
+const NAMES_EN: [&str; 24] = [
+    "Alice Chen",
+    "Bob Martin",
+    "Carol Diaz",
+    "Dan Okafor",
+    "Eve Novak",
+    "Frank Li",
+    "Grace Kim",
+    "Hugo Silva",
+    "Ivy Park",
+    "Jack Moreau",
+    "Kara Singh",
+    "Leo Rossi",
+    "Mia Tanaka",
+    "Nate Cohen",
+    "Olga Petrova",
+    "Priya Nair",
+    "Quinn Walsh",
+    "Ravi Shah",
+    "Sara Lind",
+    "Tom Becker",
+    "Uma Rao",
+    "Victor Hugo",
+    "Wen Zhou",
+    "Yara Haddad",
+];
+const NAMES_ZH: [&str; 24] = [
+    "张伟", "王芳", "李娜", "刘洋", "陈静", "杨磊", "赵敏", "黄勇", "周婷", "吴昊", "徐丽", "孙杰",
+    "马超", "朱琳", "胡斌", "郭佳", "何平", "高翔", "林悦", "罗成", "梁静", "宋涛", "谢晨", "韩雪",
+];
+
+/// The first name from the pool nobody in the company has; numbered once the pool runs out.
+pub(super) fn next_name(lang: Lang, taken: &[String]) -> String {
+    let pool: &[&str] = match lang {
+        Lang::En => &NAMES_EN,
+        Lang::Zh => &NAMES_ZH,
+    };
+    let free = |n: &str| !taken.iter().any(|t| t.eq_ignore_ascii_case(n));
+    if let Some(n) = pool.iter().find(|n| free(n)) {
+        return (*n).to_owned();
+    }
+    (2..)
+        .flat_map(|i| pool.iter().map(move |n| format!("{n} {i}")))
+        .find(|n| free(n))
+        .unwrap_or_else(|| "New Hire".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_names_avoid_people_already_there() {
+        let taken = vec!["Alice Chen".to_owned(), "bob martin".to_owned()];
+        assert_eq!(next_name(Lang::En, &taken), "Carol Diaz");
+        let all: Vec<String> = NAMES_ZH.iter().map(|n| (*n).to_owned()).collect();
+        assert_eq!(next_name(Lang::Zh, &all), "张伟 2");
+    }
+}
