@@ -87,15 +87,7 @@ impl Anthropic {
         if let Some(key) = &self.config.api_key {
             builder = builder.header("x-api-key", key.expose());
         }
-        let resp = tokio::time::timeout(self.config.timeout, builder.send())
-            .await
-            .map_err(|_| LlmError::Timeout)?
-            .map_err(|e| self.config.transport_error(&e))?;
-        if resp.status().is_success() {
-            Ok(resp)
-        } else {
-            Err(self.config.status_error(resp).await)
-        }
+        self.config.send(builder).await
     }
 }
 

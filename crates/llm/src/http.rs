@@ -65,6 +65,23 @@ impl HttpConfig {
         }
     }
 
+    /// Sends a request and returns its response once the headers say success. The timeout
+    /// bounds the wait for the headers; a stream has no whole-call limit beyond that.
+    pub(crate) async fn send(
+        &self,
+        builder: reqwest::RequestBuilder,
+    ) -> Result<reqwest::Response, LlmError> {
+        let resp = tokio::time::timeout(self.timeout, builder.send())
+            .await
+            .map_err(|_| LlmError::Timeout)?
+            .map_err(|e| self.transport_error(&e))?;
+        if resp.status().is_success() {
+            Ok(resp)
+        } else {
+            Err(self.status_error(resp).await)
+        }
+    }
+
     /// Turns a non-2xx answer into an error, reading (a bounded amount of) its body.
     pub(crate) async fn status_error(&self, resp: reqwest::Response) -> LlmError {
         let status = resp.status().as_u16();

@@ -81,17 +81,7 @@ impl OpenAiCompatible {
         if let Some(key) = &self.config.api_key {
             builder = builder.bearer_auth(key.expose());
         }
-        let send = builder.send();
-        // A stream has no whole-call limit, but its headers must still arrive in time.
-        let resp = tokio::time::timeout(self.config.timeout, send)
-            .await
-            .map_err(|_| LlmError::Timeout)?
-            .map_err(|e| self.config.transport_error(&e))?;
-        if resp.status().is_success() {
-            Ok(resp)
-        } else {
-            Err(self.config.status_error(resp).await)
-        }
+        self.config.send(builder).await
     }
 }
 

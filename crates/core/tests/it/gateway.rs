@@ -47,7 +47,7 @@ impl SecretStore for NoKeychain {
     }
 }
 
-fn fast_config() -> GatewayConfig {
+pub(crate) fn fast_config() -> GatewayConfig {
     GatewayConfig {
         backoff: vec![
             Duration::from_millis(10),
@@ -60,12 +60,12 @@ fn fast_config() -> GatewayConfig {
     }
 }
 
-struct Harness {
-    core: AppCore,
+pub(crate) struct Harness {
+    pub(crate) core: AppCore,
     _dir: tempfile::TempDir,
 }
 
-async fn company(config: GatewayConfig, builtin: Option<std::path::PathBuf>) -> Harness {
+pub(crate) async fn company(config: GatewayConfig, builtin: Option<std::path::PathBuf>) -> Harness {
     company_with(config, builtin, Arc::new(NoSecrets)).await
 }
 
@@ -100,7 +100,7 @@ async fn company_with(
 }
 
 /// A keyless vLLM-style provider at the mock server, priced so calls cost money.
-async fn add_provider(h: &Harness, server: &MockServer, price: (f64, f64)) -> String {
+pub(crate) async fn add_provider(h: &Harness, server: &MockServer, price: (f64, f64)) -> String {
     let p = h
         .core
         .providers
@@ -136,7 +136,7 @@ fn chat(text: &str, prompt_tokens: u32, completion_tokens: u32) -> Value {
     })
 }
 
-fn req(text: &str) -> CompletionRequest {
+pub(crate) fn req(text: &str) -> CompletionRequest {
     CompletionRequest {
         messages: vec![ChatMessage::user(text)],
         max_tokens: Some(16),
@@ -144,7 +144,7 @@ fn req(text: &str) -> CompletionRequest {
     }
 }
 
-fn route(id: &str) -> Route {
+pub(crate) fn route(id: &str) -> Route {
     Route {
         provider_id: id.into(),
         model: "m1".into(),
@@ -160,7 +160,7 @@ async fn ledger(h: &Harness) -> Vec<cost_ledger::Model> {
 }
 
 /// The ledger once a streamed call's row has landed (its task writes it after the end).
-async fn ledger_eventually(h: &Harness) -> Vec<cost_ledger::Model> {
+pub(crate) async fn ledger_eventually(h: &Harness) -> Vec<cost_ledger::Model> {
     for _ in 0..100 {
         let rows = ledger(h).await;
         if !rows.is_empty() {
@@ -685,133 +685,6 @@ async fn settings_can_point_the_built_in_model_at_another_gguf() {
         .await
         .unwrap();
     assert!(!status.custom);
-}
-
-fn sse_body(parts: &[&str], done: bool) -> ResponseTemplate {
-    let mut body = String::new();
-    for (i, p) in parts.iter().enumerate() {
-        let finish = if done && i + 1 == parts.len() {
-            json!("stop")
-        } else {
-            Value::Null
-        };
-        let chunk = json!({"id": "c", "object": "chat.completion.chunk", "model": "m1",
-            "choices": [{"index": 0, "delta": {"content": p}, "finish_reason": finish}]});
-        body.push_str(&format!("data: {chunk}\n\n"));
-    }
-    if done {
-        let usage = json!({"id": "c", "object": "chat.completion.chunk", "model": "m1", "choices": [],
-            "usage": {"prompt_tokens": 1_000, "completion_tokens": 500}});
-        body.push_str(&format!("data: {usage}\n\ndata: [DONE]\n\n"));
-    }
-    ResponseTemplate::new(200).set_body_raw(body, "text/event-stream")
-}
-
-async fn drain(stream: cubicle_llm::CompletionStream) -> (String, Option<cubicle_llm::LlmError>) {
-    use futures::StreamExt;
-    let mut text = String::new();
-    let mut stream = stream;
-    while let Some(item) = stream.next().await {
-        match item {
-            Ok(cubicle_llm::StreamEvent::Delta(d)) => text.push_str(&d),
-            Ok(cubicle_llm::StreamEvent::Done { .. }) => {}
-            Err(e) => return (text, Some(e)),
-        }
-    }
-    (text, None)
-}
-
-#[tokio::test]
-async fn a_streamed_reply_is_budgeted_and_recorded_when_it_ends() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(sse_body(&["Hel", "lo ", "boss"], true))
-        .mount(&server)
-        .await;
-    let h = company(fast_config(), None).await;
-    let id = add_provider(&h, &server, (2.0, 8.0)).await;
-    let reply = h
-        .core
-        .gateway
-        .stream(&CallContext::new(Purpose::Report), route(&id), req("hi"))
-        .await
-        .unwrap();
-    let (text, err) = drain(reply.value).await;
-    assert_eq!(text, "Hello boss");
-    assert!(err.is_none());
-    // The row is written by the stream's task right after the end: give it a moment.
-    let rows = ledger_eventually(&h).await;
-    assert_eq!(rows.len(), 1);
-    assert_eq!(
-        (
-            rows[0].outcome.as_str(),
-            rows[0].input_tokens,
-            rows[0].output_tokens
-        ),
-        ("ok", 1_000, 500)
-    );
-    assert!((rows[0].cost_usd - 0.006).abs() < 1e-9);
-}
-
-#[tokio::test]
-async fn a_stream_cut_mid_way_is_an_error_in_the_ledger() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(sse_body(&["partial ", "answer"], false))
-        .mount(&server)
-        .await;
-    let h = company(fast_config(), None).await;
-    let id = add_provider(&h, &server, (0.0, 0.0)).await;
-    let reply = h
-        .core
-        .gateway
-        .stream(&CallContext::new(Purpose::Report), route(&id), req("hi"))
-        .await
-        .unwrap();
-    let (text, err) = drain(reply.value).await;
-    assert_eq!(text, "partial answer");
-    assert_eq!(err.map(|e| e.code()), Some("stream_cut"));
-    let rows = ledger_eventually(&h).await;
-    assert_eq!(rows[0].outcome, "error");
-}
-
-#[tokio::test]
-async fn opening_a_stream_is_retried_and_the_budget_applies() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(503))
-        .up_to_n_times(1)
-        .mount(&server)
-        .await;
-    Mock::given(method("POST"))
-        .respond_with(sse_body(&["ok"], true))
-        .mount(&server)
-        .await;
-    let h = company(fast_config(), None).await;
-    let id = add_provider(&h, &server, (2.0, 8.0)).await;
-    let reply = h
-        .core
-        .gateway
-        .stream(&CallContext::new(Purpose::Report), route(&id), req("hi"))
-        .await
-        .unwrap();
-    assert_eq!(drain(reply.value).await.0, "ok");
-    h.core
-        .org
-        .set_budget(SetBudget {
-            daily_budget_usd: 0.001,
-        })
-        .await
-        .unwrap();
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    let err = h
-        .core
-        .gateway
-        .stream(&CallContext::new(Purpose::Report), route(&id), req("hi"))
-        .await
-        .err()
-        .expect("over budget");
-    assert_eq!(err.code(), "budget_exceeded");
 }
 
 #[tokio::test]

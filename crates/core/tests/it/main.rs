@@ -4,6 +4,7 @@
 
 mod bindings;
 mod gateway;
+mod gateway_stream;
 mod intents;
 mod org;
 mod secretary;

@@ -25,40 +25,11 @@ async fn zh_company() -> TestCompany {
 #[tokio::test]
 async fn boss_hires_a_frontend_engineer_through_the_secretary_and_can_undo_it() {
     // Employees think through a scripted OpenAI-compatible model for this story.
-    let model = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
-            "id": "c", "object": "chat.completion", "model": "m",
-            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant",
-                "content": "Hi everyone, I'm Bob — happy to make our screens feel fast and friendly!"}}],
-            "usage": {"prompt_tokens": 120, "completion_tokens": 18}
-        })))
-        .mount(&model)
-        .await;
-    let co = TestCompany::new().await;
-    let provider = co
-        .core
-        .providers
-        .save(SaveProvider {
-            id: None,
-            name: "Scripted".into(),
-            preset: "vllm".into(),
-            base_url: format!("{}/v1", model.uri()),
-            default_model: "m".into(),
-            models: vec![],
-            enabled: true,
-        })
-        .await
-        .unwrap();
-    co.core
-        .providers
-        .set_route(SetRoute {
-            purpose: Purpose::Thought,
-            provider_id: provider.id,
-            model: "m".into(),
-        })
-        .await
-        .unwrap();
+    let (co, model) = with_scripted_model(
+        Purpose::Thought,
+        "Hi everyone, I'm Bob — happy to make our screens feel fast and friendly!",
+    )
+    .await;
     let eng = co.dept("Engineering", None).await;
     co.dept("Sales", None).await;
     let lead = co
@@ -446,8 +417,8 @@ async fn new_hires_introduce_themselves_with_the_built_in_model_offline() {
     );
 }
 
-/// A company whose intent route is a scripted model answering `content`.
-async fn with_intent_model(content: &str) -> (TestCompany, MockServer) {
+/// A company whose route for `purpose` is a scripted model always answering `content`.
+async fn with_scripted_model(purpose: Purpose, content: &str) -> (TestCompany, MockServer) {
     let model = MockServer::start().await;
     Mock::given(method("POST"))
         .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
@@ -476,7 +447,7 @@ async fn with_intent_model(content: &str) -> (TestCompany, MockServer) {
     co.core
         .providers
         .set_route(SetRoute {
-            purpose: Purpose::Intent,
+            purpose,
             provider_id: p.id,
             model: "m".into(),
         })
@@ -487,7 +458,8 @@ async fn with_intent_model(content: &str) -> (TestCompany, MockServer) {
 
 #[tokio::test]
 async fn the_model_tier_reads_what_the_rules_cannot_and_its_proposals_always_wait() {
-    let (co, model) = with_intent_model(
+    let (co, model) = with_scripted_model(
+        Purpose::Intent,
         r#"{"tier": "model", "intents": [{"kind": "hire_employee", "confidence": 0.9,
             "slots": {"role": "Finance Analyst", "department": "Engineering", "count": 1}}]}"#,
     )
@@ -523,7 +495,7 @@ async fn the_model_tier_reads_what_the_rules_cannot_and_its_proposals_always_wai
 
 #[tokio::test]
 async fn a_broken_model_answer_becomes_a_question_not_an_action() {
-    let (co, model) = with_intent_model("sure! I think you want {{{ hire").await;
+    let (co, model) = with_scripted_model(Purpose::Intent, "sure! I think you want {{{ hire").await;
     co.dept("Engineering", None).await;
     let turn = co
         .core
