@@ -1,6 +1,9 @@
 //! Chats: department group chats now; DMs, requirement and casual groups build on the
 //! same tables (issue 5). Every post is persisted before it is announced.
 
+pub mod gates;
+pub mod polling;
+
 use chrono::Utc;
 use cubicle_store::entity::{chat, chat_member, chat_message};
 use cubicle_store::{ConnectionTrait, Db, DbErr, chat as q};

@@ -9,6 +9,7 @@
 pub mod app;
 pub mod bindings;
 pub mod chat;
+pub mod clock;
 pub mod error;
 pub mod events;
 pub mod gateway;
@@ -16,6 +17,7 @@ pub mod mind;
 pub mod org;
 pub mod providers;
 pub mod roles;
+pub mod scheduler;
 pub mod secretary;
 pub mod secrets;
 pub mod types;

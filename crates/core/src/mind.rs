@@ -2,6 +2,12 @@
 //! This first piece writes a new hire's self-introduction; the flow-of-thought engine
 //! (issue 5) grows here.
 
+pub mod archetypes;
+pub mod memory_rules;
+pub mod relationship_rules;
+pub mod seeds;
+pub mod stamina;
+
 use cubicle_llm::{ChatMessage, CompletionRequest};
 
 use crate::types::{CompanyDto, EmployeeDto, Language};

@@ -2,6 +2,8 @@
 //! first part records what the boss or the secretary assigns; the task engine (urgency,
 //! onResolve, guards) builds on it in the tasks issue.
 
+pub mod urgency;
+
 use chrono::Utc;
 use cubicle_store::entity::{chat, requirement, task};
 use cubicle_store::{Db, DbErr, TransactionTrait, chat as chat_q, work as q};
