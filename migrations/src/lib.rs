@@ -16,6 +16,7 @@ mod m20261130_000007_create_app_setting;
 mod m20261130_000008_create_secretary;
 mod m20261130_000009_create_chat;
 mod m20261130_000010_create_work;
+mod m20261130_000011_create_mind;
 
 pub struct Migrator;
 
@@ -33,6 +34,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261130_000008_create_secretary::Migration),
             Box::new(m20261130_000009_create_chat::Migration),
             Box::new(m20261130_000010_create_work::Migration),
+            Box::new(m20261130_000011_create_mind::Migration),
         ]
     }
 }

@@ -10,7 +10,7 @@ use cubicle_migrations::{Migrator, MigratorTrait};
 use sea_orm_migration::SchemaManager;
 use sea_orm_migration::sea_orm::{ConnectionTrait, Database, DatabaseConnection};
 
-const TABLES: [&str; 17] = [
+const TABLES: [&str; 22] = [
     "company",
     "department",
     "team",
@@ -28,6 +28,11 @@ const TABLES: [&str; 17] = [
     "chat_message",
     "requirement",
     "task",
+    "memory",
+    "chat_summary",
+    "relationship",
+    "employee_state",
+    "thought",
 ];
 
 async fn assert_tables(db: &DatabaseConnection, present: bool) {
@@ -54,6 +59,21 @@ async fn up_down_up(db: &DatabaseConnection) {
         "INSERT INTO department (company_id, name, mission, parent_id, created_at) VALUES (1, 'Frontend', '', 1, '2026-11-30T00:00:00Z')",
         "INSERT INTO team (department_id, name, created_at) VALUES (2, 'Web', '2026-11-30T00:00:00Z')",
         "INSERT INTO employee (company_id, name, title, department_id, team_id, archetype, speaking_style, skills, backend_provider, backend_model, tool_whitelist, status, hired_at) VALUES (1, 'Alice', 'Engineer', 2, 1, 'old_hand', '', '[]', 'builtin', 'm', '[]', 'idle', '2026-11-30T00:00:00Z')",
+        "INSERT INTO employee (company_id, name, title, department_id, archetype, speaking_style, skills, backend_provider, backend_model, tool_whitelist, status, hired_at) VALUES (1, 'Bob', 'Designer', 2, 'chatterbox', '', '[]', 'builtin', 'm', '[]', 'idle', '2026-11-30T00:00:00Z')",
+        "INSERT INTO chat (kind, name, department_id, mode, topic, created_at) VALUES ('requirement', 'Login page', 2, 'work', 'the login form', '2026-11-30T00:00:00Z')",
+        "INSERT INTO chat (kind, name, department_id, created_at) VALUES ('department', 'Frontend', 2, '2026-11-30T00:00:00Z')",
+        "INSERT INTO chat_member (chat_id, employee_id, joined_at) VALUES (1, 1, '2026-11-30T00:00:00Z')",
+        "INSERT INTO chat_member (chat_id, employee_id, joined_at) VALUES (1, 2, '2026-11-30T00:00:00Z')",
+        "INSERT INTO chat_message (chat_id, sender_kind, sender_employee_id, text, mentions, created_at) VALUES (1, 'employee', 1, 'hi @Bob', '[2]', '2026-11-30T00:00:00Z')",
+        "UPDATE chat_member SET last_read_message_id = 1 WHERE employee_id = 2",
+        "UPDATE chat SET boss_last_read_message_id = 1 WHERE id = 1",
+        "INSERT INTO requirement (name, department_id, chat_id, created_at) VALUES ('Login page', 2, 1, '2026-11-30T00:00:00Z')",
+        "INSERT INTO task (owner_id, description, requirement_id, created_by, created_at) VALUES (1, 'Build it', 1, 'boss', '2026-11-30T00:00:00Z')",
+        "INSERT INTO memory (employee_id, kind, content, importance, visibility, department_id, requirement_id, source_chat_id, expires_at, created_at) VALUES (1, 'short_term', 'Bob likes blue', 5, 'team', 2, 1, 1, '2026-12-01T00:00:00Z', '2026-11-30T00:00:00Z')",
+        "INSERT INTO chat_summary (chat_id, summary, upto_message_id, updated_at) VALUES (1, 'They said hi.', 1, '2026-11-30T00:00:00Z')",
+        "INSERT INTO relationship (employee_id, other_employee_id, impression, affinity, updated_at) VALUES (1, 2, 'friendly', 60, '2026-11-30T00:00:00Z')",
+        "INSERT INTO employee_state (employee_id, patience, fatigue, stress, last_interest, last_saturation, updated_at) VALUES (1, 100.0, 0.0, 0.0, 7, 3, '2026-11-30T00:00:00Z')",
+        "INSERT INTO thought (employee_id, chat_id, inner_thoughts, reason, should_speak, spoke, silenced_by, interest, saturation, perspective_seed, prompt_tokens, ops, trace_id, created_at) VALUES (1, 1, 'Say hi', 'new colleague', true, false, 'cooldown', 7, 3, 'tease', 120, '{\"memory\": []}', 't-1', '2026-11-30T00:00:00Z')",
     ] {
         db.execute_unprepared(sql)
             .await
@@ -99,4 +119,41 @@ async fn migrations_up_down_on_postgres() {
         .await
         .expect("reset schema");
     up_down_up(&db).await;
+}
+
+/// Chats made before the mind migration get a mode: requirement groups and DMs work,
+/// everything else casual.
+#[tokio::test]
+async fn existing_chats_get_a_mode_on_sqlite() {
+    use sea_orm_migration::sea_orm::Statement;
+
+    let dir = tempfile::tempdir().expect("dir");
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("m.db").display());
+    let db = Database::connect(&url).await.expect("connect");
+    Migrator::up(&db, Some(10)).await.expect("up to work");
+    for (kind, name) in [
+        ("department", "Frontend"),
+        ("requirement", "Login page"),
+        ("dm", "Alice & Bob"),
+    ] {
+        db.execute_unprepared(&format!(
+            "INSERT INTO chat (kind, name, created_at) VALUES ('{kind}', '{name}', '2026-11-30T00:00:00Z')"
+        ))
+        .await
+        .expect("insert chat");
+    }
+    Migrator::up(&db, None).await.expect("up");
+    let mut modes = Vec::new();
+    for id in 1..=3 {
+        let row = db
+            .query_one_raw(Statement::from_string(
+                db.get_database_backend(),
+                format!("SELECT mode FROM chat WHERE id = {id}"),
+            ))
+            .await
+            .expect("select")
+            .expect("row");
+        modes.push(row.try_get_by_index::<String>(0).expect("mode"));
+    }
+    assert_eq!(modes, ["casual", "work", "work"]);
 }

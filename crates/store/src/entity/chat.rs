@@ -5,11 +5,17 @@ use sea_orm::entity::prelude::*;
 pub struct Model {
     #[sea_orm(primary_key)]
     pub id: i32,
-    /// `department`, `requirement`, `casual`, `dm`.
+    /// `department`, `requirement`, `casual`, `dm`, `boss`.
     pub kind: String,
     pub name: String,
     pub department_id: Option<i32>,
     pub created_at: DateTimeUtc,
+    /// `work` or `casual` (SPEC §4 gates); the column defaults to `casual`.
+    pub mode: String,
+    /// The boss's read mark: the last message the boss has seen.
+    pub boss_last_read_message_id: Option<i32>,
+    #[sea_orm(column_type = "Text", nullable)]
+    pub topic: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

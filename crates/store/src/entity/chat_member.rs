@@ -8,6 +8,8 @@ pub struct Model {
     pub chat_id: i32,
     pub employee_id: i32,
     pub joined_at: DateTimeUtc,
+    /// The member's read mark: the last message it has seen.
+    pub last_read_message_id: Option<i32>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -13,6 +13,8 @@ pub struct Model {
     pub text: String,
     pub trace_id: Option<String>,
     pub created_at: DateTimeUtc,
+    /// JSON array of the employee ids the message mentions.
+    pub mentions: Option<Json>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

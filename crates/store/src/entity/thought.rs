@@ -1,0 +1,33 @@
+use sea_orm::entity::prelude::*;
+
+/// SPEC §4: one flow of thought, stored whether or not the employee spoke.
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[sea_orm(table_name = "thought")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i32,
+    pub employee_id: i32,
+    pub chat_id: Option<i32>,
+    #[sea_orm(column_type = "Text")]
+    pub inner_thoughts: String,
+    #[sea_orm(column_type = "Text")]
+    pub reason: String,
+    pub should_speak: bool,
+    pub spoke: bool,
+    /// Why a decision to speak was overruled: `saturation`, `cooldown`, `anti_spam`,
+    /// `identity`, `malformed`; `None` when it was not.
+    pub silenced_by: Option<String>,
+    pub interest: Option<i32>,
+    pub saturation: Option<i32>,
+    pub perspective_seed: String,
+    pub prompt_tokens: i32,
+    /// The memory, relationship and task ops that were applied (free-form JSON).
+    pub ops: Json,
+    pub trace_id: Option<String>,
+    pub created_at: DateTimeUtc,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}
