@@ -1,1 +1,272 @@
-//! (issue 5: being written)
+//! When an employee next looks at its chats (SPEC §4): the nudge delays of the chain
+//! reaction and the adaptive polling formula. Pure numbers, so the engine and the
+//! scheduler stay free of magic constants and tests can pin the SPEC's worked examples.
+//!
+//! An employee who is interested and finds the topic fresh comes back within seconds; a
+//! bored one whose topic is exhausted comes back after minutes. That spacing is what keeps
+//! a quiet company cheap.
+
+use chrono::TimeDelta;
+use rand::Rng;
+
+/// Shortest poll delay, in seconds.
+pub const POLL_MIN_SECS: f64 = 10.0;
+/// Longest poll delay, in seconds.
+pub const POLL_MAX_SECS: f64 = 300.0;
+/// Relative jitter of a poll delay (±10 %), so employees polled together drift apart.
+pub const JITTER: f64 = 0.10;
+
+/// The poll delay in seconds. `interest` is clamped to 1..=10, `saturation` to 0..=10 and
+/// `jitter` to [-1, 1] (it scales the ±[`JITTER`] band); the result stays in
+/// [[`POLL_MIN_SECS`], [`POLL_MAX_SECS`]].
+pub fn poll_delay_secs(interest: u8, saturation: u8, jitter: f64) -> f64 {
+    let interest = f64::from(interest.clamp(1, 10));
+    let saturation = f64::from(saturation.min(10));
+    // A NaN jitter (a broken random source) means "no jitter" rather than a NaN delay.
+    let jitter = if jitter.is_nan() {
+        0.0
+    } else {
+        jitter.clamp(-1.0, 1.0)
+    };
+    let interest_factor = (10.0 - interest) / 9.0;
+    let saturation_factor = saturation / 10.0;
+    let base = POLL_MIN_SECS
+        + (0.6 * interest_factor + 0.4 * saturation_factor) * (POLL_MAX_SECS - POLL_MIN_SECS);
+    (base * (1.0 + JITTER * jitter)).clamp(POLL_MIN_SECS, POLL_MAX_SECS)
+}
+
+/// (interest, saturation) when the model leaves them out: a DM is addressed to the
+/// employee, so it stays attentive; a group starts neutral and unsaturated.
+pub fn defaults(is_dm: bool) -> (u8, u8) {
+    if is_dm { (7, 3) } else { (5, 0) }
+}
+
+/// The next poll delay from the last thought's values (defaults when omitted), jittered.
+pub fn poll_delay(
+    interest: Option<u8>,
+    saturation: Option<u8>,
+    is_dm: bool,
+    rng: &mut impl Rng,
+) -> TimeDelta {
+    let (default_interest, default_saturation) = defaults(is_dm);
+    let jitter = rng.random_range(-1.0..=1.0);
+    secs_to_delta(poll_delay_secs(
+        interest.unwrap_or(default_interest),
+        saturation.unwrap_or(default_saturation),
+        jitter,
+    ))
+}
+
+/// Nudge and absorb delays in seconds, each a (low, high) uniform range. Configurable so
+/// a demo can run faster than the SPEC's office pace.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NudgeConfig {
+    /// After the boss posts: employees react quickly (SPEC: 1–5 s).
+    pub after_boss: (f64, f64),
+    /// After an employee posts: colleagues take their time (SPEC: 5–60 s).
+    pub after_employee: (f64, f64),
+    /// A woken employee waits this long to absorb further messages (SPEC: 2–8 s).
+    pub absorb: (f64, f64),
+}
+
+impl Default for NudgeConfig {
+    fn default() -> Self {
+        Self {
+            after_boss: (1.0, 5.0),
+            after_employee: (5.0, 60.0),
+            absorb: (2.0, 8.0),
+        }
+    }
+}
+
+impl NudgeConfig {
+    /// How long after a message a member is nudged.
+    pub fn nudge_delay(&self, from_boss: bool, rng: &mut impl Rng) -> TimeDelta {
+        let range = if from_boss {
+            self.after_boss
+        } else {
+            self.after_employee
+        };
+        secs_to_delta(uniform(range, rng))
+    }
+
+    /// How long a woken employee waits before thinking, so one thought answers the
+    /// messages that arrive meanwhile.
+    pub fn absorb_wait(&self, rng: &mut impl Rng) -> TimeDelta {
+        secs_to_delta(uniform(self.absorb, rng))
+    }
+}
+
+/// Longest delay a configured range may ask for: a typo must not park an employee forever.
+const MAX_CONFIGURED_SECS: f64 = 86_400.0;
+
+/// A uniform draw in the range, tolerating reversed, negative or non-finite bounds from a
+/// hand-edited config instead of panicking in `random_range`.
+fn uniform((a, b): (f64, f64), rng: &mut impl Rng) -> f64 {
+    let fix = |x: f64| {
+        if x.is_nan() {
+            0.0
+        } else {
+            x.clamp(0.0, MAX_CONFIGURED_SECS)
+        }
+    };
+    let (a, b) = (fix(a), fix(b));
+    let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+    if lo == hi {
+        lo
+    } else {
+        rng.random_range(lo..=hi)
+    }
+}
+
+/// Seconds to a delta at millisecond precision (finer is meaningless for chat pacing).
+fn secs_to_delta(secs: f64) -> TimeDelta {
+    TimeDelta::milliseconds((secs * 1000.0).round() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-9
+    }
+
+    #[test]
+    fn the_formula_without_jitter() {
+        // interest 10, saturation 0: nothing but MIN.
+        assert!(close(poll_delay_secs(10, 0, 0.0), 10.0));
+        // interest 1, saturation 10: factors 1 and 1 → MAX.
+        assert!(close(poll_delay_secs(1, 10, 0.0), 300.0));
+        // interest 5, saturation 0: 10 + 0.6·(5/9)·290.
+        assert!(close(
+            poll_delay_secs(5, 0, 0.0),
+            10.0 + 0.6 * 5.0 / 9.0 * 290.0
+        ));
+        // interest 7, saturation 3: 10 + (0.6·3/9 + 0.4·0.3)·290 = 10 + 0.32·290.
+        assert!(close(poll_delay_secs(7, 3, 0.0), 102.8));
+        // interest 4, saturation 6: 10 + (0.4 + 0.24)·290.
+        assert!(close(poll_delay_secs(4, 6, 0.0), 195.6));
+    }
+
+    #[test]
+    fn spec_worked_examples() {
+        for j in [-1.0, -0.5, 0.0, 0.5, 1.0] {
+            // High interest, low saturation: ~10–15 s.
+            let fast = poll_delay_secs(10, 0, j);
+            assert!((10.0..=15.0).contains(&fast), "{fast}");
+            // Low interest, high saturation: ~4–5 min.
+            for (i, s) in [(1, 10), (2, 9), (1, 8)] {
+                let slow = poll_delay_secs(i, s, j);
+                assert!((240.0..=300.0).contains(&slow), "{i}/{s}: {slow}");
+            }
+        }
+    }
+
+    #[test]
+    fn jitter_scales_by_ten_percent_and_is_clamped() {
+        let base = poll_delay_secs(5, 5, 0.0);
+        assert!(close(poll_delay_secs(5, 5, 1.0), base * 1.1));
+        assert!(close(poll_delay_secs(5, 5, -1.0), base * 0.9));
+        // Out-of-range jitter counts as the band's edge; NaN as none.
+        assert!(close(poll_delay_secs(5, 5, 7.0), base * 1.1));
+        assert!(close(poll_delay_secs(5, 5, -7.0), base * 0.9));
+        assert!(close(poll_delay_secs(5, 5, f64::NAN), base));
+        // The band never leaves [MIN, MAX].
+        assert!(close(poll_delay_secs(10, 0, -1.0), POLL_MIN_SECS));
+        assert!(close(poll_delay_secs(1, 10, 1.0), POLL_MAX_SECS));
+    }
+
+    #[test]
+    fn inputs_are_clamped() {
+        assert_eq!(poll_delay_secs(0, 0, 0.0), poll_delay_secs(1, 0, 0.0));
+        assert_eq!(poll_delay_secs(200, 0, 0.0), poll_delay_secs(10, 0, 0.0));
+        assert_eq!(poll_delay_secs(5, 255, 0.0), poll_delay_secs(5, 10, 0.0));
+    }
+
+    #[test]
+    fn defaults_depend_on_the_chat() {
+        assert_eq!(defaults(true), (7, 3));
+        assert_eq!(defaults(false), (5, 0));
+    }
+
+    #[test]
+    fn sampled_delays_stay_in_the_jitter_band() {
+        let mut rng = StdRng::seed_from_u64(42);
+        for (interest, saturation, dm) in [
+            (Some(5), Some(5), false),
+            (None, None, true),
+            (None, None, false),
+            (Some(10), Some(0), false),
+            (Some(1), Some(10), true),
+        ] {
+            let (di, ds) = defaults(dm);
+            let base = poll_delay_secs(interest.unwrap_or(di), saturation.unwrap_or(ds), 0.0);
+            let (mut lo, mut hi) = (f64::MAX, f64::MIN);
+            for _ in 0..10_000 {
+                let d = poll_delay(interest, saturation, dm, &mut rng).num_milliseconds() as f64
+                    / 1000.0;
+                assert!((POLL_MIN_SECS..=POLL_MAX_SECS).contains(&d), "{d}");
+                assert!(
+                    d >= base * 0.9 - 0.001 && d <= base * 1.1 + 0.001,
+                    "{d} vs {base}"
+                );
+                lo = lo.min(d);
+                hi = hi.max(d);
+            }
+            // The jitter is really applied (unless clamping eats the whole band).
+            if base * 0.9 >= POLL_MIN_SECS && base * 1.1 <= POLL_MAX_SECS {
+                assert!(hi - lo > base * 0.15, "{lo}..{hi} around {base}");
+            }
+        }
+    }
+
+    #[test]
+    fn omitted_values_use_the_defaults() {
+        let mut a = StdRng::seed_from_u64(1);
+        let mut b = StdRng::seed_from_u64(1);
+        assert_eq!(
+            poll_delay(None, None, true, &mut a),
+            poll_delay(Some(7), Some(3), true, &mut b)
+        );
+        assert_eq!(
+            poll_delay(None, Some(9), false, &mut a),
+            poll_delay(Some(5), Some(9), false, &mut b)
+        );
+    }
+
+    #[test]
+    fn nudge_delays_follow_the_spec_ranges() {
+        let cfg = NudgeConfig::default();
+        let mut rng = StdRng::seed_from_u64(3);
+        let secs = |d: TimeDelta| d.num_milliseconds() as f64 / 1000.0;
+        for _ in 0..5_000 {
+            assert!((1.0..=5.0).contains(&secs(cfg.nudge_delay(true, &mut rng))));
+            assert!((5.0..=60.0).contains(&secs(cfg.nudge_delay(false, &mut rng))));
+            assert!((2.0..=8.0).contains(&secs(cfg.absorb_wait(&mut rng))));
+        }
+    }
+
+    #[test]
+    fn a_broken_config_does_not_panic() {
+        let cfg = NudgeConfig {
+            after_boss: (5.0, 1.0),
+            after_employee: (f64::NAN, -3.0),
+            absorb: (4.0, 4.0),
+        };
+        let mut rng = StdRng::seed_from_u64(9);
+        for _ in 0..100 {
+            let d = cfg.nudge_delay(true, &mut rng);
+            assert!(d >= TimeDelta::seconds(1) && d <= TimeDelta::seconds(5));
+            assert_eq!(cfg.nudge_delay(false, &mut rng), TimeDelta::zero());
+            assert_eq!(cfg.absorb_wait(&mut rng), TimeDelta::seconds(4));
+        }
+        let huge = NudgeConfig {
+            after_boss: (f64::INFINITY, f64::INFINITY),
+            ..NudgeConfig::default()
+        };
+        assert_eq!(huge.nudge_delay(true, &mut rng), TimeDelta::days(1));
+    }
+}
