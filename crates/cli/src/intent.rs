@@ -1,9 +1,13 @@
 //! `cubicle-cli intent [--json] TEXT...`: what the secretary would understand, with no
-//! side effects — the database is never opened. With no model tier configured (the
-//! case today) this is the rule tier alone, in the same JSON shape the model tier will use.
+//! change to the company. The rules answer when they are sure; otherwise, when a model
+//! tier is configured (an intent route in the company's settings, or `CUBICLE_PROVIDER`),
+//! the model tier reads it with the company's names in its prompt — exactly as in a
+//! secretary turn. With no model configured it is the rule tier alone, same JSON shape.
+//! A company database that does not exist yet is never created by this command.
 
 use anyhow::Result;
 use clap::Args;
+use cubicle_core::AppCore;
 use cubicle_core::secretary::{Parse, parse_rules};
 
 #[derive(Args)]
@@ -16,12 +20,22 @@ pub struct IntentArgs {
     text: Vec<String>,
 }
 
-pub fn run(args: IntentArgs) -> Result<()> {
-    let parse = parse_rules(&args.text.join(" "));
-    if args.json {
+/// The rule tier alone: no company to read, no model configured.
+pub fn rules_only(args: IntentArgs) -> Result<()> {
+    print_parse(&parse_rules(&args.text.join(" ")), args.json)
+}
+
+/// Through the secretary of an existing company (model tier when configured).
+pub async fn run(core: &AppCore, args: IntentArgs) -> Result<()> {
+    let parse = core.secretary.understand(&args.text.join(" ")).await?;
+    print_parse(&parse, args.json)
+}
+
+fn print_parse(parse: &Parse, json: bool) -> Result<()> {
+    if json {
         println!("{}", serde_json::to_string(&parse)?);
     } else {
-        print!("{}", summary(&parse)?);
+        print!("{}", summary(parse)?);
     }
     Ok(())
 }

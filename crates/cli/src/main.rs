@@ -96,10 +96,31 @@ async fn main() -> std::process::ExitCode {
     }
 }
 
+/// Whether there is a company database to read (a SQLite file that exists, or a server);
+/// `intent` must not create one.
+fn company_exists(db: Option<&str>) -> Result<bool> {
+    let url = match db {
+        Some(url) => url.to_owned(),
+        None => cubicle_store::default_database_url()?,
+    };
+    Ok(match url.strip_prefix("sqlite:") {
+        Some(rest) => {
+            let path = rest.trim_start_matches("//");
+            let path = path.split('?').next().unwrap_or(path);
+            path != ":memory:" && std::path::Path::new(path).exists()
+        }
+        None => true,
+    })
+}
+
 async fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Bench(cmd) => bench::run(cmd).await,
-        Command::Intent(args) => intent::run(args),
+        Command::Intent(args)
+            if !company_exists(cli.db.as_deref())? && EnvProvider::from_env()?.is_none() =>
+        {
+            intent::rules_only(args)
+        }
         Command::Dev(DevCommand::ExportBindings { out }) => {
             cubicle_core::bindings::export_all(&out)?;
             println!("bindings written to {}", out.display());
@@ -134,8 +155,8 @@ async fn run(cli: Cli) -> Result<()> {
                     schema,
                     prompt,
                 } => provider::ask(&core, provider, model, schema, prompt.join(" ")).await,
+                Command::Intent(args) => intent::run(&core, args).await,
                 Command::Dev(_) | Command::Bench(_) => unreachable!("handled above"),
-                Command::Intent(_) => unreachable!("handled above"),
             }
         }
     }

@@ -100,6 +100,22 @@ fn print_action(a: &ActionDto) {
                 .map(|d| format!(" in {d}"))
                 .unwrap_or_default()
         ),
+        Proposal::DeleteDepartment {
+            name,
+            destination_name,
+            ..
+        } => format!(
+            "delete department {name}{}",
+            destination_name
+                .as_ref()
+                .map(|d| format!(", its people to {d}"))
+                .unwrap_or_default()
+        ),
+        Proposal::ConveneMeeting {
+            topic,
+            participant_names,
+            ..
+        } => format!("meeting \"{topic}\" with {}", participant_names.join(", ")),
         Proposal::SetPolicy {
             level,
             daily_budget_usd,

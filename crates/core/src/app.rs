@@ -104,6 +104,7 @@ impl AppCore {
             gateway.clone(),
             providers.clone(),
             work.clone(),
+            bus.clone(),
         );
         Ok(Self {
             db,

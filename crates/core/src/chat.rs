@@ -6,7 +6,7 @@ pub mod polling;
 
 use chrono::Utc;
 use cubicle_store::entity::{chat, chat_member, chat_message};
-use cubicle_store::{ConnectionTrait, Db, DbErr, chat as q};
+use cubicle_store::{ConnectionTrait, Db, DbErr, TransactionTrait, chat as q};
 use sea_orm::ActiveValue::{NotSet, Set};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -58,6 +58,7 @@ impl Chats {
                     chat_id: Set(chat_id),
                     employee_id: Set(employee_id),
                     joined_at: Set(Utc::now()),
+                    ..Default::default()
                 },
             )
             .await?;
@@ -81,6 +82,7 @@ impl Chats {
                 text: Set(text.to_owned()),
                 trace_id: Set(None),
                 created_at: Set(Utc::now()),
+                ..Default::default()
             },
         )
         .await?;
@@ -107,6 +109,74 @@ impl Chats {
             .collect())
     }
 
+    /// A meeting (SPEC §9): a work chat on a topic with its participants, opened by a
+    /// system message that states the topic.
+    pub async fn create_meeting(
+        &self,
+        topic: &str,
+        participant_ids: &[i32],
+    ) -> Result<chat::Model, DbErr> {
+        let txn = self.db.begin().await?;
+        let now = Utc::now();
+        let c = q::insert_chat(
+            &txn,
+            chat::ActiveModel {
+                id: NotSet,
+                kind: Set("meeting".into()),
+                name: Set(topic.to_owned()),
+                department_id: Set(None),
+                mode: Set("work".into()),
+                topic: Set(Some(topic.to_owned())),
+                created_at: Set(now),
+                ..Default::default()
+            },
+        )
+        .await?;
+        for id in participant_ids {
+            q::insert_member(
+                &txn,
+                chat_member::ActiveModel {
+                    id: NotSet,
+                    chat_id: Set(c.id),
+                    employee_id: Set(*id),
+                    joined_at: Set(now),
+                    ..Default::default()
+                },
+            )
+            .await?;
+        }
+        let m = q::insert_message(
+            &txn,
+            chat_message::ActiveModel {
+                id: NotSet,
+                chat_id: Set(c.id),
+                sender_kind: Set("system".into()),
+                sender_employee_id: Set(None),
+                text: Set(topic.to_owned()),
+                trace_id: Set(None),
+                created_at: Set(now),
+                ..Default::default()
+            },
+        )
+        .await?;
+        txn.commit().await?;
+        self.bus.publish(DomainEvent::ChatMessagePosted {
+            chat_id: c.id,
+            message_id: m.id,
+        });
+        Ok(c)
+    }
+
+    /// Every chat, oldest first.
+    pub async fn all(&self) -> Result<Vec<chat::Model>, DbErr> {
+        q::list_chats(&self.db).await
+    }
+
+    /// Takes back a meeting convened by mistake, with its messages.
+    pub async fn end_meeting(&self, chat_id: i32) -> Result<(), DbErr> {
+        q::delete_chat(&self.db, chat_id).await
+    }
+
     pub async fn find_department_chat(
         &self,
         department_id: i32,
@@ -130,7 +200,9 @@ async fn department_chat(
             kind: Set("department".into()),
             name: Set(name.to_owned()),
             department_id: Set(Some(department_id)),
+            mode: Set("casual".into()),
             created_at: Set(Utc::now()),
+            ..Default::default()
         },
     )
     .await

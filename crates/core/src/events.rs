@@ -40,6 +40,12 @@ pub enum DomainEvent {
         chat_id: i32,
         message_id: i32,
     },
+    /// The secretary's reply so far, while its model writes it (`text` is all of it
+    /// until now, so a missed event loses nothing). The finished turn is the source of truth.
+    SecretaryReplyDelta {
+        stream_id: u32,
+        text: String,
+    },
     /// Providers, keys, routes or prices changed.
     ProvidersChanged,
     /// New rows in the cost ledger.

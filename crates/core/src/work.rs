@@ -115,7 +115,10 @@ impl Work {
                 kind: Set("requirement".into()),
                 name: Set(name.to_owned()),
                 department_id: Set(department_id),
+                mode: Set("work".into()),
+                topic: Set(Some(description.to_owned())),
                 created_at: Set(Utc::now()),
+                ..Default::default()
             },
         )
         .await?;

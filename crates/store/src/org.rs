@@ -147,6 +147,38 @@ pub async fn move_teams(conn: &impl ConnectionTrait, from: i32, to: i32) -> Resu
     Ok(res.rows_affected)
 }
 
+/// Puts the given teams into a department (restoring a deleted one).
+pub async fn set_teams_department(
+    conn: &impl ConnectionTrait,
+    team_ids: Vec<i32>,
+    department_id: i32,
+) -> Result<u64, DbErr> {
+    let res = team::Entity::update_many()
+        .col_expr(team::Column::DepartmentId, Expr::value(department_id))
+        .filter(team::Column::Id.is_in(team_ids))
+        .exec(conn)
+        .await?;
+    Ok(res.rows_affected)
+}
+
+/// Links a group chat to a department (its own chat survives the department's deletion
+/// with no department, and an undo links it again).
+pub async fn set_chat_department(
+    conn: &impl ConnectionTrait,
+    chat_id: i32,
+    department_id: Option<i32>,
+) -> Result<u64, DbErr> {
+    let res = crate::entity::chat::Entity::update_many()
+        .col_expr(
+            crate::entity::chat::Column::DepartmentId,
+            Expr::value(department_id),
+        )
+        .filter(crate::entity::chat::Column::Id.eq(chat_id))
+        .exec(conn)
+        .await?;
+    Ok(res.rows_affected)
+}
+
 // ---------- employees ----------
 
 /// Employees of the company; fired ones only when `include_fired`.

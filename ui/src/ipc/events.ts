@@ -1,6 +1,6 @@
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import type { DomainEvent } from "../bindings/DomainEvent";
 import { queryKeys } from "./queries";
 
@@ -29,6 +29,9 @@ export function keysFor(event: DomainEvent): ReadonlyArray<readonly string[]> {
       return [];
     case "chat_message_posted":
       // Department group chats (a new hire's introduction): no page shows them yet.
+      return [];
+    case "secretary_reply_delta":
+      // Streamed text of a reply on its way; the finished turn invalidates the history itself.
       return [];
     case "providers_changed":
       // A new or removed provider changes the routes (fallbacks) and the price list too.
@@ -66,4 +69,37 @@ export function useDomainEvents(): void {
       unlisten?.();
     };
   }, [client]);
+}
+
+/**
+ * While a secretary turn is on its way (`active`): the reply its model has written so far, or
+ * null before the first words (and for replies the rules write at once, which never stream).
+ */
+export function useSecretaryReplyStream(active: boolean): string | null {
+  const [latest, setLatest] = useState<{ id: number; text: string } | null>(null);
+  useEffect(() => {
+    if (!active) {
+      setLatest(null);
+      return;
+    }
+    let disposed = false;
+    let unlisten: UnlistenFn | undefined;
+    onDomainEvent((event) => {
+      if (event.type !== "secretary_reply_delta") return;
+      // A newer stream replaces an older one; within one stream each event carries all the text so far.
+      setLatest((prev) => (prev === null || event.streamId >= prev.id ? { id: event.streamId, text: event.text } : prev));
+    })
+      .then((fn) => {
+        if (disposed) fn();
+        else unlisten = fn;
+      })
+      .catch(() => {
+        // No event bus (plain browser): the reply still arrives whole when the turn ends.
+      });
+    return () => {
+      disposed = true;
+      unlisten?.();
+    };
+  }, [active]);
+  return latest?.text ?? null;
 }

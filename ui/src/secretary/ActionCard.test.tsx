@@ -39,4 +39,32 @@ describe("action cards for work", () => {
     expect(screen.getByText("Engineering")).toBeInTheDocument();
     expect(screen.getByText("It gets its own group chat.")).toBeInTheDocument();
   });
+
+  it("shows a department deletion as destructive, with where its people go", () => {
+    const action: ActionDto = {
+      ...base,
+      id: 9,
+      destructive: true,
+      status: "proposed",
+      proposal: { type: "delete_department", departmentId: 4, name: "Marketing", destinationId: 2, destinationName: "Sales", headcount: 3 },
+    };
+    renderWithProviders(<ActionCard action={action} snapshot={undefined} />);
+    expect(screen.getByTestId("action-card-9")).toHaveAttribute("data-destructive", "true");
+    expect(screen.getByText("Its 3 people move to Sales.")).toBeInTheDocument();
+    expect(screen.getByTestId("action-warning-9")).toHaveTextContent("The department will be removed");
+  });
+
+  it("shows a meeting card with its topic and participants", () => {
+    const action: ActionDto = {
+      ...base,
+      id: 10,
+      status: "applied",
+      diff: '+ meeting "Q3 plan" with Alice, Bob',
+      proposal: { type: "convene_meeting", topic: "Q3 plan", participantIds: [1, 2], participantNames: ["Alice", "Bob"] },
+    };
+    renderWithProviders(<ActionCard action={action} snapshot={undefined} />);
+    expect(screen.getByText("Q3 plan")).toBeInTheDocument();
+    expect(screen.getByText("Alice, Bob")).toBeInTheDocument();
+    expect(screen.getByText("It gets a meeting chat.")).toBeInTheDocument();
+  });
 });

@@ -75,7 +75,7 @@ export function ActionCard({ action: fromHistory, snapshot }: { action: ActionDt
 
   const remaining = useRemaining(action.status === "applied" ? action.undoUntil : null);
   const p = action.proposal;
-  const destructive = action.destructive || p.type === "fire";
+  const destructive = action.destructive || p.type === "fire" || p.type === "delete_department";
   const muted = action.status === "cancelled" || action.status === "undone";
   const busy = run.isPending;
 
@@ -130,7 +130,7 @@ export function ActionCard({ action: fromHistory, snapshot }: { action: ActionDt
       {destructive && action.status === "proposed" && (
         <p className="mt-3 flex items-start gap-2 rounded-lg bg-rose-100/70 px-3 py-2 text-sm text-rose-800" data-testid={`action-warning-${action.id}`}>
           <WarningIcon className="mt-0.5 shrink-0" />
-          <span>{t("secretary.action.destructiveWarning")}</span>
+          <span>{t(p.type === "delete_department" ? "secretary.action.deleteDepartmentWarning" : "secretary.action.destructiveWarning")}</span>
         </p>
       )}
 
@@ -290,6 +290,29 @@ function Summary({ action, snapshot }: { action: ActionDto; snapshot: OrgSnapsho
           </Detail>
           <Detail label={t("secretary.hire.department")}>{p.departmentName ?? t("org.unassigned")}</Detail>
           <p className="text-xs text-slate-500">{t("secretary.requirement.chatNote")}</p>
+        </dl>
+      );
+    case "delete_department":
+      return (
+        <dl className="space-y-1">
+          <Detail label={t("department.name")}>
+            <span className="font-semibold">{p.name}</span>
+          </Detail>
+          <p className="text-sm text-slate-700">
+            {p.destinationName && p.headcount > 0
+              ? t("secretary.deleteDepartment.moveTo", { count: p.headcount, to: p.destinationName })
+              : t("secretary.deleteDepartment.empty")}
+          </p>
+        </dl>
+      );
+    case "convene_meeting":
+      return (
+        <dl className="space-y-1">
+          <Detail label={t("secretary.meeting.topic")}>
+            <span className="font-semibold">{p.topic}</span>
+          </Detail>
+          <Detail label={t("secretary.meeting.participants")}>{p.participantNames.join(", ")}</Detail>
+          <p className="text-xs text-slate-500">{t("secretary.meeting.chatNote")}</p>
         </dl>
       );
     case "set_policy":

@@ -393,6 +393,28 @@ describe("secretary page", () => {
     expect(await screen.findByTestId(`secretary-message-${backend.secretaryMessages[1]!.id}`)).toHaveTextContent("8 people in 3 departments.");
   });
 
+  it("shows the reply growing while its model streams it, then the saved reply", async () => {
+    const backend = withCompany();
+    let release: () => void = () => {};
+    backend.gates.set("secretary_say", new Promise<void>((r) => (release = r)));
+    const { user } = renderApp();
+    await user.type(await screen.findByTestId("secretary-input"), "How is the company doing?");
+    await user.click(screen.getByTestId("secretary-send"));
+    expect(await screen.findByText("Your secretary is on it…")).toBeInTheDocument();
+    backend.emit({ type: "secretary_reply_delta", streamId: 1, text: "Good " });
+    expect(await screen.findByTestId("secretary-streaming")).toHaveTextContent("Good");
+    backend.emit({ type: "secretary_reply_delta", streamId: 1, text: "Good morning, Ada!" });
+    await waitFor(() => expect(screen.getByTestId("secretary-streaming")).toHaveTextContent("Good morning, Ada!"));
+    // An older stream never overwrites a newer one.
+    backend.emit({ type: "secretary_reply_delta", streamId: 0, text: "stale" });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(screen.getByTestId("secretary-streaming")).toHaveTextContent("Good morning, Ada!");
+    release();
+    await waitFor(() => expect(screen.queryByTestId("secretary-streaming")).not.toBeInTheDocument());
+    await waitFor(() => expect(backend.secretaryMessages).toHaveLength(2));
+    expect(await screen.findByTestId(`secretary-message-${backend.secretaryMessages[1]!.id}`)).toBeInTheDocument();
+  });
+
   it("scrolls to the newest message", async () => {
     const scroll = vi.fn();
     Object.defineProperty(Element.prototype, "scrollIntoView", { configurable: true, writable: true, value: scroll });

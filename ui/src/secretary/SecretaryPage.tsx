@@ -6,6 +6,7 @@ import { ChatIcon, SendIcon } from "../components/icons";
 import { Button, ErrorState, LoadingState, Spinner } from "../components/ui";
 import { api } from "../ipc/api";
 import { errorKey } from "../ipc/errors";
+import { useSecretaryReplyStream } from "../ipc/events";
 import { queryKeys, useInvalidatingMutation, useOrg, useSecretaryHistory } from "../ipc/queries";
 import { ActionCard } from "./ActionCard";
 
@@ -33,11 +34,12 @@ export function SecretaryPage() {
 
   const messages = history.data ?? [];
   const pendingText = say.isPending ? say.variables?.text : undefined;
+  const streamed = useSecretaryReplyStream(say.isPending);
 
   // Keep the newest message in view: on load, on each new message and while a reply is on its way.
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: "end" });
-  }, [messages.length, pendingText]);
+  }, [messages.length, pendingText, streamed]);
 
   // The composer is disabled while sending; hand the focus back once the reply is in.
   useEffect(() => {
@@ -105,10 +107,20 @@ export function SecretaryPage() {
                 </li>
                 <li className="flex items-end gap-2.5" role="status">
                   <SecretaryAvatar />
-                  <div className="flex items-center gap-2 rounded-2xl rounded-bl-md bg-white px-4 py-2.5 text-sm text-slate-500 shadow-sm ring-1 ring-slate-200">
-                    <Spinner className="size-3" />
-                    {t("secretary.thinking")}
-                  </div>
+                  {streamed === null ? (
+                    <div className="flex items-center gap-2 rounded-2xl rounded-bl-md bg-white px-4 py-2.5 text-sm text-slate-500 shadow-sm ring-1 ring-slate-200">
+                      <Spinner className="size-3" />
+                      {t("secretary.thinking")}
+                    </div>
+                  ) : (
+                    <div
+                      data-testid="secretary-streaming"
+                      className="max-w-[80%] rounded-2xl rounded-bl-md bg-white px-4 py-2.5 text-sm whitespace-pre-wrap text-slate-800 shadow-sm ring-1 ring-slate-200"
+                    >
+                      {streamed}
+                      <span aria-hidden="true" className="ml-0.5 inline-block h-3.5 w-1.5 animate-pulse rounded-sm bg-slate-400 align-middle" />
+                    </div>
+                  )}
                 </li>
               </>
             )}

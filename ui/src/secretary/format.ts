@@ -15,6 +15,8 @@ export const PROPOSAL_TYPES = [
   "set_policy",
   "assign_task",
   "create_requirement",
+  "delete_department",
+  "convene_meeting",
 ] as const satisfies readonly Proposal["type"][];
 export const APPROVAL_POLICIES = ["auto", "key_steps", "manual"] as const satisfies readonly ApprovalPolicy[];
 

@@ -643,6 +643,8 @@ export class FakeBackend {
       case "set_policy":
       case "assign_task":
       case "create_requirement":
+      case "delete_department":
+      case "convene_meeting":
         return fail("internal", `the fake secretary does not apply ${p.type}`);
     }
   }

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::org::DeletedDepartment;
 use crate::types::{ApprovalPolicy, Archetype};
 
 /// Undo stays possible this long after an action is applied (issue 4: 10 minutes).
@@ -60,6 +61,22 @@ pub enum Proposal {
         department_id: Option<i32>,
         department_name: Option<String>,
     },
+    /// Deleting a department moves its people and sub-departments to `destination`
+    /// (required when it has any).
+    DeleteDepartment {
+        department_id: i32,
+        name: String,
+        destination_id: Option<i32>,
+        destination_name: Option<String>,
+        headcount: u32,
+    },
+    /// A meeting chat with these participants on a topic; the moderator (issue 6)
+    /// builds on it.
+    ConveneMeeting {
+        topic: String,
+        participant_ids: Vec<i32>,
+        participant_names: Vec<String>,
+    },
 }
 
 impl Proposal {
@@ -73,12 +90,17 @@ impl Proposal {
             Proposal::SetPolicy { .. } => "set_policy",
             Proposal::AssignTask { .. } => "assign_task",
             Proposal::CreateRequirement { .. } => "create_requirement",
+            Proposal::DeleteDepartment { .. } => "delete_department",
+            Proposal::ConveneMeeting { .. } => "convene_meeting",
         }
     }
 
     /// Destructive actions always wait for an explicit confirmation (SPEC §3).
     pub fn is_destructive(&self) -> bool {
-        matches!(self, Proposal::Fire { .. })
+        matches!(
+            self,
+            Proposal::Fire { .. } | Proposal::DeleteDepartment { .. }
+        )
     }
 }
 
@@ -115,6 +137,12 @@ pub enum Undo {
     RemoveRequirement {
         requirement_id: i32,
         chat_id: Option<i32>,
+    },
+    RestoreDepartment {
+        record: DeletedDepartment,
+    },
+    EndMeeting {
+        chat_id: i32,
     },
 }
 

@@ -325,6 +325,46 @@ impl Secretary {
                     diff,
                 )
             }
+            Proposal::DeleteDepartment {
+                department_id,
+                name,
+                destination_id,
+                destination_name,
+                headcount,
+            } => {
+                let chat_id = self
+                    .chats
+                    .find_department_chat(*department_id)
+                    .await?
+                    .map(|c| c.id);
+                let record = org.deletion_record(*department_id, chat_id).await?;
+                org.delete_department(DeleteDepartment {
+                    id: *department_id,
+                    reassign_to: *destination_id,
+                })
+                .await?;
+                let diff = match destination_name {
+                    Some(to) if *headcount > 0 || !record.children.is_empty() => {
+                        format!("− department {name}; its {headcount} people → {to}")
+                    }
+                    _ => format!("− department {name}"),
+                };
+                (Some(Undo::RestoreDepartment { record }), diff)
+            }
+            Proposal::ConveneMeeting {
+                topic,
+                participant_ids,
+                participant_names,
+            } => {
+                let chat = self.chats.create_meeting(topic, participant_ids).await?;
+                (
+                    Some(Undo::EndMeeting { chat_id: chat.id }),
+                    format!(
+                        "+ meeting \"{topic}\" with {}",
+                        participant_names.join(", ")
+                    ),
+                )
+            }
             Proposal::SetPolicy {
                 level,
                 daily_budget_usd,
@@ -422,6 +462,8 @@ impl Secretary {
                 org.set_budget(SetBudget { daily_budget_usd }).await?;
                 org.set_approval_policy(level).await.map(|_| ())
             }
+            Undo::RestoreDepartment { record } => org.restore_department(&record).await.map(|_| ()),
+            Undo::EndMeeting { chat_id } => Ok(self.chats.end_meeting(chat_id).await?),
         }
     }
 }

@@ -67,6 +67,44 @@ static WEAK_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| {
         r"\s*,\s*|\s+and\s+then\s+|\s+and\s+|\s+then\s+|\s+also\s+|\s*,?\s*\bbut\s+|\s*但是\s*|\s*不过\s*|\s*然后\s*|\s*并且\s*|\s*接着\s*|\s*另外\s*|\s*顺便\s*",
     )
 });
+/// A piece that only adds to the clause before it: a name for a hire ("，叫王小明"), people
+/// for a meeting ("，叫上张伟和李娜").
+static CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"^\s*(?:(?P<people>叫上|拉上|约上|喊上|带上|with)\s*\S.*|(?P<name>名叫|名字叫|名字是|叫做|叫|named|called)\s*[\p{Han}A-Za-z][\p{Han}A-Za-z' -]{0,30})$",
+    )
+});
+/// Words for "the department's people" in "delete Marketing and move its people to Sales".
+const COLLECTIVE: &[&str] = &[
+    "its people",
+    "their people",
+    "the people",
+    "people",
+    "everyone",
+    "everybody",
+    "them",
+    "its staff",
+    "the staff",
+    "staff",
+    "its team",
+    "the team",
+    "its members",
+    "the members",
+    "all of them",
+    "人员",
+    "员工",
+    "所有人",
+    "大家",
+    "他们",
+    "里面的人",
+    "部门的人",
+    "该部门的人",
+    "部门人员",
+    "全部人员",
+    "所有员工",
+    "成员",
+];
+
 static LEADING_FILLER: LazyLock<Regex> = LazyLock::new(|| {
     compile(
         r"^(?:(?:(?:please|pls|plz|kindly|hey|ok\s+so|so|now|also|and|then|plus|alright|oh|um|uh|can\s+you|could\s+you|would\s+you|can\s+u|could\s+u|will\s+you|i'd\s+like\s+you\s+to|i\s+want\s+you\s+to|i\s+need\s+you\s+to|go\s+ahead\s+and|let's|lets)\b|能不能|能否|可不可以|帮我|帮忙|麻烦你|麻烦|对了|另外|顺便|然后|再|还有|并且|同时|接着|以及|还要|也)\s*,?\s*)+",
@@ -150,6 +188,19 @@ fn clauses(sentence: &str) -> Vec<String> {
         if current.trim().is_empty() {
             current = piece.to_owned();
             continue;
+        }
+        if let Some(c) = CONTINUATION.captures(piece) {
+            let before = best(&clean(&current)).first().map(|i| i.kind);
+            let joins = matches!(
+                (c.name("name"), before),
+                (Some(_), Some(IntentKind::HireEmployee))
+                    | (None, Some(IntentKind::ConveneMeeting))
+            );
+            if joins {
+                current.push_str(sep);
+                current.push_str(piece);
+                continue;
+            }
         }
         let alone = best(&clean(piece));
         let stands_alone = alone
@@ -242,6 +293,25 @@ fn tidy(mut intents: Vec<Intent>) -> Vec<Intent> {
         }
         i += 1;
     }
+    // "delete Marketing and move its people to Sales": one deletion with a destination.
+    let mut i = 0;
+    while i + 1 < intents.len() {
+        let collective = intents[i + 1].kind == IntentKind::TransferEmployee
+            && intents[i + 1]
+                .slots
+                .name
+                .as_deref()
+                .is_some_and(|n| COLLECTIVE.contains(&n.trim().to_lowercase().as_str()));
+        if intents[i].kind == IntentKind::DeleteDepartment
+            && intents[i].slots.target_department.is_none()
+            && collective
+        {
+            let moved = intents.remove(i + 1);
+            intents[i].slots.target_department = moved.slots.target_department;
+        }
+        i += 1;
+    }
+    resolve_pronouns(&mut intents);
     let real = intents
         .iter()
         .any(|i| !matches!(i.kind, IntentKind::Unknown | IntentKind::Chitchat));
@@ -253,6 +323,28 @@ fn tidy(mut intents: Vec<Intent>) -> Vec<Intent> {
     intents.dedup_by(|b, a| a.kind == b.kind && a.slots == b.slots);
     intents.truncate(MAX_INTENTS);
     intents
+}
+
+/// "move Carol to Design and ask her to draft the flow": a task for "her" goes to the
+/// person the message named last. A new hire has no record yet, so "hire a designer and
+/// ask her …" still asks whom.
+fn resolve_pronouns(intents: &mut [Intent]) {
+    let mut last: Option<String> = None;
+    for intent in intents.iter_mut() {
+        let refers_back = intent.kind == IntentKind::AssignTask
+            && intent.slots.assignee.is_none()
+            && (intent.confidence - fill::PRONOUN_ASSIGNEE).abs() < f32::EPSILON;
+        if refers_back && let Some(who) = &last {
+            intent.slots.assignee = Some(who.clone());
+            intent.confidence = 0.9;
+        }
+        last = match intent.kind {
+            IntentKind::TransferEmployee | IntentKind::FireEmployee => intent.slots.name.clone(),
+            IntentKind::AssignTask => intent.slots.assignee.clone(),
+            IntentKind::HireEmployee => None,
+            _ => last.take(),
+        };
+    }
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use cubicle_store::{Db, DbErr, TransactionTrait, secretary as q};
 use sea_orm::ActiveValue::{NotSet, Set};
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use tokio_util::task::TaskTracker;
 
@@ -19,6 +20,7 @@ use super::rules::parse_rules;
 use super::text::{Lang, Pick, capabilities, clarify, next_name, pick};
 use crate::chat::Chats;
 use crate::error::{ErrorCode, IpcError};
+use crate::events::{DomainEvent, EventBus};
 use crate::gateway::{CallContext, Gateway, Purpose};
 use crate::mind;
 use crate::org::{OrgError, OrgService};
@@ -30,6 +32,9 @@ use cubicle_llm::{ChatMessage, CompletionRequest};
 
 /// Messages the chat page loads at once.
 pub const HISTORY_LIMIT: u64 = 200;
+/// Small talk stays small, whatever the model would like to write.
+const SMALL_TALK_MAX_TOKENS: u32 = 80;
+const SMALL_TALK_MAX_CHARS: usize = 300;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SecretaryError {
@@ -81,10 +86,13 @@ pub struct SecretaryTurn {
 pub struct Secretary {
     pub(super) db: Db,
     pub(super) org: OrgService,
-    chats: Chats,
+    pub(super) chats: Chats,
     gateway: Gateway,
     providers: Arc<Providers>,
     pub(super) work: Work,
+    bus: EventBus,
+    /// Numbers the streamed replies so the UI follows the right one.
+    streams: Arc<AtomicU32>,
     /// Background work (introductions) so callers can wait for it before exiting.
     tasks: TaskTracker,
 }
@@ -109,6 +117,7 @@ impl Secretary {
         gateway: Gateway,
         providers: Arc<Providers>,
         work: Work,
+        bus: EventBus,
     ) -> Self {
         Self {
             db,
@@ -117,6 +126,8 @@ impl Secretary {
             gateway,
             providers,
             work,
+            bus,
+            streams: Arc::new(AtomicU32::new(0)),
             tasks: TaskTracker::new(),
         }
     }
@@ -224,22 +235,23 @@ impl Secretary {
             Some(Language::ZhCn) => Lang::Zh,
             _ => Lang::En,
         };
-        let rules = parse_rules(text);
-        let parse = if rules
-            .intents
-            .iter()
-            .any(|i| i.is_confident() && i.kind != IntentKind::Unknown)
-        {
-            rules
-        } else {
-            // The rules are unsure: ask the model tier, keeping the rules' answer if it fails.
-            self.model_parse(text, &snap).await.unwrap_or(rules)
-        };
+        let parse = self.parse_with(text, &snap).await;
         let mut lines = Vec::new();
         let mut proposals = Vec::new();
         // Names proposed earlier in this message count as taken for the next hire.
         let mut taken: Vec<String> = snap.employees.iter().map(|e| e.name.clone()).collect();
-        for intent in &parse.intents {
+        let small_talk = parse.intents.iter().all(|i| i.kind == IntentKind::Chitchat);
+        let written = match small_talk {
+            true => self.small_talk(text, &snap, lang).await,
+            false => None,
+        };
+        let todo: &[Intent] = if written.is_some() {
+            &[]
+        } else {
+            &parse.intents
+        };
+        lines.extend(written);
+        for intent in todo {
             match self.handle(intent, &snap, lang, &mut taken).await? {
                 Outcome::Say(s) => lines.push(s),
                 Outcome::Propose(ps, s) => {
@@ -313,6 +325,94 @@ impl Secretary {
             parse,
             reply: message_dto(&reply, actions.iter().collect()),
         })
+    }
+
+    /// Small talk is written by the secretary's model and streamed to the UI as it
+    /// comes. It may only be pleasant: the prompt forbids claims about the company, and
+    /// anything the boss wants done goes through the rules and cards. `None` (the fixed
+    /// greeting is used) when no model answers. Like the model tier, only a configured
+    /// model writes it: the 135M built-in rambles and invents colleagues ("I'm Emily, the
+    /// team's leader"), which a secretary whose answers must be true cannot say.
+    async fn small_talk(&self, text: &str, snap: &OrgSnapshot, lang: Lang) -> Option<String> {
+        use futures::StreamExt;
+        let route = self
+            .providers
+            .configured_route(Purpose::Intent)
+            .await
+            .ok()
+            .flatten()?;
+        let (company, boss) = snap
+            .company
+            .as_ref()
+            .map(|c| (c.name.as_str(), c.boss_name.as_str()))
+            .unwrap_or(("the company", "the boss"));
+        let req = CompletionRequest {
+            messages: vec![
+                ChatMessage::system(format!(
+                    "You are the secretary of {company}, an AI company run by {boss} (the boss). \
+                     Answer the boss's small talk in one or two short, warm sentences in {language}. \
+                     Never claim you did anything and never state facts about the company or its people. \
+                     If it fits, remind them you can hire, move or let people go, create departments, \
+                     assign tasks and report on the company.",
+                    language = lang.pick("English", "Simplified Chinese"),
+                )),
+                ChatMessage::user(text),
+            ],
+            max_tokens: Some(SMALL_TALK_MAX_TOKENS),
+            temperature: Some(0.7),
+            ..Default::default()
+        };
+        let ctx = CallContext::new(Purpose::Intent);
+        let mut stream = match self.gateway.stream(&ctx, route, req).await {
+            Ok(reply) => reply.value,
+            Err(e) => {
+                tracing::info!(error = %e, "small talk: no model answered; using the fixed greeting");
+                return None;
+            }
+        };
+        let stream_id = self.streams.fetch_add(1, Ordering::Relaxed) + 1;
+        let mut so_far = String::new();
+        while let Some(item) = stream.next().await {
+            match item {
+                Ok(cubicle_llm::StreamEvent::Delta(d)) => {
+                    so_far.push_str(&d);
+                    if so_far.chars().count() > SMALL_TALK_MAX_CHARS {
+                        break;
+                    }
+                    self.bus.publish(DomainEvent::SecretaryReplyDelta {
+                        stream_id,
+                        text: so_far.trim_start().to_owned(),
+                    });
+                }
+                Ok(cubicle_llm::StreamEvent::Done { .. }) => break,
+                Err(e) => {
+                    tracing::info!(error = %e, "small talk: the stream broke; using the fixed greeting");
+                    return None;
+                }
+            }
+        }
+        let reply: String = so_far.trim().chars().take(SMALL_TALK_MAX_CHARS).collect();
+        (!reply.is_empty()).then_some(reply)
+    }
+
+    /// What the secretary understands from a message, with no change to the company:
+    /// the rules when they are sure, else the model tier when one is configured.
+    pub async fn understand(&self, text: &str) -> SecretaryResult<Parse> {
+        let snap = self.org.snapshot().await?;
+        Ok(self.parse_with(text.trim(), &snap).await)
+    }
+
+    async fn parse_with(&self, text: &str, snap: &OrgSnapshot) -> Parse {
+        let rules = parse_rules(text);
+        if rules
+            .intents
+            .iter()
+            .any(|i| i.is_confident() && i.kind != IntentKind::Unknown)
+        {
+            return rules;
+        }
+        // The rules are unsure: ask the model tier, keeping the rules' answer if it fails.
+        self.model_parse(text, snap).await.unwrap_or(rules)
     }
 
     /// The model tier (SPEC §3): the intent route's model, constrained to the `Parse`
@@ -485,20 +585,14 @@ impl Secretary {
                 "你好！可以让我招人、调岗、辞退，或者问问公司现在的情况。",
             )),
             IntentKind::Question => Outcome::Say(capabilities(lang)),
-            IntentKind::DeleteDepartment => Outcome::Say(lang.pick(
-                "Deleting a department means deciding where its people go; please do it on the org chart, where you can choose.",
-                "删除部门需要决定人员去向，请在组织架构页操作，那里可以选择。",
-            )),
+            IntentKind::DeleteDepartment => self.delete_department(s, snap, lang),
             IntentKind::AssignTask => self.assign_task(s, snap, lang),
             IntentKind::CreateRequirement => self.create_requirement(s, snap, lang),
-            IntentKind::SetPolicy | IntentKind::ConveneMeeting => Outcome::Say(lang.pick(
-                format!(
-                    "I understood \"{}\", but I can't do that yet. {}",
-                    intent.kind.as_str().replace('_', " "),
-                    capabilities(Lang::En)
-                ),
-                format!("我明白你的意思（{}），但这个我还做不到。{}", intent.kind.as_str(), capabilities(Lang::Zh)),
+            IntentKind::SetPolicy => Outcome::Say(lang.pick(
+                "Which policy should change? Say e.g. \"approvals: manual\" or \"daily budget $5\".",
+                "要改哪项设置？比如“审批改成手动”或“每日预算5美元”。",
             )),
+            IntentKind::ConveneMeeting => self.convene_meeting(s, snap, lang),
             IntentKind::Unknown => Outcome::Say(clarify(lang)),
         })
     }
@@ -663,6 +757,146 @@ impl Secretary {
             lang.pick(
                 format!("I'll open a requirement \"{name}\" with its own group chat."),
                 format!("我来新建需求“{name}”，并为它建一个群聊。"),
+            ),
+        )
+    }
+
+    fn delete_department(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+        let d = match self.department(s.department.as_deref(), snap, lang) {
+            Ok(d) => d,
+            Err(q) => return Outcome::Say(q),
+        };
+        let headcount = snap
+            .employees
+            .iter()
+            .filter(|e| e.department_id == Some(d.id))
+            .count();
+        let children = snap
+            .departments
+            .iter()
+            .filter(|x| x.parent_id == Some(d.id))
+            .count();
+        let destination = match s.target_department.as_deref() {
+            None => None,
+            Some(t) => match self.department(Some(t), snap, lang) {
+                Ok(t) if t.id == d.id => {
+                    return Outcome::Say(lang.pick(
+                        format!(
+                            "{}'s people need to go to another department. Which one?",
+                            d.name
+                        ),
+                        format!("{}的人需要调到别的部门，调到哪个？", d.name),
+                    ));
+                }
+                Ok(t) => Some(t),
+                Err(q) => return Outcome::Say(q),
+            },
+        };
+        if destination.is_none() && (headcount > 0 || children > 0) {
+            let others: Vec<&str> = snap
+                .departments
+                .iter()
+                .filter(|x| x.id != d.id)
+                .map(|x| x.name.as_str())
+                .collect();
+            return Outcome::Say(lang.pick(
+                format!(
+                    "{} still has {headcount} people and {children} sub-departments. Where should they go? Say e.g. \"delete {} and move its people to {}\".",
+                    d.name,
+                    d.name,
+                    others.first().copied().unwrap_or("Sales"),
+                ),
+                format!(
+                    "{}还有{headcount}个人和{children}个下级部门，要调到哪里？比如“删除{}，人员调到{}”。",
+                    d.name,
+                    d.name,
+                    others.first().copied().unwrap_or("销售部"),
+                ),
+            ));
+        }
+        Outcome::Propose(
+            vec![Proposal::DeleteDepartment {
+                department_id: d.id,
+                name: d.name.clone(),
+                destination_id: destination.map(|t| t.id),
+                destination_name: destination.map(|t| t.name.clone()),
+                headcount: u32::try_from(headcount).unwrap_or(u32::MAX),
+            }],
+            match destination {
+                Some(t) if headcount > 0 || children > 0 => lang.pick(
+                    format!(
+                        "Delete {} and move its {headcount} people to {}? Please confirm.",
+                        d.name, t.name
+                    ),
+                    format!(
+                        "确定删除{}，并把{headcount}个人调到{}吗？请确认。",
+                        d.name, t.name
+                    ),
+                ),
+                _ => lang.pick(
+                    format!("Delete the {} department? Please confirm.", d.name),
+                    format!("确定删除{}吗？请确认。", d.name),
+                ),
+            },
+        )
+    }
+
+    /// A meeting needs a topic and at least two people; a department named among the
+    /// participants brings all its members.
+    fn convene_meeting(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+        let Some(topic) = s.topic.as_deref().or(s.description.as_deref()) else {
+            return Outcome::Say(
+                lang.pick("What should the meeting be about?", "会议要讨论什么？"),
+            );
+        };
+        let mut wanted: Vec<&str> = s.participants.iter().map(String::as_str).collect();
+        if let Some(d) = s.department.as_deref() {
+            wanted.push(d);
+        }
+        let mut people: Vec<&EmployeeDto> = Vec::new();
+        for name in wanted {
+            let by_department = snap.departments.iter().find(|d| {
+                d.name.eq_ignore_ascii_case(name)
+                    || d.name.trim_end_matches('部') == name.trim_end_matches('部')
+            });
+            let found: Vec<&EmployeeDto> = match by_department {
+                Some(d) => snap
+                    .employees
+                    .iter()
+                    .filter(|e| e.department_id == Some(d.id))
+                    .collect(),
+                None => match self.person(Some(name), snap, lang) {
+                    Ok(e) => vec![e],
+                    Err(q) => return Outcome::Say(q),
+                },
+            };
+            for e in found {
+                if !people.iter().any(|p| p.id == e.id) {
+                    people.push(e);
+                }
+            }
+        }
+        if people.len() < 2 {
+            return Outcome::Say(lang.pick(
+                format!(
+                    "Who should meet about \"{topic}\"? Name at least two people or a department."
+                ),
+                format!("“{topic}”这个会要叫上谁？请说出至少两个人或一个部门。"),
+            ));
+        }
+        let names: Vec<String> = people.iter().map(|e| e.name.clone()).collect();
+        Outcome::Propose(
+            vec![Proposal::ConveneMeeting {
+                topic: topic.to_owned(),
+                participant_ids: people.iter().map(|e| e.id).collect(),
+                participant_names: names.clone(),
+            }],
+            lang.pick(
+                format!(
+                    "I'll call a meeting on \"{topic}\" with {}.",
+                    names.join(", ")
+                ),
+                format!("我来召集{}开会讨论“{topic}”。", names.join("、")),
             ),
         )
     }

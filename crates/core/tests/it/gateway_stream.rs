@@ -11,7 +11,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 
 use crate::gateway::{Harness, add_provider, company, fast_config, ledger_eventually, req, route};
 
-fn sse_body(parts: &[&str], done: bool) -> ResponseTemplate {
+pub fn sse_body(parts: &[&str], done: bool) -> ResponseTemplate {
     let mut body = String::new();
     for (i, p) in parts.iter().enumerate() {
         let finish = if done && i + 1 == parts.len() {

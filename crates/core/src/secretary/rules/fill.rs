@@ -25,7 +25,7 @@ use super::compile;
 /// The confidence of an intent that lacks a slot it needs: below every "act" threshold.
 pub(super) const MISSING_SLOT: f32 = 0.5;
 /// A task for "her"/"他": clear instruction, but who it is comes from context.
-const PRONOUN_ASSIGNEE: f32 = 0.75;
+pub(super) const PRONOUN_ASSIGNEE: f32 = 0.75;
 /// "预算调到10刀" reads as a setting before anything else that "调到" might mean.
 const BUDGET_WITH_AMOUNT: f32 = 0.93;
 /// Hire rows in `table.rs` with a confidence in this range are weak triggers ("we need",
@@ -392,7 +392,7 @@ static CN_PEOPLE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static CN_TOPIC: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?:讨论(?:一下)?|聊聊|聊一下|聊一聊|商量(?:一下)?|主题是|议题是|关于|对一下)\s*(?P<t>[^,]+?)(?:的事情?|的问题)?\s*(?:吧)?$",
+        r"(?:讨论(?:一下)?|聊聊|聊一下|聊一聊|商量(?:一下)?|主题是|议题是|关于|对一下)\s*(?P<t>[^,]+?)(?:的事情?|的问题)?\s*(?:吧)?(?:,|$)",
     )
 });
 static LIST_SEP: LazyLock<Regex> =
@@ -426,6 +426,11 @@ fn meeting(s: &mut Slots, caps: &Captures, clause: &str) {
         .and_then(|c| c.name("t"))
         .map(|m| m.as_str());
     if let Some(t) = topic {
+        // "about the roadmap with Alice and Bob": the people are not part of the topic.
+        let t = match t.find(" with ") {
+            Some(i) if !s.participants.is_empty() => &t[..i],
+            _ => t,
+        };
         s.topic = clean_topic(t);
     }
 }

@@ -121,6 +121,7 @@ pub(super) const ROWS: &[Row] = &[
     // ---- convene_meeting: `fill` reads participants and topic from the whole clause
     r(ConveneMeeting, 0.9, r"\b(?:set\s+up|schedule|call|organi[sz]e|arrange|book|have|hold|host|run|plan|gather\s+.+?\s+for|get\s+.+?\s+into)\s+(?:a\s+|an\s+|一个\s*|一次\s*|个\s*)?(?:quick\s+|short\s+|brief\s+|team\s+|new\s+)?(?:meeting|sync|call|brainstorm(?:ing)?(?:\s+session)?|huddle|standup|stand-up|discussion|1:1|one-on-one)\b"),
     r(ConveneMeeting, 0.88, r"^(?:a\s+)?meeting\s+(?:with|about|on|re)\b"),
+    r(ConveneMeeting, 0.9, r"^(?:convene|gather|assemble)\s+(?P<people>.+?)\s+(?:to\s+discuss|to\s+talk\s+about|to\s+talk|about|on|for|regarding)\b"),
     r(ConveneMeeting, 0.92, r"\b(?:get|bring|pull)\s+(?P<people>.+?)\s+together\b"),
     r(ConveneMeeting, 0.9, r"开会|开个?[\p{Han}]{0,3}?会|拉个会|碰个头|召集|组织(?:一次|一个|个)?会议|会议|大会"),
     // ---- set_policy: `fill` reads the level or the amount
