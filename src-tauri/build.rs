@@ -36,6 +36,16 @@ const COMMANDS: &[&str] = &[
     "get_spend",
     "builtin_status",
     "set_builtin_model",
+    "list_chats",
+    "chat_view",
+    "post_message",
+    "mark_chat_read",
+    "open_boss_chat",
+    "create_group",
+    "employee_profile",
+    "delete_memory",
+    "reset_relationships",
+    "relationship_graph",
 ];
 
 fn main() {

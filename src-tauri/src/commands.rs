@@ -1,6 +1,7 @@
 //! IPC commands. Each is a few lines: take `AppCore`, call one core function, map the
 //! error to `IpcError { code, message }`.
 
+mod chats;
 mod org;
 mod secretary;
 mod settings;
@@ -42,6 +43,16 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         settings::get_spend,
         settings::builtin_status,
         settings::set_builtin_model,
+        chats::list_chats,
+        chats::chat_view,
+        chats::post_message,
+        chats::mark_chat_read,
+        chats::open_boss_chat,
+        chats::create_group,
+        chats::employee_profile,
+        chats::delete_memory,
+        chats::reset_relationships,
+        chats::relationship_graph,
     ]
 }
 

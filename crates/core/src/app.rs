@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use cubicle_store::{Db, DbError};
 
+use crate::clock::{SharedClock, SystemClock};
 use crate::events::EventBus;
 use crate::gateway::{Gateway, GatewayConfig};
 use crate::org::OrgService;
@@ -22,6 +23,8 @@ pub struct AppCore {
     pub secretary: crate::secretary::Secretary,
     pub chats: crate::chat::Chats,
     pub work: crate::work::Work,
+    pub minds: crate::mind::profile::Minds,
+    pub clock: SharedClock,
 }
 
 impl std::fmt::Debug for AppCore {
@@ -38,6 +41,8 @@ pub struct CoreOptions {
     /// A provider given by `CUBICLE_PROVIDER`/… for this run.
     pub env_provider: Option<EnvProvider>,
     pub gateway: GatewayConfig,
+    /// The system clock in the app; a manual one for simulated days and tests.
+    pub clock: SharedClock,
 }
 
 impl Default for CoreOptions {
@@ -47,6 +52,7 @@ impl Default for CoreOptions {
             builtin_model: None,
             env_provider: None,
             gateway: GatewayConfig::default(),
+            clock: SystemClock::shared(),
         }
     }
 }
@@ -95,8 +101,10 @@ impl AppCore {
         }
         let providers = Arc::new(providers);
         let gateway = Gateway::spawn(db.clone(), bus.clone(), providers.clone(), options.gateway);
-        let chats = crate::chat::Chats::new(db.clone(), bus.clone());
-        let work = crate::work::Work::new(db.clone(), bus.clone());
+        let clock = options.clock;
+        let chats = crate::chat::Chats::new(db.clone(), bus.clone(), clock.clone());
+        let work = crate::work::Work::new(db.clone(), bus.clone(), clock.clone());
+        let minds = crate::mind::profile::Minds::new(db.clone(), bus.clone(), clock.clone());
         let secretary = crate::secretary::Secretary::new(
             db.clone(),
             org.clone(),
@@ -115,6 +123,8 @@ impl AppCore {
             secretary,
             chats,
             work,
+            minds,
+            clock,
         })
     }
 }

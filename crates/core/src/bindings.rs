@@ -6,8 +6,10 @@ use std::path::Path;
 
 use ts_rs::{ExportError, TS};
 
+use crate::chat::{ChatDto, ChatViewDto, CreateGroup, PostMessage};
 use crate::error::IpcError;
 use crate::events::DomainEvent;
+use crate::mind::profile::{EmployeeProfileDto, RelationshipGraphDto, ResetRelationships};
 use crate::secretary::actions::HireEdits;
 use crate::secretary::{Parse, SecretaryTurn};
 use crate::types::*;
@@ -49,5 +51,12 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     SpendReport::export_all(&cfg)?;
     BuiltinStatus::export_all(&cfg)?;
     SetBuiltinModel::export_all(&cfg)?;
+    ChatDto::export_all(&cfg)?;
+    ChatViewDto::export_all(&cfg)?;
+    PostMessage::export_all(&cfg)?;
+    CreateGroup::export_all(&cfg)?;
+    EmployeeProfileDto::export_all(&cfg)?;
+    RelationshipGraphDto::export_all(&cfg)?;
+    ResetRelationships::export_all(&cfg)?;
     Ok(())
 }

@@ -1,17 +1,106 @@
-//! Chats: department group chats now; DMs, requirement and casual groups build on the
-//! same tables (issue 5). Every post is persisted before it is announced.
+//! Chats (SPEC §4): department and requirement groups, meetings, boss ↔ employee chats,
+//! employee DMs and casual groups, all in the same tables. Every post is persisted
+//! (with its @mentions) before it is announced on the bus; the engine hears the
+//! announcement and nudges the other members. Times come from the engine's clock so a
+//! simulated day keeps its own calendar.
 
 pub mod gates;
+pub mod mentions;
 pub mod polling;
 
-use chrono::Utc;
+use chrono::{DateTime, SecondsFormat, Utc};
 use cubicle_store::entity::{chat, chat_member, chat_message};
-use cubicle_store::{ConnectionTrait, Db, DbErr, TransactionTrait, chat as q};
+use cubicle_store::{
+    ConnectionTrait, Db, DbErr, TransactionTrait, chat as q, mind as mq, org as oq,
+};
 use sea_orm::ActiveValue::{NotSet, Set};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::chat::gates::ChatMode;
+use crate::clock::SharedClock;
+use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};
+use crate::mind::profile::{ThoughtDto, thought_dto};
+
+/// The longest message the boss can post; a chat is not a document store.
+pub const MAX_MESSAGE_CHARS: usize = 4000;
+/// How many of a chat's latest messages (and thoughts) its view shows.
+pub const VIEW_LIMIT: u64 = 200;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ChatError {
+    #[error("{what} {id} does not exist")]
+    NotFound { what: &'static str, id: i32 },
+    #[error("{0}")]
+    InvalidInput(String),
+    #[error("storage error: {0}")]
+    Storage(#[from] DbErr),
+}
+
+impl ChatError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            ChatError::NotFound { .. } => ErrorCode::NotFound,
+            ChatError::InvalidInput(_) => ErrorCode::InvalidInput,
+            ChatError::Storage(_) => ErrorCode::Storage,
+        }
+    }
+}
+
+impl From<ChatError> for IpcError {
+    fn from(e: ChatError) -> Self {
+        if let ChatError::Storage(inner) = &e {
+            tracing::error!(error = %inner, "storage error");
+        }
+        IpcError::new(e.code(), e.to_string())
+    }
+}
+
+pub type ChatResult<T> = Result<T, ChatError>;
+
+/// What a chat is for; its gate table follows from it (see [`ChatMode`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatKind {
+    /// A department's group chat.
+    Department,
+    /// A requirement's (project's) group chat.
+    Requirement,
+    Meeting,
+    /// The boss and one employee.
+    Boss,
+    /// Two employees.
+    Dm,
+    /// A group the boss put together.
+    Group,
+}
+
+impl ChatKind {
+    pub const ALL: [ChatKind; 6] = [
+        ChatKind::Department,
+        ChatKind::Requirement,
+        ChatKind::Meeting,
+        ChatKind::Boss,
+        ChatKind::Dm,
+        ChatKind::Group,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChatKind::Department => "department",
+            ChatKind::Requirement => "requirement",
+            ChatKind::Meeting => "meeting",
+            ChatKind::Boss => "boss",
+            ChatKind::Dm => "dm",
+            ChatKind::Group => "group",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -22,18 +111,68 @@ pub struct ChatMessageDto {
     pub sender_kind: String,
     pub sender_employee_id: Option<i32>,
     pub text: String,
+    /// Employees @mentioned in the text.
+    pub mentions: Vec<i32>,
     pub created_at: String,
+}
+
+/// A chat as the boss's chat list shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatDto {
+    pub id: i32,
+    pub kind: ChatKind,
+    pub mode: ChatMode,
+    pub name: String,
+    pub topic: Option<String>,
+    pub department_id: Option<i32>,
+    pub member_ids: Vec<i32>,
+    /// Messages the boss has not read (their own never count).
+    pub unread: u32,
+    pub last_message: Option<ChatMessageDto>,
+    pub created_at: String,
+}
+
+/// One chat opened: its latest messages and, for the inner-thoughts toggle, what its
+/// members thought about them (never posted).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatViewDto {
+    pub chat: ChatDto,
+    pub messages: Vec<ChatMessageDto>,
+    pub thoughts: Vec<ThoughtDto>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PostMessage {
+    pub chat_id: i32,
+    pub text: String,
+}
+
+/// A group chat the boss puts together (social by default).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateGroup {
+    pub name: String,
+    pub member_ids: Vec<i32>,
+    pub mode: ChatMode,
 }
 
 #[derive(Clone, Debug)]
 pub struct Chats {
     db: Db,
     bus: EventBus,
+    clock: SharedClock,
 }
 
 impl Chats {
-    pub fn new(db: Db, bus: EventBus) -> Self {
-        Self { db, bus }
+    pub fn new(db: Db, bus: EventBus, clock: SharedClock) -> Self {
+        Self { db, bus, clock }
+    }
+
+    pub fn now(&self) -> DateTime<Utc> {
+        self.clock.now()
     }
 
     /// The department's group chat, created on first use.
@@ -42,7 +181,21 @@ impl Chats {
         department_id: i32,
         name: &str,
     ) -> Result<chat::Model, DbErr> {
-        department_chat(&self.db, department_id, name).await
+        if let Some(c) = q::find_department_chat(&self.db, department_id).await? {
+            return Ok(c);
+        }
+        let c = insert_chat(
+            &self.db,
+            ChatKind::Department,
+            mode_of(ChatKind::Department),
+            name,
+            Some(department_id),
+            None,
+            self.now(),
+        )
+        .await?;
+        self.bus.publish(DomainEvent::ChatCreated { chat_id: c.id });
+        Ok(c)
     }
 
     /// Adds an employee to a chat (once).
@@ -51,17 +204,8 @@ impl Chats {
             .await?
             .is_none()
         {
-            q::insert_member(
-                &self.db,
-                chat_member::ActiveModel {
-                    id: NotSet,
-                    chat_id: Set(chat_id),
-                    employee_id: Set(employee_id),
-                    joined_at: Set(Utc::now()),
-                    ..Default::default()
-                },
-            )
-            .await?;
+            insert_member(&self.db, chat_id, employee_id, self.now()).await?;
+            self.bus.publish(DomainEvent::ChatCreated { chat_id });
         }
         Ok(())
     }
@@ -72,20 +216,61 @@ impl Chats {
         employee_id: i32,
         text: &str,
     ) -> Result<ChatMessageDto, DbErr> {
+        self.post(chat_id, "employee", Some(employee_id), text, None)
+            .await
+    }
+
+    /// The boss posts in any chat at any time (SPEC §4: no special API for human in the
+    /// loop); employees treat it as an instruction. Posting also marks the chat read.
+    pub async fn post_as_boss(&self, input: PostMessage) -> ChatResult<ChatMessageDto> {
+        let text = input.text.trim();
+        if text.is_empty() {
+            return Err(ChatError::InvalidInput("the message is empty".into()));
+        }
+        if text.chars().count() > MAX_MESSAGE_CHARS {
+            return Err(ChatError::InvalidInput(format!(
+                "a message can be at most {MAX_MESSAGE_CHARS} characters"
+            )));
+        }
+        self.require(input.chat_id).await?;
+        let m = self.post(input.chat_id, "boss", None, text, None).await?;
+        q::set_boss_read(&self.db, input.chat_id, m.id).await?;
+        Ok(m)
+    }
+
+    /// A note from the system in a chat (a meeting's topic, a task's escalation …).
+    pub async fn post_system(&self, chat_id: i32, text: &str) -> Result<ChatMessageDto, DbErr> {
+        self.post(chat_id, "system", None, text, None).await
+    }
+
+    async fn post(
+        &self,
+        chat_id: i32,
+        sender_kind: &str,
+        sender_employee_id: Option<i32>,
+        text: &str,
+        trace_id: Option<String>,
+    ) -> Result<ChatMessageDto, DbErr> {
+        let names = member_names(&self.db, chat_id).await?;
+        let mentioned = mentions::find(text, &names);
         let m = q::insert_message(
             &self.db,
             chat_message::ActiveModel {
                 id: NotSet,
                 chat_id: Set(chat_id),
-                sender_kind: Set("employee".into()),
-                sender_employee_id: Set(Some(employee_id)),
+                sender_kind: Set(sender_kind.into()),
+                sender_employee_id: Set(sender_employee_id),
                 text: Set(text.to_owned()),
-                trace_id: Set(None),
-                created_at: Set(Utc::now()),
-                ..Default::default()
+                trace_id: Set(trace_id),
+                created_at: Set(self.now()),
+                mentions: Set((!mentioned.is_empty()).then(|| serde_json::json!(mentioned))),
             },
         )
         .await?;
+        if let Some(id) = sender_employee_id {
+            // One's own words are read.
+            q::set_member_read(&self.db, chat_id, id, m.id).await?;
+        }
         self.bus.publish(DomainEvent::ChatMessagePosted {
             chat_id,
             message_id: m.id,
@@ -109,6 +294,163 @@ impl Chats {
             .collect())
     }
 
+    /// Every chat as the boss's list shows it, the most recently active first.
+    pub async fn list(&self) -> ChatResult<Vec<ChatDto>> {
+        let mut out = Vec::new();
+        for c in q::list_chats(&self.db).await? {
+            out.push(self.dto(&c).await?);
+        }
+        out.sort_by(|a, b| {
+            let at = |c: &ChatDto| {
+                c.last_message
+                    .as_ref()
+                    .map_or(c.created_at.clone(), |m| m.created_at.clone())
+            };
+            at(b).cmp(&at(a)).then(b.id.cmp(&a.id))
+        });
+        Ok(out)
+    }
+
+    /// One chat with its latest messages and its members' recent thoughts.
+    pub async fn view(&self, chat_id: i32) -> ChatResult<ChatViewDto> {
+        let c = self.require(chat_id).await?;
+        let messages = q::last_messages(&self.db, chat_id, VIEW_LIMIT)
+            .await?
+            .iter()
+            .map(message_dto)
+            .collect();
+        let thoughts = mq::thoughts_in_chat(&self.db, chat_id, VIEW_LIMIT)
+            .await?
+            .iter()
+            .map(thought_dto)
+            .collect();
+        Ok(ChatViewDto {
+            chat: self.dto(&c).await?,
+            messages,
+            thoughts,
+        })
+    }
+
+    /// The boss has read everything in the chat so far.
+    pub async fn mark_read(&self, chat_id: i32) -> ChatResult<()> {
+        self.require(chat_id).await?;
+        if let Some(last) = q::latest_message_id(&self.db, chat_id).await? {
+            q::set_boss_read(&self.db, chat_id, last).await?;
+        }
+        self.bus.publish(DomainEvent::ChatRead { chat_id });
+        Ok(())
+    }
+
+    /// The boss's own chat with one employee, created on first use.
+    pub async fn boss_chat(&self, employee_id: i32) -> ChatResult<ChatDto> {
+        if let Some(c) = q::find_boss_chat(&self.db, employee_id).await? {
+            return self.dto(&c).await;
+        }
+        let e = oq::find_employee(&self.db, employee_id)
+            .await?
+            .filter(|e| e.fired_at.is_none())
+            .ok_or(ChatError::NotFound {
+                what: "employee",
+                id: employee_id,
+            })?;
+        let txn = self.db.begin().await?;
+        let c = insert_chat(
+            &txn,
+            ChatKind::Boss,
+            mode_of(ChatKind::Boss),
+            &e.name,
+            None,
+            None,
+            self.now(),
+        )
+        .await?;
+        insert_member(&txn, c.id, e.id, self.now()).await?;
+        txn.commit().await?;
+        self.bus.publish(DomainEvent::ChatCreated { chat_id: c.id });
+        self.dto(&c).await
+    }
+
+    /// The DM between two employees, created on first use (SPEC §4: work by default).
+    pub async fn dm(&self, a: i32, b: i32) -> ChatResult<chat::Model> {
+        if a == b {
+            return Err(ChatError::InvalidInput(
+                "a DM needs two different people".into(),
+            ));
+        }
+        if let Some(c) = q::find_dm(&self.db, a, b).await? {
+            return Ok(c);
+        }
+        let mut names = Vec::new();
+        for id in [a, b] {
+            let e = oq::find_employee(&self.db, id)
+                .await?
+                .filter(|e| e.fired_at.is_none())
+                .ok_or(ChatError::NotFound {
+                    what: "employee",
+                    id,
+                })?;
+            names.push(e.name);
+        }
+        let txn = self.db.begin().await?;
+        let c = insert_chat(
+            &txn,
+            ChatKind::Dm,
+            mode_of(ChatKind::Dm),
+            &names.join(" · "),
+            None,
+            None,
+            self.now(),
+        )
+        .await?;
+        insert_member(&txn, c.id, a, self.now()).await?;
+        insert_member(&txn, c.id, b, self.now()).await?;
+        txn.commit().await?;
+        self.bus.publish(DomainEvent::ChatCreated { chat_id: c.id });
+        Ok(c)
+    }
+
+    /// A group of the boss's choosing: a social group, or a working group.
+    pub async fn create_group(&self, input: CreateGroup) -> ChatResult<ChatDto> {
+        let name = input.name.trim();
+        if name.is_empty() {
+            return Err(ChatError::InvalidInput("the group needs a name".into()));
+        }
+        let mut members = input.member_ids.clone();
+        members.sort_unstable();
+        members.dedup();
+        if members.len() < 2 {
+            return Err(ChatError::InvalidInput(
+                "a group needs at least two people".into(),
+            ));
+        }
+        for id in &members {
+            oq::find_employee(&self.db, *id)
+                .await?
+                .filter(|e| e.fired_at.is_none())
+                .ok_or(ChatError::NotFound {
+                    what: "employee",
+                    id: *id,
+                })?;
+        }
+        let txn = self.db.begin().await?;
+        let c = insert_chat(
+            &txn,
+            ChatKind::Group,
+            input.mode,
+            name,
+            None,
+            None,
+            self.now(),
+        )
+        .await?;
+        for id in &members {
+            insert_member(&txn, c.id, *id, self.now()).await?;
+        }
+        txn.commit().await?;
+        self.bus.publish(DomainEvent::ChatCreated { chat_id: c.id });
+        self.dto(&c).await
+    }
+
     /// A meeting (SPEC §9): a work chat on a topic with its participants, opened by a
     /// system message that states the topic.
     pub async fn create_meeting(
@@ -117,53 +459,23 @@ impl Chats {
         participant_ids: &[i32],
     ) -> Result<chat::Model, DbErr> {
         let txn = self.db.begin().await?;
-        let now = Utc::now();
-        let c = q::insert_chat(
+        let now = self.now();
+        let c = insert_chat(
             &txn,
-            chat::ActiveModel {
-                id: NotSet,
-                kind: Set("meeting".into()),
-                name: Set(topic.to_owned()),
-                department_id: Set(None),
-                mode: Set("work".into()),
-                topic: Set(Some(topic.to_owned())),
-                created_at: Set(now),
-                ..Default::default()
-            },
+            ChatKind::Meeting,
+            mode_of(ChatKind::Meeting),
+            topic,
+            None,
+            Some(topic),
+            now,
         )
         .await?;
         for id in participant_ids {
-            q::insert_member(
-                &txn,
-                chat_member::ActiveModel {
-                    id: NotSet,
-                    chat_id: Set(c.id),
-                    employee_id: Set(*id),
-                    joined_at: Set(now),
-                    ..Default::default()
-                },
-            )
-            .await?;
+            insert_member(&txn, c.id, *id, now).await?;
         }
-        let m = q::insert_message(
-            &txn,
-            chat_message::ActiveModel {
-                id: NotSet,
-                chat_id: Set(c.id),
-                sender_kind: Set("system".into()),
-                sender_employee_id: Set(None),
-                text: Set(topic.to_owned()),
-                trace_id: Set(None),
-                created_at: Set(now),
-                ..Default::default()
-            },
-        )
-        .await?;
         txn.commit().await?;
-        self.bus.publish(DomainEvent::ChatMessagePosted {
-            chat_id: c.id,
-            message_id: m.id,
-        });
+        self.bus.publish(DomainEvent::ChatCreated { chat_id: c.id });
+        self.post_system(c.id, topic).await?;
         Ok(c)
     }
 
@@ -174,7 +486,9 @@ impl Chats {
 
     /// Takes back a meeting convened by mistake, with its messages.
     pub async fn end_meeting(&self, chat_id: i32) -> Result<(), DbErr> {
-        q::delete_chat(&self.db, chat_id).await
+        q::delete_chat(&self.db, chat_id).await?;
+        self.bus.publish(DomainEvent::ChatCreated { chat_id });
+        Ok(())
     }
 
     pub async fn find_department_chat(
@@ -183,40 +497,125 @@ impl Chats {
     ) -> Result<Option<chat::Model>, DbErr> {
         q::find_department_chat(&self.db, department_id).await
     }
+
+    async fn require(&self, chat_id: i32) -> ChatResult<chat::Model> {
+        q::find_chat(&self.db, chat_id)
+            .await?
+            .ok_or(ChatError::NotFound {
+                what: "chat",
+                id: chat_id,
+            })
+    }
+
+    async fn dto(&self, c: &chat::Model) -> ChatResult<ChatDto> {
+        let member_ids = q::members(&self.db, c.id)
+            .await?
+            .into_iter()
+            .map(|m| m.employee_id)
+            .collect();
+        let unread = q::unread_for_boss(&self.db, c.id).await?;
+        let last_message = q::last_messages(&self.db, c.id, 1)
+            .await?
+            .first()
+            .map(message_dto);
+        Ok(ChatDto {
+            id: c.id,
+            kind: ChatKind::parse(&c.kind).unwrap_or(ChatKind::Group),
+            mode: if c.mode == "work" {
+                ChatMode::Work
+            } else {
+                ChatMode::Casual
+            },
+            name: c.name.clone(),
+            topic: c.topic.clone(),
+            department_id: c.department_id,
+            member_ids,
+            unread: u32::try_from(unread).unwrap_or(u32::MAX),
+            last_message,
+            created_at: rfc3339(c.created_at),
+        })
+    }
 }
 
-async fn department_chat(
+/// The mode a new chat of this kind starts in (SPEC §4's table).
+fn mode_of(kind: ChatKind) -> ChatMode {
+    ChatMode::for_chat_kind(kind.as_str())
+}
+
+async fn insert_chat(
     conn: &impl ConnectionTrait,
-    department_id: i32,
+    kind: ChatKind,
+    mode: ChatMode,
     name: &str,
+    department_id: Option<i32>,
+    topic: Option<&str>,
+    now: DateTime<Utc>,
 ) -> Result<chat::Model, DbErr> {
-    if let Some(c) = q::find_department_chat(conn, department_id).await? {
-        return Ok(c);
-    }
     q::insert_chat(
         conn,
         chat::ActiveModel {
             id: NotSet,
-            kind: Set("department".into()),
+            kind: Set(kind.as_str().into()),
             name: Set(name.to_owned()),
-            department_id: Set(Some(department_id)),
-            mode: Set("casual".into()),
-            created_at: Set(Utc::now()),
-            ..Default::default()
+            department_id: Set(department_id),
+            created_at: Set(now),
+            mode: Set(mode.as_str().into()),
+            boss_last_read_message_id: Set(None),
+            topic: Set(topic.map(str::to_owned)),
         },
     )
     .await
 }
 
-fn message_dto(m: &chat_message::Model) -> ChatMessageDto {
+async fn insert_member(
+    conn: &impl ConnectionTrait,
+    chat_id: i32,
+    employee_id: i32,
+    now: DateTime<Utc>,
+) -> Result<chat_member::Model, DbErr> {
+    q::insert_member(
+        conn,
+        chat_member::ActiveModel {
+            id: NotSet,
+            chat_id: Set(chat_id),
+            employee_id: Set(employee_id),
+            joined_at: Set(now),
+            last_read_message_id: Set(None),
+        },
+    )
+    .await
+}
+
+/// (id, name) of a chat's current members, for @mentions.
+async fn member_names(
+    conn: &impl ConnectionTrait,
+    chat_id: i32,
+) -> Result<Vec<(i32, String)>, DbErr> {
+    let mut out = Vec::new();
+    for m in q::members(conn, chat_id).await? {
+        if let Some(e) = oq::find_employee(conn, m.employee_id).await? {
+            out.push((e.id, e.name));
+        }
+    }
+    Ok(out)
+}
+
+pub(crate) fn rfc3339(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+pub(crate) fn message_dto(m: &chat_message::Model) -> ChatMessageDto {
     ChatMessageDto {
         id: m.id,
         chat_id: m.chat_id,
         sender_kind: m.sender_kind.clone(),
         sender_employee_id: m.sender_employee_id,
         text: m.text.clone(),
-        created_at: m
-            .created_at
-            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        mentions: m
+            .mentions
+            .as_ref()
+            .and_then(|v| serde_json::from_value(v.clone()).ok())
+            .unwrap_or_default(),
+        created_at: rfc3339(m.created_at),
     }
 }

@@ -40,6 +40,23 @@ pub enum DomainEvent {
         chat_id: i32,
         message_id: i32,
     },
+    /// A chat was created or removed, or its members changed.
+    ChatCreated {
+        chat_id: i32,
+    },
+    /// The boss read a chat up to its latest message.
+    ChatRead {
+        chat_id: i32,
+    },
+    /// An employee had a thought (spoken or not).
+    ThoughtRecorded {
+        employee_id: i32,
+        chat_id: Option<i32>,
+    },
+    /// An employee's memories, relationships or stamina changed.
+    MindChanged {
+        employee_id: i32,
+    },
     /// The secretary's reply so far, while its model writes it (`text` is all of it
     /// until now, so a missed event loses nothing). The finished turn is the source of truth.
     SecretaryReplyDelta {

@@ -4,6 +4,7 @@
 
 pub mod archetypes;
 pub mod memory_rules;
+pub mod profile;
 pub mod relationship_rules;
 pub mod seeds;
 pub mod stamina;

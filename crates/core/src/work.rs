@@ -4,13 +4,13 @@
 
 pub mod urgency;
 
-use chrono::Utc;
 use cubicle_store::entity::{chat, requirement, task};
 use cubicle_store::{Db, DbErr, TransactionTrait, chat as chat_q, work as q};
 use sea_orm::ActiveValue::{NotSet, Set};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::clock::SharedClock;
 use crate::events::{DomainEvent, EventBus};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
@@ -41,11 +41,12 @@ pub struct RequirementDto {
 pub struct Work {
     db: Db,
     bus: EventBus,
+    clock: SharedClock,
 }
 
 impl Work {
-    pub fn new(db: Db, bus: EventBus) -> Self {
-        Self { db, bus }
+    pub fn new(db: Db, bus: EventBus, clock: SharedClock) -> Self {
+        Self { db, bus, clock }
     }
 
     /// A one-shot task for `owner`, pending until they resolve it.
@@ -71,7 +72,7 @@ impl Work {
                 requirement_id: Set(None),
                 trace_id: Set(None),
                 created_by: Set(created_by.into()),
-                created_at: Set(Utc::now()),
+                created_at: Set(self.clock.now()),
                 resolved_at: Set(None),
             },
         )
@@ -117,7 +118,7 @@ impl Work {
                 department_id: Set(department_id),
                 mode: Set("work".into()),
                 topic: Set(Some(description.to_owned())),
-                created_at: Set(Utc::now()),
+                created_at: Set(self.clock.now()),
                 ..Default::default()
             },
         )
@@ -131,7 +132,7 @@ impl Work {
                 department_id: Set(department_id),
                 status: Set("open".into()),
                 chat_id: Set(Some(c.id)),
-                created_at: Set(Utc::now()),
+                created_at: Set(self.clock.now()),
             },
         )
         .await?;

@@ -136,6 +136,23 @@ pub async fn spent_since(conn: &impl ConnectionTrait, since: DateTime<Utc>) -> R
     Ok(row.and_then(|r| r.total).unwrap_or(0.0))
 }
 
+/// Money one employee's model calls cost, since `since` or ever.
+pub async fn spent_by_employee(
+    conn: &impl ConnectionTrait,
+    employee_id: i32,
+    since: Option<DateTime<Utc>>,
+) -> Result<f64, DbErr> {
+    let mut q = cost_ledger::Entity::find()
+        .select_only()
+        .column_as(cost_ledger::Column::CostUsd.sum(), "total")
+        .filter(cost_ledger::Column::EmployeeId.eq(employee_id));
+    if let Some(since) = since {
+        q = q.filter(cost_ledger::Column::At.gte(since));
+    }
+    let row = q.into_model::<Total>().one(conn).await?;
+    Ok(row.and_then(|r| r.total).unwrap_or(0.0))
+}
+
 /// Ledger rows since `since`, oldest first.
 pub async fn ledger_since(
     conn: &impl ConnectionTrait,
