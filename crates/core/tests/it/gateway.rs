@@ -83,6 +83,7 @@ async fn company_with(
             builtin_model: Some(builtin.unwrap_or_else(|| dir.path().join("no-model.gguf"))),
             env_provider: None,
             gateway: config,
+            clock: cubicle_core::clock::SystemClock::shared(),
         },
     )
     .await
@@ -635,6 +636,7 @@ async fn settings_can_point_the_built_in_model_at_another_gguf() {
             builtin_model: None,
             env_provider: None,
             gateway: fast_config(),
+            clock: cubicle_core::clock::SystemClock::shared(),
         },
     )
     .await
