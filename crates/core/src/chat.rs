@@ -267,10 +267,6 @@ impl Chats {
             },
         )
         .await?;
-        if let Some(id) = sender_employee_id {
-            // One's own words are read.
-            q::set_member_read(&self.db, chat_id, id, m.id).await?;
-        }
         self.bus.publish(DomainEvent::ChatMessagePosted {
             chat_id,
             message_id: m.id,

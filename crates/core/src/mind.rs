@@ -8,6 +8,7 @@ pub mod profile;
 pub mod relationship_rules;
 pub mod seeds;
 pub mod stamina;
+pub mod thought;
 
 use cubicle_llm::{ChatMessage, CompletionRequest};
 
@@ -17,6 +18,8 @@ use crate::types::{CompanyDto, EmployeeDto, Language};
 const INTRO_MAX_TOKENS: u32 = 120;
 /// What is posted at most, in characters.
 const INTRO_MAX_CHARS: usize = 400;
+/// The longest chat message an employee posts.
+const CHAT_MESSAGE_MAX_CHARS: usize = 1000;
 
 /// The agent card (SPEC §2): identity, capabilities, permission boundary, style.
 pub fn agent_card(e: &EmployeeDto, company: &CompanyDto, department: Option<&str>) -> String {
@@ -95,6 +98,27 @@ pub fn clean_introduction(text: &str, e: &EmployeeDto, others: &[&str]) -> Optio
         return None;
     }
     let t = shorten(&t, INTRO_MAX_CHARS);
+    (!t.trim().is_empty()).then_some(t)
+}
+
+/// Cleans one chat message of a thought: `None` when nothing is left or it speaks as
+/// someone else (the identity check: the engine regenerates the thought once).
+pub fn clean_chat_message(text: &str, e: &EmployeeDto, others: &[&str]) -> Option<String> {
+    let mut t = text.trim().trim_matches('"').trim().to_owned();
+    for prefix in [format!("{}:", e.name), format!("{}：", e.name)] {
+        if let Some(rest) = t.strip_prefix(&prefix) {
+            t = rest.trim().to_owned();
+        }
+    }
+    if others.iter().any(|o| {
+        !o.is_empty() && (t.starts_with(&format!("{o}:")) || t.starts_with(&format!("{o}：")))
+    }) {
+        return None;
+    }
+    if claims_other_identity(&t, &e.name, others) {
+        return None;
+    }
+    let t = shorten(&t, CHAT_MESSAGE_MAX_CHARS);
     (!t.trim().is_empty()).then_some(t)
 }
 

@@ -7,6 +7,10 @@ pub mod urgency;
 use cubicle_store::entity::{chat, requirement, task};
 use cubicle_store::{Db, DbErr, TransactionTrait, chat as chat_q, work as q};
 use sea_orm::ActiveValue::{NotSet, Set};
+use sea_orm::IntoActiveModel;
+
+/// A task description or result longer than this is cut: tasks are pointers, not documents.
+const TASK_MAX_CHARS: usize = 1000;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -79,6 +83,62 @@ impl Work {
         .await?;
         self.bus.publish(DomainEvent::WorkChanged);
         Ok(task_dto(&t))
+    }
+
+    /// A task an employee gave itself in a thought (`taskOps: create`).
+    pub async fn create_own(&self, owner_id: i32, description: &str) -> Result<TaskDto, DbErr> {
+        let t = q::insert_task(
+            &self.db,
+            task::ActiveModel {
+                id: NotSet,
+                owner_id: Set(owner_id),
+                description: Set(description.trim().chars().take(TASK_MAX_CHARS).collect()),
+                kind: Set("oneshot".into()),
+                condition: Set(None),
+                status: Set("pending".into()),
+                result: Set(None),
+                on_resolve_target: Set(None),
+                on_resolve_hint: Set(None),
+                parent_task_id: Set(None),
+                requirement_id: Set(None),
+                trace_id: Set(None),
+                created_by: Set("self".into()),
+                created_at: Set(self.clock.now()),
+                resolved_at: Set(None),
+            },
+        )
+        .await?;
+        self.bus.publish(DomainEvent::WorkChanged);
+        Ok(task_dto(&t))
+    }
+
+    /// Resolves (or fails) one of the owner's pending tasks. `None` when the task is not
+    /// theirs or no longer pending: a thought cannot close someone else's work.
+    pub async fn finish(
+        &self,
+        owner_id: i32,
+        task_id: i32,
+        resolved: bool,
+        result: Option<&str>,
+    ) -> Result<Option<task::Model>, DbErr> {
+        let Some(t) = q::find_task(&self.db, task_id)
+            .await?
+            .filter(|t| t.owner_id == owner_id && t.status == "pending")
+        else {
+            return Ok(None);
+        };
+        let mut am = t.into_active_model();
+        am.status = Set(if resolved { "resolved" } else { "failed" }.into());
+        am.result = Set(result.map(|r| r.trim().chars().take(TASK_MAX_CHARS).collect()));
+        am.resolved_at = Set(Some(self.clock.now()));
+        let t = q::update_task(&self.db, am).await?;
+        self.bus.publish(DomainEvent::WorkChanged);
+        Ok(Some(t))
+    }
+
+    /// One employee's pending tasks, oldest first.
+    pub async fn pending_of(&self, owner_id: i32) -> Result<Vec<task::Model>, DbErr> {
+        q::pending_tasks_of(&self.db, owner_id).await
     }
 
     /// Takes back a task that nobody has worked on yet.

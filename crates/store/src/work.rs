@@ -31,6 +31,26 @@ pub async fn pending_tasks(conn: &impl ConnectionTrait) -> Result<Vec<task::Mode
         .await
 }
 
+/// One employee's pending tasks, oldest first.
+pub async fn pending_tasks_of(
+    conn: &impl ConnectionTrait,
+    owner_id: i32,
+) -> Result<Vec<task::Model>, DbErr> {
+    task::Entity::find()
+        .filter(task::Column::Status.eq("pending"))
+        .filter(task::Column::OwnerId.eq(owner_id))
+        .order_by_asc(task::Column::Id)
+        .all(conn)
+        .await
+}
+
+pub async fn update_task(
+    conn: &impl ConnectionTrait,
+    model: task::ActiveModel,
+) -> Result<task::Model, DbErr> {
+    model.update(conn).await
+}
+
 pub async fn insert_requirement(
     conn: &impl ConnectionTrait,
     model: requirement::ActiveModel,

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
 mod bindings;
+mod engine;
 mod gateway;
 mod gateway_stream;
 mod intents;

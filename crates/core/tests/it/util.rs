@@ -1,4 +1,6 @@
 use cubicle_core::AppCore;
+use cubicle_core::app::CoreOptions;
+use cubicle_core::clock::SharedClock;
 use cubicle_core::events::DomainEvent;
 use cubicle_core::types::*;
 use tempfile::TempDir;
@@ -13,12 +15,25 @@ pub struct TestCompany {
 
 impl TestCompany {
     pub async fn new() -> Self {
+        Self::with_options(CoreOptions::default()).await
+    }
+
+    /// A company whose engine runs on this clock (a manual one for simulated days).
+    pub async fn with_clock(clock: SharedClock) -> Self {
+        Self::with_options(CoreOptions {
+            clock,
+            ..CoreOptions::default()
+        })
+        .await
+    }
+
+    pub async fn with_options(options: CoreOptions) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let url = format!(
             "sqlite://{}?mode=rwc",
             dir.path().join("cubicle.db").display()
         );
-        let core = AppCore::open(&url).await.expect("open db");
+        let core = AppCore::open_with(&url, options).await.expect("open db");
         core.org
             .setup_company(SetupCompany {
                 name: "Acme Robotics".into(),

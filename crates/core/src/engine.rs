@@ -1,0 +1,476 @@
+//! The conversation engine (SPEC §4): message driven, no central turn-taking.
+//!
+//! One [`Scheduler`] holds every employee's wake-ups — nudges after a message, adaptive
+//! polls, task escalations, memory expiry — on the engine's [`Clock`]; there is no timer
+//! per employee. A posted message (announced on the bus) nudges the other members after
+//! the SPEC's random delays; a woken employee thinks once about everything that arrived
+//! meanwhile; what it posts nudges again (the chain reaction). An employee with nothing
+//! unread and no pending task is never polled: idling costs nothing.
+//!
+//! The same engine runs in real time in the app ([`Engine::spawn`]) and on a manual clock
+//! for simulated days in tests, the CLI and benchmarks ([`Engine::run_simulated`]).
+//!
+//! [`Clock`]: crate::clock::Clock
+
+mod think;
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use chrono::{DateTime, TimeDelta, Utc};
+use cubicle_store::{chat as cq, org as oq};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use tokio::sync::{Notify, broadcast};
+use tokio_util::sync::CancellationToken;
+
+use crate::app::AppCore;
+use crate::chat::polling::{self, NudgeConfig};
+use crate::clock::{Clock, ManualClock};
+use crate::events::DomainEvent;
+use crate::scheduler::{Scheduler, WakeReason, WakeUp};
+use crate::work::urgency;
+
+pub use think::ThinkOutcome;
+
+/// How the engine runs; the defaults are SPEC §4's.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    pub nudge: NudgeConfig,
+    /// Seeds the delays, jitter and perspective seeds so a simulated day repeats exactly.
+    pub seed: Option<u64>,
+    /// Thoughts in flight at once in real time (one per employee at most).
+    pub max_parallel: usize,
+    /// Memories recalled into one prompt.
+    pub memory_recall: usize,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        Self {
+            nudge: NudgeConfig::default(),
+            seed: None,
+            max_parallel: 3,
+            memory_recall: 6,
+        }
+    }
+}
+
+/// What the engine did so far: for `cubicle-cli run`, the benchmark and tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineStats {
+    pub wakeups: u64,
+    /// Wake-ups that ended without a model call (nothing new, nothing pending).
+    pub idle_wakeups: u64,
+    pub thoughts: u64,
+    pub model_calls: u64,
+    pub messages_posted: u64,
+    pub silenced: u64,
+    pub malformed: u64,
+}
+
+#[derive(Clone)]
+pub struct Engine {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    core: AppCore,
+    config: EngineConfig,
+    sched: Mutex<Scheduler>,
+    rng: Mutex<StdRng>,
+    busy: Mutex<HashSet<i32>>,
+    events: tokio::sync::Mutex<broadcast::Receiver<DomainEvent>>,
+    wake: Notify,
+    stats: Mutex<EngineStats>,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine").finish_non_exhaustive()
+    }
+}
+
+/// A poisoned lock only means another thought panicked mid-update of plain data; the
+/// queue itself stays consistent, so keep going rather than stop the company.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Engine {
+    /// An engine over `core`; it hears every event published from now on.
+    pub fn new(core: &AppCore, config: EngineConfig) -> Self {
+        let rng = match config.seed {
+            Some(s) => StdRng::seed_from_u64(s),
+            None => StdRng::from_os_rng(),
+        };
+        Self {
+            inner: Arc::new(Inner {
+                events: tokio::sync::Mutex::new(core.bus.subscribe()),
+                core: core.clone(),
+                config,
+                sched: Mutex::new(Scheduler::new()),
+                rng: Mutex::new(rng),
+                busy: Mutex::new(HashSet::new()),
+                wake: Notify::new(),
+                stats: Mutex::new(EngineStats::default()),
+            }),
+        }
+    }
+
+    pub fn stats(&self) -> EngineStats {
+        *lock(&self.inner.stats)
+    }
+
+    /// Pending wake-ups (for tests and `cubicle-cli run`).
+    pub fn pending(&self) -> usize {
+        lock(&self.inner.sched).len()
+    }
+
+    pub fn pending_for(&self, employee_id: i32) -> Vec<WakeUp> {
+        lock(&self.inner.sched).pending_for(employee_id)
+    }
+
+    fn core(&self) -> &AppCore {
+        &self.inner.core
+    }
+
+    fn now(&self) -> DateTime<Utc> {
+        self.inner.core.clock.now()
+    }
+
+    fn schedule(&self, at: DateTime<Utc>, employee_id: i32, reason: WakeReason) {
+        lock(&self.inner.sched).schedule(at, employee_id, reason);
+        self.inner.wake.notify_one();
+    }
+
+    /// Picks up where a restart left off: whoever has unread messages or pending tasks
+    /// is polled soon, task escalations and memory expiry are scheduled again. Nothing
+    /// lives only in the queue that this cannot rebuild from the database.
+    pub async fn bootstrap(&self) -> Result<(), cubicle_store::DbErr> {
+        let db = &self.core().db;
+        let Some(company) = oq::find_company(db).await? else {
+            return Ok(());
+        };
+        let now = self.now();
+        for e in oq::list_employees(db, company.id, false).await? {
+            let unread = !cq::chats_with_unread_for(db, e.id).await?.is_empty();
+            let tasks = self.core().work.pending_of(e.id).await?;
+            if unread || !tasks.is_empty() {
+                let delay = {
+                    let mut rng = lock(&self.inner.rng);
+                    self.inner.config.nudge.absorb_wait(&mut *rng)
+                };
+                self.schedule(now + delay, e.id, WakeReason::Poll);
+            }
+            for t in tasks {
+                if let Some(at) = urgency::next_escalation(t.created_at, now) {
+                    self.schedule(at, e.id, WakeReason::TaskEscalation { task_id: t.id });
+                }
+            }
+            if let Some(at) = self.core().minds.expire(e.id).await? {
+                self.schedule(at, e.id, WakeReason::MemoryExpiry);
+            }
+        }
+        Ok(())
+    }
+
+    /// Reacts to one committed change.
+    pub async fn handle_event(&self, event: &DomainEvent) {
+        let result = match event {
+            DomainEvent::ChatMessagePosted {
+                chat_id,
+                message_id,
+            } => self.nudge_members(*chat_id, *message_id).await,
+            DomainEvent::EmployeeFired { employee_id } => {
+                lock(&self.inner.sched).cancel_employee(*employee_id);
+                Ok(())
+            }
+            // A task from the boss or the secretary: its owner gets to it soon, and its
+            // escalations are scheduled.
+            DomainEvent::WorkChanged => self.schedule_tasks().await,
+            _ => Ok(()),
+        };
+        if let Err(e) = result {
+            tracing::warn!(error = %e, "engine could not react to an event");
+        }
+    }
+
+    async fn nudge_members(
+        &self,
+        chat_id: i32,
+        message_id: i32,
+    ) -> Result<(), cubicle_store::DbErr> {
+        let db = &self.core().db;
+        let Some(m) = cq::find_message(db, message_id).await? else {
+            return Ok(());
+        };
+        let from_boss = m.sender_kind == "boss";
+        let now = self.now();
+        for member in cq::members(db, chat_id).await? {
+            if Some(member.employee_id) == m.sender_employee_id {
+                continue;
+            }
+            // The nudge arrives after the SPEC's delay; the woken employee then waits a
+            // little to absorb what follows. Nudges coalesce to the earliest, so one
+            // thought answers everything that arrived before it.
+            let delay = {
+                let mut rng = lock(&self.inner.rng);
+                self.inner.config.nudge.nudge_delay(from_boss, &mut *rng)
+                    + self.inner.config.nudge.absorb_wait(&mut *rng)
+            };
+            self.schedule(
+                now + delay,
+                member.employee_id,
+                WakeReason::Nudge { chat_id },
+            );
+        }
+        Ok(())
+    }
+
+    async fn schedule_tasks(&self) -> Result<(), cubicle_store::DbErr> {
+        let now = self.now();
+        for t in cubicle_store::work::pending_tasks(&self.core().db).await? {
+            let reason = WakeReason::TaskEscalation { task_id: t.id };
+            if lock(&self.inner.sched)
+                .pending_for(t.owner_id)
+                .iter()
+                .any(|w| w.reason == reason)
+            {
+                continue;
+            }
+            // New to the engine: the owner hears of it at the pace of a boss message.
+            let delay = {
+                let mut rng = lock(&self.inner.rng);
+                self.inner.config.nudge.nudge_delay(true, &mut *rng)
+            };
+            self.schedule(now + delay, t.owner_id, WakeReason::Poll);
+            if let Some(at) = urgency::next_escalation(t.created_at, now) {
+                self.schedule(at, t.owner_id, reason);
+            }
+        }
+        Ok(())
+    }
+
+    /// Handles every event published since the last call.
+    pub async fn drain_events(&self) {
+        loop {
+            let next = self.inner.events.lock().await.try_recv();
+            match next {
+                Ok(event) => self.handle_event(&event).await,
+                Err(broadcast::error::TryRecvError::Lagged(n)) => {
+                    tracing::warn!(missed = n, "engine fell behind the event bus; resyncing");
+                    if let Err(e) = self.bootstrap().await {
+                        tracing::warn!(error = %e, "engine resync failed");
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+    }
+
+    /// Runs one due wake-up, if any is due at `now`.
+    pub async fn step(&self, now: DateTime<Utc>) -> Option<WakeUp> {
+        let w = lock(&self.inner.sched).pop_due(now)?;
+        self.process(&w).await;
+        Some(w)
+    }
+
+    /// A simulated stretch of time on a manual clock: jumps from wake-up to wake-up,
+    /// handling each in order, until `until`. A simulated day runs in seconds.
+    pub async fn run_simulated(&self, clock: &ManualClock, until: DateTime<Utc>) {
+        loop {
+            self.drain_events().await;
+            let next = lock(&self.inner.sched).next_at();
+            match next {
+                Some(at) if at <= until => {
+                    if at > clock.now() {
+                        clock.set(at);
+                    }
+                    self.step(clock.now()).await;
+                }
+                _ => break,
+            }
+        }
+        if until > clock.now() {
+            clock.set(until);
+        }
+    }
+
+    /// Runs the engine in real time until `cancel` fires: events are handled as they
+    /// come, wake-ups when they fall due, up to `max_parallel` thoughts at once and never
+    /// two for the same employee.
+    pub fn spawn(&self, cancel: CancellationToken) -> tokio::task::JoinHandle<()> {
+        let engine = self.clone();
+        tokio::spawn(async move {
+            if let Err(e) = engine.bootstrap().await {
+                tracing::warn!(error = %e, "engine bootstrap failed");
+            }
+            let listener = {
+                let engine = engine.clone();
+                let cancel = cancel.clone();
+                tokio::spawn(async move { engine.listen(cancel).await })
+            };
+            let permits = Arc::new(tokio::sync::Semaphore::new(
+                engine.inner.config.max_parallel.max(1),
+            ));
+            let tasks = tokio_util::task::TaskTracker::new();
+            loop {
+                let now = engine.now();
+                let due = lock(&engine.inner.sched).pop_due(now);
+                if let Some(w) = due {
+                    if !lock(&engine.inner.busy).insert(w.employee_id) {
+                        // Already thinking: try again shortly rather than think twice at once.
+                        engine.schedule(now + TimeDelta::seconds(1), w.employee_id, w.reason);
+                        continue;
+                    }
+                    let Ok(permit) = permits.clone().acquire_owned().await else {
+                        break;
+                    };
+                    let engine = engine.clone();
+                    tasks.spawn(async move {
+                        engine.process(&w).await;
+                        lock(&engine.inner.busy).remove(&w.employee_id);
+                        drop(permit);
+                    });
+                    continue;
+                }
+                let next = lock(&engine.inner.sched).next_at();
+                let sleep = next
+                    .map(|at| (at - now).to_std().unwrap_or_default())
+                    .unwrap_or(std::time::Duration::from_secs(60))
+                    .min(std::time::Duration::from_secs(60));
+                tokio::select! {
+                    () = cancel.cancelled() => break,
+                    () = engine.inner.wake.notified() => {}
+                    () = tokio::time::sleep(sleep) => {}
+                }
+            }
+            tasks.close();
+            tasks.wait().await;
+            listener.abort();
+        })
+    }
+
+    async fn listen(&self, cancel: CancellationToken) {
+        loop {
+            let next = tokio::select! {
+                () = cancel.cancelled() => return,
+                r = async { self.inner.events.lock().await.recv().await } => r,
+            };
+            match next {
+                Ok(event) => self.handle_event(&event).await,
+                Err(broadcast::error::RecvError::Lagged(n)) => {
+                    tracing::warn!(missed = n, "engine fell behind the event bus; resyncing");
+                    if let Err(e) = self.bootstrap().await {
+                        tracing::warn!(error = %e, "engine resync failed");
+                    }
+                }
+                Err(broadcast::error::RecvError::Closed) => return,
+            }
+        }
+    }
+
+    async fn process(&self, w: &WakeUp) {
+        lock(&self.inner.stats).wakeups += 1;
+        let result = match w.reason {
+            WakeReason::Nudge { chat_id } => self.think(w.employee_id, Some(chat_id), false).await,
+            WakeReason::Poll => self.think(w.employee_id, None, false).await,
+            WakeReason::TaskEscalation { task_id } => self.escalate(w.employee_id, task_id).await,
+            WakeReason::MemoryExpiry => self.expire(w.employee_id).await,
+        };
+        if let Err(e) = result {
+            tracing::warn!(error = %e, employee = w.employee_id, reason = ?w.reason, "wake-up failed");
+        }
+    }
+
+    /// One thought (or none, when there is nothing to think about), then the next poll.
+    async fn think(
+        &self,
+        employee_id: i32,
+        chat_id: Option<i32>,
+        escalation: bool,
+    ) -> Result<(), cubicle_store::DbErr> {
+        let outcome = think::think(self, employee_id, chat_id, escalation).await?;
+        {
+            let mut s = lock(&self.inner.stats);
+            match &outcome {
+                ThinkOutcome::Idle => s.idle_wakeups += 1,
+                ThinkOutcome::Thought {
+                    posted,
+                    silenced,
+                    malformed,
+                    calls,
+                    ..
+                } => {
+                    s.thoughts += 1;
+                    s.model_calls += u64::from(*calls);
+                    s.messages_posted += *posted as u64;
+                    s.silenced += u64::from(*silenced);
+                    s.malformed += u64::from(*malformed);
+                }
+            }
+        }
+        if let ThinkOutcome::Thought {
+            interest,
+            saturation,
+            is_dm,
+            ..
+        } = outcome
+        {
+            let delay = {
+                let mut rng = lock(&self.inner.rng);
+                polling::poll_delay(interest, saturation, is_dm, &mut *rng)
+            };
+            self.schedule(self.now() + delay, employee_id, WakeReason::Poll);
+        }
+        Ok(())
+    }
+
+    async fn escalate(&self, employee_id: i32, task_id: i32) -> Result<(), cubicle_store::DbErr> {
+        let Some(t) = cubicle_store::work::find_task(&self.core().db, task_id).await? else {
+            return Ok(());
+        };
+        if t.owner_id != employee_id || t.status != "pending" {
+            return Ok(());
+        }
+        let now = self.now();
+        if let Some(at) = urgency::next_escalation(t.created_at, now) {
+            self.schedule(at, employee_id, WakeReason::TaskEscalation { task_id });
+        }
+        self.think(employee_id, None, true).await
+    }
+
+    async fn expire(&self, employee_id: i32) -> Result<(), cubicle_store::DbErr> {
+        if let Some(at) = self.core().minds.expire(employee_id).await? {
+            self.schedule(
+                at.max(self.now() + TimeDelta::seconds(1)),
+                employee_id,
+                WakeReason::MemoryExpiry,
+            );
+        }
+        Ok(())
+    }
+
+    pub(crate) fn pick_seed(&self) -> &'static crate::mind::seeds::Seed {
+        let mut rng = lock(&self.inner.rng);
+        crate::mind::seeds::pick(&mut *rng)
+    }
+
+    pub(crate) fn config(&self) -> &EngineConfig {
+        &self.inner.config
+    }
+
+    /// Schedules a memory-expiry wake-up (after a short-term memory was added).
+    pub(crate) fn schedule_expiry(&self, employee_id: i32, at: DateTime<Utc>) {
+        self.schedule(at, employee_id, WakeReason::MemoryExpiry);
+    }
+
+    pub(crate) fn schedule_escalation(&self, employee_id: i32, task_id: i32, at: DateTime<Utc>) {
+        self.schedule(at, employee_id, WakeReason::TaskEscalation { task_id });
+    }
+
+    pub(crate) fn cancel_escalation(&self, employee_id: i32, task_id: i32) {
+        lock(&self.inner.sched).cancel(employee_id, WakeReason::TaskEscalation { task_id });
+    }
+}

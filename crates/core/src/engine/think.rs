@@ -1,0 +1,598 @@
+//! One wake-up of one employee: gather the scene, think through the gateway, apply what
+//! the thought says to remember, feel and do (always, even when silent), then pass its
+//! messages through the gates and post what is left.
+
+use std::collections::HashMap;
+
+use chrono::TimeDelta;
+use cubicle_store::entity::{chat, employee, thought as thought_row_entity};
+use cubicle_store::{DbErr, chat as cq, mind as mq, org as oq};
+use sea_orm::ActiveValue::{NotSet, Set};
+use serde_json::json;
+
+use super::Engine;
+use crate::chat::gates::{self, ChatMode, GateReason};
+use crate::chat::polling;
+use crate::gateway::{CallContext, GatewayError, Purpose};
+use crate::mind::clean_chat_message;
+use crate::mind::memory_rules::{self, MemoryKind, Viewer, Visibility};
+use crate::mind::profile::NewMemory;
+use crate::mind::stamina::StaminaEvent;
+use crate::mind::thought::{MAX_MESSAGES_PER_THOUGHT, Scene, SceneMessage, Thought, build, score};
+use crate::org::{company_dto, employee_dto};
+use crate::work::urgency;
+
+/// Messages shown to a thought (SPEC §4: the last 20).
+const SCENE_MESSAGES: u64 = 20;
+/// How far back an employee's own messages count for the repetition penalty.
+const OWN_RECENT: usize = 5;
+
+/// What one wake-up came to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ThinkOutcome {
+    /// Nothing new and nothing pending: no model call (zero-cost idle).
+    Idle,
+    Thought {
+        interest: Option<u8>,
+        saturation: Option<u8>,
+        is_dm: bool,
+        posted: usize,
+        silenced: bool,
+        malformed: bool,
+        calls: u32,
+    },
+}
+
+pub(super) async fn think(
+    engine: &Engine,
+    employee_id: i32,
+    chat_id: Option<i32>,
+    escalation: bool,
+) -> Result<ThinkOutcome, DbErr> {
+    let core = engine.core();
+    let db = &core.db;
+    let Some(me) = oq::find_employee(db, employee_id)
+        .await?
+        .filter(|e| e.fired_at.is_none())
+    else {
+        return Ok(ThinkOutcome::Idle);
+    };
+    let tasks = core.work.pending_of(employee_id).await?;
+    // Which chat: the nudging one; on a poll the first with unread messages; with only
+    // tasks pending (or an escalation), the boss chat, where reports go.
+    let chat = match chat_id {
+        Some(id) => cq::find_chat(db, id).await?,
+        None => match cq::chats_with_unread_for(db, employee_id).await?.first() {
+            Some(id) => cq::find_chat(db, *id).await?,
+            None if tasks.is_empty() => return Ok(ThinkOutcome::Idle),
+            None => Some(boss_chat(engine, employee_id).await?),
+        },
+    };
+    let Some(chat) = chat else {
+        return Ok(ThinkOutcome::Idle);
+    };
+    let Some(member) = cq::find_member(db, chat.id, employee_id).await? else {
+        return Ok(ThinkOutcome::Idle);
+    };
+    let read_up_to = member.last_read_message_id.unwrap_or(0);
+    let recent = cq::last_messages(db, chat.id, SCENE_MESSAGES).await?;
+    let unread: Vec<_> = recent
+        .iter()
+        .filter(|m| m.id > read_up_to && m.sender_employee_id != Some(employee_id))
+        .collect();
+    if unread.is_empty() && tasks.is_empty() && !escalation {
+        return Ok(ThinkOutcome::Idle);
+    }
+    let latest_seen = recent.last().map(|m| m.id);
+
+    let Some(company) = oq::find_company(db).await? else {
+        return Ok(ThinkOutcome::Idle);
+    };
+    let company = company_dto(&company);
+    let staff: HashMap<i32, employee::Model> = oq::list_employees(db, company.id, true)
+        .await?
+        .into_iter()
+        .map(|e| (e.id, e))
+        .collect();
+    let me_dto = employee_dto(&me);
+    let department = match me.department_id {
+        Some(d) => oq::find_department(db, d).await?,
+        None => None,
+    };
+    let member_ids: Vec<i32> = cq::members(db, chat.id)
+        .await?
+        .into_iter()
+        .map(|m| m.employee_id)
+        .filter(|id| *id != employee_id)
+        .collect();
+    let others: Vec<(String, String)> = member_ids
+        .iter()
+        .filter_map(|id| staff.get(id))
+        .filter(|e| e.fired_at.is_none())
+        .map(|e| (e.name.clone(), e.title.clone()))
+        .collect();
+    let name_of = |m: &cubicle_store::entity::chat_message::Model| match m.sender_kind.as_str() {
+        "boss" => company.boss_name.clone(),
+        "system" => "(note)".to_owned(),
+        _ => m
+            .sender_employee_id
+            .and_then(|id| staff.get(&id))
+            .map_or_else(|| "someone".to_owned(), |e| e.name.clone()),
+    };
+    let messages: Vec<SceneMessage> = recent
+        .iter()
+        .map(|m| SceneMessage {
+            id: m.id,
+            sender: name_of(m),
+            is_boss: m.sender_kind == "boss",
+            is_me: m.sender_employee_id == Some(employee_id),
+            text: m.text.clone(),
+            unread: m.id > read_up_to && m.sender_employee_id != Some(employee_id),
+            at: m.created_at,
+        })
+        .collect();
+    // De-dup hint: who already answered the first message this employee has not seen.
+    let already_replied: Vec<String> = match unread.first() {
+        Some(first) => {
+            let mut names: Vec<String> = recent
+                .iter()
+                .filter(|m| m.id > first.id && m.sender_kind == "employee")
+                .filter(|m| m.sender_employee_id != Some(employee_id))
+                .map(name_of)
+                .collect();
+            names.dedup();
+            names
+        }
+        None => vec![],
+    };
+    let summary = mq::chat_summary(db, chat.id).await?;
+    let context: String = recent
+        .iter()
+        .rev()
+        .take(6)
+        .map(|m| m.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let viewer = Viewer {
+        employee_id,
+        department_id: me.department_id,
+        requirement_ids: vec![],
+    };
+    let memories = core
+        .minds
+        .recall(&viewer, &context, engine.config().memory_recall)
+        .await?;
+    let impressions = core
+        .minds
+        .impressions(employee_id, &member_ids)
+        .await?
+        .into_iter()
+        .filter_map(|(id, imp, aff)| staff.get(&id).map(|e| (e.name.clone(), imp, aff)))
+        .collect();
+    let now = engine.now();
+    let task_lines: Vec<(i32, String, TimeDelta)> = tasks
+        .iter()
+        .map(|t| (t.id, t.description.clone(), now - t.created_at))
+        .collect();
+    let stamina = core.minds.stamina(employee_id).await?;
+    let seed = engine.pick_seed();
+    let scene = Scene {
+        me: &me_dto,
+        company: &company,
+        department: department.as_ref().map(|d| d.name.as_str()),
+        department_mission: department.as_ref().map(|d| d.mission.as_str()),
+        chat_name: &chat.name,
+        chat_kind: &chat.kind,
+        chat_topic: chat.topic.as_deref(),
+        others,
+        messages,
+        summary: summary.as_ref().map(|s| s.summary.as_str()),
+        memories,
+        impressions,
+        tasks: task_lines,
+        already_replied,
+        seed,
+        stamina,
+    };
+    let prompt = build(&scene);
+    let is_dm = matches!(chat.kind.as_str(), "dm" | "boss");
+    let (default_interest, default_saturation) = polling::defaults(is_dm);
+
+    // Think, and regenerate once when a message speaks as someone else (SPEC §10).
+    let route = match core
+        .providers
+        .route_for_employee(Purpose::Thought, &me_dto.backend)
+        .await
+    {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::warn!(error = %e, employee = employee_id, "no route for a thought");
+            return Ok(ThinkOutcome::Idle);
+        }
+    };
+    let ctx = CallContext {
+        purpose: Purpose::Thought,
+        trace_id: None,
+        employee_id: Some(employee_id),
+    };
+    let other_names: Vec<String> = staff
+        .values()
+        .filter(|e| e.id != employee_id)
+        .map(|e| e.name.clone())
+        .chain(std::iter::once(company.boss_name.clone()))
+        .collect();
+    let other_refs: Vec<&str> = other_names.iter().map(String::as_str).collect();
+    let mut calls = 0u32;
+    let mut answer: Option<(Thought, Vec<String>, bool)> = None;
+    let mut failure: Option<GatewayError> = None;
+    for _ in 0..2 {
+        calls += 1;
+        match core
+            .gateway
+            .complete_json::<Thought>(&ctx, route.clone(), prompt.request.clone())
+            .await
+        {
+            Ok(reply) => {
+                let t = reply.value;
+                let cleaned: Vec<Option<String>> = t
+                    .messages
+                    .iter()
+                    .filter(|m| !m.content.trim().is_empty())
+                    .map(|m| clean_chat_message(&m.content, &me_dto, &other_refs))
+                    .collect();
+                let impostor = cleaned.iter().any(Option::is_none);
+                let kept: Vec<String> = cleaned.into_iter().flatten().collect();
+                let done = !impostor;
+                answer = Some((t, kept, impostor));
+                failure = None;
+                if done {
+                    break;
+                }
+            }
+            Err(e) => {
+                failure = Some(e);
+                break;
+            }
+        }
+    }
+
+    let Some((t, kept, impostor)) = answer else {
+        // A malformed or failed thought is dropped with a log line; the employee keeps
+        // working (its next poll comes at the default pace) and nothing is marked read.
+        let e = failure.map_or_else(|| "no answer".to_owned(), |e| e.to_string());
+        tracing::warn!(employee = employee_id, chat = chat.id, error = %e, "thought dropped");
+        core.minds
+            .record_thought(thought_row(
+                employee_id,
+                chat.id,
+                "",
+                &e,
+                false,
+                false,
+                Some("malformed"),
+                None,
+                None,
+                seed.id,
+                prompt.tokens,
+                json!({}),
+                now,
+            ))
+            .await?;
+        return Ok(ThinkOutcome::Thought {
+            interest: None,
+            saturation: None,
+            is_dm,
+            posted: 0,
+            silenced: false,
+            malformed: true,
+            calls,
+        });
+    };
+
+    let interest = score(t.interest_level, default_interest);
+    let saturation = score(t.topic_saturation, default_saturation);
+    // Silent ≠ idle: memory, relationship and task ops apply whether or not it speaks.
+    let ops = apply_ops(engine, &me, &chat, &t, &staff, latest_seen).await?;
+    if let Some(last) = latest_seen {
+        cq::set_member_read(db, chat.id, employee_id, last).await?;
+    }
+
+    let mut silenced_by: Option<&str> = None;
+    let mut posted = 0usize;
+    if t.should_speak && kept.is_empty() && impostor {
+        silenced_by = Some("identity");
+    } else if t.should_speak && !kept.is_empty() {
+        let mode = if chat.mode == "work" {
+            ChatMode::Work
+        } else {
+            ChatMode::Casual
+        };
+        let window = gates::limits(mode).window.max(gates::limits(mode).cooldown);
+        let my_posts = cq::posts_by_since(db, chat.id, employee_id, now - window).await?;
+        let boss_mentioned_me = unread.iter().any(|m| {
+            m.sender_kind == "boss"
+                && m.mentions
+                    .as_ref()
+                    .and_then(|v| serde_json::from_value::<Vec<i32>>(v.clone()).ok())
+                    .is_some_and(|ids| ids.contains(&employee_id))
+        });
+        match gates::check(mode, now, &my_posts, saturation, boss_mentioned_me) {
+            Err(reason) => silenced_by = Some(gate_name(reason)),
+            Ok(()) => {
+                let room = gates::room_left(mode, now, &my_posts).min(MAX_MESSAGES_PER_THOUGHT);
+                let own: Vec<String> = recent
+                    .iter()
+                    .rev()
+                    .filter(|m| m.sender_employee_id == Some(employee_id))
+                    .take(OWN_RECENT)
+                    .map(|m| m.text.clone())
+                    .collect();
+                let mut repeated = false;
+                for text in kept.iter().take(room) {
+                    let refs: Vec<&str> = own.iter().map(String::as_str).collect();
+                    if memory_rules::is_duplicate(text, &refs) {
+                        // Saying the same thing again wears on the speaker (SPEC §7, ours).
+                        core.minds
+                            .stamina_event(employee_id, StaminaEvent::Repetition)
+                            .await?;
+                        repeated = true;
+                        continue;
+                    }
+                    core.chats
+                        .post_as_employee(chat.id, employee_id, text)
+                        .await?;
+                    posted += 1;
+                }
+                if posted == 0 && repeated {
+                    silenced_by = Some("repetition");
+                }
+            }
+        }
+    }
+
+    core.minds
+        .record_thought(thought_row(
+            employee_id,
+            chat.id,
+            &t.inner_thoughts,
+            &t.reason,
+            t.should_speak,
+            posted > 0,
+            silenced_by,
+            Some(interest),
+            Some(saturation),
+            seed.id,
+            prompt.tokens,
+            ops,
+            now,
+        ))
+        .await?;
+    core.minds
+        .record_mood(employee_id, Some(interest), Some(saturation))
+        .await?;
+    Ok(ThinkOutcome::Thought {
+        interest: Some(interest),
+        saturation: Some(saturation),
+        is_dm,
+        posted,
+        silenced: silenced_by.is_some(),
+        malformed: false,
+        calls,
+    })
+}
+
+/// Applies the thought's memory, relationship and task ops and its chat summary; returns
+/// what was applied, for the thought record.
+async fn apply_ops(
+    engine: &Engine,
+    me: &employee::Model,
+    chat: &chat::Model,
+    t: &Thought,
+    staff: &HashMap<i32, employee::Model>,
+    latest_seen: Option<i32>,
+) -> Result<serde_json::Value, DbErr> {
+    let core = engine.core();
+    let now = engine.now();
+    let mut applied = Vec::new();
+    for op in &t.memory_ops {
+        match op.op.as_str() {
+            "add" => {
+                let kind = MemoryKind::parse(&op.kind).unwrap_or(MemoryKind::ShortTerm);
+                let content = op.content.clone().unwrap_or_default();
+                let added = core
+                    .minds
+                    .remember(
+                        me.id,
+                        me.department_id,
+                        NewMemory {
+                            kind,
+                            content: content.clone(),
+                            importance: op.importance.map(|i| i.round() as i32),
+                            ttl_hours: op.ttl.map(|h| h.round() as i64),
+                            visibility: op
+                                .visibility
+                                .as_deref()
+                                .and_then(Visibility::parse)
+                                .unwrap_or(Visibility::Private),
+                            requirement_id: None,
+                            source_chat_id: Some(chat.id),
+                        },
+                    )
+                    .await?;
+                if let Some(id) = added {
+                    applied.push(json!({"memory": "add", "id": id, "kind": kind.as_str()}));
+                    if kind == MemoryKind::ShortTerm {
+                        let at = memory_rules::short_term_expires_at(
+                            now,
+                            op.ttl.map(|h| h.round() as i64),
+                        );
+                        engine.schedule_expiry(me.id, at);
+                    }
+                }
+            }
+            "delete" => {
+                if let Some(id) = op.id.and_then(|i| i32::try_from(i).ok())
+                    && core.minds.forget(me.id, id).await?
+                {
+                    applied.push(json!({"memory": "delete", "id": id}));
+                }
+            }
+            _ => {}
+        }
+    }
+    for op in &t.relationship_ops {
+        let target = op
+            .employee_id
+            .and_then(|i| i32::try_from(i).ok())
+            .filter(|id| staff.get(id).is_some_and(|e| e.fired_at.is_none()))
+            .or_else(|| op.name.as_deref().and_then(|n| find_by_name(staff, n)));
+        let Some(other) = target.filter(|id| *id != me.id) else {
+            continue;
+        };
+        let affinity = core
+            .minds
+            .relate(
+                me.id,
+                other,
+                op.impression.as_deref(),
+                op.affinity.map(|a| a.round() as i32),
+            )
+            .await?;
+        applied.push(json!({"relationship": other, "affinity": affinity}));
+    }
+    for op in &t.task_ops {
+        match op.op.as_str() {
+            "create" => {
+                let Some(d) = op.description.as_deref().filter(|d| !d.trim().is_empty()) else {
+                    continue;
+                };
+                let task = core.work.create_own(me.id, d).await?;
+                if let Some(at) = urgency::next_escalation(now, now) {
+                    engine.schedule_escalation(me.id, task.id, at);
+                }
+                applied.push(json!({"task": "create", "id": task.id}));
+            }
+            op_name @ ("resolve" | "fail") => {
+                let Some(id) = op.id.and_then(|i| i32::try_from(i).ok()) else {
+                    continue;
+                };
+                let resolved = op_name == "resolve";
+                if core
+                    .work
+                    .finish(me.id, id, resolved, op.result.as_deref())
+                    .await?
+                    .is_some()
+                {
+                    engine.cancel_escalation(me.id, id);
+                    let event = if resolved {
+                        StaminaEvent::TaskResolved
+                    } else {
+                        StaminaEvent::TaskFailed
+                    };
+                    core.minds.stamina_event(me.id, event).await?;
+                    applied.push(json!({"task": op_name, "id": id}));
+                }
+            }
+            _ => {}
+        }
+    }
+    if let (Some(summary), Some(upto)) = (
+        t.memory_summary
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty()),
+        latest_seen,
+    ) {
+        let summary: String = summary.chars().take(SUMMARY_MAX_CHARS).collect();
+        mq::upsert_chat_summary(&core.db, chat.id, &summary, upto, now).await?;
+    }
+    Ok(json!(applied))
+}
+
+/// The rolling chat summary is a paragraph, not a transcript.
+const SUMMARY_MAX_CHARS: usize = 600;
+
+/// A colleague by name: exact (any case), then first name, then a unique prefix.
+fn find_by_name(staff: &HashMap<i32, employee::Model>, name: &str) -> Option<i32> {
+    let n = name.trim().to_lowercase();
+    if n.is_empty() {
+        return None;
+    }
+    let current: Vec<&employee::Model> = staff.values().filter(|e| e.fired_at.is_none()).collect();
+    if let Some(e) = current.iter().find(|e| e.name.to_lowercase() == n) {
+        return Some(e.id);
+    }
+    let first: Vec<&&employee::Model> = current
+        .iter()
+        .filter(|e| {
+            e.name
+                .split_whitespace()
+                .next()
+                .is_some_and(|f| f.to_lowercase() == n)
+        })
+        .collect();
+    if let [one] = first.as_slice() {
+        return Some(one.id);
+    }
+    let prefix: Vec<&&employee::Model> = current
+        .iter()
+        .filter(|e| e.name.to_lowercase().starts_with(&n))
+        .collect();
+    match prefix.as_slice() {
+        [one] => Some(one.id),
+        _ => None,
+    }
+}
+
+async fn boss_chat(engine: &Engine, employee_id: i32) -> Result<chat::Model, DbErr> {
+    let db = &engine.core().db;
+    if let Some(c) = cq::find_boss_chat(db, employee_id).await? {
+        return Ok(c);
+    }
+    match engine.core().chats.boss_chat(employee_id).await {
+        Ok(_) => cq::find_boss_chat(db, employee_id)
+            .await?
+            .ok_or_else(|| DbErr::RecordNotFound("boss chat".into())),
+        Err(crate::chat::ChatError::Storage(e)) => Err(e),
+        Err(e) => Err(DbErr::Custom(e.to_string())),
+    }
+}
+
+fn gate_name(r: GateReason) -> &'static str {
+    r.as_str()
+}
+
+#[allow(clippy::too_many_arguments)] // one row, spelled out
+fn thought_row(
+    employee_id: i32,
+    chat_id: i32,
+    inner: &str,
+    reason: &str,
+    should_speak: bool,
+    spoke: bool,
+    silenced_by: Option<&str>,
+    interest: Option<u8>,
+    saturation: Option<u8>,
+    seed: &str,
+    prompt_tokens: usize,
+    ops: serde_json::Value,
+    now: chrono::DateTime<chrono::Utc>,
+) -> thought_row_entity::ActiveModel {
+    thought_row_entity::ActiveModel {
+        id: NotSet,
+        employee_id: Set(employee_id),
+        chat_id: Set(Some(chat_id)),
+        inner_thoughts: Set(inner.chars().take(2000).collect()),
+        reason: Set(reason.chars().take(500).collect()),
+        should_speak: Set(should_speak),
+        spoke: Set(spoke),
+        silenced_by: Set(silenced_by.map(str::to_owned)),
+        interest: Set(interest.map(i32::from)),
+        saturation: Set(saturation.map(i32::from)),
+        perspective_seed: Set(seed.to_owned()),
+        prompt_tokens: Set(i32::try_from(prompt_tokens).unwrap_or(i32::MAX)),
+        ops: Set(ops),
+        trace_id: Set(None),
+        created_at: Set(now),
+    }
+}

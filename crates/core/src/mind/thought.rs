@@ -1,0 +1,521 @@
+//! One flow-of-thought (SPEC §4): the prompt an employee thinks with, and the JSON it
+//! answers with.
+//!
+//! The prompt carries the persona and agent card, the scene, the last 20 messages with
+//! what is new to the employee, the rolling chat summary, the memories most relevant to
+//! the conversation, impressions of the colleagues present (and no one else), pending
+//! tasks with their urgency, a de-duplication hint, one perspective seed and the stamina
+//! note — under a token budget, so a thought costs a quarter of a naive prompt that
+//! sends the whole history and every memory.
+//!
+//! The answer is parsed leniently: every field has a default (SPEC: interest 7 /
+//! saturation 3 in DMs, 5 / 0 in groups when omitted) and numbers out of range are
+//! clamped by the engine, so a small model's near-miss still yields a usable thought.
+
+use chrono::{DateTime, Utc};
+use cubicle_llm::{ChatMessage, CompletionRequest};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::archetypes::persona_block;
+use super::memory_rules::MemoryItem;
+use super::seeds::Seed;
+use super::stamina::Stamina;
+use crate::types::{CompanyDto, EmployeeDto, Language};
+use crate::work::urgency;
+
+/// What a prompt may cost, in (estimated) tokens, before old messages are dropped.
+pub const PROMPT_TOKEN_BUDGET: usize = 1400;
+/// The longest answer a thought may write.
+pub const THOUGHT_MAX_TOKENS: u32 = 450;
+/// Messages shown in full; longer ones are cut (the summary carries the gist).
+const MESSAGE_PROMPT_CHARS: usize = 320;
+const SUMMARY_PROMPT_CHARS: usize = 500;
+/// At most this many messages per thought: a chat is a conversation, not a broadcast.
+pub const MAX_MESSAGES_PER_THOUGHT: usize = 2;
+
+/// The model's answer for one wake-up (one JSON object, always, even when silent).
+/// Everything but `shouldSpeak` may be left out; an answer without it is not a thought
+/// (garbage "repaired" into `{}` must not pass as a silent one).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Thought {
+    /// Private: stored and shown to the boss, never posted.
+    #[serde(default)]
+    pub inner_thoughts: String,
+    /// 1–10: how exhausted the topic is (10 = nothing new to say).
+    #[serde(default)]
+    pub topic_saturation: Option<f64>,
+    /// 1–10: how much this conversation interests the employee.
+    #[serde(default)]
+    pub interest_level: Option<f64>,
+    pub should_speak: bool,
+    #[serde(default)]
+    pub reason: String,
+    #[serde(default)]
+    pub messages: Vec<OutMessage>,
+    /// A one-line rolling summary of the chat so far.
+    #[serde(default)]
+    pub memory_summary: Option<String>,
+    #[serde(default)]
+    pub memory_ops: Vec<MemoryOp>,
+    #[serde(default)]
+    pub relationship_ops: Vec<RelationshipOp>,
+    #[serde(default)]
+    pub task_ops: Vec<TaskOp>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
+pub struct OutMessage {
+    pub content: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct MemoryOp {
+    /// `add` or `delete`.
+    pub op: String,
+    /// `long_term` or `short_term`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub content: Option<String>,
+    pub importance: Option<f64>,
+    /// Short-term lifetime in hours.
+    pub ttl: Option<f64>,
+    /// The memory to delete.
+    pub id: Option<i64>,
+    /// `private` (default), `team` or `public`.
+    pub visibility: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct RelationshipOp {
+    pub employee_id: Option<i64>,
+    pub name: Option<String>,
+    pub impression: Option<String>,
+    pub affinity: Option<f64>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct TaskOp {
+    /// `create`, `resolve` or `fail`.
+    pub op: String,
+    pub id: Option<i64>,
+    pub description: Option<String>,
+    pub result: Option<String>,
+}
+
+/// A 1–10 score from the model, or the default when it gave none.
+pub fn score(v: Option<f64>, default: u8) -> u8 {
+    match v {
+        Some(x) if x.is_finite() => x.round().clamp(1.0, 10.0) as u8,
+        _ => default,
+    }
+}
+
+/// One message as the prompt shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SceneMessage {
+    pub id: i32,
+    pub sender: String,
+    pub is_boss: bool,
+    pub is_me: bool,
+    pub text: String,
+    pub unread: bool,
+    pub at: DateTime<Utc>,
+}
+
+/// Everything one thought is about. The engine gathers it; this module only writes.
+#[derive(Clone, Debug)]
+pub struct Scene<'a> {
+    pub me: &'a EmployeeDto,
+    pub company: &'a CompanyDto,
+    pub department: Option<&'a str>,
+    pub department_mission: Option<&'a str>,
+    pub chat_name: &'a str,
+    /// `department`, `requirement`, `meeting`, `boss`, `dm` or `group`.
+    pub chat_kind: &'a str,
+    pub chat_topic: Option<&'a str>,
+    /// (name, title) of the other members present.
+    pub others: Vec<(String, String)>,
+    pub messages: Vec<SceneMessage>,
+    pub summary: Option<&'a str>,
+    pub memories: Vec<MemoryItem>,
+    /// (name, impression, affinity) of colleagues present only.
+    pub impressions: Vec<(String, String, i32)>,
+    /// (id, description, age) of pending tasks.
+    pub tasks: Vec<(i32, String, chrono::TimeDelta)>,
+    /// Who already answered the newest message the employee has not answered.
+    pub already_replied: Vec<String>,
+    pub seed: &'static Seed,
+    pub stamina: Stamina,
+}
+
+/// The request for one thought, and its estimated prompt size.
+#[derive(Clone, Debug)]
+pub struct Prompt {
+    pub request: CompletionRequest,
+    pub tokens: usize,
+}
+
+/// Tokens of a text, estimated: a token per four Latin characters and one per CJK
+/// character (SmolLM2's tokenizer lands within ~20 % of this on our prompts).
+pub fn approx_tokens(text: &str) -> usize {
+    let (ascii, other) = text.chars().fold((0usize, 0usize), |(a, o), c| {
+        if c.is_ascii() { (a + 1, o) } else { (a, o + 1) }
+    });
+    ascii.div_ceil(4) + other
+}
+
+pub fn build(scene: &Scene<'_>) -> Prompt {
+    let system = system_prompt(scene);
+    let head = context_head(scene);
+    let tail = context_tail(scene);
+    let fixed = approx_tokens(&system) + approx_tokens(&head) + approx_tokens(&tail);
+    // The newest messages matter most: drop from the oldest until the budget holds.
+    let lines: Vec<String> = scene.messages.iter().map(message_line).collect();
+    let mut start = 0;
+    let mut used: usize = fixed + lines.iter().map(|l| approx_tokens(l)).sum::<usize>();
+    while used > PROMPT_TOKEN_BUDGET && start + 1 < lines.len() {
+        used -= approx_tokens(&lines[start]);
+        start += 1;
+    }
+    let mut user = head;
+    if lines.is_empty() {
+        user.push_str("No messages yet.\n");
+    } else {
+        user.push_str("Recent messages (* = new to you):\n");
+        for l in &lines[start..] {
+            user.push_str(l);
+            user.push('\n');
+        }
+    }
+    user.push_str(&tail);
+    let tokens = approx_tokens(&system) + approx_tokens(&user);
+    Prompt {
+        request: CompletionRequest {
+            messages: vec![ChatMessage::system(system), ChatMessage::user(user)],
+            temperature: Some(0.8),
+            max_tokens: Some(THOUGHT_MAX_TOKENS),
+            ..Default::default()
+        },
+        tokens,
+    }
+}
+
+fn system_prompt(s: &Scene<'_>) -> String {
+    let boss = &s.company.boss_name;
+    let language = match s.company.language {
+        Language::ZhCn => "Simplified Chinese",
+        Language::En => "English",
+    };
+    let mut out = super::agent_card(s.me, s.company, s.department);
+    out.push('\n');
+    out.push_str(&persona_block(s.me.archetype));
+    out.push('\n');
+    let members: Vec<String> = s.others.iter().map(|(n, t)| format!("{n} ({t})")).collect();
+    out.push_str(&format!(
+        "Scene: the {kind} chat \"{chat}\"{topic}{mission}. Present: {members}; {boss} is the boss \
+         and can post anytime — treat it as an instruction.\n",
+        kind = kind_label(s.chat_kind),
+        chat = s.chat_name,
+        topic = s
+            .chat_topic
+            .map(|t| format!(" about \"{}\"", cut(t, 160)))
+            .unwrap_or_default(),
+        mission = s
+            .department_mission
+            .filter(|m| !m.is_empty())
+            .map(|m| format!("; department mission: {}", cut(m, 160)))
+            .unwrap_or_default(),
+        members = if members.is_empty() {
+            "nobody else".into()
+        } else {
+            members.join(", ")
+        },
+    ));
+    out.push_str(&format!(
+        "Write chat messages in {language}, short and in your own voice. Speak only when you add \
+         something new; silence is fine. Never speak for others, never claim approvals.\n"
+    ));
+    if let Some(note) = s.stamina.prompt_note() {
+        out.push_str(note);
+        out.push('\n');
+    }
+    out.push_str(
+        "Answer with one JSON object: {\"innerThoughts\": private, \"interestLevel\": 1-10, \
+         \"topicSaturation\": 1-10 (10 = nothing new to add), \"shouldSpeak\": bool, \"reason\": why, \
+         \"messages\": [{\"content\"}] (0-2, only if speaking), \"memorySummary\": one line on this chat, \
+         \"memoryOps\": [{\"op\": \"add\"|\"delete\", \"type\": \"long_term\"|\"short_term\", \"content\", \
+         \"importance\": 1-10, \"ttl\": hours, \"visibility\": \"private\"|\"team\"|\"public\", \"id\"}], \
+         \"relationshipOps\": [{\"name\", \"impression\" (max 200 chars), \"affinity\": 1-100}], \
+         \"taskOps\": [{\"op\": \"create\"|\"resolve\"|\"fail\", \"id\", \"description\", \"result\"}]}",
+    );
+    out
+}
+
+fn context_head(s: &Scene<'_>) -> String {
+    let mut out = String::new();
+    if let Some(summary) = s.summary.filter(|x| !x.trim().is_empty()) {
+        out.push_str(&format!(
+            "Earlier in this chat: {}\n",
+            cut(summary, SUMMARY_PROMPT_CHARS)
+        ));
+    }
+    out
+}
+
+fn context_tail(s: &Scene<'_>) -> String {
+    let mut out = String::new();
+    if !s.memories.is_empty() {
+        out.push_str("You remember:\n");
+        for m in &s.memories {
+            out.push_str(&format!(
+                "- #{} ({}) {}\n",
+                m.id,
+                m.importance,
+                cut(&m.content, 200)
+            ));
+        }
+    }
+    if !s.impressions.is_empty() {
+        out.push_str("Your view of those present:\n");
+        for (name, impression, affinity) in &s.impressions {
+            out.push_str(&format!("- {name} (affinity {affinity}): {impression}\n"));
+        }
+    }
+    let tasks: Vec<(String, chrono::TimeDelta)> = s
+        .tasks
+        .iter()
+        .map(|(id, d, age)| (format!("#{id} {d}"), *age))
+        .collect();
+    out.push_str(&urgency::task_section(&tasks));
+    out.push('\n');
+    if !s.already_replied.is_empty() {
+        out.push_str(&format!(
+            "{} already replied to the latest message — don't repeat what was said.\n",
+            s.already_replied.join(", ")
+        ));
+    }
+    out.push_str(&format!("This time: {}\n", s.seed.instruction));
+    out.push_str("Think, then answer with the JSON object only.");
+    out
+}
+
+fn message_line(m: &SceneMessage) -> String {
+    let who = if m.is_me {
+        format!("{} (you)", m.sender)
+    } else if m.is_boss {
+        format!("{} (boss)", m.sender)
+    } else {
+        m.sender.clone()
+    };
+    format!(
+        "{}[{}] {who}: {}",
+        if m.unread { "*" } else { "" },
+        m.at.format("%H:%M"),
+        cut(&m.text, MESSAGE_PROMPT_CHARS)
+    )
+}
+
+fn kind_label(kind: &str) -> &'static str {
+    match kind {
+        "department" => "department group",
+        "requirement" => "project group",
+        "meeting" => "meeting",
+        "boss" => "private (you and the boss)",
+        "dm" => "private",
+        _ => "group",
+    }
+}
+
+fn cut(text: &str, max: usize) -> String {
+    let t = text.trim();
+    if t.chars().count() <= max {
+        return t.to_owned();
+    }
+    let mut s: String = t.chars().take(max).collect();
+    s.push('…');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mind::memory_rules::{MemoryKind, Visibility};
+    use crate::types::*;
+
+    fn company() -> CompanyDto {
+        CompanyDto {
+            id: 1,
+            name: "Acme".into(),
+            mission: String::new(),
+            boss_name: "Ada".into(),
+            language: Language::En,
+            approval_policy: ApprovalPolicy::KeySteps,
+            daily_budget_usd: 2.0,
+            created_at: String::new(),
+        }
+    }
+
+    fn alice() -> EmployeeDto {
+        EmployeeDto {
+            id: 1,
+            name: "Alice".into(),
+            title: "Backend Engineer".into(),
+            department_id: Some(1),
+            team_id: None,
+            manager_id: None,
+            archetype: Archetype::OldHand,
+            speaking_style: "Dry, precise.".into(),
+            skills: vec!["rust".into()],
+            backend: BackendRef {
+                provider: String::new(),
+                model: String::new(),
+            },
+            tool_whitelist: vec![],
+            avatar: None,
+            status: EmployeeStatus::Idle,
+            hired_at: String::new(),
+            fired_at: None,
+        }
+    }
+
+    fn msg(id: i32, sender: &str, text: &str, unread: bool) -> SceneMessage {
+        SceneMessage {
+            id,
+            sender: sender.into(),
+            is_boss: sender == "Ada",
+            is_me: sender == "Alice",
+            text: text.into(),
+            unread,
+            at: DateTime::from_timestamp(1_780_000_000 + i64::from(id) * 60, 0).unwrap_or_default(),
+        }
+    }
+
+    fn scene<'a>(
+        me: &'a EmployeeDto,
+        co: &'a CompanyDto,
+        messages: Vec<SceneMessage>,
+    ) -> Scene<'a> {
+        Scene {
+            me,
+            company: co,
+            department: Some("Engineering"),
+            department_mission: Some("Build the robots' brains"),
+            chat_name: "Engineering",
+            chat_kind: "department",
+            chat_topic: None,
+            others: vec![("Bob".into(), "QA Engineer".into())],
+            messages,
+            summary: Some("We agreed to ship on Friday."),
+            memories: vec![MemoryItem {
+                id: 9,
+                owner_id: 1,
+                kind: MemoryKind::LongTerm,
+                content: "Bob prefers GraphQL".into(),
+                importance: 7,
+                visibility: Visibility::Private,
+                department_id: None,
+                requirement_id: None,
+                created_at: Utc::now(),
+                expires_at: None,
+            }],
+            impressions: vec![("Bob".into(), "careful tester".into(), 64)],
+            tasks: vec![(
+                3,
+                "research REST vs GraphQL".into(),
+                chrono::TimeDelta::minutes(20),
+            )],
+            already_replied: vec!["Bob".into()],
+            seed: &crate::mind::seeds::SEEDS[3],
+            stamina: Stamina::default(),
+        }
+    }
+
+    #[test]
+    fn the_prompt_carries_every_part_of_the_context() {
+        let (me, co) = (alice(), company());
+        let p = build(&scene(
+            &me,
+            &co,
+            vec![
+                msg(1, "Ada", "Alice, please look at the API.", false),
+                msg(2, "Bob", "I can help test it.", true),
+            ],
+        ));
+        let system = &p.request.messages[0].content;
+        let user = &p.request.messages[1].content;
+        assert!(
+            system.contains("You are Alice, Backend Engineer at Acme"),
+            "agent card"
+        );
+        assert!(system.contains("Present: Bob (QA Engineer)"), "scene");
+        assert!(system.contains("Build the robots' brains"), "mission");
+        assert!(system.contains("\"topicSaturation\""), "output format");
+        assert!(user.contains("Earlier in this chat: We agreed to ship on Friday."));
+        assert!(user.contains("] Ada (boss): Alice, please look at the API."));
+        assert!(user.contains("*["), "unread marks");
+        assert!(user.contains("#9 (7) Bob prefers GraphQL"), "memories");
+        assert!(
+            user.contains("Bob (affinity 64): careful tester"),
+            "impressions"
+        );
+        assert!(
+            user.contains("TOP PRIORITY") || user.contains("#3 research REST vs GraphQL"),
+            "tasks"
+        );
+        assert!(
+            user.contains("needs attention now"),
+            "urgency of a 20-minute-old task"
+        );
+        assert!(user.contains("Bob already replied"), "de-dup hint");
+        assert!(
+            user.contains(crate::mind::seeds::SEEDS[3].instruction),
+            "seed"
+        );
+    }
+
+    #[test]
+    fn the_budget_drops_the_oldest_messages_first() {
+        let (me, co) = (alice(), company());
+        let long = "word ".repeat(60);
+        let messages: Vec<SceneMessage> = (1..=40)
+            .map(|i| msg(i, "Bob", &format!("m{i} {long}"), false))
+            .collect();
+        let p = build(&scene(&me, &co, messages));
+        assert!(p.tokens <= PROMPT_TOKEN_BUDGET + 100, "{} tokens", p.tokens);
+        let user = &p.request.messages[1].content;
+        assert!(user.contains("m40 "), "the newest stays");
+        assert!(!user.contains("m1 word"), "the oldest goes");
+    }
+
+    #[test]
+    fn a_sparse_answer_parses_with_defaults_and_scores_clamp() {
+        let t: Thought = serde_json::from_str(
+            r#"{"shouldSpeak": true, "messages": [{"content": "hi"}], "interestLevel": 14}"#,
+        )
+        .expect("lenient");
+        assert!(t.should_speak);
+        assert_eq!(score(t.interest_level, 5), 10);
+        assert_eq!(score(t.topic_saturation, 3), 3);
+        assert!(t.memory_ops.is_empty());
+        let silent: Thought =
+            serde_json::from_str(r#"{"shouldSpeak": false}"#).expect("the one required field");
+        assert!(!silent.should_speak);
+        assert!(
+            serde_json::from_str::<Thought>("{}").is_err(),
+            "no shouldSpeak, no thought"
+        );
+    }
+
+    #[test]
+    fn token_estimate_counts_cjk_per_character() {
+        assert_eq!(approx_tokens("abcd"), 1);
+        assert_eq!(approx_tokens("你好"), 2);
+        assert_eq!(approx_tokens("ab你"), 2);
+    }
+}

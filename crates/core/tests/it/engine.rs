@@ -1,0 +1,483 @@
+//! The conversation engine on a manual clock with a scripted model: simulated hours run
+//! in seconds, and every number of SPEC §4 is checked against what actually happened.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use chrono::{DateTime, TimeDelta, Utc};
+use cubicle_core::chat::PostMessage;
+use cubicle_core::clock::{Clock as _, ManualClock};
+use cubicle_core::engine::{Engine, EngineConfig};
+use cubicle_core::gateway::Purpose;
+use cubicle_core::types::*;
+use serde_json::{Value, json};
+use wiremock::matchers::method;
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+use crate::util::TestCompany;
+
+/// How the scripted model behaves; tests switch it mid-run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Mood {
+    /// Speaks while the topic is fresh; saturation rises with each reply since the
+    /// boss's last message, so a conversation dies down on its own.
+    Lively,
+    /// Everything is saturated (9): only an @mention from the boss gets an answer.
+    Tired,
+}
+
+#[derive(Default)]
+struct Script {
+    mood: Option<Mood>,
+    /// Employees whose answers are garbage.
+    broken: Vec<String>,
+    calls: u64,
+    by_name: HashMap<String, u64>,
+}
+
+#[derive(Clone)]
+struct ScriptedModel(Arc<Mutex<Script>>);
+
+fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
+    let i = text.find(start)? + start.len();
+    let j = text[i..].find(end)? + i;
+    Some(&text[i..j])
+}
+
+/// Varied lines, so the repetition check (similarity ≥ 0.85) lets real variety through.
+fn say(name: &str, n: u64) -> String {
+    const LINES: [&str; 12] = [
+        "we should benchmark the API gateway before Friday",
+        "the rollback plan for the database migration needs an owner",
+        "I can pair with design on the onboarding screens",
+        "customers keep asking about offline mode, worth a spike",
+        "our flaky integration tests cost us an hour a day",
+        "let's cut scope: ship search without filters first",
+        "the pricing page copy still says beta",
+        "monitoring alerts fire too often at night",
+        "a short demo for the boss on Thursday would help",
+        "the Android build is two versions behind",
+        "we could reuse the payment widget from last quarter",
+        "I'd like a written spec before we estimate",
+    ];
+    let offset = name.bytes().map(u64::from).sum::<u64>();
+    let idx = usize::try_from((n + offset) % 12).unwrap_or(0);
+    format!("{} ({n})", LINES[idx])
+}
+
+impl Respond for ScriptedModel {
+    fn respond(&self, req: &Request) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&req.body).unwrap_or(Value::Null);
+        let system = body["messages"][0]["content"].as_str().unwrap_or("");
+        let user = body["messages"][1]["content"].as_str().unwrap_or("");
+        let name = between(system, "You are ", ",").unwrap_or("?").to_owned();
+        let other = between(system, "Present: ", " (").unwrap_or("").to_owned();
+        let mut s = self.0.lock().unwrap();
+        s.calls += 1;
+        let n = {
+            let c = s.by_name.entry(name.clone()).or_default();
+            *c += 1;
+            *c
+        };
+        let content = if s.broken.contains(&name) {
+            "I think we should {not json".to_owned()
+        } else {
+            let since_boss = user
+                .rsplit("(boss):")
+                .next()
+                .map_or(0, |tail| tail.lines().filter(|l| l.contains("] ")).count());
+            let saturation = match s.mood.unwrap_or(Mood::Lively) {
+                Mood::Lively => (2 + since_boss / 2).min(10),
+                Mood::Tired => 9,
+            };
+            json!({
+                "innerThoughts": format!("{name} weighs thought {n}"),
+                "interestLevel": 8,
+                "topicSaturation": saturation,
+                "shouldSpeak": true,
+                "reason": "I have something to add",
+                "messages": [{"content": say(&name, n)}],
+                "memorySummary": format!("The team discussed the plan ({n})"),
+                "memoryOps": [{"op": "add", "type": "short_term", "content": format!("remember: {}", say(&name, n * 7 + 3)), "importance": 4}],
+                "relationshipOps": [{"name": other, "impression": format!("{other} keeps the plan moving"), "affinity": 95}],
+                "taskOps": []
+            })
+            .to_string()
+        };
+        ResponseTemplate::new(200).set_body_json(json!({
+            "id": "t", "object": "chat.completion", "model": "m",
+            "choices": [{"index": 0, "finish_reason": "stop",
+                "message": {"role": "assistant", "content": content}}],
+            "usage": {"prompt_tokens": 900, "completion_tokens": 120}
+        }))
+    }
+}
+
+struct World {
+    co: TestCompany,
+    clock: ManualClock,
+    engine: Engine,
+    script: Arc<Mutex<Script>>,
+    _model: MockServer,
+    people: Vec<EmployeeDto>,
+    dept_chat: i32,
+}
+
+fn start() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-11-30T08:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+/// A six-person department with its group chat, thinking through the scripted model.
+async fn world() -> World {
+    let clock = ManualClock::new(start());
+    let co = TestCompany::with_clock(clock.shared()).await;
+    co.core
+        .org
+        .set_budget(SetBudget {
+            daily_budget_usd: 1_000.0,
+        })
+        .await
+        .unwrap();
+    let script = Arc::new(Mutex::new(Script::default()));
+    let model = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ScriptedModel(script.clone()))
+        .mount(&model)
+        .await;
+    let p = co
+        .core
+        .providers
+        .save(SaveProvider {
+            id: None,
+            name: "Scripted".into(),
+            preset: "vllm".into(),
+            base_url: format!("{}/v1", model.uri()),
+            default_model: "m".into(),
+            models: vec![],
+            enabled: true,
+        })
+        .await
+        .unwrap();
+    co.core
+        .providers
+        .set_route(SetRoute {
+            purpose: Purpose::Thought,
+            provider_id: p.id,
+            model: "m".into(),
+        })
+        .await
+        .unwrap();
+    let eng = co.dept("Engineering", None).await;
+    let mut people = Vec::new();
+    for (name, title) in [
+        ("Alice", "Backend Engineer"),
+        ("Bob", "QA Engineer"),
+        ("Carol", "Frontend Engineer"),
+        ("Dave", "DevOps Engineer"),
+        ("Erin", "Product Manager"),
+        ("Frank", "UI/UX Designer"),
+    ] {
+        people.push(co.hire(name, title, Some(eng.id)).await);
+    }
+    let chat = co
+        .core
+        .chats
+        .department_chat(eng.id, "Engineering")
+        .await
+        .unwrap();
+    for p in &people {
+        co.core.chats.join(chat.id, p.id).await.unwrap();
+    }
+    let engine = Engine::new(
+        &co.core,
+        EngineConfig {
+            seed: Some(7),
+            ..EngineConfig::default()
+        },
+    );
+    World {
+        co,
+        clock,
+        engine,
+        script,
+        _model: model,
+        people,
+        dept_chat: chat.id,
+    }
+}
+
+impl World {
+    async fn boss_says(&self, chat_id: i32, text: &str) -> i32 {
+        self.co
+            .core
+            .chats
+            .post_as_boss(PostMessage {
+                chat_id,
+                text: text.into(),
+            })
+            .await
+            .unwrap()
+            .id
+    }
+
+    async fn run_for(&self, d: TimeDelta) {
+        let until = self.clock.now() + d;
+        self.engine.run_simulated(&self.clock, until).await;
+    }
+
+    fn id(&self, name: &str) -> i32 {
+        self.people.iter().find(|p| p.name == name).unwrap().id
+    }
+}
+
+fn at(m: &cubicle_core::chat::ChatMessageDto) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(&m.created_at)
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_simulated_day_in_a_six_person_department_keeps_every_gate() {
+    let w = world().await;
+    let t0 = std::time::Instant::now();
+    let mut boss_messages = Vec::new();
+    for hour in [1, 5, 9, 13, 17, 21] {
+        let target = start() + TimeDelta::hours(hour);
+        w.engine.run_simulated(&w.clock, target).await;
+        boss_messages.push(
+            w.boss_says(
+                w.dept_chat,
+                &format!("Team, let's plan step {hour} of the launch."),
+            )
+            .await,
+        );
+    }
+    w.engine
+        .run_simulated(&w.clock, start() + TimeDelta::hours(24))
+        .await;
+    let elapsed = t0.elapsed();
+
+    let messages = w.co.core.chats.messages(w.dept_chat).await.unwrap();
+    let stats = w.engine.stats();
+    if std::env::var("CUBICLE_DEBUG_DAY").is_ok() {
+        for m in &messages {
+            eprintln!("{} {:?} {}", m.created_at, m.sender_employee_id, m.text);
+        }
+        for t in w.co.core.chats.view(w.dept_chat).await.unwrap().thoughts {
+            eprintln!(
+                "{} {} spoke={} silenced={:?} sat={:?}",
+                t.created_at, t.employee_id, t.spoke, t.silenced_by, t.saturation
+            );
+        }
+    }
+    eprintln!(
+        "simulated day: {} messages, {stats:?}, in {elapsed:?}",
+        messages.len()
+    );
+    assert!(
+        elapsed < std::time::Duration::from_secs(60),
+        "a simulated day must run in seconds, took {elapsed:?}"
+    );
+
+    // Every boss message got an answer within seconds (1–5 s nudge + 2–8 s absorb).
+    for id in &boss_messages {
+        let boss = messages.iter().find(|m| m.id == *id).unwrap();
+        let reply = messages
+            .iter()
+            .find(|m| m.id > *id && m.sender_kind == "employee")
+            .expect("a reply to the boss");
+        let lag = at(reply) - at(boss);
+        assert!(lag <= TimeDelta::seconds(13), "boss answered after {lag}");
+    }
+
+    // The gates held for everyone: department chats are casual — at most 4 posts per
+    // 10 minutes and 30 s between one's own posts.
+    for p in &w.people {
+        let mine: Vec<DateTime<Utc>> = messages
+            .iter()
+            .filter(|m| m.sender_employee_id == Some(p.id))
+            .map(at)
+            .collect();
+        assert!(!mine.is_empty(), "{} never spoke", p.name);
+        for pair in mine.windows(2) {
+            assert!(
+                pair[1] - pair[0] >= TimeDelta::seconds(30),
+                "{} broke the cooldown: {:?}",
+                p.name,
+                pair
+            );
+        }
+        for (i, first) in mine.iter().enumerate() {
+            let in_window = mine[i..]
+                .iter()
+                .filter(|t| **t - *first < TimeDelta::minutes(10))
+                .count();
+            assert!(
+                in_window <= 4,
+                "{} posted {in_window} in 10 minutes",
+                p.name
+            );
+        }
+    }
+
+    // Conversations died down by themselves (saturation ≥ 7 forces silence) and the
+    // employees then stopped costing anything: long quiet stretches without calls.
+    let thoughts = w.co.core.chats.view(w.dept_chat).await.unwrap().thoughts;
+    let silenced: Vec<_> = thoughts
+        .iter()
+        .filter(|t| t.silenced_by.is_some())
+        .collect();
+    assert!(
+        silenced
+            .iter()
+            .any(|t| t.silenced_by.as_deref() == Some("saturation")),
+        "saturation silenced someone"
+    );
+    assert!(
+        silenced
+            .iter()
+            .any(|t| matches!(t.silenced_by.as_deref(), Some("cooldown" | "anti_spam"))),
+        "a spam gate held someone back"
+    );
+    assert!(stats.idle_wakeups > 0, "idle wake-ups cost nothing");
+
+    // Silent thoughts still applied their ops: a silenced thought's memory is there.
+    let alice = w.co.core.minds.profile(w.id("Alice")).await.unwrap();
+    let silenced_alice = alice
+        .thoughts
+        .iter()
+        .chain(thoughts.iter())
+        .filter(|t| t.employee_id == w.id("Alice") && t.silenced_by.is_some())
+        .count();
+    assert!(silenced_alice > 0);
+    assert!(
+        alice.memories.len() >= 10,
+        "memories from spoken and silent thoughts alike: {}",
+        alice.memories.len()
+    );
+    assert!(
+        alice
+            .memories
+            .iter()
+            .filter(|m| m.kind == cubicle_core::mind::memory_rules::MemoryKind::ShortTerm)
+            .count()
+            <= 20,
+        "short-term cap"
+    );
+    // Relationships formed, affinity clamped to at most 100 and moved in steps.
+    assert!(!alice.relationships.is_empty());
+    assert!(alice.relationships.iter().all(|r| r.affinity <= 100));
+    // The rolling chat summary is written by the thoughts.
+    let summary = cubicle_store::mind::chat_summary(&w.co.core.db, w.dept_chat)
+        .await
+        .unwrap()
+        .expect("a rolling summary");
+    assert!(summary.summary.starts_with("The team discussed the plan"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_at_mention_from_the_boss_overrides_saturation_for_that_employee_only() {
+    let w = world().await;
+    w.script.lock().unwrap().mood = Some(Mood::Tired);
+    let msg = w
+        .boss_says(w.dept_chat, "@Alice can you check the build?")
+        .await;
+    w.run_for(TimeDelta::seconds(30)).await;
+    let messages = w.co.core.chats.messages(w.dept_chat).await.unwrap();
+    let replies: Vec<_> = messages.iter().filter(|m| m.id > msg).collect();
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    assert_eq!(replies[0].sender_employee_id, Some(w.id("Alice")));
+    let thoughts = w.co.core.chats.view(w.dept_chat).await.unwrap().thoughts;
+    let bob = thoughts
+        .iter()
+        .find(|t| t.employee_id == w.id("Bob"))
+        .expect("Bob thought about it");
+    assert_eq!(bob.silenced_by.as_deref(), Some("saturation"));
+    assert!(bob.should_speak, "Bob wanted to speak; the gate held him");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_malformed_thought_is_dropped_and_the_employee_keeps_working() {
+    let w = world().await;
+    w.script.lock().unwrap().broken = vec!["Bob".into()];
+    let msg = w
+        .boss_says(w.dept_chat, "Bob, what's the test status?")
+        .await;
+    w.run_for(TimeDelta::seconds(30)).await;
+    let thoughts = w.co.core.chats.view(w.dept_chat).await.unwrap().thoughts;
+    let bob: Vec<_> = thoughts
+        .iter()
+        .filter(|t| t.employee_id == w.id("Bob"))
+        .collect();
+    assert!(
+        bob.iter()
+            .any(|t| t.silenced_by.as_deref() == Some("malformed"))
+    );
+    assert!(w.engine.stats().malformed >= 1);
+    // Nothing was marked read for him: the model recovers, and his next poll answers.
+    w.script.lock().unwrap().broken.clear();
+    w.run_for(TimeDelta::minutes(10)).await;
+    let messages = w.co.core.chats.messages(w.dept_chat).await.unwrap();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.id > msg && m.sender_employee_id == Some(w.id("Bob"))),
+        "Bob answered once his model worked again"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_company_makes_no_model_calls() {
+    let w = world().await;
+    w.boss_says(w.dept_chat, "Morning all, quick hello?").await;
+    w.run_for(TimeDelta::hours(2)).await;
+    let calls_after_chat = w.script.lock().unwrap().calls;
+    assert!(calls_after_chat > 0);
+    // Everything is read and nothing is pending: hours pass without a single call, and
+    // nobody is even polled any more (only memory expiry remains scheduled).
+    w.run_for(TimeDelta::hours(6)).await;
+    assert_eq!(w.script.lock().unwrap().calls, calls_after_chat);
+    for p in &w.people {
+        assert!(
+            w.engine
+                .pending_for(p.id)
+                .iter()
+                .all(|x| matches!(x.reason, cubicle_core::scheduler::WakeReason::MemoryExpiry)),
+            "{} is still scheduled: {:?}",
+            p.name,
+            w.engine.pending_for(p.id)
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_from_the_boss_is_picked_up_and_escalates_while_pending() {
+    let w = world().await;
+    let alice = w.id("Alice");
+    w.co.core
+        .work
+        .assign(alice, "research REST vs GraphQL", "boss")
+        .await
+        .unwrap();
+    // Before anything happens she has a poll soon and escalations at 5/15/30 minutes.
+    w.engine.drain_events().await;
+    let pending = w.engine.pending_for(alice);
+    assert!(
+        pending
+            .iter()
+            .any(|x| x.reason == cubicle_core::scheduler::WakeReason::Poll)
+    );
+    assert!(pending.iter().any(|x| matches!(
+        x.reason,
+        cubicle_core::scheduler::WakeReason::TaskEscalation { .. }
+    )));
+    w.run_for(TimeDelta::minutes(31)).await;
+    // She thought about it in her chat with the boss, repeatedly while it stayed pending.
+    let profile = w.co.core.minds.profile(alice).await.unwrap();
+    assert_eq!(profile.pending_tasks.len(), 1);
+    let boss_chat = w.co.core.chats.boss_chat(alice).await.unwrap();
+    let thoughts = w.co.core.chats.view(boss_chat.id).await.unwrap().thoughts;
+    assert!(thoughts.len() >= 3, "{} thoughts", thoughts.len());
+}
