@@ -9,7 +9,12 @@ mod commands;
 mod events;
 mod logging;
 
+use cubicle_core::engine::{Engine, EngineConfig};
 use tauri::Manager;
+use tokio_util::sync::CancellationToken;
+
+/// Stops the engine when the app exits.
+struct EngineStop(CancellationToken);
 
 pub fn run() {
     let app = tauri::Builder::default()
@@ -34,12 +39,24 @@ pub fn run() {
             tracing::info!(db = %cubicle_store::db::redact_url(&url), "opening company");
             let core = tauri::async_runtime::block_on(cubicle_core::AppCore::open(&url))?;
             events::spawn_bridge(app.handle().clone(), &core.bus);
+            // The company keeps working while the app runs: the engine wakes employees
+            // as messages arrive and their polls fall due.
+            let engine = Engine::new(&core, EngineConfig::default());
+            let cancel = CancellationToken::new();
+            tauri::async_runtime::block_on(async { engine.spawn(cancel.clone()) });
+            app.manage(EngineStop(cancel));
             app.manage(core);
             Ok(())
         })
         .build(tauri::generate_context!("tauri.conf.json"));
     match app {
-        Ok(app) => app.run(|_, _| {}),
+        Ok(app) => app.run(|app, event| {
+            if let tauri::RunEvent::Exit = event
+                && let Some(stop) = app.try_state::<EngineStop>()
+            {
+                stop.0.cancel();
+            }
+        }),
         Err(e) => {
             eprintln!("Cubicle could not start: {e}");
             std::process::exit(1);

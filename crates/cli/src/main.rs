@@ -5,6 +5,7 @@ mod bench;
 mod intent;
 mod org;
 mod provider;
+mod run;
 mod say;
 
 use anyhow::Result;
@@ -63,8 +64,16 @@ enum Command {
         #[arg(required = true, num_args = 1..)]
         text: Vec<String>,
     },
-    /// Department group chats and what was said in them.
+    /// Every chat and what was said in it.
     Chats,
+    /// Post in a chat as the boss (employees answer when the engine runs).
+    Post {
+        chat_id: i32,
+        #[arg(required = true, num_args = 1..)]
+        text: Vec<String>,
+    },
+    /// Let the company work headless for a while (the conversation engine).
+    Run(run::RunArgs),
     /// The secretary's conversation and its action cards.
     #[command(subcommand)]
     Secretary(say::SecretaryCommand),
@@ -133,14 +142,21 @@ async fn run(cli: Cli) -> Result<()> {
             };
             // A provider straight from the environment, for scripts and servers.
             let env_provider = EnvProvider::from_env()?;
-            let core = AppCore::open_with(
-                &url,
-                CoreOptions {
-                    env_provider,
-                    ..CoreOptions::default()
-                },
-            )
-            .await?;
+            // A simulated run keeps its own calendar.
+            let manual = match &command {
+                Command::Run(args) if args.virtual_clock => {
+                    Some(cubicle_core::clock::ManualClock::new(chrono::Utc::now()))
+                }
+                _ => None,
+            };
+            let mut options = CoreOptions {
+                env_provider,
+                ..CoreOptions::default()
+            };
+            if let Some(m) = &manual {
+                options.clock = m.shared();
+            }
+            let core = AppCore::open_with(&url, options).await?;
             match command {
                 Command::Org(cmd) => org::run(&core, cmd).await,
                 Command::Provider(cmd) => provider::run(&core, cmd).await,
@@ -149,6 +165,8 @@ async fn run(cli: Cli) -> Result<()> {
                 }
                 Command::Secretary(cmd) => say::run(&core, cmd).await,
                 Command::Chats => say::chats(&core).await,
+                Command::Post { chat_id, text } => say::post(&core, chat_id, &text.join(" ")).await,
+                Command::Run(args) => run::run(&core, manual, args).await,
                 Command::Ask {
                     provider,
                     model,

@@ -135,7 +135,7 @@ pub async fn run(core: &AppCore, cmd: OrgCommand) -> Result<()> {
                     })
                 })
                 .transpose()?;
-            let e = org
+            let e = core
                 .hire(NewEmployee {
                     name,
                     title,
@@ -154,7 +154,7 @@ pub async fn run(core: &AppCore, cmd: OrgCommand) -> Result<()> {
             } else {
                 Some(find_department(&snap, &to)?)
             };
-            let e = org
+            let e = core
                 .move_employee(MoveEmployee {
                     employee_id,
                     department_id,

@@ -155,27 +155,42 @@ fn print_action(a: &ActionDto) {
 /// Prints every department chat with its messages.
 pub async fn chats(core: &AppCore) -> Result<()> {
     let snap = core.org.snapshot().await?;
-    let name_of = |id: Option<i32>| {
-        id.and_then(|id| snap.employees.iter().find(|e| e.id == id))
-            .map_or_else(|| "?".to_owned(), |e| e.name.clone())
+    let boss = snap
+        .company
+        .as_ref()
+        .map_or_else(|| "boss".to_owned(), |c| c.boss_name.clone());
+    let name_of = |m: &cubicle_core::chat::ChatMessageDto| match m.sender_kind.as_str() {
+        "boss" => boss.clone(),
+        "system" => "—".to_owned(),
+        _ => m
+            .sender_employee_id
+            .and_then(|id| snap.employees.iter().find(|e| e.id == id))
+            .map_or_else(|| "?".to_owned(), |e| e.name.clone()),
     };
-    for d in &snap.departments {
-        let Some(chat) = core.chats.find_department_chat(d.id).await? else {
-            continue;
-        };
+    for chat in core.chats.list().await? {
         println!(
-            "# {} ({} members)",
+            "# {} [{} chat #{}, {} members, {} unread]",
             chat.name,
-            core.chats.members(chat.id).await?.len()
+            chat.kind.as_str(),
+            chat.id,
+            chat.member_ids.len(),
+            chat.unread
         );
         for m in core.chats.messages(chat.id).await? {
-            println!(
-                "  [{}] {}: {}",
-                m.created_at,
-                name_of(m.sender_employee_id),
-                m.text
-            );
+            println!("  [{}] {}: {}", m.created_at, name_of(&m), m.text);
         }
     }
+    Ok(())
+}
+
+pub async fn post(core: &AppCore, chat_id: i32, text: &str) -> Result<()> {
+    let m = core
+        .chats
+        .post_as_boss(cubicle_core::chat::PostMessage {
+            chat_id,
+            text: text.to_owned(),
+        })
+        .await?;
+    println!("posted #{} in chat #{chat_id}", m.id);
     Ok(())
 }

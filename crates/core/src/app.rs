@@ -82,6 +82,26 @@ impl AppCore {
             .await?)
     }
 
+    /// Hires someone (org chart or CLI) and puts them in their department's group chat.
+    pub async fn hire(
+        &self,
+        input: crate::types::NewEmployee,
+    ) -> Result<crate::types::EmployeeDto, crate::org::OrgError> {
+        let e = self.org.hire(input).await?;
+        self.chats.follow_department(e.id, e.department_id).await?;
+        Ok(e)
+    }
+
+    /// Moves someone to another department, and to its group chat.
+    pub async fn move_employee(
+        &self,
+        input: crate::types::MoveEmployee,
+    ) -> Result<crate::types::EmployeeDto, crate::org::OrgError> {
+        let e = self.org.move_employee(input).await?;
+        self.chats.follow_department(e.id, e.department_id).await?;
+        Ok(e)
+    }
+
     /// Opens the database at `url` (migrating it) with the OS keychain for secrets.
     pub async fn open(url: &str) -> Result<Self, DbError> {
         Self::open_with(url, CoreOptions::default()).await

@@ -210,6 +210,28 @@ impl Chats {
         Ok(())
     }
 
+    /// Keeps department chat membership in step with the org chart: an employee is in
+    /// their own department's group chat and in no other department's.
+    pub async fn follow_department(
+        &self,
+        employee_id: i32,
+        department_id: Option<i32>,
+    ) -> Result<(), DbErr> {
+        for c in q::chats_of_employee(&self.db, employee_id).await? {
+            if c.kind == ChatKind::Department.as_str() && c.department_id != department_id {
+                q::delete_member(&self.db, c.id, employee_id).await?;
+                self.bus.publish(DomainEvent::ChatCreated { chat_id: c.id });
+            }
+        }
+        if let Some(d) = department_id
+            && let Some(dept) = oq::find_department(&self.db, d).await?
+        {
+            let c = self.department_chat(d, &dept.name).await?;
+            self.join(c.id, employee_id).await?;
+        }
+        Ok(())
+    }
+
     pub async fn post_as_employee(
         &self,
         chat_id: i32,

@@ -49,6 +49,19 @@ pub async fn find_member(
         .await
 }
 
+pub async fn delete_member(
+    conn: &impl ConnectionTrait,
+    chat_id: i32,
+    employee_id: i32,
+) -> Result<u64, DbErr> {
+    let res = chat_member::Entity::delete_many()
+        .filter(chat_member::Column::ChatId.eq(chat_id))
+        .filter(chat_member::Column::EmployeeId.eq(employee_id))
+        .exec(conn)
+        .await?;
+    Ok(res.rows_affected)
+}
+
 pub async fn insert_member(
     conn: &impl ConnectionTrait,
     model: chat_member::ActiveModel,

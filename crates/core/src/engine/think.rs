@@ -320,7 +320,7 @@ pub(super) async fn think(
             Err(reason) => silenced_by = Some(gate_name(reason)),
             Ok(()) => {
                 let room = gates::room_left(mode, now, &my_posts).min(MAX_MESSAGES_PER_THOUGHT);
-                let own: Vec<String> = recent
+                let mut own: Vec<String> = recent
                     .iter()
                     .rev()
                     .filter(|m| m.sender_employee_id == Some(employee_id))
@@ -341,6 +341,7 @@ pub(super) async fn think(
                     core.chats
                         .post_as_employee(chat.id, employee_id, text)
                         .await?;
+                    own.push(text.clone());
                     posted += 1;
                 }
                 if posted == 0 && repeated {

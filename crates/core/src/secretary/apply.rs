@@ -236,6 +236,9 @@ impl Secretary {
                     department_id: Some(*department_id),
                 })
                 .await?;
+                self.chats
+                    .follow_department(*employee_id, Some(*department_id))
+                    .await?;
                 let from_name = from
                     .and_then(|id| snap.departments.iter().find(|d| d.id == id))
                     .map(|d| d.name.clone())
@@ -415,13 +418,17 @@ impl Secretary {
             Undo::MoveBack {
                 employee_id,
                 department_id,
-            } => org
-                .move_employee(MoveEmployee {
+            } => {
+                org.move_employee(MoveEmployee {
                     employee_id,
                     department_id,
                 })
-                .await
-                .map(|_| ()),
+                .await?;
+                Ok(self
+                    .chats
+                    .follow_department(employee_id, department_id)
+                    .await?)
+            }
             Undo::DeleteDepartment { department_id } => {
                 org.delete_department(DeleteDepartment {
                     id: department_id,

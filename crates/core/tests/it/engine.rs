@@ -481,3 +481,81 @@ async fn a_task_from_the_boss_is_picked_up_and_escalates_while_pending() {
     let thoughts = w.co.core.chats.view(boss_chat.id).await.unwrap().thoughts;
     assert!(thoughts.len() >= 3, "{} thoughts", thoughts.len());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_employees_talk_through_the_real_built_in_model_offline() {
+    // No provider, no route: every thought goes to the built-in GGUF model, offline.
+    let clock = ManualClock::new(start());
+    let co = TestCompany::with_clock(clock.shared()).await;
+    let eng = co.dept("Engineering", None).await;
+    let alice = co
+        .core
+        .hire(NewEmployee {
+            name: "Alice".into(),
+            title: "Backend Engineer".into(),
+            department_id: Some(eng.id),
+            manager_id: None,
+            archetype: Some(Archetype::Chatterbox),
+        })
+        .await
+        .unwrap();
+    let bob = co
+        .core
+        .hire(NewEmployee {
+            name: "Bob".into(),
+            title: "QA Engineer".into(),
+            department_id: Some(eng.id),
+            manager_id: None,
+            archetype: Some(Archetype::WarmHearted),
+        })
+        .await
+        .unwrap();
+    let chat = co
+        .core
+        .chats
+        .find_department_chat(eng.id)
+        .await
+        .unwrap()
+        .unwrap();
+    let engine = Engine::new(
+        &co.core,
+        EngineConfig {
+            seed: Some(11),
+            ..EngineConfig::default()
+        },
+    );
+    let asks = [
+        "Alice and Bob, please agree on how we test the new login page.",
+        "Bob, what do you need from Alice to start testing?",
+        "Alice, reply to Bob please.",
+        "Both of you: one sentence each on the release date.",
+    ];
+    let spoke = |messages: &[cubicle_core::chat::ChatMessageDto], id: i32| {
+        messages.iter().any(|m| m.sender_employee_id == Some(id))
+    };
+    for ask in asks {
+        co.core
+            .chats
+            .post_as_boss(PostMessage {
+                chat_id: chat.id,
+                text: ask.into(),
+            })
+            .await
+            .unwrap();
+        let until = clock.now() + TimeDelta::minutes(3);
+        engine.run_simulated(&clock, until).await;
+        let messages = co.core.chats.messages(chat.id).await.unwrap();
+        if spoke(&messages, alice.id) && spoke(&messages, bob.id) {
+            break;
+        }
+    }
+    let messages = co.core.chats.messages(chat.id).await.unwrap();
+    for m in &messages {
+        eprintln!("{:?}: {}", m.sender_employee_id, m.text);
+    }
+    eprintln!("{:?}", engine.stats());
+    assert!(spoke(&messages, alice.id), "Alice said something");
+    assert!(spoke(&messages, bob.id), "Bob said something");
+    let costs = co.core.minds.profile(alice.id).await.unwrap();
+    assert!(!costs.thoughts.is_empty(), "her thoughts are stored");
+}
