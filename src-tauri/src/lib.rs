@@ -43,7 +43,8 @@ pub fn run() {
             // as messages arrive and their polls fall due.
             let engine = Engine::new(&core, EngineConfig::default());
             let cancel = CancellationToken::new();
-            tauri::async_runtime::block_on(async { engine.spawn(cancel.clone()) });
+            let stop = cancel.clone();
+            tauri::async_runtime::spawn(async move { engine.run(stop).await });
             app.manage(EngineStop(cancel));
             app.manage(core);
             Ok(())

@@ -302,7 +302,14 @@ impl Engine {
     /// two for the same employee.
     pub fn spawn(&self, cancel: CancellationToken) -> tokio::task::JoinHandle<()> {
         let engine = self.clone();
-        tokio::spawn(async move {
+        tokio::spawn(async move { engine.run(cancel).await })
+    }
+
+    /// The real-time loop behind [`Engine::spawn`], for callers with their own runtime
+    /// handle (the desktop app).
+    pub async fn run(&self, cancel: CancellationToken) {
+        let engine = self;
+        {
             if let Err(e) = engine.bootstrap().await {
                 tracing::warn!(error = %e, "engine bootstrap failed");
             }
@@ -349,7 +356,7 @@ impl Engine {
             tasks.close();
             tasks.wait().await;
             listener.abort();
-        })
+        }
     }
 
     async fn listen(&self, cancel: CancellationToken) {
