@@ -43,6 +43,8 @@ pub struct EngineConfig {
     pub max_parallel: usize,
     /// Memories recalled into one prompt.
     pub memory_recall: usize,
+    /// Keep (whole thought, model call) durations for `cubicle-cli bench chat`.
+    pub record_timings: bool,
 }
 
 impl Default for EngineConfig {
@@ -52,6 +54,7 @@ impl Default for EngineConfig {
             seed: None,
             max_parallel: 3,
             memory_recall: 6,
+            record_timings: false,
         }
     }
 }
@@ -83,6 +86,16 @@ struct Inner {
     events: tokio::sync::Mutex<broadcast::Receiver<DomainEvent>>,
     wake: Notify,
     stats: Mutex<EngineStats>,
+    timings: Mutex<Vec<ThoughtTiming>>,
+}
+
+/// How long one thought took, and how much of it was the model call (through the
+/// gateway); the rest is the engine's own work: queries, prompt, ops, gates, posts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ThoughtTiming {
+    pub total: std::time::Duration,
+    pub model: std::time::Duration,
+    pub prompt_tokens: usize,
 }
 
 impl std::fmt::Debug for Engine {
@@ -114,12 +127,18 @@ impl Engine {
                 busy: Mutex::new(HashSet::new()),
                 wake: Notify::new(),
                 stats: Mutex::new(EngineStats::default()),
+                timings: Mutex::new(Vec::new()),
             }),
         }
     }
 
     pub fn stats(&self) -> EngineStats {
         *lock(&self.inner.stats)
+    }
+
+    /// The timings recorded so far (with `record_timings`), emptying the list.
+    pub fn take_timings(&self) -> Vec<ThoughtTiming> {
+        std::mem::take(&mut *lock(&self.inner.timings))
     }
 
     /// Pending wake-ups (for tests and `cubicle-cli run`).
@@ -398,7 +417,21 @@ impl Engine {
         chat_id: Option<i32>,
         escalation: bool,
     ) -> Result<(), cubicle_store::DbErr> {
+        let started = std::time::Instant::now();
         let outcome = think::think(self, employee_id, chat_id, escalation).await?;
+        if self.inner.config.record_timings
+            && let ThinkOutcome::Thought {
+                model_time,
+                prompt_tokens,
+                ..
+            } = &outcome
+        {
+            lock(&self.inner.timings).push(ThoughtTiming {
+                total: started.elapsed(),
+                model: *model_time,
+                prompt_tokens: *prompt_tokens,
+            });
+        }
         {
             let mut s = lock(&self.inner.stats);
             match &outcome {

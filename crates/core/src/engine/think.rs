@@ -40,6 +40,9 @@ pub enum ThinkOutcome {
         silenced: bool,
         malformed: bool,
         calls: u32,
+        /// Time spent in the model calls (through the gateway).
+        model_time: std::time::Duration,
+        prompt_tokens: usize,
     },
 }
 
@@ -223,15 +226,18 @@ pub(super) async fn think(
         .collect();
     let other_refs: Vec<&str> = other_names.iter().map(String::as_str).collect();
     let mut calls = 0u32;
+    let mut model_time = std::time::Duration::ZERO;
     let mut answer: Option<(Thought, Vec<String>, bool)> = None;
     let mut failure: Option<GatewayError> = None;
     for _ in 0..2 {
         calls += 1;
-        match core
+        let asked = std::time::Instant::now();
+        let reply = core
             .gateway
             .complete_json::<Thought>(&ctx, route.clone(), prompt.request.clone())
-            .await
-        {
+            .await;
+        model_time += asked.elapsed();
+        match reply {
             Ok(reply) => {
                 let t = reply.value;
                 let cleaned: Vec<Option<String>> = t
@@ -286,6 +292,8 @@ pub(super) async fn think(
             silenced: false,
             malformed: true,
             calls,
+            model_time,
+            prompt_tokens: prompt.tokens,
         });
     };
 
@@ -379,6 +387,8 @@ pub(super) async fn think(
         silenced: silenced_by.is_some(),
         malformed: false,
         calls,
+        model_time,
+        prompt_tokens: prompt.tokens,
     })
 }
 
