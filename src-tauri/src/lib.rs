@@ -37,7 +37,14 @@ pub fn run() {
                 _ => cubicle_store::db::sqlite_url_in(&app.path().app_data_dir()?)?,
             };
             tracing::info!(db = %cubicle_store::db::redact_url(&url), "opening company");
-            let core = tauri::async_runtime::block_on(cubicle_core::AppCore::open(&url))?;
+            // A provider given entirely by the environment (CUBICLE_PROVIDER, …) works in
+            // the app too, as in the CLI: handy for scripted setups and tests.
+            let options = cubicle_core::app::CoreOptions {
+                env_provider: cubicle_core::providers::EnvProvider::from_env()?,
+                ..Default::default()
+            };
+            let core =
+                tauri::async_runtime::block_on(cubicle_core::AppCore::open_with(&url, options))?;
             events::spawn_bridge(app.handle().clone(), &core.bus);
             // The company keeps working while the app runs: the engine wakes employees
             // as messages arrive and their polls fall due.

@@ -156,10 +156,26 @@ pub(super) async fn think(
         .map(|m| m.text.as_str())
         .collect::<Vec<_>>()
         .join(" ");
+    // Team memories reach the employee's department and the projects it is part of.
+    let my_chats: Vec<i32> = cq::chats_of_employee(db, employee_id)
+        .await?
+        .into_iter()
+        .map(|c| c.id)
+        .collect();
+    let requirements = cubicle_store::work::list_requirements(db).await?;
+    let requirement_ids: Vec<i32> = requirements
+        .iter()
+        .filter(|r| r.chat_id.is_some_and(|c| my_chats.contains(&c)))
+        .map(|r| r.id)
+        .collect();
+    let chat_requirement = requirements
+        .iter()
+        .find(|r| r.chat_id == Some(chat.id))
+        .map(|r| r.id);
     let viewer = Viewer {
         employee_id,
         department_id: me.department_id,
-        requirement_ids: vec![],
+        requirement_ids,
     };
     let memories = core
         .minds
@@ -300,7 +316,16 @@ pub(super) async fn think(
     let interest = score(t.interest_level, default_interest);
     let saturation = score(t.topic_saturation, default_saturation);
     // Silent ≠ idle: memory, relationship and task ops apply whether or not it speaks.
-    let ops = apply_ops(engine, &me, &chat, &t, &staff, latest_seen).await?;
+    let ops = apply_ops(
+        engine,
+        &me,
+        &chat,
+        chat_requirement,
+        &t,
+        &staff,
+        latest_seen,
+    )
+    .await?;
     if let Some(last) = latest_seen {
         cq::set_member_read(db, chat.id, employee_id, last).await?;
     }
@@ -398,6 +423,7 @@ async fn apply_ops(
     engine: &Engine,
     me: &employee::Model,
     chat: &chat::Model,
+    chat_requirement: Option<i32>,
     t: &Thought,
     staff: &HashMap<i32, employee::Model>,
     latest_seen: Option<i32>,
@@ -425,7 +451,7 @@ async fn apply_ops(
                                 .as_deref()
                                 .and_then(Visibility::parse)
                                 .unwrap_or(Visibility::Private),
-                            requirement_id: None,
+                            requirement_id: chat_requirement,
                             source_chat_id: Some(chat.id),
                         },
                     )

@@ -3,10 +3,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
 mod bindings;
+mod chats;
 mod engine;
 mod gateway;
 mod gateway_stream;
 mod intents;
+mod minds;
 mod org;
 mod secretary;
 mod secrets;
