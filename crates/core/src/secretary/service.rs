@@ -694,15 +694,25 @@ impl Secretary {
                     )
                 }) {
                     Some((_, Some(lead))) => lead,
-                    Some((d, None)) => {
-                        return Outcome::Say(lang.pick(
-                            format!(
-                                "{} has no lead to take the task; who in it should do it?",
-                                d.name
-                            ),
-                            format!("{}还没有负责人，这个任务交给谁？", d.name),
-                        ));
-                    }
+                    // No lead: whoever is most willing to take work on (their archetype's
+                    // tendency, SPEC §4), the longest-serving among equals.
+                    Some((d, None)) => match snap
+                        .employees
+                        .iter()
+                        .filter(|e| e.department_id == Some(d.id))
+                        .max_by(|a, b| {
+                            willingness(a)
+                                .total_cmp(&willingness(b))
+                                .then(b.id.cmp(&a.id))
+                        }) {
+                        Some(e) => e,
+                        None => {
+                            return Outcome::Say(lang.pick(
+                                format!("{} has nobody in it yet to take the task.", d.name),
+                                format!("{}还没有人，这个任务暂时没人能接。", d.name),
+                            ));
+                        }
+                    },
                     None => return Outcome::Say(question),
                 }
             }
@@ -954,6 +964,10 @@ impl Secretary {
             )),
         }
     }
+}
+
+fn willingness(e: &EmployeeDto) -> f32 {
+    crate::mind::archetypes::profile(e.archetype).task_willingness
 }
 
 fn message_dto(

@@ -831,3 +831,36 @@ async fn small_talk_falls_back_to_the_fixed_greeting_when_the_stream_breaks() {
         turn.reply.text
     );
 }
+
+#[tokio::test]
+async fn a_task_for_a_department_without_a_lead_goes_to_its_most_willing_member() {
+    let co = TestCompany::new().await;
+    let eng = co.dept("Engineering", None).await;
+    for (name, archetype) in [
+        ("Zed", Archetype::ZenSlacker),
+        ("Gil", Archetype::UltraGrinder),
+        ("Sue", Archetype::ShyIntrovert),
+    ] {
+        co.core
+            .hire(NewEmployee {
+                name: name.into(),
+                title: "Engineer".into(),
+                department_id: Some(eng.id),
+                manager_id: None,
+                archetype: Some(archetype),
+            })
+            .await
+            .unwrap();
+    }
+    let t = co
+        .core
+        .secretary
+        .say("ask Engineering to fix the flaky tests", false)
+        .await
+        .unwrap();
+    assert!(
+        matches!(&t.reply.actions[0].proposal, Proposal::AssignTask { name, .. } if name == "Gil"),
+        "{}",
+        t.reply.text
+    );
+}
