@@ -281,8 +281,15 @@ pub(super) async fn think(
     let Some((t, kept, impostor)) = answer else {
         // A malformed or failed thought is dropped with a log line; the employee keeps
         // working (its next poll comes at the default pace) and nothing is marked read.
+        // A spent budget is different: nothing can be done until the boss raises it or
+        // tomorrow comes, so it waits for the next message instead of polling.
+        let (why, budget) = match &failure {
+            Some(GatewayError::Structured(_)) => ("malformed", false),
+            Some(GatewayError::BudgetExceeded { .. }) => ("budget", true),
+            _ => ("model_error", false),
+        };
         let e = failure.map_or_else(|| "no answer".to_owned(), |e| e.to_string());
-        tracing::warn!(employee = employee_id, chat = chat.id, error = %e, "thought dropped");
+        tracing::warn!(employee = employee_id, chat = chat.id, error = %e, why, "thought dropped");
         core.minds
             .record_thought(thought_row(
                 employee_id,
@@ -291,7 +298,7 @@ pub(super) async fn think(
                 &e,
                 false,
                 false,
-                Some("malformed"),
+                Some(why),
                 None,
                 None,
                 seed.id,
@@ -300,13 +307,16 @@ pub(super) async fn think(
                 now,
             ))
             .await?;
+        if budget {
+            return Ok(ThinkOutcome::Idle);
+        }
         return Ok(ThinkOutcome::Thought {
             interest: None,
             saturation: None,
             is_dm,
             posted: 0,
             silenced: false,
-            malformed: true,
+            malformed: why == "malformed",
             calls,
             model_time,
             prompt_tokens: prompt.tokens,

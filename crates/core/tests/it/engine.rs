@@ -114,6 +114,7 @@ impl Respond for ScriptedModel {
 }
 
 struct World {
+    provider_id: String,
     co: TestCompany,
     clock: ManualClock,
     engine: Engine,
@@ -164,7 +165,7 @@ async fn world() -> World {
         .providers
         .set_route(SetRoute {
             purpose: Purpose::Thought,
-            provider_id: p.id,
+            provider_id: p.id.clone(),
             model: "m".into(),
         })
         .await
@@ -198,6 +199,7 @@ async fn world() -> World {
         },
     );
     World {
+        provider_id: p.id.clone(),
         co,
         clock,
         engine,
@@ -558,4 +560,54 @@ async fn two_employees_talk_through_the_real_built_in_model_offline() {
     assert!(spoke(&messages, bob.id), "Bob said something");
     let costs = co.core.minds.profile(alice.id).await.unwrap();
     assert!(!costs.thoughts.is_empty(), "her thoughts are stored");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spent_budget_stops_thinking_without_polling_until_a_new_message() {
+    let w = world().await;
+    // Expensive enough that the first thought spends the day's budget.
+    w.co.core
+        .providers
+        .set_price(SetPrice {
+            provider_id: w.provider_id.clone(),
+            model: "m".into(),
+            input_per_mtok: 1_000.0,
+            output_per_mtok: 1_000.0,
+        })
+        .await
+        .unwrap();
+    w.co.core
+        .org
+        .set_budget(SetBudget {
+            daily_budget_usd: 0.5,
+        })
+        .await
+        .unwrap();
+    w.boss_says(w.dept_chat, "Quick round: how is everyone?")
+        .await;
+    w.run_for(TimeDelta::minutes(10)).await;
+    let calls = w.script.lock().unwrap().calls;
+    assert!(
+        calls >= 1 && calls < 6,
+        "the budget stopped the calls: {calls}"
+    );
+    let thoughts = w.co.core.chats.view(w.dept_chat).await.unwrap().thoughts;
+    assert!(
+        thoughts
+            .iter()
+            .any(|t| t.silenced_by.as_deref() == Some("budget"))
+    );
+    // Nobody keeps polling into a spent budget.
+    w.run_for(TimeDelta::hours(3)).await;
+    assert_eq!(w.script.lock().unwrap().calls, calls);
+    for p in &w.people {
+        assert!(
+            w.engine
+                .pending_for(p.id)
+                .iter()
+                .all(|x| x.reason != cubicle_core::scheduler::WakeReason::Poll),
+            "{} still polls",
+            p.name
+        );
+    }
 }
