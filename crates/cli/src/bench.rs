@@ -1,5 +1,7 @@
 //! `cubicle-cli bench …`: speed measured side by side in one run, printed as ratios.
 
+mod chat;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -25,26 +27,84 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
     },
+    /// The conversation engine against a zero-latency scripted model on a temp SQLite
+    /// company: overhead per thought, thoughts per second, prompt size against a naive
+    /// full-history prompt, model calls of a quiet company against 10-s polling, and the
+    /// prompt of one department thought against IdeaCo's.
+    Chat {
+        /// Departments of the big company (each with its group chat, plus as many
+        /// project chats mixing people across departments).
+        #[arg(long, default_value_t = 5)]
+        departments: usize,
+        /// People per department.
+        #[arg(long, default_value_t = 10)]
+        dept_size: usize,
+        /// Simulated minutes of the busy phase (the boss posts in every chat once).
+        #[arg(long, default_value_t = 30)]
+        busy_minutes: u32,
+        /// Simulated hours of the quiet phase (one boss message per chat every 10 min).
+        #[arg(long, default_value_t = 2.0)]
+        quiet_hours: f64,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 pub async fn run(cmd: BenchCommand) -> Result<()> {
     match cmd {
         BenchCommand::Gateway { calls, json } => gateway(calls, json).await,
+        BenchCommand::Chat {
+            departments,
+            dept_size,
+            busy_minutes,
+            quiet_hours,
+            json,
+        } => {
+            chat::run(
+                chat::Sizes {
+                    departments,
+                    dept_size,
+                    busy_minutes,
+                    quiet_hours,
+                },
+                json,
+            )
+            .await
+        }
     }
 }
 
+/// What a scripted server answers: the assistant's content for one request body.
+pub(crate) type Answer = Arc<dyn Fn(&[u8]) -> String + Send + Sync>;
+
 /// A minimal HTTP/1.1 server that answers every request at once with a fixed chat reply.
 async fn zero_latency_server() -> Result<String> {
-    let listener = TcpListener::bind("127.0.0.1:0").await?;
-    let addr = listener.local_addr()?;
-    let body = r#"{"id":"c","object":"chat.completion","model":"bench","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":1}}"#;
-    let response = format!(
+    scripted_server(Arc::new(|_| "ok".to_owned())).await
+}
+
+/// A chat completion carrying `content`, as an HTTP/1.1 response.
+fn completion_response(content: &str) -> String {
+    let body = serde_json::json!({
+        "id": "c", "object": "chat.completion", "model": "bench",
+        "choices": [{"index": 0, "finish_reason": "stop",
+            "message": {"role": "assistant", "content": content}}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 1}
+    })
+    .to_string();
+    format!(
         "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
         body.len()
-    );
+    )
+}
+
+/// A minimal zero-latency HTTP/1.1 server speaking the OpenAI chat API: every request is
+/// answered at once with what `answer` makes of its body.
+pub(crate) async fn scripted_server(answer: Answer) -> Result<String> {
+    let listener = TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?;
     tokio::spawn(async move {
         while let Ok((mut sock, _)) = listener.accept().await {
-            let response = response.clone();
+            let answer = answer.clone();
             tokio::spawn(async move {
                 let mut buf = vec![0u8; 64 * 1024];
                 let mut pending = Vec::new();
@@ -67,6 +127,8 @@ async fn zero_latency_server() -> Result<String> {
                         if pending.len() < end + 4 + len {
                             break;
                         }
+                        let response =
+                            completion_response(&answer(&pending[end + 4..end + 4 + len]));
                         pending.drain(..end + 4 + len);
                         if sock.write_all(response.as_bytes()).await.is_err() {
                             return;
@@ -83,7 +145,7 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
 
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
+pub(crate) fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let idx = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted.get(idx).copied().unwrap_or_default()
 }

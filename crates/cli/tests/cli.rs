@@ -348,3 +348,53 @@ fn intent_reads_with_the_model_tier_when_one_is_configured_and_creates_no_databa
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(v["tier"], "rules");
 }
+
+#[test]
+fn bench_chat_prints_one_json_object_with_sane_figures() {
+    // Small sizes keep it quick; the figures are measured all the same.
+    let out = Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))
+        .args([
+            "bench",
+            "chat",
+            "--json",
+            "--departments",
+            "2",
+            "--dept-size",
+            "4",
+            "--busy-minutes",
+            "10",
+            "--quiet-hours",
+            "1",
+        ])
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).expect("utf8");
+    let v: serde_json::Value =
+        serde_json::from_str(stdout.trim()).expect("exactly one JSON object");
+    let obj = v.as_object().expect("an object");
+    for key in [
+        "overhead_us_p50",
+        "overhead_us_p99",
+        "thoughts_per_s",
+        "prompt_tokens_per_thought",
+        "prompt_tokens_ratio",
+        "idle_calls_ratio",
+    ] {
+        let n = obj[key]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{key} is a number: {v}"));
+        assert!(n > 0.0, "{key} = {n}");
+    }
+    assert!(
+        v["overhead_us_p99"].as_f64() >= v["overhead_us_p50"].as_f64(),
+        "{v}"
+    );
+    assert!(v["prompt_tokens_ratio"].as_f64() > Some(1.0), "{v}");
+    assert!(v["idle_calls_ratio"].as_f64() > Some(1.0), "{v}");
+    assert!(v["dept_thought_prompt_tokens"].as_f64() > Some(0.0), "{v}");
+}

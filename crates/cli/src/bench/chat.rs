@@ -1,0 +1,1013 @@
+//! `cubicle-cli bench chat`: the conversation engine on a temp SQLite company, thinking
+//! through a zero-latency scripted model on a manual clock, measured side by side in one
+//! run:
+//!
+//! 1. engine overhead per thought (the whole thought minus its model call), p50 / p99;
+//! 2. thoughts per second of wall-clock time in a busy company (many employees, many
+//!    chats; `run_simulated` handles the wake-ups one after another);
+//! 3. prompt size per thought against a naive prompt that sends the whole chat history,
+//!    every memory and every relationship, priced for the very same thoughts;
+//! 4. model calls per employee-hour in a quiet company against a 10-s polling loop that
+//!    thinks at every poll;
+//! 5. the prompt of one group-chat thought in a six-person department with a full
+//!    context, against IdeaCo's (~23,000 characters, ~6,000 tokens).
+//!
+//! The scripted model answers from the request alone, like the one in the engine tests:
+//! the speaker from "You are NAME," in the system prompt, varied lines (so the repetition
+//! filter lets them through), and a saturation that rises with every message since the
+//! boss last spoke, so conversations die down on their own.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, Result};
+use chrono::{DateTime, TimeDelta, Utc};
+use cubicle_core::AppCore;
+use cubicle_core::app::CoreOptions;
+use cubicle_core::chat::PostMessage;
+use cubicle_core::clock::{Clock as _, ManualClock, SharedClock};
+use cubicle_core::engine::{Engine, EngineConfig, EngineStats, ThoughtTiming};
+use cubicle_core::gateway::Purpose;
+use cubicle_core::mind::memory_rules::{MemoryKind, Visibility};
+use cubicle_core::mind::profile::NewMemory;
+use cubicle_core::mind::thought::{PROMPT_TOKEN_BUDGET, approx_tokens};
+use cubicle_core::types::{
+    Archetype, EmployeeDto, Language, NewDepartment, NewEmployee, SaveProvider, SetBudget,
+    SetRoute, SetupCompany,
+};
+use serde_json::{Value, json};
+
+use super::{percentile, scripted_server};
+
+/// IdeaCo's group-chat prompt for a department of this kind: about 23,000 characters,
+/// ~6,000 tokens per thought (the reference of the issue).
+const IDEACO_DEPT_PROMPT_TOKENS: f64 = 6000.0;
+/// A polling loop that thinks at every 10-s poll: 3600 s / 10 s, by definition.
+const POLLING_CALLS_PER_EMPLOYEE_HOUR: f64 = 360.0;
+/// Seeds the engine's delays, jitter and perspective seeds: one run repeats exactly.
+const SEED: u64 = 42;
+const BOSS: &str = "Ada";
+/// What the token figures count.
+const TOKEN_UNIT: &str = "estimated tokens (chars÷4, CJK 1/char)";
+
+/// How big the busy company is and how long each phase runs (simulated time).
+#[derive(Clone, Copy, Debug)]
+pub struct Sizes {
+    pub departments: usize,
+    pub dept_size: usize,
+    pub busy_minutes: u32,
+    pub quiet_hours: f64,
+}
+
+pub async fn run(sizes: Sizes, json_out: bool) -> Result<()> {
+    let sizes = Sizes {
+        departments: sizes.departments.clamp(1, 20),
+        dept_size: sizes.dept_size.clamp(2, 40),
+        busy_minutes: sizes.busy_minutes.clamp(1, 24 * 60),
+        quiet_hours: if sizes.quiet_hours.is_finite() {
+            sizes.quiet_hours.clamp(1.0 / 6.0, 24.0)
+        } else {
+            2.0
+        },
+    };
+    let started = Instant::now();
+    let big = busy_and_quiet(sizes).await?;
+    let dept = department_thought().await?;
+    let elapsed = started.elapsed();
+
+    let mut overhead: Vec<Duration> = big
+        .timings
+        .iter()
+        .map(|t| t.total.saturating_sub(t.model))
+        .collect();
+    overhead.sort();
+    let (o50, o99) = (percentile(&overhead, 0.5), percentile(&overhead, 0.99));
+    let model_mean = mean(big.timings.iter().map(|t| t.model.as_secs_f64() * 1e6));
+    let thoughts_per_s = big.busy.thoughts as f64 / big.busy_wall.as_secs_f64().max(1e-9);
+    let ours = mean(big.priced.iter().map(|(o, _)| *o as f64));
+    let naive = mean(big.priced.iter().map(|(_, n)| *n as f64));
+    let prompt_ratio = naive / ours.max(1e-9);
+    let employee_hours = big.employees as f64 * sizes.quiet_hours;
+    let calls_per_eh = big.quiet.model_calls as f64 / employee_hours;
+    let idle_ratio = POLLING_CALLS_PER_EMPLOYEE_HOUR / calls_per_eh.max(1e-9);
+    let dept_tokens = mean(dept.prompt_tokens.iter().map(|t| *t as f64));
+    let dept_naive = mean(dept.naive.iter().map(|t| *t as f64));
+    let dept_ratio = IDEACO_DEPT_PROMPT_TOKENS / dept_tokens.max(1e-9);
+
+    if json_out {
+        println!(
+            "{}",
+            json!({
+                "overhead_us_p50": o50.as_micros() as u64,
+                "overhead_us_p99": o99.as_micros() as u64,
+                "thoughts_per_s": round(thoughts_per_s, 1),
+                "prompt_tokens_per_thought": round(ours, 1),
+                "prompt_tokens_ratio": round(prompt_ratio, 2),
+                "idle_calls_ratio": round(idle_ratio, 2),
+                "dept_thought_prompt_tokens": round(dept_tokens, 1),
+            })
+        );
+        return Ok(());
+    }
+
+    let n = big.employees;
+    println!(
+        "bench chat — conversation engine against a zero-latency scripted model (loopback HTTP), \
+         temp SQLite company, manual clock, seed {SEED}"
+    );
+    println!(
+        "company: {n} employees ({} departments × {}), {} chats ({} department + {} project); \
+         busy phase {} simulated min (the boss posts once in every chat), quiet phase {} \
+         simulated h (one boss message per chat every 10 min)",
+        sizes.departments,
+        sizes.dept_size,
+        big.chats,
+        sizes.departments,
+        big.chats - sizes.departments,
+        sizes.busy_minutes,
+        sizes.quiet_hours,
+    );
+    println!();
+    println!(
+        "1. engine overhead per thought (whole thought − model call), {} thoughts:",
+        overhead.len()
+    );
+    println!(
+        "     p50 {:>8} µs    p99 {:>8} µs    (the model call itself: mean {:.0} µs over loopback HTTP)",
+        o50.as_micros(),
+        o99.as_micros(),
+        model_mean
+    );
+    println!(
+        "2. thoughts per second, busy phase, {n} employees in {} chats:",
+        big.chats
+    );
+    println!(
+        "     {thoughts_per_s:>8.1} thoughts/s wall-clock ({} thoughts, {} messages posted, {} held back by the gates, \
+         in {:.2} s; wake-ups run one after another in run_simulated, model calls included)",
+        big.busy.thoughts,
+        big.busy.messages_posted,
+        big.busy.silenced,
+        big.busy_wall.as_secs_f64()
+    );
+    println!(
+        "3. prompt per thought, {TOKEN_UNIT}, the same {} thoughts priced twice:",
+        big.priced.len()
+    );
+    println!(
+        "     ours  {ours:>8.0}   (the real prompt builder: last 20 messages, ranked memories, impressions of those present, budget {PROMPT_TOKEN_BUDGET})"
+    );
+    println!(
+        "     naive {naive:>8.0}   (same system prompt and instructions + every message of the chat so far + every memory + every relationship; no budget, no ranking)"
+    );
+    println!("     naive ÷ ours = {prompt_ratio:.2}×");
+    println!(
+        "4. model calls per employee-hour, quiet phase ({n} employees × {} h):",
+        sizes.quiet_hours
+    );
+    println!(
+        "     ours  {calls_per_eh:>8.1}   ({} model calls measured; {} idle wake-ups cost nothing)",
+        big.quiet.model_calls, big.quiet.idle_wakeups
+    );
+    println!(
+        "     10-s polling {POLLING_CALLS_PER_EMPLOYEE_HOUR:>3.0}   (thinks at every poll: 3600 s ÷ 10 s, computed analytically, not simulated)"
+    );
+    println!("     polling ÷ ours = {idle_ratio:.2}×");
+    println!(
+        "5. one group-chat thought in a 6-person department with a full context ({} messages in the chat, \
+         {} memories and {} pending tasks each, impressions of the 5 colleagues), {} thoughts:",
+        dept.messages,
+        dept.memories,
+        dept.tasks,
+        dept.prompt_tokens.len()
+    );
+    println!(
+        "     ours  {dept_tokens:>8.0}   {TOKEN_UNIT}, budget {PROMPT_TOKEN_BUDGET} (a naive full-context prompt for the same thoughts: {dept_naive:.0})"
+    );
+    println!(
+        "     IdeaCo {IDEACO_DEPT_PROMPT_TOKENS:>7.0}   (~23,000 characters per group-chat thought)"
+    );
+    println!("     IdeaCo ÷ ours = {dept_ratio:.2}× (target: ≥ 4)");
+    println!();
+    println!("whole bench: {:.1} s", elapsed.as_secs_f64());
+    Ok(())
+}
+
+fn mean(xs: impl Iterator<Item = f64>) -> f64 {
+    let (sum, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
+    if n == 0 { 0.0 } else { sum / n as f64 }
+}
+
+fn round(x: f64, digits: i32) -> f64 {
+    let f = 10f64.powi(digits);
+    (x * f).round() / f
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+// ---------- the scripted model ----------
+
+/// One request the scripted model answered: enough to price the same thought again with
+/// a naive prompt.
+struct Asked {
+    employee: String,
+    chat: String,
+    at: DateTime<Utc>,
+    /// Our prompt, estimated as the engine does (system + user).
+    ours: usize,
+    /// Our prompt without its message, memory and impression lines.
+    fixed: usize,
+}
+
+#[derive(Default)]
+struct ScriptState {
+    by_name: HashMap<String, u64>,
+    asked: Vec<Asked>,
+}
+
+#[derive(Clone)]
+struct Script {
+    state: Arc<Mutex<ScriptState>>,
+    clock: SharedClock,
+}
+
+fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
+    let i = text.find(start)? + start.len();
+    let j = text[i..].find(end)? + i;
+    Some(&text[i..j])
+}
+
+/// A chat line of the prompt: `[HH:MM] …`, `*` in front when new.
+fn is_message_line(l: &str) -> bool {
+    l.starts_with('[') || l.starts_with("*[")
+}
+
+/// The prompt without what a naive prompt would send in full: message lines, memory
+/// lines and impression lines (their headings stay).
+fn strip_history(user: &str) -> String {
+    let mut out = String::with_capacity(user.len());
+    let mut in_list = false;
+    for line in user.lines() {
+        if is_message_line(line) {
+            continue;
+        }
+        if line == "You remember:" || line == "Your view of those present:" {
+            in_list = true;
+        } else if in_list && line.starts_with("- ") {
+            continue;
+        } else {
+            in_list = false;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+const OPENERS: [&str; 12] = [
+    "we should benchmark the API gateway before Friday",
+    "the rollback plan for the database migration needs an owner",
+    "happy to pair with design on the onboarding screens",
+    "customers keep asking about offline mode, worth a spike",
+    "our flaky integration tests cost us an hour a day",
+    "let's cut scope and ship search without filters first",
+    "the pricing page copy still says beta",
+    "monitoring alerts fire too often at night",
+    "a short demo for the boss on Thursday would help",
+    "the Android build is two versions behind",
+    "we could reuse the payment widget from last quarter",
+    "a written spec before we estimate would save rework",
+];
+const FOLLOW_UPS: [&str; 7] = [
+    "and I can draft a plan today",
+    "though the budget is tight",
+    "if legal signs off",
+    "unless someone objects",
+    "which also unblocks support",
+    "so let's decide by tomorrow",
+    "and the numbers back it up",
+];
+
+/// Varied lines, so the repetition check (similarity ≥ 0.85) lets real variety through.
+fn line(offset: u64, n: u64) -> String {
+    let a = usize::try_from((n + offset) % 12).unwrap_or(0);
+    let b = usize::try_from((n * 5 + offset) % 7).unwrap_or(0);
+    format!("{}, {} ({n})", OPENERS[a], FOLLOW_UPS[b])
+}
+
+impl Script {
+    fn new(clock: SharedClock) -> Self {
+        Self {
+            state: Arc::default(),
+            clock,
+        }
+    }
+
+    fn take_asked(&self) -> Vec<Asked> {
+        std::mem::take(&mut lock(&self.state).asked)
+    }
+
+    /// The flow-of-thought JSON for one request.
+    fn answer(&self, body: &[u8]) -> String {
+        let body: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+        let system = body["messages"][0]["content"].as_str().unwrap_or("");
+        let user = body["messages"][1]["content"].as_str().unwrap_or("");
+        let name = between(system, "You are ", ",").unwrap_or("?").to_owned();
+        let other = between(system, "Present: ", " (").unwrap_or("").to_owned();
+        let system_tokens = approx_tokens(system);
+        let asked = Asked {
+            employee: name.clone(),
+            chat: between(system, " chat \"", "\"").unwrap_or("").to_owned(),
+            at: self.clock.now(),
+            ours: system_tokens + approx_tokens(user),
+            fixed: system_tokens + approx_tokens(&strip_history(user)),
+        };
+        let n = {
+            let mut s = lock(&self.state);
+            s.asked.push(asked);
+            let c = s.by_name.entry(name.clone()).or_default();
+            *c += 1;
+            *c
+        };
+        // Everything said since the boss last spoke makes the topic staler.
+        let since_boss = user.rsplit("(boss):").next().map_or(0, |tail| {
+            tail.lines().filter(|l| is_message_line(l)).count()
+        });
+        let offset = name.bytes().map(u64::from).sum::<u64>();
+        let k = n + offset;
+        let saturation = (2 + since_boss / 2).min(10);
+        let speak = k % 4 != 0;
+        json!({
+            "innerThoughts": format!("{name} weighs thought {n}"),
+            "interestLevel": 5 + k % 5,
+            "topicSaturation": saturation,
+            "shouldSpeak": speak,
+            "reason": if speak { "I have something to add" } else { "others have it covered" },
+            "messages": if speak { json!([{"content": line(offset, n)}]) } else { json!([]) },
+            "memorySummary": format!("The team discussed the plan ({n})"),
+            "memoryOps": [{
+                "op": "add",
+                "type": if n % 5 == 0 { "long_term" } else { "short_term" },
+                "content": format!("remember: {}", line(offset + 3, n * 7 + 3)),
+                "importance": 3 + k % 5,
+            }],
+            "relationshipOps": [{
+                "name": other,
+                "impression": format!("{other} keeps the plan moving and answers quickly ({n})"),
+                "affinity": 50 + k % 40,
+            }],
+            "taskOps": []
+        })
+        .to_string()
+    }
+}
+
+// ---------- a company on a manual clock ----------
+
+struct World {
+    core: AppCore,
+    clock: ManualClock,
+    script: Script,
+    _dir: tempfile::TempDir,
+}
+
+fn start() -> DateTime<Utc> {
+    DateTime::from_timestamp(1_796_025_600, 0).unwrap_or_default() // 2026-11-30 08:00 UTC
+}
+
+async fn world() -> Result<World> {
+    let clock = ManualClock::new(start());
+    let dir = tempfile::tempdir()?;
+    let url = format!(
+        "sqlite://{}?mode=rwc",
+        dir.path().join("bench.db").display()
+    );
+    let core = AppCore::open_with(
+        &url,
+        CoreOptions {
+            clock: clock.shared(),
+            ..CoreOptions::default()
+        },
+    )
+    .await?;
+    core.org
+        .setup_company(SetupCompany {
+            name: "Bench Robotics".into(),
+            boss_name: BOSS.into(),
+            language: Language::En,
+            mission: Some("Build helpful robots".into()),
+        })
+        .await?;
+    // The gateway must never refuse for money in a benchmark.
+    core.org
+        .set_budget(SetBudget {
+            daily_budget_usd: 10_000.0,
+        })
+        .await?;
+    let script = Script::new(clock.shared());
+    let answering = script.clone();
+    let base = scripted_server(Arc::new(move |body| answering.answer(body))).await?;
+    let p = core
+        .providers
+        .save(SaveProvider {
+            id: None,
+            name: "Scripted".into(),
+            preset: "vllm".into(),
+            base_url: base,
+            default_model: "bench".into(),
+            models: vec![],
+            enabled: true,
+        })
+        .await?;
+    core.providers
+        .set_route(SetRoute {
+            purpose: Purpose::Thought,
+            provider_id: p.id,
+            model: "bench".into(),
+        })
+        .await?;
+    Ok(World {
+        core,
+        clock,
+        script,
+        _dir: dir,
+    })
+}
+
+impl World {
+    fn engine(&self) -> Engine {
+        Engine::new(
+            &self.core,
+            EngineConfig {
+                seed: Some(SEED),
+                record_timings: true,
+                ..EngineConfig::default()
+            },
+        )
+    }
+
+    async fn boss_says(&self, chat_id: i32, text: &str) -> Result<()> {
+        self.core
+            .chats
+            .post_as_boss(PostMessage {
+                chat_id,
+                text: text.into(),
+            })
+            .await?;
+        Ok(())
+    }
+
+    async fn hire(
+        &self,
+        name: &str,
+        title: &str,
+        department_id: i32,
+        archetype: Archetype,
+    ) -> Result<EmployeeDto> {
+        Ok(self
+            .core
+            .org
+            .hire(NewEmployee {
+                name: name.into(),
+                title: title.into(),
+                department_id: Some(department_id),
+                manager_id: None,
+                archetype: Some(archetype),
+            })
+            .await?)
+    }
+}
+
+const DEPARTMENTS: [(&str, &str); 5] = [
+    ("Engineering", "Build the robots' brains"),
+    ("Product", "Decide what the robots should do next"),
+    ("Design", "Make the robots a joy to use"),
+    ("Sales", "Put a robot in every workshop"),
+    ("Support", "Keep every customer's robot running"),
+];
+const TITLES: [&str; 10] = [
+    "Backend Engineer",
+    "QA Engineer",
+    "Frontend Engineer",
+    "DevOps Engineer",
+    "Product Manager",
+    "UI/UX Designer",
+    "Data Scientist",
+    "Technical Writer",
+    "Sales Representative",
+    "Customer Support Specialist",
+];
+const FIRST: [&str; 12] = [
+    "Alex", "Blair", "Casey", "Drew", "Emery", "Finley", "Gray", "Harper", "Indy", "Jordan", "Kai",
+    "Logan",
+];
+const LAST: [&str; 10] = [
+    "Chen", "Okafor", "Silva", "Novak", "Haddad", "Moreau", "Tanaka", "Larsen", "Petrov", "Reyes",
+];
+const PROJECTS: [&str; 5] = ["Atlas", "Beacon", "Comet", "Delta", "Ember"];
+const BOSS_LINES: [&str; 12] = [
+    "Team, let's plan the next step of the launch.",
+    "Quick update: the customer demo moved to Thursday.",
+    "Reminder: budget reviews are due this week.",
+    "Heads-up: the staging server restarts at noon.",
+    "Please share one risk you see for this sprint.",
+    "Good news, the pilot customer renewed.",
+    "What's blocking you today? Keep it short.",
+    "New priority: battery life complaints from the field.",
+    "Let's agree on the release date by Friday.",
+    "FYI the hiring plan for next quarter is approved.",
+    "Can someone summarise where we are on the roadmap?",
+    "Thanks all, the last release went smoothly.",
+];
+
+fn person_name(i: usize) -> String {
+    let base = format!(
+        "{} {}",
+        FIRST[i % FIRST.len()],
+        LAST[(i / FIRST.len()) % LAST.len()]
+    );
+    if i < FIRST.len() * LAST.len() {
+        base
+    } else {
+        format!("{base} {}", i / (FIRST.len() * LAST.len()) + 1)
+    }
+}
+
+/// What the busy and quiet phases measured.
+struct Big {
+    employees: usize,
+    chats: usize,
+    busy: EngineStats,
+    busy_wall: Duration,
+    quiet: EngineStats,
+    timings: Vec<ThoughtTiming>,
+    /// (ours, naive) prompt size of every thought.
+    priced: Vec<(usize, usize)>,
+}
+
+fn delta(after: EngineStats, before: EngineStats) -> EngineStats {
+    EngineStats {
+        wakeups: after.wakeups - before.wakeups,
+        idle_wakeups: after.idle_wakeups - before.idle_wakeups,
+        thoughts: after.thoughts - before.thoughts,
+        model_calls: after.model_calls - before.model_calls,
+        messages_posted: after.messages_posted - before.messages_posted,
+        silenced: after.silenced - before.silenced,
+        malformed: after.malformed - before.malformed,
+    }
+}
+
+/// Departments with their group chats and as many project chats mixing people across
+/// departments; the boss posts in every chat (busy phase), then once per chat every
+/// 10 minutes (quiet phase).
+async fn busy_and_quiet(sizes: Sizes) -> Result<Big> {
+    let w = world().await?;
+    let core = &w.core;
+    let mut people: Vec<(usize, EmployeeDto)> = Vec::new(); // (index in department, person)
+    let mut chats = Vec::new();
+    for d in 0..sizes.departments {
+        let (name, mission) = DEPARTMENTS.get(d).map_or_else(
+            || (format!("Team {}", d + 1), "Help the company"),
+            |(n, m)| ((*n).to_owned(), *m),
+        );
+        let dept = core
+            .org
+            .create_department(NewDepartment {
+                name: name.clone(),
+                parent_id: None,
+                mission: Some(mission.into()),
+            })
+            .await?;
+        let chat = core.chats.department_chat(dept.id, &name).await?;
+        chats.push(chat.id);
+        for i in 0..sizes.dept_size {
+            let n = people.len();
+            let e = w
+                .hire(
+                    &person_name(n),
+                    TITLES[(d * 3 + i) % TITLES.len()],
+                    dept.id,
+                    Archetype::ALL[n % Archetype::ALL.len()],
+                )
+                .await?;
+            core.chats.join(chat.id, e.id).await?;
+            people.push((i, e));
+        }
+    }
+    for p in 0..sizes.departments {
+        let members: Vec<i32> = people
+            .iter()
+            .filter(|(i, _)| i % sizes.departments == p)
+            .map(|(_, e)| e.id)
+            .collect();
+        if members.len() < 2 {
+            continue;
+        }
+        let project = PROJECTS
+            .get(p)
+            .map_or_else(|| format!("Project {}", p + 1), |n| format!("Project {n}"));
+        let r = core
+            .work
+            .create_requirement(
+                &project,
+                "Ship the next robot firmware with the field team's fixes",
+                None,
+            )
+            .await?;
+        let chat_id = r.chat_id.context("a requirement has its chat")?;
+        for id in members {
+            core.chats.join(chat_id, id).await?;
+        }
+        chats.push(chat_id);
+    }
+
+    let engine = w.engine();
+    // Busy: the boss starts a conversation in every chat.
+    for (i, c) in chats.iter().enumerate() {
+        w.boss_says(*c, BOSS_LINES[i % BOSS_LINES.len()]).await?;
+    }
+    let before = engine.stats();
+    let t = Instant::now();
+    let busy_end = start() + TimeDelta::minutes(i64::from(sizes.busy_minutes));
+    engine.run_simulated(&w.clock, busy_end).await;
+    let busy_wall = t.elapsed();
+    let busy = delta(engine.stats(), before);
+
+    // Quiet: one boss message per chat every 10 minutes, the chats staggered.
+    let quiet_secs = (sizes.quiet_hours * 3600.0).round() as i64;
+    let slot = TimeDelta::minutes(10);
+    let gap = TimeDelta::seconds(600 / chats.len().max(1) as i64);
+    let before = engine.stats();
+    let mut k = 0i64;
+    'quiet: loop {
+        for (i, c) in chats.iter().enumerate() {
+            let at = busy_end + slot * k as i32 + gap * i as i32;
+            if at >= busy_end + TimeDelta::seconds(quiet_secs) {
+                break 'quiet;
+            }
+            engine.run_simulated(&w.clock, at).await;
+            let text = BOSS_LINES[(k as usize * 5 + i) % BOSS_LINES.len()];
+            w.boss_says(*c, &format!("{text} ({})", k + 1)).await?;
+        }
+        k += 1;
+    }
+    engine
+        .run_simulated(&w.clock, busy_end + TimeDelta::seconds(quiet_secs))
+        .await;
+    let quiet = delta(engine.stats(), before);
+
+    let asked = w.script.take_asked();
+    let history = History::load(core).await?;
+    let priced = asked.iter().map(|a| (a.ours, history.naive(a))).collect();
+    Ok(Big {
+        employees: people.len(),
+        chats: chats.len(),
+        busy,
+        busy_wall,
+        quiet,
+        timings: engine.take_timings(),
+        priced,
+    })
+}
+
+/// Everything a naive prompt would send, line by line with its time, to price any
+/// thought of the run after the fact.
+struct History {
+    /// Chat name → (posted at, tokens of its prompt line), oldest first.
+    messages: HashMap<String, Vec<(DateTime<Utc>, usize)>>,
+    /// Employee name → (created at, tokens of its prompt line).
+    memories: HashMap<String, Vec<(DateTime<Utc>, usize)>>,
+    /// Employee name → (last updated, tokens of its prompt line).
+    relationships: HashMap<String, Vec<(DateTime<Utc>, usize)>>,
+}
+
+impl History {
+    async fn load(core: &AppCore) -> Result<Self> {
+        let db = &core.db;
+        let staff = core.org.all_employees().await?;
+        let names: HashMap<i32, String> = staff.iter().map(|e| (e.id, e.name.clone())).collect();
+        let mut messages = HashMap::new();
+        for c in core.chats.all().await? {
+            let lines = cubicle_store::chat::messages(db, c.id)
+                .await?
+                .into_iter()
+                .map(|m| {
+                    let who = match m.sender_kind.as_str() {
+                        "boss" => format!("{BOSS} (boss)"),
+                        "system" => "(note)".to_owned(),
+                        _ => m
+                            .sender_employee_id
+                            .and_then(|id| names.get(&id).cloned())
+                            .unwrap_or_else(|| "someone".to_owned()),
+                    };
+                    let l = format!("[{}] {who}: {}\n", m.created_at.format("%H:%M"), m.text);
+                    (m.created_at, approx_tokens(&l))
+                })
+                .collect();
+            messages.insert(c.name, lines);
+        }
+        let mut memories = HashMap::new();
+        let mut relationships = HashMap::new();
+        for e in &staff {
+            let mine = cubicle_store::mind::memories(db, e.id)
+                .await?
+                .into_iter()
+                .map(|m| {
+                    let l = format!("- #{} ({}) {}\n", m.id, m.importance, m.content);
+                    (m.created_at, approx_tokens(&l))
+                })
+                .collect();
+            memories.insert(e.name.clone(), mine);
+            let rels = cubicle_store::mind::relationships_of(db, e.id)
+                .await?
+                .into_iter()
+                .map(|r| {
+                    let other = names
+                        .get(&r.other_employee_id)
+                        .map_or("someone", String::as_str);
+                    let l = format!("- {other} (affinity {}): {}\n", r.affinity, r.impression);
+                    (r.updated_at, approx_tokens(&l))
+                })
+                .collect();
+            relationships.insert(e.name.clone(), rels);
+        }
+        Ok(Self {
+            messages,
+            memories,
+            relationships,
+        })
+    }
+
+    /// The naive prompt for the thought `a`: our fixed parts (system prompt, scene, tasks,
+    /// instructions) + every message of the chat before it + every memory and every
+    /// relationship it held by then. Memories evicted by the caps and relationships
+    /// updated later are not counted, so the baseline errs on the small side.
+    fn naive(&self, a: &Asked) -> usize {
+        let before = |lines: Option<&Vec<(DateTime<Utc>, usize)>>| -> usize {
+            lines.map_or(0, |ls| {
+                ls.iter().filter(|(t, _)| *t < a.at).map(|(_, n)| n).sum()
+            })
+        };
+        a.fixed
+            + before(self.messages.get(&a.chat))
+            + before(self.memories.get(&a.employee))
+            + before(self.relationships.get(&a.employee))
+    }
+}
+
+// ---------- one department thought with a full context ----------
+
+struct DeptThought {
+    prompt_tokens: Vec<usize>,
+    naive: Vec<usize>,
+    messages: usize,
+    memories: usize,
+    tasks: usize,
+}
+
+const DEPT_TALK: [&str; 20] = [
+    "Morning all. The firmware build from last night failed on the arm controller tests again, looking into it now.",
+    "I saw that too; the timeout on the gripper calibration test is 2 s and the new motor driver needs about 2.4 s.",
+    "Can we bump the timeout for now and open a ticket to speed the calibration up properly?",
+    "Fine by me as long as the ticket has an owner and a date, otherwise it stays at 3 s forever.",
+    "I'll own it. Target is end of next week, I'll post the profiling numbers here.",
+    "On the design side: the new status screen mockups are in the shared folder, feedback welcome before Thursday.",
+    "Looked at them. The battery icon is hard to read on the dark theme, maybe bump the contrast?",
+    "Good catch, I'll try a thicker outline and a warmer yellow for the low state.",
+    "Customer from the Lyon pilot asked whether the robot can pause itself when a person walks into the cell.",
+    "We have the lidar data for that already; the hard part is the certification paperwork, not the code.",
+    "Let's not promise anything to Lyon until legal has read the safety standard section on collaborative mode.",
+    "Agreed. I'll put it in the roadmap doc as a candidate for Q3 with a note about certification.",
+    "Staging is back up after the restart. Deploys are green again, the flaky DNS check is disabled for now.",
+    "Thanks! Is the disabled check tracked somewhere? Last time we forgot about it for a month.",
+    "Yes, there's a reminder on Friday's ops review agenda, I'll re-enable it there or explain why not.",
+    "Quick question for whoever knows: do we still support the old USB teach pendant in this release?",
+    "Officially yes until December; after that only the tablet app. The release notes should say so.",
+    "I'll add a line to the release notes and ping support so they can warn the two customers still using it.",
+    "The docs for the new API endpoints are half done, I need examples for the trajectory upload call.",
+    "I can write those this afternoon, I have a script that uploads a sample trajectory anyway.",
+];
+const MEMORY_TOPICS: [&str; 11] = [
+    "the arm controller timeout",
+    "the Lyon pilot customer",
+    "the dark theme contrast",
+    "the staging DNS check",
+    "the USB teach pendant",
+    "the trajectory upload API",
+    "the Q3 roadmap",
+    "the safety certification",
+    "the motor driver supplier",
+    "the release notes",
+    "the gripper calibration",
+];
+const MEMORY_FACTS: [&str; 4] = [
+    "needs a decision from the boss before the end of the month, keep an eye on it",
+    "caused a late night last quarter; a checklist helped a lot afterwards",
+    "is something I promised to follow up on with a short written summary",
+    "came up in the retrospective as a recurring pain point for the team",
+];
+
+/// A six-person department with 20+ messages in its group chat, memories, impressions
+/// of every colleague and pending tasks; the boss posts and everyone thinks once.
+async fn department_thought() -> Result<DeptThought> {
+    let w = world().await?;
+    let core = &w.core;
+    let dept = core
+        .org
+        .create_department(NewDepartment {
+            name: "Engineering".into(),
+            parent_id: None,
+            mission: Some("Build the robots' brains".into()),
+        })
+        .await?;
+    let chat = core.chats.department_chat(dept.id, "Engineering").await?;
+    let mut people = Vec::new();
+    for (i, (name, title)) in [
+        ("Alice", "Backend Engineer"),
+        ("Bob", "QA Engineer"),
+        ("Carol", "Frontend Engineer"),
+        ("Dave", "DevOps Engineer"),
+        ("Erin", "Product Manager"),
+        ("Frank", "UI/UX Designer"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let e = w
+            .hire(
+                name,
+                title,
+                dept.id,
+                Archetype::ALL[(i * 5) % Archetype::ALL.len()],
+            )
+            .await?;
+        core.chats.join(chat.id, e.id).await?;
+        people.push(e);
+    }
+    // The conversation so far: the boss opens, the team talks (no engine yet).
+    w.boss_says(
+        chat.id,
+        "Morning team, what's the state of the firmware release?",
+    )
+    .await?;
+    for (i, text) in DEPT_TALK.iter().enumerate() {
+        w.clock.advance(TimeDelta::minutes(3));
+        core.chats
+            .post_as_employee(chat.id, people[i % people.len()].id, text)
+            .await?;
+    }
+    // Memories (long- and short-term), impressions of every colleague, pending tasks;
+    // `memories` is what each employee holds (the fewest, should one be a duplicate).
+    let mut memories = usize::MAX;
+    for (i, e) in people.iter().enumerate() {
+        let mut mine = 0;
+        for (j, topic) in MEMORY_TOPICS.iter().enumerate() {
+            for (f, fact) in MEMORY_FACTS.iter().enumerate().skip((i + j) % 2).step_by(2) {
+                let kind = if (j + f) % 3 == 0 {
+                    MemoryKind::ShortTerm
+                } else {
+                    MemoryKind::LongTerm
+                };
+                let added = core
+                    .minds
+                    .remember(
+                        e.id,
+                        e.department_id,
+                        NewMemory {
+                            kind,
+                            content: format!("{topic} {fact}"),
+                            importance: Some(i32::try_from(2 + (i + j + f) % 8).unwrap_or(5)),
+                            ttl_hours: None,
+                            visibility: Visibility::Private,
+                            requirement_id: None,
+                            source_chat_id: Some(chat.id),
+                        },
+                    )
+                    .await?;
+                mine += usize::from(added.is_some());
+            }
+        }
+        memories = memories.min(mine);
+        for other in people.iter().filter(|o| o.id != e.id) {
+            let impression = format!(
+                "{} is a dependable {} who explains things patiently; sometimes slow to answer in the \
+                 afternoon, but the work is careful and well tested.",
+                other.name,
+                other.title.to_lowercase()
+            );
+            core.minds
+                .relate(
+                    e.id,
+                    other.id,
+                    Some(&impression),
+                    Some(55 + (i32::try_from(i).unwrap_or(0) * 7) % 40),
+                )
+                .await?;
+        }
+    }
+    let task_texts = [
+        "review the arm controller timeout change and report back",
+        "draft the release-note line about the USB teach pendant",
+    ];
+    for e in &people {
+        for t in task_texts {
+            core.work.assign(e.id, t, "boss").await?;
+        }
+    }
+
+    let engine = w.engine();
+    w.clock.advance(TimeDelta::minutes(5));
+    w.boss_says(
+        chat.id,
+        "Thanks all. Let's lock the release plan today: what's still open on your side?",
+    )
+    .await?;
+    // The opening, the team's talk and this message.
+    let messages = DEPT_TALK.len() + 2;
+    // Every member is nudged within 1–5 s and thinks after absorbing for 2–8 s.
+    let until = w.clock.now() + TimeDelta::seconds(13);
+    engine.run_simulated(&w.clock, until).await;
+    let prompt_tokens: Vec<usize> = engine
+        .take_timings()
+        .iter()
+        .map(|t| t.prompt_tokens)
+        .collect();
+    let asked = w.script.take_asked();
+    let history = History::load(core).await?;
+    Ok(DeptThought {
+        prompt_tokens,
+        naive: asked.iter().map(|a| history.naive(a)).collect(),
+        messages,
+        memories,
+        tasks: task_texts.len(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use cubicle_core::mind::memory_rules::is_duplicate;
+
+    use super::*;
+
+    #[test]
+    fn the_naive_price_keeps_only_the_fixed_parts_of_our_prompt() {
+        let user = "Earlier in this chat: we agreed.\nRecent messages (* = new to you):\n\
+                    [08:00] Ada (boss): plan please\n*[08:01] Bob: on it\n\
+                    You remember:\n- #3 (5) Bob likes tests\n- #4 (2) ship Friday\n\
+                    Your view of those present:\n- Bob (affinity 60): careful\n\
+                    No pending tasks. You may take on work if it fits your role.\n\
+                    This time: ask about a detail\nThink, then answer with the JSON object only.";
+        let fixed = strip_history(user);
+        for gone in ["[08:00]", "*[08:01]", "#3", "#4", "affinity 60"] {
+            assert!(!fixed.contains(gone), "{gone} left in {fixed}");
+        }
+        for kept in [
+            "Earlier in this chat",
+            "Recent messages",
+            "You remember:",
+            "Your view of those present:",
+            "No pending tasks",
+            "This time:",
+            "Think, then answer",
+        ] {
+            assert!(fixed.contains(kept), "{kept} missing from {fixed}");
+        }
+    }
+
+    #[test]
+    fn the_script_answers_as_the_speaker_and_tires_as_the_chat_goes_on() {
+        let script = Script::new(ManualClock::new(start()).shared());
+        let ask = |since_boss: usize| {
+            let mut user = String::from("[08:00] Ada (boss): plan please\n");
+            for i in 0..since_boss {
+                user.push_str(&format!("[08:0{}] Bob: idea {i}\n", i % 10));
+            }
+            let body = json!({"messages": [
+                {"role": "system", "content": "You are Alice Chen, QA Engineer at Acme. Scene: the department group chat \"Engineering\". Present: Bob Okafor (QA Engineer); Ada is the boss"},
+                {"role": "user", "content": user},
+            ]});
+            let content = script.answer(body.to_string().as_bytes());
+            serde_json::from_str::<Value>(&content).unwrap_or(Value::Null)
+        };
+        let fresh = ask(0);
+        let stale = ask(14);
+        assert_eq!(fresh["topicSaturation"], 2);
+        assert_eq!(stale["topicSaturation"], 9);
+        assert_eq!(fresh["relationshipOps"][0]["name"], "Bob Okafor");
+        let asked = script.take_asked();
+        assert_eq!(asked.len(), 2);
+        assert_eq!(asked[0].employee, "Alice Chen");
+        assert_eq!(asked[0].chat, "Engineering");
+        assert!(asked[1].fixed < asked[1].ours);
+        // Varied lines: no message repeats one of the speaker's last five (similarity
+        // ≥ 0.85 would be dropped by the repetition filter).
+        let texts: Vec<String> = (1..=40).map(|n| line(7, n)).collect();
+        for (i, text) in texts.iter().enumerate().skip(5) {
+            let recent: Vec<&str> = texts[i - 5..i].iter().map(String::as_str).collect();
+            assert!(!is_duplicate(text, &recent), "{text} repeats {recent:?}");
+        }
+    }
+}
