@@ -1,13 +1,17 @@
 import { useEffect } from "react";
+import type { CompanyDto } from "./bindings/CompanyDto";
+import { ChatsPage } from "./chats/ChatsPage";
 import { LoadingState, ErrorState } from "./components/ui";
+import { ProfilePage } from "./employee/ProfilePage";
 import { setLanguage } from "./i18n";
 import { useDomainEvents } from "./ipc/events";
 import { useOrg } from "./ipc/queries";
 import { OrgChartPage } from "./org/OrgChartPage";
+import { RelationshipsPage } from "./relationships/RelationshipsPage";
 import { SecretaryPage } from "./secretary/SecretaryPage";
 import { SettingsPage } from "./settings/SettingsPage";
 import { AppShell } from "./shell/AppShell";
-import { useRoute } from "./shell/route";
+import { useRoute, type AppRoute } from "./shell/route";
 import { SetupWizard } from "./wizard/SetupWizard";
 
 export function App() {
@@ -26,13 +30,25 @@ export function App() {
   if (org.data.company === null) return <SetupWizard />;
   return (
     <AppShell company={org.data.company} route={route}>
-      {route === "settings" ? (
-        <SettingsPage company={org.data.company} />
-      ) : route === "org" ? (
-        <OrgChartPage />
-      ) : (
-        <SecretaryPage />
-      )}
+      <Page route={route} company={org.data.company} />
     </AppShell>
   );
+}
+
+function Page({ route, company }: { route: AppRoute; company: CompanyDto }) {
+  switch (route.page) {
+    case "settings":
+      return <SettingsPage company={company} />;
+    case "org":
+      return <OrgChartPage />;
+    case "chats":
+      return <ChatsPage chatId={route.chatId} />;
+    case "relationships":
+      return <RelationshipsPage />;
+    case "employee":
+      // A fresh page per person: nothing of the last profile (open dialogs, filters) carries over.
+      return <ProfilePage key={route.employeeId} employeeId={route.employeeId} />;
+    case "secretary":
+      return <SecretaryPage />;
+  }
 }

@@ -146,3 +146,79 @@ export const WarningIcon = (p: IconProps) => (
     <path d="M10 8v3.5M10 13.8v.1" />
   </Svg>
 );
+
+/** Two speech bubbles: the chats page, and a DM between two employees. */
+export const ChatsIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M2.5 4.5a1.5 1.5 0 0 1 1.5-1.5h7a1.5 1.5 0 0 1 1.5 1.5v4.5a1.5 1.5 0 0 1-1.5 1.5H7l-2.5 2v-2H4A1.5 1.5 0 0 1 2.5 9z" />
+    <path d="M14.5 7.5H16a1.5 1.5 0 0 1 1.5 1.5v4.5A1.5 1.5 0 0 1 16 15h-.5v2L13 15h-3a1.5 1.5 0 0 1-1.5-1.5v-1" />
+  </Svg>
+);
+
+/** People joined by lines: the relationship graph. */
+export const GraphIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="5" cy="5.5" r="2.2" />
+    <circle cx="15" cy="7" r="2.2" />
+    <circle cx="8.5" cy="15" r="2.2" />
+    <path d="M7.1 6l5.8.9M6 7.5l1.7 5.5M13.6 8.8l-3.7 4.6" />
+  </Svg>
+);
+
+export const UserIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="10" cy="7" r="3.2" />
+    <path d="M3.5 17c.9-3.2 3.4-5 6.5-5s5.6 1.8 6.5 5" />
+  </Svg>
+);
+
+export const UsersIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="7.5" cy="7" r="2.8" />
+    <path d="M2.5 16.5c.7-2.8 2.6-4.3 5-4.3s4.3 1.5 5 4.3" />
+    <path d="M12.5 4.5a2.8 2.8 0 0 1 0 5.2M14.5 12.5c1.4.6 2.4 1.9 3 4" />
+  </Svg>
+);
+
+export const BuildingIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="4" y="2.5" width="12" height="15" rx="1" />
+    <path d="M7.5 6h1.5M11 6h1.5M7.5 9h1.5M11 9h1.5M7.5 12h1.5M11 12h1.5M8.5 17.5v-2.5h3v2.5" />
+  </Svg>
+);
+
+export const ClipboardIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="4.5" y="3.5" width="11" height="14" rx="1.5" />
+    <path d="M7.5 3.5V2.5h5v1M7.5 8.5h5M7.5 11.5h5M7.5 14.5h3" />
+  </Svg>
+);
+
+export const CalendarIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="3" y="4" width="14" height="13" rx="1.5" />
+    <path d="M3 8h14M7 2.5v3M13 2.5v3M6.5 11h2M11.5 11h2M6.5 14h2" />
+  </Svg>
+);
+
+/** A thought bubble: inner thoughts, never posted. */
+export const ThoughtIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M6 12.5a3.5 3.5 0 0 1-.6-6.9A4 4 0 0 1 13 4.6a3.3 3.3 0 0 1 1.5 6.3 2.7 2.7 0 0 1-3.5 1.6 3.5 3.5 0 0 1-5 0z" />
+    <circle cx="5" cy="15.5" r="1.1" />
+    <circle cx="3" cy="18" r="0.6" />
+  </Svg>
+);
+
+export const SearchIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="8.5" cy="8.5" r="5" />
+    <path d="M12.2 12.2L16.5 16.5" />
+  </Svg>
+);
+
+export const ChevronLeftIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 4.5L6.5 10l5.5 5.5" />
+  </Svg>
+);

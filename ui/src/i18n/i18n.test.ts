@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ARCHETYPES, EMPLOYEE_STATUSES, LANGUAGES } from "../domain";
+import { CHAT_KINDS, CHAT_MODES, SILENCE_REASONS, THOUGHT_FAILURES } from "../chats/format";
+import { MEMORY_KINDS, URGENCIES, VISIBILITIES, ZONES } from "../employee/format";
 import { ERROR_CODES } from "../ipc/errors";
+import { AFFINITY_TONES } from "../relationships/affinity";
 import { ACTION_STATUSES, APPROVAL_POLICIES, PROPOSAL_TYPES } from "../secretary/format";
 import { KEY_STATUSES, ROUTABLE_PURPOSES } from "../settings/format";
 import en from "./en.json";
@@ -60,7 +63,7 @@ describe("translations", () => {
     expect(missing).toEqual([]);
   });
 
-  it("translates every archetype, status, error code, language, key status, purpose and secretary action in both languages", () => {
+  it("translates every archetype, status, error code, language, key status, purpose, secretary action, chat kind, silence reason, stamina zone, memory label and affinity tone in both languages", () => {
     const dynamic = [
       ...ARCHETYPES.map((a) => `archetype.${a}`),
       ...EMPLOYEE_STATUSES.map((s) => `status.${s}`),
@@ -74,6 +77,16 @@ describe("translations", () => {
       ...PROPOSAL_TYPES.map((p) => `secretary.kind.${p}`),
       ...APPROVAL_POLICIES.map((p) => `secretary.policy.${p}`),
       ...["confirm", "cancel", "undo"].map((op) => `secretary.action.failed.${op}`),
+      ...CHAT_KINDS.map((k) => `chats.kind.${k}`),
+      ...CHAT_MODES.flatMap((m) => [`chats.mode.${m}`, `chats.modeHint.${m}`]),
+      ...SILENCE_REASONS.map((r) => `chats.silence.${r}`),
+      ...THOUGHT_FAILURES.map((f) => `chats.failure.${f}`),
+      ...ZONES.flatMap((z) => [`profile.stamina.zone.${z}`, `profile.stamina.zoneHint.${z}`]),
+      ...MEMORY_KINDS.flatMap((k) => [`profile.memories.kind.${k}`, `profile.memories.filters.${k}`]),
+      "profile.memories.filters.all",
+      ...VISIBILITIES.flatMap((v) => [`profile.memories.visibility.${v}`, `profile.memories.visibilityHint.${v}`]),
+      ...URGENCIES.map((u) => `profile.tasks.urgency.${u}`),
+      ...AFFINITY_TONES.flatMap((tone) => [`profile.relationships.tone.${tone}`, `graph.legend.${tone}`]),
     ];
     for (const key of dynamic) {
       expect(enKeys.has(key), `en ${key}`).toBe(true);

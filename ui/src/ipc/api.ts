@@ -37,6 +37,14 @@ import type { SetRoute } from "../bindings/SetRoute";
 import type { SpendReport } from "../bindings/SpendReport";
 import type { TestProvider } from "../bindings/TestProvider";
 import type { TestResult } from "../bindings/TestResult";
+import type { ChatDto } from "../bindings/ChatDto";
+import type { ChatMessageDto } from "../bindings/ChatMessageDto";
+import type { ChatViewDto } from "../bindings/ChatViewDto";
+import type { CreateGroup } from "../bindings/CreateGroup";
+import type { EmployeeProfileDto } from "../bindings/EmployeeProfileDto";
+import type { PostMessage } from "../bindings/PostMessage";
+import type { RelationshipGraphDto } from "../bindings/RelationshipGraphDto";
+import type { ResetRelationships } from "../bindings/ResetRelationships";
 
 export const api = {
   getOrg: () => invoke<OrgSnapshot>("get_org"),
@@ -87,7 +95,37 @@ export const api = {
   secretaryCancel: (input: SecretaryActionRef) => invoke<ActionDto>("secretary_cancel", { input }),
   /** Reverses an applied action; `invalid_input` once its undo window has passed. */
   secretaryUndo: (input: SecretaryActionRef) => invoke<ActionDto>("secretary_undo", { input }),
+
+  // Chats: the boss reads every chat, posts in any of them, and may peek at the members' inner thoughts.
+  /** Every chat, the most recently active first, each with the boss's unread count. */
+  listChats: () => invoke<ChatDto[]>("list_chats"),
+  /** One chat: its last 200 messages and its members' thoughts about it, both oldest first. */
+  chatView: (input: ChatRef) => invoke<ChatViewDto>("chat_view", { input }),
+  /** The boss posts (at most 4000 characters; `invalid_input` when empty). Posting also marks the chat read. */
+  postMessage: (input: PostMessage) => invoke<ChatMessageDto>("post_message", { input }),
+  markChatRead: (input: ChatRef) => invoke<null>("mark_chat_read", { input }),
+  /** The boss's 1:1 chat with an employee, created on first use. */
+  openBossChat: (input: EmployeeRef) => invoke<ChatDto>("open_boss_chat", { input }),
+  createGroup: (input: CreateGroup) => invoke<ChatDto>("create_group", { input }),
+
+  // Minds: what an employee remembers, feels and thinks of the others.
+  employeeProfile: (input: EmployeeRef) => invoke<EmployeeProfileDto>("employee_profile", { input }),
+  deleteMemory: (input: MemoryRef) => invoke<null>("delete_memory", { input }),
+  /** One relationship (`otherId`), or all of the employee's (`otherId: null`). */
+  resetRelationships: (input: ResetRelationships) => invoke<null>("reset_relationships", { input }),
+  relationshipGraph: () => invoke<RelationshipGraphDto>("relationship_graph"),
 };
+
+// Plain Rust input structs of the chat and mind commands (no generated bindings).
+export interface ChatRef {
+  chatId: number;
+}
+export interface EmployeeRef {
+  employeeId: number;
+}
+export interface MemoryRef {
+  memoryId: number;
+}
 
 // The secretary commands' inputs are plain Rust structs without generated bindings.
 export interface SecretarySay {

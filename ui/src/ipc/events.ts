@@ -1,5 +1,5 @@
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
-import { useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useQueryClient, type QueryClient, type QueryKey } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { DomainEvent } from "../bindings/DomainEvent";
 import { queryKeys } from "./queries";
@@ -12,7 +12,7 @@ export function onDomainEvent(cb: (event: DomainEvent) => void): Promise<Unliste
 }
 
 /** Which cached queries an event makes stale. The UI never patches cached data by hand. */
-export function keysFor(event: DomainEvent): ReadonlyArray<readonly string[]> {
+export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
   switch (event.type) {
     case "company_updated":
       // The company carries the daily budget, which the spend report compares against.
@@ -23,13 +23,26 @@ export function keysFor(event: DomainEvent): ReadonlyArray<readonly string[]> {
     case "employee_hired":
     case "employee_updated":
     case "employee_fired":
-      return [queryKeys.org];
+      // Profiles show department and manager names; the graph shows who is still here, and where.
+      return [queryKeys.org, queryKeys.profiles, queryKeys.relationshipGraph];
     case "work_changed":
-      // Tasks and requirements: the secretary's answers read them fresh; no page lists them yet.
-      return [];
+      // Tasks and requirements: profiles list each person's pending tasks.
+      return [queryKeys.profiles];
     case "chat_message_posted":
-      // Department group chats (a new hire's introduction): no page shows them yet.
-      return [];
+      return [queryKeys.chatList, queryKeys.chat(event.chatId)];
+    case "chat_created":
+      // Also sent when a chat's members change or a meeting is taken back.
+      return [queryKeys.chatList, queryKeys.chat(event.chatId)];
+    case "chat_read":
+      // Only the unread counts change, and only the list shows them.
+      return [queryKeys.chatList];
+    case "thought_recorded":
+      return event.chatId === null
+        ? [queryKeys.profile(event.employeeId)]
+        : [queryKeys.profile(event.employeeId), queryKeys.chat(event.chatId)];
+    case "mind_changed":
+      // Memories, relationships or stamina: the profile, and the graph's edges.
+      return [queryKeys.profile(event.employeeId), queryKeys.relationshipGraph];
     case "secretary_reply_delta":
       // Streamed text of a reply on its way; the finished turn invalidates the history itself.
       return [];
@@ -37,7 +50,8 @@ export function keysFor(event: DomainEvent): ReadonlyArray<readonly string[]> {
       // A new or removed provider changes the routes (fallbacks) and the price list too.
       return [queryKeys.providers, queryKeys.routes, queryKeys.prices];
     case "spend_recorded":
-      return [queryKeys.spend];
+      // Profiles show each person's spend.
+      return [queryKeys.spend, queryKeys.profiles];
     case "budget_exceeded":
       return [queryKeys.spend, queryKeys.org, queryKeys.company];
   }

@@ -54,6 +54,16 @@ describe("commands", () => {
     await api.secretaryConfirm({ actionId: 3, edits: { name: "Bob", title: null, departmentId: 2, managerId: null, archetype: null } });
     await api.secretaryCancel({ actionId: 4 });
     await api.secretaryUndo({ actionId: 3 });
+    await api.listChats();
+    await api.chatView({ chatId: 2 });
+    await api.postMessage({ chatId: 2, text: "@Alice ship it" });
+    await api.markChatRead({ chatId: 2 });
+    await api.openBossChat({ employeeId: 7 });
+    await api.createGroup({ name: "Lunch", memberIds: [7, 8], mode: "casual" });
+    await api.employeeProfile({ employeeId: 7 });
+    await api.deleteMemory({ memoryId: 30 });
+    await api.resetRelationships({ employeeId: 7, otherId: null });
+    await api.relationshipGraph();
     expect(seen).toEqual([
       ["get_org", {}],
       ["list_role_templates", {}],
@@ -76,6 +86,16 @@ describe("commands", () => {
       ["secretary_confirm", { input: { actionId: 3, edits: { name: "Bob", title: null, departmentId: 2, managerId: null, archetype: null } } }],
       ["secretary_cancel", { input: { actionId: 4 } }],
       ["secretary_undo", { input: { actionId: 3 } }],
+      ["list_chats", {}],
+      ["chat_view", { input: { chatId: 2 } }],
+      ["post_message", { input: { chatId: 2, text: "@Alice ship it" } }],
+      ["mark_chat_read", { input: { chatId: 2 } }],
+      ["open_boss_chat", { input: { employeeId: 7 } }],
+      ["create_group", { input: { name: "Lunch", memberIds: [7, 8], mode: "casual" } }],
+      ["employee_profile", { input: { employeeId: 7 } }],
+      ["delete_memory", { input: { memoryId: 30 } }],
+      ["reset_relationships", { input: { employeeId: 7, otherId: null } }],
+      ["relationship_graph", {}],
     ]);
   });
 
@@ -99,17 +119,29 @@ describe("domain events", () => {
     expect(got).toEqual([{ type: "employee_hired", employeeId: 5 }]);
   });
 
-  it("invalidates the org query for every org event, and the company (and spend) queries for company changes", () => {
+  it("invalidates the org query (and profiles and the graph) for every org event, and the company (and spend) queries for company changes", () => {
     expect(keysFor({ type: "company_updated", companyId: 1 })).toEqual([["org"], ["company"], ["spend"]]);
-    expect(keysFor({ type: "department_deleted", departmentId: 2 })).toEqual([["org"]]);
-    expect(keysFor({ type: "employee_updated", employeeId: 2 })).toEqual([["org"]]);
-    // Department chats have no page yet: nothing to refresh.
-    expect(keysFor({ type: "chat_message_posted", chatId: 1, messageId: 9 })).toEqual([]);
+    expect(keysFor({ type: "department_deleted", departmentId: 2 })).toEqual([["org"], ["profile"], ["relationship-graph"]]);
+    expect(keysFor({ type: "employee_updated", employeeId: 2 })).toEqual([["org"], ["profile"], ["relationship-graph"]]);
+  });
+
+  it("invalidates the chat list and the one chat a chat event is about", () => {
+    expect(keysFor({ type: "chat_message_posted", chatId: 1, messageId: 9 })).toEqual([["chats", "list"], ["chats", "view", 1]]);
+    expect(keysFor({ type: "chat_created", chatId: 4 })).toEqual([["chats", "list"], ["chats", "view", 4]]);
+    expect(keysFor({ type: "chat_read", chatId: 4 })).toEqual([["chats", "list"]]);
+  });
+
+  it("invalidates the profile (and the chat, and the graph) an employee's mind event is about", () => {
+    expect(keysFor({ type: "thought_recorded", employeeId: 7, chatId: 3 })).toEqual([["profile", 7], ["chats", "view", 3]]);
+    expect(keysFor({ type: "thought_recorded", employeeId: 7, chatId: null })).toEqual([["profile", 7]]);
+    expect(keysFor({ type: "mind_changed", employeeId: 7 })).toEqual([["profile", 7], ["relationship-graph"]]);
+    expect(keysFor({ type: "work_changed" })).toEqual([["profile"]]);
+    expect(keysFor({ type: "secretary_reply_delta", streamId: 1, text: "Hi" })).toEqual([]);
   });
 
   it("invalidates the settings queries for provider, spend and budget events", () => {
     expect(keysFor({ type: "providers_changed" })).toEqual([["providers"], ["routes"], ["prices"]]);
-    expect(keysFor({ type: "spend_recorded" })).toEqual([["spend"]]);
+    expect(keysFor({ type: "spend_recorded" })).toEqual([["spend"], ["profile"]]);
     expect(keysFor({ type: "budget_exceeded", spentUsd: 10.2, budgetUsd: 10 })).toEqual([["spend"], ["org"], ["company"]]);
   });
 });

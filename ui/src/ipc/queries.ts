@@ -13,6 +13,14 @@ export const queryKeys = {
   prices: ["prices"] as const,
   spend: ["spend"] as const,
   secretary: ["secretary"] as const,
+  /** Everything about chats: the list and each opened chat sit under it. */
+  chats: ["chats"] as const,
+  chatList: ["chats", "list"] as const,
+  chat: (chatId: number) => ["chats", "view", chatId] as const,
+  /** Every employee's profile sits under it. */
+  profiles: ["profile"] as const,
+  profile: (employeeId: number) => ["profile", employeeId] as const,
+  relationshipGraph: ["relationship-graph"] as const,
 };
 
 export function useOrg() {
@@ -85,3 +93,24 @@ export const BUILTIN_MODEL_KEYS = [queryKeys.providers] as const;
 
 /** Providers and everything that depends on them. */
 export const PROVIDER_KEYS = [queryKeys.providers, queryKeys.routes, queryKeys.prices] as const;
+
+// ---- Chats and minds ----
+
+export function useChats() {
+  return useQuery({ queryKey: queryKeys.chatList, queryFn: api.listChats });
+}
+
+export function useChatView(chatId: number) {
+  return useQuery({ queryKey: queryKeys.chat(chatId), queryFn: () => api.chatView({ chatId }) });
+}
+
+export function useEmployeeProfile(employeeId: number) {
+  return useQuery({ queryKey: queryKeys.profile(employeeId), queryFn: () => api.employeeProfile({ employeeId }) });
+}
+
+export function useRelationshipGraph() {
+  return useQuery({ queryKey: queryKeys.relationshipGraph, queryFn: api.relationshipGraph });
+}
+
+/** What a change to one employee's mind (a memory, a relationship) makes stale. */
+export const mindKeys = (employeeId: number) => [queryKeys.profile(employeeId), queryKeys.relationshipGraph] as const;

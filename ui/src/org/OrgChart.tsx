@@ -7,6 +7,7 @@ import {
   ReactFlowProvider,
   useNodesState,
   useReactFlow,
+  type FitViewOptions,
   type NodeMouseHandler,
   type OnNodeDrag,
 } from "@xyflow/react";
@@ -38,7 +39,8 @@ export function OrgChart(props: OrgChartProps) {
   );
 }
 
-function ZoomControls() {
+/** Zoom in, out and fit: for any xyflow chart (inside its ReactFlowProvider). */
+export function ZoomControls({ fitViewOptions = FIT_VIEW }: { fitViewOptions?: FitViewOptions }) {
   const { t } = useTranslation();
   const flow = useReactFlow();
   const button =
@@ -56,7 +58,7 @@ function ZoomControls() {
         className={button}
         aria-label={t("org.fitView")}
         title={t("org.fitView")}
-        onClick={() => void flow.fitView({ ...FIT_VIEW, duration: 200 })}
+        onClick={() => void flow.fitView({ ...fitViewOptions, duration: 200 })}
       >
         <FitIcon />
       </button>

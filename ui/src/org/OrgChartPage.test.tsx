@@ -203,6 +203,29 @@ describe("org chart page", () => {
     expect(within(screen.getByTestId("employee-panel")).getByTestId("employee-panel-department")).toHaveTextContent("Marketing");
   });
 
+  it("links the selected person's profile from the side panel", async () => {
+    withCompany();
+    const { user } = renderApp();
+    clickNode(await screen.findByTestId("employee-card-12"));
+    const link = within(screen.getByTestId("employee-panel")).getByTestId("employee-profile-link");
+    expect(link).toHaveAttribute("href", "#employee/12");
+    expect(link).toHaveTextContent("Open profile");
+    await user.click(link);
+    await waitFor(() => expect(window.location.hash).toBe("#employee/12"));
+    expect(await screen.findByTestId("profile-name")).toHaveTextContent("Alan Turing");
+  });
+
+  it("messages the selected person from the side panel: the boss's 1:1 chat opens", async () => {
+    const backend = withCompany();
+    const { user } = renderApp();
+    clickNode(await screen.findByTestId("employee-card-22"));
+    await user.click(within(screen.getByTestId("employee-panel")).getByTestId("employee-message-button"));
+    await waitFor(() => expect(backend.inputsOf("open_boss_chat")).toEqual([{ employeeId: 22 }]));
+    const chat = backend.chats.find((c) => c.kind === "boss")!;
+    await waitFor(() => expect(window.location.hash).toBe(`#chats/${chat.id}`));
+    expect(await screen.findByTestId("chat-title")).toHaveTextContent("张伟");
+  });
+
   it("shows a new hire on the company's default model", async () => {
     const backend = withCompany();
     const { user } = renderApp();

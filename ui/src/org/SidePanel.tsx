@@ -1,10 +1,12 @@
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { DepartmentDto } from "../bindings/DepartmentDto";
 import type { EmployeeDto } from "../bindings/EmployeeDto";
 import type { OrgSnapshot } from "../bindings/OrgSnapshot";
-import { CloseIcon } from "../components/icons";
-import { Button } from "../components/ui";
+import { useMessageEmployee } from "../chats/useMessageEmployee";
+import { ChatIcon, CloseIcon, UserIcon } from "../components/icons";
+import { Button, InlineError, Spinner } from "../components/ui";
+import { profileHref } from "../shell/route";
 import { Avatar } from "./Avatar";
 import { StatusDot } from "./nodes";
 import { childDepartments, peopleIn } from "./tree";
@@ -96,6 +98,10 @@ export function EmployeePanel({
   const department = snapshot.departments.find((d) => d.id === employee.departmentId);
   const isLead = department?.leadId === employee.id;
   const manager = snapshot.employees.find((e) => e.id === employee.managerId);
+  const message = useMessageEmployee();
+  const resetMessage = message.reset;
+  // The panel stays mounted when another person is picked: a failed "Message" belongs to the last one.
+  useEffect(() => resetMessage(), [employee.id, resetMessage]);
   return (
     <PanelFrame title={t("employee.panelTitle")} onClose={onClose} testId="employee-panel">
       <div className="flex flex-col items-center px-5 pt-6 pb-5 text-center">
@@ -109,6 +115,31 @@ export function EmployeePanel({
           {t(`status.${employee.status}`)}
         </span>
       </div>
+      <div className="grid grid-cols-2 gap-2 px-5 pb-3">
+        <Button
+          variant="primary"
+          className="px-2.5"
+          onClick={() => message.start(employee.id)}
+          disabled={message.isPending}
+          data-testid="employee-message-button"
+        >
+          {message.isPending ? <Spinner className="border-slate-500 border-t-white" /> : <ChatIcon />}
+          {t("employee.message")}
+        </Button>
+        <a
+          href={profileHref(employee.id)}
+          data-testid="employee-profile-link"
+          className="inline-flex h-9 items-center justify-center gap-1.5 rounded-lg bg-white px-2.5 text-sm font-medium whitespace-nowrap text-slate-700 shadow-sm ring-1 ring-slate-300 transition-colors ring-inset hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
+        >
+          <UserIcon />
+          {t("employee.openProfile")}
+        </a>
+      </div>
+      {message.error !== null && (
+        <div className="px-5 pb-3">
+          <InlineError error={message.error} />
+        </div>
+      )}
       <div className="flex gap-2 px-5 pb-5">
         <Button className="flex-1 px-2.5" onClick={onMove} data-testid="employee-move-button">
           {t("employee.move")}

@@ -1,10 +1,11 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { CompanyDto } from "../bindings/CompanyDto";
-import { ChatIcon, OrgIcon, SettingsIcon } from "../components/icons";
+import { ChatIcon, ChatsIcon, GraphIcon, OrgIcon, SettingsIcon } from "../components/icons";
+import { useChats } from "../ipc/queries";
 import { Avatar } from "../org/Avatar";
 import { LanguageSwitch } from "./LanguageSwitch";
-import type { Route } from "./route";
+import { routeHref, type AppRoute, type NavPage } from "./route";
 
 export function Logo({ className = "" }: { className?: string }) {
   return (
@@ -17,12 +18,28 @@ export function Logo({ className = "" }: { className?: string }) {
   );
 }
 
-function NavItem({ route, active, testId, icon, label }: { route: Route; active: Route; testId: string; icon: ReactNode; label: string }) {
-  const current = route === active;
+function NavItem({
+  page,
+  active,
+  testId,
+  icon,
+  label,
+  badge,
+}: {
+  page: NavPage;
+  active: AppRoute;
+  testId: string;
+  icon: ReactNode;
+  label: string;
+  badge?: ReactNode;
+}) {
+  const current = page === active.page;
+  // The nav goes to a page's start: the chats page without a chat picked, and so on.
+  const href = page === "chats" ? routeHref({ page, chatId: null }) : routeHref({ page });
   return (
     <li>
       <a
-        href={`#${route}`}
+        href={href}
         aria-current={current ? "page" : undefined}
         data-testid={testId}
         className={`flex items-center gap-2.5 rounded-lg px-3 py-2 text-sm font-medium transition-colors ${
@@ -30,13 +47,31 @@ function NavItem({ route, active, testId, icon, label }: { route: Route; active:
         }`}
       >
         <span className={current ? "text-slate-600" : "text-slate-400"}>{icon}</span>
-        {label}
+        <span className="flex-1">{label}</span>
+        {badge}
       </a>
     </li>
   );
 }
 
-export function AppShell({ company, route, children }: { company: CompanyDto; route: Route; children: ReactNode }) {
+/** How many chat messages the boss has not read, across all chats (hidden when none). */
+function UnreadBadge() {
+  const { t } = useTranslation();
+  const chats = useChats();
+  const unread = (chats.data ?? []).reduce((sum, c) => sum + c.unread, 0);
+  if (unread === 0) return null;
+  return (
+    <span
+      data-testid="nav-chats-unread"
+      className="inline-flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-indigo-600 px-1.5 text-[11px] font-semibold text-white tabular-nums"
+    >
+      <span aria-hidden="true">{unread > 99 ? "99+" : unread}</span>
+      <span className="sr-only">{t("chats.unread", { count: unread })}</span>
+    </span>
+  );
+}
+
+export function AppShell({ company, route, children }: { company: CompanyDto; route: AppRoute; children: ReactNode }) {
   const { t } = useTranslation();
   return (
     <div className="flex h-full min-h-0">
@@ -46,9 +81,18 @@ export function AppShell({ company, route, children }: { company: CompanyDto; ro
           <span className="text-[15px] font-semibold tracking-tight text-slate-900">{t("app.name")}</span>
         </div>
         <ul className="mt-2 space-y-0.5 px-3">
-          <NavItem route="secretary" active={route} testId="nav-secretary" icon={<ChatIcon />} label={t("nav.secretary")} />
-          <NavItem route="org" active={route} testId="nav-org-chart" icon={<OrgIcon />} label={t("nav.orgChart")} />
-          <NavItem route="settings" active={route} testId="nav-settings" icon={<SettingsIcon />} label={t("nav.settings")} />
+          <NavItem page="secretary" active={route} testId="nav-secretary" icon={<ChatIcon />} label={t("nav.secretary")} />
+          <NavItem page="org" active={route} testId="nav-org-chart" icon={<OrgIcon />} label={t("nav.orgChart")} />
+          <NavItem
+            page="chats"
+            active={route}
+            testId="nav-chats"
+            icon={<ChatsIcon />}
+            label={t("nav.chats")}
+            badge={<UnreadBadge />}
+          />
+          <NavItem page="relationships" active={route} testId="nav-relationships" icon={<GraphIcon />} label={t("nav.relationships")} />
+          <NavItem page="settings" active={route} testId="nav-settings" icon={<SettingsIcon />} label={t("nav.settings")} />
         </ul>
         <div className="mt-auto border-t border-slate-100 px-5 py-4">
           <p className="text-xs leading-relaxed text-slate-400">{t("app.tagline")}</p>

@@ -1,19 +1,75 @@
-import { useSyncExternalStore } from "react";
+import { useMemo, useSyncExternalStore } from "react";
 
-/** The app's pages, the first one the default. The address is `#<page>`, so reloads and the dev mock (`/mock.html#settings`) land on it. */
-export const ROUTES = ["secretary", "org", "settings"] as const;
-export type Route = (typeof ROUTES)[number];
+/**
+ * Where the app is. The address is the URL hash (`#settings`, `#chats/12`, `#employee/7`),
+ * so reloads and the dev mock (`/mock.html#chats`) land on the same page.
+ */
+export type AppRoute =
+  | { page: "secretary" }
+  | { page: "org" }
+  | { page: "chats"; chatId: number | null }
+  | { page: "relationships" }
+  | { page: "settings" }
+  | { page: "employee"; employeeId: number };
+
+export type Page = AppRoute["page"];
+
+/** The pages the navigation lists, in its order (an employee's profile is reached from elsewhere). */
+export const NAV_PAGES = ["secretary", "org", "chats", "relationships", "settings"] as const satisfies readonly Page[];
+export type NavPage = (typeof NAV_PAGES)[number];
 
 /** Where the app opens: the boss runs the company by talking to the secretary. */
-export const DEFAULT_ROUTE: Route = "secretary";
+export const DEFAULT_ROUTE: AppRoute = { page: "secretary" };
 
-function isRoute(value: string): value is Route {
-  return (ROUTES as readonly string[]).includes(value);
+/** A positive integer id, or null for anything else ("", "abc", "1.5", "-3"). */
+function parseId(text: string | undefined): number | null {
+  if (text === undefined || !/^\d{1,9}$/.test(text)) return null;
+  const id = Number(text);
+  return id > 0 ? id : null;
 }
 
-export function currentRoute(): Route {
-  const hash = typeof window === "undefined" ? "" : window.location.hash.replace(/^#\/?/, "");
-  return isRoute(hash) ? hash : DEFAULT_ROUTE;
+/** The route a hash stands for; anything unknown is the default page. */
+export function parseRoute(hash: string): AppRoute {
+  const [head = "", id] = hash.replace(/^#\/?/, "").split("/");
+  switch (head) {
+    case "secretary":
+    case "org":
+    case "relationships":
+    case "settings":
+      return { page: head };
+    case "chats":
+      return { page: "chats", chatId: parseId(id) };
+    case "employee": {
+      const employeeId = parseId(id);
+      return employeeId === null ? DEFAULT_ROUTE : { page: "employee", employeeId };
+    }
+    default:
+      return DEFAULT_ROUTE;
+  }
+}
+
+/** The `href` of a route: `#chats/12`. */
+export function routeHref(route: AppRoute): string {
+  switch (route.page) {
+    case "chats":
+      return route.chatId === null ? "#chats" : `#chats/${route.chatId}`;
+    case "employee":
+      return `#employee/${route.employeeId}`;
+    default:
+      return `#${route.page}`;
+  }
+}
+
+export const chatHref = (chatId: number): string => routeHref({ page: "chats", chatId });
+export const profileHref = (employeeId: number): string => routeHref({ page: "employee", employeeId });
+
+/** Goes to a route from code (after a command succeeded); links use `href` instead. */
+export function navigate(route: AppRoute): void {
+  window.location.hash = routeHref(route);
+}
+
+export function currentRoute(): AppRoute {
+  return parseRoute(typeof window === "undefined" ? "" : window.location.hash);
 }
 
 function subscribe(onChange: () => void): () => void {
@@ -21,7 +77,11 @@ function subscribe(onChange: () => void): () => void {
   return () => window.removeEventListener("hashchange", onChange);
 }
 
-/** A tiny hash router: which page is showing. Navigate with `<a href="#settings">`. */
-export function useRoute(): Route {
-  return useSyncExternalStore(subscribe, currentRoute, () => DEFAULT_ROUTE);
+const currentHash = () => window.location.hash;
+
+/** A tiny hash router: which page is showing. Navigate with `<a href={routeHref(…)}>`. */
+export function useRoute(): AppRoute {
+  // The snapshot must be a stable value: subscribe to the hash string, parse it once per change.
+  const hash = useSyncExternalStore(subscribe, currentHash, () => "");
+  return useMemo(() => parseRoute(hash), [hash]);
 }

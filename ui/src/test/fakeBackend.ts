@@ -1,5 +1,6 @@
 // An in-memory Cubicle behind mockIPC: implements the IPC contract's commands with the same
-// error codes, records every call, and emits "domain-event" like the Rust side does.
+// error codes, records every call, and emits "domain-event" like the Rust side does. The chat
+// and mind commands (and their seeding helpers) live in fakeChats.ts, which this class extends.
 import { emit } from "@tauri-apps/api/event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import type { CompanyDto } from "../bindings/CompanyDto";
@@ -42,6 +43,7 @@ import type { HireEdits } from "../bindings/HireEdits";
 import type { SecretaryMessageDto } from "../bindings/SecretaryMessageDto";
 import type { SecretaryTurn } from "../bindings/SecretaryTurn";
 import type { SecretaryActionRef, SecretaryConfirm, SecretarySay } from "../ipc/api";
+import { FakeChatsAndMinds, UNHANDLED } from "./fakeChats";
 import { readBossText } from "./fakeSecretary";
 import {
   BUILTIN_MODEL,
@@ -80,7 +82,7 @@ const fail = (code: ErrorCode, message: string): never => {
   throw error;
 };
 
-export class FakeBackend {
+export class FakeBackend extends FakeChatsAndMinds {
   company: CompanyDto | null;
   departments: DepartmentDto[];
   employees: EmployeeDto[];
@@ -90,7 +92,6 @@ export class FakeBackend {
   failures = new Map<string, IpcError>();
   /** Hold a command until this promise settles (to see loading states). */
   gates = new Map<string, Promise<unknown>>();
-  private nextId = 1000;
 
   // The secretary: the conversation (oldest first), and how to undo each applied action.
   secretaryMessages: SecretaryMessageDto[] = [];
@@ -121,9 +122,11 @@ export class FakeBackend {
   testResults = new Map<string, TestResult>();
 
   constructor(seed: Partial<OrgSnapshot> = {}) {
+    super();
     this.company = seed.company ?? null;
     this.departments = structuredClone(seed.departments ?? []);
     this.employees = structuredClone(seed.employees ?? []);
+    this.seedDepartmentChats();
   }
 
   install(): this {
@@ -239,8 +242,10 @@ export class FakeBackend {
         return this.secretaryCancel(input as SecretaryActionRef);
       case "secretary_undo":
         return this.secretaryUndo(input as SecretaryActionRef);
-      default:
-        return fail("internal", `unknown command ${cmd}`);
+      default: {
+        const answer = this.chatCommand(cmd, input);
+        return answer === UNHANDLED ? fail("internal", `unknown command ${cmd}`) : answer;
+      }
     }
   }
 
@@ -364,6 +369,7 @@ export class FakeBackend {
     });
     this.employees.push(e);
     this.emit({ type: "employee_hired", employeeId: e.id });
+    if (e.departmentId !== null) this.joinDepartmentChat(e.departmentId, e.id);
     return structuredClone(e);
   }
 

@@ -1,0 +1,378 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import { beforeEach, describe, expect, it } from "vitest";
+import { FakeBackend } from "../test/fakeBackend";
+import { company, fixedOrg } from "../test/fixtures";
+import { renderApp } from "../test/render";
+
+/** The fixed company: department chats for Engineering (11, 12, 13), Frontend (21, 22) and Marketing (31, 32). */
+const withCompany = () => new FakeBackend(fixedOrg());
+
+const chatItem = (id: number) => screen.findByTestId(`chat-item-${id}`);
+
+describe("chats page", () => {
+  beforeEach(() => window.history.replaceState(null, "", "#chats"));
+
+  it("is in the navigation and lists every chat, the most recently active first, with kind, preview and unread count", async () => {
+    const backend = withCompany();
+    const engineering = backend.departmentChat(1)!;
+    const frontend = backend.departmentChat(2)!;
+    const marketing = backend.departmentChat(3)!;
+    backend.addChatMessage(marketing.id, 31, "Launch copy, take three.", "2025-03-01T10:00:00Z");
+    backend.addChatMessage(engineering.id, 11, "Morning all.", "2025-03-01T11:00:00Z");
+    backend.addChatMessage(engineering.id, 12, "Morning! The limiter PR is up.", "2025-03-01T11:05:00Z");
+    backend.install();
+    renderApp();
+
+    const nav = await screen.findByRole("navigation", { name: "Main navigation" });
+    expect(within(nav).getByTestId("nav-chats")).toHaveAttribute("href", "#chats");
+    expect(await within(nav).findByTestId("nav-chats-unread")).toHaveTextContent("3");
+
+    const list = await screen.findByTestId("chat-list");
+    const ids = within(list)
+      .getAllByRole("link")
+      .map((a) => a.getAttribute("data-testid"));
+    expect(ids).toEqual([`chat-item-${engineering.id}`, `chat-item-${marketing.id}`, `chat-item-${frontend.id}`]);
+    const item = screen.getByTestId(`chat-item-${engineering.id}`);
+    expect(item).toHaveTextContent("Engineering");
+    expect(screen.getByTestId(`chat-kind-${engineering.id}`)).toHaveTextContent("Department");
+    expect(item).toHaveTextContent("Alan: Morning! The limiter PR is up.");
+    expect(screen.getByTestId(`chat-unread-${engineering.id}`)).toHaveTextContent("2");
+    expect(screen.getByTestId(`chat-unread-${marketing.id}`)).toHaveTextContent("1");
+    expect(screen.queryByTestId(`chat-unread-${frontend.id}`)).not.toBeInTheDocument();
+    expect(screen.getByTestId(`chat-item-${frontend.id}`)).toHaveTextContent("No messages yet");
+    // Nothing picked yet: an invitation to pick one.
+    expect(screen.getByTestId("chats-no-selection")).toBeInTheDocument();
+    expect(screen.getByTestId("nav-chats")).toHaveAttribute("aria-current", "page");
+  });
+
+  it("opens a chat: messages with sender names and avatars, the boss on the right, system notes centred, members linked", async () => {
+    const backend = withCompany();
+    const chat = backend.departmentChat(1)!;
+    const joined = backend.addChatMessage(chat.id, "system", "Alan Turing joined Engineering");
+    const hello = backend.addChatMessage(chat.id, 12, "Hi all, I'm Alan.");
+    const boss = backend.addChatMessage(chat.id, "boss", "@Grace Hopper please review Alan's PR.");
+    const reply = backend.addChatMessage(chat.id, 11, "On it, @Alan Turing.");
+    backend.install();
+    const { user } = renderApp();
+
+    await user.click(await chatItem(chat.id));
+    expect(window.location.hash).toBe(`#chats/${chat.id}`);
+    const view = await screen.findByTestId("chat-view");
+    expect(within(view).getByTestId("chat-title")).toHaveTextContent("Engineering");
+    expect(within(view).getByTestId("chat-details")).toHaveTextContent("Department · Casual");
+    expect(screen.getByTestId(`chat-item-${chat.id}`)).toHaveAttribute("aria-current", "page");
+
+    expect(screen.getByTestId(`chat-message-${joined.id}`)).toHaveAttribute("data-sender", "system");
+    expect(screen.getByTestId(`chat-message-${joined.id}`)).toHaveClass("justify-center");
+    const fromAlan = screen.getByTestId(`chat-message-${hello.id}`);
+    expect(fromAlan).toHaveAttribute("data-sender", "employee");
+    expect(within(fromAlan).getByTestId(`chat-message-${hello.id}-sender`)).toHaveTextContent("Alan Turing");
+    expect(within(fromAlan).getByTestId(`chat-message-${hello.id}-sender`)).toHaveAttribute("href", "#employee/12");
+    expect(fromAlan).toHaveTextContent("AT");
+    const fromBoss = screen.getByTestId(`chat-message-${boss.id}`);
+    expect(fromBoss).toHaveAttribute("data-sender", "boss");
+    expect(fromBoss).toHaveClass("items-end");
+
+    // @mentions the backend recorded are highlighted, and only those.
+    const mention = fromBoss.querySelector("[data-mention]");
+    expect(mention).toHaveTextContent("@Grace Hopper");
+    expect(mention).toHaveAttribute("data-mention", "11");
+    expect(screen.getByTestId(`chat-message-${reply.id}`).querySelector("[data-mention]")).toHaveTextContent("@Alan Turing");
+    expect(fromAlan.querySelector("[data-mention]")).toBeNull();
+
+    // Members in the header, each a link to their profile.
+    const members = within(screen.getByTestId("chat-members")).getAllByRole("link");
+    expect(members.map((a) => a.getAttribute("href"))).toEqual(["#employee/11", "#employee/12", "#employee/13"]);
+    expect(screen.getByRole("link", { name: "Open Grace Hopper's profile" })).toBeInTheDocument();
+  });
+
+  it("marks a chat read when it is opened, and again when a message arrives while it is open", async () => {
+    const backend = withCompany();
+    const chat = backend.departmentChat(1)!;
+    backend.addChatMessage(chat.id, 12, "First.");
+    backend.addChatMessage(chat.id, 13, "Second.");
+    backend.install();
+    const { user } = renderApp();
+
+    expect(await screen.findByTestId(`chat-unread-${chat.id}`)).toHaveTextContent("2");
+    await user.click(screen.getByTestId(`chat-item-${chat.id}`));
+    await waitFor(() => expect(backend.inputsOf("mark_chat_read")).toEqual([{ chatId: chat.id }]));
+    await waitFor(() => expect(screen.queryByTestId(`chat-unread-${chat.id}`)).not.toBeInTheDocument());
+    expect(screen.queryByTestId("nav-chats-unread")).not.toBeInTheDocument();
+
+    // Someone speaks while the boss is reading: it shows up, and is read at once.
+    const later = backend.say(chat.id, 11, "Standup in five.");
+    expect(await screen.findByTestId(`chat-message-${later.id}`)).toHaveTextContent("Standup in five.");
+    await waitFor(() => expect(backend.callsOf("mark_chat_read")).toHaveLength(2));
+    await waitFor(() => expect(backend.chats.find((c) => c.id === chat.id)?.bossReadId).toBe(later.id));
+    expect(screen.queryByTestId(`chat-unread-${chat.id}`)).not.toBeInTheDocument();
+  });
+
+  it("does not mark a chat read that has nothing unread", async () => {
+    const backend = withCompany();
+    const chat = backend.departmentChat(1)!;
+    backend.addChatMessage(chat.id, "boss", "Welcome, everyone.");
+    backend.install();
+    renderApp();
+    window.location.hash = `#chats/${chat.id}`;
+    expect(await screen.findByTestId("chat-view")).toBeInTheDocument();
+    expect(backend.callsOf("mark_chat_read")).toHaveLength(0);
+  });
+
+  it("posts with Enter (Shift+Enter is a new line), disabled while sending, then clears the composer", async () => {
+    const backend = withCompany();
+    const chat = backend.departmentChat(1)!;
+    let release!: () => void;
+    backend.gates.set("post_message", new Promise<void>((r) => (release = r)));
+    backend.install();
+    window.location.hash = `#chats/${chat.id}`;
+    const { user } = renderApp();
+
+    const input = await screen.findByTestId("chat-input");
+    expect(screen.getByTestId("chat-empty")).toHaveTextContent("Nothing said yet");
+    expect(screen.getByTestId("chat-send")).toBeDisabled();
+    await user.type(input, "Ship it{Shift>}{Enter}{/Shift}@Alan Turing takes the limiter");
+    expect(backend.callsOf("post_message")).toHaveLength(0);
+    expect(input).toHaveValue("Ship it\n@Alan Turing takes the limiter");
+
+    await user.keyboard("{Enter}");
+    await waitFor(() => expect(input).toBeDisabled());
+    expect(screen.getByTestId("chat-send")).toBeDisabled();
+    expect(input).toHaveValue("Ship it\n@Alan Turing takes the limiter");
+    expect(backend.inputsOf("post_message")).toEqual([{ chatId: chat.id, text: "Ship it\n@Alan Turing takes the limiter" }]);
+
+    release();
+    const posted = await waitFor(() => {
+      const m = backend.chatMessages.at(-1);
+      expect(m).toBeDefined();
+      return m!;
+    });
+    expect(posted.mentions).toEqual([12]);
+    const bubble = await screen.findByTestId(`chat-message-${posted.id}`);
+    expect(bubble).toHaveAttribute("data-sender", "boss");
+    expect(bubble.querySelector("[data-mention='12']")).toHaveTextContent("@Alan Turing");
+    await waitFor(() => expect(input).toHaveValue(""));
+    expect(input).toBeEnabled();
+    expect(input).toHaveFocus();
+    // The boss's own words are never unread.
+    expect(screen.queryByTestId(`chat-unread-${chat.id}`)).not.toBeInTheDocument();
+  });
+
+  it("keeps the text and shows the translated error when posting fails", async () => {
+    const backend = withCompany();
+    const chat = backend.departmentChat(1)!;
+    backend.failures.set("post_message", { code: "invalid_input", message: "the message is empty" });
+    backend.install();
+    window.location.hash = `#chats/${chat.id}`;
+    const { user } = renderApp();
+
+    const input = await screen.findByTestId("chat-input");
+    await user.type(input, "Please review{Enter}");
+    expect(await screen.findByTestId("chat-send-error")).toHaveTextContent(
+      "Your message was not sent: Some of the details are not valid. Check them and try again.",
+    );
+    expect(input).toHaveValue("Please review");
+    expect(backend.chatMessages).toHaveLength(0);
+
+    // Sending again works, and the error goes with it.
+    await user.click(screen.getByTestId("chat-send"));
+    await waitFor(() => expect(backend.chatMessages).toHaveLength(1));
+    await waitFor(() => expect(input).toHaveValue(""));
+    expect(screen.queryByTestId("chat-send-error")).not.toBeInTheDocument();
+  });
+
+  it("counts characters near the limit and refuses a message over 4000", async () => {
+    const backend = withCompany();
+    const chat = backend.departmentChat(1)!;
+    backend.install();
+    window.location.hash = `#chats/${chat.id}`;
+    const { user } = renderApp();
+    const input = await screen.findByTestId("chat-input");
+    await user.click(input);
+    await user.paste("x".repeat(3990));
+    expect(screen.getByTestId("chat-char-count")).toHaveTextContent("10 characters left");
+    await user.paste("y".repeat(15));
+    expect(screen.getByTestId("chat-char-count")).toHaveTextContent("5 characters too long");
+    expect(screen.getByTestId("chat-send")).toBeDisabled();
+    await user.keyboard("{Enter}");
+    expect(backend.callsOf("post_message")).toHaveLength(0);
+  });
+
+  it("shows inner thoughts only when asked, interleaved by time, with why someone stayed silent", async () => {
+    const backend = withCompany();
+    const chat = backend.departmentChat(1)!;
+    const first = backend.addChatMessage(chat.id, "boss", "Who can take the rate limiter?", "2025-03-01T10:00:00Z");
+    const saturated = backend.addThought(13, chat.id, {
+      innerThoughts: "Rate limiting again. We've been over this twice.",
+      shouldSpeak: true,
+      silencedBy: "saturation",
+      interest: 4,
+      saturation: 8,
+      createdAt: "2025-03-01T10:00:20Z",
+    });
+    const chose = backend.addThought(12, chat.id, {
+      innerThoughts: "Grace will answer; I'll wait.",
+      reason: "Grace is the lead, it's her call.",
+      interest: 6,
+      saturation: 3,
+      createdAt: "2025-03-01T10:00:30Z",
+    });
+    const spoke = backend.addThought(11, chat.id, {
+      innerThoughts: "Alan knows the gateway best.",
+      shouldSpeak: true,
+      spoke: true,
+      reason: "The boss asked.",
+      createdAt: "2025-03-01T10:00:40Z",
+    });
+    const answer = backend.addChatMessage(chat.id, 11, "Alan will take it.", "2025-03-01T10:00:40Z");
+    backend.install();
+    window.location.hash = `#chats/${chat.id}`;
+    const { user } = renderApp();
+
+    await screen.findByTestId(`chat-message-${answer.id}`);
+    const toggle = screen.getByRole("switch", { name: /Show inner thoughts/ });
+    expect(toggle).toHaveAttribute("aria-checked", "false");
+    expect(toggle).toHaveTextContent("3");
+    expect(screen.queryByTestId(`chat-thought-${saturated.id}`)).not.toBeInTheDocument();
+
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute("aria-checked", "true");
+    const gated = await screen.findByTestId(`chat-thought-${saturated.id}`);
+    expect(gated).toHaveTextContent("Linus Torvalds thought: Rate limiting again. We've been over this twice.");
+    expect(screen.getByTestId(`chat-thought-${saturated.id}-outcome`)).toHaveTextContent(
+      "Wanted to speak, but stayed silent: the topic felt talked out",
+    );
+    expect(gated).toHaveTextContent("Interest 4/10 · Saturation 8/10");
+    expect(gated.querySelector("p")).toHaveClass("italic");
+    expect(screen.getByTestId(`chat-thought-${chose.id}-outcome`)).toHaveTextContent(
+      "Chose to stay silent: Grace is the lead, it's her call.",
+    );
+    expect(screen.getByTestId(`chat-thought-${spoke.id}-outcome`)).toHaveTextContent("Spoke up");
+
+    // In time order, a thought before the message it led to.
+    const order = [...screen.getByTestId("chat-messages").querySelectorAll("[data-testid^='chat-message-'], [data-testid^='chat-thought-']")]
+      .map((el) => el.getAttribute("data-testid"))
+      .filter((id) => /^chat-(message|thought)-\d+$/.test(id ?? ""));
+    expect(order).toEqual([
+      `chat-message-${first.id}`,
+      `chat-thought-${saturated.id}`,
+      `chat-thought-${chose.id}`,
+      `chat-thought-${spoke.id}`,
+      `chat-message-${answer.id}`,
+    ]);
+
+    await user.click(toggle);
+    expect(screen.queryByTestId(`chat-thought-${saturated.id}`)).not.toBeInTheDocument();
+  });
+
+  it("says in words why a thought failed, with the raw error on hover", async () => {
+    const backend = withCompany();
+    const chat = backend.departmentChat(1)!;
+    const failed = backend.addThought(11, chat.id, {
+      silencedBy: "model_error",
+      reason: "the built-in model is not installed at /models/x.gguf",
+    });
+    const repeated = backend.addThought(12, chat.id, { innerThoughts: "Same as before.", shouldSpeak: true, silencedBy: "repetition" });
+    backend.install();
+    window.location.hash = `#chats/${chat.id}`;
+    const { user } = renderApp();
+    await user.click(await screen.findByTestId("thoughts-toggle"));
+    const card = await screen.findByTestId(`chat-thought-${failed.id}`);
+    expect(card).toHaveTextContent("Grace Hopper could not think this through: the model could not be reached.");
+    expect(card).toHaveAttribute("title", "the built-in model is not installed at /models/x.gguf");
+    expect(card).not.toHaveTextContent("Chose to stay silent");
+    expect(screen.getByTestId(`chat-thought-${repeated.id}-outcome`)).toHaveTextContent(
+      "Wanted to speak, but stayed silent: they would only have repeated themselves",
+    );
+  });
+
+  it("folds a run of failed thoughts into one line", async () => {
+    const backend = withCompany();
+    const chat = backend.departmentChat(1)!;
+    const first = backend.addThought(11, chat.id, { silencedBy: "model_error", reason: "unreachable", createdAt: "2025-03-01T10:00:00Z" });
+    backend.addThought(12, chat.id, { silencedBy: "model_error", reason: "unreachable", createdAt: "2025-03-01T10:01:00Z" });
+    backend.addThought(11, chat.id, { silencedBy: "model_error", reason: "unreachable", createdAt: "2025-03-01T10:02:00Z" });
+    backend.install();
+    window.location.hash = `#chats/${chat.id}`;
+    const { user } = renderApp();
+    await user.click(await screen.findByTestId("thoughts-toggle"));
+    const line = await screen.findByTestId(`chat-failed-thoughts-${first.id}`);
+    expect(line).toHaveTextContent("3 thoughts in a row could not be completed: the model could not be reached.");
+    expect(line).toHaveTextContent("Tried by Grace Hopper and Alan Turing");
+    expect(screen.queryByTestId(`chat-thought-${first.id}`)).not.toBeInTheDocument();
+  });
+
+  it("creates a group of at least two people and opens it", async () => {
+    const backend = withCompany();
+    backend.install();
+    const { user } = renderApp();
+
+    await user.click(await screen.findByTestId("new-group-button"));
+    const dialog = screen.getByRole("dialog", { name: "New group" });
+    expect(within(dialog).getByTestId("group-mode-casual")).toBeChecked();
+
+    await user.click(within(dialog).getByTestId("group-submit"));
+    expect(within(dialog).getByText("Enter a group name.")).toBeInTheDocument();
+    expect(within(dialog).getByText("Pick at least two people.")).toBeInTheDocument();
+
+    await user.type(within(dialog).getByTestId("group-name-input"), "Launch crew");
+    await user.click(within(dialog).getByTestId("group-member-31"));
+    await user.click(within(dialog).getByTestId("group-submit"));
+    expect(backend.callsOf("create_group")).toHaveLength(0);
+    expect(within(dialog).getByTestId("group-selected-count")).toHaveTextContent("1 selected");
+
+    // With many people, a search narrows the list.
+    await user.type(within(dialog).getByTestId("group-member-search"), "peggy");
+    expect(within(dialog).queryByTestId("group-member-11")).not.toBeInTheDocument();
+    await user.click(within(dialog).getByTestId("group-member-32"));
+    await user.click(within(dialog).getByTestId("group-mode-work"));
+    await user.click(within(dialog).getByTestId("group-submit"));
+
+    await waitFor(() => expect(backend.inputsOf("create_group")).toEqual([{ name: "Launch crew", memberIds: [31, 32], mode: "work" }]));
+    const group = backend.chats.at(-1)!;
+    await waitFor(() => expect(window.location.hash).toBe(`#chats/${group.id}`));
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    expect(await screen.findByTestId("chat-title")).toHaveTextContent("Launch crew");
+    expect(screen.getByTestId("chat-details")).toHaveTextContent("Group · Work");
+    expect(await chatItem(group.id)).toHaveTextContent("Group");
+  });
+
+  it("says how to get chats when there are none", async () => {
+    new FakeBackend({ company: company(), departments: [], employees: [] }).install();
+    renderApp();
+    const empty = await screen.findByTestId("chats-empty");
+    expect(empty).toHaveTextContent("No chats yet");
+    expect(empty).toHaveTextContent("Hire people and they'll join their department's chat.");
+    expect(screen.getByTestId("new-group-button")).toBeDisabled();
+  });
+
+  it("shows a new hire's department chat when the backend announces it", async () => {
+    const backend = new FakeBackend({ ...fixedOrg(), employees: [] });
+    backend.install();
+    renderApp();
+    expect(await screen.findByTestId("chats-empty")).toBeInTheDocument();
+    backend.handle("hire_employee", { input: { name: "Ada", title: "Engineer", departmentId: 1, managerId: null, archetype: null } });
+    const chat = backend.departmentChat(1)!;
+    expect(await chatItem(chat.id)).toHaveTextContent("Engineering");
+  });
+
+  it("shows a translated error with a retry when a chat cannot be opened", async () => {
+    withCompany().install();
+    window.location.hash = "#chats/999";
+    renderApp();
+    const error = await screen.findByTestId("error-state");
+    expect(error).toHaveTextContent("That item no longer exists.");
+  });
+
+  it("speaks Chinese for a Chinese company", async () => {
+    const backend = new FakeBackend({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
+    const chat = backend.departmentChat(1)!;
+    backend.addThought(13, chat.id, { innerThoughts: "又是这个话题。", shouldSpeak: true, silencedBy: "cooldown" });
+    backend.install();
+    window.location.hash = `#chats/${chat.id}`;
+    const { user } = renderApp();
+    await user.click(await screen.findByRole("switch", { name: /显示内心想法/ }));
+    expect(await screen.findByText("想说话，但最终没开口：刚刚才发过言")).toBeInTheDocument();
+    expect(screen.getByTestId("chat-details")).toHaveTextContent("部门群 · 闲聊");
+  });
+});
