@@ -110,6 +110,9 @@ pub struct ChatMessageDto {
     /// `boss`, `employee` or `system`.
     pub sender_kind: String,
     pub sender_employee_id: Option<i32>,
+    /// The boss's or the employee's name (also for people who have left); empty for
+    /// system notes.
+    pub sender_name: String,
     pub text: String,
     /// Employees @mentioned in the text.
     pub mentions: Vec<i32>,
@@ -194,7 +197,7 @@ impl Chats {
             self.now(),
         )
         .await?;
-        self.bus.publish(DomainEvent::ChatCreated { chat_id: c.id });
+        self.bus.publish(DomainEvent::ChatChanged { chat_id: c.id });
         Ok(c)
     }
 
@@ -205,7 +208,7 @@ impl Chats {
             .is_none()
         {
             insert_member(&self.db, chat_id, employee_id, self.now()).await?;
-            self.bus.publish(DomainEvent::ChatCreated { chat_id });
+            self.bus.publish(DomainEvent::ChatChanged { chat_id });
         }
         Ok(())
     }
@@ -220,7 +223,7 @@ impl Chats {
         for c in q::chats_of_employee(&self.db, employee_id).await? {
             if c.kind == ChatKind::Department.as_str() && c.department_id != department_id {
                 q::delete_member(&self.db, c.id, employee_id).await?;
-                self.bus.publish(DomainEvent::ChatCreated { chat_id: c.id });
+                self.bus.publish(DomainEvent::ChatChanged { chat_id: c.id });
             }
         }
         if let Some(d) = department_id
@@ -273,8 +276,18 @@ impl Chats {
         text: &str,
         trace_id: Option<String>,
     ) -> Result<ChatMessageDto, DbErr> {
-        let names = member_names(&self.db, chat_id).await?;
-        let mentioned = mentions::find(text, &names);
+        let names = Names::load(&self.db).await?;
+        let members: Vec<(i32, String)> = q::members(&self.db, chat_id)
+            .await?
+            .into_iter()
+            .filter_map(|m| {
+                names
+                    .people
+                    .get(&m.employee_id)
+                    .map(|n| (m.employee_id, n.clone()))
+            })
+            .collect();
+        let mentioned = mentions::find(text, &members);
         let m = q::insert_message(
             &self.db,
             chat_message::ActiveModel {
@@ -293,14 +306,15 @@ impl Chats {
             chat_id,
             message_id: m.id,
         });
-        Ok(message_dto(&m))
+        Ok(message_dto(&m, &names))
     }
 
     pub async fn messages(&self, chat_id: i32) -> Result<Vec<ChatMessageDto>, DbErr> {
+        let names = Names::load(&self.db).await?;
         Ok(q::messages(&self.db, chat_id)
             .await?
             .iter()
-            .map(message_dto)
+            .map(|m| message_dto(m, &names))
             .collect())
     }
 
@@ -314,9 +328,10 @@ impl Chats {
 
     /// Every chat as the boss's list shows it, the most recently active first.
     pub async fn list(&self) -> ChatResult<Vec<ChatDto>> {
+        let names = Names::load(&self.db).await?;
         let mut out = Vec::new();
         for c in q::list_chats(&self.db).await? {
-            out.push(self.dto(&c).await?);
+            out.push(self.dto(&c, &names).await?);
         }
         out.sort_by(|a, b| {
             let at = |c: &ChatDto| {
@@ -332,18 +347,19 @@ impl Chats {
     /// One chat with its latest messages and its members' recent thoughts.
     pub async fn view(&self, chat_id: i32) -> ChatResult<ChatViewDto> {
         let c = self.require(chat_id).await?;
+        let names = Names::load(&self.db).await?;
         let messages = q::last_messages(&self.db, chat_id, VIEW_LIMIT)
             .await?
             .iter()
-            .map(message_dto)
+            .map(|m| message_dto(m, &names))
             .collect();
         let thoughts = mq::thoughts_in_chat(&self.db, chat_id, VIEW_LIMIT)
             .await?
             .iter()
-            .map(thought_dto)
+            .map(|t| thought_dto(t, names.person(t.employee_id)))
             .collect();
         Ok(ChatViewDto {
-            chat: self.dto(&c).await?,
+            chat: self.dto(&c, &names).await?,
             messages,
             thoughts,
         })
@@ -362,7 +378,7 @@ impl Chats {
     /// The boss's own chat with one employee, created on first use.
     pub async fn boss_chat(&self, employee_id: i32) -> ChatResult<ChatDto> {
         if let Some(c) = q::find_boss_chat(&self.db, employee_id).await? {
-            return self.dto(&c).await;
+            return self.dto(&c, &Names::load(&self.db).await?).await;
         }
         let e = oq::find_employee(&self.db, employee_id)
             .await?
@@ -384,8 +400,8 @@ impl Chats {
         .await?;
         insert_member(&txn, c.id, e.id, self.now()).await?;
         txn.commit().await?;
-        self.bus.publish(DomainEvent::ChatCreated { chat_id: c.id });
-        self.dto(&c).await
+        self.bus.publish(DomainEvent::ChatChanged { chat_id: c.id });
+        self.dto(&c, &Names::load(&self.db).await?).await
     }
 
     /// The DM between two employees, created on first use (SPEC §4: work by default).
@@ -423,7 +439,7 @@ impl Chats {
         insert_member(&txn, c.id, a, self.now()).await?;
         insert_member(&txn, c.id, b, self.now()).await?;
         txn.commit().await?;
-        self.bus.publish(DomainEvent::ChatCreated { chat_id: c.id });
+        self.bus.publish(DomainEvent::ChatChanged { chat_id: c.id });
         Ok(c)
     }
 
@@ -465,8 +481,8 @@ impl Chats {
             insert_member(&txn, c.id, *id, self.now()).await?;
         }
         txn.commit().await?;
-        self.bus.publish(DomainEvent::ChatCreated { chat_id: c.id });
-        self.dto(&c).await
+        self.bus.publish(DomainEvent::ChatChanged { chat_id: c.id });
+        self.dto(&c, &Names::load(&self.db).await?).await
     }
 
     /// A meeting (SPEC §9): a work chat on a topic with its participants, opened by a
@@ -492,7 +508,7 @@ impl Chats {
             insert_member(&txn, c.id, *id, now).await?;
         }
         txn.commit().await?;
-        self.bus.publish(DomainEvent::ChatCreated { chat_id: c.id });
+        self.bus.publish(DomainEvent::ChatChanged { chat_id: c.id });
         self.post_system(c.id, topic).await?;
         Ok(c)
     }
@@ -505,7 +521,7 @@ impl Chats {
     /// Takes back a meeting convened by mistake, with its messages.
     pub async fn end_meeting(&self, chat_id: i32) -> Result<(), DbErr> {
         q::delete_chat(&self.db, chat_id).await?;
-        self.bus.publish(DomainEvent::ChatCreated { chat_id });
+        self.bus.publish(DomainEvent::ChatChanged { chat_id });
         Ok(())
     }
 
@@ -525,7 +541,7 @@ impl Chats {
             })
     }
 
-    async fn dto(&self, c: &chat::Model) -> ChatResult<ChatDto> {
+    async fn dto(&self, c: &chat::Model, names: &Names) -> ChatResult<ChatDto> {
         let member_ids = q::members(&self.db, c.id)
             .await?
             .into_iter()
@@ -535,7 +551,7 @@ impl Chats {
         let last_message = q::last_messages(&self.db, c.id, 1)
             .await?
             .first()
-            .map(message_dto);
+            .map(|m| message_dto(m, names));
         Ok(ChatDto {
             id: c.id,
             kind: ChatKind::parse(&c.kind).unwrap_or(ChatKind::Group),
@@ -604,30 +620,53 @@ async fn insert_member(
     .await
 }
 
-/// (id, name) of a chat's current members, for @mentions.
-async fn member_names(
-    conn: &impl ConnectionTrait,
-    chat_id: i32,
-) -> Result<Vec<(i32, String)>, DbErr> {
-    let mut out = Vec::new();
-    for m in q::members(conn, chat_id).await? {
-        if let Some(e) = oq::find_employee(conn, m.employee_id).await? {
-            out.push((e.id, e.name));
-        }
+/// Who is who, for messages and thoughts: the boss and every employee ever hired (a
+/// fired colleague's old messages keep their name).
+pub(crate) struct Names {
+    boss: String,
+    people: std::collections::HashMap<i32, String>,
+}
+
+impl Names {
+    pub(crate) async fn load(conn: &impl ConnectionTrait) -> Result<Self, DbErr> {
+        let Some(company) = oq::find_company(conn).await? else {
+            return Ok(Self {
+                boss: String::new(),
+                people: Default::default(),
+            });
+        };
+        Ok(Self {
+            boss: company.boss_name,
+            people: oq::list_employees(conn, company.id, true)
+                .await?
+                .into_iter()
+                .map(|e| (e.id, e.name))
+                .collect(),
+        })
     }
-    Ok(out)
+
+    pub(crate) fn person(&self, id: i32) -> &str {
+        self.people.get(&id).map_or("", String::as_str)
+    }
 }
 
 pub(crate) fn rfc3339(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
-pub(crate) fn message_dto(m: &chat_message::Model) -> ChatMessageDto {
+pub(crate) fn message_dto(m: &chat_message::Model, names: &Names) -> ChatMessageDto {
     ChatMessageDto {
         id: m.id,
         chat_id: m.chat_id,
         sender_kind: m.sender_kind.clone(),
         sender_employee_id: m.sender_employee_id,
+        sender_name: match m.sender_kind.as_str() {
+            "boss" => names.boss.clone(),
+            _ => m
+                .sender_employee_id
+                .map(|id| names.person(id).to_owned())
+                .unwrap_or_default(),
+        },
         text: m.text.clone(),
         mentions: m
             .mentions

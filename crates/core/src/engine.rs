@@ -59,6 +59,17 @@ impl Default for EngineConfig {
     }
 }
 
+/// How long to wait before polling again after `n` failed thoughts in a row.
+pub fn failure_backoff(n: u32) -> TimeDelta {
+    let secs = (polling::POLL_MAX_SECS as i64)
+        .saturating_mul(1_i64 << n.saturating_sub(1).min(10))
+        .min(FAILURE_BACKOFF_MAX_SECS);
+    TimeDelta::seconds(secs)
+}
+
+/// The longest pause between tries of a broken model.
+const FAILURE_BACKOFF_MAX_SECS: i64 = 3600;
+
 /// What the engine did so far: for `cubicle-cli run`, the benchmark and tests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EngineStats {
@@ -87,6 +98,8 @@ struct Inner {
     wake: Notify,
     stats: Mutex<EngineStats>,
     timings: Mutex<Vec<ThoughtTiming>>,
+    /// Consecutive failed thoughts per employee: their polls back off.
+    failures: Mutex<std::collections::HashMap<i32, u32>>,
 }
 
 /// How long one thought took, and how much of it was the model call (through the
@@ -128,6 +141,7 @@ impl Engine {
                 wake: Notify::new(),
                 stats: Mutex::new(EngineStats::default()),
                 timings: Mutex::new(Vec::new()),
+                failures: Mutex::new(std::collections::HashMap::new()),
             }),
         }
     }
@@ -455,10 +469,22 @@ impl Engine {
             interest,
             saturation,
             is_dm,
+            failed,
             ..
         } = outcome
         {
-            let delay = {
+            let delay = if failed {
+                // A broken model is not asked again every few seconds: 5 min, 10, 20 …
+                // up to an hour between tries, until a thought succeeds.
+                let n = {
+                    let mut f = lock(&self.inner.failures);
+                    let n = f.entry(employee_id).or_default();
+                    *n = n.saturating_add(1);
+                    *n
+                };
+                failure_backoff(n)
+            } else {
+                lock(&self.inner.failures).remove(&employee_id);
                 let mut rng = lock(&self.inner.rng);
                 polling::poll_delay(interest, saturation, is_dm, &mut *rng)
             };
@@ -497,6 +523,14 @@ impl Engine {
         crate::mind::seeds::pick(&mut *rng)
     }
 
+    /// A sampling seed for the next model call when the run is seeded (repeatable
+    /// simulated days, tests); `None` otherwise.
+    pub(crate) fn sampling_seed(&self) -> Option<u64> {
+        self.inner.config.seed?;
+        let mut rng = lock(&self.inner.rng);
+        Some(rand::Rng::random(&mut *rng))
+    }
+
     pub(crate) fn config(&self) -> &EngineConfig {
         &self.inner.config
     }
@@ -512,5 +546,20 @@ impl Engine {
 
     pub(crate) fn cancel_escalation(&self, employee_id: i32, task_id: i32) {
         lock(&self.inner.sched).cancel(employee_id, WakeReason::TaskEscalation { task_id });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failed_thoughts_back_off_from_five_minutes_to_an_hour() {
+        assert_eq!(failure_backoff(1), TimeDelta::minutes(5));
+        assert_eq!(failure_backoff(2), TimeDelta::minutes(10));
+        assert_eq!(failure_backoff(3), TimeDelta::minutes(20));
+        assert_eq!(failure_backoff(4), TimeDelta::minutes(40));
+        assert_eq!(failure_backoff(5), TimeDelta::hours(1));
+        assert_eq!(failure_backoff(60), TimeDelta::hours(1));
     }
 }

@@ -41,7 +41,7 @@ pub enum DomainEvent {
         message_id: i32,
     },
     /// A chat was created or removed, or its members changed.
-    ChatCreated {
+    ChatChanged {
         chat_id: i32,
     },
     /// The boss read a chat up to its latest message.

@@ -323,7 +323,7 @@ impl BuiltinModel {
                     LlamaSampler::top_p(0.95, 1),
                     LlamaSampler::min_p(0.05, 1),
                     LlamaSampler::temp(temperature),
-                    LlamaSampler::dist(seed()),
+                    LlamaSampler::dist(req.seed.map_or_else(seed, |s| (s ^ (s >> 32)) as u32)),
                 ],
                 true,
             )

@@ -43,6 +43,9 @@ impl OpenAiCompatible {
         if !req.stop.is_empty() {
             body.insert("stop".into(), json!(req.stop));
         }
+        if let Some(seed) = req.seed {
+            body.insert("seed".into(), json!(seed));
+        }
         if let Some(spec) = &req.json_schema {
             let caps = self.config.capabilities;
             if caps.json_schema {

@@ -60,6 +60,9 @@ pub struct CompletionRequest {
     pub temperature: Option<f32>,
     pub max_tokens: Option<u32>,
     pub stop: Vec<String>,
+    /// Sampling seed: the same seed and prompt give the same answer where the backend
+    /// honours it (OpenAI-compatible `seed`, the built-in model). `None`: fresh each time.
+    pub seed: Option<u64>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -4,7 +4,12 @@ export type ChatMessageDto = { id: number, chatId: number,
 /**
  * `boss`, `employee` or `system`.
  */
-senderKind: string, senderEmployeeId: number | null, text: string, 
+senderKind: string, senderEmployeeId: number | null, 
+/**
+ * The boss's or the employee's name (also for people who have left); empty for
+ * system notes.
+ */
+senderName: string, text: string, 
 /**
  * Employees @mentioned in the text.
  */

@@ -77,7 +77,15 @@ function Conversation({
     end.current?.scrollIntoView?.({ block: "end" });
   }, [entries.length]);
 
-  const nameOf = (id: number | null) => (id === null ? undefined : employees.get(id)?.name) ?? t("chats.formerEmployee");
+  // Someone no longer on the org chart (they left) keeps the name the backend recorded.
+  const recorded = useMemo(() => {
+    const names = new Map<number, string>();
+    for (const m of messages) if (m.senderEmployeeId !== null && m.senderName) names.set(m.senderEmployeeId, m.senderName);
+    for (const th of thoughts) if (th.employeeName) names.set(th.employeeId, th.employeeName);
+    return names;
+  }, [messages, thoughts]);
+  const nameOf = (id: number | null) =>
+    (id === null ? undefined : (employees.get(id)?.name ?? recorded.get(id))) ?? t("chats.formerEmployee");
   // Who can be @mentioned here: the members, and anyone who has spoken (they may have left the chat since).
   const mentionable = useMemo<MentionMember[]>(() => {
     const ids = new Set(chat.memberIds);

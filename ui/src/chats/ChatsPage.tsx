@@ -102,7 +102,8 @@ function lastLine(chat: ChatDto, employees: ReadonlyMap<number, EmployeeDto>, t:
   if (m.senderKind === "boss") return t("chats.previewFrom", { name: t("chats.you"), text });
   if (m.senderKind !== "employee" || chat.kind === "boss") return text;
   const sender = m.senderEmployeeId === null ? undefined : employees.get(m.senderEmployeeId);
-  return t("chats.previewFrom", { name: sender ? firstName(sender.name) : t("chats.formerEmployee"), text });
+  const name = sender?.name ?? (m.senderName || undefined);
+  return t("chats.previewFrom", { name: name ? firstName(name) : t("chats.formerEmployee"), text });
 }
 
 function ChatListItem({

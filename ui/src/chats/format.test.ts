@@ -8,6 +8,7 @@ const message = (id: number, createdAt: string, from: number | null = 1, senderK
   chatId: 1,
   senderKind,
   senderEmployeeId: from,
+  senderName: from === null ? "" : `P${from}`,
   text: `m${id}`,
   mentions: [],
   createdAt,
@@ -16,6 +17,7 @@ const message = (id: number, createdAt: string, from: number | null = 1, senderK
 const thought = (id: number, createdAt: string): ThoughtDto => ({
   id,
   employeeId: 2,
+  employeeName: "P2",
   chatId: 1,
   innerThoughts: "",
   reason: "",

@@ -30,7 +30,7 @@ export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
       return [queryKeys.profiles];
     case "chat_message_posted":
       return [queryKeys.chatList, queryKeys.chat(event.chatId)];
-    case "chat_created":
+    case "chat_changed":
       // Also sent when a chat's members change or a meeting is taken back.
       return [queryKeys.chatList, queryKeys.chat(event.chatId)];
     case "chat_read":

@@ -127,7 +127,7 @@ describe("domain events", () => {
 
   it("invalidates the chat list and the one chat a chat event is about", () => {
     expect(keysFor({ type: "chat_message_posted", chatId: 1, messageId: 9 })).toEqual([["chats", "list"], ["chats", "view", 1]]);
-    expect(keysFor({ type: "chat_created", chatId: 4 })).toEqual([["chats", "list"], ["chats", "view", 4]]);
+    expect(keysFor({ type: "chat_changed", chatId: 4 })).toEqual([["chats", "list"], ["chats", "view", 4]]);
     expect(keysFor({ type: "chat_read", chatId: 4 })).toEqual([["chats", "list"]]);
   });
 

@@ -192,6 +192,7 @@ export abstract class FakeChatsAndMinds {
       chatId,
       senderKind: from === "boss" ? "boss" : from === "system" ? "system" : "employee",
       senderEmployeeId: typeof from === "number" ? from : null,
+      senderName: typeof from === "number" ? (this.employees.find((e) => e.id === from)?.name ?? "") : from === "boss" ? (this.company?.bossName ?? "") : "",
       text,
       mentions: findMentions(text, this.memberNames(chat)),
       createdAt,
@@ -213,6 +214,7 @@ export abstract class FakeChatsAndMinds {
     const thought: ThoughtDto = {
       id: this.nextId++,
       employeeId,
+      employeeName: this.employees.find((e) => e.id === employeeId)?.name ?? "",
       chatId,
       innerThoughts: "",
       reason: "",
@@ -247,7 +249,7 @@ export abstract class FakeChatsAndMinds {
     let chat = this.departmentChat(departmentId);
     if (!chat) chat = this.addChat("department", d.name, [], { departmentId, createdAt: this.at() });
     if (!chat.memberIds.includes(employeeId)) chat.memberIds = [...chat.memberIds, employeeId].sort((a, b) => a - b);
-    this.emit({ type: "chat_created", chatId: chat.id });
+    this.emit({ type: "chat_changed", chatId: chat.id });
   }
 
   private chatDto(chat: FakeChat): ChatDto {
@@ -308,7 +310,7 @@ export abstract class FakeChatsAndMinds {
     const e = this.employees.find((x) => x.id === input.employeeId && x.status !== "fired");
     if (!e) return fail("not_found", `employee ${input.employeeId} does not exist`);
     const chat = this.addChat("boss", e.name, [e.id], { createdAt: this.at() });
-    this.emit({ type: "chat_created", chatId: chat.id });
+    this.emit({ type: "chat_changed", chatId: chat.id });
     return this.chatDto(chat);
   }
 
@@ -321,7 +323,7 @@ export abstract class FakeChatsAndMinds {
       if (!this.employees.some((e) => e.id === id && e.status !== "fired")) fail("not_found", `employee ${id} does not exist`);
     }
     const chat = this.addChat("group", name, members, { mode: input.mode, createdAt: this.at() });
-    this.emit({ type: "chat_created", chatId: chat.id });
+    this.emit({ type: "chat_changed", chatId: chat.id });
     return this.chatDto(chat);
   }
 

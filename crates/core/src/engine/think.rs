@@ -39,6 +39,8 @@ pub enum ThinkOutcome {
         posted: usize,
         silenced: bool,
         malformed: bool,
+        /// The thought could not be had (malformed answer or provider error).
+        failed: bool,
         calls: u32,
         /// Time spent in the model calls (through the gateway).
         model_time: std::time::Duration,
@@ -148,6 +150,22 @@ pub(super) async fn think(
         }
         None => vec![],
     };
+    // The boss addressed this employee (by @mention or by name) in what is new to them.
+    let first_name = me
+        .name
+        .split_whitespace()
+        .next()
+        .unwrap_or(&me.name)
+        .to_lowercase();
+    let addressed = unread.iter().any(|m| {
+        m.sender_kind == "boss"
+            && (m
+                .mentions
+                .as_ref()
+                .and_then(|v| serde_json::from_value::<Vec<i32>>(v.clone()).ok())
+                .is_some_and(|ids| ids.contains(&employee_id))
+                || m.text.to_lowercase().contains(&first_name))
+    });
     let summary = mq::chat_summary(db, chat.id).await?;
     let context: String = recent
         .iter()
@@ -212,8 +230,10 @@ pub(super) async fn think(
         already_replied,
         seed,
         stamina,
+        addressed,
     };
-    let prompt = build(&scene);
+    let mut prompt = build(&scene);
+    prompt.request.seed = engine.sampling_seed();
     let is_dm = matches!(chat.kind.as_str(), "dm" | "boss");
     let (default_interest, default_saturation) = polling::defaults(is_dm);
 
@@ -317,6 +337,7 @@ pub(super) async fn think(
             posted: 0,
             silenced: false,
             malformed: why == "malformed",
+            failed: true,
             calls,
             model_time,
             prompt_tokens: prompt.tokens,
@@ -421,6 +442,7 @@ pub(super) async fn think(
         posted,
         silenced: silenced_by.is_some(),
         malformed: false,
+        failed: false,
         calls,
         model_time,
         prompt_tokens: prompt.tokens,

@@ -4,7 +4,7 @@
 //! it on the employee's profile and the relationship graph, and may delete a memory or
 //! reset relationships there. Every write is followed by a `MindChanged` event.
 
-use chrono::{DateTime, TimeDelta, Utc};
+use chrono::{DateTime, Utc};
 use cubicle_store::entity::{employee_state, memory, thought};
 use cubicle_store::{Db, DbErr, mind as q, models as mq, org as oq, work as wq};
 use sea_orm::ActiveValue::{NotSet, Set};
@@ -30,6 +30,7 @@ const PROFILE_THOUGHTS: u64 = 30;
 pub struct ThoughtDto {
     pub id: i32,
     pub employee_id: i32,
+    pub employee_name: String,
     pub chat_id: Option<i32>,
     pub inner_thoughts: String,
     pub reason: String,
@@ -222,13 +223,12 @@ impl Minds {
                 created_at: rfc3339(t.created_at),
             })
             .collect();
-        let now = self.clock.now();
-        let day_start = now - TimeDelta::hours(24);
+        // "Today" as the budget counts it: since local midnight.
+        let day_start = crate::gateway::start_of_today();
         let thoughts = q::thoughts_of(&self.db, employee_id, PROFILE_THOUGHTS)
             .await?
             .iter()
-            .rev()
-            .map(thought_dto)
+            .map(|t| thought_dto(t, &e.name))
             .collect();
         let archetype = Archetype::parse(&e.archetype).unwrap_or(Archetype::WarmHearted);
         Ok(EmployeeProfileDto {
@@ -315,6 +315,15 @@ impl Minds {
 
     /// The boss resets one relationship, or all of an employee's (SPEC §5).
     pub async fn reset_relationships(&self, input: ResetRelationships) -> MindResult<()> {
+        if oq::find_employee(&self.db, input.employee_id)
+            .await?
+            .is_none()
+        {
+            return Err(MindError::NotFound {
+                what: "employee",
+                id: input.employee_id,
+            });
+        }
         match input.other_id {
             Some(other) => {
                 q::delete_relationship(&self.db, input.employee_id, other).await?;
@@ -627,10 +636,11 @@ pub fn stamina_dto(s: Stamina) -> StaminaDto {
     }
 }
 
-pub(crate) fn thought_dto(t: &thought::Model) -> ThoughtDto {
+pub(crate) fn thought_dto(t: &thought::Model, employee_name: &str) -> ThoughtDto {
     ThoughtDto {
         id: t.id,
         employee_id: t.employee_id,
+        employee_name: employee_name.to_owned(),
         chat_id: t.chat_id,
         inner_thoughts: t.inner_thoughts.clone(),
         reason: t.reason.clone(),

@@ -152,6 +152,8 @@ pub struct Scene<'a> {
     pub already_replied: Vec<String>,
     pub seed: &'static Seed,
     pub stamina: Stamina,
+    /// The boss spoke to this employee by name or @mention in what is new to them.
+    pub addressed: bool,
 }
 
 /// The request for one thought, and its estimated prompt size.
@@ -294,6 +296,12 @@ fn context_tail(s: &Scene<'_>) -> String {
         .collect();
     out.push_str(&urgency::task_section(&tasks));
     out.push('\n');
+    if s.addressed {
+        out.push_str(&format!(
+            "{} spoke to you directly: answer them (shouldSpeak true).\n",
+            s.company.boss_name
+        ));
+    }
     if !s.already_replied.is_empty() {
         out.push_str(&format!(
             "{} already replied to the latest message — don't repeat what was said.\n",
@@ -433,6 +441,7 @@ mod tests {
             already_replied: vec!["Bob".into()],
             seed: &crate::mind::seeds::SEEDS[3],
             stamina: Stamina::default(),
+            addressed: true,
         }
     }
 
