@@ -406,6 +406,12 @@ impl Chats {
 
     /// The DM between two employees, created on first use (SPEC §4: work by default).
     pub async fn dm(&self, a: i32, b: i32) -> ChatResult<chat::Model> {
+        self.dm_from(a, b, mode_of(ChatKind::Dm)).await
+    }
+
+    /// The DM between two employees; a new one follows the kind of the chat it was
+    /// started from (`mode`).
+    pub async fn dm_from(&self, a: i32, b: i32, mode: ChatMode) -> ChatResult<chat::Model> {
         if a == b {
             return Err(ChatError::InvalidInput(
                 "a DM needs two different people".into(),
@@ -429,7 +435,7 @@ impl Chats {
         let c = insert_chat(
             &txn,
             ChatKind::Dm,
-            mode_of(ChatKind::Dm),
+            mode,
             &names.join(" · "),
             None,
             None,

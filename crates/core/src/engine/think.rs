@@ -27,6 +27,9 @@ const SCENE_MESSAGES: u64 = 20;
 /// How far back an employee's own messages count for the repetition penalty.
 const OWN_RECENT: usize = 5;
 
+/// A message of a thought: to a colleague's DM (`Some(id)`) or to the chat itself.
+type Outgoing = (Option<i32>, String);
+
 /// What one wake-up came to.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ThinkOutcome {
@@ -263,7 +266,7 @@ pub(super) async fn think(
     let other_refs: Vec<&str> = other_names.iter().map(String::as_str).collect();
     let mut calls = 0u32;
     let mut model_time = std::time::Duration::ZERO;
-    let mut answer: Option<(Thought, Vec<String>, bool)> = None;
+    let mut answer: Option<(Thought, Vec<Outgoing>, bool)> = None;
     let mut failure: Option<GatewayError> = None;
     for _ in 0..2 {
         calls += 1;
@@ -276,14 +279,22 @@ pub(super) async fn think(
         match reply {
             Ok(reply) => {
                 let t = reply.value;
-                let cleaned: Vec<Option<String>> = t
+                let cleaned: Vec<Option<Outgoing>> = t
                     .messages
                     .iter()
                     .filter(|m| !m.content.trim().is_empty())
-                    .map(|m| clean_chat_message(&m.content, &me_dto, &other_refs))
+                    .map(|m| {
+                        // A message "to" a colleague goes to their DM (SPEC §4: DMs start
+                        // from a chat and follow its kind).
+                        let to =
+                            m.to.as_deref()
+                                .and_then(|n| find_by_name(&staff, n))
+                                .filter(|id| *id != employee_id);
+                        clean_chat_message(&m.content, &me_dto, &other_refs).map(|c| (to, c))
+                    })
                     .collect();
                 let impostor = cleaned.iter().any(Option::is_none);
-                let kept: Vec<String> = cleaned.into_iter().flatten().collect();
+                let kept: Vec<Outgoing> = cleaned.into_iter().flatten().collect();
                 let done = !impostor;
                 answer = Some((t, kept, impostor));
                 failure = None;
@@ -366,13 +377,6 @@ pub(super) async fn think(
     if t.should_speak && kept.is_empty() && impostor {
         silenced_by = Some("identity");
     } else if t.should_speak && !kept.is_empty() {
-        let mode = if chat.mode == "work" {
-            ChatMode::Work
-        } else {
-            ChatMode::Casual
-        };
-        let window = gates::limits(mode).window.max(gates::limits(mode).cooldown);
-        let my_posts = cq::posts_by_since(db, chat.id, employee_id, now - window).await?;
         let boss_mentioned_me = unread.iter().any(|m| {
             m.sender_kind == "boss"
                 && m.mentions
@@ -380,37 +384,45 @@ pub(super) async fn think(
                     .and_then(|v| serde_json::from_value::<Vec<i32>>(v.clone()).ok())
                     .is_some_and(|ids| ids.contains(&employee_id))
         });
-        match gates::check(mode, now, &my_posts, saturation, boss_mentioned_me) {
-            Err(reason) => silenced_by = Some(gate_name(reason)),
-            Ok(()) => {
-                let room = gates::room_left(mode, now, &my_posts).min(MAX_MESSAGES_PER_THOUGHT);
-                let mut own: Vec<String> = recent
-                    .iter()
-                    .rev()
-                    .filter(|m| m.sender_employee_id == Some(employee_id))
-                    .take(OWN_RECENT)
-                    .map(|m| m.text.clone())
-                    .collect();
-                let mut repeated = false;
-                for text in kept.iter().take(room) {
-                    let refs: Vec<&str> = own.iter().map(String::as_str).collect();
-                    if memory_rules::is_duplicate(text, &refs) {
-                        // Saying the same thing again wears on the speaker (SPEC §7, ours).
-                        core.minds
-                            .stamina_event(employee_id, StaminaEvent::Repetition)
-                            .await?;
-                        repeated = true;
-                        continue;
-                    }
-                    core.chats
-                        .post_as_employee(chat.id, employee_id, text)
-                        .await?;
-                    own.push(text.clone());
-                    posted += 1;
+        let here: Vec<String> = kept
+            .iter()
+            .filter(|(to, _)| to.is_none())
+            .map(|(_, text)| text.clone())
+            .collect();
+        if !here.is_empty() {
+            let (n, why) = deliver(
+                engine,
+                employee_id,
+                &chat,
+                &here,
+                saturation,
+                boss_mentioned_me,
+            )
+            .await?;
+            posted += n;
+            silenced_by = why;
+        }
+        let mut targets: Vec<i32> = kept.iter().filter_map(|(to, _)| *to).collect();
+        targets.dedup();
+        for other in targets {
+            let texts: Vec<String> = kept
+                .iter()
+                .filter(|(to, _)| *to == Some(other))
+                .map(|(_, text)| text.clone())
+                .collect();
+            let mode = ChatMode::for_dm_from(Some(&chat.kind));
+            let dm = match core.chats.dm_from(employee_id, other, mode).await {
+                Ok(dm) => dm,
+                Err(e) => {
+                    tracing::info!(error = %e, "a DM could not be opened");
+                    continue;
                 }
-                if posted == 0 && repeated {
-                    silenced_by = Some("repetition");
-                }
+            };
+            // A private word does not reset the topic: the DM has its own saturation.
+            let (n, why) = deliver(engine, employee_id, &dm, &texts, 0, false).await?;
+            posted += n;
+            if silenced_by.is_none() && n == 0 {
+                silenced_by = why;
             }
         }
     }
@@ -447,6 +459,58 @@ pub(super) async fn think(
         model_time,
         prompt_tokens: prompt.tokens,
     })
+}
+
+/// Posts a thought's messages in one chat through the gates (SPEC §4 layer 3) and the
+/// repetition check: how many were posted, and why none were when none were.
+async fn deliver(
+    engine: &Engine,
+    employee_id: i32,
+    chat: &chat::Model,
+    texts: &[String],
+    saturation: u8,
+    boss_mentioned_me: bool,
+) -> Result<(usize, Option<&'static str>), DbErr> {
+    let core = engine.core();
+    let db = &core.db;
+    let now = engine.now();
+    let mode = if chat.mode == "work" {
+        ChatMode::Work
+    } else {
+        ChatMode::Casual
+    };
+    let window = gates::limits(mode).window.max(gates::limits(mode).cooldown);
+    let my_posts = cq::posts_by_since(db, chat.id, employee_id, now - window).await?;
+    if let Err(reason) = gates::check(mode, now, &my_posts, saturation, boss_mentioned_me) {
+        return Ok((0, Some(gate_name(reason))));
+    }
+    let room = gates::room_left(mode, now, &my_posts).min(MAX_MESSAGES_PER_THOUGHT);
+    let mut own: Vec<String> = cq::last_messages(db, chat.id, SCENE_MESSAGES)
+        .await?
+        .into_iter()
+        .rev()
+        .filter(|m| m.sender_employee_id == Some(employee_id))
+        .take(OWN_RECENT)
+        .map(|m| m.text)
+        .collect();
+    let (mut posted, mut repeated) = (0, false);
+    for text in texts.iter().take(room) {
+        let refs: Vec<&str> = own.iter().map(String::as_str).collect();
+        if memory_rules::is_duplicate(text, &refs) {
+            // Saying the same thing again wears on the speaker (SPEC §7, ours).
+            core.minds
+                .stamina_event(employee_id, StaminaEvent::Repetition)
+                .await?;
+            repeated = true;
+            continue;
+        }
+        core.chats
+            .post_as_employee(chat.id, employee_id, text)
+            .await?;
+        own.push(text.clone());
+        posted += 1;
+    }
+    Ok((posted, (posted == 0 && repeated).then_some("repetition")))
 }
 
 /// Applies the thought's memory, relationship and task ops and its chat summary; returns

@@ -35,10 +35,15 @@ const SUMMARY_PROMPT_CHARS: usize = 500;
 pub const MAX_MESSAGES_PER_THOUGHT: usize = 2;
 
 /// The model's answer for one wake-up (one JSON object, always, even when silent).
-/// Everything but `shouldSpeak` may be left out; an answer without it is not a thought
-/// (garbage "repaired" into `{}` must not pass as a silent one).
+/// An answer without `shouldSpeak` is not a thought (garbage "repaired" into `{}` must not
+/// pass as a silent one). The schema also requires `innerThoughts` and `messages`, in
+/// the order think, draft, decide: a grammar-constrained small model that decides first
+/// mostly says it will speak and then closes the object without a word. Everything else
+/// may be left out (SPEC §4: defaults for interest and saturation); the gates decide
+/// what a draft that should be sent actually becomes.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(transform = think_decide_write)]
 pub struct Thought {
     /// Private: stored and shown to the boss, never posted.
     #[serde(default)]
@@ -65,10 +70,35 @@ pub struct Thought {
     pub task_ops: Vec<TaskOp>,
 }
 
+/// The keys every thought carries, in the order it should write them (see [`Thought`]).
+fn think_decide_write(schema: &mut schemars::Schema) {
+    schema.insert(
+        "required".into(),
+        serde_json::json!(["innerThoughts", "messages", "shouldSpeak"]),
+    );
+    // Generous bounds that a grammar-constrained model cannot run past (a small model
+    // would otherwise think until the token limit cuts the answer off).
+    if let Some(p) = schema
+        .get_mut("properties")
+        .and_then(|p| p.get_mut("innerThoughts"))
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        p.insert("maxLength".into(), serde_json::json!(INNER_MAX_CHARS));
+    }
+}
+
+/// The longest inner thought a schema-following model may write.
+pub const INNER_MAX_CHARS: usize = 600;
+/// The longest chat message a schema-following model may write.
+pub const MESSAGE_MAX_CHARS: usize = 600;
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct OutMessage {
+    #[schemars(length(max = 600))]
     pub content: String,
+    /// A colleague's name: the message goes to a private chat with them instead.
+    pub to: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -250,7 +280,7 @@ fn system_prompt(s: &Scene<'_>) -> String {
     out.push_str(
         "Answer with one JSON object: {\"innerThoughts\": private, \"interestLevel\": 1-10, \
          \"topicSaturation\": 1-10 (10 = nothing new to add), \"shouldSpeak\": bool, \"reason\": why, \
-         \"messages\": [{\"content\"}] (0-2, only if speaking), \"memorySummary\": one line on this chat, \
+         \"messages\": [{\"content\", \"to\": a colleague's name for a private word, else omit}] (0-2, only if speaking), \"memorySummary\": one line on this chat, \
          \"memoryOps\": [{\"op\": \"add\"|\"delete\", \"type\": \"long_term\"|\"short_term\", \"content\", \
          \"importance\": 1-10, \"ttl\": hours, \"visibility\": \"private\"|\"team\"|\"public\", \"id\"}], \
          \"relationshipOps\": [{\"name\", \"impression\" (max 200 chars), \"affinity\": 1-100}], \
@@ -518,6 +548,12 @@ mod tests {
         assert!(
             serde_json::from_str::<Thought>("{}").is_err(),
             "no shouldSpeak, no thought"
+        );
+        let schema = serde_json::to_value(schemars::schema_for!(Thought)).expect("schema");
+        assert_eq!(
+            schema["required"],
+            serde_json::json!(["innerThoughts", "messages", "shouldSpeak"]),
+            "think, draft, then decide"
         );
     }
 

@@ -31,6 +31,8 @@ struct Script {
     mood: Option<Mood>,
     /// Employees whose answers are garbage.
     broken: Vec<String>,
+    /// (speaker, colleague): the speaker's messages go to a private word with them.
+    private: Option<(String, String)>,
     calls: u64,
     by_name: HashMap<String, u64>,
 }
@@ -79,6 +81,11 @@ impl Respond for ScriptedModel {
             *c += 1;
             *c
         };
+        let to = s
+            .private
+            .as_ref()
+            .filter(|(from, _)| *from == name && !system.contains("private chat"))
+            .map(|(_, to)| to.clone());
         let content = if s.broken.contains(&name) {
             "I think we should {not json".to_owned()
         } else {
@@ -96,7 +103,7 @@ impl Respond for ScriptedModel {
                 "topicSaturation": saturation,
                 "shouldSpeak": true,
                 "reason": "I have something to add",
-                "messages": [{"content": say(&name, n)}],
+                "messages": [{"content": say(&name, n), "to": to}],
                 "memorySummary": format!("The team discussed the plan ({n})"),
                 "memoryOps": [{"op": "add", "type": "short_term", "content": format!("remember: {}", say(&name, n * 7 + 3)), "importance": 4}],
                 "relationshipOps": [{"name": other, "impression": format!("{other} keeps the plan moving"), "affinity": 95}],
@@ -526,12 +533,24 @@ async fn two_employees_talk_through_the_real_built_in_model_offline() {
             ..EngineConfig::default()
         },
     );
+    // The boss keeps asking whoever has not spoken yet, by @mention (SPEC §4: an
+    // instruction from the boss), for at most six rounds.
     let asks = [
-        "Alice and Bob, please agree on how we test the new login page.",
-        "Bob, what do you need from Alice to start testing?",
-        "Alice, reply to Bob please.",
-        "Both of you: one sentence each on the release date.",
+        "@Alice @Bob please agree on how we test the new login page.",
+        "@Bob what do you need from Alice to start testing?",
+        "@Alice what will you give Bob?",
+        "@Bob please answer Alice in one sentence.",
+        "@Alice please answer Bob in one sentence.",
+        "@Bob say hello to Alice.",
     ];
+    // Their words may land in the department chat or in a DM between them.
+    let everything = || async {
+        let mut all = Vec::new();
+        for c in co.core.chats.list().await.unwrap() {
+            all.extend(co.core.chats.messages(c.id).await.unwrap());
+        }
+        all
+    };
     let spoke = |messages: &[cubicle_core::chat::ChatMessageDto], id: i32| {
         messages.iter().any(|m| m.sender_employee_id == Some(id))
     };
@@ -546,16 +565,27 @@ async fn two_employees_talk_through_the_real_built_in_model_offline() {
             .unwrap();
         let until = clock.now() + TimeDelta::minutes(3);
         engine.run_simulated(&clock, until).await;
-        let messages = co.core.chats.messages(chat.id).await.unwrap();
+        let messages = everything().await;
         if spoke(&messages, alice.id) && spoke(&messages, bob.id) {
             break;
         }
     }
-    let messages = co.core.chats.messages(chat.id).await.unwrap();
+    let messages = everything().await;
     for m in &messages {
-        eprintln!("{:?}: {}", m.sender_employee_id, m.text);
+        eprintln!("{:?} in #{}: {}", m.sender_employee_id, m.chat_id, m.text);
     }
     eprintln!("{:?}", engine.stats());
+    for id in [alice.id, bob.id] {
+        for t in co.core.minds.profile(id).await.unwrap().thoughts {
+            eprintln!(
+                "thought of {id}: speak={} spoke={} silenced={:?} reason={:?}",
+                t.should_speak,
+                t.spoke,
+                t.silenced_by,
+                t.reason.chars().take(160).collect::<String>()
+            );
+        }
+    }
     assert!(spoke(&messages, alice.id), "Alice said something");
     assert!(spoke(&messages, bob.id), "Bob said something");
     let costs = co.core.minds.profile(alice.id).await.unwrap();
@@ -610,4 +640,37 @@ async fn a_spent_budget_stops_thinking_without_polling_until_a_new_message() {
             p.name
         );
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_to_a_colleague_opens_a_dm_that_follows_the_chat_it_came_from() {
+    let w = world().await;
+    w.script.lock().unwrap().private = Some(("Alice".into(), "Bob".into()));
+    w.boss_says(w.dept_chat, "Alice, sort out the test plan with Bob.")
+        .await;
+    w.run_for(TimeDelta::minutes(3)).await;
+    let chats = w.co.core.chats.list().await.unwrap();
+    let dm = chats
+        .iter()
+        .find(|c| c.kind == cubicle_core::chat::ChatKind::Dm)
+        .expect("Alice opened a DM");
+    let mut members = dm.member_ids.clone();
+    members.sort_unstable();
+    assert_eq!(members, vec![w.id("Alice"), w.id("Bob")]);
+    // Started from the (casual) department chat, it follows that chat's gate table.
+    assert_eq!(dm.mode, cubicle_core::chat::gates::ChatMode::Casual);
+    let messages = w.co.core.chats.messages(dm.id).await.unwrap();
+    assert_eq!(messages[0].sender_employee_id, Some(w.id("Alice")));
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.sender_employee_id == Some(w.id("Bob"))),
+        "Bob answered in the DM"
+    );
+    // Her words to Bob are not in the department chat.
+    let dept = w.co.core.chats.messages(w.dept_chat).await.unwrap();
+    assert!(
+        dept.iter()
+            .all(|m| m.sender_employee_id != Some(w.id("Alice")))
+    );
 }
