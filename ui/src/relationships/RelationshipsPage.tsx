@@ -75,7 +75,7 @@ function GraphView({ graph }: { graph: RelationshipGraphDto }) {
         </div>
         {!noRelationships && departments.length > 0 && (
           <div className="flex items-center gap-2">
-            <label htmlFor={selectId} className="text-sm font-medium text-slate-600">
+            <label htmlFor={selectId} className="text-sm font-medium whitespace-nowrap text-slate-600">
               {t("graph.department")}
             </label>
             <select
