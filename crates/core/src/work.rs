@@ -60,33 +60,20 @@ impl Work {
         description: &str,
         created_by: &str,
     ) -> Result<TaskDto, DbErr> {
-        let t = q::insert_task(
-            &self.db,
-            task::ActiveModel {
-                id: NotSet,
-                owner_id: Set(owner_id),
-                description: Set(description.trim().to_owned()),
-                kind: Set("oneshot".into()),
-                condition: Set(None),
-                status: Set("pending".into()),
-                result: Set(None),
-                on_resolve_target: Set(None),
-                on_resolve_hint: Set(None),
-                parent_task_id: Set(None),
-                requirement_id: Set(None),
-                trace_id: Set(None),
-                created_by: Set(created_by.into()),
-                created_at: Set(self.clock.now()),
-                resolved_at: Set(None),
-            },
-        )
-        .await?;
-        self.bus.publish(DomainEvent::WorkChanged);
-        Ok(task_dto(&t))
+        self.insert_task(owner_id, description, created_by).await
     }
 
     /// A task an employee gave itself in a thought (`taskOps: create`).
     pub async fn create_own(&self, owner_id: i32, description: &str) -> Result<TaskDto, DbErr> {
+        self.insert_task(owner_id, description, "self").await
+    }
+
+    async fn insert_task(
+        &self,
+        owner_id: i32,
+        description: &str,
+        created_by: &str,
+    ) -> Result<TaskDto, DbErr> {
         let t = q::insert_task(
             &self.db,
             task::ActiveModel {
@@ -102,7 +89,7 @@ impl Work {
                 parent_task_id: Set(None),
                 requirement_id: Set(None),
                 trace_id: Set(None),
-                created_by: Set("self".into()),
+                created_by: Set(created_by.into()),
                 created_at: Set(self.clock.now()),
                 resolved_at: Set(None),
             },

@@ -212,6 +212,53 @@ export function DialogActions({ children }: { children: ReactNode }) {
   return <div className="mt-6 flex justify-end gap-2">{children}</div>;
 }
 
+/**
+ * A destructive step the boss confirms: what will happen, Cancel (focused) and a red
+ * confirm button that is disabled while the change runs; a failure shows in the dialog.
+ */
+export function ConfirmDialog({
+  title,
+  description,
+  testId,
+  confirmLabel,
+  pending,
+  error,
+  onConfirm,
+  onClose,
+  children,
+}: {
+  title: string;
+  description: string;
+  /** On the dialog, `…-dialog`; its confirm button gets the same name ending in `-confirm`. */
+  testId: string;
+  confirmLabel: string;
+  pending: boolean;
+  error: unknown;
+  onConfirm: () => void;
+  onClose: () => void;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Modal title={title} description={description} onClose={onClose} testId={testId}>
+      {children}
+      {error != null && (
+        <div className={children ? "mt-3" : undefined}>
+          <InlineError error={error} />
+        </div>
+      )}
+      <DialogActions>
+        <Button onClick={onClose} data-autofocus>
+          {t("common.cancel")}
+        </Button>
+        <Button variant="danger" data-testid={`${testId.replace(/-dialog$/, "")}-confirm`} disabled={pending} onClick={onConfirm}>
+          {pending ? t("common.saving") : confirmLabel}
+        </Button>
+      </DialogActions>
+    </Modal>
+  );
+}
+
 export type Tone = "slate" | "green" | "amber" | "rose" | "indigo";
 
 const TONES: Record<Tone, string> = {

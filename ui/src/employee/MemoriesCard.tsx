@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { MemoryDto } from "../bindings/MemoryDto";
 import { TrashIcon } from "../components/icons";
-import { Badge, Button, DialogActions, InlineError, Modal } from "../components/ui";
+import { Badge, ConfirmDialog } from "../components/ui";
 import { api } from "../ipc/api";
 import { mindKeys, useInvalidatingMutation } from "../ipc/queries";
 import { Card, CardEmpty } from "./Card";
@@ -125,33 +125,19 @@ function DeleteMemoryDialog({
   const { t } = useTranslation();
   const remove = useInvalidatingMutation(api.deleteMemory, mindKeys(employeeId));
   return (
-    <Modal
+    <ConfirmDialog
       title={t("profile.memories.deleteTitle")}
       description={t("profile.memories.deleteBody", { name })}
-      onClose={onClose}
       testId="delete-memory-dialog"
+      confirmLabel={t("profile.memories.deleteConfirm")}
+      pending={remove.isPending}
+      error={remove.isError ? remove.error : null}
+      onConfirm={() => remove.mutate({ memoryId: memory.id }, { onSuccess: onClose })}
+      onClose={onClose}
     >
       <blockquote className="rounded-lg bg-slate-50 px-3 py-2 text-sm break-words whitespace-pre-wrap text-slate-700 ring-1 ring-slate-200 ring-inset">
         {memory.content}
       </blockquote>
-      {remove.isError && (
-        <div className="mt-3">
-          <InlineError error={remove.error} />
-        </div>
-      )}
-      <DialogActions>
-        <Button onClick={onClose} data-autofocus>
-          {t("common.cancel")}
-        </Button>
-        <Button
-          variant="danger"
-          data-testid="delete-memory-confirm"
-          disabled={remove.isPending}
-          onClick={() => remove.mutate({ memoryId: memory.id }, { onSuccess: onClose })}
-        >
-          {remove.isPending ? t("common.saving") : t("profile.memories.deleteConfirm")}
-        </Button>
-      </DialogActions>
-    </Modal>
+    </ConfirmDialog>
   );
 }

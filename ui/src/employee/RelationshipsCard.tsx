@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { RelationshipDto } from "../bindings/RelationshipDto";
 import { UndoIcon } from "../components/icons";
-import { Button, DialogActions, InlineError, Modal } from "../components/ui";
+import { Button, ConfirmDialog } from "../components/ui";
 import { api } from "../ipc/api";
 import { mindKeys, useInvalidatingMutation } from "../ipc/queries";
 import { Avatar } from "../org/Avatar";
@@ -144,32 +144,17 @@ function ResetDialog({
   const one = resetting.kind === "one" ? resetting.relationship : null;
   const other = one?.otherName || t("chats.formerEmployee");
   return (
-    <Modal
+    <ConfirmDialog
       title={one ? t("profile.relationships.resetTitle", { name, other }) : t("profile.relationships.resetAllTitle", { name })}
       description={
         one ? t("profile.relationships.resetBody", { name, other }) : t("profile.relationships.resetAllBody", { name, count })
       }
-      onClose={onClose}
       testId="reset-relationships-dialog"
-    >
-      {reset.isError && <InlineError error={reset.error} />}
-      <DialogActions>
-        <Button onClick={onClose} data-autofocus>
-          {t("common.cancel")}
-        </Button>
-        <Button
-          variant="danger"
-          data-testid="reset-relationships-confirm"
-          disabled={reset.isPending}
-          onClick={() => reset.mutate({ employeeId, otherId: one ? one.otherId : null }, { onSuccess: onClose })}
-        >
-          {reset.isPending
-            ? t("common.saving")
-            : one
-              ? t("profile.relationships.resetConfirm")
-              : t("profile.relationships.resetAllConfirm")}
-        </Button>
-      </DialogActions>
-    </Modal>
+      confirmLabel={one ? t("profile.relationships.resetConfirm") : t("profile.relationships.resetAllConfirm")}
+      pending={reset.isPending}
+      error={reset.isError ? reset.error : null}
+      onConfirm={() => reset.mutate({ employeeId, otherId: one ? one.otherId : null }, { onSuccess: onClose })}
+      onClose={onClose}
+    />
   );
 }

@@ -4,7 +4,7 @@ import type { Archetype } from "../bindings/Archetype";
 import type { EmployeeDto } from "../bindings/EmployeeDto";
 import type { OrgSnapshot } from "../bindings/OrgSnapshot";
 import type { RoleTemplateDto } from "../bindings/RoleTemplateDto";
-import { Button, DialogActions, Field, InlineError, Modal, inputClass } from "../components/ui";
+import { Button, ConfirmDialog, DialogActions, Field, InlineError, Modal, inputClass } from "../components/ui";
 import { ARCHETYPES } from "../domain";
 import { currentLanguage } from "../i18n";
 import { api } from "../ipc/api";
@@ -414,26 +414,15 @@ export function FireEmployeeDialog({
   const { t } = useTranslation();
   const fire = useOrgMutation(api.fireEmployee);
   return (
-    <Modal
+    <ConfirmDialog
       title={t("employee.fireTitle", { name: employee.name })}
       description={t("employee.fireBody", { name: employee.name })}
-      onClose={onClose}
       testId="fire-employee-dialog"
-    >
-      {fire.isError && <InlineError error={fire.error} />}
-      <DialogActions>
-        <Button onClick={onClose} data-autofocus>
-          {t("common.cancel")}
-        </Button>
-        <Button
-          variant="danger"
-          data-testid="fire-employee-confirm"
-          disabled={fire.isPending}
-          onClick={() => fire.mutate({ employeeId: employee.id }, { onSuccess: onFired })}
-        >
-          {fire.isPending ? t("common.saving") : t("employee.fireConfirm", { name: employee.name })}
-        </Button>
-      </DialogActions>
-    </Modal>
+      confirmLabel={t("employee.fireConfirm", { name: employee.name })}
+      pending={fire.isPending}
+      error={fire.isError ? fire.error : null}
+      onConfirm={() => fire.mutate({ employeeId: employee.id }, { onSuccess: onFired })}
+      onClose={onClose}
+    />
   );
 }

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { PresetDto } from "../bindings/PresetDto";
 import type { ProviderDto } from "../bindings/ProviderDto";
 import { CloseIcon } from "../components/icons";
-import { Button, DialogActions, ErrorState, Field, InlineError, LoadingState, Modal, inputClass } from "../components/ui";
+import { Button, ConfirmDialog, DialogActions, ErrorState, Field, InlineError, LoadingState, Modal, inputClass } from "../components/ui";
 import { api } from "../ipc/api";
 import { PROVIDER_KEYS, useInvalidatingMutation, usePresets } from "../ipc/queries";
 import { isHttpUrl, normaliseModels } from "./format";
@@ -290,26 +290,15 @@ export function DeleteProviderDialog({ provider, onClose }: { provider: Provider
   const { t } = useTranslation();
   const remove = useInvalidatingMutation(api.deleteProvider, PROVIDER_KEYS);
   return (
-    <Modal
+    <ConfirmDialog
       title={t("settings.providerDialog.deleteTitle", { name: provider.name })}
       description={t("settings.providerDialog.deleteBody")}
-      onClose={onClose}
       testId="delete-provider-dialog"
-    >
-      {remove.isError && <InlineError error={remove.error} />}
-      <DialogActions>
-        <Button onClick={onClose} data-autofocus>
-          {t("common.cancel")}
-        </Button>
-        <Button
-          variant="danger"
-          data-testid="delete-provider-confirm"
-          disabled={remove.isPending}
-          onClick={() => remove.mutate({ providerId: provider.id }, { onSuccess: onClose })}
-        >
-          {t("settings.providerDialog.deleteConfirm")}
-        </Button>
-      </DialogActions>
-    </Modal>
+      confirmLabel={t("settings.providerDialog.deleteConfirm")}
+      pending={remove.isPending}
+      error={remove.isError ? remove.error : null}
+      onConfirm={() => remove.mutate({ providerId: provider.id }, { onSuccess: onClose })}
+      onClose={onClose}
+    />
   );
 }

@@ -154,29 +154,7 @@ async fn world() -> World {
         .respond_with(ScriptedModel(script.clone()))
         .mount(&model)
         .await;
-    let p = co
-        .core
-        .providers
-        .save(SaveProvider {
-            id: None,
-            name: "Scripted".into(),
-            preset: "vllm".into(),
-            base_url: format!("{}/v1", model.uri()),
-            default_model: "m".into(),
-            models: vec![],
-            enabled: true,
-        })
-        .await
-        .unwrap();
-    co.core
-        .providers
-        .set_route(SetRoute {
-            purpose: Purpose::Thought,
-            provider_id: p.id.clone(),
-            model: "m".into(),
-        })
-        .await
-        .unwrap();
+    let provider_id = co.route_to(&model.uri(), Purpose::Thought).await;
     let eng = co.dept("Engineering", None).await;
     let mut people = Vec::new();
     for (name, title) in [
@@ -206,7 +184,7 @@ async fn world() -> World {
         },
     );
     World {
-        provider_id: p.id.clone(),
+        provider_id,
         co,
         clock,
         engine,

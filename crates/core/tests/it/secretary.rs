@@ -431,29 +431,7 @@ async fn with_scripted_model(purpose: Purpose, content: &str) -> (TestCompany, M
         .mount(&model)
         .await;
     let co = TestCompany::new().await;
-    let p = co
-        .core
-        .providers
-        .save(SaveProvider {
-            id: None,
-            name: "Scripted".into(),
-            preset: "vllm".into(),
-            base_url: format!("{}/v1", model.uri()),
-            default_model: "m".into(),
-            models: vec![],
-            enabled: true,
-        })
-        .await
-        .unwrap();
-    co.core
-        .providers
-        .set_route(SetRoute {
-            purpose,
-            provider_id: p.id,
-            model: "m".into(),
-        })
-        .await
-        .unwrap();
+    co.route_to(&model.uri(), purpose).await;
     (co, model)
 }
 

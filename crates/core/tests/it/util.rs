@@ -77,6 +77,35 @@ impl TestCompany {
             .expect("hire")
     }
 
+    /// Routes `purpose` to an OpenAI-compatible server at `uri` (a scripted model in
+    /// tests); returns the provider's id.
+    pub async fn route_to(&self, uri: &str, purpose: cubicle_core::gateway::Purpose) -> String {
+        let p = self
+            .core
+            .providers
+            .save(SaveProvider {
+                id: None,
+                name: "Scripted".into(),
+                preset: "vllm".into(),
+                base_url: format!("{uri}/v1"),
+                default_model: "m".into(),
+                models: vec![],
+                enabled: true,
+            })
+            .await
+            .expect("save provider");
+        self.core
+            .providers
+            .set_route(SetRoute {
+                purpose,
+                provider_id: p.id.clone(),
+                model: "m".into(),
+            })
+            .await
+            .expect("set route");
+        p.id
+    }
+
     /// Every event published since the last drain.
     pub fn drain_events(&mut self) -> Vec<DomainEvent> {
         let mut out = Vec::new();
