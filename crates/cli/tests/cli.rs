@@ -25,6 +25,19 @@ impl Cli {
             .expect("run cubicle-cli")
     }
 
+    /// Runs with an OpenAI-compatible provider given by the environment at `base_url`.
+    fn run_with_model(&self, base_url: &str, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))
+            .arg("--db")
+            .arg(&self.db)
+            .args(args)
+            .env("CUBICLE_PROVIDER", "openai-compatible")
+            .env("CUBICLE_BASE_URL", base_url)
+            .env("CUBICLE_MODEL", "m")
+            .output()
+            .expect("run cubicle-cli")
+    }
+
     fn ok(&self, args: &[&str]) -> String {
         let out = self.run(args);
         assert!(
@@ -193,13 +206,7 @@ fn ask_answers_from_a_provider_given_by_the_environment_without_any_set_up() {
 fn a_broken_environment_provider_fails_cleanly() {
     // A closed port: the run must fail cleanly, naming the provider's address.
     let cli = Cli::new();
-    let out = Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))
-        .args(["--db", &cli.db, "ask", "hello"])
-        .env("CUBICLE_PROVIDER", "openai-compatible")
-        .env("CUBICLE_BASE_URL", "http://127.0.0.1:9/v1")
-        .env("CUBICLE_MODEL", "m")
-        .output()
-        .expect("run");
+    let out = cli.run_with_model("http://127.0.0.1:9/v1", &["ask", "hello"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("127.0.0.1:9"), "{err}");
@@ -315,19 +322,14 @@ fn intent_reads_with_the_model_tier_when_one_is_configured_and_creates_no_databa
     let url = scripted_model(
         r#"{"tier":"model","intents":[{"kind":"hire_employee","confidence":0.9,"slots":{"role":"Data Scientist","count":1}}]}"#,
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))
-        .args([
-            "--db",
-            &cli.db,
+    let out = cli.run_with_model(
+        &url,
+        &[
             "intent",
             "--json",
             "we could use someone who crunches numbers",
-        ])
-        .env("CUBICLE_PROVIDER", "openai-compatible")
-        .env("CUBICLE_BASE_URL", &url)
-        .env("CUBICLE_MODEL", "m")
-        .output()
-        .expect("run");
+        ],
+    );
     assert!(
         out.status.success(),
         "{}",
@@ -338,13 +340,7 @@ fn intent_reads_with_the_model_tier_when_one_is_configured_and_creates_no_databa
     assert_eq!(v["intents"][0]["kind"], "hire_employee");
     assert_eq!(v["intents"][0]["slots"]["role"], "Data Scientist");
     // What the rules are sure of never reaches the model.
-    let out = Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))
-        .args(["--db", &cli.db, "intent", "--json", "fire Bob"])
-        .env("CUBICLE_PROVIDER", "openai-compatible")
-        .env("CUBICLE_BASE_URL", &url)
-        .env("CUBICLE_MODEL", "m")
-        .output()
-        .expect("run");
+    let out = cli.run_with_model(&url, &["intent", "--json", "fire Bob"]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(v["tier"], "rules");
 }
