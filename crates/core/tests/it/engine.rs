@@ -33,6 +33,10 @@ struct Script {
     broken: Vec<String>,
     /// (speaker, colleague): the speaker's messages go to a private word with them.
     private: Option<(String, String)>,
+    /// Employees whose messages speak as someone else ("Bob: …").
+    impostors: Vec<String>,
+    /// (employee, task id): that employee resolves the task in its next thought.
+    resolves: Option<(String, i64)>,
     calls: u64,
     by_name: HashMap<String, u64>,
 }
@@ -103,11 +107,14 @@ impl Respond for ScriptedModel {
                 "topicSaturation": saturation,
                 "shouldSpeak": true,
                 "reason": "I have something to add",
-                "messages": [{"content": say(&name, n), "to": to}],
+                "messages": [{"content": if s.impostors.contains(&name) { format!("{other}: {}", say(&name, n)) } else { say(&name, n) }, "to": to}],
                 "memorySummary": format!("The team discussed the plan ({n})"),
                 "memoryOps": [{"op": "add", "type": "short_term", "content": format!("remember: {}", say(&name, n * 7 + 3)), "importance": 4}],
                 "relationshipOps": [{"name": other, "impression": format!("{other} keeps the plan moving"), "affinity": 95}],
-                "taskOps": []
+                "taskOps": match &s.resolves {
+                    Some((who, id)) if *who == name => json!([{"op": "resolve", "id": id, "result": "REST for now, GraphQL later"}]),
+                    _ => json!([]),
+                }
             })
             .to_string()
         };
@@ -651,4 +658,74 @@ async fn a_message_to_a_colleague_opens_a_dm_that_follows_the_chat_it_came_from(
         dept.iter()
             .all(|m| m.sender_employee_id != Some(w.id("Alice")))
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thought_that_speaks_as_someone_else_is_regenerated_once_then_dropped() {
+    let w = world().await;
+    w.script.lock().unwrap().impostors = vec!["Alice".into()];
+    let msg = w.boss_says(w.dept_chat, "@Alice what's the plan?").await;
+    let before = w
+        .script
+        .lock()
+        .unwrap()
+        .by_name
+        .get("Alice")
+        .copied()
+        .unwrap_or(0);
+    w.run_for(TimeDelta::seconds(20)).await;
+    let alice_calls = w
+        .script
+        .lock()
+        .unwrap()
+        .by_name
+        .get("Alice")
+        .copied()
+        .unwrap_or(0)
+        - before;
+    assert!(alice_calls >= 2, "regenerated once: {alice_calls} calls");
+    let messages = w.co.core.chats.messages(w.dept_chat).await.unwrap();
+    assert!(
+        messages
+            .iter()
+            .all(|m| !(m.id > msg && m.sender_employee_id == Some(w.id("Alice")))),
+        "nothing posted in someone else's name"
+    );
+    let thoughts = w.co.core.chats.view(w.dept_chat).await.unwrap().thoughts;
+    assert!(
+        thoughts
+            .iter()
+            .any(|t| t.employee_id == w.id("Alice") && t.silenced_by.as_deref() == Some("identity"))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resolving_a_task_in_a_thought_closes_it_and_restores_stamina() {
+    let w = world().await;
+    let alice = w.id("Alice");
+    let task =
+        w.co.core
+            .work
+            .assign(alice, "research REST vs GraphQL", "boss")
+            .await
+            .unwrap();
+    w.co.core
+        .minds
+        .stamina_event(alice, cubicle_core::mind::stamina::StaminaEvent::TaskFailed)
+        .await
+        .unwrap();
+    let tired = w.co.core.minds.stamina(alice).await.unwrap().comfort();
+    w.script.lock().unwrap().resolves = Some(("Alice".into(), i64::from(task.id)));
+    w.run_for(TimeDelta::minutes(2)).await;
+    let profile = w.co.core.minds.profile(alice).await.unwrap();
+    assert!(profile.pending_tasks.is_empty(), "the task is resolved");
+    assert!(
+        profile.stamina.comfort > tired,
+        "task resolved: +20 patience, −15 fatigue, −15 stress"
+    );
+    // Its escalations are gone with it.
+    assert!(w.engine.pending_for(alice).iter().all(|x| !matches!(
+        x.reason,
+        cubicle_core::scheduler::WakeReason::TaskEscalation { .. }
+    )));
 }
