@@ -46,6 +46,8 @@ const COMMANDS: &[&str] = &[
     "delete_memory",
     "reset_relationships",
     "relationship_graph",
+    "list_mail",
+    "set_mail_status",
 ];
 
 fn main() {

@@ -17,6 +17,7 @@ mod m20261130_000008_create_secretary;
 mod m20261130_000009_create_chat;
 mod m20261130_000010_create_work;
 mod m20261130_000011_create_mind;
+mod m20261130_000012_create_mailbox;
 
 pub struct Migrator;
 
@@ -35,6 +36,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261130_000009_create_chat::Migration),
             Box::new(m20261130_000010_create_work::Migration),
             Box::new(m20261130_000011_create_mind::Migration),
+            Box::new(m20261130_000012_create_mailbox::Migration),
         ]
     }
 }

@@ -10,7 +10,7 @@ use cubicle_migrations::{Migrator, MigratorTrait};
 use sea_orm_migration::SchemaManager;
 use sea_orm_migration::sea_orm::{ConnectionTrait, Database, DatabaseConnection};
 
-const TABLES: [&str; 22] = [
+const TABLES: [&str; 23] = [
     "company",
     "department",
     "team",
@@ -33,6 +33,7 @@ const TABLES: [&str; 22] = [
     "relationship",
     "employee_state",
     "thought",
+    "mail",
 ];
 
 async fn assert_tables(db: &DatabaseConnection, present: bool) {
@@ -73,6 +74,7 @@ async fn up_down_up(db: &DatabaseConnection) {
         "INSERT INTO chat_summary (chat_id, summary, upto_message_id, updated_at) VALUES (1, 'They said hi.', 1, '2026-11-30T00:00:00Z')",
         "INSERT INTO relationship (employee_id, other_employee_id, impression, affinity, updated_at) VALUES (1, 2, 'friendly', 60, '2026-11-30T00:00:00Z')",
         "INSERT INTO employee_state (employee_id, patience, fatigue, stress, last_interest, last_saturation, updated_at) VALUES (1, 100.0, 0.0, 0.0, 7, 3, '2026-11-30T00:00:00Z')",
+        "INSERT INTO mail (kind, employee_id, chat_id, task_id, title, body, status, created_at) VALUES ('report', 1, 1, 1, 'Build it: done', 'It is built.', 'unread', '2026-11-30T00:00:00Z')",
         "INSERT INTO thought (employee_id, chat_id, inner_thoughts, reason, should_speak, spoke, silenced_by, interest, saturation, perspective_seed, prompt_tokens, ops, trace_id, created_at) VALUES (1, 1, 'Say hi', 'new colleague', true, false, 'cooldown', 7, 3, 'tease', 120, '{\"memory\": []}', 't-1', '2026-11-30T00:00:00Z')",
     ] {
         db.execute_unprepared(sql)

@@ -2,6 +2,7 @@
 //! error to `IpcError { code, message }`.
 
 mod chats;
+mod mailbox;
 mod org;
 mod secretary;
 mod settings;
@@ -53,6 +54,8 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         chats::delete_memory,
         chats::reset_relationships,
         chats::relationship_graph,
+        mailbox::list_mail,
+        mailbox::set_mail_status,
     ]
 }
 

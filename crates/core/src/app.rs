@@ -24,6 +24,7 @@ pub struct AppCore {
     pub chats: crate::chat::Chats,
     pub work: crate::work::Work,
     pub minds: crate::mind::profile::Minds,
+    pub mailbox: crate::mailbox::Mailbox,
     pub clock: SharedClock,
 }
 
@@ -125,6 +126,7 @@ impl AppCore {
         let chats = crate::chat::Chats::new(db.clone(), bus.clone(), clock.clone());
         let work = crate::work::Work::new(db.clone(), bus.clone(), clock.clone());
         let minds = crate::mind::profile::Minds::new(db.clone(), bus.clone(), clock.clone());
+        let mailbox = crate::mailbox::Mailbox::new(db.clone(), bus.clone(), clock.clone());
         let secretary = crate::secretary::Secretary::new(
             db.clone(),
             org.clone(),
@@ -144,6 +146,7 @@ impl AppCore {
             chats,
             work,
             minds,
+            mailbox,
             clock,
         })
     }

@@ -9,6 +9,7 @@ use ts_rs::{ExportError, TS};
 use crate::chat::{ChatDto, ChatViewDto, CreateGroup, PostMessage};
 use crate::error::IpcError;
 use crate::events::DomainEvent;
+use crate::mailbox::{MailFilter, MailboxDto, SetMailStatus};
 use crate::mind::profile::{EmployeeProfileDto, RelationshipGraphDto, ResetRelationships};
 use crate::secretary::actions::HireEdits;
 use crate::secretary::{Parse, SecretaryTurn};
@@ -58,5 +59,8 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     EmployeeProfileDto::export_all(&cfg)?;
     RelationshipGraphDto::export_all(&cfg)?;
     ResetRelationships::export_all(&cfg)?;
+    MailFilter::export_all(&cfg)?;
+    MailboxDto::export_all(&cfg)?;
+    SetMailStatus::export_all(&cfg)?;
     Ok(())
 }

@@ -57,6 +57,8 @@ pub enum DomainEvent {
     MindChanged {
         employee_id: i32,
     },
+    /// The mailbox gained an item or an item changed status.
+    MailChanged,
     /// The secretary's reply so far, while its model writes it (`text` is all of it
     /// until now, so a missed event loses nothing). The finished turn is the source of truth.
     SecretaryReplyDelta {

@@ -14,6 +14,7 @@ pub mod engine;
 pub mod error;
 pub mod events;
 pub mod gateway;
+pub mod mailbox;
 pub mod mind;
 pub mod org;
 pub mod providers;

@@ -10,6 +10,7 @@ pub mod cost_ledger;
 pub mod department;
 pub mod employee;
 pub mod employee_state;
+pub mod mail;
 pub mod memory;
 pub mod model_price;
 pub mod model_route;

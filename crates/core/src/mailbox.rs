@@ -1,0 +1,250 @@
+//! The boss's mailbox (SPEC §6, §11): what employees report when a task is done, what
+//! escalates when a task runs late, and when the budget stops the work. Items are
+//! unread, read or archived; the boss filters them by employee and kind and opens the
+//! chat each came from.
+
+use cubicle_store::entity::mail;
+use cubicle_store::{Db, DbErr, mailbox as q, org as oq};
+use sea_orm::ActiveValue::{NotSet, Set};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::chat::rfc3339;
+use crate::clock::SharedClock;
+use crate::error::{ErrorCode, IpcError};
+use crate::events::{DomainEvent, EventBus};
+
+/// The newest items a listing returns.
+const LIST_LIMIT: u64 = 500;
+/// Mail bodies are reports, not documents.
+const BODY_MAX_CHARS: usize = 4000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum MailKind {
+    /// An employee reports a finished task, in its own words.
+    Report,
+    /// A task is overdue, or something needs the boss.
+    Escalation,
+    /// Today's budget is spent: work has stopped.
+    Budget,
+    Digest,
+}
+
+impl MailKind {
+    pub const ALL: [MailKind; 4] = [
+        MailKind::Report,
+        MailKind::Escalation,
+        MailKind::Budget,
+        MailKind::Digest,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MailKind::Report => "report",
+            MailKind::Escalation => "escalation",
+            MailKind::Budget => "budget",
+            MailKind::Digest => "digest",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum MailStatus {
+    Unread,
+    Read,
+    Archived,
+}
+
+impl MailStatus {
+    pub const ALL: [MailStatus; 3] = [MailStatus::Unread, MailStatus::Read, MailStatus::Archived];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MailStatus::Unread => "unread",
+            MailStatus::Read => "read",
+            MailStatus::Archived => "archived",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct MailDto {
+    pub id: i32,
+    pub kind: MailKind,
+    pub employee_id: Option<i32>,
+    /// The employee's name (also for people who have left); empty when none.
+    pub employee_name: String,
+    /// The chat to open for the whole story.
+    pub chat_id: Option<i32>,
+    pub task_id: Option<i32>,
+    pub title: String,
+    pub body: String,
+    pub status: MailStatus,
+    pub created_at: String,
+}
+
+/// What the mailbox shows: each filter applies when given (`status: None` = everything
+/// but archived).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct MailFilter {
+    pub status: Option<MailStatus>,
+    pub kind: Option<MailKind>,
+    pub employee_id: Option<i32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct MailboxDto {
+    pub items: Vec<MailDto>,
+    /// Unread items in the whole mailbox (for the navigation badge).
+    pub unread: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SetMailStatus {
+    pub mail_id: i32,
+    pub status: MailStatus,
+}
+
+/// A new item, as the engine files it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewMail {
+    pub kind: MailKind,
+    pub employee_id: Option<i32>,
+    pub chat_id: Option<i32>,
+    pub task_id: Option<i32>,
+    pub title: String,
+    pub body: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MailError {
+    #[error("mail {0} does not exist")]
+    NotFound(i32),
+    #[error("storage error: {0}")]
+    Storage(#[from] DbErr),
+}
+
+impl From<MailError> for IpcError {
+    fn from(e: MailError) -> Self {
+        let code = match &e {
+            MailError::NotFound(_) => ErrorCode::NotFound,
+            MailError::Storage(inner) => {
+                tracing::error!(error = %inner, "storage error");
+                ErrorCode::Storage
+            }
+        };
+        IpcError::new(code, e.to_string())
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Mailbox {
+    db: Db,
+    bus: EventBus,
+    clock: SharedClock,
+}
+
+impl Mailbox {
+    pub fn new(db: Db, bus: EventBus, clock: SharedClock) -> Self {
+        Self { db, bus, clock }
+    }
+
+    pub async fn list(&self, filter: MailFilter) -> Result<MailboxDto, MailError> {
+        let rows = q::list_mail(
+            &self.db,
+            filter.status.map(MailStatus::as_str),
+            filter.kind.map(MailKind::as_str),
+            filter.employee_id,
+            LIST_LIMIT,
+        )
+        .await?;
+        let names = crate::chat::Names::load(&self.db).await?;
+        let items = rows
+            .iter()
+            .filter(|m| filter.status.is_some() || m.status != MailStatus::Archived.as_str())
+            .map(|m| mail_dto(m, m.employee_id.map_or("", |id| names.person(id))))
+            .collect();
+        Ok(MailboxDto {
+            items,
+            unread: u32::try_from(q::count_unread(&self.db).await?).unwrap_or(u32::MAX),
+        })
+    }
+
+    pub async fn set_status(&self, input: SetMailStatus) -> Result<(), MailError> {
+        if q::set_mail_status(&self.db, input.mail_id, input.status.as_str()).await? == 0 {
+            return Err(MailError::NotFound(input.mail_id));
+        }
+        self.bus.publish(DomainEvent::MailChanged);
+        Ok(())
+    }
+
+    /// Files a new item (unread).
+    pub async fn file(&self, m: NewMail) -> Result<MailDto, DbErr> {
+        let row = q::insert_mail(
+            &self.db,
+            mail::ActiveModel {
+                id: NotSet,
+                kind: Set(m.kind.as_str().into()),
+                employee_id: Set(m.employee_id),
+                chat_id: Set(m.chat_id),
+                task_id: Set(m.task_id),
+                title: Set(m.title.chars().take(200).collect()),
+                body: Set(m.body.chars().take(BODY_MAX_CHARS).collect()),
+                status: Set(MailStatus::Unread.as_str().into()),
+                trace_id: Set(None),
+                created_at: Set(self.clock.now()),
+            },
+        )
+        .await?;
+        self.bus.publish(DomainEvent::MailChanged);
+        let name = match row.employee_id {
+            Some(id) => oq::find_employee(&self.db, id)
+                .await?
+                .map(|e| e.name)
+                .unwrap_or_default(),
+            None => String::new(),
+        };
+        Ok(mail_dto(&row, &name))
+    }
+
+    /// Whether an item of this kind (about this task) was filed since local midnight:
+    /// one budget stop a day, one escalation per task.
+    pub async fn filed_today(&self, kind: MailKind, task_id: Option<i32>) -> Result<bool, DbErr> {
+        q::mail_since(
+            &self.db,
+            kind.as_str(),
+            task_id,
+            crate::gateway::start_of_today(),
+        )
+        .await
+    }
+}
+
+fn mail_dto(m: &mail::Model, employee_name: &str) -> MailDto {
+    MailDto {
+        id: m.id,
+        kind: MailKind::parse(&m.kind).unwrap_or(MailKind::Digest),
+        employee_id: m.employee_id,
+        employee_name: employee_name.to_owned(),
+        chat_id: m.chat_id,
+        task_id: m.task_id,
+        title: m.title.clone(),
+        body: m.body.clone(),
+        status: MailStatus::parse(&m.status).unwrap_or(MailStatus::Unread),
+        created_at: rfc3339(m.created_at),
+    }
+}

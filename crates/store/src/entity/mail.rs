@@ -1,0 +1,26 @@
+use sea_orm::entity::prelude::*;
+
+/// One item in the boss's mailbox.
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[sea_orm(table_name = "mail")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i32,
+    /// `report`, `escalation`, `budget` or `digest`.
+    pub kind: String,
+    pub employee_id: Option<i32>,
+    pub chat_id: Option<i32>,
+    pub task_id: Option<i32>,
+    pub title: String,
+    #[sea_orm(column_type = "Text")]
+    pub body: String,
+    /// `unread`, `read` or `archived`.
+    pub status: String,
+    pub trace_id: Option<String>,
+    pub created_at: DateTimeUtc,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

@@ -1,0 +1,15 @@
+use cubicle_core::mailbox::{MailFilter, MailboxDto, SetMailStatus};
+use cubicle_core::{AppCore, IpcError};
+use tauri::State;
+
+type Res<T> = Result<T, IpcError>;
+
+#[tauri::command]
+pub async fn list_mail(core: State<'_, AppCore>, input: MailFilter) -> Res<MailboxDto> {
+    Ok(core.mailbox.list(input).await?)
+}
+
+#[tauri::command]
+pub async fn set_mail_status(core: State<'_, AppCore>, input: SetMailStatus) -> Res<()> {
+    Ok(core.mailbox.set_status(input).await?)
+}
