@@ -28,10 +28,22 @@ use crate::app::AppCore;
 use crate::chat::polling::{self, NudgeConfig};
 use crate::clock::{Clock, ManualClock};
 use crate::events::DomainEvent;
+use crate::mailbox::{MailKind, NewMail};
 use crate::scheduler::{Scheduler, WakeReason, WakeUp};
 use crate::work::urgency;
 
 pub use think::ThinkOutcome;
+
+/// What a wake-up is about beyond the chat's new messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Focus {
+    /// New messages (or pending tasks) in the chat.
+    Messages,
+    /// A pending task crossed an urgency threshold: think even with nothing new.
+    Escalation,
+    /// A task was resolved: report the result in the owner's own voice (onResolve).
+    Report { task_id: i32 },
+}
 
 /// How the engine runs; the defaults are SPEC §4's.
 #[derive(Clone, Debug)]
@@ -222,6 +234,11 @@ impl Engine {
             // A task from the boss or the secretary: its owner gets to it soon, and its
             // escalations are scheduled.
             DomainEvent::WorkChanged => self.schedule_tasks().await,
+            // Work stopped: the boss hears of it once a day, in the mailbox.
+            DomainEvent::BudgetExceeded {
+                spent_usd,
+                budget_usd,
+            } => self.budget_stop(*spent_usd, *budget_usd).await,
             _ => Ok(()),
         };
         if let Err(e) = result {
@@ -258,6 +275,26 @@ impl Engine {
                 WakeReason::Nudge { chat_id },
             );
         }
+        Ok(())
+    }
+
+    async fn budget_stop(&self, spent: f64, budget: f64) -> Result<(), cubicle_store::DbErr> {
+        let mailbox = &self.core().mailbox;
+        if mailbox.filed_today(MailKind::Budget, None).await? {
+            return Ok(());
+        }
+        mailbox
+            .file(NewMail {
+                kind: MailKind::Budget,
+                employee_id: None,
+                chat_id: None,
+                task_id: None,
+                title: "Today's budget is spent".into(),
+                body: format!(
+                    "${spent:.2} of ${budget:.2} is spent: model calls are refused and work has stopped until tomorrow, or until you raise the daily budget in Settings."
+                ),
+            })
+            .await?;
         Ok(())
     }
 
@@ -414,10 +451,14 @@ impl Engine {
     async fn process(&self, w: &WakeUp) {
         lock(&self.inner.stats).wakeups += 1;
         let result = match w.reason {
-            WakeReason::Nudge { chat_id } => self.think(w.employee_id, Some(chat_id), false).await,
-            WakeReason::Poll => self.think(w.employee_id, None, false).await,
+            WakeReason::Nudge { chat_id } => {
+                self.think(w.employee_id, Some(chat_id), Focus::Messages)
+                    .await
+            }
+            WakeReason::Poll => self.think(w.employee_id, None, Focus::Messages).await,
             WakeReason::TaskEscalation { task_id } => self.escalate(w.employee_id, task_id).await,
             WakeReason::MemoryExpiry => self.expire(w.employee_id).await,
+            WakeReason::Report { task_id } => self.report(w.employee_id, task_id).await,
         };
         if let Err(e) = result {
             tracing::warn!(error = %e, employee = w.employee_id, reason = ?w.reason, "wake-up failed");
@@ -429,10 +470,10 @@ impl Engine {
         &self,
         employee_id: i32,
         chat_id: Option<i32>,
-        escalation: bool,
+        focus: Focus,
     ) -> Result<(), cubicle_store::DbErr> {
         let started = std::time::Instant::now();
-        let outcome = think::think(self, employee_id, chat_id, escalation).await?;
+        let outcome = think::think(self, employee_id, chat_id, focus).await?;
         if self.inner.config.record_timings
             && let ThinkOutcome::Thought {
                 model_time,
@@ -504,7 +545,108 @@ impl Engine {
         if let Some(at) = urgency::next_escalation(t.created_at, now) {
             self.schedule(at, employee_id, WakeReason::TaskEscalation { task_id });
         }
-        self.think(employee_id, None, true).await
+        // Critical (30 min and more): the boss hears of it once, in the mailbox.
+        let level = urgency::urgency(now - t.created_at);
+        let mailbox = &self.core().mailbox;
+        if level == urgency::Urgency::Critical
+            && !mailbox
+                .filed_today(MailKind::Escalation, Some(task_id))
+                .await?
+        {
+            let name = cubicle_store::org::find_employee(&self.core().db, employee_id)
+                .await?
+                .map(|e| e.name)
+                .unwrap_or_default();
+            mailbox
+                .file(NewMail {
+                    kind: MailKind::Escalation,
+                    employee_id: Some(employee_id),
+                    chat_id: None,
+                    task_id: Some(task_id),
+                    title: format!("Overdue: {}", t.description),
+                    body: format!(
+                        "{name}'s task \"{}\" has been pending for {} minutes.",
+                        t.description,
+                        (now - t.created_at).num_minutes()
+                    ),
+                })
+                .await?;
+        }
+        self.think(employee_id, None, Focus::Escalation).await
+    }
+
+    /// onResolve (SPEC §6): the owner reports a resolved task in its target chat (the
+    /// boss chat unless the task names another), in its own voice; a copy goes to the
+    /// mailbox.
+    async fn report(&self, employee_id: i32, task_id: i32) -> Result<(), cubicle_store::DbErr> {
+        let Some(t) = cubicle_store::work::find_task(&self.core().db, task_id).await? else {
+            return Ok(());
+        };
+        if t.owner_id != employee_id || t.status != "resolved" {
+            return Ok(());
+        }
+        let chat_id = self
+            .report_chat(employee_id, t.on_resolve_target.as_deref())
+            .await?;
+        self.think(employee_id, Some(chat_id), Focus::Report { task_id })
+            .await
+    }
+
+    /// Where a task's report goes: `chat:<id>` when the owner is a member there, else
+    /// the owner's chat with the boss.
+    async fn report_chat(
+        &self,
+        employee_id: i32,
+        target: Option<&str>,
+    ) -> Result<i32, cubicle_store::DbErr> {
+        let db = &self.core().db;
+        if let Some(id) = target
+            .and_then(|t| t.strip_prefix("chat:"))
+            .and_then(|id| id.trim().parse::<i32>().ok())
+            && cubicle_store::chat::find_member(db, id, employee_id)
+                .await?
+                .is_some()
+        {
+            return Ok(id);
+        }
+        match self.core().chats.boss_chat(employee_id).await {
+            Ok(c) => Ok(c.id),
+            Err(crate::chat::ChatError::Storage(e)) => Err(e),
+            Err(e) => Err(cubicle_store::DbErr::Custom(e.to_string())),
+        }
+    }
+
+    /// Schedules the report of a task resolved just now: soon, and not before the gates
+    /// of the target chat let the owner speak again.
+    pub(crate) async fn schedule_report(
+        &self,
+        employee_id: i32,
+        task_id: i32,
+        target: Option<&str>,
+    ) -> Result<(), cubicle_store::DbErr> {
+        let chat_id = self.report_chat(employee_id, target).await?;
+        let db = &self.core().db;
+        let now = self.now();
+        let mode = match cubicle_store::chat::find_chat(db, chat_id).await? {
+            Some(c) if c.mode == "casual" => crate::chat::gates::ChatMode::Casual,
+            _ => crate::chat::gates::ChatMode::Work,
+        };
+        let window = crate::chat::gates::limits(mode).window;
+        let mut posts =
+            cubicle_store::chat::posts_by_since(db, chat_id, employee_id, now - window).await?;
+        // The thought that resolved the task may still post here right now.
+        posts.push(now);
+        let open = crate::chat::gates::next_open_at(mode, now, &posts);
+        let delay = {
+            let mut rng = lock(&self.inner.rng);
+            self.inner.config.nudge.absorb_wait(&mut *rng)
+        };
+        self.schedule(
+            open.max(now) + delay,
+            employee_id,
+            WakeReason::Report { task_id },
+        );
+        Ok(())
     }
 
     async fn expire(&self, employee_id: i32) -> Result<(), cubicle_store::DbErr> {

@@ -22,6 +22,8 @@ pub enum WakeReason {
     TaskEscalation { task_id: i32 },
     /// A short-term memory reaches its TTL (SPEC §5).
     MemoryExpiry,
+    /// A resolved task's owner reports the result (SPEC §6 onResolve).
+    Report { task_id: i32 },
 }
 
 impl WakeReason {

@@ -10,10 +10,11 @@ use cubicle_store::{DbErr, chat as cq, mind as mq, org as oq};
 use sea_orm::ActiveValue::{NotSet, Set};
 use serde_json::json;
 
-use super::Engine;
+use super::{Engine, Focus};
 use crate::chat::gates::{self, ChatMode, GateReason};
 use crate::chat::polling;
 use crate::gateway::{CallContext, GatewayError, Purpose};
+use crate::mailbox::{MailKind, NewMail};
 use crate::mind::clean_chat_message;
 use crate::mind::memory_rules::{self, MemoryKind, Viewer, Visibility};
 use crate::mind::profile::NewMemory;
@@ -55,7 +56,7 @@ pub(super) async fn think(
     engine: &Engine,
     employee_id: i32,
     chat_id: Option<i32>,
-    escalation: bool,
+    focus: Focus,
 ) -> Result<ThinkOutcome, DbErr> {
     let core = engine.core();
     let db = &core.db;
@@ -88,7 +89,14 @@ pub(super) async fn think(
         .iter()
         .filter(|m| m.id > read_up_to && m.sender_employee_id != Some(employee_id))
         .collect();
-    if unread.is_empty() && tasks.is_empty() && !escalation {
+    // The task being reported, when this wake-up is an onResolve.
+    let reporting = match focus {
+        Focus::Report { task_id } => cubicle_store::work::find_task(db, task_id)
+            .await?
+            .filter(|t| t.owner_id == employee_id && t.status == "resolved"),
+        _ => None,
+    };
+    if unread.is_empty() && tasks.is_empty() && focus == Focus::Messages {
         return Ok(ThinkOutcome::Idle);
     }
     let latest_seen = recent.last().map(|m| m.id);
@@ -234,6 +242,11 @@ pub(super) async fn think(
         seed,
         stamina,
         addressed,
+        report: reporting.as_ref().map(|t| crate::mind::thought::Report {
+            description: t.description.clone(),
+            result: t.result.clone(),
+            hint: t.on_resolve_hint.clone(),
+        }),
     };
     let mut prompt = build(&scene);
     prompt.request.seed = engine.sampling_seed();
@@ -447,6 +460,9 @@ pub(super) async fn think(
     core.minds
         .record_mood(employee_id, Some(interest), Some(saturation))
         .await?;
+    if let Some(task) = &reporting {
+        file_report(engine, &me, &chat, task, posted > 0).await?;
+    }
     Ok(ThinkOutcome::Thought {
         interest: Some(interest),
         saturation: Some(saturation),
@@ -624,6 +640,30 @@ async fn apply_ops(
                     };
                     core.minds.stamina_event(me.id, event).await?;
                     applied.push(json!({"task": op_name, "id": id}));
+                    if let Some(task) = cubicle_store::work::find_task(&core.db, id).await? {
+                        if resolved {
+                            engine
+                                .schedule_report(me.id, id, task.on_resolve_target.as_deref())
+                                .await?;
+                        } else {
+                            // A failed task needs the boss: straight to the mailbox.
+                            core.mailbox
+                                .file(NewMail {
+                                    kind: MailKind::Escalation,
+                                    employee_id: Some(me.id),
+                                    chat_id: Some(chat.id),
+                                    task_id: Some(id),
+                                    title: format!("Could not finish: {}", task.description),
+                                    body: task.result.clone().unwrap_or_else(|| {
+                                        format!(
+                                            "{} gave up on the task without saying why.",
+                                            me.name
+                                        )
+                                    }),
+                                })
+                                .await?;
+                        }
+                    }
                 }
             }
             _ => {}
@@ -640,6 +680,53 @@ async fn apply_ops(
         mq::upsert_chat_summary(&core.db, chat.id, &summary, upto, now).await?;
     }
     Ok(json!(applied))
+}
+
+/// The copy of a report in the boss's mailbox: what the employee posted, in its own
+/// voice; when the gates or its own judgement kept it silent, the task's result.
+async fn file_report(
+    engine: &Engine,
+    me: &employee::Model,
+    chat: &chat::Model,
+    task: &cubicle_store::entity::task::Model,
+    spoke: bool,
+) -> Result<(), DbErr> {
+    let posted: Vec<String> = if spoke {
+        cq::last_messages(
+            &engine.core().db,
+            chat.id,
+            u64::try_from(MAX_MESSAGES_PER_THOUGHT).unwrap_or(2),
+        )
+        .await?
+        .into_iter()
+        .filter(|m| m.sender_employee_id == Some(me.id))
+        .map(|m| m.text)
+        .collect()
+    } else {
+        vec![]
+    };
+    let body = if posted.is_empty() {
+        format!(
+            "{} resolved the task but wrote no report. Result: {}",
+            me.name,
+            task.result.as_deref().unwrap_or("(none given)")
+        )
+    } else {
+        posted.join("\n\n")
+    };
+    engine
+        .core()
+        .mailbox
+        .file(NewMail {
+            kind: MailKind::Report,
+            employee_id: Some(me.id),
+            chat_id: Some(chat.id),
+            task_id: Some(task.id),
+            title: format!("Done: {}", task.description),
+            body,
+        })
+        .await?;
+    Ok(())
 }
 
 /// The rolling chat summary is a paragraph, not a transcript.

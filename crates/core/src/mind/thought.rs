@@ -184,6 +184,17 @@ pub struct Scene<'a> {
     pub stamina: Stamina,
     /// The boss spoke to this employee by name or @mention in what is new to them.
     pub addressed: bool,
+    /// A task just resolved, to report (onResolve).
+    pub report: Option<Report>,
+}
+
+/// A resolved task the employee reports on (SPEC §6 onResolve).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub description: String,
+    pub result: Option<String>,
+    /// The task's own instruction for the report, if it has one.
+    pub hint: Option<String>,
 }
 
 /// The request for one thought, and its estimated prompt size.
@@ -326,6 +337,19 @@ fn context_tail(s: &Scene<'_>) -> String {
         .collect();
     out.push_str(&urgency::task_section(&tasks));
     out.push('\n');
+    if let Some(r) = &s.report {
+        out.push_str(&format!(
+            "Your task \"{}\" is done{}. {} Write the report yourself, in your own voice (shouldSpeak true).\n",
+            cut(&r.description, 200),
+            r.result
+                .as_deref()
+                .map(|x| format!(" (result: {})", cut(x, 400)))
+                .unwrap_or_default(),
+            r.hint
+                .as_deref()
+                .map_or_else(|| format!("Report the result to {}.", s.company.boss_name), |h| cut(h, 200)),
+        ));
+    }
     if s.addressed {
         out.push_str(&format!(
             "{} spoke to you directly: answer them (shouldSpeak true).\n",
@@ -472,6 +496,7 @@ mod tests {
             seed: &crate::mind::seeds::SEEDS[3],
             stamina: Stamina::default(),
             addressed: true,
+            report: None,
         }
     }
 

@@ -728,4 +728,107 @@ async fn resolving_a_task_in_a_thought_closes_it_and_restores_stamina() {
         x.reason,
         cubicle_core::scheduler::WakeReason::TaskEscalation { .. }
     )));
+    // onResolve: she reported in her chat with the boss, in her own words, and a copy is
+    // in the mailbox linking back to that chat.
+    let boss_chat = w.co.core.chats.boss_chat(alice).await.unwrap();
+    for t in w.co.core.chats.view(boss_chat.id).await.unwrap().thoughts {
+        eprintln!(
+            "{} speak={} spoke={} silenced={:?}",
+            t.created_at, t.should_speak, t.spoke, t.silenced_by
+        );
+    }
+    for m in w.co.core.chats.messages(boss_chat.id).await.unwrap() {
+        eprintln!("{} {:?} {}", m.created_at, m.sender_employee_id, m.text);
+    }
+    let said: Vec<String> =
+        w.co.core
+            .chats
+            .messages(boss_chat.id)
+            .await
+            .unwrap()
+            .into_iter()
+            .filter(|m| m.sender_employee_id == Some(alice))
+            .map(|m| m.text)
+            .collect();
+    assert!(!said.is_empty(), "a report in the boss chat");
+    let mail =
+        w.co.core
+            .mailbox
+            .list(cubicle_core::mailbox::MailFilter::default())
+            .await
+            .unwrap();
+    let report = mail
+        .items
+        .iter()
+        .find(|m| m.kind == cubicle_core::mailbox::MailKind::Report)
+        .expect("a report in the mailbox");
+    assert_eq!(report.task_id, Some(task.id));
+    assert_eq!(report.chat_id, Some(boss_chat.id));
+    assert_eq!(report.employee_name, "Alice");
+    assert!(
+        said.iter().any(|s| report.body.contains(s.as_str())),
+        "{}",
+        report.body
+    );
+    assert_eq!(mail.unread, 1);
+    // The report prompt told her what was done.
+    let thoughts = w.co.core.chats.view(boss_chat.id).await.unwrap().thoughts;
+    assert!(!thoughts.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_overdue_task_escalates_to_the_mailbox_once_and_a_spent_budget_is_reported() {
+    let w = world().await;
+    let bob = w.id("Bob");
+    w.co.core
+        .work
+        .assign(bob, "write the test plan", "boss")
+        .await
+        .unwrap();
+    w.run_for(TimeDelta::minutes(45)).await;
+    let mail =
+        w.co.core
+            .mailbox
+            .list(cubicle_core::mailbox::MailFilter::default())
+            .await
+            .unwrap();
+    let escalations: Vec<_> = mail
+        .items
+        .iter()
+        .filter(|m| m.kind == cubicle_core::mailbox::MailKind::Escalation)
+        .collect();
+    assert_eq!(escalations.len(), 1, "{escalations:?}");
+    assert!(escalations[0].title.contains("write the test plan"));
+
+    // The budget runs out: one budget stop, however many calls are refused.
+    w.co.core
+        .providers
+        .set_price(SetPrice {
+            provider_id: w.provider_id.clone(),
+            model: "m".into(),
+            input_per_mtok: 1_000.0,
+            output_per_mtok: 1_000.0,
+        })
+        .await
+        .unwrap();
+    w.co.core
+        .org
+        .set_budget(SetBudget {
+            daily_budget_usd: 0.01,
+        })
+        .await
+        .unwrap();
+    w.boss_says(w.dept_chat, "Everyone: status please.").await;
+    w.run_for(TimeDelta::minutes(5)).await;
+    let budget: Vec<_> =
+        w.co.core
+            .mailbox
+            .list(cubicle_core::mailbox::MailFilter::default())
+            .await
+            .unwrap()
+            .items
+            .into_iter()
+            .filter(|m| m.kind == cubicle_core::mailbox::MailKind::Budget)
+            .collect();
+    assert_eq!(budget.len(), 1);
 }
