@@ -731,15 +731,6 @@ async fn resolving_a_task_in_a_thought_closes_it_and_restores_stamina() {
     // onResolve: she reported in her chat with the boss, in her own words, and a copy is
     // in the mailbox linking back to that chat.
     let boss_chat = w.co.core.chats.boss_chat(alice).await.unwrap();
-    for t in w.co.core.chats.view(boss_chat.id).await.unwrap().thoughts {
-        eprintln!(
-            "{} speak={} spoke={} silenced={:?}",
-            t.created_at, t.should_speak, t.spoke, t.silenced_by
-        );
-    }
-    for m in w.co.core.chats.messages(boss_chat.id).await.unwrap() {
-        eprintln!("{} {:?} {}", m.created_at, m.sender_employee_id, m.text);
-    }
     let said: Vec<String> =
         w.co.core
             .chats
