@@ -7,6 +7,7 @@ mod org;
 mod provider;
 mod run;
 mod say;
+mod work;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -74,6 +75,16 @@ enum Command {
     },
     /// Let the company work headless for a while (the conversation engine).
     Run(run::RunArgs),
+    /// Every task: who has it, its status, who gave it.
+    Tasks {
+        #[arg(long)]
+        json: bool,
+    },
+    /// The boss's mailbox: reports, escalations, budget stops.
+    Mailbox {
+        #[arg(long)]
+        json: bool,
+    },
     /// The secretary's conversation and its action cards.
     #[command(subcommand)]
     Secretary(say::SecretaryCommand),
@@ -167,6 +178,8 @@ async fn run(cli: Cli) -> Result<()> {
                 Command::Chats => say::chats(&core).await,
                 Command::Post { chat_id, text } => say::post(&core, chat_id, &text.join(" ")).await,
                 Command::Run(args) => run::run(&core, manual, args).await,
+                Command::Tasks { json } => work::tasks(&core, json).await,
+                Command::Mailbox { json } => work::mailbox(&core, json).await,
                 Command::Ask {
                     provider,
                     model,

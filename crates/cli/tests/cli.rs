@@ -394,3 +394,66 @@ fn bench_chat_prints_one_json_object_with_sane_figures() {
     assert!(v["idle_calls_ratio"].as_f64() > Some(1.0), "{v}");
     assert!(v["dept_thought_prompt_tokens"].as_f64() > Some(0.0), "{v}");
 }
+
+#[test]
+fn a_company_runs_headless_from_a_task_to_a_report_in_the_mailbox() {
+    let cli = Cli::new();
+    cli.ok(&["org", "init", "--name", "Acme", "--boss", "Ada"]);
+    cli.ok(&["org", "add-department", "Engineering"]);
+    cli.ok(&[
+        "org",
+        "hire",
+        "Alice",
+        "--title",
+        "Backend Engineer",
+        "--department",
+        "Engineering",
+    ]);
+    cli.ok(&["say", "--yes", "ask Alice to research REST vs GraphQL"]);
+    let tasks: serde_json::Value = serde_json::from_str(&cli.ok(&["tasks", "--json"])).unwrap();
+    assert_eq!(tasks[0]["status"], "pending", "{tasks}");
+    let task_id = tasks[0]["id"].as_i64().unwrap();
+
+    // Every thought of the scripted model resolves the task and says so.
+    let thought = serde_json::json!({
+        "innerThoughts": "I compared both; REST fits our clients today.",
+        "messages": [{"content": "Research done: REST for now, GraphQL once the mobile app needs it."}],
+        "shouldSpeak": true,
+        "taskOps": [{"op": "resolve", "id": task_id, "result": "REST for now"}]
+    });
+    let url = scripted_model(&thought.to_string());
+    let out = cli.run_with_model(
+        &url,
+        &[
+            "run",
+            "--for",
+            "10m",
+            "--virtual-clock",
+            "--seed",
+            "1",
+            "--json",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert!(stats["thoughts"].as_u64().unwrap() >= 2, "{stats}");
+
+    let tasks: serde_json::Value = serde_json::from_str(&cli.ok(&["tasks", "--json"])).unwrap();
+    assert_eq!(tasks[0]["status"], "resolved", "{tasks}");
+    let mail: serde_json::Value = serde_json::from_str(&cli.ok(&["mailbox", "--json"])).unwrap();
+    let report = mail["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["kind"] == "report")
+        .unwrap_or_else(|| panic!("a report in the mailbox: {mail}"));
+    assert_eq!(report["employeeName"], "Alice");
+    assert_eq!(report["taskId"], task_id);
+    assert_eq!(mail["unread"], 1);
+    let text = cli.ok(&["mailbox"]);
+    assert!(text.contains("Done: research REST vs GraphQL"), "{text}");
+}

@@ -140,6 +140,15 @@ impl Work {
         }
     }
 
+    /// Every task (the newest 500), newest first.
+    pub async fn all(&self) -> Result<Vec<TaskDto>, DbErr> {
+        Ok(q::list_tasks(&self.db, 500)
+            .await?
+            .iter()
+            .map(task_dto)
+            .collect())
+    }
+
     pub async fn pending(&self) -> Result<Vec<TaskDto>, DbErr> {
         Ok(q::pending_tasks(&self.db)
             .await?

@@ -31,6 +31,19 @@ pub async fn pending_tasks(conn: &impl ConnectionTrait) -> Result<Vec<task::Mode
         .await
 }
 
+/// Every task, newest first (at most `limit`).
+pub async fn list_tasks(
+    conn: &impl ConnectionTrait,
+    limit: u64,
+) -> Result<Vec<task::Model>, DbErr> {
+    use sea_orm::QuerySelect;
+    task::Entity::find()
+        .order_by_desc(task::Column::Id)
+        .limit(limit)
+        .all(conn)
+        .await
+}
+
 /// One employee's pending tasks, oldest first.
 pub async fn pending_tasks_of(
     conn: &impl ConnectionTrait,
