@@ -6,6 +6,7 @@ import { ProfilePage } from "./employee/ProfilePage";
 import { setLanguage } from "./i18n";
 import { useDomainEvents } from "./ipc/events";
 import { useOrg } from "./ipc/queries";
+import { MailboxPage } from "./mailbox/MailboxPage";
 import { OrgChartPage } from "./org/OrgChartPage";
 import { RelationshipsPage } from "./relationships/RelationshipsPage";
 import { SecretaryPage } from "./secretary/SecretaryPage";
@@ -43,6 +44,8 @@ function Page({ route, company }: { route: AppRoute; company: CompanyDto }) {
       return <OrgChartPage />;
     case "chats":
       return <ChatsPage chatId={route.chatId} />;
+    case "mailbox":
+      return <MailboxPage mailId={route.mailId} />;
     case "relationships":
       return <RelationshipsPage />;
     case "employee":

@@ -222,3 +222,76 @@ export const ChevronLeftIcon = (p: IconProps) => (
     <path d="M12 4.5L6.5 10l5.5 5.5" />
   </Svg>
 );
+
+/** An envelope: the mailbox. */
+export const MailIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="2.5" y="4.5" width="15" height="11" rx="1.5" />
+    <path d="M3 5.5l7 5.5 7-5.5" />
+  </Svg>
+);
+
+/** A page with a tick: an employee's report on a finished task. */
+export const ReportIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M5.5 2.5h6l3 3v11a1 1 0 0 1-1 1h-8a1 1 0 0 1-1-1v-13a1 1 0 0 1 1-1z" />
+    <path d="M11.5 2.5v3h3M7.5 12l1.8 1.8 3.4-3.6" />
+  </Svg>
+);
+
+/** A clock with an alert mark: a task running late, escalated to the boss. */
+export const ClockAlertIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M16.8 11.5A7 7 0 1 1 11.5 3.2" />
+    <path d="M9.5 6v4.5l2.5 1.5M16 3v4M16 9.6v.1" />
+  </Svg>
+);
+
+/** A coin: money, the daily budget. */
+export const CoinIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="10" cy="10" r="7.5" />
+    <path d="M12.3 7.3c-.4-.8-1.3-1.3-2.3-1.3-1.3 0-2.3.8-2.3 1.9 0 2.6 4.7 1.4 4.7 4.1 0 1.1-1.1 2-2.4 2-1.1 0-2-.5-2.4-1.4M10 4.5V6M10 14v1.5" />
+  </Svg>
+);
+
+/** A folded newspaper: a digest. */
+export const DigestIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M4.5 4.5h10v11a1.5 1.5 0 0 1-1.5 1.5H4a1.5 1.5 0 0 1-1.5-1.5V8h2" />
+    <path d="M14.5 17a1.5 1.5 0 0 0 1.5-1.5V7.5h-1.5M7 7.5h5M7 10.5h5M7 13.5h3" />
+  </Svg>
+);
+
+/** A box with a lid: archive. */
+export const ArchiveIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="2.5" y="3.5" width="15" height="4" rx="1" />
+    <path d="M4 7.5v8a1 1 0 0 0 1 1h10a1 1 0 0 0 1-1v-8M8 10.5h4" />
+  </Svg>
+);
+
+/** A tray with an arrow into it: back to the inbox. */
+export const InboxIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M2.5 11.5l2-7h11l2 7v4a1 1 0 0 1-1 1h-13a1 1 0 0 1-1-1z" />
+    <path d="M2.5 11.5h4l1 2h5l1-2h4" />
+  </Svg>
+);
+
+/** An envelope with a dot: mark as unread. */
+export const MailDotIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12.5 4.5h-9A1 1 0 0 0 2.5 5.5v9a1 1 0 0 0 1 1h13a1 1 0 0 0 1-1V10" />
+    <path d="M3 5.5l7 5.5 3-2.4" />
+    <circle cx="16" cy="5" r="2" />
+  </Svg>
+);
+
+/** An open envelope: mark as read. */
+export const MailOpenIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M2.5 8.5l7.5-5 7.5 5v7a1 1 0 0 1-1 1h-13a1 1 0 0 1-1-1z" />
+    <path d="M2.5 8.5l7.5 5 7.5-5" />
+  </Svg>
+);

@@ -6,6 +6,7 @@
 //   /mock.html          opens on the secretary (an empty conversation); ?chat = a conversation with every kind of card
 //   /mock.html#org      the org chart
 //   /mock.html#chats    the chats (#chats/1: Engineering, with unread messages and inner thoughts)
+//   /mock.html#mailbox  the mailbox: reports, an escalation, a budget stop (add ?nomail for an empty one)
 //   /mock.html#relationships  the relationship graph; #employee/12 Alan Turing's profile
 //   /mock.html#settings the settings page (add ?nospend for no spend, ?nomodel for a missing built-in model,
 //                       ?custommodel for a model file chosen in Settings)
@@ -19,6 +20,7 @@ import { App } from "../App";
 import { AppProviders, createQueryClient } from "../providers";
 import { FakeBackend } from "../test/fakeBackend";
 import { company, fixedOrg, provider, sampleSpend } from "../test/fixtures";
+import { seedDemoMail } from "./demoMail";
 import { seedDemoMinds } from "./demoMinds";
 
 const params = new URLSearchParams(window.location.search);
@@ -40,7 +42,10 @@ if (params.has("nomodel")) backend.builtin = { ...backend.builtin, installed: fa
 if (params.has("custommodel")) {
   backend.builtin = { ...backend.builtin, path: "/home/ada/models/Qwen2.5-0.5B-Instruct-Q4_K_M.gguf", sizeBytes: 397_808_192, custom: true };
 }
-if (!params.has("new") && !params.has("empty")) seedDemoMinds(backend);
+if (!params.has("new") && !params.has("empty")) {
+  seedDemoMinds(backend);
+  if (!params.has("nomail")) seedDemoMail(backend);
+}
 if (params.has("chat") && backend.company) {
   // A conversation with a status answer, an applied hire (Undo running), a cancelled card and pending proposals.
   const say = (text: string) => backend.handle("secretary_say", { input: { text } });

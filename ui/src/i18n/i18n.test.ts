@@ -3,6 +3,7 @@ import { ARCHETYPES, EMPLOYEE_STATUSES, LANGUAGES } from "../domain";
 import { CHAT_KINDS, CHAT_MODES, SILENCE_REASONS, THOUGHT_FAILURES } from "../chats/format";
 import { MEMORY_KINDS, URGENCIES, VISIBILITIES, ZONES } from "../employee/format";
 import { ERROR_CODES } from "../ipc/errors";
+import { MAIL_KINDS, MAIL_STATUSES, MAIL_VIEWS } from "../mailbox/format";
 import { AFFINITY_TONES } from "../relationships/affinity";
 import { ACTION_STATUSES, APPROVAL_POLICIES, PROPOSAL_TYPES } from "../secretary/format";
 import { KEY_STATUSES, ROUTABLE_PURPOSES } from "../settings/format";
@@ -63,7 +64,7 @@ describe("translations", () => {
     expect(missing).toEqual([]);
   });
 
-  it("translates every archetype, status, error code, language, key status, purpose, secretary action, chat kind, silence reason, stamina zone, memory label and affinity tone in both languages", () => {
+  it("translates every archetype, status, error code, language, key status, purpose, secretary action, chat kind, silence reason, stamina zone, memory label, affinity tone and mailbox kind, status and view in both languages", () => {
     const dynamic = [
       ...ARCHETYPES.map((a) => `archetype.${a}`),
       ...EMPLOYEE_STATUSES.map((s) => `status.${s}`),
@@ -87,6 +88,9 @@ describe("translations", () => {
       ...VISIBILITIES.flatMap((v) => [`profile.memories.visibility.${v}`, `profile.memories.visibilityHint.${v}`]),
       ...URGENCIES.map((u) => `profile.tasks.urgency.${u}`),
       ...AFFINITY_TONES.flatMap((tone) => [`profile.relationships.tone.${tone}`, `graph.legend.${tone}`]),
+      ...MAIL_KINDS.map((k) => `mailbox.kind.${k}`),
+      ...MAIL_STATUSES.map((s) => `mailbox.status.${s}`),
+      ...MAIL_VIEWS.flatMap((v) => [`mailbox.view.${v}`, `mailbox.emptyView.${v}`]),
     ];
     for (const key of dynamic) {
       expect(enKeys.has(key), `en ${key}`).toBe(true);

@@ -45,6 +45,9 @@ import type { EmployeeProfileDto } from "../bindings/EmployeeProfileDto";
 import type { PostMessage } from "../bindings/PostMessage";
 import type { RelationshipGraphDto } from "../bindings/RelationshipGraphDto";
 import type { ResetRelationships } from "../bindings/ResetRelationships";
+import type { MailboxDto } from "../bindings/MailboxDto";
+import type { MailFilter } from "../bindings/MailFilter";
+import type { SetMailStatus } from "../bindings/SetMailStatus";
 
 export const api = {
   getOrg: () => invoke<OrgSnapshot>("get_org"),
@@ -114,6 +117,15 @@ export const api = {
   /** One relationship (`otherId`), or all of the employee's (`otherId: null`). */
   resetRelationships: (input: ResetRelationships) => invoke<null>("reset_relationships", { input }),
   relationshipGraph: () => invoke<RelationshipGraphDto>("relationship_graph"),
+
+  // The mailbox: reports, escalations and budget stops addressed to the boss.
+  /**
+   * The newest first (at most 500); each filter applies when set, and `status: null` is everything but
+   * the archive. `unread` counts the whole mailbox, whatever the filter.
+   */
+  listMail: (input: MailFilter) => invoke<MailboxDto>("list_mail", { input }),
+  /** Unread, read or archived; `not_found` for an unknown item. */
+  setMailStatus: (input: SetMailStatus) => invoke<null>("set_mail_status", { input }),
 };
 
 // Plain Rust input structs of the chat and mind commands (no generated bindings).

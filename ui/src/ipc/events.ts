@@ -43,6 +43,9 @@ export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
     case "mind_changed":
       // Memories, relationships or stamina: the profile, and the graph's edges.
       return [queryKeys.profile(event.employeeId), queryKeys.relationshipGraph];
+    case "mail_changed":
+      // An item filed, read or archived: every listing (and the unread count of the navigation).
+      return [queryKeys.mailbox];
     case "secretary_reply_delta":
       // Streamed text of a reply on its way; the finished turn invalidates the history itself.
       return [];

@@ -64,6 +64,8 @@ describe("commands", () => {
     await api.deleteMemory({ memoryId: 30 });
     await api.resetRelationships({ employeeId: 7, otherId: null });
     await api.relationshipGraph();
+    await api.listMail({ status: null, kind: "report", employeeId: 12 });
+    await api.setMailStatus({ mailId: 5, status: "archived" });
     expect(seen).toEqual([
       ["get_org", {}],
       ["list_role_templates", {}],
@@ -96,6 +98,8 @@ describe("commands", () => {
       ["delete_memory", { input: { memoryId: 30 } }],
       ["reset_relationships", { input: { employeeId: 7, otherId: null } }],
       ["relationship_graph", {}],
+      ["list_mail", { input: { status: null, kind: "report", employeeId: 12 } }],
+      ["set_mail_status", { input: { mailId: 5, status: "archived" } }],
     ]);
   });
 
@@ -143,5 +147,9 @@ describe("domain events", () => {
     expect(keysFor({ type: "providers_changed" })).toEqual([["providers"], ["routes"], ["prices"]]);
     expect(keysFor({ type: "spend_recorded" })).toEqual([["spend"], ["profile"]]);
     expect(keysFor({ type: "budget_exceeded", spentUsd: 10.2, budgetUsd: 10 })).toEqual([["spend"], ["org"], ["company"]]);
+  });
+
+  it("invalidates every mailbox listing when the mail changes", () => {
+    expect(keysFor({ type: "mail_changed" })).toEqual([["mailbox"]]);
   });
 });

@@ -1,4 +1,5 @@
-import { useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
+import type { MailFilter } from "../bindings/MailFilter";
 import { api } from "./api";
 
 export const queryKeys = {
@@ -21,6 +22,9 @@ export const queryKeys = {
   profiles: ["profile"] as const,
   profile: (employeeId: number) => ["profile", employeeId] as const,
   relationshipGraph: ["relationship-graph"] as const,
+  /** Every mailbox listing sits under it, one per filter. */
+  mailbox: ["mailbox"] as const,
+  mailList: (filter: MailFilter) => ["mailbox", "list", filter.status, filter.kind, filter.employeeId] as const,
 };
 
 export function useOrg() {
@@ -114,3 +118,24 @@ export function useRelationshipGraph() {
 
 /** What a change to one employee's mind (a memory, a relationship) makes stale. */
 export const mindKeys = (employeeId: number) => [queryKeys.profile(employeeId), queryKeys.relationshipGraph] as const;
+
+// ---- Mailbox ----
+
+/** What the navigation badge asks for: only unread items, so the answer stays small. */
+export const UNREAD_MAIL: MailFilter = { status: "unread", kind: null, employeeId: null };
+
+/** One listing of the mailbox. Changing the filter keeps the last list on screen until the new one is in. */
+export function useMailbox(filter: MailFilter, options: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: queryKeys.mailList(filter),
+    queryFn: () => api.listMail(filter),
+    placeholderData: keepPreviousData,
+    enabled: options.enabled ?? true,
+  });
+}
+
+/** Unread items in the whole mailbox (0 while loading or when the mailbox cannot be read). */
+export function useUnreadMail(): number {
+  const mail = useQuery({ queryKey: queryKeys.mailList(UNREAD_MAIL), queryFn: () => api.listMail(UNREAD_MAIL), select: (m) => m.unread });
+  return mail.data ?? 0;
+}

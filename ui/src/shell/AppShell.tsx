@@ -1,11 +1,11 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { CompanyDto } from "../bindings/CompanyDto";
-import { ChatIcon, ChatsIcon, GraphIcon, OrgIcon, SettingsIcon } from "../components/icons";
-import { useChats } from "../ipc/queries";
+import { ChatIcon, ChatsIcon, GraphIcon, MailIcon, OrgIcon, SettingsIcon } from "../components/icons";
+import { useChats, useUnreadMail } from "../ipc/queries";
 import { Avatar } from "../org/Avatar";
 import { LanguageSwitch } from "./LanguageSwitch";
-import { routeHref, type AppRoute, type NavPage } from "./route";
+import { pageStart, routeHref, type AppRoute, type NavPage } from "./route";
 
 export function Logo({ className = "" }: { className?: string }) {
   return (
@@ -35,7 +35,7 @@ function NavItem({
 }) {
   const current = page === active.page;
   // The nav goes to a page's start: the chats page without a chat picked, and so on.
-  const href = page === "chats" ? routeHref({ page, chatId: null }) : routeHref({ page });
+  const href = routeHref(pageStart(page));
   return (
     <li>
       <a
@@ -54,21 +54,33 @@ function NavItem({
   );
 }
 
+/** A count in the navigation (hidden when 0): what it counts is said to screen readers. */
+function CountBadge({ count, label, testId }: { count: number; label: string; testId: string }) {
+  if (count === 0) return null;
+  return (
+    <span
+      data-testid={testId}
+      className="inline-flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-indigo-600 px-1.5 text-[11px] font-semibold text-white tabular-nums"
+    >
+      <span aria-hidden="true">{count > 99 ? "99+" : count}</span>
+      <span className="sr-only">{label}</span>
+    </span>
+  );
+}
+
 /** How many chat messages the boss has not read, across all chats (hidden when none). */
 function UnreadBadge() {
   const { t } = useTranslation();
   const chats = useChats();
   const unread = (chats.data ?? []).reduce((sum, c) => sum + c.unread, 0);
-  if (unread === 0) return null;
-  return (
-    <span
-      data-testid="nav-chats-unread"
-      className="inline-flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-indigo-600 px-1.5 text-[11px] font-semibold text-white tabular-nums"
-    >
-      <span aria-hidden="true">{unread > 99 ? "99+" : unread}</span>
-      <span className="sr-only">{t("chats.unread", { count: unread })}</span>
-    </span>
-  );
+  return <CountBadge count={unread} label={t("chats.unread", { count: unread })} testId="nav-chats-unread" />;
+}
+
+/** How many items in the mailbox the boss has not opened (hidden when none). */
+function UnreadMailBadge() {
+  const { t } = useTranslation();
+  const unread = useUnreadMail();
+  return <CountBadge count={unread} label={t("mailbox.unread", { count: unread })} testId="nav-mailbox-unread" />;
 }
 
 export function AppShell({ company, route, children }: { company: CompanyDto; route: AppRoute; children: ReactNode }) {
@@ -90,6 +102,14 @@ export function AppShell({ company, route, children }: { company: CompanyDto; ro
             icon={<ChatsIcon />}
             label={t("nav.chats")}
             badge={<UnreadBadge />}
+          />
+          <NavItem
+            page="mailbox"
+            active={route}
+            testId="nav-mailbox"
+            icon={<MailIcon />}
+            label={t("nav.mailbox")}
+            badge={<UnreadMailBadge />}
           />
           <NavItem page="relationships" active={route} testId="nav-relationships" icon={<GraphIcon />} label={t("nav.relationships")} />
           <NavItem page="settings" active={route} testId="nav-settings" icon={<SettingsIcon />} label={t("nav.settings")} />

@@ -1,13 +1,14 @@
 import { useMemo, useSyncExternalStore } from "react";
 
 /**
- * Where the app is. The address is the URL hash (`#settings`, `#chats/12`, `#employee/7`),
+ * Where the app is. The address is the URL hash (`#settings`, `#chats/12`, `#mailbox/3`, `#employee/7`),
  * so reloads and the dev mock (`/mock.html#chats`) land on the same page.
  */
 export type AppRoute =
   | { page: "secretary" }
   | { page: "org" }
   | { page: "chats"; chatId: number | null }
+  | { page: "mailbox"; mailId: number | null }
   | { page: "relationships" }
   | { page: "settings" }
   | { page: "employee"; employeeId: number };
@@ -15,8 +16,20 @@ export type AppRoute =
 export type Page = AppRoute["page"];
 
 /** The pages the navigation lists, in its order (an employee's profile is reached from elsewhere). */
-export const NAV_PAGES = ["secretary", "org", "chats", "relationships", "settings"] as const satisfies readonly Page[];
+export const NAV_PAGES = ["secretary", "org", "chats", "mailbox", "relationships", "settings"] as const satisfies readonly Page[];
 export type NavPage = (typeof NAV_PAGES)[number];
+
+/** Where the navigation goes for a page: its start (the chats page without a chat picked, and so on). */
+export function pageStart(page: NavPage): AppRoute {
+  switch (page) {
+    case "chats":
+      return { page, chatId: null };
+    case "mailbox":
+      return { page, mailId: null };
+    default:
+      return { page };
+  }
+}
 
 /** Where the app opens: the boss runs the company by talking to the secretary. */
 export const DEFAULT_ROUTE: AppRoute = { page: "secretary" };
@@ -39,6 +52,8 @@ export function parseRoute(hash: string): AppRoute {
       return { page: head };
     case "chats":
       return { page: "chats", chatId: parseId(id) };
+    case "mailbox":
+      return { page: "mailbox", mailId: parseId(id) };
     case "employee": {
       const employeeId = parseId(id);
       return employeeId === null ? DEFAULT_ROUTE : { page: "employee", employeeId };
@@ -53,6 +68,8 @@ export function routeHref(route: AppRoute): string {
   switch (route.page) {
     case "chats":
       return route.chatId === null ? "#chats" : `#chats/${route.chatId}`;
+    case "mailbox":
+      return route.mailId === null ? "#mailbox" : `#mailbox/${route.mailId}`;
     case "employee":
       return `#employee/${route.employeeId}`;
     default:
@@ -61,6 +78,7 @@ export function routeHref(route: AppRoute): string {
 }
 
 export const chatHref = (chatId: number): string => routeHref({ page: "chats", chatId });
+export const mailHref = (mailId: number): string => routeHref({ page: "mailbox", mailId });
 export const profileHref = (employeeId: number): string => routeHref({ page: "employee", employeeId });
 
 /** Goes to a route from code (after a command succeeded); links use `href` instead. */

@@ -1,6 +1,7 @@
 // An in-memory Cubicle behind mockIPC: implements the IPC contract's commands with the same
 // error codes, records every call, and emits "domain-event" like the Rust side does. The chat
-// and mind commands (and their seeding helpers) live in fakeChats.ts, which this class extends.
+// and mind commands (and their seeding helpers) live in fakeChats.ts, the mailbox's in
+// fakeMailbox.ts: this class extends both (FakeBackend → FakeMailbox → FakeChatsAndMinds).
 import { emit } from "@tauri-apps/api/event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import type { CompanyDto } from "../bindings/CompanyDto";
@@ -43,7 +44,8 @@ import type { HireEdits } from "../bindings/HireEdits";
 import type { SecretaryMessageDto } from "../bindings/SecretaryMessageDto";
 import type { SecretaryTurn } from "../bindings/SecretaryTurn";
 import type { SecretaryActionRef, SecretaryConfirm, SecretarySay } from "../ipc/api";
-import { FakeChatsAndMinds, UNHANDLED } from "./fakeChats";
+import { UNHANDLED } from "./fakeChats";
+import { FakeMailbox } from "./fakeMailbox";
 import { readBossText } from "./fakeSecretary";
 import {
   BUILTIN_MODEL,
@@ -82,7 +84,7 @@ const fail = (code: ErrorCode, message: string): never => {
   throw error;
 };
 
-export class FakeBackend extends FakeChatsAndMinds {
+export class FakeBackend extends FakeMailbox {
   company: CompanyDto | null;
   departments: DepartmentDto[];
   employees: EmployeeDto[];
@@ -243,6 +245,8 @@ export class FakeBackend extends FakeChatsAndMinds {
       case "secretary_undo":
         return this.secretaryUndo(input as SecretaryActionRef);
       default: {
+        const mail = this.mailCommand(cmd, input);
+        if (mail !== UNHANDLED) return mail;
         const answer = this.chatCommand(cmd, input);
         return answer === UNHANDLED ? fail("internal", `unknown command ${cmd}`) : answer;
       }

@@ -387,6 +387,8 @@ pub(super) async fn think(
 
     let mut silenced_by: Option<&str> = None;
     let mut posted = 0usize;
+    // What this thought said in the chat itself (a report's words, for the mailbox).
+    let mut said_here: Vec<String> = Vec::new();
     if t.should_speak && kept.is_empty() && impostor {
         silenced_by = Some("identity");
     } else if t.should_speak && !kept.is_empty() {
@@ -403,7 +405,7 @@ pub(super) async fn think(
             .map(|(_, text)| text.clone())
             .collect();
         if !here.is_empty() {
-            let (n, why) = deliver(
+            let (sent, why) = deliver(
                 engine,
                 employee_id,
                 &chat,
@@ -412,7 +414,8 @@ pub(super) async fn think(
                 boss_mentioned_me,
             )
             .await?;
-            posted += n;
+            posted += sent.len();
+            said_here = sent;
             silenced_by = why;
         }
         let mut targets: Vec<i32> = kept.iter().filter_map(|(to, _)| *to).collect();
@@ -432,9 +435,9 @@ pub(super) async fn think(
                 }
             };
             // A private word does not reset the topic: the DM has its own saturation.
-            let (n, why) = deliver(engine, employee_id, &dm, &texts, 0, false).await?;
-            posted += n;
-            if silenced_by.is_none() && n == 0 {
+            let (sent, why) = deliver(engine, employee_id, &dm, &texts, 0, false).await?;
+            posted += sent.len();
+            if silenced_by.is_none() && sent.is_empty() {
                 silenced_by = why;
             }
         }
@@ -461,7 +464,7 @@ pub(super) async fn think(
         .record_mood(employee_id, Some(interest), Some(saturation))
         .await?;
     if let Some(task) = &reporting {
-        file_report(engine, &me, &chat, task, posted > 0).await?;
+        file_report(engine, &me, &chat, task, &said_here).await?;
     }
     Ok(ThinkOutcome::Thought {
         interest: Some(interest),
@@ -486,7 +489,7 @@ async fn deliver(
     texts: &[String],
     saturation: u8,
     boss_mentioned_me: bool,
-) -> Result<(usize, Option<&'static str>), DbErr> {
+) -> Result<(Vec<String>, Option<&'static str>), DbErr> {
     let core = engine.core();
     let db = &core.db;
     let now = engine.now();
@@ -498,7 +501,7 @@ async fn deliver(
     let window = gates::limits(mode).window.max(gates::limits(mode).cooldown);
     let my_posts = cq::posts_by_since(db, chat.id, employee_id, now - window).await?;
     if let Err(reason) = gates::check(mode, now, &my_posts, saturation, boss_mentioned_me) {
-        return Ok((0, Some(gate_name(reason))));
+        return Ok((vec![], Some(gate_name(reason))));
     }
     let room = gates::room_left(mode, now, &my_posts).min(MAX_MESSAGES_PER_THOUGHT);
     let mut own: Vec<String> = cq::last_messages(db, chat.id, SCENE_MESSAGES)
@@ -509,7 +512,7 @@ async fn deliver(
         .take(OWN_RECENT)
         .map(|m| m.text)
         .collect();
-    let (mut posted, mut repeated) = (0, false);
+    let (mut posted, mut repeated) = (Vec::new(), false);
     for text in texts.iter().take(room) {
         let refs: Vec<&str> = own.iter().map(String::as_str).collect();
         if memory_rules::is_duplicate(text, &refs) {
@@ -524,9 +527,10 @@ async fn deliver(
             .post_as_employee(chat.id, employee_id, text)
             .await?;
         own.push(text.clone());
-        posted += 1;
+        posted.push(text.clone());
     }
-    Ok((posted, (posted == 0 && repeated).then_some("repetition")))
+    let why = (posted.is_empty() && repeated).then_some("repetition");
+    Ok((posted, why))
 }
 
 /// Applies the thought's memory, relationship and task ops and its chat summary; returns
@@ -689,30 +693,16 @@ async fn file_report(
     me: &employee::Model,
     chat: &chat::Model,
     task: &cubicle_store::entity::task::Model,
-    spoke: bool,
+    said: &[String],
 ) -> Result<(), DbErr> {
-    let posted: Vec<String> = if spoke {
-        cq::last_messages(
-            &engine.core().db,
-            chat.id,
-            u64::try_from(MAX_MESSAGES_PER_THOUGHT).unwrap_or(2),
-        )
-        .await?
-        .into_iter()
-        .filter(|m| m.sender_employee_id == Some(me.id))
-        .map(|m| m.text)
-        .collect()
-    } else {
-        vec![]
-    };
-    let body = if posted.is_empty() {
+    let body = if said.is_empty() {
         format!(
             "{} resolved the task but wrote no report. Result: {}",
             me.name,
             task.result.as_deref().unwrap_or("(none given)")
         )
     } else {
-        posted.join("\n\n")
+        said.join("\n\n")
     };
     engine
         .core()
