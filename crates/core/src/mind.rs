@@ -164,11 +164,12 @@ fn shorten(text: &str, max: usize) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::types::*;
 
-    fn alice() -> EmployeeDto {
+    /// An employee for prompt tests.
+    pub(crate) fn alice() -> EmployeeDto {
         EmployeeDto {
             id: 1,
             name: "Alice".into(),

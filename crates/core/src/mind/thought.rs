@@ -425,24 +425,11 @@ mod tests {
 
     fn alice() -> EmployeeDto {
         EmployeeDto {
-            id: 1,
-            name: "Alice".into(),
             title: "Backend Engineer".into(),
-            department_id: Some(1),
-            team_id: None,
-            manager_id: None,
             archetype: Archetype::OldHand,
             speaking_style: "Dry, precise.".into(),
             skills: vec!["rust".into()],
-            backend: BackendRef {
-                provider: String::new(),
-                model: String::new(),
-            },
-            tool_whitelist: vec![],
-            avatar: None,
-            status: EmployeeStatus::Idle,
-            hired_at: String::new(),
-            fired_at: None,
+            ..crate::mind::tests::alice()
         }
     }
 

@@ -203,6 +203,27 @@ async fn world() -> World {
 }
 
 impl World {
+    /// Prices the scripted model so a thought or two spends `daily_budget_usd`.
+    async fn expensive(&self, daily_budget_usd: f64) {
+        self.co
+            .core
+            .providers
+            .set_price(SetPrice {
+                provider_id: self.provider_id.clone(),
+                model: "m".into(),
+                input_per_mtok: 1_000.0,
+                output_per_mtok: 1_000.0,
+            })
+            .await
+            .unwrap();
+        self.co
+            .core
+            .org
+            .set_budget(SetBudget { daily_budget_usd })
+            .await
+            .unwrap();
+    }
+
     async fn boss_says(&self, chat_id: i32, text: &str) -> i32 {
         self.co
             .core
@@ -580,24 +601,8 @@ async fn two_employees_talk_through_the_real_built_in_model_offline() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spent_budget_stops_thinking_without_polling_until_a_new_message() {
     let w = world().await;
-    // Expensive enough that the first thought spends the day's budget.
-    w.co.core
-        .providers
-        .set_price(SetPrice {
-            provider_id: w.provider_id.clone(),
-            model: "m".into(),
-            input_per_mtok: 1_000.0,
-            output_per_mtok: 1_000.0,
-        })
-        .await
-        .unwrap();
-    w.co.core
-        .org
-        .set_budget(SetBudget {
-            daily_budget_usd: 0.5,
-        })
-        .await
-        .unwrap();
+    // Expensive enough that the first thoughts spend the day's budget.
+    w.expensive(0.5).await;
     w.boss_says(w.dept_chat, "Quick round: how is everyone?")
         .await;
     w.run_for(TimeDelta::minutes(10)).await;
@@ -792,23 +797,8 @@ async fn an_overdue_task_escalates_to_the_mailbox_once_and_a_spent_budget_is_rep
     assert!(escalations[0].title.contains("write the test plan"));
 
     // The budget runs out: one budget stop, however many calls are refused.
-    w.co.core
-        .providers
-        .set_price(SetPrice {
-            provider_id: w.provider_id.clone(),
-            model: "m".into(),
-            input_per_mtok: 1_000.0,
-            output_per_mtok: 1_000.0,
-        })
-        .await
-        .unwrap();
-    w.co.core
-        .org
-        .set_budget(SetBudget {
-            daily_budget_usd: 0.01,
-        })
-        .await
-        .unwrap();
+    // Expensive enough that the first thoughts spend the day's budget.
+    w.expensive(0.01).await;
     w.boss_says(w.dept_chat, "Everyone: status please.").await;
     w.run_for(TimeDelta::minutes(5)).await;
     let budget: Vec<_> =
