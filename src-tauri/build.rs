@@ -48,6 +48,7 @@ const COMMANDS: &[&str] = &[
     "relationship_graph",
     "list_mail",
     "set_mail_status",
+    "get_dashboard",
 ];
 
 fn main() {

@@ -56,6 +56,7 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         chats::relationship_graph,
         mailbox::list_mail,
         mailbox::set_mail_status,
+        mailbox::get_dashboard,
     ]
 }
 

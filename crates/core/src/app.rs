@@ -103,6 +103,18 @@ impl AppCore {
         Ok(e)
     }
 
+    /// Pending work by urgency and the latest activity (SPEC §11).
+    pub async fn dashboard(
+        &self,
+    ) -> Result<crate::dashboard::DashboardDto, crate::error::IpcError> {
+        crate::dashboard::dashboard(&self.db, &self.clock)
+            .await
+            .map_err(|e| {
+                tracing::error!(error = %e, "storage error");
+                crate::error::IpcError::new(crate::error::ErrorCode::Storage, e.to_string())
+            })
+    }
+
     /// Opens the database at `url` (migrating it) with the OS keychain for secrets.
     pub async fn open(url: &str) -> Result<Self, DbError> {
         Self::open_with(url, CoreOptions::default()).await

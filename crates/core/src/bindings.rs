@@ -7,6 +7,7 @@ use std::path::Path;
 use ts_rs::{ExportError, TS};
 
 use crate::chat::{ChatDto, ChatViewDto, CreateGroup, PostMessage};
+use crate::dashboard::DashboardDto;
 use crate::error::IpcError;
 use crate::events::DomainEvent;
 use crate::mailbox::{MailFilter, MailboxDto, SetMailStatus};
@@ -60,6 +61,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     RelationshipGraphDto::export_all(&cfg)?;
     ResetRelationships::export_all(&cfg)?;
     MailFilter::export_all(&cfg)?;
+    DashboardDto::export_all(&cfg)?;
     MailboxDto::export_all(&cfg)?;
     SetMailStatus::export_all(&cfg)?;
     Ok(())

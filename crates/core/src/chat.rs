@@ -651,6 +651,10 @@ impl Names {
         })
     }
 
+    pub(crate) fn boss(&self) -> &str {
+        &self.boss
+    }
+
     pub(crate) fn person(&self, id: i32) -> &str {
         self.people.get(&id).map_or("", String::as_str)
     }

@@ -10,6 +10,7 @@ pub mod app;
 pub mod bindings;
 pub mod chat;
 pub mod clock;
+pub mod dashboard;
 pub mod engine;
 pub mod error;
 pub mod events;

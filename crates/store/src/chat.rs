@@ -399,3 +399,16 @@ pub async fn chats_with_unread_for(
         .all(conn)
         .await
 }
+
+/// The newest messages of every chat, newest first.
+pub async fn recent_messages_everywhere(
+    conn: &impl ConnectionTrait,
+    limit: u64,
+) -> Result<Vec<chat_message::Model>, DbErr> {
+    use sea_orm::QuerySelect;
+    chat_message::Entity::find()
+        .order_by_desc(chat_message::Column::Id)
+        .limit(limit)
+        .all(conn)
+        .await
+}

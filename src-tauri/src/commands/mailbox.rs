@@ -1,3 +1,6 @@
+//! The mailbox and the dashboard.
+
+use cubicle_core::dashboard::DashboardDto;
 use cubicle_core::mailbox::{MailFilter, MailboxDto, SetMailStatus};
 use cubicle_core::{AppCore, IpcError};
 use tauri::State;
@@ -12,4 +15,9 @@ pub async fn list_mail(core: State<'_, AppCore>, input: MailFilter) -> Res<Mailb
 #[tauri::command]
 pub async fn set_mail_status(core: State<'_, AppCore>, input: SetMailStatus) -> Res<()> {
     Ok(core.mailbox.set_status(input).await?)
+}
+
+#[tauri::command]
+pub async fn get_dashboard(core: State<'_, AppCore>) -> Res<DashboardDto> {
+    core.dashboard().await
 }

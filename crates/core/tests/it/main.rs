@@ -4,6 +4,7 @@
 
 mod bindings;
 mod chats;
+mod dashboard;
 mod engine;
 mod gateway;
 mod gateway_stream;

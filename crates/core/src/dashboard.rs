@@ -1,0 +1,158 @@
+//! The dashboard's own figures (SPEC §11): pending work by urgency and what happened
+//! lately. Headcount, spend against the budget and unread counts come from the services
+//! that own them; this module adds what no other view answers in one place.
+
+use chrono::TimeDelta;
+use cubicle_store::{Db, DbErr, chat as cq, mailbox as mq, work as wq};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::chat::{Names, rfc3339};
+use crate::clock::SharedClock;
+use crate::work::urgency::{self, Urgency};
+
+/// How many items the activity feed shows.
+const ACTIVITY_ITEMS: usize = 30;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DashboardTask {
+    pub id: i32,
+    pub owner_id: i32,
+    pub owner_name: String,
+    pub description: String,
+    pub urgency: Urgency,
+    pub age_minutes: i64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ActivityKind {
+    /// Someone posted in a chat.
+    Message,
+    /// A task was created, resolved or failed.
+    Task,
+    /// Something reached the mailbox.
+    Mail,
+}
+
+/// One line of the activity feed, linking to where it happened.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ActivityItem {
+    pub kind: ActivityKind,
+    pub at: String,
+    pub employee_id: Option<i32>,
+    /// Who did it: an employee, the boss, or empty for the system.
+    pub actor: String,
+    pub text: String,
+    pub chat_id: Option<i32>,
+    pub task_id: Option<i32>,
+    pub mail_id: Option<i32>,
+    /// For tasks: `pending`, `resolved` or `failed`.
+    pub status: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DashboardDto {
+    /// Pending tasks, the most urgent (then the oldest) first.
+    pub tasks: Vec<DashboardTask>,
+    /// The latest activity, newest first.
+    pub activity: Vec<ActivityItem>,
+}
+
+pub async fn dashboard(db: &Db, clock: &SharedClock) -> Result<DashboardDto, DbErr> {
+    let names = Names::load(db).await?;
+    let now = clock.now();
+    let mut tasks: Vec<DashboardTask> = wq::pending_tasks(db)
+        .await?
+        .into_iter()
+        .map(|t| {
+            let age = now - t.created_at;
+            DashboardTask {
+                id: t.id,
+                owner_id: t.owner_id,
+                owner_name: names.person(t.owner_id).to_owned(),
+                description: t.description,
+                urgency: urgency::urgency(age.max(TimeDelta::zero())),
+                age_minutes: age.num_minutes().max(0),
+            }
+        })
+        .collect();
+    tasks.sort_by(|a, b| {
+        b.urgency
+            .cmp(&a.urgency)
+            .then(b.age_minutes.cmp(&a.age_minutes))
+    });
+
+    let mut feed: Vec<(chrono::DateTime<chrono::Utc>, ActivityItem)> = Vec::new();
+    for m in cq::recent_messages_everywhere(db, ACTIVITY_ITEMS as u64).await? {
+        let actor = match m.sender_kind.as_str() {
+            "boss" => names.boss().to_owned(),
+            _ => m
+                .sender_employee_id
+                .map(|id| names.person(id).to_owned())
+                .unwrap_or_default(),
+        };
+        feed.push((
+            m.created_at,
+            ActivityItem {
+                kind: ActivityKind::Message,
+                at: rfc3339(m.created_at),
+                employee_id: m.sender_employee_id,
+                actor,
+                text: m.text.chars().take(200).collect(),
+                chat_id: Some(m.chat_id),
+                task_id: None,
+                mail_id: None,
+                status: None,
+            },
+        ));
+    }
+    for t in wq::list_tasks(db, ACTIVITY_ITEMS as u64).await? {
+        let at = t.resolved_at.unwrap_or(t.created_at);
+        feed.push((
+            at,
+            ActivityItem {
+                kind: ActivityKind::Task,
+                at: rfc3339(at),
+                employee_id: Some(t.owner_id),
+                actor: names.person(t.owner_id).to_owned(),
+                text: t.description,
+                chat_id: None,
+                task_id: Some(t.id),
+                mail_id: None,
+                status: Some(t.status),
+            },
+        ));
+    }
+    for m in mq::list_mail(db, None, None, None, ACTIVITY_ITEMS as u64).await? {
+        feed.push((
+            m.created_at,
+            ActivityItem {
+                kind: ActivityKind::Mail,
+                at: rfc3339(m.created_at),
+                employee_id: m.employee_id,
+                actor: m
+                    .employee_id
+                    .map(|id| names.person(id).to_owned())
+                    .unwrap_or_default(),
+                text: m.title,
+                chat_id: m.chat_id,
+                task_id: m.task_id,
+                mail_id: Some(m.id),
+                status: None,
+            },
+        ));
+    }
+    feed.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
+    Ok(DashboardDto {
+        tasks,
+        activity: feed
+            .into_iter()
+            .take(ACTIVITY_ITEMS)
+            .map(|(_, item)| item)
+            .collect(),
+    })
+}
