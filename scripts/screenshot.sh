@@ -29,8 +29,8 @@ xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
   # wait for the window, then give the webview time to render the chart
   for _ in $(seq 1 60); do xdotool search --name "^Cubicle$" >/dev/null 2>&1 && break; sleep 0.5; done
   sleep "${CUBICLE_SHOT_DELAY:-6}"
-  # The app opens on the secretary; the org chart is the second item of the left nav.
-  xdotool mousemove 80 128 click 1
+  # The app opens on the secretary; the org chart is the third item of the left nav.
+  xdotool mousemove 80 166 click 1
   sleep 3
   import -window root "'"$OUT"'"
   kill $app; wait $app 2>/dev/null || true'

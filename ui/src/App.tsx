@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import type { CompanyDto } from "./bindings/CompanyDto";
 import { ChatsPage } from "./chats/ChatsPage";
+import { DashboardPage } from "./dashboard/DashboardPage";
 import { LoadingState, ErrorState } from "./components/ui";
 import { ProfilePage } from "./employee/ProfilePage";
 import { setLanguage } from "./i18n";
@@ -53,5 +54,7 @@ function Page({ route, company }: { route: AppRoute; company: CompanyDto }) {
       return <ProfilePage key={route.employeeId} employeeId={route.employeeId} />;
     case "secretary":
       return <SecretaryPage />;
+    case "dashboard":
+      return <DashboardPage />;
   }
 }

@@ -22,7 +22,7 @@ pub struct DashboardTask {
     pub owner_name: String,
     pub description: String,
     pub urgency: Urgency,
-    pub age_minutes: i64,
+    pub age_minutes: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -76,7 +76,7 @@ pub async fn dashboard(db: &Db, clock: &SharedClock) -> Result<DashboardDto, DbE
                 owner_name: names.person(t.owner_id).to_owned(),
                 description: t.description,
                 urgency: urgency::urgency(age.max(TimeDelta::zero())),
-                age_minutes: age.num_minutes().max(0),
+                age_minutes: u32::try_from(age.num_minutes().max(0)).unwrap_or(u32::MAX),
             }
         })
         .collect();

@@ -283,16 +283,25 @@ impl Engine {
         if mailbox.filed_today(MailKind::Budget, None).await? {
             return Ok(());
         }
+        let zh = mailbox.chinese().await?;
         mailbox
             .file(NewMail {
                 kind: MailKind::Budget,
                 employee_id: None,
                 chat_id: None,
                 task_id: None,
-                title: "Today's budget is spent".into(),
-                body: format!(
-                    "${spent:.2} of ${budget:.2} is spent: model calls are refused and work has stopped until tomorrow, or until you raise the daily budget in Settings."
-                ),
+                title: if zh {
+                    "今日预算已用完".into()
+                } else {
+                    "Today's budget is spent".into()
+                },
+                body: if zh {
+                    format!("已花费 ${spent:.2}（预算 ${budget:.2}）：模型调用被拒绝，工作已暂停，直到明天或你在设置里提高每日预算。")
+                } else {
+                    format!(
+                        "${spent:.2} of ${budget:.2} is spent: model calls are refused and work has stopped until tomorrow, or until you raise the daily budget in Settings."
+                    )
+                },
             })
             .await?;
         Ok(())
@@ -553,6 +562,7 @@ impl Engine {
                 .filed_today(MailKind::Escalation, Some(task_id))
                 .await?
         {
+            let zh = mailbox.chinese().await?;
             let name = cubicle_store::org::find_employee(&self.core().db, employee_id)
                 .await?
                 .map(|e| e.name)
@@ -563,12 +573,24 @@ impl Engine {
                     employee_id: Some(employee_id),
                     chat_id: None,
                     task_id: Some(task_id),
-                    title: format!("Overdue: {}", t.description),
-                    body: format!(
-                        "{name}'s task \"{}\" has been pending for {} minutes.",
-                        t.description,
-                        (now - t.created_at).num_minutes()
-                    ),
+                    title: if zh {
+                        format!("逾期：{}", t.description)
+                    } else {
+                        format!("Overdue: {}", t.description)
+                    },
+                    body: if zh {
+                        format!(
+                            "{name}的任务“{}”已等待 {} 分钟。",
+                            t.description,
+                            (now - t.created_at).num_minutes()
+                        )
+                    } else {
+                        format!(
+                            "{name}'s task \"{}\" has been pending for {} minutes.",
+                            t.description,
+                            (now - t.created_at).num_minutes()
+                        )
+                    },
                 })
                 .await?;
         }

@@ -221,6 +221,13 @@ impl Mailbox {
         Ok(mail_dto(&row, &name))
     }
 
+    /// Whether the company speaks Chinese: the engine writes mail titles in its language.
+    pub async fn chinese(&self) -> Result<bool, DbErr> {
+        Ok(oq::find_company(&self.db)
+            .await?
+            .is_some_and(|c| c.language == "zh-CN"))
+    }
+
     /// Whether an item of this kind (about this task) was filed since local midnight:
     /// one budget stop a day, one escalation per task.
     pub async fn filed_today(&self, kind: MailKind, task_id: Option<i32>) -> Result<bool, DbErr> {

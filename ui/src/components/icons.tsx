@@ -295,3 +295,12 @@ export const MailOpenIcon = (p: IconProps) => (
     <path d="M2.5 8.5l7.5 5 7.5-5" />
   </Svg>
 );
+
+export const DashboardIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="2.5" y="2.5" width="6.5" height="8" rx="1" />
+    <rect x="11" y="2.5" width="6.5" height="4.5" rx="1" />
+    <rect x="2.5" y="12.5" width="6.5" height="5" rx="1" />
+    <rect x="11" y="9" width="6.5" height="8.5" rx="1" />
+  </Svg>
+);

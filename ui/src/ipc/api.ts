@@ -48,6 +48,7 @@ import type { ResetRelationships } from "../bindings/ResetRelationships";
 import type { MailboxDto } from "../bindings/MailboxDto";
 import type { MailFilter } from "../bindings/MailFilter";
 import type { SetMailStatus } from "../bindings/SetMailStatus";
+import type { DashboardDto } from "../bindings/DashboardDto";
 
 export const api = {
   getOrg: () => invoke<OrgSnapshot>("get_org"),
@@ -126,6 +127,10 @@ export const api = {
   listMail: (input: MailFilter) => invoke<MailboxDto>("list_mail", { input }),
   /** Unread, read or archived; `not_found` for an unknown item. */
   setMailStatus: (input: SetMailStatus) => invoke<null>("set_mail_status", { input }),
+
+  // The dashboard: what is going on right now.
+  /** Pending tasks (the most urgent, then the oldest, first) and the latest activity (newest first). */
+  getDashboard: () => invoke<DashboardDto>("get_dashboard"),
 };
 
 // Plain Rust input structs of the chat and mind commands (no generated bindings).

@@ -24,28 +24,32 @@ export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
     case "employee_updated":
     case "employee_fired":
       // Profiles show department and manager names; the graph shows who is still here, and where.
-      return [queryKeys.org, queryKeys.profiles, queryKeys.relationshipGraph];
+      // The dashboard shows owners' names and counts people.
+      return [queryKeys.org, queryKeys.profiles, queryKeys.relationshipGraph, queryKeys.dashboard];
     case "work_changed":
       // Tasks and requirements: profiles list each person's pending tasks.
-      return [queryKeys.profiles];
+      // The dashboard lists pending tasks and their activity.
+      return [queryKeys.profiles, queryKeys.dashboard];
     case "chat_message_posted":
-      return [queryKeys.chatList, queryKeys.chat(event.chatId)];
+      // A new message is also a line of the dashboard's activity feed.
+      return [queryKeys.chatList, queryKeys.chat(event.chatId), queryKeys.dashboard];
     case "chat_changed":
-      // Also sent when a chat's members change or a meeting is taken back.
-      return [queryKeys.chatList, queryKeys.chat(event.chatId)];
+      // Also sent when a chat's members change or a meeting is taken back (its messages leave the feed).
+      return [queryKeys.chatList, queryKeys.chat(event.chatId), queryKeys.dashboard];
     case "chat_read":
       // Only the unread counts change, and only the list shows them.
       return [queryKeys.chatList];
     case "thought_recorded":
+      // A thought may come with work done (a task resolved or failed), which the dashboard shows.
       return event.chatId === null
-        ? [queryKeys.profile(event.employeeId)]
-        : [queryKeys.profile(event.employeeId), queryKeys.chat(event.chatId)];
+        ? [queryKeys.profile(event.employeeId), queryKeys.dashboard]
+        : [queryKeys.profile(event.employeeId), queryKeys.chat(event.chatId), queryKeys.dashboard];
     case "mind_changed":
       // Memories, relationships or stamina: the profile, and the graph's edges.
       return [queryKeys.profile(event.employeeId), queryKeys.relationshipGraph];
     case "mail_changed":
       // An item filed, read or archived: every listing (and the unread count of the navigation).
-      return [queryKeys.mailbox];
+      return [queryKeys.mailbox, queryKeys.dashboard];
     case "secretary_reply_delta":
       // Streamed text of a reply on its way; the finished turn invalidates the history itself.
       return [];
@@ -54,9 +58,9 @@ export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
       return [queryKeys.providers, queryKeys.routes, queryKeys.prices];
     case "spend_recorded":
       // Profiles show each person's spend.
-      return [queryKeys.spend, queryKeys.profiles];
+      return [queryKeys.spend, queryKeys.profiles, queryKeys.dashboard];
     case "budget_exceeded":
-      return [queryKeys.spend, queryKeys.org, queryKeys.company];
+      return [queryKeys.spend, queryKeys.org, queryKeys.company, queryKeys.dashboard];
   }
 }
 

@@ -125,31 +125,38 @@ describe("domain events", () => {
 
   it("invalidates the org query (and profiles and the graph) for every org event, and the company (and spend) queries for company changes", () => {
     expect(keysFor({ type: "company_updated", companyId: 1 })).toEqual([["org"], ["company"], ["spend"]]);
-    expect(keysFor({ type: "department_deleted", departmentId: 2 })).toEqual([["org"], ["profile"], ["relationship-graph"]]);
-    expect(keysFor({ type: "employee_updated", employeeId: 2 })).toEqual([["org"], ["profile"], ["relationship-graph"]]);
+    expect(keysFor({ type: "department_deleted", departmentId: 2 })).toEqual([["org"], ["profile"], ["relationship-graph"], ["dashboard"]]);
+    expect(keysFor({ type: "employee_updated", employeeId: 2 })).toEqual([["org"], ["profile"], ["relationship-graph"], ["dashboard"]]);
   });
 
   it("invalidates the chat list and the one chat a chat event is about", () => {
-    expect(keysFor({ type: "chat_message_posted", chatId: 1, messageId: 9 })).toEqual([["chats", "list"], ["chats", "view", 1]]);
-    expect(keysFor({ type: "chat_changed", chatId: 4 })).toEqual([["chats", "list"], ["chats", "view", 4]]);
+    expect(keysFor({ type: "chat_message_posted", chatId: 1, messageId: 9 })).toEqual([["chats", "list"], ["chats", "view", 1], ["dashboard"]]);
+    expect(keysFor({ type: "chat_changed", chatId: 4 })).toEqual([["chats", "list"], ["chats", "view", 4], ["dashboard"]]);
     expect(keysFor({ type: "chat_read", chatId: 4 })).toEqual([["chats", "list"]]);
   });
 
   it("invalidates the profile (and the chat, and the graph) an employee's mind event is about", () => {
-    expect(keysFor({ type: "thought_recorded", employeeId: 7, chatId: 3 })).toEqual([["profile", 7], ["chats", "view", 3]]);
-    expect(keysFor({ type: "thought_recorded", employeeId: 7, chatId: null })).toEqual([["profile", 7]]);
+    expect(keysFor({ type: "thought_recorded", employeeId: 7, chatId: 3 })).toEqual([["profile", 7], ["chats", "view", 3], ["dashboard"]]);
+    expect(keysFor({ type: "thought_recorded", employeeId: 7, chatId: null })).toEqual([["profile", 7], ["dashboard"]]);
     expect(keysFor({ type: "mind_changed", employeeId: 7 })).toEqual([["profile", 7], ["relationship-graph"]]);
-    expect(keysFor({ type: "work_changed" })).toEqual([["profile"]]);
+    expect(keysFor({ type: "work_changed" })).toEqual([["profile"], ["dashboard"]]);
     expect(keysFor({ type: "secretary_reply_delta", streamId: 1, text: "Hi" })).toEqual([]);
   });
 
   it("invalidates the settings queries for provider, spend and budget events", () => {
     expect(keysFor({ type: "providers_changed" })).toEqual([["providers"], ["routes"], ["prices"]]);
-    expect(keysFor({ type: "spend_recorded" })).toEqual([["spend"], ["profile"]]);
-    expect(keysFor({ type: "budget_exceeded", spentUsd: 10.2, budgetUsd: 10 })).toEqual([["spend"], ["org"], ["company"]]);
+    expect(keysFor({ type: "spend_recorded" })).toEqual([["spend"], ["profile"], ["dashboard"]]);
+    expect(keysFor({ type: "budget_exceeded", spentUsd: 10.2, budgetUsd: 10 })).toEqual([["spend"], ["org"], ["company"], ["dashboard"]]);
   });
 
   it("invalidates every mailbox listing when the mail changes", () => {
-    expect(keysFor({ type: "mail_changed" })).toEqual([["mailbox"]]);
+    expect(keysFor({ type: "mail_changed" })).toEqual([["mailbox"], ["dashboard"]]);
+  });
+
+  it("refreshes the dashboard on every event that changes tasks, chats, mail, the org or spend", () => {
+    expect(keysFor({ type: "employee_hired", employeeId: 3 })).toContainEqual(["dashboard"]);
+    expect(keysFor({ type: "employee_fired", employeeId: 3 })).toContainEqual(["dashboard"]);
+    expect(keysFor({ type: "chat_read", chatId: 4 })).not.toContainEqual(["dashboard"]);
+    expect(keysFor({ type: "providers_changed" })).not.toContainEqual(["dashboard"]);
   });
 });

@@ -25,6 +25,7 @@ export const queryKeys = {
   /** Every mailbox listing sits under it, one per filter. */
   mailbox: ["mailbox"] as const,
   mailList: (filter: MailFilter) => ["mailbox", "list", filter.status, filter.kind, filter.employeeId] as const,
+  dashboard: ["dashboard"] as const,
 };
 
 export function useOrg() {
@@ -138,4 +139,10 @@ export function useMailbox(filter: MailFilter, options: { enabled?: boolean } = 
 export function useUnreadMail(): number {
   const mail = useQuery({ queryKey: queryKeys.mailList(UNREAD_MAIL), queryFn: () => api.listMail(UNREAD_MAIL), select: (m) => m.unread });
   return mail.data ?? 0;
+}
+
+// ---- Dashboard ----
+
+export function useDashboard() {
+  return useQuery({ queryKey: queryKeys.dashboard, queryFn: api.getDashboard });
 }

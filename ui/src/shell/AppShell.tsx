@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { CompanyDto } from "../bindings/CompanyDto";
-import { ChatIcon, ChatsIcon, GraphIcon, MailIcon, OrgIcon, SettingsIcon } from "../components/icons";
+import { ChatIcon, ChatsIcon, DashboardIcon, GraphIcon, MailIcon, OrgIcon, SettingsIcon } from "../components/icons";
 import { useChats, useUnreadMail } from "../ipc/queries";
 import { Avatar } from "../org/Avatar";
 import { LanguageSwitch } from "./LanguageSwitch";
@@ -94,6 +94,7 @@ export function AppShell({ company, route, children }: { company: CompanyDto; ro
         </div>
         <ul className="mt-2 space-y-0.5 px-3">
           <NavItem page="secretary" active={route} testId="nav-secretary" icon={<ChatIcon />} label={t("nav.secretary")} />
+          <NavItem page="dashboard" active={route} testId="nav-dashboard" icon={<DashboardIcon />} label={t("nav.dashboard")} />
           <NavItem page="org" active={route} testId="nav-org-chart" icon={<OrgIcon />} label={t("nav.orgChart")} />
           <NavItem
             page="chats"

@@ -5,6 +5,7 @@ describe("routes", () => {
   it("reads every page from the hash, with ids where a page takes one", () => {
     expect(parseRoute("")).toEqual(DEFAULT_ROUTE);
     expect(parseRoute("#secretary")).toEqual({ page: "secretary" });
+    expect(parseRoute("#dashboard")).toEqual({ page: "dashboard" });
     expect(parseRoute("#org")).toEqual({ page: "org" });
     expect(parseRoute("#/settings")).toEqual({ page: "settings" });
     expect(parseRoute("#relationships")).toEqual({ page: "relationships" });
@@ -28,6 +29,7 @@ describe("routes", () => {
   it("writes the hash a route is read back from", () => {
     const routes: AppRoute[] = [
       { page: "secretary" },
+      { page: "dashboard" },
       { page: "org" },
       { page: "chats", chatId: null },
       { page: "chats", chatId: 3 },

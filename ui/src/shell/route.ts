@@ -6,6 +6,7 @@ import { useMemo, useSyncExternalStore } from "react";
  */
 export type AppRoute =
   | { page: "secretary" }
+  | { page: "dashboard" }
   | { page: "org" }
   | { page: "chats"; chatId: number | null }
   | { page: "mailbox"; mailId: number | null }
@@ -16,7 +17,7 @@ export type AppRoute =
 export type Page = AppRoute["page"];
 
 /** The pages the navigation lists, in its order (an employee's profile is reached from elsewhere). */
-export const NAV_PAGES = ["secretary", "org", "chats", "mailbox", "relationships", "settings"] as const satisfies readonly Page[];
+export const NAV_PAGES = ["secretary", "dashboard", "org", "chats", "mailbox", "relationships", "settings"] as const satisfies readonly Page[];
 export type NavPage = (typeof NAV_PAGES)[number];
 
 /** Where the navigation goes for a page: its start (the chats page without a chat picked, and so on). */
@@ -46,6 +47,7 @@ export function parseRoute(hash: string): AppRoute {
   const [head = "", id] = hash.replace(/^#\/?/, "").split("/");
   switch (head) {
     case "secretary":
+    case "dashboard":
     case "org":
     case "relationships":
     case "settings":

@@ -43,6 +43,10 @@ import type { ActionDto } from "../bindings/ActionDto";
 import type { HireEdits } from "../bindings/HireEdits";
 import type { SecretaryMessageDto } from "../bindings/SecretaryMessageDto";
 import type { SecretaryTurn } from "../bindings/SecretaryTurn";
+import type { ActivityItem } from "../bindings/ActivityItem";
+import type { DashboardDto } from "../bindings/DashboardDto";
+import type { DashboardTask } from "../bindings/DashboardTask";
+import type { Urgency } from "../bindings/Urgency";
 import type { SecretaryActionRef, SecretaryConfirm, SecretarySay } from "../ipc/api";
 import { UNHANDLED } from "./fakeChats";
 import { FakeMailbox } from "./fakeMailbox";
@@ -78,6 +82,17 @@ type Undo =
   | { type: "unfire"; employeeId: number }
   | { type: "move_back"; employeeId: number; departmentId: number | null }
   | { type: "delete_department"; departmentId: number };
+
+/** How many activity lines get_dashboard returns at most. */
+const DASHBOARD_ACTIVITY_LIMIT = 50;
+
+/** As on the Rust side (work/urgency.rs): aging from 5 minutes, overdue from 15, critical from 30. */
+function fakeUrgency(minutes: number): Urgency {
+  if (minutes >= 30) return "critical";
+  if (minutes >= 15) return "overdue";
+  if (minutes >= 5) return "aging";
+  return "normal";
+}
 
 const fail = (code: ErrorCode, message: string): never => {
   const error: IpcError = { code, message };
@@ -122,6 +137,8 @@ export class FakeBackend extends FakeMailbox {
   keychainAvailable = true;
   /** Canned test_provider answers by provider id; otherwise ok, unless a required key is missing. */
   testResults = new Map<string, TestResult>();
+  /** When set, get_dashboard answers this instead of computing it from the tasks, chats and mail. */
+  dashboardSeed: DashboardDto | null = null;
 
   constructor(seed: Partial<OrgSnapshot> = {}) {
     super();
@@ -234,6 +251,8 @@ export class FakeBackend extends FakeMailbox {
         return this.setBudget(input as SetBudget);
       case "get_spend":
         return structuredClone({ ...this.spend, budgetUsd: this.company?.dailyBudgetUsd ?? this.spend.budgetUsd });
+      case "get_dashboard":
+        return this.dashboard();
       case "secretary_history":
         return structuredClone(this.secretaryMessages.slice(-200));
       case "secretary_say":
@@ -251,6 +270,62 @@ export class FakeBackend extends FakeMailbox {
         return answer === UNHANDLED ? fail("internal", `unknown command ${cmd}`) : answer;
       }
     }
+  }
+
+  /**
+   * The dashboard, as the Rust side computes it: every task still pending (all of the fake's tasks are),
+   * the most urgent then the oldest first; and the latest activity (chat messages, tasks given, mail
+   * filed), newest first. `dashboardSeed` replaces the answer outright.
+   */
+  private dashboard(): DashboardDto {
+    if (this.dashboardSeed) return structuredClone(this.dashboardSeed);
+    const now = this.now();
+    const name = (id: number | null) => (id === null ? "" : (this.employees.find((e) => e.id === id)?.name ?? ""));
+    const rank: Record<Urgency, number> = { critical: 0, overdue: 1, aging: 2, normal: 3 };
+    const tasks: DashboardTask[] = this.tasks
+      .map((task) => {
+        const minutes = Math.max(0, Math.floor((now - Date.parse(task.createdAt)) / 60_000));
+        return {
+          id: task.id,
+          ownerId: task.ownerId,
+          ownerName: name(task.ownerId),
+          description: task.description,
+          urgency: fakeUrgency(minutes),
+          // An i64 on the Rust side: serde sends it as a plain JSON number, whatever ts-rs says.
+          ageMinutes: minutes,
+        };
+      })
+      .sort((a, b) => rank[a.urgency] - rank[b.urgency] || b.ageMinutes - a.ageMinutes || a.id - b.id);
+    const none = { employeeId: null, chatId: null, taskId: null, mailId: null, status: null };
+    const activity: ActivityItem[] = [
+      ...this.chatMessages
+        .filter((m) => m.senderKind !== "system")
+        .map((m) => ({ ...none, kind: "message" as const, at: m.createdAt, employeeId: m.senderEmployeeId, actor: m.senderName, text: m.text, chatId: m.chatId })),
+      ...this.tasks.map((task) => ({
+        ...none,
+        kind: "task" as const,
+        at: task.createdAt,
+        employeeId: task.ownerId,
+        actor: name(task.ownerId),
+        text: task.description,
+        taskId: task.id,
+        status: "pending",
+      })),
+      ...this.mail.map((m) => ({
+        ...none,
+        kind: "mail" as const,
+        at: m.createdAt,
+        employeeId: m.employeeId,
+        actor: m.employeeName,
+        text: m.title,
+        chatId: m.chatId,
+        taskId: m.taskId,
+        mailId: m.id,
+      })),
+    ]
+      .sort((a, b) => Date.parse(b.at) - Date.parse(a.at))
+      .slice(0, DASHBOARD_ACTIVITY_LIMIT);
+    return structuredClone({ tasks, activity });
   }
 
   private requireCompany(): CompanyDto {

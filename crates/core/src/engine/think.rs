@@ -657,7 +657,11 @@ async fn apply_ops(
                                     employee_id: Some(me.id),
                                     chat_id: Some(chat.id),
                                     task_id: Some(id),
-                                    title: format!("Could not finish: {}", task.description),
+                                    title: if core.mailbox.chinese().await? {
+                                        format!("未能完成：{}", task.description)
+                                    } else {
+                                        format!("Could not finish: {}", task.description)
+                                    },
                                     body: task.result.clone().unwrap_or_else(|| {
                                         format!(
                                             "{} gave up on the task without saying why.",
@@ -695,14 +699,19 @@ async fn file_report(
     task: &cubicle_store::entity::task::Model,
     said: &[String],
 ) -> Result<(), DbErr> {
-    let body = if said.is_empty() {
-        format!(
-            "{} resolved the task but wrote no report. Result: {}",
-            me.name,
-            task.result.as_deref().unwrap_or("(none given)")
-        )
+    let zh = engine.core().mailbox.chinese().await?;
+    let result = task.result.as_deref().unwrap_or(if zh {
+        "（未给出）"
     } else {
-        said.join("\n\n")
+        "(none given)"
+    });
+    let body = match (said.is_empty(), zh) {
+        (false, _) => said.join("\n\n"),
+        (true, true) => format!("{}完成了任务，但没有写汇报。结果：{result}", me.name),
+        (true, false) => format!(
+            "{} resolved the task but wrote no report. Result: {result}",
+            me.name
+        ),
     };
     engine
         .core()
@@ -712,7 +721,11 @@ async fn file_report(
             employee_id: Some(me.id),
             chat_id: Some(chat.id),
             task_id: Some(task.id),
-            title: format!("Done: {}", task.description),
+            title: if zh {
+                format!("完成：{}", task.description)
+            } else {
+                format!("Done: {}", task.description)
+            },
             body,
         })
         .await?;
