@@ -21,7 +21,8 @@ describe("employee profile", () => {
     expect(screen.getByTestId("profile-manager")).toHaveTextContent("Reports to Grace Hopper");
     expect(within(screen.getByTestId("profile-manager")).getByRole("link")).toHaveAttribute("href", "#employee/11");
     expect(screen.getByTestId("profile-archetype")).toHaveTextContent("Philosopher");
-    expect(screen.getByTestId("profile-persona-text")).toHaveTextContent("Personality: philosopher.");
+    expect(screen.getByTestId("profile-persona-text")).toHaveTextContent("Reflective; looks for meaning in the work.");
+    expect(screen.getByTestId("profile-persona-text")).toHaveTextContent("Tone: Thoughtful and questioning.");
     expect(screen.getByTestId("profile-backend-value")).toHaveTextContent("builtin / SmolLM2-135M-Instruct");
     expect(screen.getByTestId("relationships-empty")).toHaveTextContent("Alan Turing has no opinions of anyone yet.");
     expect(screen.getByTestId("memories-empty")).toBeInTheDocument();
@@ -256,5 +257,8 @@ describe("employee profile", () => {
     expect(screen.getByTestId("stamina-zone")).toHaveTextContent("状态良好");
     expect(screen.getByTestId("relationship-11")).toHaveTextContent("亲近 · 82");
     expect(screen.getByTestId("profile-message-button")).toHaveTextContent("发消息");
+    // The persona is shown in the company's language, not as the English prompt.
+    expect(screen.getByTestId("profile-persona-text")).toHaveTextContent("爱思考，想在工作里找到意义。");
+    expect(screen.getByTestId("profile-persona-text")).toHaveTextContent("语气：深思、爱发问。");
   });
 });

@@ -131,11 +131,21 @@ function PersonaCard({ profile }: { profile: EmployeeProfileDto }) {
   const e = profile.employee;
   return (
     <Card title={t("profile.persona.title")} description={t(`archetype.${e.archetype}`)} testId="profile-persona">
-      <p data-testid="profile-persona-text" className="text-sm leading-relaxed text-slate-700">
-        {profile.persona}
-      </p>
-      {/* The archetype's own style is already in the persona; show only a style of the employee's own. */}
-      {e.speakingStyle.trim() !== "" && !profile.persona.includes(e.speakingStyle.trim()) && (
+      {/* The prompts carry the archetype in English; the boss reads it in the app's language. */}
+      <div data-testid="profile-persona-text" className="space-y-1 text-sm leading-relaxed text-slate-700">
+        <p>{t(`profile.persona.archetypes.${e.archetype}.trait`)}</p>
+        <p>
+          <span className="font-medium text-slate-700">{t("profile.persona.tone")}</span>
+          {t("common.colon")}
+          {t(`profile.persona.archetypes.${e.archetype}.tone`)}
+        </p>
+        <p>
+          <span className="font-medium text-slate-700">{t("profile.persona.quirk")}</span>
+          {t("common.colon")}
+          {t(`profile.persona.archetypes.${e.archetype}.quirk`)}
+        </p>
+      </div>
+      {e.speakingStyle.trim() !== "" && (
         <p className="mt-3 text-sm text-slate-600">
           <span className="font-medium text-slate-700">{t("profile.persona.style")}</span> <q className="italic">{e.speakingStyle}</q>
         </p>
