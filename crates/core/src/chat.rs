@@ -377,8 +377,14 @@ impl Chats {
 
     /// The boss's own chat with one employee, created on first use.
     pub async fn boss_chat(&self, employee_id: i32) -> ChatResult<ChatDto> {
+        let c = self.boss_chat_model(employee_id).await?;
+        self.dto(&c, &Names::load(&self.db).await?).await
+    }
+
+    /// [`Chats::boss_chat`] as stored (the engine thinks and reports in it).
+    pub async fn boss_chat_model(&self, employee_id: i32) -> ChatResult<chat::Model> {
         if let Some(c) = q::find_boss_chat(&self.db, employee_id).await? {
-            return self.dto(&c, &Names::load(&self.db).await?).await;
+            return Ok(c);
         }
         let e = oq::find_employee(&self.db, employee_id)
             .await?
@@ -401,7 +407,7 @@ impl Chats {
         insert_member(&txn, c.id, e.id, self.now()).await?;
         txn.commit().await?;
         self.bus.publish(DomainEvent::ChatChanged { chat_id: c.id });
-        self.dto(&c, &Names::load(&self.db).await?).await
+        Ok(c)
     }
 
     /// The DM between two employees, created on first use (SPEC §4: work by default).

@@ -12,6 +12,7 @@
 //!
 //! [`Clock`]: crate::clock::Clock
 
+mod ops;
 mod think;
 
 use std::collections::HashSet;
@@ -631,8 +632,16 @@ impl Engine {
         {
             return Ok(id);
         }
-        match self.core().chats.boss_chat(employee_id).await {
-            Ok(c) => Ok(c.id),
+        Ok(self.boss_chat(employee_id).await?.id)
+    }
+
+    /// The employee's chat with the boss, created on first use.
+    pub(crate) async fn boss_chat(
+        &self,
+        employee_id: i32,
+    ) -> Result<cubicle_store::entity::chat::Model, cubicle_store::DbErr> {
+        match self.core().chats.boss_chat_model(employee_id).await {
+            Ok(c) => Ok(c),
             Err(crate::chat::ChatError::Storage(e)) => Err(e),
             Err(e) => Err(cubicle_store::DbErr::Custom(e.to_string())),
         }

@@ -13,6 +13,7 @@ pub mod intent;
 pub mod lexicon;
 pub mod names;
 pub mod normalize;
+mod propose;
 pub mod rules;
 pub mod service;
 mod text;

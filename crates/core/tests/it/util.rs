@@ -106,6 +106,18 @@ impl TestCompany {
         p.id
     }
 
+    /// Makes `employee_id` the lead of `department_id`.
+    pub async fn make_lead(&self, department_id: i32, employee_id: i32) {
+        self.core
+            .org
+            .set_department_lead(SetDepartmentLead {
+                department_id,
+                employee_id: Some(employee_id),
+            })
+            .await
+            .expect("set lead");
+    }
+
     /// Every event published since the last drain.
     pub fn drain_events(&mut self) -> Vec<DomainEvent> {
         let mut out = Vec::new();

@@ -1,0 +1,251 @@
+//! What a thought does besides speaking: its memory, relationship and task ops (applied
+//! whether or not it speaks), the rolling chat summary, and the mailbox copy of a
+//! report.
+
+use std::collections::HashMap;
+
+use cubicle_store::entity::{chat, employee};
+use cubicle_store::{DbErr, mind as mq};
+use serde_json::json;
+
+use super::Engine;
+use crate::mailbox::{MailKind, NewMail};
+use crate::mind::memory_rules::{self, MemoryKind, Visibility};
+use crate::mind::profile::NewMemory;
+use crate::mind::stamina::StaminaEvent;
+use crate::mind::thought::Thought;
+use crate::work::urgency;
+
+/// Applies the thought's memory, relationship and task ops and its chat summary; returns
+/// what was applied, for the thought record.
+pub(super) async fn apply_ops(
+    engine: &Engine,
+    me: &employee::Model,
+    chat: &chat::Model,
+    chat_requirement: Option<i32>,
+    t: &Thought,
+    staff: &HashMap<i32, employee::Model>,
+    latest_seen: Option<i32>,
+) -> Result<serde_json::Value, DbErr> {
+    let core = engine.core();
+    let now = engine.now();
+    let mut applied = Vec::new();
+    for op in &t.memory_ops {
+        match op.op.as_str() {
+            "add" => {
+                let kind = MemoryKind::parse(&op.kind).unwrap_or(MemoryKind::ShortTerm);
+                let content = op.content.clone().unwrap_or_default();
+                let added = core
+                    .minds
+                    .remember(
+                        me.id,
+                        me.department_id,
+                        NewMemory {
+                            kind,
+                            content: content.clone(),
+                            importance: op.importance.map(|i| i.round() as i32),
+                            ttl_hours: op.ttl.map(|h| h.round() as i64),
+                            visibility: op
+                                .visibility
+                                .as_deref()
+                                .and_then(Visibility::parse)
+                                .unwrap_or(Visibility::Private),
+                            requirement_id: chat_requirement,
+                            source_chat_id: Some(chat.id),
+                        },
+                    )
+                    .await?;
+                if let Some(id) = added {
+                    applied.push(json!({"memory": "add", "id": id, "kind": kind.as_str()}));
+                    if kind == MemoryKind::ShortTerm {
+                        let at = memory_rules::short_term_expires_at(
+                            now,
+                            op.ttl.map(|h| h.round() as i64),
+                        );
+                        engine.schedule_expiry(me.id, at);
+                    }
+                }
+            }
+            "delete" => {
+                if let Some(id) = op.id.and_then(|i| i32::try_from(i).ok())
+                    && core.minds.forget(me.id, id).await?
+                {
+                    applied.push(json!({"memory": "delete", "id": id}));
+                }
+            }
+            _ => {}
+        }
+    }
+    for op in &t.relationship_ops {
+        let target = op
+            .employee_id
+            .and_then(|i| i32::try_from(i).ok())
+            .filter(|id| staff.get(id).is_some_and(|e| e.fired_at.is_none()))
+            .or_else(|| op.name.as_deref().and_then(|n| find_by_name(staff, n)));
+        let Some(other) = target.filter(|id| *id != me.id) else {
+            continue;
+        };
+        let affinity = core
+            .minds
+            .relate(
+                me.id,
+                other,
+                op.impression.as_deref(),
+                op.affinity.map(|a| a.round() as i32),
+            )
+            .await?;
+        applied.push(json!({"relationship": other, "affinity": affinity}));
+    }
+    for op in &t.task_ops {
+        match op.op.as_str() {
+            "create" => {
+                let Some(d) = op.description.as_deref().filter(|d| !d.trim().is_empty()) else {
+                    continue;
+                };
+                let task = core.work.create_own(me.id, d).await?;
+                if let Some(at) = urgency::next_escalation(now, now) {
+                    engine.schedule_escalation(me.id, task.id, at);
+                }
+                applied.push(json!({"task": "create", "id": task.id}));
+            }
+            op_name @ ("resolve" | "fail") => {
+                let Some(id) = op.id.and_then(|i| i32::try_from(i).ok()) else {
+                    continue;
+                };
+                let resolved = op_name == "resolve";
+                if core
+                    .work
+                    .finish(me.id, id, resolved, op.result.as_deref())
+                    .await?
+                    .is_some()
+                {
+                    engine.cancel_escalation(me.id, id);
+                    let event = if resolved {
+                        StaminaEvent::TaskResolved
+                    } else {
+                        StaminaEvent::TaskFailed
+                    };
+                    core.minds.stamina_event(me.id, event).await?;
+                    applied.push(json!({"task": op_name, "id": id}));
+                    if let Some(task) = cubicle_store::work::find_task(&core.db, id).await? {
+                        if resolved {
+                            engine
+                                .schedule_report(me.id, id, task.on_resolve_target.as_deref())
+                                .await?;
+                        } else {
+                            // A failed task needs the boss: straight to the mailbox.
+                            core.mailbox
+                                .file(NewMail {
+                                    kind: MailKind::Escalation,
+                                    employee_id: Some(me.id),
+                                    chat_id: Some(chat.id),
+                                    task_id: Some(id),
+                                    title: if core.mailbox.chinese().await? {
+                                        format!("未能完成：{}", task.description)
+                                    } else {
+                                        format!("Could not finish: {}", task.description)
+                                    },
+                                    body: task.result.clone().unwrap_or_else(|| {
+                                        format!(
+                                            "{} gave up on the task without saying why.",
+                                            me.name
+                                        )
+                                    }),
+                                })
+                                .await?;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if let (Some(summary), Some(upto)) = (
+        t.memory_summary
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty()),
+        latest_seen,
+    ) {
+        let summary: String = summary.chars().take(SUMMARY_MAX_CHARS).collect();
+        mq::upsert_chat_summary(&core.db, chat.id, &summary, upto, now).await?;
+    }
+    Ok(json!(applied))
+}
+
+/// The copy of a report in the boss's mailbox: what the employee posted, in its own
+/// voice; when the gates or its own judgement kept it silent, the task's result.
+pub(super) async fn file_report(
+    engine: &Engine,
+    me: &employee::Model,
+    chat: &chat::Model,
+    task: &cubicle_store::entity::task::Model,
+    said: &[String],
+) -> Result<(), DbErr> {
+    let zh = engine.core().mailbox.chinese().await?;
+    let result = task.result.as_deref().unwrap_or(if zh {
+        "（未给出）"
+    } else {
+        "(none given)"
+    });
+    let body = match (said.is_empty(), zh) {
+        (false, _) => said.join("\n\n"),
+        (true, true) => format!("{}完成了任务，但没有写汇报。结果：{result}", me.name),
+        (true, false) => format!(
+            "{} resolved the task but wrote no report. Result: {result}",
+            me.name
+        ),
+    };
+    engine
+        .core()
+        .mailbox
+        .file(NewMail {
+            kind: MailKind::Report,
+            employee_id: Some(me.id),
+            chat_id: Some(chat.id),
+            task_id: Some(task.id),
+            title: if zh {
+                format!("完成：{}", task.description)
+            } else {
+                format!("Done: {}", task.description)
+            },
+            body,
+        })
+        .await?;
+    Ok(())
+}
+
+/// The rolling chat summary is a paragraph, not a transcript.
+const SUMMARY_MAX_CHARS: usize = 600;
+
+/// A colleague by name: exact (any case), then first name, then a unique prefix.
+pub(super) fn find_by_name(staff: &HashMap<i32, employee::Model>, name: &str) -> Option<i32> {
+    let n = name.trim().to_lowercase();
+    if n.is_empty() {
+        return None;
+    }
+    let current: Vec<&employee::Model> = staff.values().filter(|e| e.fired_at.is_none()).collect();
+    if let Some(e) = current.iter().find(|e| e.name.to_lowercase() == n) {
+        return Some(e.id);
+    }
+    let first: Vec<&&employee::Model> = current
+        .iter()
+        .filter(|e| {
+            e.name
+                .split_whitespace()
+                .next()
+                .is_some_and(|f| f.to_lowercase() == n)
+        })
+        .collect();
+    if let [one] = first.as_slice() {
+        return Some(one.id);
+    }
+    let prefix: Vec<&&employee::Model> = current
+        .iter()
+        .filter(|e| e.name.to_lowercase().starts_with(&n))
+        .collect();
+    match prefix.as_slice() {
+        [one] => Some(one.id),
+        _ => None,
+    }
+}

@@ -1,0 +1,336 @@
+//! The action cards the secretary proposes for one intent (hire, task, requirement,
+//! department deletion, meeting), each resolved against the real company: a name that
+//! matches nobody or several people becomes a question, never a guess.
+
+use super::actions::Proposal;
+use super::intent::Slots;
+use super::service::{Outcome, Secretary};
+use super::text::{Lang, Pick, next_name, pick};
+use crate::roles;
+use crate::types::*;
+
+impl Secretary {
+    pub(super) fn hire(
+        &self,
+        s: &Slots,
+        snap: &OrgSnapshot,
+        lang: Lang,
+        taken: &mut Vec<String>,
+    ) -> Outcome {
+        let Some(role) = s.role.as_deref() else {
+            return Outcome::Say(lang.pick("Which role should I hire for?", "要招什么岗位？"));
+        };
+        let dept = match s.department.as_deref() {
+            Some(name) => match self.department(Some(name), snap, lang) {
+                Ok(d) => Some(d),
+                Err(q) => return Outcome::Say(q),
+            },
+            None if snap.departments.len() == 1 => snap.departments.first(),
+            None if snap.departments.is_empty() => None,
+            None => {
+                let names: Vec<_> = snap.departments.iter().map(|d| d.name.as_str()).collect();
+                return Outcome::Say(lang.pick(
+                    format!(
+                        "Which department should the new {role} join: {}?",
+                        names.join(", ")
+                    ),
+                    format!("新的{role}要加入哪个部门：{}？", names.join("、")),
+                ));
+            }
+        };
+        let template = roles::match_title(role);
+        let title = match (template, lang) {
+            (Some(t), Lang::Zh) => t.title_zh.to_owned(),
+            (Some(t), Lang::En) => t.title.to_owned(),
+            (None, _) => role.to_owned(),
+        };
+        let archetype = template
+            .map(|t| t.archetype)
+            .unwrap_or(Archetype::WarmHearted);
+        let skills: Vec<String> = template
+            .map(|t| t.skills.iter().map(|x| (*x).to_owned()).collect())
+            .unwrap_or_default();
+        let lead = dept
+            .and_then(|d| d.lead_id)
+            .and_then(|id| snap.employees.iter().find(|e| e.id == id));
+        let count = s.count.unwrap_or(1).clamp(1, 10);
+        let mut proposals = Vec::new();
+        for i in 0..count {
+            let name = match (&s.name, i) {
+                (Some(n), 0) => n.clone(),
+                _ => next_name(lang, taken),
+            };
+            taken.push(name.clone());
+            proposals.push(Proposal::Hire {
+                name,
+                title: title.clone(),
+                department_id: dept.map(|d| d.id),
+                department_name: dept.map(|d| d.name.clone()),
+                manager_id: lead.map(|e| e.id),
+                manager_name: lead.map(|e| e.name.clone()),
+                archetype,
+                skills: skills.clone(),
+            });
+        }
+        let where_ = dept.map(|d| d.name.clone());
+        let say = match (lang, where_) {
+            (Lang::En, Some(d)) => format!(
+                "Here is my proposal for {count} × {title} in {d}. Confirm, edit or cancel."
+            ),
+            (Lang::En, None) => {
+                format!("Here is my proposal for {count} × {title}. Confirm, edit or cancel.")
+            }
+            (Lang::Zh, Some(d)) => {
+                format!("为{d}招聘{count}名{title}的方案如下，请确认、修改或取消。")
+            }
+            (Lang::Zh, None) => format!("招聘{count}名{title}的方案如下，请确认、修改或取消。"),
+        };
+        Outcome::Propose(proposals, say)
+    }
+
+    /// A task for a person, or for a department (its lead takes it).
+    pub(super) fn assign_task(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+        let Some(description) = s.description.as_deref().filter(|d| !d.trim().is_empty()) else {
+            return Outcome::Say(lang.pick("What should the task be?", "要安排什么任务？"));
+        };
+        let who = s.assignee.as_deref().or(s.name.as_deref());
+        let owner = match self.person(who, snap, lang) {
+            Ok(e) => e,
+            Err(question) => {
+                // "ask Engineering to …": the department's lead takes it.
+                let dept =
+                    who.and_then(
+                        |w| match pick(w, &snap.departments, |d| d.id, |d| &d.name) {
+                            Pick::One(d) => Some(d),
+                            _ => None,
+                        },
+                    );
+                match dept.map(|d| {
+                    (
+                        d,
+                        d.lead_id
+                            .and_then(|id| snap.employees.iter().find(|e| e.id == id)),
+                    )
+                }) {
+                    Some((_, Some(lead))) => lead,
+                    // No lead: whoever is most willing to take work on (their archetype's
+                    // tendency, SPEC §4), the longest-serving among equals.
+                    Some((d, None)) => match snap
+                        .employees
+                        .iter()
+                        .filter(|e| e.department_id == Some(d.id))
+                        .max_by(|a, b| {
+                            willingness(a)
+                                .total_cmp(&willingness(b))
+                                .then(b.id.cmp(&a.id))
+                        }) {
+                        Some(e) => e,
+                        None => {
+                            return Outcome::Say(lang.pick(
+                                format!("{} has nobody in it yet to take the task.", d.name),
+                                format!("{}还没有人，这个任务暂时没人能接。", d.name),
+                            ));
+                        }
+                    },
+                    None => return Outcome::Say(question),
+                }
+            }
+        };
+        Outcome::Propose(
+            vec![Proposal::AssignTask {
+                employee_id: owner.id,
+                name: owner.name.clone(),
+                description: description.trim().to_owned(),
+            }],
+            lang.pick(
+                format!("I'll give {} the task: {}.", owner.name, description.trim()),
+                format!("我来把这个任务交给{}：{}。", owner.name, description.trim()),
+            ),
+        )
+    }
+
+    /// A requirement (project) in a department, with its own group chat.
+    pub(super) fn create_requirement(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+        let Some(description) = s
+            .description
+            .as_deref()
+            .or(s.topic.as_deref())
+            .filter(|d| !d.trim().is_empty())
+        else {
+            return Outcome::Say(
+                lang.pick("What is the requirement about?", "这个需求是关于什么的？"),
+            );
+        };
+        let dept = match s.department.as_deref() {
+            Some(name) => match self.department(Some(name), snap, lang) {
+                Ok(d) => Some(d),
+                Err(q) => return Outcome::Say(q),
+            },
+            None if snap.departments.len() <= 1 => snap.departments.first(),
+            None => {
+                let names: Vec<_> = snap.departments.iter().map(|d| d.name.as_str()).collect();
+                return Outcome::Say(lang.pick(
+                    format!("Which department owns it: {}?", names.join(", ")),
+                    format!("这个需求归哪个部门：{}？", names.join("、")),
+                ));
+            }
+        };
+        let name: String = description.trim().chars().take(60).collect();
+        Outcome::Propose(
+            vec![Proposal::CreateRequirement {
+                name: name.clone(),
+                description: description.trim().to_owned(),
+                department_id: dept.map(|d| d.id),
+                department_name: dept.map(|d| d.name.clone()),
+            }],
+            lang.pick(
+                format!("I'll open a requirement \"{name}\" with its own group chat."),
+                format!("我来新建需求“{name}”，并为它建一个群聊。"),
+            ),
+        )
+    }
+
+    pub(super) fn delete_department(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+        let d = match self.department(s.department.as_deref(), snap, lang) {
+            Ok(d) => d,
+            Err(q) => return Outcome::Say(q),
+        };
+        let headcount = snap
+            .employees
+            .iter()
+            .filter(|e| e.department_id == Some(d.id))
+            .count();
+        let children = snap
+            .departments
+            .iter()
+            .filter(|x| x.parent_id == Some(d.id))
+            .count();
+        let destination = match s.target_department.as_deref() {
+            None => None,
+            Some(t) => match self.department(Some(t), snap, lang) {
+                Ok(t) if t.id == d.id => {
+                    return Outcome::Say(lang.pick(
+                        format!(
+                            "{}'s people need to go to another department. Which one?",
+                            d.name
+                        ),
+                        format!("{}的人需要调到别的部门，调到哪个？", d.name),
+                    ));
+                }
+                Ok(t) => Some(t),
+                Err(q) => return Outcome::Say(q),
+            },
+        };
+        if destination.is_none() && (headcount > 0 || children > 0) {
+            let others: Vec<&str> = snap
+                .departments
+                .iter()
+                .filter(|x| x.id != d.id)
+                .map(|x| x.name.as_str())
+                .collect();
+            return Outcome::Say(lang.pick(
+                format!(
+                    "{} still has {headcount} people and {children} sub-departments. Where should they go? Say e.g. \"delete {} and move its people to {}\".",
+                    d.name,
+                    d.name,
+                    others.first().copied().unwrap_or("Sales"),
+                ),
+                format!(
+                    "{}还有{headcount}个人和{children}个下级部门，要调到哪里？比如“删除{}，人员调到{}”。",
+                    d.name,
+                    d.name,
+                    others.first().copied().unwrap_or("销售部"),
+                ),
+            ));
+        }
+        Outcome::Propose(
+            vec![Proposal::DeleteDepartment {
+                department_id: d.id,
+                name: d.name.clone(),
+                destination_id: destination.map(|t| t.id),
+                destination_name: destination.map(|t| t.name.clone()),
+                headcount: u32::try_from(headcount).unwrap_or(u32::MAX),
+            }],
+            match destination {
+                Some(t) if headcount > 0 || children > 0 => lang.pick(
+                    format!(
+                        "Delete {} and move its {headcount} people to {}? Please confirm.",
+                        d.name, t.name
+                    ),
+                    format!(
+                        "确定删除{}，并把{headcount}个人调到{}吗？请确认。",
+                        d.name, t.name
+                    ),
+                ),
+                _ => lang.pick(
+                    format!("Delete the {} department? Please confirm.", d.name),
+                    format!("确定删除{}吗？请确认。", d.name),
+                ),
+            },
+        )
+    }
+
+    /// A meeting needs a topic and at least two people; a department named among the
+    /// participants brings all its members.
+    pub(super) fn convene_meeting(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+        let Some(topic) = s.topic.as_deref().or(s.description.as_deref()) else {
+            return Outcome::Say(
+                lang.pick("What should the meeting be about?", "会议要讨论什么？"),
+            );
+        };
+        let mut wanted: Vec<&str> = s.participants.iter().map(String::as_str).collect();
+        if let Some(d) = s.department.as_deref() {
+            wanted.push(d);
+        }
+        let mut people: Vec<&EmployeeDto> = Vec::new();
+        for name in wanted {
+            let by_department = snap.departments.iter().find(|d| {
+                d.name.eq_ignore_ascii_case(name)
+                    || d.name.trim_end_matches('部') == name.trim_end_matches('部')
+            });
+            let found: Vec<&EmployeeDto> = match by_department {
+                Some(d) => snap
+                    .employees
+                    .iter()
+                    .filter(|e| e.department_id == Some(d.id))
+                    .collect(),
+                None => match self.person(Some(name), snap, lang) {
+                    Ok(e) => vec![e],
+                    Err(q) => return Outcome::Say(q),
+                },
+            };
+            for e in found {
+                if !people.iter().any(|p| p.id == e.id) {
+                    people.push(e);
+                }
+            }
+        }
+        if people.len() < 2 {
+            return Outcome::Say(lang.pick(
+                format!(
+                    "Who should meet about \"{topic}\"? Name at least two people or a department."
+                ),
+                format!("“{topic}”这个会要叫上谁？请说出至少两个人或一个部门。"),
+            ));
+        }
+        let names: Vec<String> = people.iter().map(|e| e.name.clone()).collect();
+        Outcome::Propose(
+            vec![Proposal::ConveneMeeting {
+                topic: topic.to_owned(),
+                participant_ids: people.iter().map(|e| e.id).collect(),
+                participant_names: names.clone(),
+            }],
+            lang.pick(
+                format!(
+                    "I'll call a meeting on \"{topic}\" with {}.",
+                    names.join(", ")
+                ),
+                format!("我来召集{}开会讨论“{topic}”。", names.join("、")),
+            ),
+        )
+    }
+}
+
+fn willingness(e: &EmployeeDto) -> f32 {
+    crate::mind::archetypes::profile(e.archetype).task_willingness
+}
