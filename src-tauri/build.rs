@@ -49,6 +49,11 @@ const COMMANDS: &[&str] = &[
     "list_mail",
     "set_mail_status",
     "get_dashboard",
+    "list_traces",
+    "get_trace",
+    "requirements_board",
+    "set_requirement_status",
+    "set_reviewer",
 ];
 
 fn main() {

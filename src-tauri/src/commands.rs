@@ -6,6 +6,7 @@ mod mailbox;
 mod org;
 mod secretary;
 mod settings;
+mod work;
 
 pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static
 {
@@ -57,6 +58,11 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         mailbox::list_mail,
         mailbox::set_mail_status,
         mailbox::get_dashboard,
+        work::list_traces,
+        work::get_trace,
+        work::requirements_board,
+        work::set_requirement_status,
+        work::set_reviewer,
     ]
 }
 

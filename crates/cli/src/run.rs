@@ -94,11 +94,12 @@ pub async fn run(core: &AppCore, clock: Option<ManualClock>, args: RunArgs) -> R
                 "messages_posted": s.messages_posted,
                 "silenced": s.silenced,
                 "malformed": s.malformed,
+                "deferred": s.deferred,
             })
         );
     } else {
         println!(
-            "ran {:?}{} in {:.1?}: {} thoughts ({} model calls, {} malformed), {} messages posted, {} held back by the gates, {} idle wake-ups",
+            "ran {:?}{} in {:.1?}: {} thoughts ({} model calls, {} malformed), {} messages posted, {} held back by the gates, {} put off until a gate reopened, {} idle wake-ups",
             args.duration,
             if args.virtual_clock {
                 " of simulated time"
@@ -111,6 +112,7 @@ pub async fn run(core: &AppCore, clock: Option<ManualClock>, args: RunArgs) -> R
             s.malformed,
             s.messages_posted,
             s.silenced,
+            s.deferred,
             s.idle_wakeups,
         );
     }

@@ -25,6 +25,7 @@ pub struct AppCore {
     pub work: crate::work::Work,
     pub minds: crate::mind::profile::Minds,
     pub mailbox: crate::mailbox::Mailbox,
+    pub traces: crate::trace::Traces,
     pub clock: SharedClock,
 }
 
@@ -133,12 +134,19 @@ impl AppCore {
             providers = providers.with_builtin_path(path);
         }
         let providers = Arc::new(providers);
-        let gateway = Gateway::spawn(db.clone(), bus.clone(), providers.clone(), options.gateway);
         let clock = options.clock;
+        let gateway = Gateway::spawn(
+            db.clone(),
+            bus.clone(),
+            providers.clone(),
+            options.gateway,
+            clock.clone(),
+        );
         let chats = crate::chat::Chats::new(db.clone(), bus.clone(), clock.clone());
         let work = crate::work::Work::new(db.clone(), bus.clone(), clock.clone());
         let minds = crate::mind::profile::Minds::new(db.clone(), bus.clone(), clock.clone());
         let mailbox = crate::mailbox::Mailbox::new(db.clone(), bus.clone(), clock.clone());
+        let db_for_traces = db.clone();
         let secretary = crate::secretary::Secretary::new(
             db.clone(),
             org.clone(),
@@ -159,6 +167,7 @@ impl AppCore {
             work,
             minds,
             mailbox,
+            traces: crate::trace::Traces::new(db_for_traces),
             clock,
         })
     }

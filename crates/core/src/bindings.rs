@@ -64,5 +64,13 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     DashboardDto::export_all(&cfg)?;
     MailboxDto::export_all(&cfg)?;
     SetMailStatus::export_all(&cfg)?;
+    crate::trace::TraceDto::export_all(&cfg)?;
+    crate::trace::TraceSummaryDto::export_all(&cfg)?;
+    crate::trace::TraceRef::export_all(&cfg)?;
+    crate::work::board::BoardDto::export_all(&cfg)?;
+    crate::work::board::SetRequirementStatus::export_all(&cfg)?;
+    crate::work::board::SetReviewer::export_all(&cfg)?;
+    crate::work::RequirementDto::export_all(&cfg)?;
+    crate::work::TaskDto::export_all(&cfg)?;
     Ok(())
 }

@@ -116,6 +116,8 @@ pub struct ChatMessageDto {
     pub text: String,
     /// Employees @mentioned in the text.
     pub mentions: Vec<i32>,
+    /// The boss instruction this message belongs to (SPEC §10), when it belongs to one.
+    pub trace_id: Option<String>,
     pub created_at: String,
 }
 
@@ -245,6 +247,18 @@ impl Chats {
             .await
     }
 
+    /// An employee's message that belongs to a boss instruction (SPEC §10).
+    pub async fn post_traced(
+        &self,
+        chat_id: i32,
+        employee_id: i32,
+        text: &str,
+        trace_id: Option<String>,
+    ) -> Result<ChatMessageDto, DbErr> {
+        self.post(chat_id, "employee", Some(employee_id), text, trace_id)
+            .await
+    }
+
     /// The boss posts in any chat at any time (SPEC §4: no special API for human in the
     /// loop); employees treat it as an instruction. Posting also marks the chat read.
     pub async fn post_as_boss(&self, input: PostMessage) -> ChatResult<ChatMessageDto> {
@@ -258,7 +272,18 @@ impl Chats {
             )));
         }
         self.require(input.chat_id).await?;
-        let m = self.post(input.chat_id, "boss", None, text, None).await?;
+        // Every word from the boss is an instruction with its own trace (SPEC §10).
+        let trace = crate::trace::start(
+            &self.db,
+            crate::trace::Origin::Chat,
+            text,
+            Some(input.chat_id),
+            self.now(),
+        )
+        .await?;
+        let m = self
+            .post(input.chat_id, "boss", None, text, Some(trace))
+            .await?;
         q::set_boss_read(&self.db, input.chat_id, m.id).await?;
         Ok(m)
     }
@@ -266,6 +291,16 @@ impl Chats {
     /// A note from the system in a chat (a meeting's topic, a task's escalation …).
     pub async fn post_system(&self, chat_id: i32, text: &str) -> Result<ChatMessageDto, DbErr> {
         self.post(chat_id, "system", None, text, None).await
+    }
+
+    /// A system note that belongs to a boss instruction.
+    pub async fn post_system_traced(
+        &self,
+        chat_id: i32,
+        text: &str,
+        trace_id: Option<String>,
+    ) -> Result<ChatMessageDto, DbErr> {
+        self.post(chat_id, "system", None, text, trace_id).await
     }
 
     async fn post(
@@ -689,6 +724,7 @@ pub(crate) fn message_dto(m: &chat_message::Model, names: &Names) -> ChatMessage
             .as_ref()
             .and_then(|v| serde_json::from_value(v.clone()).ok())
             .unwrap_or_default(),
+        trace_id: m.trace_id.clone(),
         created_at: rfc3339(m.created_at),
     }
 }

@@ -13,6 +13,7 @@
 //! [`Clock`]: crate::clock::Clock
 
 mod ops;
+mod review;
 mod think;
 
 use std::collections::HashSet;
@@ -58,6 +59,9 @@ pub struct EngineConfig {
     pub memory_recall: usize,
     /// Keep (whole thought, model call) durations for `cubicle-cli bench chat`.
     pub record_timings: bool,
+    /// Thoughts that speak under one boss instruction before it is stopped and handed
+    /// to the boss (SPEC §10 loop protection).
+    pub max_trace_steps: u32,
 }
 
 impl Default for EngineConfig {
@@ -68,6 +72,7 @@ impl Default for EngineConfig {
             max_parallel: 3,
             memory_recall: 6,
             record_timings: false,
+            max_trace_steps: crate::guard::MAX_TRACE_STEPS,
         }
     }
 }
@@ -94,6 +99,9 @@ pub struct EngineStats {
     pub messages_posted: u64,
     pub silenced: u64,
     pub malformed: u64,
+    /// Wake-ups put off, without a model call, until the chat's gates let the employee
+    /// speak again.
+    pub deferred: u64,
 }
 
 #[derive(Clone)]
@@ -303,6 +311,7 @@ impl Engine {
                         "${spent:.2} of ${budget:.2} is spent: model calls are refused and work has stopped until tomorrow, or until you raise the daily budget in Settings."
                     )
                 },
+                trace_id: None,
             })
             .await?;
         Ok(())
@@ -501,6 +510,7 @@ impl Engine {
             let mut s = lock(&self.inner.stats);
             match &outcome {
                 ThinkOutcome::Idle => s.idle_wakeups += 1,
+                ThinkOutcome::Deferred => s.deferred += 1,
                 ThinkOutcome::Thought {
                     posted,
                     silenced,
@@ -592,6 +602,7 @@ impl Engine {
                             (now - t.created_at).num_minutes()
                         )
                     },
+                    trace_id: t.trace_id.clone(),
                 })
                 .await?;
         }
@@ -709,6 +720,20 @@ impl Engine {
     }
 
     /// Schedules a memory-expiry wake-up (after a short-term memory was added).
+    /// Wakes the employee in `chat_id` once its gates reopen at `open`, after the usual
+    /// short wait to absorb what arrives.
+    pub(crate) fn defer(&self, employee_id: i32, chat_id: i32, open: DateTime<Utc>) {
+        let delay = {
+            let mut rng = lock(&self.inner.rng);
+            self.inner.config.nudge.absorb_wait(&mut *rng)
+        };
+        self.schedule(
+            open.max(self.now()) + delay,
+            employee_id,
+            WakeReason::Nudge { chat_id },
+        );
+    }
+
     pub(crate) fn schedule_expiry(&self, employee_id: i32, at: DateTime<Utc>) {
         self.schedule(at, employee_id, WakeReason::MemoryExpiry);
     }

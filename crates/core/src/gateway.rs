@@ -35,6 +35,7 @@ use ts_rs::TS;
 use self::breaker::{Admit, Breaker};
 use self::metered::{Metered, clone_err, record_attempt, retry_wait};
 use self::pricing::Price;
+use crate::clock::SharedClock;
 use crate::events::{DomainEvent, EventBus};
 
 /// Provider id of the built-in offline model, the fallback of last resort.
@@ -236,6 +237,9 @@ struct Shared {
     db: Db,
     bus: EventBus,
     config: GatewayConfig,
+    /// Ledger times and "today" follow the company's clock (a manual one in simulated
+    /// runs, so a simulated week spends per simulated day).
+    clock: SharedClock,
 }
 
 struct StopOnDrop(CancellationToken);
@@ -252,12 +256,14 @@ impl Gateway {
         bus: EventBus,
         resolver: Arc<dyn ProviderResolver>,
         config: GatewayConfig,
+        clock: SharedClock,
     ) -> Self {
         let (tx, rx) = mpsc::channel(256);
         let cancel = CancellationToken::new();
         let actor = Actor {
             db: db.clone(),
             bus: bus.clone(),
+            clock: clock.clone(),
             resolver,
             config: config.clone(),
             breakers: HashMap::new(),
@@ -267,7 +273,12 @@ impl Gateway {
         Self {
             tx,
             permits: Arc::new(Semaphore::new(config.concurrency.max(1))),
-            shared: Arc::new(Shared { db, bus, config }),
+            shared: Arc::new(Shared {
+                db,
+                bus,
+                config,
+                clock,
+            }),
             _stop: Arc::new(StopOnDrop(cancel)),
         }
     }
@@ -497,23 +508,25 @@ impl Gateway {
 
     /// Money spent on model calls since local midnight.
     pub async fn spent_today(&self) -> Result<f64, DbErr> {
-        q::spent_since(&self.shared.db, start_of_today()).await
+        q::spent_since(&self.shared.db, start_of_day(self.shared.clock.now())).await
     }
 }
 
-/// Local midnight, as UTC: "today" is the boss's day.
-pub fn start_of_today() -> chrono::DateTime<Utc> {
-    let now = Local::now();
-    now.date_naive()
+/// Local midnight of the day `now` falls in, as UTC: "today" is the boss's day.
+pub fn start_of_day(now: chrono::DateTime<Utc>) -> chrono::DateTime<Utc> {
+    let local = now.with_timezone(&Local);
+    local
+        .date_naive()
         .and_hms_opt(0, 0, 0)
         .and_then(|t| t.and_local_timezone(Local).earliest())
         .map(|t| t.with_timezone(&Utc))
-        .unwrap_or_else(|| now.with_timezone(&Utc))
+        .unwrap_or(now)
 }
 
 struct Actor {
     db: Db,
     bus: EventBus,
+    clock: SharedClock,
     resolver: Arc<dyn ProviderResolver>,
     config: GatewayConfig,
     breakers: HashMap<String, Breaker>,
@@ -567,7 +580,7 @@ impl Actor {
             .await?
             .map(|c| c.daily_budget_usd)
             .unwrap_or(crate::org::DEFAULT_DAILY_BUDGET_USD);
-        let spent = q::spent_since(&self.db, start_of_today()).await? + self.reserved;
+        let spent = q::spent_since(&self.db, start_of_day(self.clock.now())).await? + self.reserved;
         if spent >= budget {
             self.refuse(ctx, &route, "budget_exceeded").await;
             self.bus.publish(DomainEvent::BudgetExceeded {
@@ -634,7 +647,7 @@ impl Actor {
     async fn refuse(&self, ctx: &CallContext, route: &Route, outcome: &str) {
         let row = cost_ledger::ActiveModel {
             id: NotSet,
-            at: Set(Utc::now()),
+            at: Set(self.clock.now()),
             trace_id: Set(ctx.trace_id.clone()),
             employee_id: Set(ctx.employee_id),
             purpose: Set(ctx.purpose.as_str().to_owned()),

@@ -15,6 +15,7 @@ pub mod engine;
 pub mod error;
 pub mod events;
 pub mod gateway;
+pub mod guard;
 pub mod mailbox;
 pub mod mind;
 pub mod org;
@@ -23,6 +24,7 @@ pub mod roles;
 pub mod scheduler;
 pub mod secretary;
 pub mod secrets;
+pub mod trace;
 pub mod types;
 pub mod work;
 

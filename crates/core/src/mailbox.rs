@@ -128,6 +128,8 @@ pub struct NewMail {
     pub task_id: Option<i32>,
     pub title: String,
     pub body: String,
+    /// The boss instruction this item belongs to (SPEC §10).
+    pub trace_id: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -205,7 +207,7 @@ impl Mailbox {
                 title: Set(m.title.chars().take(200).collect()),
                 body: Set(m.body.chars().take(BODY_MAX_CHARS).collect()),
                 status: Set(MailStatus::Unread.as_str().into()),
-                trace_id: Set(None),
+                trace_id: Set(m.trace_id),
                 created_at: Set(self.clock.now()),
             },
         )
@@ -235,7 +237,7 @@ impl Mailbox {
             &self.db,
             kind.as_str(),
             task_id,
-            crate::gateway::start_of_today(),
+            crate::gateway::start_of_day(self.clock.now()),
         )
         .await
     }

@@ -1,7 +1,9 @@
-//! Work: requirements (projects with their own group chat) and tasks (SPEC §6). This
-//! first part records what the boss or the secretary assigns; the task engine (urgency,
-//! onResolve, guards) builds on it in the tasks issue.
+//! Work: requirements (projects with their own group chat, a reviewer and a task tree)
+//! and tasks (SPEC §6). This module records and reads work; the engine decides when
+//! tasks are picked up, escalated, reviewed and reported (`engine/review.rs`), and
+//! `work/urgency.rs` holds the urgency rules.
 
+pub mod board;
 pub mod urgency;
 
 use cubicle_store::entity::{chat, requirement, task};
@@ -27,6 +29,14 @@ pub struct TaskDto {
     pub requirement_id: Option<i32>,
     pub created_by: String,
     pub created_at: String,
+    pub result: Option<String>,
+    pub resolved_at: Option<String>,
+    pub parent_task_id: Option<i32>,
+    pub trace_id: Option<String>,
+    /// 0 for the first try; each rework after a rejected review adds one.
+    pub attempt: i32,
+    /// For a review task: the task under review.
+    pub review_of: Option<i32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
@@ -39,6 +49,62 @@ pub struct RequirementDto {
     pub status: String,
     pub chat_id: Option<i32>,
     pub created_at: String,
+    pub reviewer_id: Option<i32>,
+}
+
+/// A task to create; [`NewTask::new`] gives a plain one-shot task.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NewTask {
+    pub owner_id: i32,
+    pub description: String,
+    /// `boss`, `secretary`, `self` or `review`.
+    pub created_by: String,
+    pub trace_id: Option<String>,
+    pub parent_task_id: Option<i32>,
+    pub requirement_id: Option<i32>,
+    /// Where the owner reports when done (`chat:<id>`); the boss chat by default.
+    pub on_resolve_target: Option<String>,
+    pub on_resolve_hint: Option<String>,
+    pub attempt: i32,
+    pub review_of: Option<i32>,
+}
+
+impl NewTask {
+    pub fn new(owner_id: i32, description: &str, created_by: &str) -> Self {
+        Self {
+            owner_id,
+            description: description.to_owned(),
+            created_by: created_by.to_owned(),
+            ..Self::default()
+        }
+    }
+
+    fn into_row(self, now: chrono::DateTime<chrono::Utc>) -> task::ActiveModel {
+        task::ActiveModel {
+            id: NotSet,
+            owner_id: Set(self.owner_id),
+            description: Set(clip(&self.description)),
+            kind: Set("oneshot".into()),
+            condition: Set(None),
+            status: Set("pending".into()),
+            result: Set(None),
+            on_resolve_target: Set(self.on_resolve_target),
+            on_resolve_hint: Set(self.on_resolve_hint.map(|h| clip(&h))),
+            parent_task_id: Set(self.parent_task_id),
+            requirement_id: Set(self.requirement_id),
+            trace_id: Set(self.trace_id),
+            created_by: Set(self.created_by),
+            created_at: Set(now),
+            resolved_at: Set(None),
+            attempt: Set(self.attempt),
+            review_of: Set(self.review_of),
+        }
+    }
+}
+
+/// Tasks are pointers, not documents: long text is cut.
+fn clip(s: &str) -> String {
+    s.trim().chars().take(TASK_MAX_CHARS).collect()
 }
 
 #[derive(Clone, Debug)]
@@ -60,41 +126,29 @@ impl Work {
         description: &str,
         created_by: &str,
     ) -> Result<TaskDto, DbErr> {
-        self.insert_task(owner_id, description, created_by).await
+        self.create(NewTask::new(owner_id, description, created_by))
+            .await
     }
 
     /// A task an employee gave itself in a thought (`taskOps: create`).
     pub async fn create_own(&self, owner_id: i32, description: &str) -> Result<TaskDto, DbErr> {
-        self.insert_task(owner_id, description, "self").await
+        self.create(NewTask::new(owner_id, description, "self"))
+            .await
     }
 
-    async fn insert_task(
-        &self,
-        owner_id: i32,
-        description: &str,
-        created_by: &str,
-    ) -> Result<TaskDto, DbErr> {
-        let t = q::insert_task(
-            &self.db,
-            task::ActiveModel {
-                id: NotSet,
-                owner_id: Set(owner_id),
-                description: Set(description.trim().chars().take(TASK_MAX_CHARS).collect()),
-                kind: Set("oneshot".into()),
-                condition: Set(None),
-                status: Set("pending".into()),
-                result: Set(None),
-                on_resolve_target: Set(None),
-                on_resolve_hint: Set(None),
-                parent_task_id: Set(None),
-                requirement_id: Set(None),
-                trace_id: Set(None),
-                created_by: Set(created_by.into()),
-                created_at: Set(self.clock.now()),
-                resolved_at: Set(None),
-            },
-        )
-        .await?;
+    pub async fn create(&self, new: NewTask) -> Result<TaskDto, DbErr> {
+        let txn = self.db.begin().await?;
+        // Work on an open requirement means it is in progress.
+        if let Some(r) = new.requirement_id
+            && let Some(r) = q::find_requirement(&txn, r).await?
+            && r.status == "open"
+        {
+            let mut am = r.into_active_model();
+            am.status = Set("in_progress".into());
+            q::update_requirement(&txn, am).await?;
+        }
+        let t = q::insert_task(&txn, new.into_row(self.clock.now())).await?;
+        txn.commit().await?;
         self.bus.publish(DomainEvent::WorkChanged);
         Ok(task_dto(&t))
     }
@@ -116,7 +170,7 @@ impl Work {
         };
         let mut am = t.into_active_model();
         am.status = Set(if resolved { "resolved" } else { "failed" }.into());
-        am.result = Set(result.map(|r| r.trim().chars().take(TASK_MAX_CHARS).collect()));
+        am.result = Set(result.map(clip));
         am.resolved_at = Set(Some(self.clock.now()));
         let t = q::update_task(&self.db, am).await?;
         self.bus.publish(DomainEvent::WorkChanged);
@@ -189,6 +243,7 @@ impl Work {
                 status: Set("open".into()),
                 chat_id: Set(Some(c.id)),
                 created_at: Set(self.clock.now()),
+                reviewer_id: Set(None),
             },
         )
         .await?;
@@ -218,7 +273,7 @@ impl Work {
     }
 }
 
-fn task_dto(t: &task::Model) -> TaskDto {
+pub(crate) fn task_dto(t: &task::Model) -> TaskDto {
     TaskDto {
         id: t.id,
         owner_id: t.owner_id,
@@ -229,10 +284,18 @@ fn task_dto(t: &task::Model) -> TaskDto {
         created_at: t
             .created_at
             .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        result: t.result.clone(),
+        resolved_at: t
+            .resolved_at
+            .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+        parent_task_id: t.parent_task_id,
+        trace_id: t.trace_id.clone(),
+        attempt: t.attempt,
+        review_of: t.review_of,
     }
 }
 
-fn requirement_dto(r: &requirement::Model) -> RequirementDto {
+pub(crate) fn requirement_dto(r: &requirement::Model) -> RequirementDto {
     RequirementDto {
         id: r.id,
         name: r.name.clone(),
@@ -240,6 +303,7 @@ fn requirement_dto(r: &requirement::Model) -> RequirementDto {
         department_id: r.department_id,
         status: r.status.clone(),
         chat_id: r.chat_id,
+        reviewer_id: r.reviewer_id,
         created_at: r
             .created_at
             .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),

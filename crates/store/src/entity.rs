@@ -23,3 +23,4 @@ pub mod secretary_message;
 pub mod task;
 pub mod team;
 pub mod thought;
+pub mod trace;

@@ -13,6 +13,7 @@ pub mod mind;
 pub mod models;
 pub mod org;
 pub mod secretary;
+pub mod trace;
 pub mod work;
 
 pub use db::{Db, DbError, connect, default_database_url};

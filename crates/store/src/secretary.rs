@@ -14,6 +14,13 @@ pub async fn insert_message(
     model.insert(conn).await
 }
 
+pub async fn find_message(
+    conn: &impl ConnectionTrait,
+    id: i32,
+) -> Result<Option<secretary_message::Model>, DbErr> {
+    secretary_message::Entity::find_by_id(id).one(conn).await
+}
+
 /// The last `limit` messages, oldest first.
 pub async fn recent_messages(
     conn: &impl ConnectionTrait,

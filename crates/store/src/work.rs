@@ -71,6 +71,32 @@ pub async fn insert_requirement(
     model.insert(conn).await
 }
 
+pub async fn find_requirement(
+    conn: &impl ConnectionTrait,
+    id: i32,
+) -> Result<Option<requirement::Model>, DbErr> {
+    requirement::Entity::find_by_id(id).one(conn).await
+}
+
+pub async fn update_requirement(
+    conn: &impl ConnectionTrait,
+    model: requirement::ActiveModel,
+) -> Result<requirement::Model, DbErr> {
+    model.update(conn).await
+}
+
+/// Every task of one requirement, oldest first (the board's task tree).
+pub async fn tasks_of_requirement(
+    conn: &impl ConnectionTrait,
+    requirement_id: i32,
+) -> Result<Vec<task::Model>, DbErr> {
+    task::Entity::find()
+        .filter(task::Column::RequirementId.eq(requirement_id))
+        .order_by_asc(task::Column::Id)
+        .all(conn)
+        .await
+}
+
 pub async fn delete_requirement(conn: &impl ConnectionTrait, id: i32) -> Result<(), DbErr> {
     requirement::Entity::delete_by_id(id).exec(conn).await?;
     Ok(())

@@ -13,4 +13,8 @@ senderName: string, text: string,
 /**
  * Employees @mentioned in the text.
  */
-mentions: Array<number>, createdAt: string, };
+mentions: Array<number>, 
+/**
+ * The boss instruction this message belongs to (SPEC §10), when it belongs to one.
+ */
+traceId: string | null, createdAt: string, };

@@ -2,4 +2,8 @@
 import type { ActionDto } from "./ActionDto";
 import type { Speaker } from "./Speaker";
 
-export type SecretaryMessageDto = { id: number, at: string, role: Speaker, text: string, actions: Array<ActionDto>, };
+export type SecretaryMessageDto = { id: number, at: string, role: Speaker, text: string, actions: Array<ActionDto>, 
+/**
+ * The instruction this turn started, when it proposed actions (SPEC §10).
+ */
+traceId: string | null, };

@@ -11,6 +11,7 @@ const message = (id: number, createdAt: string, from: number | null = 1, senderK
   senderName: from === null ? "" : `P${from}`,
   text: `m${id}`,
   mentions: [],
+  traceId: null,
   createdAt,
 });
 

@@ -633,7 +633,7 @@ export class FakeBackend extends FakeMailbox {
 
   /** A message as the secretary's history stores it (for seeding a conversation in tests). */
   addMessage(role: SecretaryMessageDto["role"], text: string, actions: ActionDto[] = []): SecretaryMessageDto {
-    const message: SecretaryMessageDto = { id: this.nextId++, at: new Date(this.now()).toISOString(), role, text, actions };
+    const message: SecretaryMessageDto = { id: this.nextId++, at: new Date(this.now()).toISOString(), role, text, actions, traceId: null };
     this.secretaryMessages.push(message);
     return message;
   }

@@ -195,6 +195,7 @@ export abstract class FakeChatsAndMinds {
       senderName: typeof from === "number" ? (this.employees.find((e) => e.id === from)?.name ?? "") : from === "boss" ? (this.company?.bossName ?? "") : "",
       text,
       mentions: findMentions(text, this.memberNames(chat)),
+      traceId: null,
       createdAt,
     };
     this.chatMessages.push(message);

@@ -404,6 +404,7 @@ fn delta(after: EngineStats, before: EngineStats) -> EngineStats {
         messages_posted: after.messages_posted - before.messages_posted,
         silenced: after.silenced - before.silenced,
         malformed: after.malformed - before.malformed,
+        deferred: after.deferred - before.deferred,
     }
 }
 

@@ -12,21 +12,33 @@ use super::Engine;
 use crate::mailbox::{MailKind, NewMail};
 use crate::mind::memory_rules::{self, MemoryKind, Visibility};
 use crate::mind::profile::NewMemory;
-use crate::mind::stamina::StaminaEvent;
 use crate::mind::thought::Thought;
-use crate::work::urgency;
+use crate::work::{NewTask, urgency};
+
+/// Where a thought happened: its chat, the requirement that chat belongs to, the newest
+/// message it saw and the boss instruction it works under.
+pub(super) struct Scope<'a> {
+    pub chat: &'a chat::Model,
+    pub requirement: Option<i32>,
+    pub latest_seen: Option<i32>,
+    pub trace: Option<&'a str>,
+}
 
 /// Applies the thought's memory, relationship and task ops and its chat summary; returns
 /// what was applied, for the thought record.
 pub(super) async fn apply_ops(
     engine: &Engine,
     me: &employee::Model,
-    chat: &chat::Model,
-    chat_requirement: Option<i32>,
+    scope: &Scope<'_>,
     t: &Thought,
     staff: &HashMap<i32, employee::Model>,
-    latest_seen: Option<i32>,
 ) -> Result<serde_json::Value, DbErr> {
+    let Scope {
+        chat,
+        requirement: chat_requirement,
+        latest_seen,
+        trace,
+    } = *scope;
     let core = engine.core();
     let now = engine.now();
     let mut applied = Vec::new();
@@ -102,7 +114,16 @@ pub(super) async fn apply_ops(
                 let Some(d) = op.description.as_deref().filter(|d| !d.trim().is_empty()) else {
                     continue;
                 };
-                let task = core.work.create_own(me.id, d).await?;
+                // A task made while working on an instruction belongs to it, and to the
+                // requirement whose chat it was made in.
+                let task = core
+                    .work
+                    .create(NewTask {
+                        trace_id: trace.map(str::to_owned),
+                        requirement_id: chat_requirement,
+                        ..NewTask::new(me.id, d, "self")
+                    })
+                    .await?;
                 if let Some(at) = urgency::next_escalation(now, now) {
                     engine.schedule_escalation(me.id, task.id, at);
                 }
@@ -113,48 +134,14 @@ pub(super) async fn apply_ops(
                     continue;
                 };
                 let resolved = op_name == "resolve";
-                if core
+                if let Some(task) = core
                     .work
                     .finish(me.id, id, resolved, op.result.as_deref())
                     .await?
-                    .is_some()
                 {
                     engine.cancel_escalation(me.id, id);
-                    let event = if resolved {
-                        StaminaEvent::TaskResolved
-                    } else {
-                        StaminaEvent::TaskFailed
-                    };
-                    core.minds.stamina_event(me.id, event).await?;
                     applied.push(json!({"task": op_name, "id": id}));
-                    if let Some(task) = cubicle_store::work::find_task(&core.db, id).await? {
-                        if resolved {
-                            engine
-                                .schedule_report(me.id, id, task.on_resolve_target.as_deref())
-                                .await?;
-                        } else {
-                            // A failed task needs the boss: straight to the mailbox.
-                            core.mailbox
-                                .file(NewMail {
-                                    kind: MailKind::Escalation,
-                                    employee_id: Some(me.id),
-                                    chat_id: Some(chat.id),
-                                    task_id: Some(id),
-                                    title: if core.mailbox.chinese().await? {
-                                        format!("未能完成：{}", task.description)
-                                    } else {
-                                        format!("Could not finish: {}", task.description)
-                                    },
-                                    body: task.result.clone().unwrap_or_else(|| {
-                                        format!(
-                                            "{} gave up on the task without saying why.",
-                                            me.name
-                                        )
-                                    }),
-                                })
-                                .await?;
-                        }
-                    }
+                    super::review::after_finish(engine, me, chat, &task).await?;
                 }
             }
             _ => {}
@@ -196,6 +183,8 @@ pub(super) async fn file_report(
             me.name
         ),
     };
+    // A rework is reported under the name of the work it finally got done.
+    let what = super::review::root_description(engine, task).await?;
     engine
         .core()
         .mailbox
@@ -205,12 +194,74 @@ pub(super) async fn file_report(
             chat_id: Some(chat.id),
             task_id: Some(task.id),
             title: if zh {
-                format!("完成：{}", task.description)
+                format!("完成：{what}")
             } else {
-                format!("Done: {}", task.description)
+                format!("Done: {what}")
             },
             body,
+            trace_id: task.trace_id.clone(),
         })
+        .await?;
+    Ok(())
+}
+
+/// Loop protection (SPEC §10): an instruction that has taken its steps is stopped. The
+/// boss hears of it once, in the mailbox, and the chat gets a note (under the same
+/// trace, so nobody spends a thought on it); a new word from the boss starts afresh.
+pub(super) async fn guard_stop(
+    engine: &Engine,
+    me: &employee::Model,
+    chat: &chat::Model,
+    trace: &str,
+) -> Result<(), DbErr> {
+    let core = engine.core();
+    let already = cubicle_store::trace::mail_of_trace(&core.db, trace)
+        .await?
+        .iter()
+        .any(|m| m.kind == MailKind::Escalation.as_str() && m.task_id.is_none());
+    if already {
+        return Ok(());
+    }
+    let steps = engine.config().max_trace_steps;
+    let instruction = cubicle_store::trace::find_trace(&core.db, trace)
+        .await?
+        .map(|t| t.instruction)
+        .unwrap_or_default();
+    let zh = core.mailbox.chinese().await?;
+    let (title, body, note) = if zh {
+        (
+            format!("已暂停：{instruction}"),
+            format!(
+                "这条指示已经走了 {steps} 步（最后一步在“{}”，{}），还没有结束，工作已暂停以免空转。在聊天里回复或给出新指示即可继续。",
+                chat.name, me.name
+            ),
+            format!("这条指示已走满 {steps} 步，已暂停并告知老板。"),
+        )
+    } else {
+        (
+            format!("Stopped: {instruction}"),
+            format!(
+                "This instruction has taken {steps} steps (the last in \"{}\", by {}) without finishing, so work on it has stopped rather than go round in circles. Reply in the chat or give a new instruction to carry on.",
+                chat.name, me.name
+            ),
+            format!(
+                "This instruction has taken its {steps} steps: paused, and the boss has been told."
+            ),
+        )
+    };
+    core.mailbox
+        .file(NewMail {
+            kind: MailKind::Escalation,
+            employee_id: Some(me.id),
+            chat_id: Some(chat.id),
+            task_id: None,
+            title,
+            body,
+            trace_id: Some(trace.to_owned()),
+        })
+        .await?;
+    core.chats
+        .post_system_traced(chat.id, &note, Some(trace.to_owned()))
         .await?;
     Ok(())
 }

@@ -10,7 +10,7 @@ use cubicle_store::{DbErr, chat as cq, mind as mq, org as oq};
 use sea_orm::ActiveValue::{NotSet, Set};
 use serde_json::json;
 
-use super::ops::{apply_ops, file_report, find_by_name};
+use super::ops::{Scope, apply_ops, file_report, find_by_name, guard_stop};
 use super::{Engine, Focus};
 use crate::chat::gates::{self, ChatMode};
 use crate::chat::polling;
@@ -26,14 +26,28 @@ const SCENE_MESSAGES: u64 = 20;
 /// How far back an employee's own messages count for the repetition penalty.
 const OWN_RECENT: usize = 5;
 
-/// A message of a thought: to a colleague's DM (`Some(id)`) or to the chat itself.
-type Outgoing = (Option<i32>, String);
+/// Where a message of a thought goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Target {
+    /// The chat the thought is in.
+    Here,
+    /// A private chat with a colleague.
+    Dm(i32),
+    /// Another group chat the employee is a member of (`"to": "#name"`).
+    Chat(i32),
+}
+
+type Outgoing = (Target, String);
 
 /// What one wake-up came to.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ThinkOutcome {
     /// Nothing new and nothing pending: no model call (zero-cost idle).
     Idle,
+    /// The chat's cooldown or anti-spam gate is closed for this employee: no thought
+    /// now; it thinks when the gate reopens (a nudge is scheduled), with everything
+    /// that arrived meanwhile still new to it.
+    Deferred,
     Thought {
         interest: Option<u8>,
         saturation: Option<u8>,
@@ -98,6 +112,53 @@ pub(super) async fn think(
         return Ok(ThinkOutcome::Idle);
     }
     let latest_seen = recent.last().map(|m| m.id);
+    // The boss instruction this thought works under (SPEC §10): the report's task; else
+    // the newest new word from the boss; else the newest new message that belongs to
+    // an instruction; else the oldest pending task's.
+    let trace: Option<String> = match &reporting {
+        Some(t) => t.trace_id.clone(),
+        None => unread
+            .iter()
+            .rev()
+            .find(|m| m.sender_kind == "boss" && m.trace_id.is_some())
+            .or_else(|| unread.iter().rev().find(|m| m.trace_id.is_some()))
+            .and_then(|m| m.trace_id.clone())
+            .or_else(|| tasks.iter().find_map(|t| t.trace_id.clone())),
+    };
+    // Someone who may not speak here yet waits rather than think now and have what it
+    // says thrown away by the gates: a question to it is answered once the cooldown or
+    // the anti-spam window lets it, and no model call is spent in between.
+    if focus == Focus::Messages && !unread.is_empty() {
+        let mode = if chat.mode == "work" {
+            ChatMode::Work
+        } else {
+            ChatMode::Casual
+        };
+        let now = engine.now();
+        let l = gates::limits(mode);
+        let posts =
+            cq::posts_by_since(db, chat.id, employee_id, now - l.window.max(l.cooldown)).await?;
+        if matches!(
+            gates::check(mode, now, &posts, 0, false),
+            Err(gates::GateReason::Cooldown | gates::GateReason::AntiSpam)
+        ) {
+            engine.defer(employee_id, chat.id, gates::next_open_at(mode, now, &posts));
+            return Ok(ThinkOutcome::Deferred);
+        }
+    }
+    // Loop protection: an instruction that has taken its steps stops here and goes to
+    // the boss, once. A report is the step that closes a story, so it is never stopped.
+    if reporting.is_none()
+        && let Some(id) = trace.as_deref()
+        && cubicle_store::trace::steps_of_trace(db, id).await?
+            >= u64::from(engine.config().max_trace_steps)
+    {
+        if let Some(last) = latest_seen {
+            cq::set_member_read(db, chat.id, employee_id, last).await?;
+        }
+        guard_stop(engine, &me, &chat, id).await?;
+        return Ok(ThinkOutcome::Idle);
+    }
 
     let Some(company) = oq::find_company(db).await? else {
         return Ok(ThinkOutcome::Idle);
@@ -184,10 +245,13 @@ pub(super) async fn think(
         .collect::<Vec<_>>()
         .join(" ");
     // Team memories reach the employee's department and the projects it is part of.
-    let my_chats: Vec<i32> = cq::chats_of_employee(db, employee_id)
-        .await?
-        .into_iter()
-        .map(|c| c.id)
+    let my_chat_rows = cq::chats_of_employee(db, employee_id).await?;
+    let my_chats: Vec<i32> = my_chat_rows.iter().map(|c| c.id).collect();
+    // Group chats it can also post in (`"to": "#name"`).
+    let other_groups: Vec<(i32, String)> = my_chat_rows
+        .iter()
+        .filter(|c| c.id != chat.id && !matches!(c.kind.as_str(), "dm" | "boss"))
+        .map(|c| (c.id, c.name.clone()))
         .collect();
     let requirements = cubicle_store::work::list_requirements(db).await?;
     let requirement_ids: Vec<i32> = requirements
@@ -240,6 +304,7 @@ pub(super) async fn think(
         seed,
         stamina,
         addressed,
+        other_chats: other_groups.iter().map(|(_, n)| n.clone()).collect(),
         report: reporting.as_ref().map(|t| crate::mind::thought::Report {
             description: t.description.clone(),
             result: t.result.clone(),
@@ -265,7 +330,7 @@ pub(super) async fn think(
     };
     let ctx = CallContext {
         purpose: Purpose::Thought,
-        trace_id: None,
+        trace_id: trace.clone(),
         employee_id: Some(employee_id),
     };
     let other_names: Vec<String> = staff
@@ -295,12 +360,9 @@ pub(super) async fn think(
                     .iter()
                     .filter(|m| !m.content.trim().is_empty())
                     .map(|m| {
-                        // A message "to" a colleague goes to their DM (SPEC §4: DMs start
-                        // from a chat and follow its kind).
-                        let to =
-                            m.to.as_deref()
-                                .and_then(|n| find_by_name(&staff, n))
-                                .filter(|id| *id != employee_id);
+                        let to = m.to.as_deref().map_or(Target::Here, |n| {
+                            target_of(n, employee_id, &staff, &other_groups, &chat)
+                        });
                         clean_chat_message(&m.content, &me_dto, &other_refs).map(|c| (to, c))
                     })
                     .collect();
@@ -346,6 +408,7 @@ pub(super) async fn think(
                 seed.id,
                 prompt.tokens,
                 json!({}),
+                trace.clone(),
                 now,
             ))
             .await?;
@@ -369,16 +432,13 @@ pub(super) async fn think(
     let interest = score(t.interest_level, default_interest);
     let saturation = score(t.topic_saturation, default_saturation);
     // Silent ≠ idle: memory, relationship and task ops apply whether or not it speaks.
-    let ops = apply_ops(
-        engine,
-        &me,
-        &chat,
-        chat_requirement,
-        &t,
-        &staff,
+    let scope = Scope {
+        chat: &chat,
+        requirement: chat_requirement,
         latest_seen,
-    )
-    .await?;
+        trace: trace.as_deref(),
+    };
+    let ops = apply_ops(engine, &me, &scope, &t, &staff).await?;
     if let Some(last) = latest_seen {
         cq::set_member_read(db, chat.id, employee_id, last).await?;
     }
@@ -399,7 +459,7 @@ pub(super) async fn think(
         });
         let here: Vec<String> = kept
             .iter()
-            .filter(|(to, _)| to.is_none())
+            .filter(|(to, _)| *to == Target::Here)
             .map(|(_, text)| text.clone())
             .collect();
         if !here.is_empty() {
@@ -408,32 +468,59 @@ pub(super) async fn think(
                 employee_id,
                 &chat,
                 &here,
-                saturation,
-                boss_mentioned_me,
+                Delivery {
+                    saturation,
+                    boss_mentioned_me,
+                    trace: trace.as_deref(),
+                },
             )
             .await?;
             posted += sent.len();
             said_here = sent;
             silenced_by = why;
         }
-        let mut targets: Vec<i32> = kept.iter().filter_map(|(to, _)| *to).collect();
+        let mut targets: Vec<Target> = kept
+            .iter()
+            .map(|(to, _)| *to)
+            .filter(|to| *to != Target::Here)
+            .collect();
         targets.dedup();
-        for other in targets {
+        for target in targets {
             let texts: Vec<String> = kept
                 .iter()
-                .filter(|(to, _)| *to == Some(other))
+                .filter(|(to, _)| *to == target)
                 .map(|(_, text)| text.clone())
                 .collect();
-            let mode = ChatMode::for_dm_from(Some(&chat.kind));
-            let dm = match core.chats.dm_from(employee_id, other, mode).await {
-                Ok(dm) => dm,
-                Err(e) => {
-                    tracing::info!(error = %e, "a DM could not be opened");
-                    continue;
+            let elsewhere = match target {
+                Target::Dm(other) => {
+                    let mode = ChatMode::for_dm_from(Some(&chat.kind));
+                    match core.chats.dm_from(employee_id, other, mode).await {
+                        Ok(dm) => Some(dm),
+                        Err(e) => {
+                            tracing::info!(error = %e, "a DM could not be opened");
+                            None
+                        }
+                    }
                 }
+                Target::Chat(id) => cq::find_chat(db, id).await?,
+                Target::Here => None,
             };
-            // A private word does not reset the topic: the DM has its own saturation.
-            let (sent, why) = deliver(engine, employee_id, &dm, &texts, 0, false).await?;
+            let Some(elsewhere) = elsewhere else {
+                continue;
+            };
+            // A word elsewhere does not reset the topic: that chat has its own saturation.
+            let (sent, why) = deliver(
+                engine,
+                employee_id,
+                &elsewhere,
+                &texts,
+                Delivery {
+                    saturation: 0,
+                    boss_mentioned_me: false,
+                    trace: trace.as_deref(),
+                },
+            )
+            .await?;
             posted += sent.len();
             if silenced_by.is_none() && sent.is_empty() {
                 silenced_by = why;
@@ -455,6 +542,7 @@ pub(super) async fn think(
             seed.id,
             prompt.tokens,
             ops,
+            trace.clone(),
             now,
         ))
         .await?;
@@ -478,6 +566,14 @@ pub(super) async fn think(
     })
 }
 
+/// How one batch of messages is posted: the saturation the gates judge, whether the
+/// boss's @mention lifts it, and the instruction the messages belong to.
+struct Delivery<'a> {
+    saturation: u8,
+    boss_mentioned_me: bool,
+    trace: Option<&'a str>,
+}
+
 /// Posts a thought's messages in one chat through the gates (SPEC §4 layer 3) and the
 /// repetition check: how many were posted, and why none were when none were.
 async fn deliver(
@@ -485,9 +581,13 @@ async fn deliver(
     employee_id: i32,
     chat: &chat::Model,
     texts: &[String],
-    saturation: u8,
-    boss_mentioned_me: bool,
+    how: Delivery<'_>,
 ) -> Result<(Vec<String>, Option<&'static str>), DbErr> {
+    let Delivery {
+        saturation,
+        boss_mentioned_me,
+        trace,
+    } = how;
     let core = engine.core();
     let db = &core.db;
     let now = engine.now();
@@ -522,7 +622,7 @@ async fn deliver(
             continue;
         }
         core.chats
-            .post_as_employee(chat.id, employee_id, text)
+            .post_traced(chat.id, employee_id, text, trace.map(str::to_owned))
             .await?;
         own.push(text.clone());
         posted.push(text.clone());
@@ -545,6 +645,7 @@ fn thought_row(
     seed: &str,
     prompt_tokens: usize,
     ops: serde_json::Value,
+    trace: Option<String>,
     now: chrono::DateTime<chrono::Utc>,
 ) -> thought_row_entity::ActiveModel {
     thought_row_entity::ActiveModel {
@@ -561,7 +662,32 @@ fn thought_row(
         perspective_seed: Set(seed.to_owned()),
         prompt_tokens: Set(i32::try_from(prompt_tokens).unwrap_or(i32::MAX)),
         ops: Set(ops),
-        trace_id: Set(None),
+        trace_id: Set(trace),
         created_at: Set(now),
+    }
+}
+
+/// Where `"to": name` sends a message: a colleague's DM, else one of the employee's
+/// group chats by name (`#name` or the bare name), else the chat itself.
+fn target_of(
+    name: &str,
+    me: i32,
+    staff: &HashMap<i32, employee::Model>,
+    groups: &[(i32, String)],
+    here: &chat::Model,
+) -> Target {
+    let bare = name.trim().trim_start_matches('#').trim();
+    if !name.trim().starts_with('#')
+        && let Some(id) = find_by_name(staff, bare).filter(|id| *id != me)
+    {
+        return Target::Dm(id);
+    }
+    let wanted = bare.to_lowercase();
+    if here.name.to_lowercase() == wanted {
+        return Target::Here;
+    }
+    match groups.iter().find(|(_, n)| n.to_lowercase() == wanted) {
+        Some((id, _)) => Target::Chat(*id),
+        None => Target::Here,
     }
 }

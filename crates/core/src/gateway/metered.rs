@@ -3,7 +3,6 @@
 
 use std::time::Duration;
 
-use chrono::Utc;
 use cubicle_llm::{
     Capabilities, CompletionRequest, CompletionResponse, CompletionStream, LlmClient, LlmError,
     Usage,
@@ -164,7 +163,7 @@ pub(super) async fn record_attempt(
 ) {
     let row = cost_ledger::ActiveModel {
         id: NotSet,
-        at: Set(Utc::now()),
+        at: Set(shared.clock.now()),
         trace_id: Set(ctx.trace_id.clone()),
         employee_id: Set(ctx.employee_id),
         purpose: Set(ctx.purpose.as_str().to_owned()),

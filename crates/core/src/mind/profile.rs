@@ -224,7 +224,7 @@ impl Minds {
             })
             .collect();
         // "Today" as the budget counts it: since local midnight.
-        let day_start = crate::gateway::start_of_today();
+        let day_start = crate::gateway::start_of_day(self.clock.now());
         let thoughts = q::thoughts_of(&self.db, employee_id, PROFILE_THOUGHTS)
             .await?
             .iter()

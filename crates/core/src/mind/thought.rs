@@ -97,7 +97,8 @@ pub const MESSAGE_MAX_CHARS: usize = 600;
 pub struct OutMessage {
     #[schemars(length(max = 600))]
     pub content: String,
-    /// A colleague's name: the message goes to a private chat with them instead.
+    /// A colleague's name: the message goes to a private chat with them instead; or
+    /// `#name` of one of the employee's group chats: it goes there.
     pub to: Option<String>,
 }
 
@@ -186,6 +187,8 @@ pub struct Scene<'a> {
     pub addressed: bool,
     /// A task just resolved, to report (onResolve).
     pub report: Option<Report>,
+    /// Names of the other group chats the employee is in (it may post there).
+    pub other_chats: Vec<String>,
 }
 
 /// A resolved task the employee reports on (SPEC §6 onResolve).
@@ -280,6 +283,15 @@ fn system_prompt(s: &Scene<'_>) -> String {
             members.join(", ")
         },
     ));
+    if !s.other_chats.is_empty() {
+        let chats: Vec<String> = s
+            .other_chats
+            .iter()
+            .take(8)
+            .map(|c| format!("#{c}"))
+            .collect();
+        out.push_str(&format!("Your other chats: {}.\n", chats.join(", ")));
+    }
     out.push_str(&format!(
         "Write chat messages in {language}, short and in your own voice. Speak only when you add \
          something new; silence is fine. Never speak for others, never claim approvals.\n"
@@ -291,7 +303,7 @@ fn system_prompt(s: &Scene<'_>) -> String {
     out.push_str(
         "Answer with one JSON object: {\"innerThoughts\": private, \"interestLevel\": 1-10, \
          \"topicSaturation\": 1-10 (10 = nothing new to add), \"shouldSpeak\": bool, \"reason\": why, \
-         \"messages\": [{\"content\", \"to\": a colleague's name for a private word, else omit}] (0-2, only if speaking), \"memorySummary\": one line on this chat, \
+         \"messages\": [{\"content\", \"to\": a colleague's name for a private word, or \"#chat\" for one of your other chats, else omit}] (0-2, only if speaking), \"memorySummary\": one line on this chat, \
          \"memoryOps\": [{\"op\": \"add\"|\"delete\", \"type\": \"long_term\"|\"short_term\", \"content\", \
          \"importance\": 1-10, \"ttl\": hours, \"visibility\": \"private\"|\"team\"|\"public\", \"id\"}], \
          \"relationshipOps\": [{\"name\", \"impression\" (max 200 chars), \"affinity\": 1-100}], \
@@ -484,6 +496,7 @@ mod tests {
             stamina: Stamina::default(),
             addressed: true,
             report: None,
+            other_chats: vec!["REST vs GraphQL".into()],
         }
     }
 
@@ -506,6 +519,10 @@ mod tests {
         );
         assert!(system.contains("Present: Bob (QA Engineer)"), "scene");
         assert!(system.contains("Build the robots' brains"), "mission");
+        assert!(
+            system.contains("Your other chats: #REST vs GraphQL."),
+            "chats it may post in"
+        );
         assert!(system.contains("\"topicSaturation\""), "output format");
         assert!(user.contains("Earlier in this chat: We agreed to ship on Friday."));
         assert!(user.contains("] Ada (boss): Alice, please look at the API."));

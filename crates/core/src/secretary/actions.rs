@@ -210,6 +210,8 @@ pub struct SecretaryMessageDto {
     pub role: Speaker,
     pub text: String,
     pub actions: Vec<ActionDto>,
+    /// The instruction this turn started, when it proposed actions (SPEC §10).
+    pub trace_id: Option<String>,
 }
 
 /// Changes the boss may make to a hire before confirming it (the card's Edit).

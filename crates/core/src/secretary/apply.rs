@@ -69,7 +69,10 @@ impl Secretary {
                 *archetype = v;
             }
         }
-        let applied = self.apply(&proposal).await;
+        let trace = q::find_message(&self.db, row.message_id)
+            .await?
+            .and_then(|m| m.trace_id);
+        let applied = self.apply(&proposal, trace).await;
         let mut am = row.into_active_model();
         am.proposal = Set(serde_json::to_value(&proposal).unwrap_or_default());
         match applied {
@@ -158,7 +161,11 @@ impl Secretary {
     }
 
     /// Applies a proposal through the org service: (how to undo it, the diff).
-    async fn apply(&self, p: &Proposal) -> Result<(Option<Undo>, String), OrgError> {
+    async fn apply(
+        &self,
+        p: &Proposal,
+        trace: Option<String>,
+    ) -> Result<(Option<Undo>, String), OrgError> {
         let org = &self.org;
         Ok(match p {
             Proposal::Hire {
@@ -299,7 +306,10 @@ impl Secretary {
             } => {
                 let t = self
                     .work
-                    .assign(*employee_id, description, "secretary")
+                    .create(crate::work::NewTask {
+                        trace_id: trace,
+                        ..crate::work::NewTask::new(*employee_id, description, "secretary")
+                    })
                     .await?;
                 (
                     Some(Undo::WithdrawTask { task_id: t.id }),

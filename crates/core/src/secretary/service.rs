@@ -266,6 +266,13 @@ impl Secretary {
 
         let now = Utc::now();
         let txn = self.db.begin().await?;
+        // A turn that proposes actions is an instruction: what its cards cause carries
+        // its trace (SPEC §10).
+        let trace = if proposals.is_empty() {
+            None
+        } else {
+            Some(crate::trace::start(&txn, crate::trace::Origin::Secretary, text, None, now).await?)
+        };
         let boss = q::insert_message(
             &txn,
             secretary_message::ActiveModel {
@@ -273,7 +280,7 @@ impl Secretary {
                 at: Set(now),
                 role: Set("boss".into()),
                 text: Set(text.to_owned()),
-                trace_id: Set(None),
+                trace_id: Set(trace.clone()),
             },
         )
         .await?;
@@ -284,7 +291,7 @@ impl Secretary {
                 at: Set(now),
                 role: Set("secretary".into()),
                 text: Set(lines.join("\n")),
-                trace_id: Set(None),
+                trace_id: Set(trace),
             },
         )
         .await?;
@@ -666,6 +673,7 @@ fn message_dto(
         },
         text: m.text.clone(),
         actions: actions.into_iter().map(action_dto).collect(),
+        trace_id: m.trace_id.clone(),
     }
 }
 

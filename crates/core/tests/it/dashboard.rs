@@ -57,6 +57,7 @@ async fn pending_work_is_ordered_by_urgency_and_the_feed_links_to_its_sources() 
             task_id: None,
             title: "Done: the schema".into(),
             body: "Schema ready.".into(),
+            trace_id: None,
         })
         .await
         .unwrap();

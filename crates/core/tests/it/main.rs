@@ -14,3 +14,4 @@ mod org;
 mod secretary;
 mod secrets;
 mod util;
+mod work;

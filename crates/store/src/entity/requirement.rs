@@ -14,6 +14,8 @@ pub struct Model {
     pub status: String,
     pub chat_id: Option<i32>,
     pub created_at: DateTimeUtc,
+    /// Who reviews the deliverables of its tasks, when someone does.
+    pub reviewer_id: Option<i32>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

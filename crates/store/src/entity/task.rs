@@ -27,6 +27,10 @@ pub struct Model {
     pub created_by: String,
     pub created_at: DateTimeUtc,
     pub resolved_at: Option<DateTimeUtc>,
+    /// 0 for the first try; a rework after a rejected review is the next attempt.
+    pub attempt: i32,
+    /// For a review task: the task whose deliverable is under review.
+    pub review_of: Option<i32>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -1,0 +1,268 @@
+//! What follows the end of a task (SPEC §6, §10; seed 002's reviewer). A plain task
+//! resolved is reported (onResolve); one failed goes to the boss. In a requirement with
+//! a reviewer, a resolved task's result is its deliverable: it goes to the reviewer as a
+//! review task, which the reviewer resolves to pass it or fails with comments to send it
+//! back. A rejection becomes a rework task for the author; the third rejection, a rework
+//! that repeats the previous attempt (no progress), or a task redone too often goes to
+//! the boss instead. Pass and reject feed the author's stamina.
+
+use cubicle_store::entity::{chat, employee, task};
+use cubicle_store::{DbErr, work as wq};
+
+use super::Engine;
+use crate::guard::{self, Rerun};
+use crate::mailbox::{MailKind, NewMail};
+use crate::mind::stamina::StaminaEvent;
+use crate::work::NewTask;
+
+/// After `task` (owned by `me`) was resolved or failed in a thought in `chat`.
+pub(super) async fn after_finish(
+    engine: &Engine,
+    me: &employee::Model,
+    chat: &chat::Model,
+    task: &task::Model,
+) -> Result<(), DbErr> {
+    let core = engine.core();
+    let resolved = task.status == "resolved";
+    if let Some(reviewed) = task.review_of {
+        // Reviewing is the reviewer's job done, whatever the verdict.
+        core.minds
+            .stamina_event(me.id, StaminaEvent::TaskResolved)
+            .await?;
+        return verdict(engine, me, task, reviewed, resolved).await;
+    }
+    let event = if resolved {
+        StaminaEvent::TaskResolved
+    } else {
+        StaminaEvent::TaskFailed
+    };
+    core.minds.stamina_event(me.id, event).await?;
+    if !resolved {
+        return failed(engine, me, chat, task).await;
+    }
+    match reviewer_for(engine, task).await? {
+        Some(reviewer) if reviewer != me.id => submit(engine, me, task, reviewer).await,
+        _ => {
+            engine
+                .schedule_report(me.id, task.id, task.on_resolve_target.as_deref())
+                .await
+        }
+    }
+}
+
+/// The reviewer of the requirement a task belongs to, if it has one.
+async fn reviewer_for(engine: &Engine, task: &task::Model) -> Result<Option<i32>, DbErr> {
+    let Some(req) = task.requirement_id else {
+        return Ok(None);
+    };
+    Ok(wq::find_requirement(&engine.core().db, req)
+        .await?
+        .and_then(|r| r.reviewer_id))
+}
+
+/// A deliverable goes to review, unless it repeats the attempt before it.
+async fn submit(
+    engine: &Engine,
+    me: &employee::Model,
+    task: &task::Model,
+    reviewer: i32,
+) -> Result<(), DbErr> {
+    let core = engine.core();
+    let result = task.result.as_deref().unwrap_or("");
+    if task.attempt > 0
+        && let Some(previous) = match task.parent_task_id {
+            Some(id) => wq::find_task(&core.db, id).await?,
+            None => None,
+        }
+        && guard::judge_attempt(previous.result.as_deref(), result) == Rerun::NoProgress
+    {
+        let zh = core.mailbox.chinese().await?;
+        let what = root_description(engine, task).await?;
+        return to_boss(
+            engine,
+            task,
+            me.id,
+            if zh {
+                format!("没有进展：{what}")
+            } else {
+                format!("No progress: {what}")
+            },
+            if zh {
+                format!(
+                    "{}第 {} 次提交的结果和上一次几乎一样，已停止重做，等你决定。结果：{result}",
+                    me.name,
+                    task.attempt + 1
+                )
+            } else {
+                format!(
+                    "{}'s attempt {} repeats the previous one almost word for word, so the retry has stopped and waits for you. Result: {result}",
+                    me.name,
+                    task.attempt + 1
+                )
+            },
+        )
+        .await;
+    }
+    let what = root_description(engine, task).await?;
+    core.work
+        .create(NewTask {
+            trace_id: task.trace_id.clone(),
+            requirement_id: task.requirement_id,
+            review_of: Some(task.id),
+            ..NewTask::new(
+                reviewer,
+                &format!(
+                    "Review {}'s work on \"{what}\": {result} — resolve this task to pass it, or fail it with your comments to send it back.",
+                    me.name
+                ),
+                "review",
+            )
+        })
+        .await?;
+    Ok(())
+}
+
+/// The reviewer passed (`passed`) or rejected the work of task `reviewed`.
+async fn verdict(
+    engine: &Engine,
+    reviewer: &employee::Model,
+    review: &task::Model,
+    reviewed: i32,
+    passed: bool,
+) -> Result<(), DbErr> {
+    let core = engine.core();
+    let Some(work) = wq::find_task(&core.db, reviewed).await? else {
+        return Ok(());
+    };
+    let author = work.owner_id;
+    if passed {
+        core.minds
+            .stamina_event(author, StaminaEvent::ReviewPassed)
+            .await?;
+        return engine
+            .schedule_report(author, work.id, work.on_resolve_target.as_deref())
+            .await;
+    }
+    // This work's rejections so far, this one included: one per attempt.
+    let nth = u32::try_from(work.attempt).unwrap_or(0) + 1;
+    core.minds
+        .stamina_event(author, StaminaEvent::ReviewRejected { nth })
+        .await?;
+    let comments = review
+        .result
+        .clone()
+        .unwrap_or_else(|| "(no comments)".to_owned());
+    let what = root_description(engine, &work).await?;
+    if nth >= 3 || !guard::may_rerun(work.attempt) {
+        let zh = core.mailbox.chinese().await?;
+        return to_boss(
+            engine,
+            &work,
+            author,
+            if zh {
+                format!("第 {nth} 次被驳回：{what}")
+            } else {
+                format!("Rejected {nth} times: {what}")
+            },
+            if zh {
+                format!(
+                    "{}再次驳回了这项工作，需要你来决定。意见：{comments}",
+                    reviewer.name
+                )
+            } else {
+                format!(
+                    "{} rejected this work again; it needs your decision. Comments: {comments}",
+                    reviewer.name
+                )
+            },
+        )
+        .await;
+    }
+    core.work
+        .create(NewTask {
+            trace_id: work.trace_id.clone(),
+            requirement_id: work.requirement_id,
+            parent_task_id: Some(work.id),
+            attempt: work.attempt + 1,
+            on_resolve_target: work.on_resolve_target.clone(),
+            ..NewTask::new(
+                author,
+                &format!(
+                    "Rework \"{what}\" (attempt {}): {} sent it back — {comments}",
+                    work.attempt + 2,
+                    reviewer.name
+                ),
+                "review",
+            )
+        })
+        .await?;
+    Ok(())
+}
+
+/// A failed task needs the boss: straight to the mailbox.
+async fn failed(
+    engine: &Engine,
+    me: &employee::Model,
+    chat: &chat::Model,
+    task: &task::Model,
+) -> Result<(), DbErr> {
+    let mailbox = &engine.core().mailbox;
+    mailbox
+        .file(NewMail {
+            kind: MailKind::Escalation,
+            employee_id: Some(me.id),
+            chat_id: Some(chat.id),
+            task_id: Some(task.id),
+            title: if mailbox.chinese().await? {
+                format!("未能完成：{}", task.description)
+            } else {
+                format!("Could not finish: {}", task.description)
+            },
+            body: task
+                .result
+                .clone()
+                .unwrap_or_else(|| format!("{} gave up on the task without saying why.", me.name)),
+            trace_id: task.trace_id.clone(),
+        })
+        .await?;
+    Ok(())
+}
+
+async fn to_boss(
+    engine: &Engine,
+    task: &task::Model,
+    employee_id: i32,
+    title: String,
+    body: String,
+) -> Result<(), DbErr> {
+    engine
+        .core()
+        .mailbox
+        .file(NewMail {
+            kind: MailKind::Escalation,
+            employee_id: Some(employee_id),
+            chat_id: None,
+            task_id: Some(task.id),
+            title,
+            body,
+            trace_id: task.trace_id.clone(),
+        })
+        .await?;
+    Ok(())
+}
+
+/// The description of the first attempt, for titles that don't nest "Rework …".
+pub(super) async fn root_description(engine: &Engine, task: &task::Model) -> Result<String, DbErr> {
+    let mut t = task.clone();
+    // Bounded: attempts are capped, and a broken chain must not loop.
+    for _ in 0..=guard::MAX_RERUNS {
+        match t.parent_task_id {
+            Some(id) if t.attempt > 0 => match wq::find_task(&engine.core().db, id).await? {
+                Some(parent) => t = parent,
+                None => break,
+            },
+            _ => break,
+        }
+    }
+    Ok(t.description)
+}

@@ -1,0 +1,785 @@
+//! Work gets done (SPEC §6, §10): the seed-000 story told by a scripted model that only
+//! plays people, onResolve to each kind of target, and the loop guards — on SQLite with
+//! a manual clock.
+
+use chrono::{DateTime, TimeDelta, Utc};
+use cubicle_core::chat::PostMessage;
+use cubicle_core::clock::{Clock as _, ManualClock};
+use cubicle_core::engine::{Engine, EngineConfig};
+use cubicle_core::gateway::Purpose;
+use cubicle_core::mailbox::{MailFilter, MailKind};
+use cubicle_core::trace::TraceEventKind;
+use cubicle_core::types::*;
+use serde_json::{Value, json};
+use wiremock::matchers::method;
+use wiremock::{Mock, MockServer};
+
+use crate::util::TestCompany;
+
+mod playbook;
+
+use playbook::{Playbook, Seen, silent, speak};
+
+fn start() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-11-30T09:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+/// A company whose every thought is answered by `play`.
+struct Stage {
+    co: TestCompany,
+    clock: ManualClock,
+    engine: Engine,
+    book: Playbook,
+    _model: MockServer,
+}
+
+impl Stage {
+    async fn new(play: impl Fn(&Seen) -> Value + Send + Sync + 'static) -> Self {
+        Self::with_config(play, EngineConfig::default()).await
+    }
+
+    async fn with_config(
+        play: impl Fn(&Seen) -> Value + Send + Sync + 'static,
+        config: EngineConfig,
+    ) -> Self {
+        let clock = ManualClock::new(start());
+        let co = TestCompany::with_clock(clock.shared()).await;
+        co.core
+            .org
+            .set_budget(SetBudget {
+                daily_budget_usd: 1_000.0,
+            })
+            .await
+            .unwrap();
+        let book = Playbook::new(play);
+        let model = MockServer::start().await;
+        Mock::given(method("POST"))
+            .respond_with(book.clone())
+            .mount(&model)
+            .await;
+        co.route_to(&model.uri(), Purpose::Thought).await;
+        let engine = Engine::new(
+            &co.core,
+            EngineConfig {
+                seed: Some(11),
+                ..config
+            },
+        );
+        Self {
+            co,
+            clock,
+            engine,
+            book,
+            _model: model,
+        }
+    }
+
+    async fn run_for(&self, d: TimeDelta) {
+        let until = self.clock.now() + d;
+        self.engine.run_simulated(&self.clock, until).await;
+    }
+
+    async fn boss_says(&self, chat_id: i32, text: &str) -> cubicle_core::chat::ChatMessageDto {
+        self.co
+            .core
+            .chats
+            .post_as_boss(PostMessage {
+                chat_id,
+                text: text.into(),
+            })
+            .await
+            .unwrap()
+    }
+}
+
+/// Seed 000 as each person would play it. Alice is asked by the boss; she takes it on,
+/// asks Bob in the project group, asks Charlie privately for numbers, resolves the task
+/// when she has them, and reports. Bob and Charlie answer what they are asked.
+fn seed_000(s: &Seen) -> Value {
+    match s.name.as_str() {
+        "Alice" if s.reporting => speak(
+            "Bob's view and Charlie's numbers agree; tell Ada plainly.",
+            &[(
+                "Ada, my recommendation: REST for the public API, GraphQL for the dashboard. Bob likes GraphQL's flexible queries; Charlie's load test puts REST at p99 80 ms vs 95 ms for GraphQL.",
+                None,
+            )],
+            json!([]),
+        ),
+        "Alice" if s.private_with_boss && s.new_from("Ada", "REST vs GraphQL") => speak(
+            "A real question; I'll make it a task and ask Bob, who built our last API.",
+            &[
+                (
+                    "On it, Ada. I'll check with the team and come back to you.",
+                    None,
+                ),
+                (
+                    "@Bob quick one for the new API: REST or GraphQL, what would you pick and why?",
+                    Some("#API design"),
+                ),
+            ],
+            json!([{"op": "create", "description": "Research REST vs GraphQL for the new API"}]),
+        ),
+        "Alice" if s.chat == "API design" && s.new_from("Bob", "GraphQL") => speak(
+            "Bob's argument is about flexibility; I need numbers before I recommend anything.",
+            &[(
+                "Charlie, do you have performance data on REST vs GraphQL from the load tests?",
+                Some("Charlie"),
+            )],
+            json!([]),
+        ),
+        "Alice" if s.private && s.new_from("Charlie", "p99") => match s.task("REST vs GraphQL") {
+            Some(id) => speak(
+                "That settles it.",
+                &[("Thanks Charlie, that's what I needed.", None)],
+                json!([{"op": "resolve", "id": id, "result": "REST for the public API (p99 80 ms vs 95 ms), GraphQL for the dashboard"}]),
+            ),
+            None => silent("Alice"),
+        },
+        "Bob" if s.new_from("Alice", "REST or GraphQL") => speak(
+            "I've shipped both.",
+            &[(
+                "GraphQL: one endpoint and clients fetch exactly what they need. REST is simpler to cache.",
+                None,
+            )],
+            json!([]),
+        ),
+        "Charlie" if s.private && s.new_from("Alice", "performance data") => speak(
+            "I have last month's numbers.",
+            &[(
+                "From our load test: REST p99 80 ms, GraphQL p99 95 ms with batching on.",
+                None,
+            )],
+            json!([]),
+        ),
+        name => silent(name),
+    }
+}
+
+/// Engineering with Alice, Bob and Charlie, and a project group "API design" they share.
+async fn engineering(stage: &Stage) -> (i32, i32, i32, i32) {
+    let co = &stage.co;
+    let eng = co.dept("Engineering", None).await;
+    let alice = co
+        .core
+        .hire(hire("Alice", "Backend Engineer", eng.id))
+        .await
+        .unwrap();
+    let bob = co
+        .core
+        .hire(hire("Bob", "API Engineer", eng.id))
+        .await
+        .unwrap();
+    let charlie = co
+        .core
+        .hire(hire("Charlie", "Performance Engineer", eng.id))
+        .await
+        .unwrap();
+    let req = co
+        .core
+        .work
+        .create_requirement("API design", "the new public API", Some(eng.id))
+        .await
+        .unwrap();
+    let group = req.chat_id.unwrap();
+    for id in [alice.id, bob.id, charlie.id] {
+        co.core.chats.join(group, id).await.unwrap();
+    }
+    (alice.id, bob.id, charlie.id, group)
+}
+
+fn hire(name: &str, title: &str, dept: i32) -> NewEmployee {
+    NewEmployee {
+        name: name.into(),
+        title: title.into(),
+        department_id: Some(dept),
+        manager_id: None,
+        archetype: Some(Archetype::OldHand),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seed_000_rest_vs_graphql_is_researched_resolved_and_reported_under_one_trace() {
+    let stage = Stage::new(seed_000).await;
+    let (alice, bob, charlie, group) = engineering(&stage).await;
+    let core = &stage.co.core;
+    let boss_chat = core.chats.boss_chat(alice).await.unwrap();
+    let asked = stage
+        .boss_says(
+            boss_chat.id,
+            "Alice, could you research REST vs GraphQL for our new API and tell me what you recommend?",
+        )
+        .await;
+    let trace = asked
+        .trace_id
+        .clone()
+        .expect("a boss message starts a trace");
+    stage.run_for(TimeDelta::minutes(30)).await;
+
+    // The task: Alice made it herself, under the boss's instruction, and resolved it.
+    let tasks = core.work.all().await.unwrap();
+    assert_eq!(tasks.len(), 1, "{tasks:?}");
+    let task = &tasks[0];
+    assert_eq!(task.owner_id, alice);
+    assert_eq!(task.created_by, "self");
+    assert_eq!(task.status, "resolved");
+    assert_eq!(task.trace_id.as_deref(), Some(trace.as_str()));
+    assert!(task.result.as_deref().unwrap().contains("p99 80 ms"));
+
+    // The questions and answers, where each was asked.
+    let in_group = core.chats.messages(group).await.unwrap();
+    let question = in_group
+        .iter()
+        .find(|m| m.sender_employee_id == Some(alice) && m.text.contains("REST or GraphQL"))
+        .expect("Alice asks Bob in the project group");
+    let answer = in_group
+        .iter()
+        .find(|m| m.sender_employee_id == Some(bob))
+        .expect("Bob answers in the group");
+    assert!(answer.id > question.id);
+    let dm = core
+        .chats
+        .list()
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|c| c.kind == cubicle_core::chat::ChatKind::Dm)
+        .expect("Alice opened a private chat with Charlie");
+    assert!(dm.member_ids.contains(&alice) && dm.member_ids.contains(&charlie));
+    let private = core.chats.messages(dm.id).await.unwrap();
+    assert!(
+        private
+            .iter()
+            .any(|m| m.sender_employee_id == Some(alice) && m.text.contains("performance data"))
+    );
+    let numbers = private
+        .iter()
+        .find(|m| m.sender_employee_id == Some(charlie))
+        .expect("Charlie answers with numbers");
+    assert!(numbers.text.contains("p99"));
+
+    // The report, in Alice's voice, in the boss chat — and its copy in the mailbox.
+    let said = core.chats.messages(boss_chat.id).await.unwrap();
+    let report = said
+        .iter()
+        .find(|m| m.sender_employee_id == Some(alice) && m.text.contains("my recommendation"))
+        .expect("Alice reports in the boss chat");
+    assert!(report.id > numbers.id);
+    let mail = core.mailbox.list(MailFilter::default()).await.unwrap();
+    let copy = mail
+        .items
+        .iter()
+        .find(|m| m.kind == MailKind::Report)
+        .expect("a report in the mailbox");
+    assert_eq!(copy.body, report.text);
+    assert_eq!(copy.employee_id, Some(alice));
+    assert_eq!(copy.task_id, Some(task.id));
+
+    // One trace across all of it: every employee message, every thought, every model
+    // call and the mail carry the boss's instruction's id.
+    for m in in_group.iter().chain(&private).chain(&said) {
+        if m.sender_kind == "employee" {
+            assert_eq!(m.trace_id.as_deref(), Some(trace.as_str()), "{}", m.text);
+        }
+    }
+    let story = core.traces.view(&trace).await.unwrap().expect("the trace");
+    assert!(story.summary.instruction.contains("REST vs GraphQL"));
+    let kinds: Vec<TraceEventKind> = story.events.iter().map(|e| e.kind).collect();
+    assert_eq!(kinds[0], TraceEventKind::Instruction);
+    for k in [
+        TraceEventKind::TaskCreated,
+        TraceEventKind::Thought,
+        TraceEventKind::ModelCall,
+        TraceEventKind::Message,
+        TraceEventKind::TaskResolved,
+        TraceEventKind::Mail,
+    ] {
+        assert!(kinds.contains(&k), "{k:?} missing from {kinds:?}");
+    }
+    let calls = stage.book.prompts.lock().unwrap().len();
+    assert_eq!(
+        story.summary.calls as usize, calls,
+        "every model call of the story is in the trace"
+    );
+    assert!(story.summary.cost_usd >= 0.0);
+    assert!(story.tokens >= 890 * calls as u32);
+    // In order: the question before the answer before the numbers before the report.
+    let pos = |text: &str| {
+        story
+            .events
+            .iter()
+            .position(|e| e.kind == TraceEventKind::Message && e.text.contains(text))
+            .unwrap_or_else(|| panic!("{text} not in the trace"))
+    };
+    assert!(pos("REST or GraphQL") < pos("one endpoint"));
+    assert!(pos("one endpoint") < pos("p99 80 ms, GraphQL"));
+    assert!(pos("p99 80 ms, GraphQL") < pos("my recommendation"));
+    let recent = core.traces.recent(10).await.unwrap();
+    assert_eq!(recent[0].id, trace);
+}
+
+/// Two people who always have one more thing to say to each other (each line new, so
+/// the repetition check lets it through: only the step cap can end it).
+fn ping_pong(s: &Seen) -> Value {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static SAID: AtomicUsize = AtomicUsize::new(0);
+    const POINTS: [&str; 20] = [
+        "naming should follow the domain model",
+        "short names read better in code review",
+        "consistency with the old API matters more",
+        "we can alias the old names for one release",
+        "users never see these names anyway",
+        "the linter can enforce whichever we pick",
+        "plural collections are the REST convention",
+        "verbs in paths are a smell",
+        "our SDK generator prefers snake case",
+        "mobile already ships the camelCase client",
+        "documentation examples use kebab case",
+        "the gateway rewrites paths for free",
+        "versioning in the header keeps paths clean",
+        "nested resources deeper than two levels hurt",
+        "search endpoints deserve their own prefix",
+        "bulk operations need a separate verb",
+        "errors should mirror the resource names",
+        "legacy clients pin the v1 prefix forever",
+        "the style guide from 2019 is outdated",
+        "product wants readable URLs in emails",
+    ];
+    match s.name.as_str() {
+        "Bob" | "Charlie" if !s.unread.is_empty() => {
+            let n = SAID.fetch_add(1, Ordering::SeqCst);
+            speak(
+                "I disagree, and I'll say so.",
+                &[(
+                    &format!("{} (round {n}): {}", s.name, POINTS[n % POINTS.len()]),
+                    None,
+                )],
+                json!([]),
+            )
+        }
+        name => silent(name),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ping_pong_between_two_employees_stops_at_the_step_cap_and_escalates() {
+    let stage = Stage::new(ping_pong).await;
+    let (_alice, bob, charlie, group) = engineering(&stage).await;
+    let core = &stage.co.core;
+    let asked = stage
+        .boss_says(
+            group,
+            "Bob, Charlie: settle the endpoint naming between you.",
+        )
+        .await;
+    let trace = asked.trace_id.unwrap();
+    stage.run_for(TimeDelta::hours(3)).await;
+
+    let story = core.traces.get(&trace).await.unwrap();
+    if std::env::var("CUBICLE_DEBUG_STORY").is_ok() {
+        for e in &story.events {
+            eprintln!(
+                "{} {:?} {} {:?} {}",
+                e.at, e.kind, e.actor, e.outcome, e.text
+            );
+        }
+    }
+    assert_eq!(story.steps, 15, "the instruction stops at its 15th step");
+    let talk: Vec<_> = core
+        .chats
+        .messages(group)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|m| m.sender_kind == "employee")
+        .collect();
+    assert_eq!(talk.len(), 15, "one message per step");
+    assert!(talk.iter().any(|m| m.sender_employee_id == Some(bob)));
+    assert!(talk.iter().any(|m| m.sender_employee_id == Some(charlie)));
+    // The boss hears of it once, and the chat says why it went quiet.
+    let mail = core
+        .mailbox
+        .list(MailFilter::default())
+        .await
+        .unwrap()
+        .items;
+    let stops: Vec<_> = mail
+        .iter()
+        .filter(|m| m.kind == MailKind::Escalation && m.title.starts_with("Stopped:"))
+        .collect();
+    assert_eq!(stops.len(), 1, "{mail:?}");
+    assert!(stops[0].body.contains("15 steps"));
+    let notes = core.chats.messages(group).await.unwrap();
+    assert!(
+        notes
+            .iter()
+            .any(|m| m.sender_kind == "system" && m.text.contains("paused"))
+    );
+
+    // Stopped means stopped: hours later, no model call has been spent on it.
+    let calls = stage.book.prompts.lock().unwrap().len();
+    stage.run_for(TimeDelta::hours(5)).await;
+    assert_eq!(stage.book.prompts.lock().unwrap().len(), calls);
+    // A new word from the boss is a new instruction, with its own steps.
+    stage
+        .boss_says(group, "Charlie, one last word on it?")
+        .await;
+    stage.run_for(TimeDelta::minutes(2)).await;
+    assert!(stage.book.prompts.lock().unwrap().len() > calls);
+}
+
+/// Alice's work on the login page goes to Bob for review. Bob rejects until the work
+/// says "with rate limiting"; Alice's rework is a real change only when `learns`.
+fn review_play(learns: bool) -> impl Fn(&Seen) -> Value + Send + Sync + 'static {
+    move |s: &Seen| match s.name.as_str() {
+        "Alice" => match s.task("login") {
+            Some(id) => {
+                let reworks = s.tasks.iter().any(|(_, d)| d.starts_with("Rework"));
+                let result = if reworks && learns {
+                    "Login endpoint done, now with rate limiting: 5 tries a minute per account"
+                } else {
+                    "Login endpoint done: POST /login returns a session token"
+                };
+                let id = s
+                    .tasks
+                    .iter()
+                    .find(|(_, d)| d.starts_with("Rework"))
+                    .map_or(id, |(rid, _)| *rid);
+                speak(
+                    "Done, hand it over.",
+                    &[("The login endpoint is ready for review.", None)],
+                    json!([{"op": "resolve", "id": id, "result": result}]),
+                )
+            }
+            None if s.reporting => speak(
+                "Tell Ada.",
+                &[("Ada, the login endpoint passed review and is done.", None)],
+                json!([]),
+            ),
+            None => silent("Alice"),
+        },
+        "Bob" => match s.task("Review") {
+            Some(id) if s.prompt.contains("rate limiting") => speak(
+                "Good.",
+                &[("Reviewed: looks good.", None)],
+                json!([{"op": "resolve", "id": id, "result": "pass"}]),
+            ),
+            Some(id) => speak(
+                "Missing something.",
+                &[("Sent back: needs rate limiting.", None)],
+                json!([{"op": "fail", "id": id, "result": "add rate limiting before this ships"}]),
+            ),
+            None => silent("Bob"),
+        },
+        name => silent(name),
+    }
+}
+
+async fn login_requirement(stage: &Stage) -> (i32, i32, i32, String) {
+    let (alice, bob, _charlie, group) = engineering(stage).await;
+    let core = &stage.co.core;
+    let req = core
+        .work
+        .board()
+        .await
+        .unwrap()
+        .columns
+        .into_iter()
+        .flat_map(|c| c.items)
+        .next()
+        .unwrap()
+        .requirement;
+    core.work
+        .set_reviewer(cubicle_core::work::board::SetReviewer {
+            requirement_id: req.id,
+            reviewer_id: Some(bob),
+        })
+        .await
+        .unwrap();
+    let asked = stage
+        .boss_says(group, "Alice, please build the login endpoint.")
+        .await;
+    let trace = asked.trace_id.unwrap();
+    core.work
+        .create(cubicle_core::work::NewTask {
+            trace_id: Some(trace.clone()),
+            requirement_id: Some(req.id),
+            ..cubicle_core::work::NewTask::new(alice, "Build the login endpoint", "boss")
+        })
+        .await
+        .unwrap();
+    (alice, bob, req.id, trace)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rejected_deliverable_is_reworked_reviewed_again_passed_and_then_reported() {
+    let stage = Stage::new(review_play(true)).await;
+    let (alice, bob, req, trace) = login_requirement(&stage).await;
+    let core = &stage.co.core;
+    let before = core.minds.profile(alice).await.unwrap().stamina;
+    stage.run_for(TimeDelta::hours(1)).await;
+
+    let tasks = core.work.all().await.unwrap();
+    if std::env::var("CUBICLE_DEBUG_STORY").is_ok() {
+        for e in core.traces.get(&trace).await.unwrap().events {
+            eprintln!(
+                "{} {:?} {} {:?} {}",
+                e.at, e.kind, e.actor, e.outcome, e.text
+            );
+        }
+    }
+    let first = tasks
+        .iter()
+        .find(|t| t.description == "Build the login endpoint")
+        .unwrap();
+    assert_eq!(first.status, "resolved");
+    let mut reviews: Vec<_> = tasks.iter().filter(|t| t.review_of.is_some()).collect();
+    reviews.sort_by_key(|t| t.id);
+    assert_eq!(reviews.len(), 2, "reviewed twice: {tasks:#?}");
+    assert!(
+        reviews
+            .iter()
+            .all(|r| r.owner_id == bob && r.status != "pending")
+    );
+    assert_eq!(reviews[0].status, "failed", "the first review rejects");
+    assert_eq!(reviews[1].status, "resolved", "the second passes");
+    let rework = tasks
+        .iter()
+        .find(|t| t.parent_task_id == Some(first.id))
+        .expect("a rework task for the author");
+    assert_eq!((rework.owner_id, rework.attempt), (alice, 1));
+    assert!(rework.description.contains("add rate limiting"));
+    assert!(
+        tasks
+            .iter()
+            .all(|t| t.trace_id.as_deref() == Some(trace.as_str()))
+    );
+    // Bob saw the deliverable itself in his review task.
+    assert!(
+        stage
+            .book
+            .prompts
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|p| p.name == "Bob" && p.prompt.contains("POST /login returns a session token"))
+    );
+    // Passed: Alice reports, and her stamina shows the review passing.
+    let mail = core
+        .mailbox
+        .list(MailFilter::default())
+        .await
+        .unwrap()
+        .items;
+    let report = mail
+        .iter()
+        .find(|m| m.kind == MailKind::Report)
+        .expect("a report");
+    assert!(report.body.contains("passed review"));
+    assert_eq!(report.title, "Done: Build the login endpoint");
+    let after = core.minds.profile(alice).await.unwrap().stamina;
+    assert!(after.patience >= before.patience, "{before:?} → {after:?}");
+    // The board shows the tree: the rework under the work, each review under its work.
+    let board = core.work.board().await.unwrap();
+    let item = board
+        .columns
+        .iter()
+        .flat_map(|c| &c.items)
+        .find(|i| i.requirement.id == req)
+        .unwrap();
+    assert_eq!(item.reviewer_name.as_deref(), Some("Bob"));
+    assert_eq!(item.tree.len(), 1, "one root: the work itself");
+    let root = &item.tree[0];
+    assert_eq!(root.task.id, first.id);
+    assert!(root.children.iter().any(|c| c.task.id == rework.id));
+    assert!(
+        root.children
+            .iter()
+            .any(|c| c.task.review_of == Some(first.id))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rework_that_repeats_the_last_attempt_stops_the_retry_and_goes_to_the_boss() {
+    let stage = Stage::new(review_play(false)).await;
+    let (alice, _bob, _req, trace) = login_requirement(&stage).await;
+    let core = &stage.co.core;
+    stage.run_for(TimeDelta::hours(2)).await;
+
+    let tasks = core.work.all().await.unwrap();
+    // One rejection, one rework that says the same again: no second review.
+    assert_eq!(tasks.iter().filter(|t| t.review_of.is_some()).count(), 1);
+    let rework = tasks.iter().find(|t| t.attempt == 1).unwrap();
+    assert_eq!(rework.owner_id, alice);
+    assert_eq!(rework.status, "resolved");
+    assert!(tasks.iter().all(|t| t.attempt <= 1), "no further retry");
+    let mail = core
+        .mailbox
+        .list(MailFilter::default())
+        .await
+        .unwrap()
+        .items;
+    let stop = mail
+        .iter()
+        .find(|m| m.title.starts_with("No progress:"))
+        .expect("the boss hears of it");
+    assert_eq!(stop.kind, MailKind::Escalation);
+    assert!(stop.title.contains("Build the login endpoint"));
+    assert_eq!(stop.task_id, Some(rework.id));
+    assert!(
+        !mail.iter().any(|m| m.kind == MailKind::Report),
+        "nothing to report"
+    );
+    // The stop is part of the instruction's story.
+    let story = core.traces.get(&trace).await.unwrap();
+    assert!(
+        story
+            .events
+            .iter()
+            .any(|e| e.text.starts_with("No progress:"))
+    );
+}
+
+/// A reviewer who never passes anything, and an author who really tries again.
+fn never_satisfied(s: &Seen) -> Value {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static VERSION: AtomicUsize = AtomicUsize::new(0);
+    const VERSIONS: [&str; 4] = [
+        "Login endpoint: POST /login with a session cookie",
+        "Rewrote it around OAuth device flow, tokens expire in 15 minutes",
+        "Third take: passwordless magic links by email, no passwords stored at all",
+        "Fourth: WebAuthn passkeys with a recovery code fallback",
+    ];
+    match s.name.as_str() {
+        "Alice" => match s.tasks.last() {
+            Some((id, _)) => speak(
+                "Another try.",
+                &[("Here is a new version.", None)],
+                json!([{"op": "resolve", "id": id, "result": VERSIONS[VERSION.fetch_add(1, Ordering::SeqCst) % VERSIONS.len()]}]),
+            ),
+            None => silent("Alice"),
+        },
+        "Bob" => match s.task("Review") {
+            Some(id) => speak(
+                "No.",
+                &[("Sent back again.", None)],
+                json!([{"op": "fail", "id": id, "result": format!("not good enough ({})", s.prompt.len() % 11)}]),
+            ),
+            None => silent("Bob"),
+        },
+        name => silent(name),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_third_rejection_goes_to_the_boss_and_wears_on_the_author() {
+    let stage = Stage::new(never_satisfied).await;
+    let (alice, _bob, _req, _trace) = login_requirement(&stage).await;
+    let core = &stage.co.core;
+    stage.run_for(TimeDelta::hours(3)).await;
+
+    let tasks = core.work.all().await.unwrap();
+    if std::env::var("CUBICLE_DEBUG_STORY").is_ok() {
+        for e in core.traces.get(&_trace).await.unwrap().events {
+            eprintln!(
+                "{} {:?} {} {:?} {}",
+                e.at, e.kind, e.actor, e.outcome, e.text
+            );
+        }
+    }
+    let reviews = tasks.iter().filter(|t| t.review_of.is_some()).count();
+    assert_eq!(reviews, 3, "{tasks:#?}");
+    assert_eq!(
+        tasks.iter().map(|t| t.attempt).max(),
+        Some(2),
+        "two reworks, no third"
+    );
+    let mail = core
+        .mailbox
+        .list(MailFilter::default())
+        .await
+        .unwrap()
+        .items;
+    let esc = mail
+        .iter()
+        .find(|m| m.title.starts_with("Rejected 3 times"))
+        .expect("escalated at the third rejection");
+    assert!(esc.body.contains("not good enough"));
+    assert_eq!(
+        mail.iter()
+            .filter(|m| m.title.starts_with("Rejected"))
+            .count(),
+        1
+    );
+    let stamina = core.minds.profile(alice).await.unwrap().stamina;
+    assert!(stamina.stress > 0.0, "{stamina:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_resolve_reports_in_the_target_chat_a_group_or_a_dm_and_by_default_the_boss_chat() {
+    fn play(s: &Seen) -> Value {
+        match (s.name.as_str(), s.tasks.first()) {
+            ("Alice", Some((id, d))) => speak(
+                "Done.",
+                &[],
+                json!([{"op": "resolve", "id": id, "result": format!("finished: {d}")}]),
+            ),
+            ("Alice", None) if s.reporting => speak(
+                "Report it here.",
+                &[(&format!("Report from {}: done.", s.chat), None)],
+                json!([]),
+            ),
+            (name, _) => silent(name),
+        }
+    }
+    let stage = Stage::new(play).await;
+    let (alice, bob, _charlie, group) = engineering(&stage).await;
+    let core = &stage.co.core;
+    let dm = core
+        .chats
+        .dm_from(alice, bob, cubicle_core::chat::gates::ChatMode::Work)
+        .await
+        .unwrap();
+    for (what, target) in [
+        ("the group task", Some(format!("chat:{group}"))),
+        ("the dm task", Some(format!("chat:{}", dm.id))),
+        ("the default task", None),
+    ] {
+        core.work
+            .create(cubicle_core::work::NewTask {
+                on_resolve_target: target,
+                ..cubicle_core::work::NewTask::new(alice, what, "boss")
+            })
+            .await
+            .unwrap();
+        stage.run_for(TimeDelta::minutes(20)).await;
+    }
+    let boss_chat = core.chats.boss_chat(alice).await.unwrap();
+    for (chat, name) in [
+        (group, "API design"),
+        (dm.id, dm.name.as_str()),
+        (boss_chat.id, boss_chat.name.as_str()),
+    ] {
+        let said = core.chats.messages(chat).await.unwrap();
+        assert!(
+            said.iter().any(|m| m.sender_employee_id == Some(alice)
+                && m.text == format!("Report from {name}: done.")),
+            "no report in {name}: {said:?}"
+        );
+    }
+    let reports = core
+        .mailbox
+        .list(MailFilter::default())
+        .await
+        .unwrap()
+        .items;
+    assert_eq!(
+        reports
+            .iter()
+            .filter(|m| m.kind == MailKind::Report)
+            .count(),
+        3,
+        "each report is copied to the mailbox"
+    );
+}

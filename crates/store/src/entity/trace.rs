@@ -1,0 +1,21 @@
+use sea_orm::entity::prelude::*;
+
+/// One boss instruction (SPEC §10): what was said and where; everything it caused
+/// carries its id.
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[sea_orm(table_name = "trace")]
+pub struct Model {
+    #[sea_orm(primary_key, auto_increment = false)]
+    pub id: String,
+    /// `chat` (the boss wrote in a chat) or `secretary` (an action card was applied).
+    pub origin: String,
+    #[sea_orm(column_type = "Text")]
+    pub instruction: String,
+    pub chat_id: Option<i32>,
+    pub created_at: DateTimeUtc,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

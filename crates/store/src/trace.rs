@@ -1,0 +1,122 @@
+//! Queries for traces (SPEC §10): the instruction rows and everything that carries a
+//! trace id, read back by that id.
+
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, PaginatorTrait,
+    QueryFilter, QueryOrder, QuerySelect,
+};
+
+use crate::entity::{chat_message, cost_ledger, mail, task, thought, trace};
+
+pub async fn insert_trace(
+    conn: &impl ConnectionTrait,
+    model: trace::ActiveModel,
+) -> Result<trace::Model, DbErr> {
+    model.insert(conn).await
+}
+
+pub async fn find_trace(
+    conn: &impl ConnectionTrait,
+    id: &str,
+) -> Result<Option<trace::Model>, DbErr> {
+    trace::Entity::find_by_id(id.to_owned()).one(conn).await
+}
+
+/// The newest `limit` instructions, newest first.
+pub async fn recent_traces(
+    conn: &impl ConnectionTrait,
+    limit: u64,
+) -> Result<Vec<trace::Model>, DbErr> {
+    trace::Entity::find()
+        .order_by_desc(trace::Column::CreatedAt)
+        .order_by_desc(trace::Column::Id)
+        .limit(limit)
+        .all(conn)
+        .await
+}
+
+pub async fn tasks_of_trace(
+    conn: &impl ConnectionTrait,
+    id: &str,
+) -> Result<Vec<task::Model>, DbErr> {
+    task::Entity::find()
+        .filter(task::Column::TraceId.eq(id))
+        .order_by_asc(task::Column::Id)
+        .all(conn)
+        .await
+}
+
+pub async fn messages_of_trace(
+    conn: &impl ConnectionTrait,
+    id: &str,
+) -> Result<Vec<chat_message::Model>, DbErr> {
+    chat_message::Entity::find()
+        .filter(chat_message::Column::TraceId.eq(id))
+        .order_by_asc(chat_message::Column::Id)
+        .all(conn)
+        .await
+}
+
+pub async fn thoughts_of_trace(
+    conn: &impl ConnectionTrait,
+    id: &str,
+) -> Result<Vec<thought::Model>, DbErr> {
+    thought::Entity::find()
+        .filter(thought::Column::TraceId.eq(id))
+        .order_by_asc(thought::Column::Id)
+        .all(conn)
+        .await
+}
+
+/// Thoughts under a trace that did something (spoke): the trace's steps (SPEC §10).
+pub async fn steps_of_trace(conn: &impl ConnectionTrait, id: &str) -> Result<u64, DbErr> {
+    thought::Entity::find()
+        .filter(thought::Column::TraceId.eq(id))
+        .filter(thought::Column::Spoke.eq(true))
+        .count(conn)
+        .await
+}
+
+pub async fn ledger_of_trace(
+    conn: &impl ConnectionTrait,
+    id: &str,
+) -> Result<Vec<cost_ledger::Model>, DbErr> {
+    cost_ledger::Entity::find()
+        .filter(cost_ledger::Column::TraceId.eq(id))
+        .order_by_asc(cost_ledger::Column::Id)
+        .all(conn)
+        .await
+}
+
+pub async fn mail_of_trace(
+    conn: &impl ConnectionTrait,
+    id: &str,
+) -> Result<Vec<mail::Model>, DbErr> {
+    mail::Entity::find()
+        .filter(mail::Column::TraceId.eq(id))
+        .order_by_asc(mail::Column::Id)
+        .all(conn)
+        .await
+}
+
+/// Spend per trace for the given ids, in one query: `(trace id, calls, cost)`.
+pub async fn cost_of_traces(
+    conn: &impl ConnectionTrait,
+    ids: Vec<String>,
+) -> Result<Vec<(String, i64, f64)>, DbErr> {
+    cost_ledger::Entity::find()
+        .select_only()
+        .column(cost_ledger::Column::TraceId)
+        .column_as(cost_ledger::Column::Id.count(), "calls")
+        .column_as(cost_ledger::Column::CostUsd.sum(), "cost")
+        .filter(cost_ledger::Column::TraceId.is_in(ids))
+        .group_by(cost_ledger::Column::TraceId)
+        .into_tuple::<(Option<String>, i64, Option<f64>)>()
+        .all(conn)
+        .await
+        .map(|rows| {
+            rows.into_iter()
+                .filter_map(|(id, n, c)| id.map(|id| (id, n, c.unwrap_or(0.0))))
+                .collect()
+        })
+}

@@ -1,0 +1,41 @@
+//! Traces and the requirements board.
+
+use cubicle_core::trace::{RECENT_TRACES, TraceDto, TraceRef, TraceSummaryDto};
+use cubicle_core::work::RequirementDto;
+use cubicle_core::work::board::{BoardDto, SetRequirementStatus, SetReviewer};
+use cubicle_core::{AppCore, IpcError};
+use tauri::State;
+
+type Res<T> = Result<T, IpcError>;
+
+#[tauri::command]
+pub async fn list_traces(core: State<'_, AppCore>) -> Res<Vec<TraceSummaryDto>> {
+    Ok(core
+        .traces
+        .recent(RECENT_TRACES)
+        .await
+        .map_err(cubicle_core::trace::TraceError::from)?)
+}
+
+#[tauri::command]
+pub async fn get_trace(core: State<'_, AppCore>, input: TraceRef) -> Res<TraceDto> {
+    Ok(core.traces.get(&input.id).await?)
+}
+
+#[tauri::command]
+pub async fn requirements_board(core: State<'_, AppCore>) -> Res<BoardDto> {
+    Ok(core.work.board().await?)
+}
+
+#[tauri::command]
+pub async fn set_requirement_status(
+    core: State<'_, AppCore>,
+    input: SetRequirementStatus,
+) -> Res<RequirementDto> {
+    Ok(core.work.set_requirement_status(input).await?)
+}
+
+#[tauri::command]
+pub async fn set_reviewer(core: State<'_, AppCore>, input: SetReviewer) -> Res<RequirementDto> {
+    Ok(core.work.set_reviewer(input).await?)
+}
