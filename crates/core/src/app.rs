@@ -25,6 +25,7 @@ pub struct AppCore {
     pub work: crate::work::Work,
     pub minds: crate::mind::profile::Minds,
     pub mailbox: crate::mailbox::Mailbox,
+    pub meetings: crate::meeting::Meetings,
     pub clock: SharedClock,
 }
 
@@ -139,10 +140,21 @@ impl AppCore {
         let work = crate::work::Work::new(db.clone(), bus.clone(), clock.clone());
         let minds = crate::mind::profile::Minds::new(db.clone(), bus.clone(), clock.clone());
         let mailbox = crate::mailbox::Mailbox::new(db.clone(), bus.clone(), clock.clone());
+        let meetings = crate::meeting::Meetings::new(
+            db.clone(),
+            bus.clone(),
+            clock.clone(),
+            chats.clone(),
+            minds.clone(),
+            mailbox.clone(),
+            gateway.clone(),
+            providers.clone(),
+        );
         let secretary = crate::secretary::Secretary::new(
             db.clone(),
             org.clone(),
             chats.clone(),
+            meetings.clone(),
             gateway.clone(),
             providers.clone(),
             work.clone(),
@@ -159,6 +171,7 @@ impl AppCore {
             work,
             minds,
             mailbox,
+            meetings,
             clock,
         })
     }

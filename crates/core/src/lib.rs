@@ -16,6 +16,7 @@ pub mod error;
 pub mod events;
 pub mod gateway;
 pub mod mailbox;
+pub mod meeting;
 pub mod mind;
 pub mod org;
 pub mod providers;
