@@ -362,13 +362,23 @@ impl Meetings {
                 },
             )
             .await?;
+        // The meeting is over and its outcome is in everyone's memory: polls should not
+        // bring its members back to it.
+        if let Some(last) = cq::latest_message_id(&self.db, chat_id).await? {
+            for member in cq::members(&self.db, chat_id).await? {
+                cq::set_member_read(&self.db, chat_id, member.employee_id, last).await?;
+            }
+        }
         Ok(Some(minutes))
     }
 
     /// Arbitration's hook on a member's turn (SPEC §9): a question only the boss may
     /// decide is escalated at once; an objection to what was said gets a ruling. The
     /// meeting is never held up by either.
-    pub async fn on_turn(&self, message: &chat_message::Model) -> Result<Option<Decided>, DbErr> {
+    pub async fn on_turn(&self, message_id: i32) -> Result<Option<Decided>, DbErr> {
+        let Some(message) = cq::find_message(&self.db, message_id).await? else {
+            return Ok(None);
+        };
         let Some(speaker) = message.sender_employee_id else {
             return Ok(None);
         };
@@ -398,14 +408,15 @@ impl Meetings {
         if !moderator::disagrees(text) {
             return Ok(None);
         }
-        // The question is the last thing someone else said that was not itself an
-        // objection; the positions are what everyone said since.
+        // The question is the last thing someone else said that was neither an
+        // objection nor a mere agreement; the positions are what everyone said since.
         let turns = cq::messages(&self.db, message.chat_id).await?;
         let upto: Vec<&chat_message::Model> = turns.iter().filter(|m| m.id <= message.id).collect();
         let Some(proposal) = upto.iter().rev().find(|m| {
             m.sender_kind == "employee"
                 && m.sender_employee_id != Some(speaker)
                 && !moderator::disagrees(&m.text)
+                && !moderator::agrees(&m.text)
         }) else {
             return Ok(None);
         };

@@ -42,7 +42,7 @@ impl Engine {
             }
             return Ok(true);
         }
-        if let Err(e) = core.meetings.on_turn(&m).await {
+        if let Err(e) = core.meetings.on_turn(m.id).await {
             tracing::warn!(error = %e, chat = chat_id, "arbitration failed; the meeting goes on");
         }
         // A thought may post several messages: the meeting moves once, on the last.
