@@ -18,6 +18,7 @@ mod m20261130_000009_create_chat;
 mod m20261130_000010_create_work;
 mod m20261130_000011_create_mind;
 mod m20261130_000012_create_mailbox;
+mod m20261130_000013_create_meeting;
 mod m20261130_000014_create_trace;
 
 pub struct Migrator;
@@ -38,6 +39,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261130_000010_create_work::Migration),
             Box::new(m20261130_000011_create_mind::Migration),
             Box::new(m20261130_000012_create_mailbox::Migration),
+            Box::new(m20261130_000013_create_meeting::Migration),
             Box::new(m20261130_000014_create_trace::Migration),
         ]
     }

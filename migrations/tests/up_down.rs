@@ -10,7 +10,7 @@ use cubicle_migrations::{Migrator, MigratorTrait};
 use sea_orm_migration::SchemaManager;
 use sea_orm_migration::sea_orm::{ConnectionTrait, Database, DatabaseConnection};
 
-const TABLES: [&str; 24] = [
+const TABLES: [&str; 27] = [
     "company",
     "department",
     "team",
@@ -34,6 +34,9 @@ const TABLES: [&str; 24] = [
     "employee_state",
     "thought",
     "mail",
+    "meeting",
+    "moderator_note",
+    "decision",
     "trace",
 ];
 
@@ -76,6 +79,9 @@ async fn up_down_up(db: &DatabaseConnection) {
         "INSERT INTO relationship (employee_id, other_employee_id, impression, affinity, updated_at) VALUES (1, 2, 'friendly', 60, '2026-11-30T00:00:00Z')",
         "INSERT INTO employee_state (employee_id, patience, fatigue, stress, last_interest, last_saturation, updated_at) VALUES (1, 100.0, 0.0, 0.0, 7, 3, '2026-11-30T00:00:00Z')",
         "INSERT INTO mail (kind, employee_id, chat_id, task_id, title, body, status, created_at) VALUES ('report', 1, 1, 1, 'Build it: done', 'It is built.', 'unread', '2026-11-30T00:00:00Z')",
+        "INSERT INTO meeting (chat_id, strategy, topic, status, max_turns, current_speaker_id, created_at) VALUES (1, 'rule_based', 'the login form', 'open', 12, 1, '2026-11-30T00:00:00Z')",
+        "INSERT INTO moderator_note (meeting_id, move, employee_id, reason, created_at) VALUES (1, 'speak', 1, 'Alice knows the form', '2026-11-30T00:00:00Z')",
+        "INSERT INTO decision (meeting_id, chat_id, trace_id, question, decision_type, outcome, decided_by_kind, decided_by_employee_id, status, authorization_chain, created_at) VALUES (1, 1, 't-1', 'REST or GraphQL?', 'tech', 'approved', 'lead', 1, 'decided', '[{\"who\": \"Alice\"}]', '2026-11-30T00:00:00Z')",
         "INSERT INTO thought (employee_id, chat_id, inner_thoughts, reason, should_speak, spoke, silenced_by, interest, saturation, perspective_seed, prompt_tokens, ops, trace_id, created_at) VALUES (1, 1, 'Say hi', 'new colleague', true, false, 'cooldown', 7, 3, 'tease', 120, '{\"memory\": []}', 't-1', '2026-11-30T00:00:00Z')",
         "INSERT INTO trace (id, origin, instruction, chat_id, created_at) VALUES ('t-1', 'chat', 'Research REST vs GraphQL', 1, '2026-11-30T00:00:00Z')",
         "INSERT INTO task (owner_id, description, requirement_id, attempt, review_of, trace_id, created_by, created_at) VALUES (2, 'Review it', 1, 1, 1, 't-1', 'system', '2026-11-30T00:00:00Z')",

@@ -26,6 +26,7 @@ pub struct AppCore {
     pub minds: crate::mind::profile::Minds,
     pub mailbox: crate::mailbox::Mailbox,
     pub traces: crate::trace::Traces,
+    pub meetings: crate::meeting::Meetings,
     pub clock: SharedClock,
 }
 
@@ -147,10 +148,21 @@ impl AppCore {
         let minds = crate::mind::profile::Minds::new(db.clone(), bus.clone(), clock.clone());
         let mailbox = crate::mailbox::Mailbox::new(db.clone(), bus.clone(), clock.clone());
         let db_for_traces = db.clone();
+        let meetings = crate::meeting::Meetings::new(
+            db.clone(),
+            bus.clone(),
+            clock.clone(),
+            chats.clone(),
+            minds.clone(),
+            mailbox.clone(),
+            gateway.clone(),
+            providers.clone(),
+        );
         let secretary = crate::secretary::Secretary::new(
             db.clone(),
             org.clone(),
             chats.clone(),
+            meetings.clone(),
             gateway.clone(),
             providers.clone(),
             work.clone(),
@@ -168,6 +180,7 @@ impl AppCore {
             minds,
             mailbox,
             traces: crate::trace::Traces::new(db_for_traces),
+            meetings,
             clock,
         })
     }

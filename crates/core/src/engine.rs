@@ -12,6 +12,7 @@
 //!
 //! [`Clock`]: crate::clock::Clock
 
+mod moderated;
 mod ops;
 mod review;
 mod think;
@@ -260,6 +261,10 @@ impl Engine {
         chat_id: i32,
         message_id: i32,
     ) -> Result<(), cubicle_store::DbErr> {
+        // A moderated meeting nudges only the speaker its moderator picks (SPEC §9).
+        if self.moderate(chat_id, message_id).await? {
+            return Ok(());
+        }
         let db = &self.core().db;
         let Some(m) = cq::find_message(db, message_id).await? else {
             return Ok(());
@@ -470,11 +475,17 @@ impl Engine {
     async fn process(&self, w: &WakeUp) {
         lock(&self.inner.stats).wakeups += 1;
         let result = match w.reason {
-            WakeReason::Nudge { chat_id } => {
-                self.think(w.employee_id, Some(chat_id), Focus::Messages)
-                    .await
-            }
-            WakeReason::Poll => self.think(w.employee_id, None, Focus::Messages).await,
+            WakeReason::Nudge { chat_id } => self.think_in_chat(w.employee_id, chat_id).await,
+            WakeReason::Poll => match self.poll_target(w.employee_id).await {
+                Ok(moderated::PollTarget::Default) => {
+                    self.think(w.employee_id, None, Focus::Messages).await
+                }
+                Ok(moderated::PollTarget::Chat(id)) => {
+                    self.think(w.employee_id, Some(id), Focus::Messages).await
+                }
+                Ok(moderated::PollTarget::Nothing) => Ok(()),
+                Err(e) => Err(e),
+            },
             WakeReason::TaskEscalation { task_id } => self.escalate(w.employee_id, task_id).await,
             WakeReason::MemoryExpiry => self.expire(w.employee_id).await,
             WakeReason::Report { task_id } => self.report(w.employee_id, task_id).await,

@@ -17,6 +17,7 @@ pub mod events;
 pub mod gateway;
 pub mod guard;
 pub mod mailbox;
+pub mod meeting;
 pub mod mind;
 pub mod org;
 pub mod providers;

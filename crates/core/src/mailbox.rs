@@ -1,5 +1,6 @@
 //! The boss's mailbox (SPEC §6, §11): what employees report when a task is done, what
-//! escalates when a task runs late, and when the budget stops the work. Items are
+//! escalates when a task runs late (or a meeting needs the boss's decision), when the
+//! budget stops the work, and the minutes of meetings. Items are
 //! unread, read or archived; the boss filters them by employee and kind and opens the
 //! chat each came from.
 
@@ -29,14 +30,17 @@ pub enum MailKind {
     /// Today's budget is spent: work has stopped.
     Budget,
     Digest,
+    /// A meeting's minutes (SPEC §9).
+    Minutes,
 }
 
 impl MailKind {
-    pub const ALL: [MailKind; 4] = [
+    pub const ALL: [MailKind; 5] = [
         MailKind::Report,
         MailKind::Escalation,
         MailKind::Budget,
         MailKind::Digest,
+        MailKind::Minutes,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -45,6 +49,7 @@ impl MailKind {
             MailKind::Escalation => "escalation",
             MailKind::Budget => "budget",
             MailKind::Digest => "digest",
+            MailKind::Minutes => "minutes",
         }
     }
 

@@ -9,6 +9,7 @@ pub mod chat;
 pub mod db;
 pub mod entity;
 pub mod mailbox;
+pub mod meeting;
 pub mod mind;
 pub mod models;
 pub mod org;

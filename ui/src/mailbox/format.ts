@@ -5,7 +5,7 @@ import type { MailKind } from "../bindings/MailKind";
 import type { MailStatus } from "../bindings/MailStatus";
 import type { Tone } from "../components/ui";
 
-export const MAIL_KINDS = ["report", "escalation", "budget", "digest"] as const satisfies readonly MailKind[];
+export const MAIL_KINDS = ["report", "escalation", "budget", "digest", "minutes"] as const satisfies readonly MailKind[];
 export const MAIL_STATUSES = ["unread", "read", "archived"] as const satisfies readonly MailStatus[];
 
 // Compile-time checks that the lists above cover the generated unions (each value has its translation).
@@ -36,12 +36,13 @@ export function toMailFilter(f: MailFilters): MailFilter {
 /** Whether anything beyond the view narrows the list. */
 export const isNarrowed = (f: MailFilters): boolean => f.kind !== null || f.employeeId !== null;
 
-/** The colour of each kind: reports are routine, escalations want attention, a budget stop is an alarm. */
+/** The colour of each kind: reports are routine, escalations want attention, a budget stop is an alarm, minutes are a record. */
 export const KIND_TONE: Record<MailKind, Tone> = {
   report: "green",
   escalation: "amber",
   budget: "rose",
   digest: "slate",
+  minutes: "indigo",
 };
 
 export function isMailKind(value: string): value is MailKind {

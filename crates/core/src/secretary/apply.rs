@@ -369,7 +369,20 @@ impl Secretary {
                 participant_ids,
                 participant_names,
             } => {
-                let chat = self.chats.create_meeting(topic, participant_ids).await?;
+                // A moderated meeting (SPEC §9), rule-based unless the boss says otherwise.
+                let chat = self
+                    .meetings
+                    .open(crate::meeting::OpenMeeting {
+                        topic: topic.clone(),
+                        participant_ids: participant_ids.clone(),
+                        strategy: crate::meeting::moderator::Strategy::default(),
+                        max_turns: None,
+                    })
+                    .await
+                    .map_err(|e| match e {
+                        crate::meeting::MeetingError::Storage(e) => OrgError::Storage(e),
+                        other => OrgError::InvalidInput(other.to_string()),
+                    })?;
                 (
                     Some(Undo::EndMeeting { chat_id: chat.id }),
                     format!(

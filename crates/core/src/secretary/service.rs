@@ -87,6 +87,8 @@ pub struct Secretary {
     pub(super) db: Db,
     pub(super) org: OrgService,
     pub(super) chats: Chats,
+    /// Meetings the secretary convenes are moderated (SPEC §9).
+    pub(super) meetings: crate::meeting::Meetings,
     gateway: Gateway,
     providers: Arc<Providers>,
     pub(super) work: Work,
@@ -110,10 +112,12 @@ pub(super) enum Outcome {
 }
 
 impl Secretary {
+    #[allow(clippy::too_many_arguments)] // the services the secretary acts through
     pub fn new(
         db: Db,
         org: OrgService,
         chats: Chats,
+        meetings: crate::meeting::Meetings,
         gateway: Gateway,
         providers: Arc<Providers>,
         work: Work,
@@ -123,6 +127,7 @@ impl Secretary {
             db,
             org,
             chats,
+            meetings,
             gateway,
             providers,
             work,

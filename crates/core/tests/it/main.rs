@@ -9,6 +9,7 @@ mod engine;
 mod gateway;
 mod gateway_stream;
 mod intents;
+mod meetings;
 mod minds;
 mod org;
 mod secretary;

@@ -120,10 +120,17 @@ async fn a_meeting_by_chat_opens_a_meeting_chat_with_its_people_and_undo_removes
     let messages = co.core.chats.messages(meeting.id).await.unwrap();
     assert_eq!(messages[0].sender_kind, "system");
     assert_eq!(messages[0].text, "Q3计划");
+    // The secretary's meetings are moderated, by the rules unless told otherwise.
+    let moderated = co.core.meetings.find(meeting.id).await.unwrap().unwrap();
+    assert_eq!(
+        (moderated.strategy.as_str(), moderated.status.as_str()),
+        ("rule_based", "open")
+    );
 
     s.undo(card.id).await.unwrap();
     let chats = co.core.chats.all().await.unwrap();
     assert!(chats.iter().all(|c| c.kind != "meeting"));
+    assert!(co.core.meetings.find(meeting.id).await.unwrap().is_none());
 
     // A department among the participants brings all its people.
     let t = s

@@ -1,0 +1,31 @@
+use sea_orm::entity::prelude::*;
+
+/// SPEC §9: a ruling on conflicting opinions, with its authorization chain.
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[sea_orm(table_name = "decision")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i32,
+    pub meeting_id: Option<i32>,
+    pub chat_id: Option<i32>,
+    pub trace_id: Option<String>,
+    #[sea_orm(column_type = "Text")]
+    pub question: String,
+    /// `tech`, `ux`, `compliance`, `money`, `resources`, `external_commitment`, `other`.
+    pub decision_type: String,
+    /// `approved`, `rejected` or `escalated`.
+    pub outcome: String,
+    /// `lead`, `vote` or `boss`.
+    pub decided_by_kind: String,
+    pub decided_by_employee_id: Option<i32>,
+    /// `decided` or `escalated` (waiting for the boss).
+    pub status: String,
+    /// JSON array of links `{who, employeeId, role, rule, weight}`.
+    pub authorization_chain: Json,
+    pub created_at: DateTimeUtc,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}
