@@ -97,6 +97,8 @@ pub struct MailDto {
     pub body: String,
     pub status: MailStatus,
     pub created_at: String,
+    /// The boss instruction this item belongs to: opens its trace view.
+    pub trace_id: Option<String>,
 }
 
 /// What the mailbox shows: each filter applies when given (`status: None` = everything
@@ -260,5 +262,6 @@ fn mail_dto(m: &mail::Model, employee_name: &str) -> MailDto {
         body: m.body.clone(),
         status: MailStatus::parse(&m.status).unwrap_or(MailStatus::Unread),
         created_at: rfc3339(m.created_at),
+        trace_id: m.trace_id.clone(),
     }
 }

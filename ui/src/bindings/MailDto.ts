@@ -10,4 +10,8 @@ employeeName: string,
 /**
  * The chat to open for the whole story.
  */
-chatId: number | null, taskId: number | null, title: string, body: string, status: MailStatus, createdAt: string, };
+chatId: number | null, taskId: number | null, title: string, body: string, status: MailStatus, createdAt: string, 
+/**
+ * The boss instruction this item belongs to: opens its trace view.
+ */
+traceId: string | null, };

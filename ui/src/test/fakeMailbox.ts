@@ -69,6 +69,7 @@ export abstract class FakeMailbox extends FakeChatsAndMinds {
       body: cut(fields.body ?? "", BODY_MAX_CHARS),
       status: fields.status ?? "unread",
       createdAt: fields.createdAt ?? this.mailAt(),
+      traceId: fields.traceId ?? null,
     };
     this.mail.push(item);
     return item;
