@@ -85,6 +85,25 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The newest boss instructions, each with what it cost so far.
+    Traces {
+        #[arg(long)]
+        json: bool,
+    },
+    /// One instruction's whole story: tasks, messages, thoughts, model calls, mail, cost.
+    Trace {
+        id: String,
+        /// Also list thoughts and model calls (always in --json).
+        #[arg(long)]
+        all: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Requirements by status, with their reviewers and task trees.
+    Board {
+        #[arg(long)]
+        json: bool,
+    },
     /// The secretary's conversation and its action cards.
     #[command(subcommand)]
     Secretary(say::SecretaryCommand),
@@ -180,6 +199,9 @@ async fn run(cli: Cli) -> Result<()> {
                 Command::Run(args) => run::run(&core, manual, args).await,
                 Command::Tasks { json } => work::tasks(&core, json).await,
                 Command::Mailbox { json } => work::mailbox(&core, json).await,
+                Command::Traces { json } => work::traces(&core, json).await,
+                Command::Trace { id, all, json } => work::trace(&core, &id, all, json).await,
+                Command::Board { json } => work::board(&core, json).await,
                 Command::Ask {
                     provider,
                     model,

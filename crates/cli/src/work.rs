@@ -1,8 +1,11 @@
-//! `cubicle-cli tasks` and `cubicle-cli mailbox`: the work and what reached the boss.
+//! `cubicle-cli tasks`, `mailbox`, `traces`, `trace ID` and `board`: the work, what
+//! reached the boss, and the story of each instruction.
 
 use anyhow::Result;
 use cubicle_core::AppCore;
 use cubicle_core::mailbox::MailFilter;
+use cubicle_core::trace::{RECENT_TRACES, TraceEventKind};
+use cubicle_core::work::board::TaskNodeDto;
 
 pub async fn tasks(core: &AppCore, json: bool) -> Result<()> {
     let tasks = core.work.all().await?;
@@ -51,4 +54,118 @@ pub async fn mailbox(core: &AppCore, json: bool) -> Result<()> {
         );
     }
     Ok(())
+}
+
+pub async fn traces(core: &AppCore, json: bool) -> Result<()> {
+    let traces = core.traces.recent(RECENT_TRACES).await?;
+    if json {
+        println!("{}", serde_json::to_string(&traces)?);
+        return Ok(());
+    }
+    if traces.is_empty() {
+        println!("no instructions yet");
+    }
+    for t in traces {
+        println!(
+            "{} {} ({} calls, ${:.4}) {}",
+            t.id, t.created_at, t.calls, t.cost_usd, t.instruction
+        );
+    }
+    Ok(())
+}
+
+pub async fn trace(core: &AppCore, id: &str, all: bool, json: bool) -> Result<()> {
+    let t = core.traces.get(id).await?;
+    if json {
+        println!("{}", serde_json::to_string(&t)?);
+        return Ok(());
+    }
+    println!("{} — {}", t.summary.id, t.summary.instruction);
+    println!(
+        "{} model calls, {} tokens, ${:.4}; {} steps; {} task(s) pending",
+        t.summary.calls, t.tokens, t.summary.cost_usd, t.steps, t.tasks_pending
+    );
+    for e in &t.events {
+        let quiet = matches!(e.kind, TraceEventKind::Thought | TraceEventKind::ModelCall);
+        if quiet && !all {
+            continue;
+        }
+        let kind = serde_json::to_value(e.kind)?;
+        let place = e
+            .chat_name
+            .as_deref()
+            .map(|c| format!(" in {c}"))
+            .unwrap_or_default();
+        let cost = e.cost_usd.map(|c| format!(" ${c:.4}")).unwrap_or_default();
+        let outcome = e
+            .outcome
+            .as_deref()
+            .map(|o| format!(" [{o}]"))
+            .unwrap_or_default();
+        println!(
+            "{} {:<14} {}{place}{cost}{outcome}: {}",
+            e.at,
+            kind.as_str().unwrap_or("?"),
+            if e.actor.is_empty() {
+                "(system)"
+            } else {
+                &e.actor
+            },
+            e.text.replace('\n', " ")
+        );
+    }
+    Ok(())
+}
+
+pub async fn board(core: &AppCore, json: bool) -> Result<()> {
+    let board = core.work.board().await?;
+    if json {
+        println!("{}", serde_json::to_string(&board)?);
+        return Ok(());
+    }
+    for col in board.columns {
+        println!(
+            "== {} ({})",
+            serde_json::to_value(col.status)?.as_str().unwrap_or("?"),
+            col.items.len()
+        );
+        for item in col.items {
+            println!(
+                "#{} {}{}{} — {} pending, {} done",
+                item.requirement.id,
+                item.requirement.name,
+                item.department_name
+                    .map(|d| format!(" ({d})"))
+                    .unwrap_or_default(),
+                item.reviewer_name
+                    .map(|r| format!(", reviewed by {r}"))
+                    .unwrap_or_default(),
+                item.tasks_pending,
+                item.tasks_done
+            );
+            print_tree(&item.tree, 1);
+        }
+    }
+    Ok(())
+}
+
+fn print_tree(nodes: &[TaskNodeDto], depth: usize) {
+    for n in nodes {
+        let badge = if n.task.review_of.is_some() {
+            " [review]".to_owned()
+        } else if n.task.attempt > 0 {
+            format!(" [rework {}]", n.task.attempt + 1)
+        } else {
+            String::new()
+        };
+        println!(
+            "{}#{} [{}]{badge} {}: {}",
+            "  ".repeat(depth),
+            n.task.id,
+            n.task.status,
+            n.owner_name,
+            n.task.description
+        );
+        print_tree(&n.children, depth + 1);
+    }
 }

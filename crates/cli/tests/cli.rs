@@ -456,4 +456,83 @@ fn a_company_runs_headless_from_a_task_to_a_report_in_the_mailbox() {
     assert_eq!(mail["unread"], 1);
     let text = cli.ok(&["mailbox"]);
     assert!(text.contains("Done: research REST vs GraphQL"), "{text}");
+
+    // The report leads back to what the boss said, with everything in between.
+    let trace = report["traceId"]
+        .as_str()
+        .expect("the report carries its trace");
+    let story: serde_json::Value =
+        serde_json::from_str(&cli.ok(&["trace", trace, "--json"])).unwrap();
+    assert_eq!(
+        story["summary"]["instruction"],
+        "ask Alice to research REST vs GraphQL"
+    );
+    assert_eq!(story["summary"]["origin"], "secretary");
+    let kinds: Vec<&str> = story["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    for k in [
+        "instruction",
+        "task_created",
+        "model_call",
+        "thought",
+        "message",
+        "task_resolved",
+        "mail",
+    ] {
+        assert!(kinds.contains(&k), "{k} missing from {kinds:?}");
+    }
+    assert!(story["summary"]["calls"].as_u64().unwrap() >= 2, "{story}");
+    let text = cli.ok(&["trace", trace]);
+    assert!(
+        text.contains("ask Alice to research REST vs GraphQL"),
+        "{text}"
+    );
+    assert!(text.contains("task_resolved"), "{text}");
+    assert!(
+        !text.contains("model_call"),
+        "model calls only with --all: {text}"
+    );
+    assert!(cli.ok(&["trace", trace, "--all"]).contains("model_call"));
+    let list = cli.ok(&["traces"]);
+    assert!(list.contains(trace), "{list}");
+    // An unknown id is a clear error, not an empty story.
+    let out = cli.run(&["trace", "tr-000000000000"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not exist"));
+}
+
+#[test]
+fn the_board_lists_requirements_by_status() {
+    let cli = Cli::new();
+    cli.ok(&["org", "init", "--name", "Acme", "--boss", "Ada"]);
+    cli.ok(&["org", "add-department", "Engineering"]);
+    cli.ok(&["org", "add-department", "Design"]);
+    let empty: serde_json::Value = serde_json::from_str(&cli.ok(&["board", "--json"])).unwrap();
+    let columns: Vec<&str> = empty["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(columns, ["open", "in_progress", "done", "cancelled"]);
+    cli.ok(&[
+        "say",
+        "--yes",
+        "open a new requirement for the login page in Engineering",
+    ]);
+    let board: serde_json::Value = serde_json::from_str(&cli.ok(&["board", "--json"])).unwrap();
+    let open = &board["columns"][0]["items"];
+    assert_eq!(open.as_array().map(Vec::len), Some(1), "{board}");
+    assert_eq!(open[0]["departmentName"], "Engineering");
+    assert_eq!(open[0]["requirement"]["name"], "the login page");
+    let text = cli.ok(&["board"]);
+    assert!(text.contains("== open (1)"), "{text}");
+    assert!(
+        text.contains("the login page (Engineering) — 0 pending, 0 done"),
+        "{text}"
+    );
 }

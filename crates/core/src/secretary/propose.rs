@@ -161,11 +161,18 @@ impl Secretary {
                 lang.pick("What is the requirement about?", "这个需求是关于什么的？"),
             );
         };
+        // "… for the login page in Engineering": the department named at the end owns it.
+        let (description, named) = match s.department {
+            Some(_) => (description.trim().to_owned(), None),
+            None => split_department(description, snap),
+        };
+        let description = description.as_str();
         let dept = match s.department.as_deref() {
             Some(name) => match self.department(Some(name), snap, lang) {
                 Ok(d) => Some(d),
                 Err(q) => return Outcome::Say(q),
             },
+            None if named.is_some() => named,
             None if snap.departments.len() <= 1 => snap.departments.first(),
             None => {
                 let names: Vec<_> = snap.departments.iter().map(|d| d.name.as_str()).collect();
@@ -333,4 +340,34 @@ impl Secretary {
 
 fn willingness(e: &EmployeeDto) -> f32 {
     crate::mind::archetypes::profile(e.archetype).task_willingness
+}
+
+/// A description that ends by naming a department ("the login page in Engineering",
+/// "… for the Design department"): the description without it, and that department.
+fn split_department<'a>(
+    description: &str,
+    snap: &'a OrgSnapshot,
+) -> (String, Option<&'a crate::types::DepartmentDto>) {
+    let trimmed = description.trim();
+    let lower = trimmed.to_lowercase();
+    let mut departments: Vec<&crate::types::DepartmentDto> = snap.departments.iter().collect();
+    // Longest names first: "Product Design" before "Design".
+    departments.sort_by_key(|d| std::cmp::Reverse(d.name.chars().count()));
+    for d in departments {
+        let name = d.name.to_lowercase();
+        for tail in [
+            format!(" in the {name} department"),
+            format!(" for the {name} department"),
+            format!(" in {name}"),
+            format!(" for {name}"),
+        ] {
+            if let Some(head) = lower.strip_suffix(&tail) {
+                let kept: String = trimmed.chars().take(head.chars().count()).collect();
+                if !kept.trim().is_empty() {
+                    return (kept.trim().to_owned(), Some(d));
+                }
+            }
+        }
+    }
+    (trimmed.to_owned(), None)
 }
