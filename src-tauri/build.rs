@@ -54,6 +54,8 @@ const COMMANDS: &[&str] = &[
     "requirements_board",
     "set_requirement_status",
     "set_reviewer",
+    "meeting_view",
+    "close_meeting",
 ];
 
 fn main() {

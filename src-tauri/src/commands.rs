@@ -63,6 +63,8 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         work::requirements_board,
         work::set_requirement_status,
         work::set_reviewer,
+        work::meeting_view,
+        work::close_meeting,
     ]
 }
 

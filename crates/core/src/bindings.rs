@@ -72,5 +72,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     crate::work::board::SetReviewer::export_all(&cfg)?;
     crate::work::RequirementDto::export_all(&cfg)?;
     crate::work::TaskDto::export_all(&cfg)?;
+    crate::meeting::view::MeetingViewDto::export_all(&cfg)?;
+    crate::meeting::view::MeetingRef::export_all(&cfg)?;
     Ok(())
 }

@@ -14,6 +14,7 @@ mod inputs;
 mod minutes;
 pub mod moderator;
 mod rulings;
+pub mod view;
 
 pub(crate) use inputs::skills;
 pub use minutes::extractive_minutes;

@@ -1,5 +1,6 @@
-//! Traces and the requirements board.
+//! Traces, the requirements board and meetings.
 
+use cubicle_core::meeting::view::{MeetingRef, MeetingViewDto};
 use cubicle_core::trace::{RECENT_TRACES, TraceDto, TraceRef, TraceSummaryDto};
 use cubicle_core::work::RequirementDto;
 use cubicle_core::work::board::{BoardDto, SetRequirementStatus, SetReviewer};
@@ -38,4 +39,14 @@ pub async fn set_requirement_status(
 #[tauri::command]
 pub async fn set_reviewer(core: State<'_, AppCore>, input: SetReviewer) -> Res<RequirementDto> {
     Ok(core.work.set_reviewer(input).await?)
+}
+
+#[tauri::command]
+pub async fn meeting_view(core: State<'_, AppCore>, input: MeetingRef) -> Res<MeetingViewDto> {
+    Ok(core.meetings.view(input.chat_id).await?)
+}
+
+#[tauri::command]
+pub async fn close_meeting(core: State<'_, AppCore>, input: MeetingRef) -> Res<MeetingViewDto> {
+    Ok(core.meetings.end(input.chat_id).await?)
 }

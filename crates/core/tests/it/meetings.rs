@@ -510,6 +510,24 @@ async fn a_budget_question_goes_to_the_boss_and_the_meeting_goes_on() {
         "closed"
     );
 
+    // What the boss sees: the escalated decision with its chain, the moderator's moves
+    // with their reasons, the minutes; a closed meeting cannot be ended again.
+    let view = r.co.core.meetings.view(chat).await.unwrap();
+    assert_eq!(view.status, "closed");
+    assert_eq!(view.strategy, Strategy::RoundRobin);
+    assert_eq!(view.decisions.len(), 1);
+    assert_eq!(view.decisions[0].status, "escalated");
+    assert_eq!(view.decisions[0].authorization_chain[0].who, "Bob");
+    assert!(
+        view.notes
+            .iter()
+            .any(|n| n.kind == "speak" && !n.reason.is_empty())
+    );
+    assert!(view.notes.iter().any(|n| n.kind == "close"));
+    assert!(view.minutes.as_deref().is_some_and(|m| !m.is_empty()));
+    assert!(r.co.core.meetings.end(chat).await.is_err());
+    assert!(r.co.core.meetings.view(chat + 100).await.is_err());
+
     // In Chinese, too.
     let zh =
         r.co.core
@@ -650,4 +668,42 @@ async fn without_the_lead_a_weighted_vote_decides_and_is_recorded() {
     assert_eq!(weights, [3.0, 1.0, 1.0]);
     assert_eq!(chain[3]["who"], "vote");
     assert_eq!(chain[3]["role"], "decided");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_boss_can_end_a_meeting_early_and_still_gets_the_minutes() {
+    let r = room(&TRIO).await;
+    let chat = r
+        .open(
+            "Release checklist",
+            &["Alice", "Bob", "Carol"],
+            Strategy::RoundRobin,
+        )
+        .await;
+    r.run_for(TimeDelta::minutes(1)).await;
+    let spoke = r.speakers(chat).await.len();
+    assert!(
+        (1..6).contains(&spoke),
+        "{spoke} turns before the boss ends it"
+    );
+
+    let view = r.co.core.meetings.end(chat).await.unwrap();
+    assert_eq!(view.status, "closed");
+    assert!(view.closed_at.is_some());
+    let minutes = view.minutes.unwrap();
+    assert!(minutes.contains(&format!("({spoke} turns)")), "{minutes}");
+    let mail =
+        r.co.core
+            .mailbox
+            .list(MailFilter {
+                kind: Some(MailKind::Minutes),
+                ..MailFilter::default()
+            })
+            .await
+            .unwrap()
+            .items;
+    assert_eq!(mail.len(), 1);
+    // Ended means ended: nobody is given the floor again.
+    r.run_for(TimeDelta::hours(1)).await;
+    assert_eq!(r.speakers(chat).await.len(), spoke);
 }

@@ -1,0 +1,138 @@
+//! What the boss sees of a meeting (SPEC §9, §11): its moderation, the moderator's
+//! moves with their reasons (shown to the boss, never to the members), and every
+//! decision with its authorization chain.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::arbitration::Link;
+use super::moderator::Strategy;
+use super::{MeetingError, MeetingResult, Meetings};
+use crate::chat::{Names, rfc3339};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ModeratorNoteDto {
+    /// `speak`, `invite`, `close` or `pass`.
+    pub kind: String,
+    pub employee_id: Option<i32>,
+    pub employee_name: String,
+    pub reason: String,
+    pub at: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DecisionDto {
+    pub id: i32,
+    pub question: String,
+    /// `tech`, `ux`, `compliance`, `money`, `resources`, `external_commitment`, `other`.
+    pub decision_type: String,
+    /// `approved`, `rejected` or `escalated`.
+    pub outcome: String,
+    /// `lead`, `vote` or `boss`.
+    pub decided_by_kind: String,
+    pub decided_by_name: Option<String>,
+    /// `decided`, or `escalated` (waiting for the boss).
+    pub status: String,
+    pub authorization_chain: Vec<Link>,
+    pub trace_id: Option<String>,
+    pub created_at: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct MeetingViewDto {
+    pub chat_id: i32,
+    pub topic: String,
+    pub strategy: Strategy,
+    /// `open` or `closed`.
+    pub status: String,
+    pub max_turns: u32,
+    /// Who has the floor now.
+    pub speaker_id: Option<i32>,
+    pub speaker_name: Option<String>,
+    pub minutes: Option<String>,
+    pub notes: Vec<ModeratorNoteDto>,
+    pub decisions: Vec<DecisionDto>,
+    pub created_at: String,
+    pub closed_at: Option<String>,
+}
+
+/// Which meeting.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct MeetingRef {
+    pub chat_id: i32,
+}
+
+impl Meetings {
+    /// The meeting held in `chat_id`, as the boss sees it.
+    pub async fn view(&self, chat_id: i32) -> MeetingResult<MeetingViewDto> {
+        let m = self
+            .find(chat_id)
+            .await?
+            .ok_or(MeetingError::NotFound(chat_id))?;
+        let names = Names::load(&self.db).await?;
+        let person = |id: Option<i32>| id.map(|id| names.person(id).to_owned());
+        let notes = self
+            .notes(chat_id)
+            .await?
+            .into_iter()
+            .map(|n| ModeratorNoteDto {
+                kind: n.move_kind,
+                employee_id: n.employee_id,
+                employee_name: person(n.employee_id).unwrap_or_default(),
+                reason: n.reason,
+                at: rfc3339(n.created_at),
+            })
+            .collect();
+        let decisions = self
+            .decisions(chat_id)
+            .await?
+            .into_iter()
+            .map(|d| DecisionDto {
+                id: d.id,
+                question: d.question,
+                decision_type: d.decision_type,
+                outcome: d.outcome,
+                decided_by_kind: d.decided_by_kind,
+                decided_by_name: person(d.decided_by_employee_id),
+                status: d.status,
+                authorization_chain: serde_json::from_value(d.authorization_chain)
+                    .unwrap_or_default(),
+                trace_id: d.trace_id,
+                created_at: rfc3339(d.created_at),
+            })
+            .collect();
+        Ok(MeetingViewDto {
+            chat_id,
+            topic: m.topic,
+            strategy: Strategy::parse(&m.strategy).unwrap_or_default(),
+            status: m.status,
+            max_turns: u32::try_from(m.max_turns).unwrap_or(0),
+            speaker_id: m.current_speaker_id,
+            speaker_name: person(m.current_speaker_id),
+            minutes: m.minutes,
+            notes,
+            decisions,
+            created_at: rfc3339(m.created_at),
+            closed_at: m.closed_at.map(rfc3339),
+        })
+    }
+
+    /// The boss ends a meeting now: minutes are taken as at a natural close.
+    pub async fn end(&self, chat_id: i32) -> MeetingResult<MeetingViewDto> {
+        let open = self
+            .find(chat_id)
+            .await?
+            .ok_or(MeetingError::NotFound(chat_id))?;
+        if open.status != "open" {
+            return Err(MeetingError::InvalidInput(
+                "this meeting is already closed".into(),
+            ));
+        }
+        self.close(chat_id).await?;
+        self.view(chat_id).await
+    }
+}
