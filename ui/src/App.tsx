@@ -14,6 +14,8 @@ import { SecretaryPage } from "./secretary/SecretaryPage";
 import { SettingsPage } from "./settings/SettingsPage";
 import { AppShell } from "./shell/AppShell";
 import { useRoute, type AppRoute } from "./shell/route";
+import { TracesPage } from "./traces/TracesPage";
+import { WorkPage } from "./work/WorkPage";
 import { SetupWizard } from "./wizard/SetupWizard";
 
 export function App() {
@@ -56,5 +58,9 @@ function Page({ route, company }: { route: AppRoute; company: CompanyDto }) {
       return <SecretaryPage />;
     case "dashboard":
       return <DashboardPage />;
+    case "work":
+      return <WorkPage />;
+    case "traces":
+      return <TracesPage traceId={route.traceId} />;
   }
 }

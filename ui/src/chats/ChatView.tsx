@@ -11,6 +11,7 @@ import { errorKey } from "../ipc/errors";
 import { queryKeys, useChatView, useInvalidatingMutation } from "../ipc/queries";
 import { Avatar } from "../org/Avatar";
 import { profileHref } from "../shell/route";
+import { TraceLink } from "../traces/TraceLink";
 import { ChatKindTile } from "./ChatKindTile";
 import {
   COUNTER_FROM,
@@ -377,7 +378,7 @@ function Message({
 
   if (message.senderKind === "boss") {
     return (
-      <li data-testid={testId} data-sender="boss" className={`flex flex-col items-end ${className}`}>
+      <li data-testid={testId} data-sender="boss" className={`group flex flex-col items-end ${className}`}>
         {!continued && (
           <div className="mb-1 flex items-baseline gap-2 text-xs">
             {clock && (
@@ -395,6 +396,9 @@ function Message({
           <span className="sr-only">{t("chats.you")}: </span>
           <MessageText message={message} mentionable={mentionable} onDark />
         </div>
+        {message.traceId !== null && (
+          <TraceLink traceId={message.traceId} testId={`${testId}-trace`} label={t("traces.link.message")} reveal className="mt-0.5" />
+        )}
       </li>
     );
   }
@@ -402,7 +406,7 @@ function Message({
   const senderId = message.senderEmployeeId;
   const name = nameOf(senderId);
   return (
-    <li data-testid={testId} data-sender="employee" className={`flex items-start gap-3 ${className}`}>
+    <li data-testid={testId} data-sender="employee" className={`group flex items-start gap-3 ${className}`}>
       {continued ? (
         <span className="w-9 shrink-0" />
       ) : senderId !== null ? (
@@ -436,6 +440,9 @@ function Message({
           {continued && <span className="sr-only">{name}: </span>}
           <MessageText message={message} mentionable={mentionable} onDark={false} />
         </div>
+        {message.traceId !== null && (
+          <TraceLink traceId={message.traceId} testId={`${testId}-trace`} label={t("traces.link.message")} reveal className="ml-1 align-bottom" />
+        )}
       </div>
     </li>
   );

@@ -304,3 +304,52 @@ export const DashboardIcon = (p: IconProps) => (
     <rect x="11" y="9" width="6.5" height="8.5" rx="1" />
   </Svg>
 );
+
+/** Three columns of cards: the requirements board. */
+export const BoardIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="2.5" y="3" width="4.2" height="9" rx="1" />
+    <rect x="7.9" y="3" width="4.2" height="14" rx="1" />
+    <rect x="13.3" y="3" width="4.2" height="6" rx="1" />
+  </Svg>
+);
+
+/** A path through three stops: one instruction's trace. */
+export const TraceIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="4.5" cy="4.5" r="2" />
+    <circle cx="15.5" cy="10" r="2" />
+    <circle cx="4.5" cy="15.5" r="2" />
+    <path d="M6.5 4.5h4a3 3 0 0 1 0 6h-6M6.5 15.5h3a3 3 0 0 0 3-3" />
+  </Svg>
+);
+
+/** A chip: a model call. */
+export const ChipIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="5" y="5" width="10" height="10" rx="1.5" />
+    <rect x="8" y="8" width="4" height="4" rx="0.5" />
+    <path d="M8 2.5V5M12 2.5V5M8 15v2.5M12 15v2.5M2.5 8H5M2.5 12H5M15 8h2.5M15 12h2.5" />
+  </Svg>
+);
+
+/** A flag: where an instruction starts. */
+export const FlagIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M4.5 17.5v-14M4.5 3.5h9l-2 3.5 2 3.5h-9" />
+  </Svg>
+);
+
+export const ChevronRightIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M8 4.5l5.5 5.5L8 15.5" />
+  </Svg>
+);
+
+/** An X in a circle: something failed. */
+export const XCircleIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="10" cy="10" r="7.5" />
+    <path d="M7.5 7.5l5 5M12.5 7.5l-5 5" />
+  </Svg>
+);

@@ -49,6 +49,13 @@ import type { MailboxDto } from "../bindings/MailboxDto";
 import type { MailFilter } from "../bindings/MailFilter";
 import type { SetMailStatus } from "../bindings/SetMailStatus";
 import type { DashboardDto } from "../bindings/DashboardDto";
+import type { TraceSummaryDto } from "../bindings/TraceSummaryDto";
+import type { TraceDto } from "../bindings/TraceDto";
+import type { TraceRef } from "../bindings/TraceRef";
+import type { BoardDto } from "../bindings/BoardDto";
+import type { RequirementDto } from "../bindings/RequirementDto";
+import type { SetRequirementStatus } from "../bindings/SetRequirementStatus";
+import type { SetReviewer } from "../bindings/SetReviewer";
 
 export const api = {
   getOrg: () => invoke<OrgSnapshot>("get_org"),
@@ -131,6 +138,19 @@ export const api = {
   // The dashboard: what is going on right now.
   /** Pending tasks (the most urgent, then the oldest, first) and the latest activity (newest first). */
   getDashboard: () => invoke<DashboardDto>("get_dashboard"),
+
+  // Traces: each boss instruction and everything done under it (SPEC §10).
+  /** The latest instructions, newest first, each with its model calls and what they cost. */
+  listTraces: () => invoke<TraceSummaryDto[]>("list_traces"),
+  /** One instruction's whole story, oldest first; `not_found` for an unknown id. */
+  getTrace: (input: TraceRef) => invoke<TraceDto>("get_trace", { input }),
+
+  // Work: requirements and the task trees under them.
+  /** One column per requirement status (open → in progress → done → cancelled). */
+  requirementsBoard: () => invoke<BoardDto>("requirements_board"),
+  setRequirementStatus: (input: SetRequirementStatus) => invoke<RequirementDto>("set_requirement_status", { input }),
+  /** `reviewerId: null` removes the reviewer; `not_found` for an unknown or fired employee. */
+  setReviewer: (input: SetReviewer) => invoke<RequirementDto>("set_reviewer", { input }),
 };
 
 // Plain Rust input structs of the chat and mind commands (no generated bindings).

@@ -25,31 +25,35 @@ export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
     case "employee_fired":
       // Profiles show department and manager names; the graph shows who is still here, and where.
       // The dashboard shows owners' names and counts people.
-      return [queryKeys.org, queryKeys.profiles, queryKeys.relationshipGraph, queryKeys.dashboard];
+      // The board shows departments, owners and reviewers by name.
+      return [queryKeys.org, queryKeys.profiles, queryKeys.relationshipGraph, queryKeys.dashboard, queryKeys.board];
     case "work_changed":
       // Tasks and requirements: profiles list each person's pending tasks.
-      // The dashboard lists pending tasks and their activity.
-      return [queryKeys.profiles, queryKeys.dashboard];
+      // The dashboard lists pending tasks and their activity; the board and traces show them too.
+      return [queryKeys.profiles, queryKeys.dashboard, queryKeys.board, queryKeys.traces];
     case "chat_message_posted":
-      // A new message is also a line of the dashboard's activity feed.
-      return [queryKeys.chatList, queryKeys.chat(event.chatId), queryKeys.dashboard];
+      // A new message is also a line of the dashboard's activity feed, and of its instruction's trace
+      // (a boss message starts one).
+      return [queryKeys.chatList, queryKeys.chat(event.chatId), queryKeys.dashboard, queryKeys.traces];
     case "chat_changed":
       // Also sent when a chat's members change or a meeting is taken back (its messages leave the feed).
-      return [queryKeys.chatList, queryKeys.chat(event.chatId), queryKeys.dashboard];
+      return [queryKeys.chatList, queryKeys.chat(event.chatId), queryKeys.dashboard, queryKeys.traces];
     case "chat_read":
       // Only the unread counts change, and only the list shows them.
       return [queryKeys.chatList];
     case "thought_recorded":
       // A thought may come with work done (a task resolved or failed), which the dashboard shows.
+      // Thoughts are lines of their trace.
       return event.chatId === null
-        ? [queryKeys.profile(event.employeeId), queryKeys.dashboard]
-        : [queryKeys.profile(event.employeeId), queryKeys.chat(event.chatId), queryKeys.dashboard];
+        ? [queryKeys.profile(event.employeeId), queryKeys.dashboard, queryKeys.traces]
+        : [queryKeys.profile(event.employeeId), queryKeys.chat(event.chatId), queryKeys.dashboard, queryKeys.traces];
     case "mind_changed":
       // Memories, relationships or stamina: the profile, and the graph's edges.
       return [queryKeys.profile(event.employeeId), queryKeys.relationshipGraph];
     case "mail_changed":
       // An item filed, read or archived: every listing (and the unread count of the navigation).
-      return [queryKeys.mailbox, queryKeys.dashboard];
+      // Mail filed under an instruction is a line of its trace.
+      return [queryKeys.mailbox, queryKeys.dashboard, queryKeys.traces];
     case "secretary_reply_delta":
       // Streamed text of a reply on its way; the finished turn invalidates the history itself.
       return [];
@@ -57,8 +61,8 @@ export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
       // A new or removed provider changes the routes (fallbacks) and the price list too.
       return [queryKeys.providers, queryKeys.routes, queryKeys.prices];
     case "spend_recorded":
-      // Profiles show each person's spend.
-      return [queryKeys.spend, queryKeys.profiles, queryKeys.dashboard];
+      // Profiles show each person's spend; a trace shows its model calls and their cost.
+      return [queryKeys.spend, queryKeys.profiles, queryKeys.dashboard, queryKeys.traces];
     case "budget_exceeded":
       return [queryKeys.spend, queryKeys.org, queryKeys.company, queryKeys.dashboard];
   }

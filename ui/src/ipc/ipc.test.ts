@@ -125,32 +125,47 @@ describe("domain events", () => {
 
   it("invalidates the org query (and profiles and the graph) for every org event, and the company (and spend) queries for company changes", () => {
     expect(keysFor({ type: "company_updated", companyId: 1 })).toEqual([["org"], ["company"], ["spend"]]);
-    expect(keysFor({ type: "department_deleted", departmentId: 2 })).toEqual([["org"], ["profile"], ["relationship-graph"], ["dashboard"]]);
-    expect(keysFor({ type: "employee_updated", employeeId: 2 })).toEqual([["org"], ["profile"], ["relationship-graph"], ["dashboard"]]);
+    expect(keysFor({ type: "department_deleted", departmentId: 2 })).toEqual([["org"], ["profile"], ["relationship-graph"], ["dashboard"], ["board"]]);
+    expect(keysFor({ type: "employee_updated", employeeId: 2 })).toEqual([["org"], ["profile"], ["relationship-graph"], ["dashboard"], ["board"]]);
   });
 
   it("invalidates the chat list and the one chat a chat event is about", () => {
-    expect(keysFor({ type: "chat_message_posted", chatId: 1, messageId: 9 })).toEqual([["chats", "list"], ["chats", "view", 1], ["dashboard"]]);
-    expect(keysFor({ type: "chat_changed", chatId: 4 })).toEqual([["chats", "list"], ["chats", "view", 4], ["dashboard"]]);
+    expect(keysFor({ type: "chat_message_posted", chatId: 1, messageId: 9 })).toEqual([["chats", "list"], ["chats", "view", 1], ["dashboard"], ["traces"]]);
+    expect(keysFor({ type: "chat_changed", chatId: 4 })).toEqual([["chats", "list"], ["chats", "view", 4], ["dashboard"], ["traces"]]);
     expect(keysFor({ type: "chat_read", chatId: 4 })).toEqual([["chats", "list"]]);
   });
 
   it("invalidates the profile (and the chat, and the graph) an employee's mind event is about", () => {
-    expect(keysFor({ type: "thought_recorded", employeeId: 7, chatId: 3 })).toEqual([["profile", 7], ["chats", "view", 3], ["dashboard"]]);
-    expect(keysFor({ type: "thought_recorded", employeeId: 7, chatId: null })).toEqual([["profile", 7], ["dashboard"]]);
+    expect(keysFor({ type: "thought_recorded", employeeId: 7, chatId: 3 })).toEqual([["profile", 7], ["chats", "view", 3], ["dashboard"], ["traces"]]);
+    expect(keysFor({ type: "thought_recorded", employeeId: 7, chatId: null })).toEqual([["profile", 7], ["dashboard"], ["traces"]]);
     expect(keysFor({ type: "mind_changed", employeeId: 7 })).toEqual([["profile", 7], ["relationship-graph"]]);
-    expect(keysFor({ type: "work_changed" })).toEqual([["profile"], ["dashboard"]]);
+    expect(keysFor({ type: "work_changed" })).toEqual([["profile"], ["dashboard"], ["board"], ["traces"]]);
     expect(keysFor({ type: "secretary_reply_delta", streamId: 1, text: "Hi" })).toEqual([]);
   });
 
   it("invalidates the settings queries for provider, spend and budget events", () => {
     expect(keysFor({ type: "providers_changed" })).toEqual([["providers"], ["routes"], ["prices"]]);
-    expect(keysFor({ type: "spend_recorded" })).toEqual([["spend"], ["profile"], ["dashboard"]]);
+    expect(keysFor({ type: "spend_recorded" })).toEqual([["spend"], ["profile"], ["dashboard"], ["traces"]]);
     expect(keysFor({ type: "budget_exceeded", spentUsd: 10.2, budgetUsd: 10 })).toEqual([["spend"], ["org"], ["company"], ["dashboard"]]);
   });
 
   it("invalidates every mailbox listing when the mail changes", () => {
-    expect(keysFor({ type: "mail_changed" })).toEqual([["mailbox"], ["dashboard"]]);
+    expect(keysFor({ type: "mail_changed" })).toEqual([["mailbox"], ["dashboard"], ["traces"]]);
+  });
+
+  it("refreshes the traces and the board when work, messages, thoughts, mail or spend change", () => {
+    for (const event of [
+      { type: "work_changed" },
+      { type: "chat_message_posted", chatId: 1, messageId: 2 },
+      { type: "thought_recorded", employeeId: 7, chatId: null },
+      { type: "mail_changed" },
+      { type: "spend_recorded" },
+    ] as const) {
+      expect(keysFor(event), event.type).toContainEqual(["traces"]);
+    }
+    expect(keysFor({ type: "work_changed" })).toContainEqual(["board"]);
+    expect(keysFor({ type: "employee_fired", employeeId: 3 })).toContainEqual(["board"]);
+    expect(keysFor({ type: "chat_read", chatId: 4 })).not.toContainEqual(["traces"]);
   });
 
   it("refreshes the dashboard on every event that changes tasks, chats, mail, the org or spend", () => {

@@ -26,6 +26,11 @@ export const queryKeys = {
   mailbox: ["mailbox"] as const,
   mailList: (filter: MailFilter) => ["mailbox", "list", filter.status, filter.kind, filter.employeeId] as const,
   dashboard: ["dashboard"] as const,
+  /** The list of instructions and each opened trace sit under it. */
+  traces: ["traces"] as const,
+  traceList: ["traces", "list"] as const,
+  trace: (traceId: string) => ["traces", "view", traceId] as const,
+  board: ["board"] as const,
 };
 
 export function useOrg() {
@@ -146,3 +151,21 @@ export function useUnreadMail(): number {
 export function useDashboard() {
   return useQuery({ queryKey: queryKeys.dashboard, queryFn: api.getDashboard });
 }
+
+// ---- Traces and work ----
+
+export function useTraces() {
+  return useQuery({ queryKey: queryKeys.traceList, queryFn: api.listTraces });
+}
+
+export function useTrace(traceId: string) {
+  // An unknown id stays unknown: no point asking three times.
+  return useQuery({ queryKey: queryKeys.trace(traceId), queryFn: () => api.getTrace({ id: traceId }), retry: false });
+}
+
+export function useBoard() {
+  return useQuery({ queryKey: queryKeys.board, queryFn: api.requirementsBoard });
+}
+
+/** What moving a requirement or changing its reviewer makes stale. */
+export const BOARD_KEYS = [queryKeys.board, queryKeys.traces] as const;

@@ -3,11 +3,11 @@ import { useTranslation } from "react-i18next";
 import type { EmployeeDto } from "../bindings/EmployeeDto";
 import type { MailDto } from "../bindings/MailDto";
 import type { MailStatus } from "../bindings/MailStatus";
-import { ArchiveIcon, ChatsIcon, ClockAlertIcon, CoinIcon, InboxIcon, MailDotIcon, MailOpenIcon, SettingsIcon } from "../components/icons";
+import { ArchiveIcon, ChatsIcon, ClockAlertIcon, CoinIcon, InboxIcon, MailDotIcon, MailOpenIcon, SettingsIcon, TraceIcon } from "../components/icons";
 import { Badge, Button } from "../components/ui";
 import { errorKey } from "../ipc/errors";
 import { Avatar } from "../org/Avatar";
-import { chatHref, profileHref, routeHref } from "../shell/route";
+import { chatHref, profileHref, routeHref, traceHref } from "../shell/route";
 import { KIND_TONE, formatMailTime } from "./format";
 import { MailKindTile } from "./MailKindTile";
 
@@ -78,6 +78,16 @@ export function MailDetail({
               <ArchiveIcon />
               {t("mailbox.action.archive")}
             </Button>
+          )}
+          {mail.traceId !== null && (
+            <a
+              href={traceHref(mail.traceId)}
+              data-testid="mail-open-trace"
+              className={`${linkButton} bg-white text-slate-700 shadow-sm ring-1 ring-slate-300 ring-inset hover:bg-slate-50`}
+            >
+              <TraceIcon />
+              {t("mailbox.action.openTrace")}
+            </a>
           )}
           {mail.chatId !== null && (
             <a href={chatHref(mail.chatId)} data-testid="mail-open-chat" className={`${linkButton} bg-slate-900 text-white shadow-sm hover:bg-slate-700`}>

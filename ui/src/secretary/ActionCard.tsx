@@ -5,6 +5,7 @@ import type { ActionDto } from "../bindings/ActionDto";
 import type { ActionStatus } from "../bindings/ActionStatus";
 import type { OrgSnapshot } from "../bindings/OrgSnapshot";
 import { CheckIcon, CloseIcon, PencilIcon, UndoIcon, WarningIcon } from "../components/icons";
+import { TraceLink } from "../traces/TraceLink";
 import { Badge, Button, Field, Spinner, inputClass, type Tone } from "../components/ui";
 import { ARCHETYPES } from "../domain";
 import { api } from "../ipc/api";
@@ -43,7 +44,16 @@ function useRemaining(until: string | null): number {
 }
 
 /** One proposed change to the company, as a card under the secretary's message. */
-export function ActionCard({ action: fromHistory, snapshot }: { action: ActionDto; snapshot: OrgSnapshot | undefined }) {
+export function ActionCard({
+  action: fromHistory,
+  snapshot,
+  traceId = null,
+}: {
+  action: ActionDto;
+  snapshot: OrgSnapshot | undefined;
+  /** The instruction the turn that proposed this card started: the card links to its trace. */
+  traceId?: string | null;
+}) {
   const { t } = useTranslation();
   const client = useQueryClient();
   // The ActionDto a command returned, shown until the history itself moves on (its refetch gives a new object).
@@ -107,9 +117,12 @@ export function ActionCard({ action: fromHistory, snapshot }: { action: ActionDt
         <span className={`text-xs font-semibold tracking-wide uppercase ${destructive ? "text-rose-700" : "text-slate-500"}`}>
           {t(`secretary.kind.${p.type}`)}
         </span>
-        <Badge tone={STATUS_TONE[action.status]} data-testid={`action-status-${action.id}`}>
-          {t(`secretary.status.${action.status}`)}
-        </Badge>
+        <span className="flex items-center gap-1.5">
+          {traceId !== null && <TraceLink traceId={traceId} testId={`action-trace-${action.id}`} />}
+          <Badge tone={STATUS_TONE[action.status]} data-testid={`action-status-${action.id}`}>
+            {t(`secretary.status.${action.status}`)}
+          </Badge>
+        </span>
       </div>
 
       <div className="mt-3">

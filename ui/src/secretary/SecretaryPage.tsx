@@ -198,7 +198,7 @@ function Message({ message, snapshot }: { message: SecretaryMessageDto; snapshot
           {message.text}
         </div>
         {message.actions.map((a) => (
-          <ActionCard key={a.id} action={a} snapshot={snapshot} />
+          <ActionCard key={a.id} action={a} snapshot={snapshot} traceId={message.traceId} />
         ))}
         {time && (
           <time dateTime={message.at} className="mt-1 block text-[11px] text-slate-400">

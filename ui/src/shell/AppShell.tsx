@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { CompanyDto } from "../bindings/CompanyDto";
-import { ChatIcon, ChatsIcon, DashboardIcon, GraphIcon, MailIcon, OrgIcon, SettingsIcon } from "../components/icons";
+import { BoardIcon, ChatIcon, ChatsIcon, DashboardIcon, GraphIcon, MailIcon, OrgIcon, SettingsIcon, TraceIcon } from "../components/icons";
 import { useChats, useUnreadMail } from "../ipc/queries";
 import { Avatar } from "../org/Avatar";
 import { LanguageSwitch } from "./LanguageSwitch";
@@ -112,6 +112,8 @@ export function AppShell({ company, route, children }: { company: CompanyDto; ro
             label={t("nav.mailbox")}
             badge={<UnreadMailBadge />}
           />
+          <NavItem page="work" active={route} testId="nav-work" icon={<BoardIcon />} label={t("nav.work")} />
+          <NavItem page="traces" active={route} testId="nav-traces" icon={<TraceIcon />} label={t("nav.traces")} />
           <NavItem page="relationships" active={route} testId="nav-relationships" icon={<GraphIcon />} label={t("nav.relationships")} />
           <NavItem page="settings" active={route} testId="nav-settings" icon={<SettingsIcon />} label={t("nav.settings")} />
         </ul>

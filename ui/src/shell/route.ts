@@ -1,7 +1,8 @@
 import { useMemo, useSyncExternalStore } from "react";
 
 /**
- * Where the app is. The address is the URL hash (`#settings`, `#chats/12`, `#mailbox/3`, `#employee/7`),
+ * Where the app is. The address is the URL hash (`#settings`, `#chats/12`, `#mailbox/3`, `#employee/7`,
+ * `#traces/tr-0a1b2c3d4e5f`, `#work`),
  * so reloads and the dev mock (`/mock.html#chats`) land on the same page.
  */
 export type AppRoute =
@@ -10,6 +11,8 @@ export type AppRoute =
   | { page: "org" }
   | { page: "chats"; chatId: number | null }
   | { page: "mailbox"; mailId: number | null }
+  | { page: "work" }
+  | { page: "traces"; traceId: string | null }
   | { page: "relationships" }
   | { page: "settings" }
   | { page: "employee"; employeeId: number };
@@ -17,7 +20,7 @@ export type AppRoute =
 export type Page = AppRoute["page"];
 
 /** The pages the navigation lists, in its order (an employee's profile is reached from elsewhere). */
-export const NAV_PAGES = ["secretary", "dashboard", "org", "chats", "mailbox", "relationships", "settings"] as const satisfies readonly Page[];
+export const NAV_PAGES = ["secretary", "dashboard", "org", "chats", "mailbox", "work", "traces", "relationships", "settings"] as const satisfies readonly Page[];
 export type NavPage = (typeof NAV_PAGES)[number];
 
 /** Where the navigation goes for a page: its start (the chats page without a chat picked, and so on). */
@@ -27,6 +30,8 @@ export function pageStart(page: NavPage): AppRoute {
       return { page, chatId: null };
     case "mailbox":
       return { page, mailId: null };
+    case "traces":
+      return { page, traceId: null };
     default:
       return { page };
   }
@@ -42,6 +47,21 @@ function parseId(text: string | undefined): number | null {
   return id > 0 ? id : null;
 }
 
+/**
+ * A trace id as the backend makes them (`tr-0a1b2c3d4e5f`): letters, digits, `-` and `_`, at most 64;
+ * null for anything else (so a hash can never smuggle a path or a query into a command).
+ */
+export function parseTraceId(text: string | undefined): string | null {
+  if (text === undefined) return null;
+  let id: string;
+  try {
+    id = decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+  return /^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : null;
+}
+
 /** The route a hash stands for; anything unknown is the default page. */
 export function parseRoute(hash: string): AppRoute {
   const [head = "", id] = hash.replace(/^#\/?/, "").split("/");
@@ -51,7 +71,10 @@ export function parseRoute(hash: string): AppRoute {
     case "org":
     case "relationships":
     case "settings":
+    case "work":
       return { page: head };
+    case "traces":
+      return { page: "traces", traceId: parseTraceId(id) };
     case "chats":
       return { page: "chats", chatId: parseId(id) };
     case "mailbox":
@@ -74,6 +97,8 @@ export function routeHref(route: AppRoute): string {
       return route.mailId === null ? "#mailbox" : `#mailbox/${route.mailId}`;
     case "employee":
       return `#employee/${route.employeeId}`;
+    case "traces":
+      return route.traceId === null ? "#traces" : `#traces/${encodeURIComponent(route.traceId)}`;
     default:
       return `#${route.page}`;
   }
@@ -82,6 +107,7 @@ export function routeHref(route: AppRoute): string {
 export const chatHref = (chatId: number): string => routeHref({ page: "chats", chatId });
 export const mailHref = (mailId: number): string => routeHref({ page: "mailbox", mailId });
 export const profileHref = (employeeId: number): string => routeHref({ page: "employee", employeeId });
+export const traceHref = (traceId: string): string => routeHref({ page: "traces", traceId });
 
 /** Goes to a route from code (after a command succeeded); links use `href` instead. */
 export function navigate(route: AppRoute): void {

@@ -1,7 +1,8 @@
 // An in-memory Cubicle behind mockIPC: implements the IPC contract's commands with the same
 // error codes, records every call, and emits "domain-event" like the Rust side does. The chat
 // and mind commands (and their seeding helpers) live in fakeChats.ts, the mailbox's in
-// fakeMailbox.ts: this class extends both (FakeBackend → FakeMailbox → FakeChatsAndMinds).
+// fakeMailbox.ts, requirements and traces in fakeWork.ts: this class extends them all
+// (FakeBackend → FakeWork → FakeMailbox → FakeChatsAndMinds).
 import { emit } from "@tauri-apps/api/event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import type { CompanyDto } from "../bindings/CompanyDto";
@@ -49,7 +50,7 @@ import type { DashboardTask } from "../bindings/DashboardTask";
 import type { Urgency } from "../bindings/Urgency";
 import type { SecretaryActionRef, SecretaryConfirm, SecretarySay } from "../ipc/api";
 import { UNHANDLED } from "./fakeChats";
-import { FakeMailbox } from "./fakeMailbox";
+import { FakeWork } from "./fakeWork";
 import { readBossText } from "./fakeSecretary";
 import {
   BUILTIN_MODEL,
@@ -99,7 +100,7 @@ const fail = (code: ErrorCode, message: string): never => {
   throw error;
 };
 
-export class FakeBackend extends FakeMailbox {
+export class FakeBackend extends FakeWork {
   company: CompanyDto | null;
   departments: DepartmentDto[];
   employees: EmployeeDto[];
@@ -264,6 +265,8 @@ export class FakeBackend extends FakeMailbox {
       case "secretary_undo":
         return this.secretaryUndo(input as SecretaryActionRef);
       default: {
+        const work = this.workCommand(cmd, input);
+        if (work !== UNHANDLED) return work;
         const mail = this.mailCommand(cmd, input);
         if (mail !== UNHANDLED) return mail;
         const answer = this.chatCommand(cmd, input);
@@ -668,6 +671,8 @@ export class FakeBackend extends FakeMailbox {
       reading.text,
       reading.proposals.map((p) => this.proposedAction(p)),
     );
+    // A turn that proposes something starts an instruction's trace, as on the Rust side.
+    if (reply.actions.length > 0) reply.traceId = this.addTrace(text, { origin: "secretary", createdAt: boss.at }).id;
     return structuredClone({ boss, parse: { tier: "rules", intents: reading.intents }, reply });
   }
 

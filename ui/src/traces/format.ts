@@ -1,0 +1,101 @@
+// Pure helpers of the trace view: which lines show, where each leads, how they group, when the
+// loop guard stopped the work. No React here.
+import type { TraceDto } from "../bindings/TraceDto";
+import type { TraceEventDto } from "../bindings/TraceEventDto";
+import type { TraceEventKind } from "../bindings/TraceEventKind";
+import { chatHref, mailHref, profileHref, routeHref } from "../shell/route";
+
+export const TRACE_EVENT_KINDS = [
+  "instruction",
+  "task_created",
+  "task_resolved",
+  "task_failed",
+  "message",
+  "thought",
+  "model_call",
+  "mail",
+] as const satisfies readonly TraceEventKind[];
+
+/** A model call's outcome (TraceEventDto.outcome) as the gateway records it. */
+export const CALL_OUTCOMES = ["ok", "error", "budget_exceeded", "breaker_open"] as const;
+export type CallOutcome = (typeof CALL_OUTCOMES)[number];
+
+// Compile-time check that the list above covers the generated union (each kind has its translation).
+const allKinds: Exclude<TraceEventKind, (typeof TRACE_EVENT_KINDS)[number]> extends never ? true : false = true;
+void allKinds;
+
+/** SPEC §10 (guard.rs MAX_TRACE_STEPS): an instruction gets at most this many speaking steps. */
+export const MAX_TRACE_STEPS = 15;
+
+/** Lines hidden unless the boss asks for them: the employees' inner workings. */
+export const isQuiet = (kind: TraceEventKind): boolean => kind === "thought" || kind === "model_call";
+
+export function visibleEvents(events: readonly TraceEventDto[], showQuiet: boolean): TraceEventDto[] {
+  return showQuiet ? [...events] : events.filter((e) => !isQuiet(e.kind));
+}
+
+export function isCallOutcome(value: string | null): value is CallOutcome {
+  return value !== null && (CALL_OUTCOMES as readonly string[]).includes(value);
+}
+
+/** A model call that did not come back with an answer. */
+export const isFailedCall = (e: TraceEventDto): boolean => e.kind === "model_call" && e.outcome !== null && e.outcome !== "ok";
+
+/**
+ * Where a line leads: a message or thought to its chat, a task to its owner's profile, mail to the
+ * mailbox item, the instruction to where it was given, a model call to whoever made it.
+ */
+export function eventHref(e: TraceEventDto): string | null {
+  switch (e.kind) {
+    case "message":
+    case "thought":
+      return e.chatId === null ? null : chatHref(e.chatId);
+    case "task_created":
+    case "task_resolved":
+    case "task_failed":
+      return e.employeeId === null ? null : profileHref(e.employeeId);
+    case "mail":
+      return e.mailId === null ? null : mailHref(e.mailId);
+    case "instruction":
+      return e.chatId === null ? routeHref({ page: "secretary" }) : chatHref(e.chatId);
+    case "model_call":
+      return e.employeeId === null ? null : profileHref(e.employeeId);
+  }
+}
+
+/** The escalation the loop guard files when it stops an instruction (engine/ops.rs). */
+const STOPPED_TITLE = /^(Stopped: |已暂停：)/;
+
+/** Whether the loop guard stopped this instruction: 15 steps taken, or its stop recorded. */
+export function stoppedAtStepCap(trace: TraceDto): boolean {
+  return (
+    trace.steps >= MAX_TRACE_STEPS ||
+    trace.events.some((e) => e.outcome === "step_cap" || (e.kind === "mail" && e.outcome === "escalation" && STOPPED_TITLE.test(e.text)))
+  );
+}
+
+export interface MinuteGroup {
+  /** The minute, as "2025-03-01T10:05" (UTC), for keys; `at` is the first line's time, for display. */
+  key: string;
+  at: string;
+  events: TraceEventDto[];
+}
+
+/** Consecutive lines of the same minute under one heading, in the order given. */
+export function groupByMinute(events: readonly TraceEventDto[]): MinuteGroup[] {
+  const groups: MinuteGroup[] = [];
+  for (const e of events) {
+    const ms = Date.parse(e.at);
+    const key = Number.isNaN(ms) ? e.at : new Date(ms).toISOString().slice(0, 16);
+    const last = groups.at(-1);
+    if (last && last.key === key) last.events.push(e);
+    else groups.push({ key, at: e.at, events: [e] });
+  }
+  return groups;
+}
+
+/** 1234 → "1,234"; 12_345 → "12.3k" (tokens). */
+export function formatTokens(n: number, language: string): string {
+  if (n < 10_000) return new Intl.NumberFormat(language).format(n);
+  return new Intl.NumberFormat(language, { notation: "compact", maximumFractionDigits: 1 }).format(n);
+}
