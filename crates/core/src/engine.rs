@@ -152,7 +152,7 @@ impl Engine {
             Some(s) => StdRng::seed_from_u64(s),
             None => StdRng::from_os_rng(),
         };
-        Self {
+        let engine = Self {
             inner: Arc::new(Inner {
                 events: tokio::sync::Mutex::new(core.bus.subscribe()),
                 core: core.clone(),
@@ -165,7 +165,11 @@ impl Engine {
                 timings: Mutex::new(Vec::new()),
                 failures: Mutex::new(std::collections::HashMap::new()),
             }),
-        }
+        };
+        // The evening digest is the company's own wake-up, every day.
+        let at = crate::digest::next_digest_at(engine.now());
+        engine.schedule(at, crate::scheduler::COMPANY, WakeReason::Digest);
+        engine
     }
 
     pub fn stats(&self) -> EngineStats {
@@ -489,6 +493,7 @@ impl Engine {
             WakeReason::TaskEscalation { task_id } => self.escalate(w.employee_id, task_id).await,
             WakeReason::MemoryExpiry => self.expire(w.employee_id).await,
             WakeReason::Report { task_id } => self.report(w.employee_id, task_id).await,
+            WakeReason::Digest => self.digest().await,
         };
         if let Err(e) = result {
             tracing::warn!(error = %e, employee = w.employee_id, reason = ?w.reason, "wake-up failed");
@@ -699,6 +704,20 @@ impl Engine {
             employee_id,
             WakeReason::Report { task_id },
         );
+        Ok(())
+    }
+
+    /// Files today's digest (when the day had anything in it) and schedules tomorrow's.
+    async fn digest(&self) -> Result<(), cubicle_store::DbErr> {
+        let now = self.now();
+        self.schedule(
+            crate::digest::next_digest_at(now),
+            crate::scheduler::COMPANY,
+            WakeReason::Digest,
+        );
+        let core = self.core();
+        let spent = core.gateway.spent_today().await?;
+        crate::digest::file_digest(&core.db, &core.mailbox, now, spent).await?;
         Ok(())
     }
 

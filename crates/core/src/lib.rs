@@ -11,6 +11,7 @@ pub mod bindings;
 pub mod chat;
 pub mod clock;
 pub mod dashboard;
+pub mod digest;
 pub mod engine;
 pub mod error;
 pub mod events;

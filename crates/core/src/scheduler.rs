@@ -24,7 +24,12 @@ pub enum WakeReason {
     MemoryExpiry,
     /// A resolved task's owner reports the result (SPEC §6 onResolve).
     Report { task_id: i32 },
+    /// The evening digest for the boss; scheduled for [`COMPANY`], not an employee.
+    Digest,
 }
+
+/// The wake-ups that belong to the company rather than to one employee (the digest).
+pub const COMPANY: i32 = 0;
 
 impl WakeReason {
     /// A newer poll supersedes the old one (the last thought set a new interest level);

@@ -412,3 +412,23 @@ pub async fn recent_messages_everywhere(
         .all(conn)
         .await
 }
+
+/// Employees' messages posted since `since`, and in how many chats.
+pub async fn employee_posts_since(
+    conn: &impl ConnectionTrait,
+    since: DateTime<Utc>,
+) -> Result<(u64, u64), DbErr> {
+    use sea_orm::QuerySelect;
+    let chats: Vec<i32> = chat_message::Entity::find()
+        .select_only()
+        .column(chat_message::Column::ChatId)
+        .filter(chat_message::Column::SenderKind.eq("employee"))
+        .filter(chat_message::Column::CreatedAt.gte(since))
+        .into_tuple::<i32>()
+        .all(conn)
+        .await?;
+    let mut distinct = chats.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    Ok((chats.len() as u64, distinct.len() as u64))
+}

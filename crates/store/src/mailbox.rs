@@ -79,3 +79,20 @@ pub async fn mail_since(
     }
     Ok(q.count(conn).await? > 0)
 }
+
+/// Mail filed since `since`, as (kind, count) pairs.
+pub async fn mail_counts_since(
+    conn: &impl ConnectionTrait,
+    since: DateTime<Utc>,
+) -> Result<Vec<(String, i64)>, DbErr> {
+    use sea_orm::QuerySelect;
+    mail::Entity::find()
+        .select_only()
+        .column(mail::Column::Kind)
+        .column_as(mail::Column::Id.count(), "n")
+        .filter(mail::Column::CreatedAt.gte(since))
+        .group_by(mail::Column::Kind)
+        .into_tuple::<(String, i64)>()
+        .all(conn)
+        .await
+}

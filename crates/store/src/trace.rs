@@ -120,3 +120,14 @@ pub async fn cost_of_traces(
                 .collect()
         })
 }
+
+/// Boss instructions given since `since`.
+pub async fn traces_since(
+    conn: &impl ConnectionTrait,
+    since: chrono::DateTime<chrono::Utc>,
+) -> Result<u64, DbErr> {
+    trace::Entity::find()
+        .filter(trace::Column::CreatedAt.gte(since))
+        .count(conn)
+        .await
+}

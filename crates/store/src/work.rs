@@ -110,3 +110,21 @@ pub async fn list_requirements(
         .all(conn)
         .await
 }
+
+/// Tasks created or finished since `since`, plus every task still pending.
+pub async fn tasks_for_day(
+    conn: &impl ConnectionTrait,
+    since: chrono::DateTime<chrono::Utc>,
+) -> Result<Vec<task::Model>, DbErr> {
+    use sea_orm::Condition;
+    task::Entity::find()
+        .filter(
+            Condition::any()
+                .add(task::Column::CreatedAt.gte(since))
+                .add(task::Column::ResolvedAt.gte(since))
+                .add(task::Column::Status.eq("pending")),
+        )
+        .order_by_asc(task::Column::Id)
+        .all(conn)
+        .await
+}

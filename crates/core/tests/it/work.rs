@@ -783,3 +783,52 @@ async fn on_resolve_reports_in_the_target_chat_a_group_or_a_dm_and_by_default_th
         "each report is copied to the mailbox"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_evening_digest_sums_up_the_day_once_and_a_quiet_day_gets_none() {
+    let stage = Stage::new(seed_000).await;
+    let (alice, _bob, _charlie, _group) = engineering(&stage).await;
+    let core = &stage.co.core;
+    let boss_chat = core.chats.boss_chat(alice).await.unwrap();
+    stage
+        .boss_says(
+            boss_chat.id,
+            "Alice, could you research REST vs GraphQL for our new API?",
+        )
+        .await;
+    // Through the evening and the next day, which is quiet.
+    stage.run_for(TimeDelta::hours(36)).await;
+
+    let digests: Vec<_> = core
+        .mailbox
+        .list(MailFilter {
+            kind: Some(MailKind::Digest),
+            ..MailFilter::default()
+        })
+        .await
+        .unwrap()
+        .items;
+    assert_eq!(digests.len(), 1, "one busy day, one digest: {digests:?}");
+    let d = &digests[0];
+    assert_eq!(d.title, "Today at Acme Robotics");
+    assert!(
+        d.body
+            .starts_with("Tasks: 1 resolved, 0 failed, 1 new, 0 pending."),
+        "{}",
+        d.body
+    );
+    assert!(d.body.contains("1 instruction from you."), "{}", d.body);
+    assert!(
+        d.body.contains("Mailbox: 1 report, 0 items that need you."),
+        "{}",
+        d.body
+    );
+    let local = chrono::DateTime::parse_from_rfc3339(&d.created_at)
+        .unwrap()
+        .with_timezone(&chrono::Local);
+    assert_eq!(
+        local.format("%H:%M").to_string(),
+        "18:00",
+        "filed at six in the evening"
+    );
+}
