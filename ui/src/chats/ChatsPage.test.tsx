@@ -86,6 +86,27 @@ describe("chats page", () => {
     expect(screen.getByRole("link", { name: "Open Grace Hopper's profile" })).toBeInTheDocument();
   });
 
+  it("links messages that belong to an instruction to its trace, and no others", async () => {
+    const backend = withCompany();
+    const chat = backend.departmentChat(1)!;
+    const trace = backend.addTrace("Ship the limiter", { chatId: chat.id });
+    const plain = backend.addChatMessage(chat.id, 12, "Morning all.");
+    const boss = backend.addTracedMessage(trace.id, chat.id, "boss", "Ship the limiter");
+    const reply = backend.addTracedMessage(trace.id, chat.id, 11, "On it.");
+    backend.install();
+    window.history.replaceState(null, "", `#chats/${chat.id}`);
+    const { user } = renderApp();
+
+    await screen.findByTestId(`chat-message-${boss.id}`);
+    expect(screen.queryByTestId(`chat-message-${plain.id}-trace`)).not.toBeInTheDocument();
+    const link = screen.getByTestId(`chat-message-${boss.id}-trace`);
+    expect(link).toHaveAttribute("href", `#traces/${trace.id}`);
+    expect(link).toHaveAccessibleName("Open the trace of this message");
+    expect(screen.getByTestId(`chat-message-${reply.id}-trace`)).toHaveAttribute("href", `#traces/${trace.id}`);
+    await user.click(link);
+    expect(await screen.findByTestId("trace-instruction")).toHaveTextContent("Ship the limiter");
+  });
+
   it("marks a chat read when it is opened, and again when a message arrives while it is open", async () => {
     const backend = withCompany();
     const chat = backend.departmentChat(1)!;

@@ -7,6 +7,8 @@
 //   /mock.html#org      the org chart
 //   /mock.html#chats    the chats (#chats/1: Engineering, with unread messages and inner thoughts)
 //   /mock.html#mailbox  the mailbox: reports, an escalation, a budget stop (add ?nomail for an empty one)
+//   /mock.html#work     the requirements board (?nowork: empty); #traces the instructions, e.g. the
+//                       REST-vs-GraphQL story at #traces/tr-a1b2c3d4e501
 //   /mock.html#relationships  the relationship graph; #employee/12 Alan Turing's profile
 //   /mock.html#settings the settings page (add ?nospend for no spend, ?nomodel for a missing built-in model,
 //                       ?custommodel for a model file chosen in Settings)
@@ -22,6 +24,7 @@ import { FakeBackend } from "../test/fakeBackend";
 import { company, fixedOrg, provider, sampleSpend } from "../test/fixtures";
 import { seedDemoMail } from "./demoMail";
 import { seedDemoMinds } from "./demoMinds";
+import { seedDemoWork } from "./demoWork";
 
 const params = new URLSearchParams(window.location.search);
 const language = params.get("lang") === "zh-CN" ? "zh-CN" : "en";
@@ -45,6 +48,8 @@ if (params.has("custommodel")) {
 if (!params.has("new") && !params.has("empty")) {
   seedDemoMinds(backend);
   if (!params.has("nomail")) seedDemoMail(backend);
+  // After the mail: the REST-vs-GraphQL report is the newest item. ?nowork: an empty board and no traces.
+  if (!params.has("nowork")) seedDemoWork(backend, { mail: !params.has("nomail") });
 }
 if (params.has("chat") && backend.company) {
   // A conversation with a status answer, an applied hire (Undo running), a cancelled card and pending proposals.

@@ -7,6 +7,8 @@ import { MAIL_KINDS, MAIL_STATUSES, MAIL_VIEWS } from "../mailbox/format";
 import { AFFINITY_TONES } from "../relationships/affinity";
 import { ACTION_STATUSES, APPROVAL_POLICIES, PROPOSAL_TYPES } from "../secretary/format";
 import { KEY_STATUSES, ROUTABLE_PURPOSES } from "../settings/format";
+import { CALL_OUTCOMES, TRACE_EVENT_KINDS } from "../traces/format";
+import { REQUIREMENT_STATUSES, TASK_STATUSES } from "../work/format";
 import en from "./en.json";
 import zhCN from "./zh-CN.json";
 
@@ -91,6 +93,11 @@ describe("translations", () => {
       ...MAIL_KINDS.map((k) => `mailbox.kind.${k}`),
       ...MAIL_STATUSES.map((s) => `mailbox.status.${s}`),
       ...MAIL_VIEWS.flatMap((v) => [`mailbox.view.${v}`, `mailbox.emptyView.${v}`]),
+      ...TRACE_EVENT_KINDS.map((k) => `traces.kind.${k}`),
+      ...CALL_OUTCOMES.map((o) => `traces.outcome.${o}`),
+      ...["chat", "secretary"].map((o) => `traces.origin.${o}`),
+      ...REQUIREMENT_STATUSES.map((s) => `work.status.${s}`),
+      ...TASK_STATUSES.map((s) => `work.taskStatus.${s}`),
     ];
     for (const key of dynamic) {
       expect(enKeys.has(key), `en ${key}`).toBe(true);

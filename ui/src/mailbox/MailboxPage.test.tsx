@@ -219,6 +219,31 @@ describe("mailbox page", () => {
     expect(screen.getByTestId("nav-chats")).toHaveAttribute("aria-current", "page");
   });
 
+  it("opens the trace of an item that belongs to an instruction, and shows its story", async () => {
+    const { backend, report, alanChat, budget } = withMail();
+    const trace = backend.addTrace("Get the rate limiter in before the demo", { chatId: alanChat.id, createdAt: "2025-03-01T11:00:00Z" });
+    backend.addTracedMessage(trace.id, alanChat.id, 12, "Merged: a token bucket per user.", "2025-03-01T11:58:00Z");
+    report.traceId = trace.id;
+    backend.install();
+    const { user } = renderApp();
+
+    // A budget stop belongs to no instruction: no link.
+    await user.click(await screen.findByTestId(`mail-link-${budget.id}`));
+    await screen.findByTestId("mail-detail");
+    expect(screen.queryByTestId("mail-open-trace")).not.toBeInTheDocument();
+
+    await user.click(screen.getByTestId(`mail-link-${report.id}`));
+    const open = await screen.findByTestId("mail-open-trace");
+    expect(open).toHaveTextContent("Open trace");
+    expect(open).toHaveAttribute("href", `#traces/${trace.id}`);
+    await user.click(open);
+    expect(window.location.hash).toBe(`#traces/${trace.id}`);
+    expect(await screen.findByTestId("trace-instruction")).toHaveTextContent("Get the rate limiter in before the demo");
+    expect(screen.getByTestId("trace-timeline")).toHaveTextContent("Merged: a token bucket per user.");
+    expect(screen.getByTestId("trace-timeline")).toHaveTextContent("Rate limiter is in");
+    expect(screen.getByTestId("nav-traces")).toHaveAttribute("aria-current", "page");
+  });
+
   it("sets escalations and budget stops apart: who owns the late task, and where to raise the budget", async () => {
     const { backend, escalation, budget } = withMail();
     backend.install();

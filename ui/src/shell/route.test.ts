@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_ROUTE, NAV_PAGES, pageStart, parseRoute, routeHref, type AppRoute } from "./route";
+import { DEFAULT_ROUTE, NAV_PAGES, pageStart, parseRoute, routeHref, traceHref, type AppRoute } from "./route";
 
 describe("routes", () => {
   it("reads every page from the hash, with ids where a page takes one", () => {
@@ -14,6 +14,22 @@ describe("routes", () => {
     expect(parseRoute("#employee/7")).toEqual({ page: "employee", employeeId: 7 });
     expect(parseRoute("#mailbox")).toEqual({ page: "mailbox", mailId: null });
     expect(parseRoute("#mailbox/3")).toEqual({ page: "mailbox", mailId: 3 });
+    expect(parseRoute("#work")).toEqual({ page: "work" });
+    expect(parseRoute("#traces")).toEqual({ page: "traces", traceId: null });
+    expect(parseRoute("#traces/tr-0a1b2c3d4e5f")).toEqual({ page: "traces", traceId: "tr-0a1b2c3d4e5f" });
+    expect(parseRoute("#/traces/tr-0a1b2c3d4e5f")).toEqual({ page: "traces", traceId: "tr-0a1b2c3d4e5f" });
+  });
+
+  it("takes trace ids as strings, and only well-formed ones", () => {
+    expect(parseRoute("#traces/tr_1-A")).toEqual({ page: "traces", traceId: "tr_1-A" });
+    // Not a number: leading zeros and letters stay as they are.
+    expect(parseRoute("#traces/007")).toEqual({ page: "traces", traceId: "007" });
+    expect(parseRoute("#traces/")).toEqual({ page: "traces", traceId: null });
+    expect(parseRoute("#traces/tr%20x")).toEqual({ page: "traces", traceId: null });
+    expect(parseRoute("#traces/%E0%A4%A")).toEqual({ page: "traces", traceId: null });
+    expect(parseRoute("#traces/a.b")).toEqual({ page: "traces", traceId: null });
+    expect(parseRoute(`#traces/${"x".repeat(65)}`)).toEqual({ page: "traces", traceId: null });
+    expect(parseRoute("#work/3")).toEqual({ page: "work" });
   });
 
   it("falls back on anything it does not know", () => {
@@ -38,16 +54,29 @@ describe("routes", () => {
       { page: "relationships" },
       { page: "settings" },
       { page: "employee", employeeId: 42 },
+      { page: "work" },
+      { page: "traces", traceId: null },
+      { page: "traces", traceId: "tr-0a1b2c3d4e5f" },
     ];
     for (const r of routes) expect(parseRoute(routeHref(r))).toEqual(r);
     expect(routeHref({ page: "chats", chatId: 3 })).toBe("#chats/3");
     expect(routeHref({ page: "employee", employeeId: 42 })).toBe("#employee/42");
     expect(routeHref({ page: "mailbox", mailId: 8 })).toBe("#mailbox/8");
+    expect(routeHref({ page: "traces", traceId: "tr-0a1b2c3d4e5f" })).toBe("#traces/tr-0a1b2c3d4e5f");
+    expect(traceHref("tr-1")).toBe("#traces/tr-1");
+    expect(routeHref({ page: "work" })).toBe("#work");
   });
 
   it("sends each navigation entry to its page's start", () => {
     for (const page of NAV_PAGES) expect(pageStart(page).page).toBe(page);
     expect(routeHref(pageStart("chats"))).toBe("#chats");
     expect(routeHref(pageStart("mailbox"))).toBe("#mailbox");
+    expect(routeHref(pageStart("traces"))).toBe("#traces");
+  });
+
+  it("lists Work and Traces right after the mailbox, and keeps the first three where they were", () => {
+    expect(NAV_PAGES.slice(0, 3)).toEqual(["secretary", "dashboard", "org"]);
+    expect(NAV_PAGES.indexOf("work")).toBe(NAV_PAGES.indexOf("mailbox") + 1);
+    expect(NAV_PAGES.indexOf("traces")).toBe(NAV_PAGES.indexOf("work") + 1);
   });
 });

@@ -23,6 +23,7 @@ import {
   isQuiet,
   stoppedAtStepCap,
   visibleEvents,
+  withoutEcho,
 } from "./format";
 
 /** Each kind's icon and colours: the instruction dark, tasks amber, results green / red, messages indigo, thoughts violet, calls slate, mail sky. */
@@ -65,8 +66,9 @@ export function TraceView({ traceId }: { traceId: string }) {
 function Trace({ trace }: { trace: TraceDto }) {
   const { t } = useTranslation();
   const [showQuiet, setShowQuiet] = useState(false);
-  const shown = visibleEvents(trace.events, showQuiet);
-  const hidden = trace.events.length - shown.length;
+  const all = withoutEcho(trace.events);
+  const shown = visibleEvents(all, showQuiet);
+  const hidden = all.length - shown.length;
   const failedCalls = trace.events.filter(isFailedCall).length;
   return (
     <article data-testid="trace-view" data-trace-id={trace.summary.id} aria-labelledby="trace-instruction" className="flex h-full min-h-0 flex-col">
@@ -197,7 +199,7 @@ function Timeline({ events }: { events: TraceEventDto[] }) {
 }
 
 function EventLine({ event: e, index }: { event: TraceEventDto; index: number }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { icon: Icon, tile } = KIND_STYLE[e.kind];
   const href = eventHref(e);
   const failed = isFailedCall(e);
@@ -234,7 +236,6 @@ function EventLine({ event: e, index }: { event: TraceEventDto; index: number })
           )}
           <span className={failed ? "font-medium text-rose-700" : "text-slate-500"}>{t(`traces.kind.${e.kind}`)}</span>
           {e.chatName && <span className="text-slate-400">{t("traces.inChat", { chat: e.chatName })}</span>}
-          <span className="ml-auto text-[11px] text-slate-400 tabular-nums">{formatClock(e.at, i18n.language)}</span>
         </div>
         <p className={`mt-0.5 text-sm break-words ${quiet ? "text-slate-500 italic" : "text-slate-800"} ${failed ? "text-rose-800 not-italic" : ""}`}>
           {href ? (

@@ -34,6 +34,22 @@ export function visibleEvents(events: readonly TraceEventDto[], showQuiet: boole
   return showQuiet ? [...events] : events.filter((e) => !isQuiet(e.kind));
 }
 
+/**
+ * The lines without the boss's own message that gave the instruction: it is the instruction line
+ * already (same words, same chat, from no employee).
+ */
+export function withoutEcho(events: readonly TraceEventDto[]): TraceEventDto[] {
+  const instruction = events.find((e) => e.kind === "instruction");
+  if (!instruction) return [...events];
+  let dropped = false;
+  return events.filter((e) => {
+    const echo =
+      !dropped && e.kind === "message" && e.employeeId === null && e.chatId === instruction.chatId && e.text.trim() === instruction.text.trim();
+    if (echo) dropped = true;
+    return !echo;
+  });
+}
+
 export function isCallOutcome(value: string | null): value is CallOutcome {
   return value !== null && (CALL_OUTCOMES as readonly string[]).includes(value);
 }

@@ -57,7 +57,7 @@ function Column({ status, column, people }: { status: RequirementStatus; column:
     <section
       data-testid={`board-column-${status}`}
       aria-labelledby={`board-column-${status}-title`}
-      className="flex w-80 shrink-0 flex-col rounded-2xl bg-slate-100/70 p-3 ring-1 ring-slate-200/70"
+      className="flex min-w-64 flex-1 basis-0 flex-col rounded-2xl bg-slate-100/70 p-3 ring-1 ring-slate-200/70"
     >
       <header className="mb-3 flex items-center gap-2 px-1">
         <span aria-hidden="true" className={`size-2 rounded-full ${COLUMN_DOT[status]}`} />
@@ -124,49 +124,45 @@ function RequirementCard({ item, people }: { item: BoardItemDto; people: Employe
         <span>{t("work.done", { count: item.tasksDone })}</span>
       </p>
 
-      <div className="mt-3 grid grid-cols-2 gap-2">
-        <div>
-          <label htmlFor={reviewerId} className="mb-1 block text-[11px] font-medium text-slate-500">
-            {t("work.reviewer")}
-          </label>
-          <select
-            id={reviewerId}
-            data-testid={`requirement-reviewer-${r.id}`}
-            className={select}
-            disabled={busy}
-            value={item.reviewerId ?? ""}
-            onChange={(e) => setReviewer.mutate({ requirementId: r.id, reviewerId: e.target.value === "" ? null : Number(e.target.value) })}
-          >
-            <option value="">{t("work.noReviewer")}</option>
-            {reviewerGone && item.reviewerId !== null && <option value={item.reviewerId}>{item.reviewerName ?? t("chats.formerEmployee")}</option>}
-            {people.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor={statusId} className="mb-1 block text-[11px] font-medium text-slate-500">
-            {t("work.statusLabel")}
-          </label>
-          <select
-            id={statusId}
-            data-testid={`requirement-status-${r.id}`}
-            className={select}
-            disabled={busy}
-            value={r.status}
-            onChange={(e) => {
-              if (isRequirementStatus(e.target.value)) setStatus.mutate({ requirementId: r.id, status: e.target.value });
-            }}
-          >
-            {REQUIREMENT_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`work.status.${s}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+      <div className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] items-center gap-x-2 gap-y-1.5">
+        <label htmlFor={reviewerId} className="text-[11px] font-medium text-slate-500">
+          {t("work.reviewer")}
+        </label>
+        <select
+          id={reviewerId}
+          data-testid={`requirement-reviewer-${r.id}`}
+          className={select}
+          disabled={busy}
+          value={item.reviewerId ?? ""}
+          onChange={(e) => setReviewer.mutate({ requirementId: r.id, reviewerId: e.target.value === "" ? null : Number(e.target.value) })}
+        >
+          <option value="">{t("work.noReviewer")}</option>
+          {reviewerGone && item.reviewerId !== null && <option value={item.reviewerId}>{item.reviewerName ?? t("chats.formerEmployee")}</option>}
+          {people.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={statusId} className="text-[11px] font-medium text-slate-500">
+          {t("work.statusLabel")}
+        </label>
+        <select
+          id={statusId}
+          data-testid={`requirement-status-${r.id}`}
+          className={select}
+          disabled={busy}
+          value={r.status}
+          onChange={(e) => {
+            if (isRequirementStatus(e.target.value)) setStatus.mutate({ requirementId: r.id, status: e.target.value });
+          }}
+        >
+          {REQUIREMENT_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {t(`work.status.${s}`)}
+            </option>
+          ))}
+        </select>
       </div>
 
       {error != null && (

@@ -1,0 +1,201 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import { beforeEach, describe, expect, it } from "vitest";
+import i18n from "../i18n";
+import { FakeBackend } from "../test/fakeBackend";
+import { company, fixedOrg } from "../test/fixtures";
+import { renderApp } from "../test/render";
+
+/**
+ * The fixed company with two instructions: the boss asks Grace (in their chat) whether the API should
+ * be REST or GraphQL — Grace takes a task, asks Alan in #API design, a call of Linus's fails, Alan
+ * answers, Grace resolves the task and reports (with a copy in the mailbox); and an older one given
+ * to the secretary.
+ */
+function withTraces(seed = fixedOrg()) {
+  const backend = new FakeBackend(seed);
+  const bossChat = backend.addChat("boss", "Grace Hopper", [11]);
+  const api = backend.addChat("group", "API design", [11, 12, 13]);
+  const at = (m: number) => `2025-03-01T10:${String(m).padStart(2, "0")}:00Z`;
+  const hire = backend.addTrace("Hire a QA engineer", { origin: "secretary", createdAt: "2025-03-01T09:00:00Z" });
+  backend.addTraceEvent(hire.id, { kind: "model_call", at: "2025-03-01T09:00:00Z", text: "intent · openai/gpt-4.1-mini", costUsd: 0.001, tokens: 500, outcome: "ok" });
+  const trace = backend.addTrace("REST or GraphQL for the public API?", { chatId: bossChat.id, createdAt: at(0) });
+  const t = trace.id;
+  backend.addTracedMessage(t, bossChat.id, "boss", "REST or GraphQL for the public API?", at(0));
+  backend.addTraceEvent(t, { kind: "model_call", at: at(1), employeeId: 11, text: "thought · openai/gpt-4.1-mini", costUsd: 0.25, tokens: 2000, outcome: "ok" });
+  backend.addTraceEvent(t, { kind: "thought", at: at(1), employeeId: 11, chatId: bossChat.id, text: "I need Alan's view first." });
+  const task = backend.addWorkTask(11, "Recommend REST or GraphQL", {
+    traceId: t,
+    createdAt: at(1),
+    status: "resolved",
+    resolvedAt: at(8),
+    result: "REST, with two aggregated endpoints.",
+  });
+  const ask = backend.addTracedMessage(t, api.id, 11, "@Alan Turing REST or GraphQL?", at(2));
+  backend.addTraceEvent(t, { kind: "model_call", at: at(3), employeeId: 13, text: "thought · openai/gpt-4.1-mini", costUsd: 0, tokens: 0, outcome: "error" });
+  backend.addTraceEvent(t, { kind: "model_call", at: at(4), employeeId: 12, text: "thought · openai/gpt-4.1-mini", costUsd: 0.5, tokens: 3000, outcome: "ok" });
+  backend.addTracedMessage(t, api.id, 12, "REST: simpler to cache.", at(4));
+  const report = backend.addTracedMessage(t, bossChat.id, 11, "My recommendation: REST.", at(9));
+  const mail = backend.addReport(11, "Recommendation: REST", "My recommendation: REST.", { traceId: t, chatId: bossChat.id, taskId: task.id, createdAt: at(9) });
+  return { backend, trace, hire, bossChat, api, task, ask, report, mail };
+}
+
+const kinds = () => within(screen.getByTestId("trace-timeline")).getAllByTestId(/^trace-event-\d+$/).map((li) => li.getAttribute("data-kind"));
+
+describe("traces page", () => {
+  beforeEach(() => window.history.replaceState(null, "", "#traces"));
+
+  it("sits in the navigation after the mailbox and Work, and lists the instructions newest first with origin, calls and cost", async () => {
+    const { backend, trace, hire } = withTraces();
+    backend.install();
+    renderApp();
+
+    const nav = await screen.findByRole("navigation", { name: "Main navigation" });
+    const links = within(nav).getAllByRole("link").map((a) => a.getAttribute("data-testid"));
+    expect(links.slice(0, 3)).toEqual(["nav-secretary", "nav-dashboard", "nav-org-chart"]);
+    expect(links.indexOf("nav-work")).toBe(links.indexOf("nav-mailbox") + 1);
+    expect(links.indexOf("nav-traces")).toBe(links.indexOf("nav-work") + 1);
+    expect(within(nav).getByTestId("nav-traces")).toHaveAttribute("aria-current", "page");
+
+    const list = await screen.findByTestId("trace-list");
+    const ids = within(list)
+      .getAllByRole("listitem")
+      .map((li) => li.getAttribute("data-testid"));
+    expect(ids).toEqual([`trace-item-${trace.id}`, `trace-item-${hire.id}`]);
+    expect(screen.getByTestId(`trace-link-${trace.id}`)).toHaveAttribute("href", `#traces/${trace.id}`);
+    expect(screen.getByTestId(`trace-link-${trace.id}`)).toHaveTextContent("REST or GraphQL for the public API?");
+    expect(screen.getByTestId(`trace-origin-${trace.id}`)).toHaveTextContent("In a chat");
+    expect(screen.getByTestId(`trace-origin-${hire.id}`)).toHaveTextContent("To the secretary");
+    expect(screen.getByTestId(`trace-calls-${trace.id}`)).toHaveTextContent("3 model calls");
+    expect(screen.getByTestId(`trace-calls-${hire.id}`)).toHaveTextContent("1 model call");
+    expect(screen.getByTestId(`trace-cost-${trace.id}`)).toHaveTextContent("$0.75");
+    expect(screen.getByTestId("traces-summary")).toHaveTextContent("2 instructions");
+    expect(screen.getByTestId("traces-no-selection")).toBeInTheDocument();
+  });
+
+  it("says where instructions come from when there are none", async () => {
+    new FakeBackend(fixedOrg()).install();
+    renderApp();
+    expect(await screen.findByTestId("traces-empty")).toHaveTextContent(
+      "No instructions yet — what you tell the secretary or write in a chat shows up here",
+    );
+    expect(screen.getByTestId("trace-list-empty")).toBeInTheDocument();
+  });
+
+  it("shows one instruction: header figures, then messages, tasks and mail in order; thoughts and model calls on request", async () => {
+    const { backend, trace, task, mail, api } = withTraces();
+    backend.install();
+    window.history.replaceState(null, "", `#traces/${trace.id}`);
+    const { user } = renderApp();
+
+    const view = await screen.findByTestId("trace-view");
+    expect(view).toHaveAttribute("data-trace-id", trace.id);
+    expect(backend.inputsOf("get_trace")).toEqual([{ id: trace.id }]);
+    expect(screen.getByTestId("trace-instruction")).toHaveTextContent("REST or GraphQL for the public API?");
+    expect(screen.getByTestId("trace-cost")).toHaveTextContent("$0.75");
+    expect(screen.getByTestId("trace-calls")).toHaveTextContent("3");
+    expect(screen.getByTestId("trace-tokens")).toHaveTextContent("5,000");
+    // Steps: the employees' messages (Grace twice, Alan once), of the 15 allowed.
+    expect(screen.getByTestId("trace-steps")).toHaveTextContent("3 of 15");
+    expect(screen.getByTestId("trace-pending")).toHaveTextContent("0");
+    expect(screen.queryByTestId("trace-step-cap")).not.toBeInTheDocument();
+    expect(screen.getByTestId(`trace-link-${trace.id}`)).toHaveAttribute("aria-current", "page");
+
+    // By default: the instruction (the boss's own message is not repeated), tasks, messages, mail.
+    expect(kinds()).toEqual(["instruction", "task_created", "message", "message", "task_resolved", "message", "mail"]);
+    expect(screen.getByTestId("trace-hidden-count")).toHaveTextContent("4");
+    expect(screen.getByTestId("trace-failed-calls")).toHaveTextContent("1 model call failed");
+
+    // Each line leads to its source.
+    const link = (i: number) => screen.getByTestId(`trace-event-link-${i}`);
+    expect(link(1)).toHaveAttribute("href", "#employee/11");
+    expect(link(1)).toHaveTextContent("Recommend REST or GraphQL");
+    expect(link(2)).toHaveAttribute("href", `#chats/${api.id}`);
+    expect(link(4)).toHaveTextContent("REST, with two aggregated endpoints.");
+    expect(link(6)).toHaveAttribute("href", `#mailbox/${mail.id}`);
+    expect(screen.getByTestId("trace-actor-3")).toHaveAttribute("href", "#employee/12");
+    expect(screen.getByTestId("trace-event-3")).toHaveTextContent("Alan Turing");
+    expect(screen.getByTestId("trace-event-3")).toHaveTextContent("in API design");
+    expect(task.id).toBeGreaterThan(0);
+
+    await user.click(screen.getByTestId("trace-show-quiet"));
+    expect(kinds()).toEqual([
+      "instruction",
+      "task_created",
+      "model_call",
+      "thought",
+      "message",
+      "model_call",
+      "model_call",
+      "message",
+      "task_resolved",
+      "message",
+      "mail",
+    ]);
+    // The failed call is red; the others show what they cost.
+    const failed = screen.getByTestId("trace-event-5");
+    expect(failed).toHaveAttribute("data-failed", "true");
+    expect(within(failed).getByTestId("trace-call-outcome")).toHaveTextContent("failed");
+    expect(within(failed).getByTestId("trace-call-outcome")).toHaveClass("text-rose-700");
+    expect(within(screen.getByTestId("trace-event-6")).getByTestId("trace-call-cost")).toHaveTextContent("$0.50");
+    expect(screen.getByTestId("trace-event-6")).not.toHaveAttribute("data-failed");
+
+    await user.click(screen.getByTestId("trace-show-quiet"));
+    expect(kinds()).toHaveLength(7);
+  });
+
+  it("goes to the chat when a message is clicked", async () => {
+    const { backend, trace, api, ask } = withTraces();
+    backend.install();
+    window.history.replaceState(null, "", `#traces/${trace.id}`);
+    const { user } = renderApp();
+    await screen.findByTestId("trace-timeline");
+    await user.click(screen.getByTestId("trace-event-link-2"));
+    await waitFor(() => expect(window.location.hash).toBe(`#chats/${api.id}`));
+    expect(await screen.findByTestId(`chat-message-${ask.id}`)).toHaveTextContent("@Alan Turing REST or GraphQL?");
+  });
+
+  it("says when the loop guard stopped the instruction at the step cap", async () => {
+    const { backend, trace } = withTraces();
+    backend.addMail("escalation", { title: `Stopped: ${trace.instruction}`, traceId: trace.id, employeeId: 11, createdAt: "2025-03-01T10:30:00Z" });
+    backend.install();
+    window.history.replaceState(null, "", `#traces/${trace.id}`);
+    renderApp();
+    expect(await screen.findByTestId("trace-step-cap")).toHaveTextContent("Stopped at the step cap");
+  });
+
+  it("says so for an unknown trace, and offers the way back", async () => {
+    const { backend } = withTraces();
+    backend.install();
+    window.history.replaceState(null, "", "#traces/tr-000000000000");
+    renderApp();
+    const notFound = await screen.findByTestId("trace-not-found");
+    expect(notFound).toHaveTextContent("Trace not found");
+    expect(within(notFound).getByRole("link")).toHaveAttribute("href", "#traces");
+    expect(backend.callsOf("get_trace")).toHaveLength(1);
+  });
+
+  it("shows an error with a retry when a trace cannot be read", async () => {
+    const { backend, trace } = withTraces();
+    backend.failures.set("get_trace", { code: "internal", message: "db locked" });
+    backend.install();
+    window.history.replaceState(null, "", `#traces/${trace.id}`);
+    const { user } = renderApp();
+    await screen.findByTestId("error-state");
+    await user.click(screen.getByTestId("retry-button"));
+    expect(await screen.findByTestId("trace-view")).toBeInTheDocument();
+  });
+
+  it("reads in Chinese", async () => {
+    const { backend, trace } = withTraces({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
+    backend.install();
+    window.history.replaceState(null, "", `#traces/${trace.id}`);
+    renderApp();
+    await screen.findByTestId("trace-view");
+    await waitFor(() => expect(i18n.language).toBe("zh-CN"));
+    expect(screen.getByTestId("nav-traces")).toHaveTextContent("追踪");
+    expect(screen.getByTestId("nav-work")).toHaveTextContent("工作");
+    expect(screen.getByTestId("trace-steps")).toHaveTextContent("3 / 15");
+    expect(screen.getByText("显示内心想法和模型调用")).toBeInTheDocument();
+    expect(screen.getByTestId(`trace-origin-${trace.id}`)).toHaveTextContent("来自聊天");
+  });
+});
