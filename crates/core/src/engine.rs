@@ -122,6 +122,8 @@ struct Inner {
     timings: Mutex<Vec<ThoughtTiming>>,
     /// Consecutive failed thoughts per employee: their polls back off.
     failures: Mutex<std::collections::HashMap<i32, u32>>,
+    /// Pending tasks the engine already knows about (their owners were told once).
+    known_tasks: Mutex<HashSet<i32>>,
 }
 
 /// How long one thought took, and how much of it was the model call (through the
@@ -164,6 +166,7 @@ impl Engine {
                 stats: Mutex::new(EngineStats::default()),
                 timings: Mutex::new(Vec::new()),
                 failures: Mutex::new(std::collections::HashMap::new()),
+                known_tasks: Mutex::new(HashSet::new()),
             }),
         };
         // The evening digest is the company's own wake-up, every day.
@@ -223,7 +226,8 @@ impl Engine {
                 self.schedule(now + delay, e.id, WakeReason::Poll);
             }
             for t in tasks {
-                if let Some(at) = urgency::next_escalation(t.created_at, now) {
+                lock(&self.inner.known_tasks).insert(t.id);
+                if let Some(at) = urgency::next_escalation_of(&t, now) {
                     self.schedule(at, e.id, WakeReason::TaskEscalation { task_id: t.id });
                 }
             }
@@ -330,11 +334,7 @@ impl Engine {
         let now = self.now();
         for t in cubicle_store::work::pending_tasks(&self.core().db).await? {
             let reason = WakeReason::TaskEscalation { task_id: t.id };
-            if lock(&self.inner.sched)
-                .pending_for(t.owner_id)
-                .iter()
-                .any(|w| w.reason == reason)
-            {
+            if !lock(&self.inner.known_tasks).insert(t.id) {
                 continue;
             }
             // New to the engine: the owner hears of it at the pace of a boss message.
@@ -343,7 +343,7 @@ impl Engine {
                 self.inner.config.nudge.nudge_delay(true, &mut *rng)
             };
             self.schedule(now + delay, t.owner_id, WakeReason::Poll);
-            if let Some(at) = urgency::next_escalation(t.created_at, now) {
+            if let Some(at) = urgency::next_escalation_of(&t, now) {
                 self.schedule(at, t.owner_id, reason);
             }
         }
@@ -578,7 +578,7 @@ impl Engine {
             return Ok(());
         }
         let now = self.now();
-        if let Some(at) = urgency::next_escalation(t.created_at, now) {
+        if let Some(at) = urgency::next_escalation_of(&t, now) {
             self.schedule(at, employee_id, WakeReason::TaskEscalation { task_id });
         }
         // Critical (30 min and more): the boss hears of it once, in the mailbox.
@@ -774,6 +774,12 @@ impl Engine {
 
     pub(crate) fn cancel_escalation(&self, employee_id: i32, task_id: i32) {
         lock(&self.inner.sched).cancel(employee_id, WakeReason::TaskEscalation { task_id });
+        lock(&self.inner.known_tasks).remove(&task_id);
+    }
+
+    /// A task its owner made in a thought: it already knows, no wake-up needed.
+    pub(crate) fn know_task(&self, task_id: i32) {
+        lock(&self.inner.known_tasks).insert(task_id);
     }
 }
 

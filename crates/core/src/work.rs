@@ -37,6 +37,8 @@ pub struct TaskDto {
     pub attempt: i32,
     /// For a review task: the task under review.
     pub review_of: Option<i32>,
+    pub kind: TaskKind,
+    pub condition: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
@@ -50,6 +52,39 @@ pub struct RequirementDto {
     pub chat_id: Option<i32>,
     pub created_at: String,
     pub reviewer_id: Option<i32>,
+}
+
+/// SPEC §6 task types.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskKind {
+    /// Done once; ages into urgency (5 / 15 / 30 min) until it is.
+    #[default]
+    Oneshot,
+    /// Ongoing work (watch the build, keep the docs current): no urgency.
+    LongRunning,
+    /// Waits for its condition; no urgency until then.
+    Conditional,
+}
+
+impl TaskKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaskKind::Oneshot => "oneshot",
+            TaskKind::LongRunning => "long_running",
+            TaskKind::Conditional => "conditional",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        [
+            TaskKind::Oneshot,
+            TaskKind::LongRunning,
+            TaskKind::Conditional,
+        ]
+        .into_iter()
+        .find(|k| k.as_str() == s.trim())
+    }
 }
 
 /// A task to create; [`NewTask::new`] gives a plain one-shot task.
@@ -67,6 +102,9 @@ pub struct NewTask {
     pub on_resolve_hint: Option<String>,
     pub attempt: i32,
     pub review_of: Option<i32>,
+    pub kind: TaskKind,
+    /// What a conditional task waits for.
+    pub condition: Option<String>,
 }
 
 impl NewTask {
@@ -84,8 +122,8 @@ impl NewTask {
             id: NotSet,
             owner_id: Set(self.owner_id),
             description: Set(clip(&self.description)),
-            kind: Set("oneshot".into()),
-            condition: Set(None),
+            kind: Set(self.kind.as_str().into()),
+            condition: Set(self.condition.map(|c| clip(&c))),
             status: Set("pending".into()),
             result: Set(None),
             on_resolve_target: Set(self.on_resolve_target),
@@ -292,6 +330,8 @@ pub(crate) fn task_dto(t: &task::Model) -> TaskDto {
         trace_id: t.trace_id.clone(),
         attempt: t.attempt,
         review_of: t.review_of,
+        kind: TaskKind::parse(&t.kind).unwrap_or_default(),
+        condition: t.condition.clone(),
     }
 }
 

@@ -13,7 +13,7 @@ use crate::mailbox::{MailKind, NewMail};
 use crate::mind::memory_rules::{self, MemoryKind, Visibility};
 use crate::mind::profile::NewMemory;
 use crate::mind::thought::Thought;
-use crate::work::{NewTask, urgency};
+use crate::work::{NewTask, TaskKind, urgency};
 
 /// Where a thought happened: its chat, the requirement that chat belongs to, the newest
 /// message it saw and the boss instruction it works under.
@@ -116,15 +116,30 @@ pub(super) async fn apply_ops(
                 };
                 // A task made while working on an instruction belongs to it, and to the
                 // requirement whose chat it was made in.
+                let kind = op
+                    .kind
+                    .as_deref()
+                    .and_then(TaskKind::parse)
+                    .unwrap_or_default();
+                let report_to = match op.report_to.as_deref() {
+                    Some(to) => report_target(engine, me, chat, staff, to).await?,
+                    None => None,
+                };
                 let task = core
                     .work
                     .create(NewTask {
                         trace_id: trace.map(str::to_owned),
                         requirement_id: chat_requirement,
+                        kind,
+                        condition: op.condition.clone().filter(|c| !c.trim().is_empty()),
+                        on_resolve_target: report_to,
                         ..NewTask::new(me.id, d, "self")
                     })
                     .await?;
-                if let Some(at) = urgency::next_escalation(now, now) {
+                engine.know_task(task.id);
+                if kind == TaskKind::Oneshot
+                    && let Some(at) = urgency::next_escalation(now, now)
+                {
                     engine.schedule_escalation(me.id, task.id, at);
                 }
                 applied.push(json!({"task": "create", "id": task.id}));
@@ -203,6 +218,40 @@ pub(super) async fn file_report(
         })
         .await?;
     Ok(())
+}
+
+/// Where a task made in a thought reports when done (`reportTo`): one of the
+/// employee's group chats by name (`#name`), or a colleague's DM (opened now); `None`
+/// (the boss chat) when it names neither.
+async fn report_target(
+    engine: &Engine,
+    me: &employee::Model,
+    here: &chat::Model,
+    staff: &HashMap<i32, employee::Model>,
+    to: &str,
+) -> Result<Option<String>, DbErr> {
+    let core = engine.core();
+    let bare = to.trim().trim_start_matches('#').trim().to_lowercase();
+    if bare.is_empty() || matches!(bare.as_str(), "boss" | "老板") {
+        return Ok(None);
+    }
+    if !to.trim().starts_with('#')
+        && let Some(other) = find_by_name(staff, &bare).filter(|id| *id != me.id)
+    {
+        let mode = crate::chat::gates::ChatMode::for_dm_from(Some(&here.kind));
+        return Ok(match core.chats.dm_from(me.id, other, mode).await {
+            Ok(dm) => Some(format!("chat:{}", dm.id)),
+            Err(e) => {
+                tracing::info!(error = %e, "a report DM could not be opened");
+                None
+            }
+        });
+    }
+    Ok(cubicle_store::chat::chats_of_employee(&core.db, me.id)
+        .await?
+        .into_iter()
+        .find(|c| c.name.to_lowercase() == bare && !matches!(c.kind.as_str(), "dm" | "boss"))
+        .map(|c| format!("chat:{}", c.id)))
 }
 
 /// Loop protection (SPEC §10): an instruction that has taken its steps is stopped. The

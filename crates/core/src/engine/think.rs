@@ -280,9 +280,26 @@ pub(super) async fn think(
         .filter_map(|(id, imp, aff)| staff.get(&id).map(|e| (e.name.clone(), imp, aff)))
         .collect();
     let now = engine.now();
+    // Ongoing and conditional tasks say so and never age into urgency.
     let task_lines: Vec<(i32, String, TimeDelta)> = tasks
         .iter()
-        .map(|t| (t.id, t.description.clone(), now - t.created_at))
+        .map(|t| match t.kind.as_str() {
+            "long_running" => (
+                t.id,
+                format!("[ongoing] {}", t.description),
+                TimeDelta::zero(),
+            ),
+            "conditional" => (
+                t.id,
+                format!(
+                    "[when: {}] {}",
+                    t.condition.as_deref().unwrap_or("?"),
+                    t.description
+                ),
+                TimeDelta::zero(),
+            ),
+            _ => (t.id, t.description.clone(), now - t.created_at),
+        })
         .collect();
     let stamina = core.minds.stamina(employee_id).await?;
     let seed = engine.pick_seed();

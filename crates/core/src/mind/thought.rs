@@ -137,6 +137,13 @@ pub struct TaskOp {
     pub id: Option<i64>,
     pub description: Option<String>,
     pub result: Option<String>,
+    /// `oneshot` (default), `long_running` or `conditional` (SPEC §6).
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    /// For a conditional task: what it waits for.
+    pub condition: Option<String>,
+    /// Where to report when done: `#chat` or a colleague's name; the boss by default.
+    pub report_to: Option<String>,
 }
 
 /// A 1–10 score from the model, or the default when it gave none.
@@ -307,7 +314,7 @@ fn system_prompt(s: &Scene<'_>) -> String {
          \"memoryOps\": [{\"op\": \"add\"|\"delete\", \"type\": \"long_term\"|\"short_term\", \"content\", \
          \"importance\": 1-10, \"ttl\": hours, \"visibility\": \"private\"|\"team\"|\"public\", \"id\"}], \
          \"relationshipOps\": [{\"name\", \"impression\" (max 200 chars), \"affinity\": 1-100}], \
-         \"taskOps\": [{\"op\": \"create\"|\"resolve\"|\"fail\", \"id\", \"description\", \"result\"}]}",
+         \"taskOps\": [{\"op\": \"create\"|\"resolve\"|\"fail\", \"id\", \"description\", \"type\": \"oneshot\"|\"long_running\"|\"conditional\", \"condition\", \"reportTo\": colleague or \"#chat\" (default: the boss), \"result\"}]}",
     );
     out
 }

@@ -73,6 +73,18 @@ pub fn next_escalation(created_at: DateTime<Utc>, now: DateTime<Utc>) -> Option<
         .find(|&t| t > now)
 }
 
+/// The next escalation of a pending task: only one-shot tasks age into urgency; an
+/// ongoing (`long_running`) or a `conditional` task waits without escalating.
+pub fn next_escalation_of(
+    task: &cubicle_store::entity::task::Model,
+    now: DateTime<Utc>,
+) -> Option<DateTime<Utc>> {
+    if task.kind != "oneshot" {
+        return None;
+    }
+    next_escalation(task.created_at, now)
+}
+
 /// The instruction when nothing is pending: light, so idle employees don't invent work.
 pub const NO_TASKS: &str = "No pending tasks. You may take on work if it fits your role.";
 

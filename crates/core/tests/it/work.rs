@@ -832,3 +832,118 @@ async fn the_evening_digest_sums_up_the_day_once_and_a_quiet_day_gets_none() {
         "filed at six in the evening"
     );
 }
+
+/// Alice takes on ongoing and conditional work, and reports the conditional one to Bob.
+fn watcher(s: &Seen) -> Value {
+    match s.name.as_str() {
+        "Alice" if s.reporting => speak(
+            "Bob wanted to know.",
+            &[("Bob, the nightly build is green again.", None)],
+            json!([]),
+        ),
+        "Alice" if s.new_from("Ada", "keep an eye") => speak(
+            "Two things: watch it, and tell Bob once it passes.",
+            &[("Will do, Ada.", None)],
+            json!([
+                {"op": "create", "type": "long_running", "description": "Watch the nightly build"},
+                {"op": "create", "type": "conditional", "condition": "the nightly build passes",
+                 "description": "Tell Bob the build is green", "reportTo": "Bob"}
+            ]),
+        ),
+        "Alice" if s.new_from("Ada", "passed") => match s.task("Tell Bob") {
+            Some(id) => speak(
+                "The condition is met.",
+                &[],
+                json!([{"op": "resolve", "id": id, "result": "the nightly build passed"}]),
+            ),
+            None => silent("Alice"),
+        },
+        name => silent(name),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ongoing_and_conditional_tasks_never_escalate_and_report_where_they_were_asked_to() {
+    let stage = Stage::new(watcher).await;
+    let (alice, bob, _charlie, _group) = engineering(&stage).await;
+    let core = &stage.co.core;
+    let boss_chat = core.chats.boss_chat(alice).await.unwrap();
+    stage
+        .boss_says(
+            boss_chat.id,
+            "Alice, keep an eye on the nightly build and tell Bob once it passes.",
+        )
+        .await;
+    stage.run_for(TimeDelta::minutes(45)).await;
+
+    let tasks = core.work.all().await.unwrap();
+    assert_eq!(tasks.len(), 2, "{tasks:?}");
+    let ongoing = tasks
+        .iter()
+        .find(|t| t.description == "Watch the nightly build")
+        .unwrap();
+    assert_eq!(ongoing.kind, cubicle_core::work::TaskKind::LongRunning);
+    let conditional = tasks
+        .iter()
+        .find(|t| t.description.starts_with("Tell Bob"))
+        .unwrap();
+    assert_eq!(conditional.kind, cubicle_core::work::TaskKind::Conditional);
+    assert_eq!(
+        conditional.condition.as_deref(),
+        Some("the nightly build passes")
+    );
+    // 45 minutes on, neither is overdue: no escalation reached the boss.
+    let mail = core
+        .mailbox
+        .list(MailFilter::default())
+        .await
+        .unwrap()
+        .items;
+    assert!(
+        mail.iter().all(|m| m.kind != MailKind::Escalation),
+        "{mail:?}"
+    );
+    // Alice's prompts show what kind of work each is, without urgency.
+    {
+        let prompts = stage.book.prompts.lock().unwrap();
+        let last = prompts.iter().rev().find(|p| p.name == "Alice").unwrap();
+        assert!(
+            last.prompt.contains("[ongoing] Watch the nightly build"),
+            "{}",
+            last.prompt
+        );
+        assert!(
+            last.prompt
+                .contains("[when: the nightly build passes] Tell Bob the build is green"),
+            "{}",
+            last.prompt
+        );
+        assert!(!last.prompt.contains("overdue") && !last.prompt.contains("critical"));
+    }
+
+    stage
+        .boss_says(boss_chat.id, "Alice, the nightly build passed.")
+        .await;
+    stage.run_for(TimeDelta::minutes(10)).await;
+    let dm = core
+        .chats
+        .list()
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|c| c.kind == cubicle_core::chat::ChatKind::Dm)
+        .expect("the report opened a DM with Bob");
+    assert!(dm.member_ids.contains(&alice) && dm.member_ids.contains(&bob));
+    let said = core.chats.messages(dm.id).await.unwrap();
+    assert!(said.iter().any(|m| m.sender_employee_id == Some(alice)
+        && m.text == "Bob, the nightly build is green again."));
+    let mail = core
+        .mailbox
+        .list(MailFilter::default())
+        .await
+        .unwrap()
+        .items;
+    let report = mail.iter().find(|m| m.kind == MailKind::Report).unwrap();
+    assert_eq!(report.chat_id, Some(dm.id));
+    assert_eq!(report.title, "Done: Tell Bob the build is green");
+}
