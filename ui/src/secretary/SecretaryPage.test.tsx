@@ -139,6 +139,20 @@ describe("secretary page", () => {
     expect(backend.callsOf("secretary_confirm")).toHaveLength(0);
   });
 
+  it("links the cards of a turn that started an instruction to its trace", async () => {
+    const backend = withCompany();
+    const { user } = renderApp();
+    const reply = await say(user, backend, "Hire a frontend engineer named Bob into Engineering");
+    const card = reply.actions[0]!;
+    expect(reply.traceId).not.toBeNull();
+    const link = await screen.findByTestId(`action-trace-${card.id}`);
+    expect(link).toHaveAttribute("href", `#traces/${reply.traceId}`);
+    expect(link).toHaveAccessibleName("Open trace");
+    await user.click(link);
+    expect(await screen.findByTestId("trace-instruction")).toHaveTextContent("Hire a frontend engineer named Bob into Engineering");
+    expect(screen.getByTestId("trace-origin")).toHaveTextContent("To the secretary");
+  });
+
   it("confirms a hire: the diff and an Undo with a countdown, and the org chart has the new person", async () => {
     const backend = withCompany();
     const { user } = renderApp();
