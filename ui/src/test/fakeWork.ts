@@ -140,6 +140,8 @@ export abstract class FakeWork extends FakeMailbox {
       traceId: null,
       attempt: 0,
       reviewOf: null,
+      kind: "oneshot",
+      condition: null,
       ...fields,
     };
     this.workTasks.push(task);
