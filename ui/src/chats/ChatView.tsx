@@ -8,6 +8,7 @@ import { SendIcon, ThoughtIcon } from "../components/icons";
 import { Button, ErrorState, LoadingState, Spinner } from "../components/ui";
 import { api } from "../ipc/api";
 import { errorKey } from "../ipc/errors";
+import { MeetingPanel } from "../meetings/MeetingPanel";
 import { queryKeys, useChatView, useInvalidatingMutation } from "../ipc/queries";
 import { Avatar } from "../org/Avatar";
 import { profileHref } from "../shell/route";
@@ -107,42 +108,47 @@ function Conversation({
         onToggleThoughts={onToggleThoughts}
       />
 
-      <div className="relative min-h-0 flex-1 overflow-y-auto" data-testid="chat-messages">
-        {entries.length === 0 ? (
-          <div data-testid="chat-empty" className="flex min-h-full items-center justify-center p-8">
-            <div className="max-w-sm text-center">
-              <div className="flex justify-center">
-                <ChatKindTile chat={chat} employees={employees} size={48} />
+      <div className="flex min-h-0 flex-1 flex-col xl:flex-row">
+        {chat.kind === "meeting" && <MeetingPanel chatId={chat.id} />}
+        <div className="flex min-h-0 min-w-0 flex-1 flex-col">
+          <div className="relative min-h-0 flex-1 overflow-y-auto" data-testid="chat-messages">
+            {entries.length === 0 ? (
+              <div data-testid="chat-empty" className="flex min-h-full items-center justify-center p-8">
+                <div className="max-w-sm text-center">
+                  <div className="flex justify-center">
+                    <ChatKindTile chat={chat} employees={employees} size={48} />
+                  </div>
+                  <h3 className="mt-4 text-base font-semibold text-slate-900">{t("chats.emptyChat.title")}</h3>
+                  <p className="mt-1.5 text-sm leading-relaxed text-slate-500">
+                    {chat.kind === "boss" ? t("chats.emptyChat.bodyBoss", { name: chat.name }) : t("chats.emptyChat.body")}
+                  </p>
+                </div>
               </div>
-              <h3 className="mt-4 text-base font-semibold text-slate-900">{t("chats.emptyChat.title")}</h3>
-              <p className="mt-1.5 text-sm leading-relaxed text-slate-500">
-                {chat.kind === "boss" ? t("chats.emptyChat.bodyBoss", { name: chat.name }) : t("chats.emptyChat.body")}
-              </p>
-            </div>
+            ) : (
+              <ol className="mx-auto max-w-3xl px-6 py-6" aria-label={t("chats.conversation", { name: chat.name })} aria-live="polite">
+                {entries.map((entry, i) => {
+                  const previous = entries[i - 1];
+                  const newDay = !previous || !sameDay(previous.at, entry.at);
+                  return (
+                    <Entry
+                      key={entryKey(entry)}
+                      entry={entry}
+                      first={i === 0}
+                      newDay={newDay}
+                      continued={!newDay && continuesBlock(previous, entry)}
+                      nameOf={nameOf}
+                      mentionable={mentionable}
+                    />
+                  );
+                })}
+              </ol>
+            )}
+            <div ref={end} />
           </div>
-        ) : (
-          <ol className="mx-auto max-w-3xl px-6 py-6" aria-label={t("chats.conversation", { name: chat.name })} aria-live="polite">
-            {entries.map((entry, i) => {
-              const previous = entries[i - 1];
-              const newDay = !previous || !sameDay(previous.at, entry.at);
-              return (
-                <Entry
-                  key={entryKey(entry)}
-                  entry={entry}
-                  first={i === 0}
-                  newDay={newDay}
-                  continued={!newDay && continuesBlock(previous, entry)}
-                  nameOf={nameOf}
-                  mentionable={mentionable}
-                />
-              );
-            })}
-          </ol>
-        )}
-        <div ref={end} />
-      </div>
 
-      <Composer chat={chat} />
+          <Composer chat={chat} />
+        </div>
+      </div>
     </div>
   );
 }

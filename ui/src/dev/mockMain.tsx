@@ -6,6 +6,8 @@
 //   /mock.html          opens on the secretary (an empty conversation); ?chat = a conversation with every kind of card
 //   /mock.html#org      the org chart
 //   /mock.html#chats    the chats (#chats/1: Engineering, with unread messages and inner thoughts)
+//   /mock.html#chats/<id> of "Load testing" (an open meeting: its panel with an escalated and a ruled
+//                       decision) or "Launch taglines" (a closed one, with minutes); ?nowork: no meetings
 //   /mock.html#mailbox  the mailbox: reports, an escalation, a budget stop (add ?nomail for an empty one)
 //   /mock.html#work     the requirements board (?nowork: empty); #traces the instructions, e.g. the
 //                       REST-vs-GraphQL story at #traces/tr-a1b2c3d4e501
@@ -23,6 +25,7 @@ import { AppProviders, createQueryClient } from "../providers";
 import { FakeBackend } from "../test/fakeBackend";
 import { company, fixedOrg, provider, sampleSpend } from "../test/fixtures";
 import { seedDemoMail } from "./demoMail";
+import { seedDemoMeetings } from "./demoMeetings";
 import { seedDemoMinds } from "./demoMinds";
 import { seedDemoWork } from "./demoWork";
 
@@ -49,7 +52,10 @@ if (!params.has("new") && !params.has("empty")) {
   seedDemoMinds(backend);
   if (!params.has("nomail")) seedDemoMail(backend);
   // After the mail: the REST-vs-GraphQL report is the newest item. ?nowork: an empty board and no traces.
-  if (!params.has("nowork")) seedDemoWork(backend, { mail: !params.has("nomail") });
+  if (!params.has("nowork")) {
+    seedDemoWork(backend, { mail: !params.has("nomail") });
+    seedDemoMeetings(backend, { mail: !params.has("nomail") });
+  }
 }
 if (params.has("chat") && backend.company) {
   // A conversation with a status answer, an applied hire (Undo running), a cancelled card and pending proposals.

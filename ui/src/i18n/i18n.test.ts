@@ -9,6 +9,7 @@ import { ACTION_STATUSES, APPROVAL_POLICIES, PROPOSAL_TYPES } from "../secretary
 import { KEY_STATUSES, ROUTABLE_PURPOSES } from "../settings/format";
 import { CALL_OUTCOMES, TRACE_EVENT_KINDS } from "../traces/format";
 import { REQUIREMENT_STATUSES, TASK_STATUSES } from "../work/format";
+import { CHAIN_ACTORS, DECIDED_BY, DECISION_OUTCOMES, DECISION_TYPES, LINK_ROLES, NOTE_KINDS, STRATEGIES } from "../meetings/format";
 import en from "./en.json";
 import zhCN from "./zh-CN.json";
 
@@ -66,7 +67,7 @@ describe("translations", () => {
     expect(missing).toEqual([]);
   });
 
-  it("translates every archetype, status, error code, language, key status, purpose, secretary action, chat kind, silence reason, stamina zone, memory label, affinity tone and mailbox kind, status and view in both languages", () => {
+  it("translates every archetype, status, error code, language, key status, purpose, secretary action, chat kind, silence reason, stamina zone, memory label, affinity tone, mailbox kind, status and view, and meeting strategy, decision and chain link in both languages", () => {
     const dynamic = [
       ...ARCHETYPES.map((a) => `archetype.${a}`),
       ...EMPLOYEE_STATUSES.map((s) => `status.${s}`),
@@ -98,6 +99,14 @@ describe("translations", () => {
       ...["chat", "secretary"].map((o) => `traces.origin.${o}`),
       ...REQUIREMENT_STATUSES.map((s) => `work.status.${s}`),
       ...TASK_STATUSES.map((s) => `work.taskStatus.${s}`),
+      ...STRATEGIES.flatMap((s) => [`meeting.strategy.${s}`, `meeting.strategyHint.${s}`]),
+      ...["open", "closed"].map((s) => `meeting.status.${s}`),
+      ...DECISION_TYPES.map((d) => `meeting.decisionType.${d}`),
+      ...DECISION_OUTCOMES.map((o) => `meeting.outcome.${o}`),
+      ...DECIDED_BY.map((d) => `meeting.decidedBy.${d}`),
+      ...LINK_ROLES.map((r) => `meeting.role.${r}`),
+      ...CHAIN_ACTORS.map((a) => `meeting.who.${a}`),
+      ...NOTE_KINDS.map((k) => `meeting.noteKind.${k}`),
     ];
     for (const key of dynamic) {
       expect(enKeys.has(key), `en ${key}`).toBe(true);

@@ -56,6 +56,8 @@ import type { BoardDto } from "../bindings/BoardDto";
 import type { RequirementDto } from "../bindings/RequirementDto";
 import type { SetRequirementStatus } from "../bindings/SetRequirementStatus";
 import type { SetReviewer } from "../bindings/SetReviewer";
+import type { MeetingRef } from "../bindings/MeetingRef";
+import type { MeetingViewDto } from "../bindings/MeetingViewDto";
 
 export const api = {
   getOrg: () => invoke<OrgSnapshot>("get_org"),
@@ -151,6 +153,12 @@ export const api = {
   setRequirementStatus: (input: SetRequirementStatus) => invoke<RequirementDto>("set_requirement_status", { input }),
   /** `reviewerId: null` removes the reviewer; `not_found` for an unknown or fired employee. */
   setReviewer: (input: SetReviewer) => invoke<RequirementDto>("set_reviewer", { input }),
+
+  // Meetings (SPEC §9): a chat of kind `meeting`, its moderator and the decisions taken in it.
+  /** The meeting held in a chat: who has the floor, the decisions, the moderator's reasons; `not_found` for any other chat. */
+  meetingView: (input: MeetingRef) => invoke<MeetingViewDto>("meeting_view", { input }),
+  /** The boss ends a meeting now: the minutes are taken; `invalid_input` when it is already closed. */
+  closeMeeting: (input: MeetingRef) => invoke<MeetingViewDto>("close_meeting", { input }),
 };
 
 // Plain Rust input structs of the chat and mind commands (no generated bindings).

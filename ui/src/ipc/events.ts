@@ -33,11 +33,12 @@ export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
       return [queryKeys.profiles, queryKeys.dashboard, queryKeys.board, queryKeys.traces];
     case "chat_message_posted":
       // A new message is also a line of the dashboard's activity feed, and of its instruction's trace
-      // (a boss message starts one).
-      return [queryKeys.chatList, queryKeys.chat(event.chatId), queryKeys.dashboard, queryKeys.traces];
+      // (a boss message starts one). In a meeting, a turn moves the floor and may bring a ruling.
+      return [queryKeys.chatList, queryKeys.chat(event.chatId), queryKeys.meeting(event.chatId), queryKeys.dashboard, queryKeys.traces];
     case "chat_changed":
-      // Also sent when a chat's members change or a meeting is taken back (its messages leave the feed).
-      return [queryKeys.chatList, queryKeys.chat(event.chatId), queryKeys.dashboard, queryKeys.traces];
+      // Also sent when a chat's members change or a meeting is taken back (its messages leave the feed),
+      // and when a meeting is invited to or closed.
+      return [queryKeys.chatList, queryKeys.chat(event.chatId), queryKeys.meeting(event.chatId), queryKeys.dashboard, queryKeys.traces];
     case "chat_read":
       // Only the unread counts change, and only the list shows them.
       return [queryKeys.chatList];
@@ -52,8 +53,9 @@ export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
       return [queryKeys.profile(event.employeeId), queryKeys.relationshipGraph];
     case "mail_changed":
       // An item filed, read or archived: every listing (and the unread count of the navigation).
-      // Mail filed under an instruction is a line of its trace.
-      return [queryKeys.mailbox, queryKeys.dashboard, queryKeys.traces];
+      // Mail filed under an instruction is a line of its trace. An escalation the boss settles is a
+      // meeting's decision.
+      return [queryKeys.mailbox, queryKeys.dashboard, queryKeys.traces, queryKeys.meetings];
     case "secretary_reply_delta":
       // Streamed text of a reply on its way; the finished turn invalidates the history itself.
       return [];

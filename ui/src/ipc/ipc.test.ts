@@ -130,8 +130,8 @@ describe("domain events", () => {
   });
 
   it("invalidates the chat list and the one chat a chat event is about", () => {
-    expect(keysFor({ type: "chat_message_posted", chatId: 1, messageId: 9 })).toEqual([["chats", "list"], ["chats", "view", 1], ["dashboard"], ["traces"]]);
-    expect(keysFor({ type: "chat_changed", chatId: 4 })).toEqual([["chats", "list"], ["chats", "view", 4], ["dashboard"], ["traces"]]);
+    expect(keysFor({ type: "chat_message_posted", chatId: 1, messageId: 9 })).toEqual([["chats", "list"], ["chats", "view", 1], ["meeting", 1], ["dashboard"], ["traces"]]);
+    expect(keysFor({ type: "chat_changed", chatId: 4 })).toEqual([["chats", "list"], ["chats", "view", 4], ["meeting", 4], ["dashboard"], ["traces"]]);
     expect(keysFor({ type: "chat_read", chatId: 4 })).toEqual([["chats", "list"]]);
   });
 
@@ -150,7 +150,7 @@ describe("domain events", () => {
   });
 
   it("invalidates every mailbox listing when the mail changes", () => {
-    expect(keysFor({ type: "mail_changed" })).toEqual([["mailbox"], ["dashboard"], ["traces"]]);
+    expect(keysFor({ type: "mail_changed" })).toEqual([["mailbox"], ["dashboard"], ["traces"], ["meeting"]]);
   });
 
   it("refreshes the traces and the board when work, messages, thoughts, mail or spend change", () => {

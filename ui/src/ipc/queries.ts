@@ -31,6 +31,9 @@ export const queryKeys = {
   traceList: ["traces", "list"] as const,
   trace: (traceId: string) => ["traces", "view", traceId] as const,
   board: ["board"] as const,
+  /** Every meeting's view sits under it (mail about a meeting may change its decisions). */
+  meetings: ["meeting"] as const,
+  meeting: (chatId: number) => ["meeting", chatId] as const,
 };
 
 export function useOrg() {
@@ -169,3 +172,14 @@ export function useBoard() {
 
 /** What moving a requirement or changing its reviewer makes stale. */
 export const BOARD_KEYS = [queryKeys.board, queryKeys.traces] as const;
+
+// ---- Meetings ----
+
+/** The meeting held in a chat (only ask for a chat of kind `meeting`). */
+export function useMeeting(chatId: number) {
+  return useQuery({ queryKey: queryKeys.meeting(chatId), queryFn: () => api.meetingView({ chatId }) });
+}
+
+/** What ending a meeting makes stale: the meeting, its chat (a closing note) and the mailbox (the minutes). */
+export const meetingKeys = (chatId: number) =>
+  [queryKeys.meeting(chatId), queryKeys.chat(chatId), queryKeys.chatList, queryKeys.mailbox] as const;

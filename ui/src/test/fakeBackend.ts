@@ -1,8 +1,8 @@
 // An in-memory Cubicle behind mockIPC: implements the IPC contract's commands with the same
 // error codes, records every call, and emits "domain-event" like the Rust side does. The chat
 // and mind commands (and their seeding helpers) live in fakeChats.ts, the mailbox's in
-// fakeMailbox.ts, requirements and traces in fakeWork.ts: this class extends them all
-// (FakeBackend → FakeWork → FakeMailbox → FakeChatsAndMinds).
+// fakeMailbox.ts, requirements and traces in fakeWork.ts, meetings in fakeMeetings.ts: this class
+// extends them all (FakeBackend → FakeMeetings → FakeWork → FakeMailbox → FakeChatsAndMinds).
 import { emit } from "@tauri-apps/api/event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import type { CompanyDto } from "../bindings/CompanyDto";
@@ -50,7 +50,7 @@ import type { DashboardTask } from "../bindings/DashboardTask";
 import type { Urgency } from "../bindings/Urgency";
 import type { SecretaryActionRef, SecretaryConfirm, SecretarySay } from "../ipc/api";
 import { UNHANDLED } from "./fakeChats";
-import { FakeWork } from "./fakeWork";
+import { FakeMeetings } from "./fakeMeetings";
 import { readBossText } from "./fakeSecretary";
 import {
   BUILTIN_MODEL,
@@ -100,7 +100,7 @@ const fail = (code: ErrorCode, message: string): never => {
   throw error;
 };
 
-export class FakeBackend extends FakeWork {
+export class FakeBackend extends FakeMeetings {
   company: CompanyDto | null;
   departments: DepartmentDto[];
   employees: EmployeeDto[];
@@ -265,6 +265,8 @@ export class FakeBackend extends FakeWork {
       case "secretary_undo":
         return this.secretaryUndo(input as SecretaryActionRef);
       default: {
+        const meeting = this.meetingCommand(cmd, input);
+        if (meeting !== UNHANDLED) return meeting;
         const work = this.workCommand(cmd, input);
         if (work !== UNHANDLED) return work;
         const mail = this.mailCommand(cmd, input);

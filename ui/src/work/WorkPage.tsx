@@ -4,6 +4,7 @@ import type { BoardColumnDto } from "../bindings/BoardColumnDto";
 import type { BoardItemDto } from "../bindings/BoardItemDto";
 import type { EmployeeDto } from "../bindings/EmployeeDto";
 import type { RequirementStatus } from "../bindings/RequirementStatus";
+import type { TaskDto } from "../bindings/TaskDto";
 import type { TaskNodeDto } from "../bindings/TaskNodeDto";
 import { BoardIcon, ChatsIcon, ChevronRightIcon, TraceIcon } from "../components/icons";
 import { Badge, ErrorState, LoadingState, inputClass } from "../components/ui";
@@ -241,6 +242,7 @@ function TaskLine({ node, depth }: { node: TaskNodeDto; depth: number }) {
             {t("work.review")}
           </Badge>
         )}
+        <TaskKindBadge task={task} />
         <a
           href={profileHref(task.ownerId)}
           data-testid={`task-owner-${task.id}`}
@@ -284,6 +286,33 @@ function TaskLine({ node, depth }: { node: TaskNodeDto; depth: number }) {
       )}
     </li>
   );
+}
+
+/** Long-running and conditional tasks never age into urgency (SPEC §6): say which, and on what condition. */
+function TaskKindBadge({ task }: { task: TaskDto }) {
+  const { t } = useTranslation();
+  if (task.kind === "long_running") {
+    return (
+      <Badge tone="slate" data-testid={`task-kind-${task.id}`} data-kind={task.kind} title={t("work.taskKind.ongoingHint")}>
+        {t("work.taskKind.ongoing")}
+      </Badge>
+    );
+  }
+  if (task.kind === "conditional") {
+    const condition = task.condition?.trim();
+    return (
+      <Badge
+        tone="slate"
+        data-testid={`task-kind-${task.id}`}
+        data-kind={task.kind}
+        className="max-w-full min-w-0"
+        title={condition ? t("work.taskKind.whenHint", { condition }) : undefined}
+      >
+        <span className="truncate">{condition ? t("work.taskKind.when", { condition }) : t("work.taskKind.conditional")}</span>
+      </Badge>
+    );
+  }
+  return null;
 }
 
 function EmptyBoard() {

@@ -1,6 +1,7 @@
 // Pure helpers of the requirements board: statuses in order, the tones of task chips, tree walking.
 // No React here.
 import type { RequirementStatus } from "../bindings/RequirementStatus";
+import type { TaskKind } from "../bindings/TaskKind";
 import type { TaskNodeDto } from "../bindings/TaskNodeDto";
 import type { Tone } from "../components/ui";
 
@@ -22,6 +23,11 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
 export function isTaskStatus(value: string): value is TaskStatus {
   return (TASK_STATUSES as readonly string[]).includes(value);
 }
+
+/** SPEC §6 task types; only the ones that are not one-shot get a chip on the board. */
+export const TASK_KINDS = ["oneshot", "long_running", "conditional"] as const satisfies readonly TaskKind[];
+const allKinds: Exclude<TaskKind, (typeof TASK_KINDS)[number]> extends never ? true : false = true;
+void allKinds;
 
 export const TASK_TONE: Record<TaskStatus, Tone> = { pending: "amber", resolved: "green", failed: "rose" };
 
