@@ -669,18 +669,14 @@ impl Engine {
     }
 
     /// Schedules a memory-expiry wake-up (after a short-term memory was added).
-    /// Wakes the employee in `chat_id` once its gates reopen at `open`, after the usual
-    /// short wait to absorb what arrives.
-    pub(crate) fn defer(&self, employee_id: i32, chat_id: i32, open: DateTime<Utc>) {
+    /// Wakes the employee for `reason` once the chat's gates reopen at `open`, after the
+    /// usual short wait to absorb what arrives.
+    pub(crate) fn defer(&self, employee_id: i32, reason: WakeReason, open: DateTime<Utc>) {
         let delay = {
             let mut rng = lock(&self.inner.rng);
             self.inner.config.nudge.absorb_wait(&mut *rng)
         };
-        self.schedule(
-            open.max(self.now()) + delay,
-            employee_id,
-            WakeReason::Nudge { chat_id },
-        );
+        self.schedule(open.max(self.now()) + delay, employee_id, reason);
     }
 
     pub(crate) fn schedule_expiry(&self, employee_id: i32, at: DateTime<Utc>) {

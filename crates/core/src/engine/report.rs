@@ -57,36 +57,18 @@ impl Engine {
         }
     }
 
-    /// Schedules the report of a task resolved just now: soon, and not before the gates
-    /// of the target chat let the owner speak again.
-    pub(crate) async fn schedule_report(
-        &self,
-        employee_id: i32,
-        task_id: i32,
-        target: Option<&str>,
-    ) -> Result<(), cubicle_store::DbErr> {
-        let chat_id = self.report_chat(employee_id, target).await?;
-        let db = &self.core().db;
-        let now = self.now();
-        let mode = match cubicle_store::chat::find_chat(db, chat_id).await? {
-            Some(c) if c.mode == "casual" => crate::chat::gates::ChatMode::Casual,
-            _ => crate::chat::gates::ChatMode::Work,
-        };
-        let window = crate::chat::gates::limits(mode).window;
-        let mut posts =
-            cubicle_store::chat::posts_by_since(db, chat_id, employee_id, now - window).await?;
-        // The thought that resolved the task may still post here right now.
-        posts.push(now);
-        let open = crate::chat::gates::next_open_at(mode, now, &posts);
+    /// Schedules the report of a task resolved just now, soon; if the target chat's
+    /// gates are still closed then (the thought that resolved the task may have just
+    /// spoken there), the report waits for them to reopen.
+    pub(crate) fn schedule_report(&self, employee_id: i32, task_id: i32) {
         let delay = {
             let mut rng = lock(&self.inner.rng);
             self.inner.config.nudge.absorb_wait(&mut *rng)
         };
         self.schedule(
-            open.max(now) + delay,
+            self.now() + delay,
             employee_id,
             WakeReason::Report { task_id },
         );
-        Ok(())
     }
 }

@@ -43,9 +43,8 @@ pub(super) async fn after_finish(
     match reviewer_for(engine, task).await? {
         Some(reviewer) if reviewer != me.id => submit(engine, me, task, reviewer).await,
         _ => {
-            engine
-                .schedule_report(me.id, task.id, task.on_resolve_target.as_deref())
-                .await
+            engine.schedule_report(me.id, task.id);
+            Ok(())
         }
     }
 }
@@ -139,9 +138,8 @@ async fn verdict(
         core.minds
             .stamina_event(author, StaminaEvent::ReviewPassed)
             .await?;
-        return engine
-            .schedule_report(author, work.id, work.on_resolve_target.as_deref())
-            .await;
+        engine.schedule_report(author, work.id);
+        return Ok(());
     }
     // This work's rejections so far, this one included: one per attempt.
     let nth = u32::try_from(work.attempt).unwrap_or(0) + 1;

@@ -20,6 +20,7 @@ use crate::mind::memory_rules::{self, Viewer};
 use crate::mind::stamina::StaminaEvent;
 use crate::mind::thought::{MAX_MESSAGES_PER_THOUGHT, Scene, SceneMessage, Thought, build, score};
 use crate::org::{company_dto, employee_dto};
+use crate::scheduler::WakeReason;
 
 /// Messages shown to a thought (SPEC §4: the last 20).
 const SCENE_MESSAGES: u64 = 20;
@@ -126,9 +127,15 @@ pub(super) async fn think(
             .or_else(|| tasks.iter().find_map(|t| t.trace_id.clone())),
     };
     // Someone who may not speak here yet waits rather than think now and have what it
-    // says thrown away by the gates: a question to it is answered once the cooldown or
-    // the anti-spam window lets it, and no model call is spent in between.
-    if focus == Focus::Messages && !unread.is_empty() {
+    // says thrown away by the gates: a question to it is answered (a report written)
+    // once the cooldown or the anti-spam window lets it, and no model call is spent in
+    // between.
+    let wants_to_speak = match focus {
+        Focus::Messages => !unread.is_empty(),
+        Focus::Report { .. } => reporting.is_some(),
+        Focus::Escalation => false,
+    };
+    if wants_to_speak {
         let mode = if chat.mode == "work" {
             ChatMode::Work
         } else {
@@ -142,7 +149,11 @@ pub(super) async fn think(
             gates::check(mode, now, &posts, 0, false),
             Err(gates::GateReason::Cooldown | gates::GateReason::AntiSpam)
         ) {
-            engine.defer(employee_id, chat.id, gates::next_open_at(mode, now, &posts));
+            let again = match focus {
+                Focus::Report { task_id } => WakeReason::Report { task_id },
+                _ => WakeReason::Nudge { chat_id: chat.id },
+            };
+            engine.defer(employee_id, again, gates::next_open_at(mode, now, &posts));
             return Ok(ThinkOutcome::Deferred);
         }
     }
