@@ -160,6 +160,42 @@ describe("work page", () => {
     expect(screen.getByTestId(`task-result-${review.id}`)).toHaveTextContent("Rejected: no pagination.");
   });
 
+  it("marks ongoing and conditional tasks, with the condition, and leaves one-shot tasks unmarked", async () => {
+    const { backend, api, draft } = withBoard();
+    const watch = backend.addWorkTask(13, "Watch the error rate after launch", { requirementId: api.id, kind: "long_running", createdAt: "2025-03-01T12:00:00Z" });
+    const when = backend.addWorkTask(12, "Roll back the gateway", {
+      requirementId: api.id,
+      kind: "conditional",
+      condition: "p95 latency above 200 ms",
+      createdAt: "2025-03-01T12:01:00Z",
+    });
+    const bare = backend.addWorkTask(12, "Rotate the keys", { requirementId: api.id, kind: "conditional", createdAt: "2025-03-01T12:02:00Z" });
+    backend.install();
+    const { user } = renderApp();
+    await screen.findByTestId("board");
+    await user.click(screen.getByTestId(`requirement-toggle-${api.id}`));
+
+    expect(screen.getByTestId(`task-kind-${watch.id}`)).toHaveTextContent("ongoing");
+    expect(screen.getByTestId(`task-kind-${watch.id}`)).toHaveAttribute("data-kind", "long_running");
+    expect(screen.getByTestId(`task-kind-${when.id}`)).toHaveTextContent("when: p95 latency above 200 ms");
+    expect(screen.getByTestId(`task-kind-${when.id}`)).toHaveAttribute("title", "Runs when the condition holds: p95 latency above 200 ms");
+    expect(screen.getByTestId(`task-kind-${bare.id}`)).toHaveTextContent("conditional");
+    expect(screen.queryByTestId(`task-kind-${draft.id}`)).not.toBeInTheDocument();
+  });
+
+  it("marks task kinds in Chinese", async () => {
+    const { backend, api } = withBoard({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
+    const watch = backend.addWorkTask(13, "盯着上线后的错误率", { requirementId: api.id, kind: "long_running" });
+    const when = backend.addWorkTask(12, "回滚网关", { requirementId: api.id, kind: "conditional", condition: "p95 延迟超过 200 毫秒" });
+    backend.install();
+    const { user } = renderApp();
+    await screen.findByTestId("board");
+    await waitFor(() => expect(i18n.language).toBe("zh-CN"));
+    await user.click(screen.getByTestId(`requirement-toggle-${api.id}`));
+    expect(screen.getByTestId(`task-kind-${watch.id}`)).toHaveTextContent("持续");
+    expect(screen.getByTestId(`task-kind-${when.id}`)).toHaveTextContent("条件：p95 延迟超过 200 毫秒");
+  });
+
   it("explains how to start when there are no requirements", async () => {
     new FakeBackend(fixedOrg()).install();
     renderApp();
