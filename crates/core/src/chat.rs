@@ -648,7 +648,7 @@ async fn insert_chat(
     .await
 }
 
-async fn insert_member(
+pub(crate) async fn insert_member(
     conn: &impl ConnectionTrait,
     chat_id: i32,
     employee_id: i32,

@@ -185,6 +185,16 @@ impl Work {
             am.status = Set("in_progress".into());
             q::update_requirement(&txn, am).await?;
         }
+        // Whoever works on a requirement is in its group chat.
+        if let Some(chat_id) = match new.requirement_id {
+            Some(r) => q::find_requirement(&txn, r).await?.and_then(|r| r.chat_id),
+            None => None,
+        } && chat_q::find_member(&txn, chat_id, new.owner_id)
+            .await?
+            .is_none()
+        {
+            crate::chat::insert_member(&txn, chat_id, new.owner_id, self.clock.now()).await?;
+        }
         let t = q::insert_task(&txn, new.into_row(self.clock.now())).await?;
         txn.commit().await?;
         self.bus.publish(DomainEvent::WorkChanged);
@@ -285,6 +295,16 @@ impl Work {
             },
         )
         .await?;
+        // The department that owns it works on it: its people are in the group.
+        if let Some(d) = department_id
+            && let Some(company) = cubicle_store::org::find_company(&txn).await?
+        {
+            for e in cubicle_store::org::list_employees(&txn, company.id, false).await? {
+                if e.department_id == Some(d) {
+                    crate::chat::insert_member(&txn, c.id, e.id, self.clock.now()).await?;
+                }
+            }
+        }
         txn.commit().await?;
         self.bus.publish(DomainEvent::WorkChanged);
         Ok(requirement_dto(&r))

@@ -183,10 +183,11 @@ async fn engineering(stage: &Stage) -> (i32, i32, i32, i32) {
         .create_requirement("API design", "the new public API", Some(eng.id))
         .await
         .unwrap();
+    // The department that owns the requirement is in its group chat.
     let group = req.chat_id.unwrap();
-    for id in [alice.id, bob.id, charlie.id] {
-        co.core.chats.join(group, id).await.unwrap();
-    }
+    let mut members = co.core.chats.members(group).await.unwrap();
+    members.sort_unstable();
+    assert_eq!(members, [alice.id, bob.id, charlie.id]);
     (alice.id, bob.id, charlie.id, group)
 }
 
@@ -652,4 +653,47 @@ async fn ongoing_and_conditional_tasks_never_escalate_and_report_where_they_were
     let report = mail.iter().find(|m| m.kind == MailKind::Report).unwrap();
     assert_eq!(report.chat_id, Some(dm.id));
     assert_eq!(report.title, "Done: Tell Bob the build is green");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn whoever_gets_a_task_in_a_requirement_joins_its_group_chat() {
+    let stage = Stage::new(|s: &Seen| silent(&s.name)).await;
+    let (_alice, _bob, _charlie, group) = engineering(&stage).await;
+    let co = &stage.co;
+    let design = co.dept("Design", None).await;
+    let dana = co.hire("Dana", "UI Designer", Some(design.id)).await;
+    assert!(
+        !co.core
+            .chats
+            .members(group)
+            .await
+            .unwrap()
+            .contains(&dana.id)
+    );
+    let req = co.core.work.requirements().await.unwrap()[0].id;
+    co.core
+        .work
+        .create(cubicle_core::work::NewTask {
+            requirement_id: Some(req),
+            ..cubicle_core::work::NewTask::new(dana.id, "Mock up the API docs page", "boss")
+        })
+        .await
+        .unwrap();
+    assert!(
+        co.core
+            .chats
+            .members(group)
+            .await
+            .unwrap()
+            .contains(&dana.id)
+    );
+    // The requirement is now in progress on the board.
+    let board = co.core.work.board().await.unwrap();
+    let col = board
+        .columns
+        .iter()
+        .find(|c| c.status == cubicle_core::work::board::RequirementStatus::InProgress)
+        .unwrap();
+    assert_eq!(col.items.len(), 1);
+    assert_eq!(col.items[0].tasks_pending, 1);
 }
