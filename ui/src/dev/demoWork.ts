@@ -194,6 +194,21 @@ export function seedDemoWork(backend: FakeBackend, { mail = true }: { mail?: boo
     result: "REST p95 42 ms (CDN cached), GraphQL p95 118 ms uncached; GraphQL about 3× the serving cost.",
   });
 
+  // SPEC §6 task types: one that never ends and one that waits for its condition; neither ages into urgency.
+  backend.addWorkTask(LINUS, zh ? "盯着公开 API 的错误率和延迟" : "Watch the public API's error rate and latency", {
+    requirementId: api.id,
+    createdBy: "Grace Hopper",
+    createdAt: ago(60 * 6),
+    kind: "long_running",
+  });
+  backend.addWorkTask(ALAN, zh ? "把订单接口切回旧网关" : "Switch the orders endpoints back to the old gateway", {
+    requirementId: api.id,
+    createdBy: "Grace Hopper",
+    createdAt: ago(60 * 6),
+    kind: "conditional",
+    condition: zh ? "p95 延迟连续 10 分钟超过 200 毫秒" : "p95 latency stays above 200 ms for 10 minutes",
+  });
+
   const login = backend.addRequirement(zh ? "登录页改版" : "Login page redesign", {
     description: zh ? "两个方案，评审后上线转化更好的那个。" : "Two options; ship the one that converts better after review.",
     departmentId: 2,
