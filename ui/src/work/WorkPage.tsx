@@ -97,7 +97,8 @@ function RequirementCard({ item, people }: { item: BoardItemDto; people: Employe
   const busy = setReviewer.isPending || setStatus.isPending;
   // A reviewer who has left still shows (by name) until someone else is picked.
   const reviewerGone = item.reviewerId !== null && !people.some((p) => p.id === item.reviewerId);
-  const select = `${inputClass} h-8 py-1 text-[13px]`;
+  // No fixed height: WebKitGTK draws native selects taller than h-8 and clips the text.
+  const select = inputClass;
   return (
     <article
       data-testid={`requirement-${r.id}`}
@@ -115,7 +116,8 @@ function RequirementCard({ item, people }: { item: BoardItemDto; people: Employe
           </Badge>
         )}
       </div>
-      {r.description.trim() !== "" && <p className="mt-1 line-clamp-3 text-xs leading-relaxed text-slate-600">{r.description}</p>}
+      {/* The secretary often names a requirement by its description: say it once. */}
+      {r.description.trim() !== "" && r.description.trim() !== r.name.trim() && <p className="mt-1 line-clamp-3 text-xs leading-relaxed text-slate-600">{r.description}</p>}
 
       <p data-testid={`requirement-progress-${r.id}`} className="mt-2 flex items-center gap-2 text-xs text-slate-500 tabular-nums">
         <span>{t("work.pending", { count: item.tasksPending })}</span>

@@ -80,13 +80,16 @@ pub(super) async fn think(
         return Ok(ThinkOutcome::Idle);
     };
     let tasks = core.work.pending_of(employee_id).await?;
+    // Only one-shot work is a reason to think on its own; ongoing and conditional tasks
+    // are in the prompt whenever the employee thinks, but don't wake it every poll.
+    let actionable = tasks.iter().any(|t| t.kind == "oneshot");
     // Which chat: the nudging one; on a poll the first with unread messages; with only
     // tasks pending (or an escalation), the boss chat, where reports go.
     let chat = match chat_id {
         Some(id) => cq::find_chat(db, id).await?,
         None => match cq::chats_with_unread_for(db, employee_id).await?.first() {
             Some(id) => cq::find_chat(db, *id).await?,
-            None if tasks.is_empty() => return Ok(ThinkOutcome::Idle),
+            None if !actionable => return Ok(ThinkOutcome::Idle),
             None => Some(engine.boss_chat(employee_id).await?),
         },
     };
@@ -109,7 +112,7 @@ pub(super) async fn think(
             .filter(|t| t.owner_id == employee_id && t.status == "resolved"),
         _ => None,
     };
-    if unread.is_empty() && tasks.is_empty() && focus == Focus::Messages {
+    if unread.is_empty() && !actionable && focus == Focus::Messages {
         return Ok(ThinkOutcome::Idle);
     }
     let latest_seen = recent.last().map(|m| m.id);

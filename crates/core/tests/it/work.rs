@@ -610,28 +610,47 @@ async fn ongoing_and_conditional_tasks_never_escalate_and_report_where_they_were
         mail.iter().all(|m| m.kind != MailKind::Escalation),
         "{mail:?}"
     );
-    // Alice's prompts show what kind of work each is, without urgency.
-    {
-        let prompts = stage.book.prompts.lock().unwrap();
-        let last = prompts.iter().rev().find(|p| p.name == "Alice").unwrap();
-        assert!(
-            last.prompt.contains("[ongoing] Watch the nightly build"),
-            "{}",
-            last.prompt
-        );
-        assert!(
-            last.prompt
-                .contains("[when: the nightly build passes] Tell Bob the build is green"),
-            "{}",
-            last.prompt
-        );
-        assert!(!last.prompt.contains("overdue") && !last.prompt.contains("critical"));
-    }
+    // Such work does not wake her on every poll (only one-shot tasks do).
+    let hers = |book: &Playbook| {
+        book.prompts
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|p| p.name == "Alice")
+            .count()
+    };
+    assert!(
+        hers(&stage.book) <= 2,
+        "{} thoughts in 45 minutes over ongoing work",
+        hers(&stage.book)
+    );
 
     stage
         .boss_says(boss_chat.id, "Alice, the nightly build passed.")
         .await;
     stage.run_for(TimeDelta::minutes(10)).await;
+    // When she thinks again, her prompt says what kind of work each task is, without
+    // urgency.
+    {
+        let prompts = stage.book.prompts.lock().unwrap();
+        let asked = prompts
+            .iter()
+            .find(|p| p.name == "Alice" && p.new_from("Ada", "passed"))
+            .expect("Alice thought about the news");
+        assert!(
+            asked.prompt.contains("[ongoing] Watch the nightly build"),
+            "{}",
+            asked.prompt
+        );
+        assert!(
+            asked
+                .prompt
+                .contains("[when: the nightly build passes] Tell Bob the build is green"),
+            "{}",
+            asked.prompt
+        );
+        assert!(!asked.prompt.contains("overdue") && !asked.prompt.contains("critical"));
+    }
     let dm = core
         .chats
         .list()

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Seeds a company that lived through seed 000 — the boss asks Alice (through the
+# secretary) to research REST vs GraphQL; she asks Bob in the project group and Charlie
+# privately, resolves the task and reports — played headless by a scripted model
+# (scripts/shots/model.py) on a virtual clock; then opens the real app under Xvfb on the
+# trace view and the requirements board and saves docs/trace.png and docs/board.png.
+# Needs a prior scripts/setup.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+HOME_DIR=$(mktemp -d)
+DB="sqlite://$HOME_DIR/cubicle.db?mode=rwc"
+cli() { target/debug/cubicle-cli --db "$DB" "$@" >/dev/null; }
+
+cli org init --name "Acme Robotics" --boss "Ada Lovelace" --mission "Helpful home robots" \
+  --language "${CUBICLE_SHOT_LANG:-en}"
+cli org add-department Engineering --mission "Build the robots' brains"
+cli org add-department Product --mission "Decide what to build"
+cli org hire "Alice Chen" --title "Backend Engineer" --department Engineering
+cli org hire "Bob Martin" --title "API Engineer" --department Engineering
+cli org hire "Charlie Wu" --title "Performance Engineer" --department Engineering
+cli org hire "Priya Patel" --title "Product Manager" --department Product
+cli say --yes "open a new requirement for API design in Engineering"
+cli say --yes "open a new requirement for the onboarding flow in Product"
+cli say --yes "open a new requirement for offline mode in Engineering"
+cli say --yes "ask Alice Chen to research REST vs GraphQL for our new API"
+
+PORT=$((20000 + RANDOM % 20000))
+python3 scripts/shots/model.py "$PORT" & model=$!
+trap 'kill $model 2>/dev/null || true; rm -rf "$HOME_DIR"' EXIT
+sleep 1
+CUBICLE_PROVIDER=openai-compatible CUBICLE_BASE_URL="http://127.0.0.1:$PORT/v1" CUBICLE_MODEL=scripted \
+  target/debug/cubicle-cli --db "$DB" run --for 30m --virtual-clock --seed 3 >/dev/null
+
+# The app keeps thinking with the same scripted model while the pictures are taken.
+export CUBICLE_PROVIDER=openai-compatible CUBICLE_BASE_URL="http://127.0.0.1:$PORT/v1" CUBICLE_MODEL=scripted
+export CUBICLE_DATABASE_URL=$DB XDG_DATA_HOME=$HOME_DIR/data XDG_CONFIG_HOME=$HOME_DIR/config
+xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
+  target/debug/cubicle & app=$!
+  for _ in $(seq 1 60); do xdotool search --name "^Cubicle$" >/dev/null 2>&1 && break; sleep 0.5; done
+  sleep "${CUBICLE_SHOT_DELAY:-6}"
+  nav() { xdotool mousemove 80 "$1" click 1; sleep 3; }
+  # The left nav: secretary, dashboard, org chart, chats, mailbox, work, traces, …
+  nav "${CUBICLE_NAV_TRACES:-326}"
+  xdotool mousemove "${CUBICLE_FIRST_TRACE_X:-420}" "${CUBICLE_FIRST_TRACE_Y:-150}" click 1
+  sleep 3
+  import -window root "${CUBICLE_SHOT_DIR:-docs}/trace.png"
+  nav "${CUBICLE_NAV_WORK:-286}"
+  # Open the task tree of the one requirement in progress (second column).
+  xdotool mousemove "${CUBICLE_TREE_X:-580}" "${CUBICLE_TREE_Y:-400}" click 1
+  sleep 2
+  import -window root "${CUBICLE_SHOT_DIR:-docs}/board.png"
+  kill $app; wait $app 2>/dev/null || true'
+echo "screenshots: ${CUBICLE_SHOT_DIR:-docs}/trace.png ${CUBICLE_SHOT_DIR:-docs}/board.png"
