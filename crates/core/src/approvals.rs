@@ -666,6 +666,18 @@ impl Approvals {
         .await
     }
 
+    /// Replaces the tools an employee may ask for (SPEC §8 whitelist).
+    pub async fn set_tool_whitelist(
+        &self,
+        employee_id: i32,
+        tools: Vec<String>,
+    ) -> Result<(), ApprovalError> {
+        self.set_employee_field(employee_id, |am| {
+            am.tool_whitelist = Set(serde_json::json!(tools));
+        })
+        .await
+    }
+
     /// Makes an employee a CLI employee (or not, with `None`): `run_cli` runs this.
     pub async fn set_cli_command(
         &self,
