@@ -8,6 +8,17 @@
 //! policy call; nothing a model writes reaches it. Deciding is claimed by a conditional
 //! UPDATE (`WHERE status = 'waiting'`), so however many deciders race, one wins and the
 //! action runs once. Nothing an approval describes happens before it is approved.
+//!
+//! For the parts built on top of this:
+//! - the thought integration calls `request` with the thought's `trace_id` and chat and
+//!   tells the model the [`CallOutcome`]; a waiting call is resumed by nobody — the
+//!   requester hears the decision as a system note in its chat with the boss;
+//! - the scheduler calls `expire_due(now)` at `next_expiry()` (nothing schedules it yet);
+//! - notifications listen for `ApprovalRequested`, show `ApprovalDto::summary`, and call
+//!   `decide(.., DecidedVia::Notification, ..)`; `ApprovalDecided` is sent on the decision
+//!   and again once the approved action has run (with its result or error);
+//! - a crash between claiming an approval and running it leaves it `approved` with no
+//!   `executed_at`: it is not re-run automatically, since whether it ran is unknown.
 
 pub mod policy;
 
@@ -574,9 +585,14 @@ impl Approvals {
         };
         self.settle_requester(row.employee_id).await?;
         let (summary, _) = tools::describe(&row.tool, &row.args);
+        let decider = if via == DecidedVia::Policy {
+            "The approval policy"
+        } else {
+            "The boss"
+        };
         self.tell_requester(
             &row,
-            &format!("The boss {verb} your request to {summary}. {outcome}"),
+            &format!("{decider} {verb} your request to {summary}. {outcome}"),
         )
         .await;
         self.dto(&self.reload(id).await?).await
