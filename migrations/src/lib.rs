@@ -20,6 +20,7 @@ mod m20261130_000011_create_mind;
 mod m20261130_000012_create_mailbox;
 mod m20261130_000013_create_meeting;
 mod m20261130_000014_create_trace;
+mod m20261130_000015_create_approval;
 
 pub struct Migrator;
 
@@ -41,6 +42,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261130_000012_create_mailbox::Migration),
             Box::new(m20261130_000013_create_meeting::Migration),
             Box::new(m20261130_000014_create_trace::Migration),
+            Box::new(m20261130_000015_create_approval::Migration),
         ]
     }
 }

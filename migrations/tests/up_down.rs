@@ -10,7 +10,7 @@ use cubicle_migrations::{Migrator, MigratorTrait};
 use sea_orm_migration::SchemaManager;
 use sea_orm_migration::sea_orm::{ConnectionTrait, Database, DatabaseConnection};
 
-const TABLES: [&str; 27] = [
+const TABLES: [&str; 29] = [
     "company",
     "department",
     "team",
@@ -38,6 +38,8 @@ const TABLES: [&str; 27] = [
     "moderator_note",
     "decision",
     "trace",
+    "approval",
+    "tool_call",
 ];
 
 async fn assert_tables(db: &DatabaseConnection, present: bool) {
@@ -86,6 +88,9 @@ async fn up_down_up(db: &DatabaseConnection) {
         "INSERT INTO trace (id, origin, instruction, chat_id, created_at) VALUES ('t-1', 'chat', 'Research REST vs GraphQL', 1, '2026-11-30T00:00:00Z')",
         "INSERT INTO task (owner_id, description, requirement_id, attempt, review_of, trace_id, created_by, created_at) VALUES (2, 'Review it', 1, 1, 1, 't-1', 'system', '2026-11-30T00:00:00Z')",
         "UPDATE requirement SET reviewer_id = 2 WHERE id = 1",
+        "UPDATE employee SET approval_policy = 'manual', cli_command = 'echo hi' WHERE id = 2",
+        "INSERT INTO approval (employee_id, tool, args, args_hash, reason, risk, trace_id, chat_id, status, created_at, expires_at, decided_at, decided_via, note, authorization_chain, result, executed_at) VALUES (1, 'write_file', '{\"path\": \"a.txt\"}', 'abc', 'notes', 'write', 't-1', 1, 'approved', '2026-11-30T00:00:00Z', '2026-12-01T00:00:00Z', '2026-11-30T01:00:00Z', 'ui', 'ok', '[{\"who\": \"Alice\"}]', '{\"bytes\": 3}', '2026-11-30T01:00:00Z')",
+        "INSERT INTO tool_call (employee_id, tool, args, risk, outcome, output, approval_id, trace_id, created_at) VALUES (1, 'write_file', '{\"path\": \"a.txt\"}', 'write', 'ok', '3 bytes', 1, 't-1', '2026-11-30T01:00:00Z')",
     ] {
         db.execute_unprepared(sql)
             .await

@@ -27,6 +27,8 @@ pub struct AppCore {
     pub mailbox: crate::mailbox::Mailbox,
     pub traces: crate::trace::Traces,
     pub meetings: crate::meeting::Meetings,
+    /// Tools and the approval queue (SPEC §8).
+    pub approvals: crate::approvals::Approvals,
     pub clock: SharedClock,
 }
 
@@ -46,6 +48,11 @@ pub struct CoreOptions {
     pub gateway: GatewayConfig,
     /// The system clock in the app; a manual one for simulated days and tests.
     pub clock: SharedClock,
+    /// The company workspace folder tools work in; default: `workspace/` beside a
+    /// SQLite database file (the app data dir), else in the app data dir.
+    pub workspace: Option<PathBuf>,
+    /// Approval expiry and tool time limits.
+    pub approvals: crate::approvals::ApprovalsConfig,
 }
 
 impl Default for CoreOptions {
@@ -56,6 +63,8 @@ impl Default for CoreOptions {
             env_provider: None,
             gateway: GatewayConfig::default(),
             clock: SystemClock::shared(),
+            workspace: None,
+            approvals: crate::approvals::ApprovalsConfig::default(),
         }
     }
 }
@@ -148,6 +157,24 @@ impl AppCore {
         let minds = crate::mind::profile::Minds::new(db.clone(), bus.clone(), clock.clone());
         let mailbox = crate::mailbox::Mailbox::new(db.clone(), bus.clone(), clock.clone());
         let db_for_traces = db.clone();
+        let runtime = crate::tools::ToolRuntime {
+            db: db.clone(),
+            org: org.clone(),
+            chats: chats.clone(),
+            minds: minds.clone(),
+            clock: clock.clone(),
+            workspace: options.workspace.unwrap_or_else(|| default_workspace(url)),
+            config: options.approvals.tools.clone(),
+        };
+        let approvals = crate::approvals::Approvals::new(
+            db.clone(),
+            bus.clone(),
+            clock.clone(),
+            chats.clone(),
+            mailbox.clone(),
+            runtime,
+            options.approvals.ttl,
+        );
         let meetings = crate::meeting::Meetings::new(
             db.clone(),
             bus.clone(),
@@ -181,7 +208,26 @@ impl AppCore {
             mailbox,
             traces: crate::trace::Traces::new(db_for_traces),
             meetings,
+            approvals,
             clock,
         })
     }
+}
+
+/// `workspace/` beside a SQLite file, so the app keeps it in its data dir and a test's
+/// temporary database gets a temporary workspace; for a server database, the app data dir.
+fn default_workspace(url: &str) -> PathBuf {
+    let file = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .map(|rest| rest.split('?').next().unwrap_or(rest))
+        .filter(|p| !p.is_empty() && !p.contains(":memory:"));
+    if let Some(parent) = file.and_then(|f| std::path::Path::new(f).parent())
+        && !parent.as_os_str().is_empty()
+    {
+        return parent.join("workspace");
+    }
+    cubicle_store::db::app_data_dir()
+        .unwrap_or_else(std::env::temp_dir)
+        .join("workspace")
 }

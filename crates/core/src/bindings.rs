@@ -74,5 +74,11 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     crate::work::TaskDto::export_all(&cfg)?;
     crate::meeting::view::MeetingViewDto::export_all(&cfg)?;
     crate::meeting::view::MeetingRef::export_all(&cfg)?;
+    crate::approvals::ApprovalDto::export_all(&cfg)?;
+    crate::approvals::ApprovalFilter::export_all(&cfg)?;
+    crate::approvals::DecideApproval::export_all(&cfg)?;
+    crate::approvals::DecidedVia::export_all(&cfg)?;
+    crate::approvals::ToolCallDto::export_all(&cfg)?;
+    crate::tools::ToolSpec::export_all(&cfg)?;
     Ok(())
 }

@@ -22,6 +22,12 @@ pub enum ErrorCode {
     MissingKey,
     Storage,
     Internal,
+    /// The approval was decided the other way already.
+    AlreadyDecided,
+    /// The approval expired; it can no longer be approved.
+    ApprovalExpired,
+    /// A tool ran and failed (a time-out, a file error, a webhook's answer).
+    ToolFailed,
 }
 
 impl ErrorCode {
@@ -43,6 +49,9 @@ impl ErrorCode {
             ErrorCode::MissingKey => "missing_key",
             ErrorCode::Storage => "storage",
             ErrorCode::Internal => "internal",
+            ErrorCode::AlreadyDecided => "already_decided",
+            ErrorCode::ApprovalExpired => "approval_expired",
+            ErrorCode::ToolFailed => "tool_failed",
         }
     }
 }

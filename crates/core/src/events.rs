@@ -74,6 +74,14 @@ pub enum DomainEvent {
         spent_usd: f64,
         budget_usd: f64,
     },
+    /// An employee's action waits for the boss (SPEC §8): raise the notification.
+    ApprovalRequested {
+        approval_id: i32,
+    },
+    /// An approval was approved, rejected or expired, or its action finished running.
+    ApprovalDecided {
+        approval_id: i32,
+    },
 }
 
 /// Slow subscribers lag (and are told so) rather than slowing the writer down.

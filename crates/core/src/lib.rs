@@ -7,6 +7,7 @@
 //! translate to and from it.
 
 pub mod app;
+pub mod approvals;
 pub mod bindings;
 pub mod chat;
 pub mod clock;
@@ -26,6 +27,7 @@ pub mod roles;
 pub mod scheduler;
 pub mod secretary;
 pub mod secrets;
+pub mod tools;
 pub mod trace;
 pub mod types;
 pub mod work;

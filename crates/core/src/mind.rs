@@ -189,6 +189,8 @@ pub(crate) mod tests {
             status: EmployeeStatus::Idle,
             hired_at: String::new(),
             fired_at: None,
+            approval_policy: None,
+            cli_command: None,
         }
     }
 

@@ -424,6 +424,8 @@ impl OrgService {
                 status: Set(EmployeeStatus::Idle.as_str().to_owned()),
                 hired_at: Set(Utc::now()),
                 fired_at: Set(None),
+                approval_policy: Set(None),
+                cli_command: Set(None),
             },
         )
         .await?;
@@ -773,5 +775,7 @@ pub fn employee_dto(e: &employee::Model) -> EmployeeDto {
         status: EmployeeStatus::parse(&e.status).unwrap_or(EmployeeStatus::Idle),
         hired_at: rfc3339(&e.hired_at),
         fired_at: e.fired_at.as_ref().map(rfc3339),
+        approval_policy: e.approval_policy.as_deref().and_then(ApprovalPolicy::parse),
+        cli_command: e.cli_command.clone(),
     }
 }

@@ -16,8 +16,10 @@ pub struct RoleTemplate {
     pub description: &'static str,
 }
 
-const READ: &str = "read_company_docs";
-const WRITE: &str = "write_workspace_file";
+// Tool names are those of `crate::tools`; the risky ones still wait for the boss
+// under `key_steps` (SPEC §8), the whitelist only says who may ask at all.
+const READ: &[&str] = &["read_memory", "read_file"];
+const READ_WRITE: &[&str] = &["read_memory", "read_file", "write_file"];
 
 pub const CATALOGUE: &[RoleTemplate] = &[
     RoleTemplate {
@@ -26,7 +28,7 @@ pub const CATALOGUE: &[RoleTemplate] = &[
         title_zh: "前端工程师",
         archetype: Archetype::UltraGrinder,
         skills: &["react", "typescript", "css", "accessibility"],
-        tools: &[READ, WRITE],
+        tools: READ_WRITE,
         description: "Builds the user interface and cares about how it feels.",
     },
     RoleTemplate {
@@ -35,7 +37,7 @@ pub const CATALOGUE: &[RoleTemplate] = &[
         title_zh: "后端工程师",
         archetype: Archetype::OldHand,
         skills: &["rust", "sql", "api design", "performance"],
-        tools: &[READ, WRITE],
+        tools: READ_WRITE,
         description: "Designs services, data models and APIs.",
     },
     RoleTemplate {
@@ -44,7 +46,7 @@ pub const CATALOGUE: &[RoleTemplate] = &[
         title_zh: "全栈工程师",
         archetype: Archetype::RebelSlacker,
         skills: &["typescript", "rust", "databases", "deployment"],
-        tools: &[READ, WRITE],
+        tools: READ_WRITE,
         description: "Ships features end to end.",
     },
     RoleTemplate {
@@ -53,7 +55,7 @@ pub const CATALOGUE: &[RoleTemplate] = &[
         title_zh: "移动端工程师",
         archetype: Archetype::Chatterbox,
         skills: &["swift", "kotlin", "react native"],
-        tools: &[READ, WRITE],
+        tools: READ_WRITE,
         description: "Builds the iOS and Android apps.",
     },
     RoleTemplate {
@@ -62,7 +64,13 @@ pub const CATALOGUE: &[RoleTemplate] = &[
         title_zh: "运维工程师",
         archetype: Archetype::ZenSlacker,
         skills: &["ci/cd", "linux", "monitoring", "cloud"],
-        tools: &[READ, WRITE],
+        tools: &[
+            "read_memory",
+            "read_file",
+            "write_file",
+            "delete_file",
+            "run_shell",
+        ],
         description: "Keeps builds, deployments and servers healthy.",
     },
     RoleTemplate {
@@ -71,7 +79,7 @@ pub const CATALOGUE: &[RoleTemplate] = &[
         title_zh: "测试工程师",
         archetype: Archetype::AnxiousPerfectionist,
         skills: &["test plans", "automation", "bug triage"],
-        tools: &[READ, WRITE],
+        tools: READ_WRITE,
         description: "Finds what breaks before users do.",
     },
     RoleTemplate {
@@ -80,7 +88,7 @@ pub const CATALOGUE: &[RoleTemplate] = &[
         title_zh: "数据科学家",
         archetype: Archetype::Philosopher,
         skills: &["statistics", "python", "experiments", "visualisation"],
-        tools: &[READ, WRITE],
+        tools: READ_WRITE,
         description: "Turns data into decisions.",
     },
     RoleTemplate {
@@ -94,7 +102,7 @@ pub const CATALOGUE: &[RoleTemplate] = &[
             "prototyping",
             "user research",
         ],
-        tools: &[READ, WRITE],
+        tools: READ_WRITE,
         description: "Designs flows and screens people enjoy using.",
     },
     RoleTemplate {
@@ -108,7 +116,7 @@ pub const CATALOGUE: &[RoleTemplate] = &[
             "prioritisation",
             "user interviews",
         ],
-        tools: &[READ, WRITE],
+        tools: READ_WRITE,
         description: "Decides what to build and why.",
     },
     RoleTemplate {
@@ -117,7 +125,7 @@ pub const CATALOGUE: &[RoleTemplate] = &[
         title_zh: "项目经理",
         archetype: Archetype::OldHand,
         skills: &["planning", "risk management", "coordination"],
-        tools: &[READ, WRITE],
+        tools: READ_WRITE,
         description: "Keeps work on schedule and people in sync.",
     },
     RoleTemplate {
@@ -126,7 +134,7 @@ pub const CATALOGUE: &[RoleTemplate] = &[
         title_zh: "研究员",
         archetype: Archetype::ShyIntrovert,
         skills: &["literature review", "analysis", "summaries"],
-        tools: &[READ, WRITE],
+        tools: READ_WRITE,
         description: "Investigates questions and reports findings.",
     },
     RoleTemplate {
@@ -135,7 +143,7 @@ pub const CATALOGUE: &[RoleTemplate] = &[
         title_zh: "技术文档工程师",
         archetype: Archetype::AnxiousPerfectionist,
         skills: &["documentation", "editing", "tutorials"],
-        tools: &[READ, WRITE],
+        tools: READ_WRITE,
         description: "Writes docs people can follow.",
     },
     RoleTemplate {
@@ -144,7 +152,7 @@ pub const CATALOGUE: &[RoleTemplate] = &[
         title_zh: "文案策划",
         archetype: Archetype::ComedyRelief,
         skills: &["copywriting", "storytelling", "social media"],
-        tools: &[READ, WRITE],
+        tools: READ_WRITE,
         description: "Writes copy for the website, blog and campaigns.",
     },
     RoleTemplate {
@@ -153,7 +161,7 @@ pub const CATALOGUE: &[RoleTemplate] = &[
         title_zh: "市场经理",
         archetype: Archetype::Chatterbox,
         skills: &["campaigns", "positioning", "analytics"],
-        tools: &[READ, WRITE],
+        tools: &["read_memory", "read_file", "write_file", "post_webhook"],
         description: "Gets the product in front of the right people.",
     },
     RoleTemplate {
@@ -162,7 +170,7 @@ pub const CATALOGUE: &[RoleTemplate] = &[
         title_zh: "销售代表",
         archetype: Archetype::UltraGrinder,
         skills: &["prospecting", "negotiation", "crm"],
-        tools: &[READ, WRITE],
+        tools: READ_WRITE,
         description: "Finds customers and closes deals.",
     },
     RoleTemplate {
@@ -171,7 +179,7 @@ pub const CATALOGUE: &[RoleTemplate] = &[
         title_zh: "客服专员",
         archetype: Archetype::WarmHearted,
         skills: &["empathy", "troubleshooting", "knowledge base"],
-        tools: &[READ, WRITE],
+        tools: READ_WRITE,
         description: "Helps customers and feeds their problems back to the team.",
     },
     RoleTemplate {
@@ -180,7 +188,7 @@ pub const CATALOGUE: &[RoleTemplate] = &[
         title_zh: "运营经理",
         archetype: Archetype::OldHand,
         skills: &["processes", "vendors", "reporting"],
-        tools: &[READ, WRITE],
+        tools: &["read_memory", "read_file", "write_file", "post_webhook"],
         description: "Runs the day-to-day machinery of the company.",
     },
     RoleTemplate {
@@ -189,7 +197,7 @@ pub const CATALOGUE: &[RoleTemplate] = &[
         title_zh: "法务顾问",
         archetype: Archetype::PassiveAggressive,
         skills: &["contracts", "compliance", "privacy"],
-        tools: &[READ],
+        tools: READ,
         description: "Keeps the company compliant and its contracts sound.",
     },
     RoleTemplate {
@@ -198,7 +206,7 @@ pub const CATALOGUE: &[RoleTemplate] = &[
         title_zh: "财务分析师",
         archetype: Archetype::AnxiousPerfectionist,
         skills: &["budgeting", "forecasting", "spreadsheets"],
-        tools: &[READ],
+        tools: &["read_memory", "read_file", "raise_budget"],
         description: "Tracks spend and plans the budget.",
     },
     RoleTemplate {
@@ -207,7 +215,7 @@ pub const CATALOGUE: &[RoleTemplate] = &[
         title_zh: "人事专员",
         archetype: Archetype::WarmHearted,
         skills: &["recruiting", "onboarding", "culture"],
-        tools: &[READ],
+        tools: &["read_memory", "read_file", "hire", "fire"],
         description: "Looks after hiring and the people in the company.",
     },
 ];

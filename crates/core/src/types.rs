@@ -238,6 +238,10 @@ pub struct EmployeeDto {
     pub status: EmployeeStatus,
     pub hired_at: String,
     pub fired_at: Option<String>,
+    /// Overrides the company's approval policy when set (SPEC §8).
+    pub approval_policy: Option<ApprovalPolicy>,
+    /// A CLI employee's command (run by the `run_cli` tool, always with approval).
+    pub cli_command: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]

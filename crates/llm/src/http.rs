@@ -116,7 +116,7 @@ impl HttpConfig {
 }
 
 /// reqwest's own message is only "error sending request"; the cause is in the chain.
-fn error_chain(err: &dyn std::error::Error) -> String {
+pub(crate) fn error_chain(err: &dyn std::error::Error) -> String {
     let mut text = err.to_string();
     let mut source = err.source();
     while let Some(cause) = source {

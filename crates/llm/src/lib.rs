@@ -14,6 +14,7 @@ pub mod openai;
 pub mod presets;
 pub mod structured;
 pub mod types;
+pub mod webhook;
 
 pub use anthropic::Anthropic;
 pub use http::HttpConfig;
@@ -21,3 +22,4 @@ pub use openai::OpenAiCompatible;
 pub use presets::{Dialect, PRESETS, Preset, ProviderConfig, client_for, preset};
 pub use structured::{Structured, StructuredError, complete_json};
 pub use types::*;
+pub use webhook::{PostError, PostResponse, post_json};

@@ -60,6 +60,11 @@ pub fn default_database_url() -> Result<String, DbError> {
     sqlite_url_in(&dir)
 }
 
+/// The app's data dir (where the default database lives), if the OS has one.
+pub fn app_data_dir() -> Option<std::path::PathBuf> {
+    dirs::data_dir().map(|d| d.join(APP_IDENTIFIER))
+}
+
 /// Must equal `identifier` in tauri.conf.json so the CLI and the app share one database.
 pub const APP_IDENTIFIER: &str = "app.cubicle.desktop";
 

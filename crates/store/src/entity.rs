@@ -1,6 +1,7 @@
 //! One entity per table. Generated-entity style: plain data, no logic.
 
 pub mod app_setting;
+pub mod approval;
 pub mod chat;
 pub mod chat_member;
 pub mod chat_message;
@@ -26,4 +27,5 @@ pub mod secretary_message;
 pub mod task;
 pub mod team;
 pub mod thought;
+pub mod tool_call;
 pub mod trace;

@@ -5,6 +5,7 @@
 //! compose several in one transaction), and opening the database. It holds no business
 //! rules: `cubicle-core` decides what is allowed, this crate only reads and writes.
 
+pub mod approval;
 pub mod chat;
 pub mod db;
 pub mod entity;

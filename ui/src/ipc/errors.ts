@@ -19,6 +19,9 @@ export const ERROR_CODES = [
   "breaker_open",
   "provider_error",
   "missing_key",
+  "already_decided",
+  "approval_expired",
+  "tool_failed",
 ] as const satisfies readonly ErrorCode[];
 
 type MissingCode = Exclude<ErrorCode, (typeof ERROR_CODES)[number]>;

@@ -67,6 +67,11 @@ export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
       return [queryKeys.spend, queryKeys.profiles, queryKeys.dashboard, queryKeys.traces];
     case "budget_exceeded":
       return [queryKeys.spend, queryKeys.org, queryKeys.company, queryKeys.dashboard];
+    case "approval_requested":
+    case "approval_decided":
+      // The requester's status (waiting_approval and back) shows on the org chart and profiles;
+      // an approval is part of its instruction's trace.
+      return [queryKeys.org, queryKeys.profiles, queryKeys.traces];
   }
 }
 

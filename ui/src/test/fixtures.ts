@@ -53,6 +53,8 @@ export function employee(
     status: "idle",
     hiredAt: CREATED,
     firedAt: null,
+    approvalPolicy: null,
+    cliCommand: null,
     ...overrides,
   };
 }

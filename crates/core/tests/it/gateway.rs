@@ -84,6 +84,7 @@ async fn company_with(
             env_provider: None,
             gateway: config,
             clock: cubicle_core::clock::SystemClock::shared(),
+            ..CoreOptions::default()
         },
     )
     .await
@@ -637,6 +638,7 @@ async fn settings_can_point_the_built_in_model_at_another_gguf() {
             env_provider: None,
             gateway: fast_config(),
             clock: cubicle_core::clock::SystemClock::shared(),
+            ..CoreOptions::default()
         },
     )
     .await

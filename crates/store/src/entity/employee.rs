@@ -24,6 +24,11 @@ pub struct Model {
     pub status: String,
     pub hired_at: DateTimeUtc,
     pub fired_at: Option<DateTimeUtc>,
+    /// `auto`, `key_steps` or `manual`; `None` follows the company's policy.
+    pub approval_policy: Option<String>,
+    /// A CLI employee's command (run by the `run_cli` tool, always with approval).
+    #[sea_orm(column_type = "Text", nullable)]
+    pub cli_command: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

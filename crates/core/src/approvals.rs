@@ -1,0 +1,1022 @@
+//! Approvals (SPEC §8): the whole state machine, `waiting → approved | rejected |
+//! expired`, and the only way a tool runs.
+//!
+//! [`Approvals::request`] is what an employee's thought calls: it applies the
+//! whitelist and the approval policy, runs what may run at once and files the rest as a
+//! waiting approval bound to the exact tool and the SHA-256 of its canonical arguments.
+//! [`Approvals::decide`] is what the boss's UI, a notification's buttons, the CLI or a
+//! policy call; nothing a model writes reaches it. Deciding is claimed by a conditional
+//! UPDATE (`WHERE status = 'waiting'`), so however many deciders race, one wins and the
+//! action runs once. Nothing an approval describes happens before it is approved.
+//!
+//! For the parts built on top of this:
+//! - the thought integration calls `request` with the thought's `trace_id` and chat and
+//!   tells the model the [`CallOutcome`]; a waiting call is resumed by nobody — the
+//!   requester hears the decision as a system note in its chat with the boss;
+//! - the scheduler calls `expire_due(now)` at `next_expiry()` (nothing schedules it yet);
+//! - notifications listen for `ApprovalRequested`, show `ApprovalDto::summary`, and call
+//!   `decide(.., DecidedVia::Notification, ..)`; `ApprovalDecided` is sent on the decision
+//!   and again once the approved action has run (with its result or error);
+//! - a crash between claiming an approval and running it leaves it `approved` with no
+//!   `executed_at`: it is not re-run automatically, since whether it ran is unknown.
+
+pub mod policy;
+
+use std::time::Duration;
+
+use chrono::{DateTime, TimeDelta, Utc};
+use cubicle_store::entity::{approval, employee, tool_call};
+use cubicle_store::{Db, DbErr, TransactionTrait, approval as q, org as oq};
+use sea_orm::ActiveValue::{NotSet, Set};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::chat::{Chats, rfc3339};
+use crate::clock::SharedClock;
+use crate::error::{ErrorCode, IpcError};
+use crate::events::{DomainEvent, EventBus};
+use crate::mailbox::{MailKind, Mailbox, NewMail};
+use crate::meeting::arbitration::Link;
+use crate::roles;
+use crate::tools::{self, Risk, ToolCall, ToolContext, ToolError, ToolRuntime};
+use crate::types::{ApprovalPolicy, EmployeeStatus};
+
+/// SPEC §8: an unanswered approval expires after a day (configurable).
+pub const DEFAULT_APPROVAL_TTL: Duration = Duration::from_secs(24 * 3600);
+/// The most rows a listing returns.
+const LIST_LIMIT: u64 = 500;
+/// A tool's output kept in the tool-call log.
+const LOG_OUTPUT_CHARS: usize = 2000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalStatus {
+    Waiting,
+    Approved,
+    Rejected,
+    Expired,
+}
+
+impl ApprovalStatus {
+    pub const ALL: [ApprovalStatus; 4] = [
+        ApprovalStatus::Waiting,
+        ApprovalStatus::Approved,
+        ApprovalStatus::Rejected,
+        ApprovalStatus::Expired,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ApprovalStatus::Waiting => "waiting",
+            ApprovalStatus::Approved => "approved",
+            ApprovalStatus::Rejected => "rejected",
+            ApprovalStatus::Expired => "expired",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    Approve,
+    Reject,
+}
+
+impl Decision {
+    fn status(self) -> ApprovalStatus {
+        match self {
+            Decision::Approve => ApprovalStatus::Approved,
+            Decision::Reject => ApprovalStatus::Rejected,
+        }
+    }
+}
+
+/// Where a decision came from. There is deliberately no variant for a model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum DecidedVia {
+    /// The approval queue in the app.
+    Ui,
+    /// A desktop notification's Approve / Reject button.
+    Notification,
+    Cli,
+    /// A rule decided (the `auto` policy, or expiry).
+    Policy,
+}
+
+impl DecidedVia {
+    pub const ALL: [DecidedVia; 4] = [
+        DecidedVia::Ui,
+        DecidedVia::Notification,
+        DecidedVia::Cli,
+        DecidedVia::Policy,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DecidedVia::Ui => "ui",
+            DecidedVia::Notification => "notification",
+            DecidedVia::Cli => "cli",
+            DecidedVia::Policy => "policy",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+/// What became of a tool call right away.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CallOutcome {
+    /// It ran; its output.
+    Done(serde_json::Value),
+    /// It waits for the boss: the approval's id.
+    Waiting(i32),
+    /// It may not run (not on the whitelist, no such tool, a former employee).
+    Refused(String),
+}
+
+/// One approval as the queue, the notification and the trace view show it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalDto {
+    pub id: i32,
+    pub employee_id: i32,
+    pub requester_name: String,
+    pub tool: String,
+    pub risk: Risk,
+    #[ts(type = "unknown")]
+    pub args: serde_json::Value,
+    /// SHA-256 of the canonical arguments: what the decision is bound to.
+    pub args_hash: String,
+    /// One line: what exactly would happen (command and folder, URL and text, …).
+    pub summary: String,
+    pub reason: String,
+    /// USD this would commit (a budget raise); 0 for everything else.
+    pub cost_estimate_usd: f64,
+    pub trace_id: Option<String>,
+    pub chat_id: Option<i32>,
+    pub status: ApprovalStatus,
+    pub authorization_chain: Vec<Link>,
+    pub decided_via: Option<DecidedVia>,
+    pub note: Option<String>,
+    pub created_at: String,
+    pub expires_at: String,
+    pub decided_at: Option<String>,
+    #[ts(type = "unknown")]
+    pub result: Option<serde_json::Value>,
+    pub error: Option<String>,
+    pub executed_at: Option<String>,
+}
+
+/// What the approval queue, a notification button or the CLI sends (`via` is set by
+/// whichever of them calls [`Approvals::decide`], never by the sender).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DecideApproval {
+    pub approval_id: i32,
+    pub decision: Decision,
+    pub note: Option<String>,
+}
+
+/// Which approvals to list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
+pub enum ApprovalFilter {
+    /// The queue: waiting ones, oldest first.
+    Pending,
+    /// Decided ones (or only `status`), newest first.
+    History {
+        status: Option<ApprovalStatus>,
+        employee_id: Option<i32>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCallDto {
+    pub id: i32,
+    pub employee_id: i32,
+    pub tool: String,
+    #[ts(type = "unknown")]
+    pub args: serde_json::Value,
+    pub risk: Risk,
+    /// `ok`, `error`, `refused` or `waiting_approval`.
+    pub outcome: String,
+    pub output: Option<String>,
+    pub approval_id: Option<i32>,
+    pub trace_id: Option<String>,
+    pub created_at: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApprovalError {
+    #[error("approval {0} does not exist")]
+    NotFound(i32),
+    #[error("approval {id} was already {}", status.as_str())]
+    AlreadyDecided { id: i32, status: ApprovalStatus },
+    #[error("approval {0} expired; it can no longer be approved")]
+    Expired(i32),
+    #[error("storage error: {0}")]
+    Storage(#[from] DbErr),
+}
+
+impl ApprovalError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            ApprovalError::NotFound(_) => ErrorCode::NotFound,
+            ApprovalError::AlreadyDecided { .. } => ErrorCode::AlreadyDecided,
+            ApprovalError::Expired(_) => ErrorCode::ApprovalExpired,
+            ApprovalError::Storage(_) => ErrorCode::Storage,
+        }
+    }
+}
+
+impl From<ApprovalError> for IpcError {
+    fn from(e: ApprovalError) -> Self {
+        if let ApprovalError::Storage(inner) = &e {
+            tracing::error!(error = %inner, "storage error");
+        }
+        IpcError::new(e.code(), e.to_string())
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct ApprovalsConfig {
+    /// How long an approval waits before it expires.
+    pub ttl: Duration,
+    pub tools: tools::ToolsConfig,
+}
+
+impl Default for ApprovalsConfig {
+    fn default() -> Self {
+        Self {
+            ttl: DEFAULT_APPROVAL_TTL,
+            tools: tools::ToolsConfig::default(),
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct Approvals {
+    db: Db,
+    bus: EventBus,
+    clock: SharedClock,
+    chats: Chats,
+    mailbox: Mailbox,
+    runtime: ToolRuntime,
+    ttl: TimeDelta,
+}
+
+impl std::fmt::Debug for Approvals {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Approvals")
+            .field("runtime", &self.runtime)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a call is logged as.
+#[derive(Clone, Copy)]
+enum Outcome {
+    Ok,
+    Error,
+    Refused,
+    Waiting,
+}
+
+impl Outcome {
+    fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::Error => "error",
+            Outcome::Refused => "refused",
+            Outcome::Waiting => "waiting_approval",
+        }
+    }
+}
+
+struct LogEntry<'a> {
+    employee_id: i32,
+    tool: &'a str,
+    args: &'a serde_json::Value,
+    risk: Option<Risk>,
+    outcome: Outcome,
+    output: Option<String>,
+    approval_id: Option<i32>,
+    trace_id: Option<&'a str>,
+}
+
+impl Approvals {
+    pub fn new(
+        db: Db,
+        bus: EventBus,
+        clock: SharedClock,
+        chats: Chats,
+        mailbox: Mailbox,
+        runtime: ToolRuntime,
+        ttl: Duration,
+    ) -> Self {
+        Self {
+            db,
+            bus,
+            clock,
+            chats,
+            mailbox,
+            runtime,
+            ttl: TimeDelta::from_std(ttl).unwrap_or(TimeDelta::days(1)),
+        }
+    }
+
+    /// The tools and the workspace they run in.
+    pub fn runtime(&self) -> &ToolRuntime {
+        &self.runtime
+    }
+
+    /// An employee asks to use a tool. Refused when the tool is unknown, not on their
+    /// whitelist or they no longer work here (logged either way); run at once when the
+    /// effective policy allows; otherwise filed as a waiting approval (the same request
+    /// while one is waiting returns that one) and the employee waits.
+    pub async fn request(
+        &self,
+        employee_id: i32,
+        call: ToolCall,
+        trace_id: Option<&str>,
+        chat_id: Option<i32>,
+    ) -> Result<CallOutcome, ToolError> {
+        let e = oq::find_employee(&self.db, employee_id)
+            .await?
+            .ok_or(ToolError::EmployeeNotFound(employee_id))?;
+        let risk = tools::risk_of(&call.tool);
+        let refusal = if e.fired_at.is_some() {
+            Some(format!("{} no longer works here", e.name))
+        } else if risk.is_none() {
+            Some(format!("there is no tool named {:?}", call.tool))
+        } else if !tools::whitelisted(&roles::json_strings(&e.tool_whitelist), &call.tool) {
+            Some(format!("{} is not on {}'s tool list", call.tool, e.name))
+        } else {
+            None
+        };
+        let tool = call.tool.as_str();
+        let log = |outcome, output, args: serde_json::Value, approval_id| async move {
+            self.log(LogEntry {
+                employee_id,
+                tool,
+                args: &args,
+                risk,
+                outcome,
+                output,
+                approval_id,
+                trace_id,
+            })
+            .await
+        };
+        if let Some(why) = refusal {
+            tracing::info!(employee_id, tool = %call.tool, reason = %why, "tool call refused");
+            log(Outcome::Refused, Some(why.clone()), call.args.clone(), None).await?;
+            return Ok(CallOutcome::Refused(why));
+        }
+        let risk = risk.unwrap_or(Risk::High);
+        let cx = ToolContext {
+            runtime: &self.runtime,
+            employee: &e,
+        };
+        let args = match tools::bind(&cx, &call.tool, call.args.clone()) {
+            Ok(a) => a,
+            Err(err) => {
+                log(
+                    Outcome::Error,
+                    Some(err.to_string()),
+                    call.args.clone(),
+                    None,
+                )
+                .await?;
+                return Err(err);
+            }
+        };
+        let company = oq::find_company(&self.db)
+            .await?
+            .ok_or(crate::org::OrgError::CompanyMissing)?;
+        let company_policy =
+            ApprovalPolicy::parse(&company.approval_policy).unwrap_or(ApprovalPolicy::KeySteps);
+        let own = e.approval_policy.as_deref().and_then(ApprovalPolicy::parse);
+        let policy = policy::effective(company_policy, own);
+        let rule = policy::rule_text(policy, own.is_some());
+        let mut chain = vec![policy::proposed(&e.name, e.id, &call.reason)];
+        for id in &call.supported_by {
+            if let Some(s) = oq::find_employee(&self.db, *id).await? {
+                chain.push(policy::supported(&s.name, s.id));
+            }
+        }
+
+        if !policy::needs_approval(policy, risk) {
+            if risk != Risk::High {
+                let result = tools::execute(&cx, &call.tool, args.clone()).await;
+                let (outcome, output) = match &result {
+                    Ok(v) => (Outcome::Ok, Some(v.to_string())),
+                    Err(err) => (Outcome::Error, Some(err.to_string())),
+                };
+                log(outcome, output, args.clone(), None).await?;
+                return result.map(CallOutcome::Done);
+            }
+            // A high-risk action the policy lets through still gets an approval row,
+            // decided by the policy, so the boss can see afterwards what ran unasked.
+            chain.push(policy::decided("policy", rule));
+            let now = self.clock.now();
+            let row = self
+                .insert_approval(&e, &call, &args, risk, trace_id, chat_id, chain, now)
+                .await?;
+            let claimed = q::claim_decision(
+                &self.db,
+                row.id,
+                q::Claim {
+                    status: ApprovalStatus::Approved.as_str(),
+                    decided_at: now,
+                    decided_via: DecidedVia::Policy.as_str(),
+                    note: None,
+                    authorization_chain: row.authorization_chain.clone(),
+                    unexpired_at: None,
+                },
+            )
+            .await?;
+            if !claimed {
+                return Ok(CallOutcome::Refused("the approval was taken".into()));
+            }
+            self.bus.publish(DomainEvent::ApprovalDecided {
+                approval_id: row.id,
+            });
+            let row = q::find_approval(&self.db, row.id).await?.unwrap_or(row);
+            return match self.execute(&row).await? {
+                Ok(v) => Ok(CallOutcome::Done(v)),
+                Err(err) => Err(err),
+            };
+        }
+
+        let hash = tools::args_hash(&call.tool, &args);
+        if let Some(existing) = q::find_waiting_same(&self.db, e.id, &call.tool, &hash).await? {
+            log(Outcome::Waiting, None, args.clone(), Some(existing.id)).await?;
+            return Ok(CallOutcome::Waiting(existing.id));
+        }
+        let now = self.clock.now();
+        let txn = self.db.begin().await?;
+        let row = Self::insert_approval_in(
+            &txn,
+            &e,
+            &call,
+            &args,
+            risk,
+            trace_id,
+            chat_id,
+            chain,
+            now,
+            now + self.ttl,
+        )
+        .await?;
+        q::insert_tool_call(
+            &txn,
+            Self::log_row(
+                LogEntry {
+                    employee_id,
+                    tool: &call.tool,
+                    args: &args,
+                    risk: Some(risk),
+                    outcome: Outcome::Waiting,
+                    output: None,
+                    approval_id: Some(row.id),
+                    trace_id,
+                },
+                now,
+            ),
+        )
+        .await?;
+        q::set_employee_status(&txn, e.id, EmployeeStatus::WaitingApproval.as_str(), None).await?;
+        txn.commit().await?;
+        tracing::info!(approval_id = row.id, employee_id, tool = %call.tool, "approval requested");
+        self.bus.publish(DomainEvent::ApprovalRequested {
+            approval_id: row.id,
+        });
+        self.bus
+            .publish(DomainEvent::EmployeeUpdated { employee_id: e.id });
+        Ok(CallOutcome::Waiting(row.id))
+    }
+
+    /// The boss (or a policy) decides. The first decision wins and, when it approves,
+    /// runs the action once; deciding again the same way returns the approval
+    /// unchanged, the other way is [`ApprovalError::AlreadyDecided`]; an expired
+    /// approval is [`ApprovalError::Expired`]. A failing action is recorded in the
+    /// approval's `error`, not returned as an error: the decision itself stood.
+    pub async fn decide(
+        &self,
+        id: i32,
+        decision: Decision,
+        via: DecidedVia,
+        note: Option<String>,
+    ) -> Result<ApprovalDto, ApprovalError> {
+        let row = self.reload(id).await?;
+        let now = self.clock.now();
+        if row.status == ApprovalStatus::Waiting.as_str() && row.expires_at <= now {
+            self.expire_one(&row, now).await?;
+        }
+        let mut chain: Vec<Link> =
+            serde_json::from_value(row.authorization_chain.clone()).unwrap_or_default();
+        let verb = match decision {
+            Decision::Approve => "approved",
+            Decision::Reject => "rejected",
+        };
+        let who = if via == DecidedVia::Policy {
+            "policy"
+        } else {
+            "boss"
+        };
+        let mut rule = format!("{verb} via {}", via.as_str());
+        if let Some(n) = note.as_deref().filter(|n| !n.trim().is_empty()) {
+            rule.push_str(&format!(": {}", n.trim()));
+        }
+        chain.push(policy::decided(who, rule));
+        let claimed = q::claim_decision(
+            &self.db,
+            id,
+            q::Claim {
+                status: decision.status().as_str(),
+                decided_at: now,
+                decided_via: via.as_str(),
+                note: note.as_deref(),
+                authorization_chain: serde_json::to_value(&chain).unwrap_or_default(),
+                unexpired_at: Some(now),
+            },
+        )
+        .await?;
+        if !claimed {
+            let row = self.reload(id).await?;
+            let status = ApprovalStatus::parse(&row.status).unwrap_or(ApprovalStatus::Expired);
+            return match status {
+                s if s == decision.status() => self.dto(&row).await,
+                ApprovalStatus::Expired => Err(ApprovalError::Expired(id)),
+                // Still waiting means it expired between our read and our write.
+                ApprovalStatus::Waiting => Err(ApprovalError::Expired(id)),
+                s => Err(ApprovalError::AlreadyDecided { id, status: s }),
+            };
+        }
+        tracing::info!(
+            approval_id = id,
+            decision = verb,
+            via = via.as_str(),
+            "approval decided"
+        );
+        self.bus
+            .publish(DomainEvent::ApprovalDecided { approval_id: id });
+        let row = self.reload(id).await?;
+        let outcome = if decision == Decision::Approve {
+            match self.execute(&row).await? {
+                Ok(_) => "It was done.".to_owned(),
+                Err(e) => format!("It failed: {e}"),
+            }
+        } else {
+            "Nothing was done.".to_owned()
+        };
+        self.settle_requester(row.employee_id).await?;
+        let (summary, _) = tools::describe(&row.tool, &row.args);
+        let decider = if via == DecidedVia::Policy {
+            "The approval policy"
+        } else {
+            "The boss"
+        };
+        self.tell_requester(
+            &row,
+            &format!("{decider} {verb} your request to {summary}. {outcome}"),
+        )
+        .await;
+        self.dto(&self.reload(id).await?).await
+    }
+
+    /// Expires every waiting approval whose time is up at `now`; each requester is told
+    /// (a note in its chat with the boss and a mailbox item). Returns the expired ones.
+    pub async fn expire_due(&self, now: DateTime<Utc>) -> Result<Vec<ApprovalDto>, ApprovalError> {
+        let mut out = Vec::new();
+        for row in q::due_approvals(&self.db, now).await? {
+            if self.expire_one(&row, now).await? {
+                out.push(self.dto(&self.reload(row.id).await?).await?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// When the next waiting approval expires (for the scheduler's wake-up).
+    pub async fn next_expiry(&self) -> Result<Option<DateTime<Utc>>, ApprovalError> {
+        Ok(q::next_expiry(&self.db).await?)
+    }
+
+    /// Approvals waiting for the boss (the badge).
+    pub async fn pending_count(&self) -> Result<u64, ApprovalError> {
+        Ok(q::count_waiting(&self.db, None).await?)
+    }
+
+    pub async fn get(&self, id: i32) -> Result<ApprovalDto, ApprovalError> {
+        self.dto(&self.reload(id).await?).await
+    }
+
+    pub async fn list(&self, filter: ApprovalFilter) -> Result<Vec<ApprovalDto>, ApprovalError> {
+        let rows = match filter {
+            ApprovalFilter::Pending => {
+                let mut rows = q::list_approvals(
+                    &self.db,
+                    &[ApprovalStatus::Waiting.as_str()],
+                    None,
+                    LIST_LIMIT,
+                )
+                .await?;
+                rows.reverse();
+                rows
+            }
+            ApprovalFilter::History {
+                status,
+                employee_id,
+            } => {
+                let statuses: Vec<&str> = match status {
+                    Some(s) => vec![s.as_str()],
+                    None => ApprovalStatus::ALL[1..]
+                        .iter()
+                        .map(|s| s.as_str())
+                        .collect(),
+                };
+                q::list_approvals(&self.db, &statuses, employee_id, LIST_LIMIT).await?
+            }
+        };
+        let names = crate::chat::Names::load(&self.db).await?;
+        Ok(rows
+            .iter()
+            .map(|r| dto(r, names.person(r.employee_id)))
+            .collect())
+    }
+
+    /// The tool-call log, newest first (all employees when `None`).
+    pub async fn tool_calls(
+        &self,
+        employee_id: Option<i32>,
+    ) -> Result<Vec<ToolCallDto>, ApprovalError> {
+        Ok(q::list_tool_calls(&self.db, employee_id, None, LIST_LIMIT)
+            .await?
+            .iter()
+            .map(tool_call_dto)
+            .collect())
+    }
+
+    /// Sets (or with `None` clears) an employee's own approval policy.
+    pub async fn set_employee_policy(
+        &self,
+        employee_id: i32,
+        policy: Option<ApprovalPolicy>,
+    ) -> Result<(), ApprovalError> {
+        self.set_employee_field(employee_id, |am| {
+            am.approval_policy = Set(policy.map(|p| p.as_str().to_owned()));
+        })
+        .await
+    }
+
+    /// Replaces the tools an employee may ask for (SPEC §8 whitelist).
+    pub async fn set_tool_whitelist(
+        &self,
+        employee_id: i32,
+        tools: Vec<String>,
+    ) -> Result<(), ApprovalError> {
+        self.set_employee_field(employee_id, |am| {
+            am.tool_whitelist = Set(serde_json::json!(tools));
+        })
+        .await
+    }
+
+    /// Makes an employee a CLI employee (or not, with `None`): `run_cli` runs this.
+    pub async fn set_cli_command(
+        &self,
+        employee_id: i32,
+        command: Option<String>,
+    ) -> Result<(), ApprovalError> {
+        let command = command
+            .map(|c| c.trim().to_owned())
+            .filter(|c| !c.is_empty());
+        self.set_employee_field(employee_id, |am| am.cli_command = Set(command))
+            .await
+    }
+
+    // ---------- internals ----------
+
+    async fn set_employee_field(
+        &self,
+        employee_id: i32,
+        f: impl FnOnce(&mut employee::ActiveModel),
+    ) -> Result<(), ApprovalError> {
+        use sea_orm::IntoActiveModel;
+        let e = oq::find_employee(&self.db, employee_id)
+            .await?
+            .ok_or(ApprovalError::NotFound(employee_id))?;
+        let mut am = e.into_active_model();
+        f(&mut am);
+        oq::update_employee(&self.db, am).await?;
+        self.bus
+            .publish(DomainEvent::EmployeeUpdated { employee_id });
+        Ok(())
+    }
+
+    async fn reload(&self, id: i32) -> Result<approval::Model, ApprovalError> {
+        q::find_approval(&self.db, id)
+            .await?
+            .ok_or(ApprovalError::NotFound(id))
+    }
+
+    async fn dto(&self, row: &approval::Model) -> Result<ApprovalDto, ApprovalError> {
+        let name = oq::find_employee(&self.db, row.employee_id)
+            .await?
+            .map(|e| e.name)
+            .unwrap_or_default();
+        Ok(dto(row, &name))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn insert_approval(
+        &self,
+        e: &employee::Model,
+        call: &ToolCall,
+        args: &serde_json::Value,
+        risk: Risk,
+        trace_id: Option<&str>,
+        chat_id: Option<i32>,
+        chain: Vec<Link>,
+        now: DateTime<Utc>,
+    ) -> Result<approval::Model, DbErr> {
+        Self::insert_approval_in(
+            &self.db,
+            e,
+            call,
+            args,
+            risk,
+            trace_id,
+            chat_id,
+            chain,
+            now,
+            now + self.ttl,
+        )
+        .await
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn insert_approval_in(
+        conn: &impl cubicle_store::ConnectionTrait,
+        e: &employee::Model,
+        call: &ToolCall,
+        args: &serde_json::Value,
+        risk: Risk,
+        trace_id: Option<&str>,
+        chat_id: Option<i32>,
+        chain: Vec<Link>,
+        now: DateTime<Utc>,
+        expires_at: DateTime<Utc>,
+    ) -> Result<approval::Model, DbErr> {
+        q::insert_approval(
+            conn,
+            approval::ActiveModel {
+                id: NotSet,
+                employee_id: Set(e.id),
+                tool: Set(call.tool.clone()),
+                args: Set(args.clone()),
+                args_hash: Set(tools::args_hash(&call.tool, args)),
+                reason: Set(call.reason.chars().take(2000).collect()),
+                risk: Set(risk.as_str().to_owned()),
+                trace_id: Set(trace_id.map(str::to_owned)),
+                chat_id: Set(chat_id),
+                status: Set(ApprovalStatus::Waiting.as_str().to_owned()),
+                created_at: Set(now),
+                expires_at: Set(expires_at),
+                decided_at: Set(None),
+                decided_via: Set(None),
+                note: Set(None),
+                authorization_chain: Set(serde_json::to_value(&chain).unwrap_or_default()),
+                result: Set(None),
+                error: Set(None),
+                executed_at: Set(None),
+            },
+        )
+        .await
+    }
+
+    /// Runs an approved action once (the caller claimed the decision) and records what
+    /// happened. The stored arguments must still hash to what was approved.
+    async fn execute(
+        &self,
+        row: &approval::Model,
+    ) -> Result<Result<serde_json::Value, ToolError>, DbErr> {
+        let result = self.run_approved(row).await;
+        let now = self.clock.now();
+        let (value, error) = match &result {
+            Ok(v) => (Some(v.clone()), None),
+            Err(e) => (None, Some(e.to_string())),
+        };
+        q::record_execution(&self.db, row.id, value, error.clone(), now).await?;
+        self.log(LogEntry {
+            employee_id: row.employee_id,
+            tool: &row.tool,
+            args: &row.args,
+            risk: Risk::parse(&row.risk),
+            outcome: if result.is_ok() {
+                Outcome::Ok
+            } else {
+                Outcome::Error
+            },
+            output: Some(match &result {
+                Ok(v) => v.to_string(),
+                Err(e) => e.to_string(),
+            }),
+            approval_id: Some(row.id),
+            trace_id: row.trace_id.as_deref(),
+        })
+        .await?;
+        self.bus.publish(DomainEvent::ApprovalDecided {
+            approval_id: row.id,
+        });
+        Ok(result)
+    }
+
+    async fn run_approved(&self, row: &approval::Model) -> Result<serde_json::Value, ToolError> {
+        if tools::args_hash(&row.tool, &row.args) != row.args_hash {
+            tracing::warn!(approval_id = row.id, "approved arguments changed; not run");
+            return Err(ToolError::ArgsChanged);
+        }
+        let e = oq::find_employee(&self.db, row.employee_id)
+            .await?
+            .ok_or(ToolError::EmployeeNotFound(row.employee_id))?;
+        if e.fired_at.is_some() {
+            return Err(ToolError::NotConfigured(format!(
+                "{} no longer works here",
+                e.name
+            )));
+        }
+        let cx = ToolContext {
+            runtime: &self.runtime,
+            employee: &e,
+        };
+        tools::execute(&cx, &row.tool, row.args.clone()).await
+    }
+
+    /// Marks one waiting approval expired (if nobody decided it first) and tells the
+    /// requester. True when this call expired it.
+    async fn expire_one(&self, row: &approval::Model, now: DateTime<Utc>) -> Result<bool, DbErr> {
+        let mut chain: Vec<Link> =
+            serde_json::from_value(row.authorization_chain.clone()).unwrap_or_default();
+        let hours = self.ttl.num_minutes() as f64 / 60.0;
+        chain.push(policy::decided(
+            "policy",
+            format!("expired: unanswered for {hours} h"),
+        ));
+        let claimed = q::claim_decision(
+            &self.db,
+            row.id,
+            q::Claim {
+                status: ApprovalStatus::Expired.as_str(),
+                decided_at: now,
+                decided_via: DecidedVia::Policy.as_str(),
+                note: None,
+                authorization_chain: serde_json::to_value(&chain).unwrap_or_default(),
+                unexpired_at: None,
+            },
+        )
+        .await?;
+        if !claimed {
+            return Ok(false);
+        }
+        tracing::info!(approval_id = row.id, "approval expired");
+        self.bus.publish(DomainEvent::ApprovalDecided {
+            approval_id: row.id,
+        });
+        self.settle_requester(row.employee_id).await?;
+        let (summary, _) = tools::describe(&row.tool, &row.args);
+        let text = format!(
+            "Your request to {summary} expired without an answer from the boss; nothing was done."
+        );
+        self.tell_requester(row, &text).await;
+        let filed = self
+            .mailbox
+            .file(NewMail {
+                kind: MailKind::Escalation,
+                employee_id: Some(row.employee_id),
+                chat_id: row.chat_id,
+                task_id: None,
+                title: format!("Approval expired: {}", row.tool),
+                body: format!("{text}\nReason given: {}", row.reason),
+                trace_id: row.trace_id.clone(),
+            })
+            .await;
+        if let Err(e) = filed {
+            tracing::warn!(error = %e, approval_id = row.id, "could not file the expiry mail");
+        }
+        Ok(true)
+    }
+
+    /// The requester stops waiting once nothing of theirs waits any more.
+    async fn settle_requester(&self, employee_id: i32) -> Result<(), DbErr> {
+        if q::count_waiting(&self.db, Some(employee_id)).await? == 0
+            && q::set_employee_status(
+                &self.db,
+                employee_id,
+                EmployeeStatus::Idle.as_str(),
+                Some(EmployeeStatus::WaitingApproval.as_str()),
+            )
+            .await?
+        {
+            self.bus
+                .publish(DomainEvent::EmployeeUpdated { employee_id });
+        }
+        Ok(())
+    }
+
+    /// A system note in the requester's chat with the boss. Best effort: the decision
+    /// stands even if the note cannot be written (a former employee has no such chat).
+    async fn tell_requester(&self, row: &approval::Model, text: &str) {
+        let chat = match self.chats.boss_chat_model(row.employee_id).await {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::debug!(error = %e, approval_id = row.id, "no chat to tell the requester in");
+                return;
+            }
+        };
+        if let Err(e) = self
+            .chats
+            .post_system_traced(chat.id, text, row.trace_id.clone())
+            .await
+        {
+            tracing::warn!(error = %e, approval_id = row.id, "could not tell the requester");
+        }
+    }
+
+    async fn log(&self, entry: LogEntry<'_>) -> Result<tool_call::Model, DbErr> {
+        q::insert_tool_call(&self.db, Self::log_row(entry, self.clock.now())).await
+    }
+
+    fn log_row(entry: LogEntry<'_>, now: DateTime<Utc>) -> tool_call::ActiveModel {
+        tool_call::ActiveModel {
+            id: NotSet,
+            employee_id: Set(entry.employee_id),
+            tool: Set(entry.tool.to_owned()),
+            args: Set(entry.args.clone()),
+            risk: Set(entry.risk.map_or("unknown", Risk::as_str).to_owned()),
+            outcome: Set(entry.outcome.as_str().to_owned()),
+            output: Set(entry
+                .output
+                .map(|o| o.chars().take(LOG_OUTPUT_CHARS).collect())),
+            approval_id: Set(entry.approval_id),
+            trace_id: Set(entry.trace_id.map(str::to_owned)),
+            created_at: Set(now),
+        }
+    }
+}
+
+fn dto(r: &approval::Model, requester_name: &str) -> ApprovalDto {
+    let (summary, cost) = tools::describe(&r.tool, &r.args);
+    ApprovalDto {
+        id: r.id,
+        employee_id: r.employee_id,
+        requester_name: requester_name.to_owned(),
+        tool: r.tool.clone(),
+        risk: Risk::parse(&r.risk).unwrap_or(Risk::High),
+        args: r.args.clone(),
+        args_hash: r.args_hash.clone(),
+        summary,
+        reason: r.reason.clone(),
+        cost_estimate_usd: cost,
+        trace_id: r.trace_id.clone(),
+        chat_id: r.chat_id,
+        status: ApprovalStatus::parse(&r.status).unwrap_or(ApprovalStatus::Waiting),
+        authorization_chain: serde_json::from_value(r.authorization_chain.clone())
+            .unwrap_or_default(),
+        decided_via: r.decided_via.as_deref().and_then(DecidedVia::parse),
+        note: r.note.clone(),
+        created_at: rfc3339(r.created_at),
+        expires_at: rfc3339(r.expires_at),
+        decided_at: r.decided_at.map(rfc3339),
+        result: r.result.clone(),
+        error: r.error.clone(),
+        executed_at: r.executed_at.map(rfc3339),
+    }
+}
+
+fn tool_call_dto(t: &tool_call::Model) -> ToolCallDto {
+    ToolCallDto {
+        id: t.id,
+        employee_id: t.employee_id,
+        tool: t.tool.clone(),
+        args: t.args.clone(),
+        risk: Risk::parse(&t.risk).unwrap_or(Risk::High),
+        outcome: t.outcome.clone(),
+        output: t.output.clone(),
+        approval_id: t.approval_id,
+        trace_id: t.trace_id.clone(),
+        created_at: rfc3339(t.created_at),
+    }
+}

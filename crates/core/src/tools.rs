@@ -1,0 +1,553 @@
+//! The tools an employee can use (SPEC §8). Each is typed: a name, a risk level, an
+//! argument struct (its JSON schema comes from schemars), an output and [`ToolError`].
+//!
+//! This module only knows how to check and run a tool. Whether a call may run now,
+//! must wait for the boss, or is refused is decided in [`crate::approvals`], which is
+//! the only caller of [`execute`]: nothing here is reachable from a model's output
+//! without passing the whitelist and the approval policy first.
+
+pub mod company;
+pub mod files;
+pub mod shell;
+pub mod webhook;
+
+use std::future::Future;
+use std::path::{Component, Path, PathBuf};
+use std::time::Duration;
+
+use cubicle_store::entity::employee;
+use cubicle_store::{Db, DbErr};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use ts_rs::TS;
+
+use crate::chat::Chats;
+use crate::clock::SharedClock;
+use crate::error::{ErrorCode, IpcError};
+use crate::mind::profile::Minds;
+use crate::org::{OrgError, OrgService};
+
+pub use company::{Fire, Hire, RaiseBudget, ReadMemory};
+pub use files::{DeleteFile, ReadFile, WriteFile};
+pub use shell::{RunCli, RunShell};
+pub use webhook::{PostWebhook, WebhookStyle};
+
+/// SPEC §8: read-only tools never need confirmation, write tools are logged, high-risk
+/// tools wait for the boss under the default policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Risk {
+    ReadOnly,
+    Write,
+    High,
+}
+
+impl Risk {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Risk::ReadOnly => "read_only",
+            Risk::Write => "write",
+            Risk::High => "high",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        [Risk::ReadOnly, Risk::Write, Risk::High]
+            .into_iter()
+            .find(|r| r.as_str() == s)
+    }
+}
+
+/// What an employee asks to do: the tool, its arguments and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCall {
+    pub tool: String,
+    pub args: serde_json::Value,
+    pub reason: String,
+    /// Colleagues who backed the request (recorded in the authorization chain).
+    #[serde(default)]
+    pub supported_by: Vec<i32>,
+}
+
+impl ToolCall {
+    pub fn new(tool: &str, args: serde_json::Value, reason: &str) -> Self {
+        Self {
+            tool: tool.to_owned(),
+            args,
+            reason: reason.to_owned(),
+            supported_by: Vec::new(),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ToolError {
+    #[error("there is no tool named {0:?}")]
+    UnknownTool(String),
+    #[error("invalid arguments for {tool}: {message}")]
+    InvalidArgs { tool: String, message: String },
+    #[error("{0}")]
+    OutsideWorkspace(String),
+    #[error("timed out after {0} s")]
+    Timeout(u64),
+    #[error("{0}")]
+    Io(String),
+    #[error("webhook: {0}")]
+    Webhook(#[from] cubicle_llm::PostError),
+    #[error("{0}")]
+    NotConfigured(String),
+    #[error("employee {0} does not exist")]
+    EmployeeNotFound(i32),
+    #[error("the arguments no longer match the approved ones")]
+    ArgsChanged,
+    #[error(transparent)]
+    Org(#[from] OrgError),
+    #[error("storage error: {0}")]
+    Storage(#[from] DbErr),
+}
+
+impl ToolError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            ToolError::UnknownTool(_) | ToolError::EmployeeNotFound(_) => ErrorCode::NotFound,
+            ToolError::InvalidArgs { .. } | ToolError::OutsideWorkspace(_) => {
+                ErrorCode::InvalidInput
+            }
+            ToolError::Org(e) => e.code(),
+            ToolError::Storage(_) => ErrorCode::Storage,
+            _ => ErrorCode::ToolFailed,
+        }
+    }
+
+    fn invalid(tool: &str, message: impl Into<String>) -> Self {
+        ToolError::InvalidArgs {
+            tool: tool.to_owned(),
+            message: message.into(),
+        }
+    }
+}
+
+impl From<ToolError> for IpcError {
+    fn from(e: ToolError) -> Self {
+        if let ToolError::Storage(inner) = &e {
+            tracing::error!(error = %inner, "storage error");
+        }
+        IpcError::new(e.code(), e.to_string())
+    }
+}
+
+/// Time limits and caps of the tools (SPEC §10 asks for a time limit on anything that
+/// can hang).
+#[derive(Clone, Debug)]
+pub struct ToolsConfig {
+    /// Default and longest run of `run_shell` (a call may ask for less).
+    pub shell_timeout: Duration,
+    /// A CLI employee's run (`run_cli`).
+    pub cli_timeout: Duration,
+    pub webhook_timeout: Duration,
+    /// Captured stdout/stderr and file reads are cut here.
+    pub max_output_chars: usize,
+}
+
+impl Default for ToolsConfig {
+    fn default() -> Self {
+        Self {
+            shell_timeout: Duration::from_secs(60),
+            cli_timeout: Duration::from_secs(300),
+            webhook_timeout: Duration::from_secs(20),
+            max_output_chars: 16_000,
+        }
+    }
+}
+
+/// What tools run with: the services they call and the company workspace folder.
+#[derive(Clone)]
+pub struct ToolRuntime {
+    pub db: Db,
+    pub org: OrgService,
+    pub chats: Chats,
+    pub minds: Minds,
+    pub clock: SharedClock,
+    /// The company workspace; files tools and `run_shell` never leave it.
+    pub workspace: PathBuf,
+    pub config: ToolsConfig,
+}
+
+impl std::fmt::Debug for ToolRuntime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolRuntime")
+            .field("workspace", &self.workspace)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ToolRuntime {
+    /// The workspace, created on first use, as a canonical path.
+    pub fn workspace_root(&self) -> Result<PathBuf, ToolError> {
+        std::fs::create_dir_all(&self.workspace).map_err(io_error)?;
+        self.workspace.canonicalize().map_err(io_error)
+    }
+
+    /// A CLI employee's own folder inside the workspace (`employees/<id>`).
+    pub fn employee_dir(&self, employee_id: i32) -> Result<PathBuf, ToolError> {
+        let dir = self
+            .workspace_root()?
+            .join("employees")
+            .join(employee_id.to_string());
+        std::fs::create_dir_all(&dir).map_err(io_error)?;
+        Ok(dir)
+    }
+}
+
+/// One call in progress: who calls, with what.
+pub struct ToolContext<'a> {
+    pub runtime: &'a ToolRuntime,
+    pub employee: &'a employee::Model,
+}
+
+/// A typed tool. `bind` runs when the call is made (before any approval) and may fill
+/// in what the approval must show and be bound to; `run` runs only when allowed.
+pub trait Tool {
+    const NAME: &'static str;
+    const RISK: Risk;
+    const DESCRIPTION: &'static str;
+    type Args: DeserializeOwned + Serialize + JsonSchema + Send + Sync;
+    type Output: Serialize + Send;
+
+    /// Checks and completes the arguments at request time.
+    fn bind(_cx: &ToolContext<'_>, args: Self::Args) -> Result<Self::Args, ToolError> {
+        Ok(args)
+    }
+
+    fn run(
+        cx: &ToolContext<'_>,
+        args: Self::Args,
+    ) -> impl Future<Output = Result<Self::Output, ToolError>> + Send;
+
+    /// One line for an approval card or a notification.
+    fn describe(args: &Self::Args) -> String;
+
+    /// What approving it would cost in USD, when known.
+    fn cost_estimate(_args: &Self::Args) -> f64 {
+        0.0
+    }
+}
+
+/// A tool as the UI and the thought prompt list it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolSpec {
+    pub name: String,
+    pub risk: Risk,
+    pub description: String,
+    /// JSON schema of the arguments.
+    #[ts(type = "unknown")]
+    pub args_schema: serde_json::Value,
+}
+
+fn spec<T: Tool>() -> ToolSpec {
+    ToolSpec {
+        name: T::NAME.to_owned(),
+        risk: T::RISK,
+        description: T::DESCRIPTION.to_owned(),
+        args_schema: serde_json::to_value(schemars::schema_for!(T::Args)).unwrap_or_default(),
+    }
+}
+
+/// Calls `$f::<Tool>($args)` for the tool named `$name`, or evaluates `$none`.
+macro_rules! dispatch {
+    ($name:expr, $f:ident, ($($args:expr),*), $none:expr) => {
+        match $name {
+            ReadMemory::NAME => $f::<ReadMemory>($($args),*),
+            ReadFile::NAME => $f::<ReadFile>($($args),*),
+            WriteFile::NAME => $f::<WriteFile>($($args),*),
+            DeleteFile::NAME => $f::<DeleteFile>($($args),*),
+            RunShell::NAME => $f::<RunShell>($($args),*),
+            RunCli::NAME => $f::<RunCli>($($args),*),
+            PostWebhook::NAME => $f::<PostWebhook>($($args),*),
+            RaiseBudget::NAME => $f::<RaiseBudget>($($args),*),
+            Hire::NAME => $f::<Hire>($($args),*),
+            Fire::NAME => $f::<Fire>($($args),*),
+            _ => $none,
+        }
+    };
+}
+
+/// Every tool, in a stable order.
+pub fn catalogue() -> Vec<ToolSpec> {
+    vec![
+        spec::<ReadMemory>(),
+        spec::<ReadFile>(),
+        spec::<WriteFile>(),
+        spec::<DeleteFile>(),
+        spec::<RunShell>(),
+        spec::<RunCli>(),
+        spec::<PostWebhook>(),
+        spec::<RaiseBudget>(),
+        spec::<Hire>(),
+        spec::<Fire>(),
+    ]
+}
+
+fn risk_typed<T: Tool>() -> Option<Risk> {
+    Some(T::RISK)
+}
+
+/// The risk of the tool named `name`, if there is one.
+pub fn risk_of(name: &str) -> Option<Risk> {
+    dispatch!(name, risk_typed, (), None)
+}
+
+fn parse<T: Tool>(args: serde_json::Value) -> Result<T::Args, ToolError> {
+    serde_json::from_value(args).map_err(|e| ToolError::invalid(T::NAME, e.to_string()))
+}
+
+fn to_value<T: Tool>(v: &impl Serialize) -> Result<serde_json::Value, ToolError> {
+    serde_json::to_value(v).map_err(|e| ToolError::invalid(T::NAME, e.to_string()))
+}
+
+fn bind_typed<T: Tool>(
+    cx: &ToolContext<'_>,
+    args: serde_json::Value,
+) -> Result<serde_json::Value, ToolError> {
+    let args = T::bind(cx, parse::<T>(args)?)?;
+    to_value::<T>(&args)
+}
+
+/// Checks `args` and returns them normalised (defaults filled in, bound to the caller's
+/// configuration): the form that is stored, hashed, approved and later run.
+pub fn bind(
+    cx: &ToolContext<'_>,
+    name: &str,
+    args: serde_json::Value,
+) -> Result<serde_json::Value, ToolError> {
+    dispatch!(
+        name,
+        bind_typed,
+        (cx, args),
+        Err(ToolError::UnknownTool(name.to_owned()))
+    )
+}
+
+async fn run_typed<T: Tool>(
+    cx: &ToolContext<'_>,
+    args: serde_json::Value,
+) -> Result<serde_json::Value, ToolError> {
+    let out = T::run(cx, parse::<T>(args)?).await?;
+    to_value::<T>(&out)
+}
+
+/// Runs the tool. Only [`crate::approvals`] calls this, after whitelist and policy.
+pub(crate) async fn execute(
+    cx: &ToolContext<'_>,
+    name: &str,
+    args: serde_json::Value,
+) -> Result<serde_json::Value, ToolError> {
+    let unknown = ToolError::UnknownTool(name.to_owned());
+    dispatch!(
+        name,
+        run_boxed,
+        (cx, args),
+        Box::pin(async move { Err(unknown) }) as BoxedRun<'_>
+    )
+    .await
+}
+
+type BoxedRun<'a> =
+    std::pin::Pin<Box<dyn Future<Output = Result<serde_json::Value, ToolError>> + Send + 'a>>;
+
+// `dispatch!` needs every arm to have one type; boxing the typed futures gives them one.
+fn run_boxed<'a, T: Tool + 'a>(cx: &'a ToolContext<'a>, args: serde_json::Value) -> BoxedRun<'a> {
+    Box::pin(run_typed::<T>(cx, args))
+}
+
+fn describe_typed<T: Tool>(args: &serde_json::Value) -> (String, f64) {
+    match serde_json::from_value::<T::Args>(args.clone()) {
+        Ok(a) => (T::describe(&a), T::cost_estimate(&a)),
+        Err(_) => (T::NAME.to_owned(), 0.0),
+    }
+}
+
+/// One line describing the call, and its cost estimate in USD.
+pub fn describe(name: &str, args: &serde_json::Value) -> (String, f64) {
+    dispatch!(name, describe_typed, (args), (name.to_owned(), 0.0))
+}
+
+/// Whether `tool` is on the whitelist. Names from before the tools existed
+/// (`read_company_docs`, `write_workspace_file`) grant what they meant.
+pub fn whitelisted(whitelist: &[String], tool: &str) -> bool {
+    whitelist.iter().any(|w| {
+        w == tool
+            || (w == "read_company_docs" && matches!(tool, "read_file" | "read_memory"))
+            || (w == "write_workspace_file" && tool == "write_file")
+    })
+}
+
+/// JSON with object keys sorted at every level and no whitespace: the same value always
+/// gives the same text, whatever order its keys were written in.
+pub fn canonical_json(v: &serde_json::Value) -> String {
+    fn write(v: &serde_json::Value, out: &mut String) {
+        match v {
+            serde_json::Value::Object(map) => {
+                let mut keys: Vec<&String> = map.keys().collect();
+                keys.sort();
+                out.push('{');
+                for (i, k) in keys.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&serde_json::Value::String((*k).clone()).to_string());
+                    out.push(':');
+                    if let Some(x) = map.get(*k) {
+                        write(x, out);
+                    }
+                }
+                out.push('}');
+            }
+            serde_json::Value::Array(items) => {
+                out.push('[');
+                for (i, x) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write(x, out);
+                }
+                out.push(']');
+            }
+            other => out.push_str(&other.to_string()),
+        }
+    }
+    let mut out = String::new();
+    write(v, &mut out);
+    out
+}
+
+/// SHA-256 (hex) of the tool name and the canonical JSON of its arguments: what an
+/// approval is bound to.
+pub fn args_hash(tool: &str, args: &serde_json::Value) -> String {
+    let mut h = Sha256::new();
+    h.update(tool.as_bytes());
+    h.update([0u8]);
+    h.update(canonical_json(args).as_bytes());
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+pub(crate) fn io_error(e: std::io::Error) -> ToolError {
+    ToolError::Io(e.to_string())
+}
+
+/// Cuts `s` to `max` characters, saying so.
+pub(crate) fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_owned();
+    }
+    let mut out: String = s.chars().take(max).collect();
+    out.push_str("\n[… cut]");
+    out
+}
+
+/// `rel` inside `root` (which must be canonical): relative, no `..`, and — after
+/// resolving symlinks of the part that exists — still under `root`.
+pub fn resolve_in(root: &Path, rel: &str) -> Result<PathBuf, ToolError> {
+    let p = Path::new(rel.trim());
+    if rel.trim().is_empty() {
+        return Err(ToolError::OutsideWorkspace("an empty path".into()));
+    }
+    for c in p.components() {
+        match c {
+            Component::Normal(_) | Component::CurDir => {}
+            Component::ParentDir => {
+                return Err(ToolError::OutsideWorkspace(format!(
+                    "{rel}: `..` may not leave the workspace"
+                )));
+            }
+            Component::RootDir | Component::Prefix(_) => {
+                return Err(ToolError::OutsideWorkspace(format!(
+                    "{rel}: only paths inside the workspace, relative to it"
+                )));
+            }
+        }
+    }
+    let full = root.join(p);
+    // A symlink inside the workspace may point out of it: check where the existing part
+    // of the path really is.
+    let mut existing = full.as_path();
+    while !existing.exists() {
+        match existing.parent() {
+            Some(parent) => existing = parent,
+            None => break,
+        }
+    }
+    let real = existing.canonicalize().map_err(io_error)?;
+    if !real.starts_with(root) {
+        return Err(ToolError::OutsideWorkspace(format!(
+            "{rel} leads outside the workspace"
+        )));
+    }
+    Ok(full)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_json_sorts_keys_at_every_level() {
+        let a = serde_json::json!({"b": 1, "a": {"y": [1, {"k": 2, "j": 3}], "x": "s"}});
+        let b: serde_json::Value =
+            serde_json::from_str(r#"{"a":{"x":"s","y":[1,{"j":3,"k":2}]},"b":1}"#).unwrap();
+        assert_eq!(canonical_json(&a), canonical_json(&b));
+        assert_eq!(
+            canonical_json(&a),
+            r#"{"a":{"x":"s","y":[1,{"j":3,"k":2}]},"b":1}"#
+        );
+        assert_eq!(args_hash("t", &a), args_hash("t", &b));
+        assert_ne!(args_hash("t", &a), args_hash("u", &a));
+        assert_ne!(
+            args_hash("t", &a),
+            args_hash("t", &serde_json::json!({"b": 2}))
+        );
+    }
+
+    #[test]
+    fn every_tool_has_a_risk_and_a_schema() {
+        let all = catalogue();
+        assert_eq!(all.len(), 10);
+        for t in &all {
+            assert_eq!(risk_of(&t.name), Some(t.risk));
+            assert!(t.args_schema.is_object(), "{}", t.name);
+        }
+        assert_eq!(risk_of("read_memory"), Some(Risk::ReadOnly));
+        assert_eq!(risk_of("write_file"), Some(Risk::Write));
+        assert_eq!(risk_of("run_shell"), Some(Risk::High));
+        assert_eq!(risk_of("launch_rockets"), None);
+    }
+
+    #[test]
+    fn legacy_whitelist_names_still_grant_their_tools() {
+        let old = vec!["read_company_docs".to_owned()];
+        assert!(whitelisted(&old, "read_file"));
+        assert!(!whitelisted(&old, "write_file"));
+        assert!(whitelisted(&["write_file".to_owned()], "write_file"));
+        assert!(!whitelisted(&[], "read_file"));
+    }
+
+    #[test]
+    fn paths_stay_in_the_workspace() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        assert!(resolve_in(&root, "notes/a.txt").is_ok());
+        assert!(resolve_in(&root, "../a.txt").is_err());
+        assert!(resolve_in(&root, "notes/../../a.txt").is_err());
+        assert!(resolve_in(&root, "/etc/passwd").is_err());
+        assert!(resolve_in(&root, "").is_err());
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink("/", root.join("up")).unwrap();
+            assert!(resolve_in(&root, "up/etc/passwd").is_err());
+        }
+    }
+}

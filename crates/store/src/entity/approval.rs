@@ -1,0 +1,42 @@
+use sea_orm::entity::prelude::*;
+
+/// SPEC §8: one action that waits for (or had) the boss's decision.
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[sea_orm(table_name = "approval")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i32,
+    /// The requester.
+    pub employee_id: i32,
+    pub tool: String,
+    /// The tool's arguments, normalised; what runs on approval.
+    pub args: Json,
+    /// SHA-256 (hex) of the canonical JSON of `args`: the approval is bound to it.
+    pub args_hash: String,
+    #[sea_orm(column_type = "Text")]
+    pub reason: String,
+    /// `read_only`, `write` or `high`.
+    pub risk: String,
+    pub trace_id: Option<String>,
+    pub chat_id: Option<i32>,
+    /// `waiting`, `approved`, `rejected` or `expired`.
+    pub status: String,
+    pub created_at: DateTimeUtc,
+    pub expires_at: DateTimeUtc,
+    pub decided_at: Option<DateTimeUtc>,
+    /// `ui`, `notification`, `cli` or `policy`.
+    pub decided_via: Option<String>,
+    #[sea_orm(column_type = "Text", nullable)]
+    pub note: Option<String>,
+    /// JSON array of links `{who, employeeId, role, rule, weight}`.
+    pub authorization_chain: Json,
+    pub result: Option<Json>,
+    #[sea_orm(column_type = "Text", nullable)]
+    pub error: Option<String>,
+    pub executed_at: Option<DateTimeUtc>,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}
