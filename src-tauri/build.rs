@@ -56,6 +56,8 @@ const COMMANDS: &[&str] = &[
     "set_reviewer",
     "meeting_view",
     "close_meeting",
+    "list_approvals",
+    "decide_approval",
 ];
 
 fn main() {

@@ -1,6 +1,7 @@
 //! IPC commands. Each is a few lines: take `AppCore`, call one core function, map the
 //! error to `IpcError { code, message }`.
 
+mod approvals;
 mod chats;
 mod mailbox;
 mod org;
@@ -65,6 +66,8 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         work::set_reviewer,
         work::meeting_view,
         work::close_meeting,
+        approvals::list_approvals,
+        approvals::decide_approval,
     ]
 }
 

@@ -1,6 +1,7 @@
 //! `cubicle-cli`: the company without a window. Every command goes through the same
 //! core services as the desktop app; this file only parses arguments and prints.
 
+mod approvals;
 mod bench;
 mod intent;
 mod org;
@@ -107,6 +108,9 @@ enum Command {
     /// The secretary's conversation and its action cards.
     #[command(subcommand)]
     Secretary(say::SecretaryCommand),
+    /// Actions that wait for your approval.
+    #[command(subcommand)]
+    Approvals(approvals::ApprovalsCommand),
     /// Parse a boss message into secretary intents (no side effects, no database).
     Intent(intent::IntentArgs),
     /// Developer tasks.
@@ -194,6 +198,7 @@ async fn run(cli: Cli) -> Result<()> {
                     say::say(&core, &text.join(" "), yes, json).await
                 }
                 Command::Secretary(cmd) => say::run(&core, cmd).await,
+                Command::Approvals(cmd) => approvals::run(&core, cmd).await,
                 Command::Chats => say::chats(&core).await,
                 Command::Post { chat_id, text } => say::post(&core, chat_id, &text.join(" ")).await,
                 Command::Run(args) => run::run(&core, manual, args).await,

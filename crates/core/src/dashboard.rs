@@ -60,6 +60,8 @@ pub struct DashboardDto {
     pub tasks: Vec<DashboardTask>,
     /// The latest activity, newest first.
     pub activity: Vec<ActivityItem>,
+    /// Actions waiting for the boss's approval.
+    pub pending_approvals: u32,
 }
 
 pub async fn dashboard(db: &Db, clock: &SharedClock) -> Result<DashboardDto, DbErr> {
@@ -154,5 +156,7 @@ pub async fn dashboard(db: &Db, clock: &SharedClock) -> Result<DashboardDto, DbE
             .take(ACTIVITY_ITEMS)
             .map(|(_, item)| item)
             .collect(),
+        pending_approvals: u32::try_from(cubicle_store::approval::count_waiting(db, None).await?)
+            .unwrap_or(u32::MAX),
     })
 }

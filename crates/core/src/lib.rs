@@ -21,6 +21,7 @@ pub mod guard;
 pub mod mailbox;
 pub mod meeting;
 pub mod mind;
+pub mod notify;
 pub mod org;
 pub mod providers;
 pub mod roles;

@@ -84,6 +84,8 @@ pub enum TraceEventKind {
     Thought,
     ModelCall,
     Mail,
+    /// An action that waited for the boss (`outcome`: its status).
+    Approval,
 }
 
 /// One line of a trace's timeline.
@@ -100,6 +102,7 @@ pub struct TraceEventDto {
     pub chat_name: Option<String>,
     pub task_id: Option<i32>,
     pub mail_id: Option<i32>,
+    pub approval_id: Option<i32>,
     /// Model calls: what the call cost and how many tokens went in and out.
     pub cost_usd: Option<f64>,
     pub tokens: Option<u32>,
@@ -224,6 +227,7 @@ impl Traces {
             chat_name: None,
             task_id: None,
             mail_id: None,
+            approval_id: None,
             cost_usd: None,
             tokens: None,
             outcome: None,
@@ -350,6 +354,22 @@ impl Traces {
                     mail_id: Some(mail.id),
                     outcome: Some(mail.kind.clone()),
                     ..blank(mail.created_at, TraceEventKind::Mail)
+                },
+            ));
+        }
+        for a in q::approvals_of_trace(db, id).await? {
+            events.push((
+                a.created_at,
+                4,
+                TraceEventDto {
+                    employee_id: Some(a.employee_id),
+                    actor: person(Some(a.employee_id)),
+                    text: format!("{}: {}", a.tool, clip(&a.reason)),
+                    chat_id: a.chat_id,
+                    chat_name: chat_name(a.chat_id),
+                    approval_id: Some(a.id),
+                    outcome: Some(a.status.clone()),
+                    ..blank(a.created_at, TraceEventKind::Approval)
                 },
             ));
         }

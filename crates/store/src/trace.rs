@@ -6,7 +6,7 @@ use sea_orm::{
     QueryFilter, QueryOrder, QuerySelect,
 };
 
-use crate::entity::{chat_message, cost_ledger, mail, task, thought, trace};
+use crate::entity::{approval, chat_message, cost_ledger, mail, task, thought, trace};
 
 pub async fn insert_trace(
     conn: &impl ConnectionTrait,
@@ -129,5 +129,16 @@ pub async fn traces_since(
     trace::Entity::find()
         .filter(trace::Column::CreatedAt.gte(since))
         .count(conn)
+        .await
+}
+
+pub async fn approvals_of_trace(
+    conn: &impl ConnectionTrait,
+    id: &str,
+) -> Result<Vec<approval::Model>, DbErr> {
+    approval::Entity::find()
+        .filter(approval::Column::TraceId.eq(id))
+        .order_by_asc(approval::Column::Id)
+        .all(conn)
         .await
 }

@@ -10,4 +10,8 @@ tasks: Array<DashboardTask>,
 /**
  * The latest activity, newest first.
  */
-activity: Array<ActivityItem>, };
+activity: Array<ActivityItem>, 
+/**
+ * Actions waiting for the boss's approval.
+ */
+pendingApprovals: number, };

@@ -8,7 +8,7 @@ export type TraceEventDto = { at: string, kind: TraceEventKind, employeeId: numb
 /**
  * Who: an employee, the boss, or empty for the system.
  */
-actor: string, text: string, chatId: number | null, chatName: string | null, taskId: number | null, mailId: number | null, 
+actor: string, text: string, chatId: number | null, chatName: string | null, taskId: number | null, mailId: number | null, approvalId: number | null, 
 /**
  * Model calls: what the call cost and how many tokens went in and out.
  */

@@ -1,0 +1,124 @@
+//! [`Notifier`] over notify-rust: D-Bus `org.freedesktop.Notifications` on Linux and
+//! the BSDs, a plain notification elsewhere.
+
+use async_trait::async_trait;
+use tokio_util::sync::CancellationToken;
+
+use super::{ApprovalNotice, NotificationOutcome, Notifier, NotifyError};
+
+/// The system's notification server (notify-rust).
+#[derive(Clone, Debug, Default)]
+pub struct DesktopNotifier {
+    _private: (),
+}
+
+impl DesktopNotifier {
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+#[cfg(all(unix, not(target_os = "macos")))]
+#[async_trait]
+impl Notifier for DesktopNotifier {
+    async fn approval_requested(
+        &self,
+        notice: &ApprovalNotice,
+        withdraw: CancellationToken,
+    ) -> Result<NotificationOutcome, NotifyError> {
+        use notify_rust::{Hint, Notification, NotificationResponse, Timeout, Urgency};
+
+        use super::{ACTION_APPROVE, ACTION_OPEN, ACTION_REJECT, APP_NAME, CATEGORY};
+
+        // The sync call blocks on D-Bus: keep it off the async workers.
+        let caps = tokio::task::spawn_blocking(notify_rust::get_capabilities)
+            .await
+            .map_err(|e| NotifyError::Unavailable(e.to_string()))?
+            .map_err(|e| NotifyError::Unavailable(e.to_string()))?;
+        let buttons = caps.iter().any(|c| c == "actions");
+        let mut n = Notification::new();
+        n.appname(APP_NAME)
+            .summary(&notice.title)
+            .body(&notice.body)
+            .icon("dialog-question")
+            .hint(Hint::Category(CATEGORY.to_owned()))
+            .hint(Hint::DesktopEntry("cubicle".to_owned()))
+            .urgency(Urgency::Normal);
+        if buttons {
+            // Stays until answered (servers that honour it); the queue has it anyway.
+            n.hint(Hint::Resident(true))
+                .timeout(Timeout::Never)
+                .action(ACTION_OPEN, &notice.open_label)
+                .action(ACTION_APPROVE, &notice.approve_label)
+                .action(ACTION_REJECT, &notice.reject_label);
+        }
+        let handle = n
+            .show_async()
+            .await
+            .map_err(|e| NotifyError::Unavailable(e.to_string()))?;
+        tracing::debug!(
+            approval_id = notice.approval_id,
+            notification_id = handle.id(),
+            buttons,
+            "approval notification shown"
+        );
+        let wait = async {
+            let mut response = None;
+            handle
+                .wait_for_action_async(|r| response = Some(r.clone()))
+                .await;
+            response
+        };
+        let response = tokio::select! {
+            biased;
+            () = withdraw.cancelled() => {
+                handle.close_async().await;
+                return Ok(NotificationOutcome::Withdrawn);
+            }
+            r = wait => r,
+        };
+        // The bus went away before an answer: nothing to decide.
+        let Some(response) = response else {
+            return Ok(NotificationOutcome::Closed);
+        };
+        Ok(match response {
+            // Without buttons on offer, an action key cannot be the boss's choice.
+            NotificationResponse::Action(key) if buttons && key == ACTION_APPROVE => {
+                NotificationOutcome::Approve
+            }
+            NotificationResponse::Action(key) if buttons && key == ACTION_REJECT => {
+                NotificationOutcome::Reject
+            }
+            NotificationResponse::Default if buttons => NotificationOutcome::Open,
+            NotificationResponse::Action(key) if buttons && key == ACTION_OPEN => {
+                NotificationOutcome::Open
+            }
+            _ => NotificationOutcome::Closed,
+        })
+    }
+}
+
+#[cfg(not(all(unix, not(target_os = "macos"))))]
+#[async_trait]
+impl Notifier for DesktopNotifier {
+    async fn approval_requested(
+        &self,
+        notice: &ApprovalNotice,
+        _withdraw: CancellationToken,
+    ) -> Result<NotificationOutcome, NotifyError> {
+        // No actions here: a plain notification; the queue in the app decides.
+        let (title, body) = (notice.title.clone(), notice.body.clone());
+        tokio::task::spawn_blocking(move || {
+            notify_rust::Notification::new()
+                .appname(super::APP_NAME)
+                .summary(&title)
+                .body(&body)
+                .show()
+                .map(|_| ())
+                .map_err(|e| NotifyError::Unavailable(e.to_string()))
+        })
+        .await
+        .map_err(|e| NotifyError::Unavailable(e.to_string()))??;
+        Ok(NotificationOutcome::Closed)
+    }
+}

@@ -1,0 +1,29 @@
+//! The approval queue: what waits for the boss, and the boss's decisions from the UI.
+
+use cubicle_core::approvals::{ApprovalDto, ApprovalFilter, DecideApproval, DecidedVia};
+use cubicle_core::{AppCore, IpcError};
+use tauri::State;
+
+type Res<T> = Result<T, IpcError>;
+
+#[tauri::command]
+pub async fn list_approvals(
+    core: State<'_, AppCore>,
+    input: ApprovalFilter,
+) -> Res<Vec<ApprovalDto>> {
+    Ok(core.approvals.list(input).await?)
+}
+
+/// The UI decides as `ui`; the sender cannot claim another channel.
+#[tauri::command]
+pub async fn decide_approval(core: State<'_, AppCore>, input: DecideApproval) -> Res<ApprovalDto> {
+    Ok(core
+        .approvals
+        .decide(
+            input.approval_id,
+            input.decision,
+            DecidedVia::Ui,
+            input.note,
+        )
+        .await?)
+}
