@@ -1,0 +1,88 @@
+//! A company on a fresh SQLite file, and the few steps scenarios need from it.
+
+use cubicle_core::AppCore;
+use cubicle_core::app::CoreOptions;
+use cubicle_core::approvals::CallOutcome;
+use cubicle_core::tools::ToolCall;
+use cubicle_core::types::{EmployeeDto, Language, NewEmployee, SetupCompany};
+use tempfile::TempDir;
+
+/// The company and its folder; the folder lives as long as the value.
+pub struct TestCompany {
+    pub core: AppCore,
+    _dir: TempDir,
+}
+
+impl TestCompany {
+    /// An English-speaking company under the default approval policy (`key_steps`).
+    pub async fn new() -> Self {
+        Self::speaking(Language::En).await
+    }
+
+    pub async fn speaking(language: Language) -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let url = format!(
+            "sqlite://{}?mode=rwc",
+            dir.path().join("cubicle.db").display()
+        );
+        let core = AppCore::open_with(&url, CoreOptions::default())
+            .await
+            .expect("open db");
+        core.org
+            .setup_company(SetupCompany {
+                name: "Acme Robotics".into(),
+                boss_name: "Ada".into(),
+                language,
+                mission: Some("Build helpful robots".into()),
+            })
+            .await
+            .expect("setup company");
+        Self { core, _dir: dir }
+    }
+
+    /// Hires `name`, who may use exactly `tools`.
+    pub async fn staff(&self, name: &str, tools: &[&str]) -> EmployeeDto {
+        let e = self
+            .core
+            .org
+            .hire(NewEmployee {
+                name: name.into(),
+                title: "Engineer".into(),
+                department_id: None,
+                manager_id: None,
+                archetype: None,
+            })
+            .await
+            .expect("hire");
+        self.core
+            .approvals
+            .set_tool_whitelist(e.id, tools.iter().map(|t| t.to_string()).collect())
+            .await
+            .expect("whitelist");
+        e
+    }
+
+    /// `employee` asks to post `text` to the webhook at `url`; under `key_steps` it
+    /// waits for the boss. Returns the approval's id.
+    pub async fn ask_to_post(&self, employee: &EmployeeDto, url: &str, text: &str) -> i32 {
+        let outcome = self
+            .core
+            .approvals
+            .request(
+                employee.id,
+                ToolCall::new(
+                    "post_webhook",
+                    serde_json::json!({"url": url, "text": text}),
+                    "to announce the release",
+                ),
+                None,
+                None,
+            )
+            .await
+            .expect("request");
+        match outcome {
+            CallOutcome::Waiting(id) => id,
+            other => panic!("expected the post to wait for approval, got {other:?}"),
+        }
+    }
+}

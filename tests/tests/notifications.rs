@@ -1,0 +1,318 @@
+//! Approval notifications (SPEC §8) against a real D-Bus notification server on the
+//! test's session bus: the notifier under test is the app's own `DesktopNotifier`
+//! (notify-rust), and the server's buttons are pressed with real `ActionInvoked` signals.
+//!
+//! Needs a session bus: scripts/test.sh runs the Rust tests in `dbus-run-session`; by
+//! hand, `dbus-run-session -- cargo test -p cubicle-tests --test notifications`.
+//! Without one these tests fail, unless `CUBICLE_SKIP_DBUS=1`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use cubicle_core::approvals::{ApprovalDto, ApprovalStatus, DecidedVia, Decision};
+use cubicle_core::events::DomainEvent;
+use cubicle_core::notify::{self, DesktopNotifier};
+use cubicle_core::types::Language;
+use cubicle_tests::company::TestCompany;
+use cubicle_tests::notification_server::{self as ns, NotificationServer, wait_until};
+use tokio::sync::MutexGuard;
+use wiremock::matchers::method;
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+/// Long enough for a wrongly sent notification or a second run to show up.
+const SETTLE: Duration = Duration::from_millis(500);
+
+/// A company whose approval notifications go to a test server, and a webhook that
+/// counts what it receives.
+struct Scene {
+    server: NotificationServer,
+    company: TestCompany,
+    hook: MockServer,
+    opened: Arc<Mutex<Vec<i32>>>,
+    listener: tokio::task::JoinHandle<()>,
+    _bus: MutexGuard<'static, ()>,
+}
+
+impl Drop for Scene {
+    fn drop(&mut self) {
+        self.listener.abort();
+    }
+}
+
+impl Scene {
+    async fn start(test: &str, server_actions: bool, language: Language) -> Option<Self> {
+        if !ns::session_bus_or_skip(test) {
+            return None;
+        }
+        let bus = ns::exclusive_bus().await;
+        let server = if server_actions {
+            NotificationServer::with_actions().await
+        } else {
+            NotificationServer::without_actions().await
+        }
+        .expect("start the notification server on the session bus");
+        let hook = MockServer::start().await;
+        Mock::given(method("POST"))
+            .respond_with(ResponseTemplate::new(200).set_body_string("ok"))
+            .mount(&hook)
+            .await;
+        let company = TestCompany::speaking(language).await;
+        let opened = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&opened);
+        let listener = notify::spawn_approval_notifier(
+            company.core.clone(),
+            Arc::new(DesktopNotifier::new()),
+            move |id| sink.lock().unwrap().push(id),
+        );
+        Some(Self {
+            server,
+            company,
+            hook,
+            opened,
+            listener,
+            _bus: bus,
+        })
+    }
+
+    /// Olga asks to post "Release 1.2 is out" to the webhook; the approval's id.
+    async fn olga_asks_to_post(&self) -> i32 {
+        let olga = self.company.staff("Olga", &["post_webhook"]).await;
+        self.company
+            .ask_to_post(
+                &olga,
+                &format!("{}/hook", self.hook.uri()),
+                "Release 1.2 is out",
+            )
+            .await
+    }
+
+    async fn posts(&self) -> usize {
+        self.hook
+            .received_requests()
+            .await
+            .unwrap_or_default()
+            .len()
+    }
+
+    async fn approval(&self, id: i32) -> ApprovalDto {
+        self.company.core.approvals.get(id).await.unwrap()
+    }
+
+    /// Waits until approval `id` satisfies `done`; panics after the server's patience.
+    async fn wait_for_approval(&self, id: i32, done: impl Fn(&ApprovalDto) -> bool) -> ApprovalDto {
+        let deadline = tokio::time::Instant::now() + ns::PATIENCE;
+        loop {
+            let a = self.approval(id).await;
+            if done(&a) {
+                return a;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "approval {id} never got there: {a:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_approval_raises_exactly_one_notification_with_approve_and_reject() {
+    let Some(s) = Scene::start("notification per approval", true, Language::En).await else {
+        return;
+    };
+    let id = s.olga_asks_to_post().await;
+
+    let n = s.server.wait_for_notifications(1).await.remove(0);
+    assert_eq!(n.app_name, "Cubicle");
+    assert_eq!(n.summary, "Olga wants to post to a webhook");
+    assert!(
+        n.body.contains("Release 1.2 is out") && n.body.contains(&s.hook.uri()),
+        "the body says exactly what would be sent where: {}",
+        n.body
+    );
+    assert!(
+        n.body.contains("to announce the release"),
+        "and why: {}",
+        n.body
+    );
+    assert_eq!(n.action_keys(), ["default", "approve", "reject"]);
+    assert_eq!(n.label_of("approve"), Some("Approve"));
+    assert_eq!(n.label_of("reject"), Some("Reject"));
+    assert!(n.hints.contains(&"category".to_owned()), "{:?}", n.hints);
+
+    // The bus repeating itself does not raise a second one.
+    s.company
+        .core
+        .bus
+        .publish(DomainEvent::ApprovalRequested { approval_id: id });
+    tokio::time::sleep(SETTLE).await;
+    assert_eq!(s.server.notifications().len(), 1);
+    assert_eq!(s.posts().await, 0, "nothing is sent before approval");
+    assert_eq!(s.approval(id).await.status, ApprovalStatus::Waiting);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn approve_from_the_notification_posts_the_webhook_exactly_once() {
+    let Some(s) = Scene::start("approve from a notification", true, Language::En).await else {
+        return;
+    };
+    let id = s.olga_asks_to_post().await;
+    let n = s.server.wait_for_notifications(1).await.remove(0);
+    assert_eq!(s.posts().await, 0);
+
+    s.server.invoke_action(&n, "approve").await.unwrap();
+    let a = s.wait_for_approval(id, |a| a.executed_at.is_some()).await;
+    assert_eq!(a.status, ApprovalStatus::Approved);
+    assert_eq!(a.decided_via, Some(DecidedVia::Notification));
+    assert!(a.error.is_none(), "{a:?}");
+    assert_eq!(s.posts().await, 1);
+
+    // A second press of the same button (a flaky server, a double click) runs nothing.
+    s.server.emit_action(n.id, "approve").await.unwrap();
+    tokio::time::sleep(SETTLE).await;
+    assert_eq!(s.posts().await, 1);
+    assert_eq!(s.server.notifications().len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reject_from_the_notification_runs_nothing() {
+    let Some(s) = Scene::start("reject from a notification", true, Language::En).await else {
+        return;
+    };
+    let id = s.olga_asks_to_post().await;
+    let n = s.server.wait_for_notifications(1).await.remove(0);
+
+    s.server.invoke_action(&n, "reject").await.unwrap();
+    let a = s
+        .wait_for_approval(id, |a| a.status != ApprovalStatus::Waiting)
+        .await;
+    assert_eq!(a.status, ApprovalStatus::Rejected);
+    assert_eq!(a.decided_via, Some(DecidedVia::Notification));
+    tokio::time::sleep(SETTLE).await;
+    assert_eq!(s.posts().await, 0);
+    assert!(s.approval(id).await.executed_at.is_none());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_click_on_the_body_opens_the_app_on_that_approval() {
+    let Some(s) = Scene::start("click on a notification", true, Language::En).await else {
+        return;
+    };
+    let id = s.olga_asks_to_post().await;
+    let n = s.server.wait_for_notifications(1).await.remove(0);
+
+    s.server.invoke_action(&n, "default").await.unwrap();
+    let opened = wait_until(|| {
+        let o = s.opened.lock().unwrap().clone();
+        (!o.is_empty()).then_some(o)
+    })
+    .await;
+    assert_eq!(opened, Some(vec![id]));
+    tokio::time::sleep(SETTLE).await;
+    assert_eq!(s.approval(id).await.status, ApprovalStatus::Waiting);
+    assert_eq!(s.posts().await, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_without_buttons_gets_a_plain_notification_and_nothing_is_decided() {
+    let Some(s) = Scene::start("notification without actions", false, Language::En).await else {
+        return;
+    };
+    let id = s.olga_asks_to_post().await;
+    let n = s.server.wait_for_notifications(1).await.remove(0);
+    assert!(n.actions.is_empty(), "{:?}", n.actions);
+    assert_eq!(n.summary, "Olga wants to post to a webhook");
+
+    // Buttons it never offered cannot decide anything, even if a server says so.
+    s.server.invoke_action(&n, "approve").await.unwrap();
+    tokio::time::sleep(SETTLE).await;
+    assert_eq!(s.approval(id).await.status, ApprovalStatus::Waiting);
+    assert_eq!(s.posts().await, 0);
+    assert!(s.opened.lock().unwrap().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_approval_decided_in_the_app_closes_its_notification() {
+    let Some(s) = Scene::start("decided elsewhere", true, Language::En).await else {
+        return;
+    };
+    let id = s.olga_asks_to_post().await;
+    let n = s.server.wait_for_notifications(1).await.remove(0);
+
+    s.company
+        .core
+        .approvals
+        .decide(id, Decision::Reject, DecidedVia::Ui, None)
+        .await
+        .unwrap();
+    s.server.wait_for_close(n.id).await;
+
+    // A late press on the closed notification changes nothing.
+    s.server.emit_action(n.id, "approve").await.unwrap();
+    tokio::time::sleep(SETTLE).await;
+    let a = s.approval(id).await;
+    assert_eq!(
+        (a.status, a.decided_via),
+        (ApprovalStatus::Rejected, Some(DecidedVia::Ui))
+    );
+    assert_eq!(s.posts().await, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dismissed_notification_leaves_the_approval_waiting_in_the_queue() {
+    let Some(s) = Scene::start("dismissed notification", true, Language::En).await else {
+        return;
+    };
+    let id = s.olga_asks_to_post().await;
+    let n = s.server.wait_for_notifications(1).await.remove(0);
+
+    s.server.dismiss(&n).await.unwrap();
+    tokio::time::sleep(SETTLE).await;
+    assert_eq!(s.approval(id).await.status, ApprovalStatus::Waiting);
+    assert_eq!(s.server.notifications().len(), 1, "not raised again");
+
+    // The queue in the app still decides it.
+    s.company
+        .core
+        .approvals
+        .decide(id, Decision::Approve, DecidedVia::Ui, None)
+        .await
+        .unwrap();
+    assert_eq!(s.posts().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chinese_company_is_notified_in_chinese() {
+    let Some(s) = Scene::start("notification in Chinese", true, Language::ZhCn).await else {
+        return;
+    };
+    s.olga_asks_to_post().await;
+    let n = s.server.wait_for_notifications(1).await.remove(0);
+    assert_eq!(n.summary, "Olga 想要向 Webhook 发送消息");
+    assert!(n.body.contains("理由："), "{}", n.body);
+    assert_eq!(n.label_of("approve"), Some("批准"));
+    assert_eq!(n.label_of("reject"), Some("拒绝"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_notification_daemon_the_queue_still_has_the_approval() {
+    let Some(s) = Scene::start("no notification daemon", true, Language::En).await else {
+        return;
+    };
+    s.server.release_name().await.unwrap();
+    let first = s.olga_asks_to_post().await;
+    tokio::time::sleep(SETTLE).await;
+    assert!(s.server.notifications().is_empty());
+    assert_eq!(s.approval(first).await.status, ApprovalStatus::Waiting);
+
+    // The listener lives on: once a daemon appears, the next approval is notified.
+    s.server.claim_name().await.unwrap();
+    let olga = s.company.staff("Olga Two", &["post_webhook"]).await;
+    s.company
+        .ask_to_post(&olga, &format!("{}/hook", s.hook.uri()), "Release 1.3")
+        .await;
+    let n = s.server.wait_for_notifications(1).await.remove(0);
+    assert_eq!(n.summary, "Olga Two wants to post to a webhook");
+}
