@@ -47,6 +47,8 @@ pub(crate) enum Focus {
     Escalation,
     /// A task was resolved: report the result in the owner's own voice (onResolve).
     Report { task_id: i32 },
+    /// A tool it called has run: look at the result and go on.
+    ToolResult,
 }
 
 /// How the engine runs; the defaults are SPEC §4's.
@@ -215,6 +217,7 @@ impl Engine {
         let Some(company) = oq::find_company(db).await? else {
             return Ok(());
         };
+        self.schedule_approval_expiry().await?;
         let now = self.now();
         for e in oq::list_employees(db, company.id, false).await? {
             let unread = !cq::chats_with_unread_for(db, e.id).await?.is_empty();
@@ -254,6 +257,8 @@ impl Engine {
             // escalations are scheduled.
             DomainEvent::WorkChanged => self.schedule_tasks().await,
             // Work stopped: the boss hears of it once a day, in the mailbox.
+            // A new approval may run out of time before the ones already waiting.
+            DomainEvent::ApprovalRequested { .. } => self.schedule_approval_expiry().await,
             DomainEvent::BudgetExceeded {
                 spent_usd,
                 budget_usd,
@@ -495,6 +500,11 @@ impl Engine {
             WakeReason::MemoryExpiry => self.expire(w.employee_id).await,
             WakeReason::Report { task_id } => self.report(w.employee_id, task_id).await,
             WakeReason::Digest => self.digest().await,
+            WakeReason::ToolResult { chat_id } => {
+                self.think(w.employee_id, Some(chat_id), Focus::ToolResult)
+                    .await
+            }
+            WakeReason::ApprovalExpiry => self.expire_approvals().await,
         };
         if let Err(e) = result {
             tracing::warn!(error = %e, employee = w.employee_id, reason = ?w.reason, "wake-up failed");
@@ -626,6 +636,30 @@ impl Engine {
         self.think(employee_id, None, Focus::Escalation).await
     }
 
+    /// Expires the approvals whose time is up (their requesters are told) and schedules
+    /// the next expiry.
+    async fn expire_approvals(&self) -> Result<(), cubicle_store::DbErr> {
+        let approvals = &self.core().approvals;
+        if let Err(e) = approvals.expire_due(self.now()).await {
+            tracing::warn!(error = %e, "approvals could not be expired");
+        }
+        self.schedule_approval_expiry().await
+    }
+
+    async fn schedule_approval_expiry(&self) -> Result<(), cubicle_store::DbErr> {
+        match self.core().approvals.next_expiry().await {
+            Ok(Some(at)) => self.schedule(
+                at.max(self.now()),
+                crate::scheduler::COMPANY,
+                WakeReason::ApprovalExpiry,
+            ),
+            Ok(None) => {}
+            Err(crate::approvals::ApprovalError::Storage(e)) => return Err(e),
+            Err(e) => tracing::warn!(error = %e, "next approval expiry unknown"),
+        }
+        Ok(())
+    }
+
     /// Files today's digest (when the day had anything in it) and schedules tomorrow's.
     async fn digest(&self) -> Result<(), cubicle_store::DbErr> {
         let now = self.now();
@@ -690,6 +724,19 @@ impl Engine {
     pub(crate) fn cancel_escalation(&self, employee_id: i32, task_id: i32) {
         lock(&self.inner.sched).cancel(employee_id, WakeReason::TaskEscalation { task_id });
         lock(&self.inner.known_tasks).remove(&task_id);
+    }
+
+    /// A tool an employee called ran at once: it thinks again soon to see the result.
+    pub(crate) fn see_tool_result(&self, employee_id: i32, chat_id: i32) {
+        let delay = {
+            let mut rng = lock(&self.inner.rng);
+            self.inner.config.nudge.absorb_wait(&mut *rng)
+        };
+        self.schedule(
+            self.now() + delay,
+            employee_id,
+            WakeReason::ToolResult { chat_id },
+        );
     }
 
     /// A task its owner made in a thought: it already knows, no wake-up needed.

@@ -43,7 +43,11 @@ pub fn agent_card(e: &EmployeeDto, company: &CompanyDto, department: Option<&str
         tools = if e.tool_whitelist.is_empty() {
             "none".into()
         } else {
-            e.tool_whitelist.join(", ")
+            e.tool_whitelist
+                .iter()
+                .map(|t| crate::tools::signature(t).unwrap_or_else(|| t.clone()))
+                .collect::<Vec<_>>()
+                .join(", ")
         },
         archetype = e.archetype.as_str().replace('_', " "),
         style = e.speaking_style,

@@ -26,6 +26,10 @@ pub enum WakeReason {
     Report { task_id: i32 },
     /// The evening digest for the boss; scheduled for [`COMPANY`], not an employee.
     Digest,
+    /// A tool the employee called in this chat has run: it sees the result.
+    ToolResult { chat_id: i32 },
+    /// The next waiting approval runs out of time (for [`COMPANY`]).
+    ApprovalExpiry,
 }
 
 /// The wake-ups that belong to the company rather than to one employee (the digest).

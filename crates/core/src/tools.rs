@@ -297,6 +297,30 @@ fn risk_typed<T: Tool>() -> Option<Risk> {
 }
 
 /// The risk of the tool named `name`, if there is one.
+/// A tool as a prompt lists it: `post_webhook(url, text, style?)`; `None` for a name
+/// that is not a tool.
+pub fn signature(name: &str) -> Option<String> {
+    let spec = catalogue().into_iter().find(|t| t.name == name)?;
+    let props = spec.args_schema.get("properties")?.as_object()?;
+    let required: Vec<&str> = spec
+        .args_schema
+        .get("required")
+        .and_then(serde_json::Value::as_array)
+        .map(|r| r.iter().filter_map(serde_json::Value::as_str).collect())
+        .unwrap_or_default();
+    let args: Vec<String> = props
+        .keys()
+        .map(|k| {
+            if required.contains(&k.as_str()) {
+                k.clone()
+            } else {
+                format!("{k}?")
+            }
+        })
+        .collect();
+    Some(format!("{}({})", spec.name, args.join(", ")))
+}
+
 pub fn risk_of(name: &str) -> Option<Risk> {
     dispatch!(name, risk_typed, (), None)
 }

@@ -22,6 +22,10 @@ pub(super) struct Scope<'a> {
     pub requirement: Option<i32>,
     pub latest_seen: Option<i32>,
     pub trace: Option<&'a str>,
+    /// Whether a tool that ran (or was refused) wakes the employee to see the result;
+    /// false in the thought that looks at results, so a model that keeps calling can't
+    /// keep itself awake.
+    pub follow_up: bool,
 }
 
 /// Applies the thought's memory, relationship and task ops and its chat summary; returns
@@ -38,6 +42,7 @@ pub(super) async fn apply_ops(
         requirement: chat_requirement,
         latest_seen,
         trace,
+        follow_up,
     } = *scope;
     let core = engine.core();
     let now = engine.now();
@@ -160,6 +165,47 @@ pub(super) async fn apply_ops(
                 }
             }
             _ => {}
+        }
+    }
+    // Tools go through the approval policy, whatever the thought claims: a thought has
+    // no way to approve anything (SPEC §8, fail closed).
+    for call in t.tool_calls.iter().take(MAX_TOOL_CALLS) {
+        if call.tool.trim().is_empty() {
+            continue;
+        }
+        let request = crate::tools::ToolCall::new(
+            call.tool.trim(),
+            serde_json::Value::Object(call.args.clone()),
+            &call.reason,
+        );
+        match core
+            .approvals
+            .request(me.id, request, trace, Some(chat.id))
+            .await
+        {
+            Ok(crate::approvals::CallOutcome::Done(_)) => {
+                // It ran: the employee sees the result in its next thought, soon.
+                if follow_up {
+                    engine.see_tool_result(me.id, chat.id);
+                }
+                applied.push(json!({"tool": call.tool, "outcome": "done"}));
+            }
+            Ok(crate::approvals::CallOutcome::Waiting(id)) => {
+                applied.push(json!({"tool": call.tool, "outcome": "waiting", "approval": id}));
+            }
+            Ok(crate::approvals::CallOutcome::Refused(why)) => {
+                // Told at once, so it can say it can't rather than wait for nothing.
+                if follow_up {
+                    engine.see_tool_result(me.id, chat.id);
+                }
+                applied.push(json!({"tool": call.tool, "outcome": "refused", "why": why}));
+            }
+            Err(e) => {
+                // A bad call (unknown tool, wrong arguments) is the model's mistake: logged
+                // and shown to it next time, never a reason to stop.
+                tracing::info!(employee = me.id, tool = %call.tool, error = %e, "tool call failed");
+                applied.push(json!({"tool": call.tool, "outcome": "error"}));
+            }
         }
     }
     if let (Some(summary), Some(upto)) = (
@@ -314,6 +360,9 @@ pub(super) async fn guard_stop(
         .await?;
     Ok(())
 }
+
+/// Tool calls one thought may make.
+const MAX_TOOL_CALLS: usize = 3;
 
 /// The rolling chat summary is a paragraph, not a transcript.
 const SUMMARY_MAX_CHARS: usize = 600;

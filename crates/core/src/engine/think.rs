@@ -136,7 +136,7 @@ pub(super) async fn think(
     let wants_to_speak = match focus {
         Focus::Messages => !unread.is_empty(),
         Focus::Report { .. } => reporting.is_some(),
-        Focus::Escalation => false,
+        Focus::Escalation | Focus::ToolResult => false,
     };
     if wants_to_speak {
         let mode = if chat.mode == "work" {
@@ -316,6 +316,7 @@ pub(super) async fn think(
         })
         .collect();
     let stamina = core.minds.stamina(employee_id).await?;
+    let tool_results = recent_tool_results(engine, employee_id).await?;
     let seed = engine.pick_seed();
     let scene = Scene {
         me: &me_dto,
@@ -336,6 +337,7 @@ pub(super) async fn think(
         stamina,
         addressed,
         other_chats: other_groups.iter().map(|(_, n)| n.clone()).collect(),
+        tool_results,
         report: reporting.as_ref().map(|t| crate::mind::thought::Report {
             description: t.description.clone(),
             result: t.result.clone(),
@@ -468,6 +470,7 @@ pub(super) async fn think(
         requirement: chat_requirement,
         latest_seen,
         trace: trace.as_deref(),
+        follow_up: focus != Focus::ToolResult,
     };
     let ops = apply_ops(engine, &me, &scope, &t, &staff).await?;
     if let Some(last) = latest_seen {
@@ -721,4 +724,36 @@ fn target_of(
         Some((id, _)) => Target::Chat(*id),
         None => Target::Here,
     }
+}
+
+/// How recent a tool call must be to be shown in a thought.
+const TOOL_RESULTS_WINDOW: TimeDelta = TimeDelta::hours(2);
+/// How many tool results a thought shows.
+const TOOL_RESULTS_SHOWN: usize = 3;
+
+/// The employee's latest tool calls and what they came to, newest first.
+async fn recent_tool_results(engine: &Engine, employee_id: i32) -> Result<Vec<String>, DbErr> {
+    let since = engine.now() - TOOL_RESULTS_WINDOW;
+    let calls = match engine.core().approvals.tool_calls(Some(employee_id)).await {
+        Ok(c) => c,
+        Err(crate::approvals::ApprovalError::Storage(e)) => return Err(e),
+        Err(_) => return Ok(vec![]),
+    };
+    Ok(calls
+        .into_iter()
+        .filter(|c| {
+            chrono::DateTime::parse_from_rfc3339(&c.created_at)
+                .is_ok_and(|at| at.with_timezone(&chrono::Utc) >= since)
+        })
+        .take(TOOL_RESULTS_SHOWN)
+        .map(|c| {
+            let what = match c.outcome.as_str() {
+                "waiting_approval" => "waiting for the boss's approval".to_owned(),
+                "refused" => format!("refused: {}", c.output.unwrap_or_default()),
+                "error" => format!("failed: {}", c.output.unwrap_or_default()),
+                _ => c.output.unwrap_or_else(|| "done".to_owned()),
+            };
+            format!("{} → {what}", c.tool)
+        })
+        .collect())
 }

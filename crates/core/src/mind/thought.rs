@@ -68,6 +68,19 @@ pub struct Thought {
     pub relationship_ops: Vec<RelationshipOp>,
     #[serde(default)]
     pub task_ops: Vec<TaskOp>,
+    /// Tools the employee wants to use (SPEC §8). Whatever the thought says, it
+    /// cannot approve them: each goes through the approval policy.
+    #[serde(default)]
+    pub tool_calls: Vec<ToolCallOp>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
+pub struct ToolCallOp {
+    pub tool: String,
+    pub args: serde_json::Map<String, serde_json::Value>,
+    #[schemars(length(max = 300))]
+    pub reason: String,
 }
 
 /// The keys every thought carries, in the order it should write them (see [`Thought`]).
@@ -196,6 +209,8 @@ pub struct Scene<'a> {
     pub report: Option<Report>,
     /// Names of the other group chats the employee is in (it may post there).
     pub other_chats: Vec<String>,
+    /// What the employee's recent tool calls came to, newest first (one line each).
+    pub tool_results: Vec<String>,
 }
 
 /// A resolved task the employee reports on (SPEC §6 onResolve).
@@ -314,7 +329,8 @@ fn system_prompt(s: &Scene<'_>) -> String {
          \"memoryOps\": [{\"op\": \"add\"|\"delete\", \"type\": \"long_term\"|\"short_term\", \"content\", \
          \"importance\": 1-10, \"ttl\": hours, \"visibility\": \"private\"|\"team\"|\"public\", \"id\"}], \
          \"relationshipOps\": [{\"name\", \"impression\" (max 200 chars), \"affinity\": 1-100}], \
-         \"taskOps\": [{\"op\": \"create\"|\"resolve\"|\"fail\", \"id\", \"description\", \"type\": \"oneshot\"|\"long_running\"|\"conditional\", \"condition\", \"reportTo\": colleague or \"#chat\" (default: the boss), \"result\"}]}",
+         \"taskOps\": [{\"op\": \"create\"|\"resolve\"|\"fail\", \"id\", \"description\", \"type\": \"oneshot\"|\"long_running\"|\"conditional\", \"condition\", \"reportTo\": colleague or \"#chat\" (default: the boss), \"result\"}], \
+         \"toolCalls\": [{\"tool\": one of your tools, \"args\": {…}, \"reason\"}] (sensitive ones wait for the boss's approval)}",
     );
     out
 }
@@ -356,6 +372,12 @@ fn context_tail(s: &Scene<'_>) -> String {
         .collect();
     out.push_str(&urgency::task_section(&tasks));
     out.push('\n');
+    if !s.tool_results.is_empty() {
+        out.push_str("Your recent tool calls:\n");
+        for line in &s.tool_results {
+            out.push_str(&format!("- {}\n", cut(line, 300)));
+        }
+    }
     if let Some(r) = &s.report {
         out.push_str(&format!(
             "Your task \"{}\" is done{}. {} Write the report yourself, in your own voice (shouldSpeak true).\n",
@@ -504,6 +526,7 @@ mod tests {
             addressed: true,
             report: None,
             other_chats: vec!["REST vs GraphQL".into()],
+            tool_results: vec!["post_webhook → waiting for the boss's approval".into()],
         }
     }
 
@@ -529,6 +552,16 @@ mod tests {
         assert!(
             system.contains("Your other chats: #REST vs GraphQL."),
             "chats it may post in"
+        );
+        assert!(
+            user.contains(
+                "Your recent tool calls:\n- post_webhook → waiting for the boss's approval"
+            ),
+            "tool results"
+        );
+        assert!(
+            system.contains("\"toolCalls\""),
+            "tool calls in the output format"
         );
         assert!(system.contains("\"topicSaturation\""), "output format");
         assert!(user.contains("Earlier in this chat: We agreed to ship on Friday."));

@@ -18,6 +18,7 @@ use crate::util::TestCompany;
 
 mod playbook;
 mod review;
+mod tools;
 
 use playbook::{Playbook, Seen, silent, speak};
 
