@@ -5,9 +5,10 @@ import { DashboardPage } from "./dashboard/DashboardPage";
 import { LoadingState, ErrorState } from "./components/ui";
 import { ProfilePage } from "./employee/ProfilePage";
 import { setLanguage } from "./i18n";
-import { useDomainEvents } from "./ipc/events";
+import { useDomainEvents, useOpenApprovalEvents } from "./ipc/events";
 import { useOrg } from "./ipc/queries";
 import { MailboxPage } from "./mailbox/MailboxPage";
+import { ApprovalsPage } from "./approvals/ApprovalsPage";
 import { OrgChartPage } from "./org/OrgChartPage";
 import { RelationshipsPage } from "./relationships/RelationshipsPage";
 import { SecretaryPage } from "./secretary/SecretaryPage";
@@ -20,6 +21,7 @@ import { SetupWizard } from "./wizard/SetupWizard";
 
 export function App() {
   useDomainEvents();
+  useOpenApprovalEvents();
   const org = useOrg();
   const route = useRoute();
   const language = org.data?.company?.language;
@@ -49,6 +51,8 @@ function Page({ route, company }: { route: AppRoute; company: CompanyDto }) {
       return <ChatsPage chatId={route.chatId} />;
     case "mailbox":
       return <MailboxPage mailId={route.mailId} />;
+    case "approvals":
+      return <ApprovalsPage approvalId={route.approvalId} />;
     case "relationships":
       return <RelationshipsPage />;
     case "employee":

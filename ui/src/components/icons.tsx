@@ -353,3 +353,11 @@ export const XCircleIcon = (p: IconProps) => (
     <path d="M7.5 7.5l5 5M12.5 7.5l-5 5" />
   </Svg>
 );
+
+/** A shield with a check: an action that waits for the boss's approval. */
+export const ShieldIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M10 2.5l6 2.2v4.6c0 3.8-2.6 6.9-6 8.2-3.4-1.3-6-4.4-6-8.2V4.7l6-2.2z" />
+    <path d="M7.3 10l2 2 3.6-3.8" />
+  </Svg>
+);

@@ -55,8 +55,25 @@ describe("dashboard page", () => {
     expect(screen.getByTestId("unread-mail")).toHaveTextContent("1 in the mailbox");
     expect(screen.getByTestId("unread-chats")).toHaveAttribute("href", "#chats");
     expect(screen.getByTestId("unread-chats")).toHaveTextContent("1 chat message");
-    // Approvals do not exist yet: nothing about them.
-    expect(screen.queryByText(/approv/i)).not.toBeInTheDocument();
+    // Nothing waits for approval: the card is there, quiet.
+    expect(screen.getByTestId("approvals-value")).toHaveTextContent("0");
+    expect(screen.getByTestId("figure-approvals")).not.toHaveAttribute("data-emphasis");
+  });
+
+  it("shows the pending approvals as a figure that stands out and leads to the queue", async () => {
+    const { backend } = busyCompany();
+    backend.addApproval(12, "run_shell", { summary: "run `cargo test` in workspace/employees/12" });
+    backend.addApproval(13, "post_webhook", { summary: "POST https://example.com/hook" });
+    backend.install();
+    const { user } = renderApp();
+
+    await waitFor(() => expect(screen.getByTestId("approvals-value")).toHaveTextContent("2"));
+    const card = screen.getByTestId("figure-approvals");
+    expect(card).toHaveAttribute("href", "#approvals");
+    expect(card).toHaveAttribute("data-emphasis", "true");
+    expect(screen.getByTestId("approvals-detail")).toHaveTextContent("2 actions wait for you");
+    await user.click(card);
+    expect(await screen.findByTestId("approvals-page")).toBeInTheDocument();
   });
 
   it("lists pending tasks most urgent first, with urgency pills, owners linking to profiles and ages", async () => {

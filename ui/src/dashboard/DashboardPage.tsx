@@ -61,25 +61,44 @@ export function DashboardPage() {
 
 function Figures({ dashboard }: { dashboard: DashboardDto | undefined }) {
   return (
-    <div data-testid="dashboard-figures" className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
+    <div data-testid="dashboard-figures" className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5">
       <HeadcountCard />
       <TasksCard tasks={dashboard?.tasks} />
+      <ApprovalsCard pending={dashboard?.pendingApprovals} />
       <SpendCard />
       <UnreadCard />
     </div>
   );
 }
 
-function FigureCard({ label, testId, href, children }: { label: string; testId: string; href?: string; children: ReactNode }) {
+function FigureCard({
+  label,
+  testId,
+  href,
+  emphasis = false,
+  children,
+}: {
+  label: string;
+  testId: string;
+  href?: string;
+  /** Something waits for the boss: the card stands out. */
+  emphasis?: boolean;
+  children: ReactNode;
+}) {
   const body = (
     <>
       <div className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</div>
       <div className="mt-2">{children}</div>
     </>
   );
-  const className = "block rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200";
+  const className = `block rounded-xl p-4 shadow-sm ring-1 ${emphasis ? "bg-amber-50 ring-amber-300" : "bg-white ring-slate-200"}`;
   return href ? (
-    <a href={href} data-testid={testId} className={`${className} transition-shadow hover:shadow-md hover:ring-slate-300`}>
+    <a
+      href={href}
+      data-testid={testId}
+      data-emphasis={emphasis ? "true" : undefined}
+      className={`${className} transition-shadow hover:shadow-md ${emphasis ? "hover:ring-amber-400" : "hover:ring-slate-300"}`}
+    >
       {body}
     </a>
   ) : (
@@ -181,6 +200,28 @@ function SpendCard() {
           </div>
           <p data-testid="spend-detail" className="mt-1.5 text-sm text-slate-500">
             {t("dashboard.figures.ofBudget", { budget: formatUsd(report.budgetUsd, i18n.language) })}
+          </p>
+        </>
+      )}
+    </FigureCard>
+  );
+}
+
+/** SPEC §11: actions waiting for the boss's approval; stands out while any wait. */
+function ApprovalsCard({ pending }: { pending: number | undefined }) {
+  const { t } = useTranslation();
+  const waiting = pending ?? 0;
+  return (
+    <FigureCard label={t("dashboard.figures.approvals")} testId="figure-approvals" href={routeHref({ page: "approvals", approvalId: null })} emphasis={waiting > 0}>
+      {pending === undefined ? (
+        <Unknown testId="approvals-value" />
+      ) : (
+        <>
+          <Big testId="approvals-value" className={waiting > 0 ? "text-amber-800" : ""}>
+            {pending}
+          </Big>
+          <p data-testid="approvals-detail" className={`mt-1 text-sm ${waiting > 0 ? "font-medium text-amber-800" : "text-slate-500"}`}>
+            {waiting > 0 ? t("dashboard.figures.approvalsWaiting", { count: waiting }) : t("dashboard.figures.approvalsNone")}
           </p>
         </>
       )}

@@ -8,6 +8,7 @@ import { AFFINITY_TONES } from "../relationships/affinity";
 import { ACTION_STATUSES, APPROVAL_POLICIES, PROPOSAL_TYPES } from "../secretary/format";
 import { KEY_STATUSES, ROUTABLE_PURPOSES } from "../settings/format";
 import { CALL_OUTCOMES, TRACE_EVENT_KINDS } from "../traces/format";
+import { APPROVAL_STATUSES, APPROVAL_VIEWS, DECIDED_VIA, KNOWN_TOOLS, RISKS } from "../approvals/format";
 import { REQUIREMENT_STATUSES, TASK_STATUSES } from "../work/format";
 import { CHAIN_ACTORS, DECIDED_BY, DECISION_OUTCOMES, DECISION_TYPES, LINK_ROLES, NOTE_KINDS, STRATEGIES } from "../meetings/format";
 import en from "./en.json";
@@ -67,7 +68,7 @@ describe("translations", () => {
     expect(missing).toEqual([]);
   });
 
-  it("translates every archetype, status, error code, language, key status, purpose, secretary action, chat kind, silence reason, stamina zone, memory label, affinity tone, mailbox kind, status and view, and meeting strategy, decision and chain link in both languages", () => {
+  it("translates every archetype, status, error code, language, key status, purpose, secretary action, chat kind, silence reason, stamina zone, memory label, affinity tone, mailbox kind, status and view, meeting strategy, decision and chain link, and approval tool, risk, status and channel in both languages", () => {
     const dynamic = [
       ...ARCHETYPES.map((a) => `archetype.${a}`),
       ...EMPLOYEE_STATUSES.map((s) => `status.${s}`),
@@ -107,6 +108,11 @@ describe("translations", () => {
       ...LINK_ROLES.map((r) => `meeting.role.${r}`),
       ...CHAIN_ACTORS.map((a) => `meeting.who.${a}`),
       ...NOTE_KINDS.map((k) => `meeting.noteKind.${k}`),
+      ...KNOWN_TOOLS.map((tool) => `approvals.tool.${tool}`),
+      ...RISKS.map((r) => `approvals.risk.${r}`),
+      ...APPROVAL_STATUSES.map((s) => `approvals.status.${s}`),
+      ...DECIDED_VIA.map((v) => `approvals.via.${v}`),
+      ...APPROVAL_VIEWS.map((v) => `approvals.view.${v}`),
     ];
     for (const key of dynamic) {
       expect(enKeys.has(key), `en ${key}`).toBe(true);

@@ -58,6 +58,9 @@ import type { SetRequirementStatus } from "../bindings/SetRequirementStatus";
 import type { SetReviewer } from "../bindings/SetReviewer";
 import type { MeetingRef } from "../bindings/MeetingRef";
 import type { MeetingViewDto } from "../bindings/MeetingViewDto";
+import type { ApprovalDto } from "../bindings/ApprovalDto";
+import type { ApprovalFilter } from "../bindings/ApprovalFilter";
+import type { DecideApproval } from "../bindings/DecideApproval";
 
 export const api = {
   getOrg: () => invoke<OrgSnapshot>("get_org"),
@@ -159,6 +162,15 @@ export const api = {
   meetingView: (input: MeetingRef) => invoke<MeetingViewDto>("meeting_view", { input }),
   /** The boss ends a meeting now: the minutes are taken; `invalid_input` when it is already closed. */
   closeMeeting: (input: MeetingRef) => invoke<MeetingViewDto>("close_meeting", { input }),
+
+  // Approvals (SPEC §8): actions an employee asked for that wait for the boss.
+  /** Waiting ones oldest first (`pending`), or decided ones newest first (`history`, each filter when set). */
+  listApprovals: (input: ApprovalFilter) => invoke<ApprovalDto[]>("list_approvals", { input }),
+  /**
+   * The first decision wins and, when it approves, runs the action once. The same decision again returns
+   * the approval unchanged; the other way is `already_decided`; past its time, `approval_expired`.
+   */
+  decideApproval: (input: DecideApproval) => invoke<ApprovalDto>("decide_approval", { input }),
 };
 
 // Plain Rust input structs of the chat and mind commands (no generated bindings).

@@ -3,8 +3,15 @@ import { useQueryClient, type QueryClient, type QueryKey } from "@tanstack/react
 import { useEffect, useState } from "react";
 import type { DomainEvent } from "../bindings/DomainEvent";
 import { queryKeys } from "./queries";
+import { navigate } from "../shell/route";
 
 export const DOMAIN_EVENT = "domain-event";
+/** A desktop notification's body was clicked: open the approval it was about (or the queue, for a summary). */
+export const OPEN_APPROVAL_EVENT = "open_approval";
+
+export interface OpenApproval {
+  approvalId: number | null;
+}
 
 /** Subscribe to backend domain events. Resolves to the function that unsubscribes. */
 export function onDomainEvent(cb: (event: DomainEvent) => void): Promise<UnlistenFn> {
@@ -69,9 +76,10 @@ export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
       return [queryKeys.spend, queryKeys.org, queryKeys.company, queryKeys.dashboard];
     case "approval_requested":
     case "approval_decided":
-      // The requester's status (waiting_approval and back) shows on the org chart and profiles;
-      // an approval is part of its instruction's trace.
-      return [queryKeys.org, queryKeys.profiles, queryKeys.traces];
+      // Every listing of the queue (and the navigation badge), the dashboard's figure. The requester's
+      // status (waiting_approval and back) shows on the org chart and profiles; an approval is part of
+      // its instruction's trace. Deciding also tells the requester in a chat and may file mail.
+      return [queryKeys.approvals, queryKeys.dashboard, queryKeys.org, queryKeys.profiles, queryKeys.traces, queryKeys.mailbox, queryKeys.chats];
   }
 }
 
@@ -101,6 +109,34 @@ export function useDomainEvents(): void {
       unlisten?.();
     };
   }, [client]);
+}
+
+/** Subscribe to notification clicks that ask to open an approval. Resolves to the function that unsubscribes. */
+export function onOpenApproval(cb: (approvalId: number | null) => void): Promise<UnlistenFn> {
+  return listen<OpenApproval | null>(OPEN_APPROVAL_EVENT, (e) => {
+    const id = e.payload?.approvalId;
+    cb(typeof id === "number" && Number.isInteger(id) && id > 0 ? id : null);
+  });
+}
+
+/** Mount once near the root: a click on an approval's notification brings its card up. */
+export function useOpenApprovalEvents(): void {
+  useEffect(() => {
+    let disposed = false;
+    let unlisten: UnlistenFn | undefined;
+    onOpenApproval((approvalId) => navigate({ page: "approvals", approvalId }))
+      .then((fn) => {
+        if (disposed) fn();
+        else unlisten = fn;
+      })
+      .catch(() => {
+        // No event bus (plain browser): there are no notifications to click either.
+      });
+    return () => {
+      disposed = true;
+      unlisten?.();
+    };
+  }, []);
 }
 
 /**

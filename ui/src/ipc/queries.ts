@@ -1,4 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
+import type { ApprovalFilter } from "../bindings/ApprovalFilter";
 import type { MailFilter } from "../bindings/MailFilter";
 import { api } from "./api";
 
@@ -34,6 +35,10 @@ export const queryKeys = {
   /** Every meeting's view sits under it (mail about a meeting may change its decisions). */
   meetings: ["meeting"] as const,
   meeting: (chatId: number) => ["meeting", chatId] as const,
+  /** Every approval listing sits under it: the waiting ones, and the history per filter. */
+  approvals: ["approvals"] as const,
+  approvalList: (filter: ApprovalFilter) =>
+    filter.kind === "pending" ? (["approvals", "pending"] as const) : (["approvals", "history", filter.status, filter.employeeId] as const),
 };
 
 export function useOrg() {
@@ -183,3 +188,25 @@ export function useMeeting(chatId: number) {
 /** What ending a meeting makes stale: the meeting, its chat (a closing note) and the mailbox (the minutes). */
 export const meetingKeys = (chatId: number) =>
   [queryKeys.meeting(chatId), queryKeys.chat(chatId), queryKeys.chatList, queryKeys.mailbox] as const;
+
+// ---- Approvals ----
+
+const PENDING_APPROVALS: ApprovalFilter = { kind: "pending" };
+
+/** One listing of the approvals. Changing the history filter keeps the last list on screen until the new one is in. */
+export function useApprovals(filter: ApprovalFilter) {
+  return useQuery({
+    queryKey: queryKeys.approvalList(filter),
+    queryFn: () => api.listApprovals(filter),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Approvals waiting for the boss (0 while loading or when they cannot be read): the navigation badge. */
+export function usePendingApprovalCount(): number {
+  const pending = useQuery({ queryKey: queryKeys.approvalList(PENDING_APPROVALS), queryFn: () => api.listApprovals(PENDING_APPROVALS), select: (a) => a.length });
+  return pending.data ?? 0;
+}
+
+/** What a decision makes stale: every listing, the dashboard's figure, the traces, and the requester (its status). */
+export const APPROVAL_KEYS = [queryKeys.approvals, queryKeys.dashboard, queryKeys.traces, queryKeys.org, queryKeys.profiles] as const;

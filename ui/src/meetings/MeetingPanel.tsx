@@ -271,7 +271,7 @@ function Decision({ decision: d }: { decision: DecisionDto }) {
 }
 
 /** One link of a chain: who → what they did → under which rule (and the weight of their vote). */
-function ChainLink({ link, last, testId }: { link: Link; last: boolean; testId: string }) {
+export function ChainLink({ link, last, testId }: { link: Link; last: boolean; testId: string }) {
   const { t } = useTranslation();
   const actor = chainActor(link);
   const who = actor ? t(`meeting.who.${actor}`) : link.who;

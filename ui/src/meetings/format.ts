@@ -31,8 +31,8 @@ export type DecidedBy = (typeof DECIDED_BY)[number];
 export const NOTE_KINDS = ["speak", "invite", "close", "pass"] as const;
 export type NoteKind = (typeof NOTE_KINDS)[number];
 
-/** Link.who when it is not a person's name. */
-export const CHAIN_ACTORS = ["boss", "secretary", "vote"] as const;
+/** Link.who when it is not a person's name (`policy`: an approval the approval policy decided). */
+export const CHAIN_ACTORS = ["boss", "secretary", "vote", "policy"] as const;
 export type ChainActor = (typeof CHAIN_ACTORS)[number];
 
 const oneOf =

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { CompanyDto } from "../bindings/CompanyDto";
-import { BoardIcon, ChatIcon, ChatsIcon, DashboardIcon, GraphIcon, MailIcon, OrgIcon, SettingsIcon, TraceIcon } from "../components/icons";
-import { useChats, useUnreadMail } from "../ipc/queries";
+import { BoardIcon, ChatIcon, ChatsIcon, DashboardIcon, GraphIcon, MailIcon, OrgIcon, SettingsIcon, ShieldIcon, TraceIcon } from "../components/icons";
+import { useChats, usePendingApprovalCount, useUnreadMail } from "../ipc/queries";
 import { Avatar } from "../org/Avatar";
 import { LanguageSwitch } from "./LanguageSwitch";
 import { pageStart, routeHref, type AppRoute, type NavPage } from "./route";
@@ -83,6 +83,13 @@ function UnreadMailBadge() {
   return <CountBadge count={unread} label={t("mailbox.unread", { count: unread })} testId="nav-mailbox-unread" />;
 }
 
+/** How many approvals wait for the boss (hidden when none). */
+function PendingApprovalsBadge() {
+  const { t } = useTranslation();
+  const waiting = usePendingApprovalCount();
+  return <CountBadge count={waiting} label={t("approvals.waitingCount", { count: waiting })} testId="nav-approvals-waiting" />;
+}
+
 export function AppShell({ company, route, children }: { company: CompanyDto; route: AppRoute; children: ReactNode }) {
   const { t } = useTranslation();
   return (
@@ -111,6 +118,14 @@ export function AppShell({ company, route, children }: { company: CompanyDto; ro
             icon={<MailIcon />}
             label={t("nav.mailbox")}
             badge={<UnreadMailBadge />}
+          />
+          <NavItem
+            page="approvals"
+            active={route}
+            testId="nav-approvals"
+            icon={<ShieldIcon />}
+            label={t("nav.approvals")}
+            badge={<PendingApprovalsBadge />}
           />
           <NavItem page="work" active={route} testId="nav-work" icon={<BoardIcon />} label={t("nav.work")} />
           <NavItem page="traces" active={route} testId="nav-traces" icon={<TraceIcon />} label={t("nav.traces")} />

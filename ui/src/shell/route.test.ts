@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_ROUTE, NAV_PAGES, pageStart, parseRoute, routeHref, traceHref, type AppRoute } from "./route";
+import { DEFAULT_ROUTE, NAV_PAGES, approvalHref, pageStart, parseRoute, routeHref, traceHref, type AppRoute } from "./route";
 
 describe("routes", () => {
   it("reads every page from the hash, with ids where a page takes one", () => {
@@ -51,6 +51,8 @@ describe("routes", () => {
       { page: "chats", chatId: 3 },
       { page: "mailbox", mailId: null },
       { page: "mailbox", mailId: 8 },
+      { page: "approvals", approvalId: null },
+      { page: "approvals", approvalId: 4 },
       { page: "relationships" },
       { page: "settings" },
       { page: "employee", employeeId: 42 },
@@ -65,6 +67,8 @@ describe("routes", () => {
     expect(routeHref({ page: "traces", traceId: "tr-0a1b2c3d4e5f" })).toBe("#traces/tr-0a1b2c3d4e5f");
     expect(traceHref("tr-1")).toBe("#traces/tr-1");
     expect(routeHref({ page: "work" })).toBe("#work");
+    expect(approvalHref(4)).toBe("#approvals/4");
+    expect(parseRoute("#approvals/x")).toEqual({ page: "approvals", approvalId: null });
   });
 
   it("sends each navigation entry to its page's start", () => {
@@ -72,11 +76,13 @@ describe("routes", () => {
     expect(routeHref(pageStart("chats"))).toBe("#chats");
     expect(routeHref(pageStart("mailbox"))).toBe("#mailbox");
     expect(routeHref(pageStart("traces"))).toBe("#traces");
+    expect(routeHref(pageStart("approvals"))).toBe("#approvals");
   });
 
-  it("lists Work and Traces right after the mailbox, and keeps the first three where they were", () => {
+  it("lists Approvals right after the mailbox, then Work and Traces, and keeps the first three where they were", () => {
     expect(NAV_PAGES.slice(0, 3)).toEqual(["secretary", "dashboard", "org"]);
-    expect(NAV_PAGES.indexOf("work")).toBe(NAV_PAGES.indexOf("mailbox") + 1);
+    expect(NAV_PAGES.indexOf("approvals")).toBe(NAV_PAGES.indexOf("mailbox") + 1);
+    expect(NAV_PAGES.indexOf("work")).toBe(NAV_PAGES.indexOf("approvals") + 1);
     expect(NAV_PAGES.indexOf("traces")).toBe(NAV_PAGES.indexOf("work") + 1);
   });
 });

@@ -1,7 +1,7 @@
 import { useMemo, useSyncExternalStore } from "react";
 
 /**
- * Where the app is. The address is the URL hash (`#settings`, `#chats/12`, `#mailbox/3`, `#employee/7`,
+ * Where the app is. The address is the URL hash (`#settings`, `#chats/12`, `#mailbox/3`, `#approvals/4`, `#employee/7`,
  * `#traces/tr-0a1b2c3d4e5f`, `#work`),
  * so reloads and the dev mock (`/mock.html#chats`) land on the same page.
  */
@@ -11,6 +11,7 @@ export type AppRoute =
   | { page: "org" }
   | { page: "chats"; chatId: number | null }
   | { page: "mailbox"; mailId: number | null }
+  | { page: "approvals"; approvalId: number | null }
   | { page: "work" }
   | { page: "traces"; traceId: string | null }
   | { page: "relationships" }
@@ -20,7 +21,7 @@ export type AppRoute =
 export type Page = AppRoute["page"];
 
 /** The pages the navigation lists, in its order (an employee's profile is reached from elsewhere). */
-export const NAV_PAGES = ["secretary", "dashboard", "org", "chats", "mailbox", "work", "traces", "relationships", "settings"] as const satisfies readonly Page[];
+export const NAV_PAGES = ["secretary", "dashboard", "org", "chats", "mailbox", "approvals", "work", "traces", "relationships", "settings"] as const satisfies readonly Page[];
 export type NavPage = (typeof NAV_PAGES)[number];
 
 /** Where the navigation goes for a page: its start (the chats page without a chat picked, and so on). */
@@ -30,6 +31,8 @@ export function pageStart(page: NavPage): AppRoute {
       return { page, chatId: null };
     case "mailbox":
       return { page, mailId: null };
+    case "approvals":
+      return { page, approvalId: null };
     case "traces":
       return { page, traceId: null };
     default:
@@ -79,6 +82,8 @@ export function parseRoute(hash: string): AppRoute {
       return { page: "chats", chatId: parseId(id) };
     case "mailbox":
       return { page: "mailbox", mailId: parseId(id) };
+    case "approvals":
+      return { page: "approvals", approvalId: parseId(id) };
     case "employee": {
       const employeeId = parseId(id);
       return employeeId === null ? DEFAULT_ROUTE : { page: "employee", employeeId };
@@ -95,6 +100,8 @@ export function routeHref(route: AppRoute): string {
       return route.chatId === null ? "#chats" : `#chats/${route.chatId}`;
     case "mailbox":
       return route.mailId === null ? "#mailbox" : `#mailbox/${route.mailId}`;
+    case "approvals":
+      return route.approvalId === null ? "#approvals" : `#approvals/${route.approvalId}`;
     case "employee":
       return `#employee/${route.employeeId}`;
     case "traces":
@@ -106,6 +113,7 @@ export function routeHref(route: AppRoute): string {
 
 export const chatHref = (chatId: number): string => routeHref({ page: "chats", chatId });
 export const mailHref = (mailId: number): string => routeHref({ page: "mailbox", mailId });
+export const approvalHref = (approvalId: number): string => routeHref({ page: "approvals", approvalId });
 export const profileHref = (employeeId: number): string => routeHref({ page: "employee", employeeId });
 export const traceHref = (traceId: string): string => routeHref({ page: "traces", traceId });
 

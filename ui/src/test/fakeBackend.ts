@@ -1,8 +1,9 @@
 // An in-memory Cubicle behind mockIPC: implements the IPC contract's commands with the same
 // error codes, records every call, and emits "domain-event" like the Rust side does. The chat
 // and mind commands (and their seeding helpers) live in fakeChats.ts, the mailbox's in
-// fakeMailbox.ts, requirements and traces in fakeWork.ts, meetings in fakeMeetings.ts: this class
-// extends them all (FakeBackend → FakeMeetings → FakeWork → FakeMailbox → FakeChatsAndMinds).
+// fakeMailbox.ts, requirements and traces in fakeWork.ts, meetings in fakeMeetings.ts, approvals in
+// fakeApprovals.ts: this class extends them all
+// (FakeBackend → FakeApprovals → FakeMeetings → FakeWork → FakeMailbox → FakeChatsAndMinds).
 import { emit } from "@tauri-apps/api/event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import type { CompanyDto } from "../bindings/CompanyDto";
@@ -50,7 +51,7 @@ import type { DashboardTask } from "../bindings/DashboardTask";
 import type { Urgency } from "../bindings/Urgency";
 import type { SecretaryActionRef, SecretaryConfirm, SecretarySay } from "../ipc/api";
 import { UNHANDLED } from "./fakeChats";
-import { FakeMeetings } from "./fakeMeetings";
+import { FakeApprovals } from "./fakeApprovals";
 import { readBossText } from "./fakeSecretary";
 import {
   BUILTIN_MODEL,
@@ -100,7 +101,7 @@ const fail = (code: ErrorCode, message: string): never => {
   throw error;
 };
 
-export class FakeBackend extends FakeMeetings {
+export class FakeBackend extends FakeApprovals {
   company: CompanyDto | null;
   departments: DepartmentDto[];
   employees: EmployeeDto[];
@@ -265,6 +266,8 @@ export class FakeBackend extends FakeMeetings {
       case "secretary_undo":
         return this.secretaryUndo(input as SecretaryActionRef);
       default: {
+        const approval = this.approvalCommand(cmd, input);
+        if (approval !== UNHANDLED) return approval;
         const meeting = this.meetingCommand(cmd, input);
         if (meeting !== UNHANDLED) return meeting;
         const work = this.workCommand(cmd, input);
@@ -280,7 +283,7 @@ export class FakeBackend extends FakeMeetings {
   /**
    * The dashboard, as the Rust side computes it: every task still pending (all of the fake's tasks are),
    * the most urgent then the oldest first; and the latest activity (chat messages, tasks given, mail
-   * filed), newest first. `dashboardSeed` replaces the answer outright.
+   * filed), newest first; and how many approvals wait. `dashboardSeed` replaces the answer outright.
    */
   private dashboard(): DashboardDto {
     if (this.dashboardSeed) return structuredClone(this.dashboardSeed);
@@ -330,7 +333,7 @@ export class FakeBackend extends FakeMeetings {
     ]
       .sort((a, b) => Date.parse(b.at) - Date.parse(a.at))
       .slice(0, DASHBOARD_ACTIVITY_LIMIT);
-    return structuredClone({ tasks, activity });
+    return structuredClone({ tasks, activity, pendingApprovals: this.pendingApprovalCount() });
   }
 
   private requireCompany(): CompanyDto {

@@ -45,7 +45,7 @@ const fail = (code: ErrorCode, message: string): never => {
   throw error;
 };
 
-/** Same instant: the instruction, then tasks, calls, thoughts, results, messages and mail (trace.rs). */
+/** Same instant: the instruction, then tasks, calls, thoughts, results and approvals, messages and mail (trace.rs). */
 const RANK: Record<TraceEventDto["kind"], number> = {
   instruction: 0,
   task_created: 1,
@@ -53,6 +53,7 @@ const RANK: Record<TraceEventDto["kind"], number> = {
   thought: 3,
   task_resolved: 4,
   task_failed: 4,
+  approval: 4,
   message: 5,
   mail: 6,
 };
@@ -67,6 +68,7 @@ const blankEvent = (at: string, kind: TraceEventDto["kind"]): TraceEventDto => (
   chatName: null,
   taskId: null,
   mailId: null,
+  approvalId: null,
   costUsd: null,
   tokens: null,
   outcome: null,
@@ -180,6 +182,11 @@ export abstract class FakeWork extends FakeMailbox {
     return message;
   }
 
+  /** The approvals asked for under a trace, as its lines (FakeApprovals fills this in). */
+  protected traceApprovals(_traceId: string): TraceEventDto[] {
+    return [];
+  }
+
   private nameOf(employeeId: number | null): string {
     return employeeId === null ? "" : (this.employees.find((e) => e.id === employeeId)?.name ?? "");
   }
@@ -252,6 +259,7 @@ export abstract class FakeWork extends FakeMailbox {
         outcome: m.kind,
       });
     }
+    events.push(...this.traceApprovals(trace.id));
     const indexed = events.map((e, i) => ({ e, i }));
     indexed.sort((a, b) => Date.parse(a.e.at) - Date.parse(b.e.at) || RANK[a.e.kind] - RANK[b.e.kind] || a.i - b.i);
     const calls = trace.events.filter((e) => e.kind === "model_call");

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { TraceDto } from "../bindings/TraceDto";
 import type { TraceEventDto } from "../bindings/TraceEventDto";
 import type { TraceEventKind } from "../bindings/TraceEventKind";
-import { AlertIcon, CheckIcon, ChatsIcon, ChipIcon, ClipboardIcon, FlagIcon, MailIcon, ThoughtIcon, WarningIcon, XCircleIcon } from "../components/icons";
+import { AlertIcon, CheckIcon, ChatsIcon, ChipIcon, ClipboardIcon, FlagIcon, MailIcon, ShieldIcon, ThoughtIcon, WarningIcon, XCircleIcon } from "../components/icons";
 import { Badge, ErrorState, LoadingState } from "../components/ui";
 import { SILENCE_REASONS, THOUGHT_FAILURES, formatClock } from "../chats/format";
 import { formatDateTime } from "../employee/format";
@@ -13,6 +13,8 @@ import { Avatar } from "../org/Avatar";
 import { formatUsd } from "../settings/format";
 import { profileHref, routeHref } from "../shell/route";
 import { Placeholder } from "./Placeholder";
+import { ApprovalStatusChip } from "../approvals/ApprovalStatusChip";
+import { isApprovalStatus } from "../approvals/format";
 import {
   MAX_TRACE_STEPS,
   eventHref,
@@ -26,7 +28,7 @@ import {
   withoutEcho,
 } from "./format";
 
-/** Each kind's icon and colours: the instruction dark, tasks amber, results green / red, messages indigo, thoughts violet, calls slate, mail sky. */
+/** Each kind's icon and colours: the instruction dark, tasks amber, results green / red, messages indigo, thoughts violet, calls slate, mail sky, approvals orange. */
 const KIND_STYLE: Record<TraceEventKind, { icon: ComponentType<SVGProps<SVGSVGElement>>; tile: string }> = {
   instruction: { icon: FlagIcon, tile: "bg-slate-900 text-white ring-slate-900" },
   task_created: { icon: ClipboardIcon, tile: "bg-amber-50 text-amber-700 ring-amber-600/20" },
@@ -36,6 +38,7 @@ const KIND_STYLE: Record<TraceEventKind, { icon: ComponentType<SVGProps<SVGSVGEl
   thought: { icon: ThoughtIcon, tile: "bg-violet-50 text-violet-600 ring-violet-600/15" },
   model_call: { icon: ChipIcon, tile: "bg-slate-100 text-slate-500 ring-slate-500/15" },
   mail: { icon: MailIcon, tile: "bg-sky-50 text-sky-700 ring-sky-600/20" },
+  approval: { icon: ShieldIcon, tile: "bg-orange-50 text-orange-700 ring-orange-600/20" },
 };
 
 /** One instruction's whole story: the header with what it cost, then the timeline by minute. */
@@ -256,9 +259,16 @@ function EventLine({ event: e, index }: { event: TraceEventDto; index: number })
   );
 }
 
-/** A model call's cost, tokens and outcome; why a thought said nothing; what kind of mail. */
+/** A model call's cost, tokens and outcome; why a thought said nothing; where an approval stands. */
 function Details({ event: e }: { event: TraceEventDto }) {
   const { t, i18n } = useTranslation();
+  if (e.kind === "approval" && isApprovalStatus(e.outcome)) {
+    return (
+      <p className="mt-1">
+        <ApprovalStatusChip status={e.outcome} testId="trace-approval-status" />
+      </p>
+    );
+  }
   if (e.kind === "model_call") {
     const outcome = isCallOutcome(e.outcome) ? t(`traces.outcome.${e.outcome}`) : e.outcome;
     return (

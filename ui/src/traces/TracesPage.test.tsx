@@ -44,7 +44,7 @@ const kinds = () => within(screen.getByTestId("trace-timeline")).getAllByTestId(
 describe("traces page", () => {
   beforeEach(() => window.history.replaceState(null, "", "#traces"));
 
-  it("sits in the navigation after the mailbox and Work, and lists the instructions newest first with origin, calls and cost", async () => {
+  it("sits in the navigation after the mailbox, Approvals and Work, and lists the instructions newest first with origin, calls and cost", async () => {
     const { backend, trace, hire } = withTraces();
     backend.install();
     renderApp();
@@ -52,7 +52,8 @@ describe("traces page", () => {
     const nav = await screen.findByRole("navigation", { name: "Main navigation" });
     const links = within(nav).getAllByRole("link").map((a) => a.getAttribute("data-testid"));
     expect(links.slice(0, 3)).toEqual(["nav-secretary", "nav-dashboard", "nav-org-chart"]);
-    expect(links.indexOf("nav-work")).toBe(links.indexOf("nav-mailbox") + 1);
+    expect(links.indexOf("nav-approvals")).toBe(links.indexOf("nav-mailbox") + 1);
+    expect(links.indexOf("nav-work")).toBe(links.indexOf("nav-approvals") + 1);
     expect(links.indexOf("nav-traces")).toBe(links.indexOf("nav-work") + 1);
     expect(within(nav).getByTestId("nav-traces")).toHaveAttribute("aria-current", "page");
 

@@ -12,6 +12,7 @@ const event = (fields: Partial<TraceEventDto> & Pick<TraceEventDto, "kind">): Tr
   chatName: null,
   taskId: null,
   mailId: null,
+  approvalId: null,
   costUsd: null,
   tokens: null,
   outcome: null,

@@ -3,7 +3,7 @@
 import type { TraceDto } from "../bindings/TraceDto";
 import type { TraceEventDto } from "../bindings/TraceEventDto";
 import type { TraceEventKind } from "../bindings/TraceEventKind";
-import { chatHref, mailHref, profileHref, routeHref } from "../shell/route";
+import { approvalHref, chatHref, mailHref, profileHref, routeHref } from "../shell/route";
 
 export const TRACE_EVENT_KINDS = [
   "instruction",
@@ -14,6 +14,7 @@ export const TRACE_EVENT_KINDS = [
   "thought",
   "model_call",
   "mail",
+  "approval",
 ] as const satisfies readonly TraceEventKind[];
 
 /** A model call's outcome (TraceEventDto.outcome) as the gateway records it. */
@@ -59,7 +60,8 @@ export const isFailedCall = (e: TraceEventDto): boolean => e.kind === "model_cal
 
 /**
  * Where a line leads: a message or thought to its chat, a task to its owner's profile, mail to the
- * mailbox item, the instruction to where it was given, a model call to whoever made it.
+ * mailbox item, the instruction to where it was given, a model call to whoever made it, an approval
+ * to its card in the queue.
  */
 export function eventHref(e: TraceEventDto): string | null {
   switch (e.kind) {
@@ -76,6 +78,8 @@ export function eventHref(e: TraceEventDto): string | null {
       return e.chatId === null ? routeHref({ page: "secretary" }) : chatHref(e.chatId);
     case "model_call":
       return e.employeeId === null ? null : profileHref(e.employeeId);
+    case "approval":
+      return e.approvalId === null ? routeHref({ page: "approvals", approvalId: null }) : approvalHref(e.approvalId);
   }
 }
 

@@ -1,0 +1,83 @@
+// Pure helpers of the approval queue: tools in words, risk and status tones, which filter a view
+// asks for, when an approval runs out, a short args hash. No React here.
+import type { ApprovalDto } from "../bindings/ApprovalDto";
+import type { ApprovalFilter } from "../bindings/ApprovalFilter";
+import type { ApprovalStatus } from "../bindings/ApprovalStatus";
+import type { DecidedVia } from "../bindings/DecidedVia";
+import type { Risk } from "../bindings/Risk";
+
+export const APPROVAL_STATUSES = ["waiting", "approved", "rejected", "expired"] as const satisfies readonly ApprovalStatus[];
+export const DECIDED_VIA = ["ui", "notification", "cli", "policy"] as const satisfies readonly DecidedVia[];
+export const RISKS = ["read_only", "write", "high"] as const satisfies readonly Risk[];
+
+// Compile-time checks that the lists above cover the generated unions (each has its translation).
+const allStatuses: Exclude<ApprovalStatus, (typeof APPROVAL_STATUSES)[number]> extends never ? true : false = true;
+const allVia: Exclude<DecidedVia, (typeof DECIDED_VIA)[number]> extends never ? true : false = true;
+const allRisks: Exclude<Risk, (typeof RISKS)[number]> extends never ? true : false = true;
+void allStatuses;
+void allVia;
+void allRisks;
+
+/** The tools an approval may be about, as the backend names them (crates/core/src/tools.rs); any other is shown as is. */
+export const KNOWN_TOOLS = ["post_webhook", "run_shell", "run_cli", "write_file", "delete_file", "raise_budget", "hire", "fire"] as const;
+export type KnownTool = (typeof KNOWN_TOOLS)[number];
+
+const oneOf =
+  <T extends string>(list: readonly T[]) =>
+  (value: string | null | undefined): value is T =>
+    value != null && (list as readonly string[]).includes(value);
+
+export const isKnownTool = oneOf<KnownTool>(KNOWN_TOOLS);
+export const isApprovalStatus = oneOf<ApprovalStatus>(APPROVAL_STATUSES);
+export const isDecidedVia = oneOf<DecidedVia>(DECIDED_VIA);
+export const isRisk = oneOf<Risk>(RISKS);
+
+/** Tools whose summary is a command, a path or a URL: shown in monospace. */
+const LITERAL_TOOLS: ReadonlySet<string> = new Set(["post_webhook", "run_shell", "run_cli", "write_file", "delete_file"]);
+export const isLiteralSummary = (tool: string): boolean => LITERAL_TOOLS.has(tool);
+
+export type ApprovalView = "waiting" | "history";
+export const APPROVAL_VIEWS = ["waiting", "history"] as const satisfies readonly ApprovalView[];
+
+export interface HistoryFilters {
+  status: ApprovalStatus | null;
+  employeeId: number | null;
+}
+
+export const NO_HISTORY_FILTERS: HistoryFilters = { status: null, employeeId: null };
+
+export const PENDING: ApprovalFilter = { kind: "pending" };
+export const historyFilter = (f: HistoryFilters): ApprovalFilter => ({ kind: "history", status: f.status, employeeId: f.employeeId });
+export const ALL_HISTORY: ApprovalFilter = historyFilter(NO_HISTORY_FILTERS);
+
+export const isNarrowed = (f: HistoryFilters): boolean => f.status !== null || f.employeeId !== null;
+
+/** Only a waiting approval that has not run out can still be decided. */
+export function canDecide(a: ApprovalDto, now: number): boolean {
+  return a.status === "waiting" && Date.parse(a.expiresAt) > now;
+}
+
+/** The first 12 hex digits of the args hash: enough to compare by eye. */
+export const shortHash = (hash: string): string => hash.slice(0, 12);
+
+/** Arguments as indented JSON (a string argument stays as it is). */
+export function prettyArgs(args: unknown): string {
+  if (typeof args === "string") return args;
+  try {
+    return JSON.stringify(args, null, 2) ?? String(args);
+  } catch {
+    return String(args);
+  }
+}
+
+/** What the action came back with, as text (null when there is nothing to show). */
+export function resultText(result: unknown): string | null {
+  if (result === null || result === undefined) return null;
+  if (typeof result === "string") return result.trim() === "" ? null : result;
+  return prettyArgs(result);
+}
+
+/** Minutes left before an approval runs out (0 once it has). */
+export function minutesLeft(expiresAt: string, now: number): number {
+  return Math.max(0, Math.ceil((Date.parse(expiresAt) - now) / 60_000));
+}
