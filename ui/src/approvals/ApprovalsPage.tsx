@@ -62,7 +62,7 @@ export function ApprovalsPage({ approvalId }: { approvalId: number | null }) {
   const [view, setView] = useState<ApprovalView>("waiting");
   const [filters, setFilters] = useState<HistoryFilters>(NO_HISTORY_FILTERS);
   const pending = useApprovals(PENDING);
-  const history = useApprovals(historyFilter(filters));
+  const history = useApprovals(historyFilter(filters), { enabled: view === "history" });
   const org = useOrg();
   const employees = useEmployeeMap(org.data);
   // Approvals someone else decided while the boss was looking at them: shown where they were, as they stand now.

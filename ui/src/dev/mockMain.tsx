@@ -9,6 +9,7 @@
 //   /mock.html#chats/<id> of "Load testing" (an open meeting: its panel with an escalated and a ruled
 //                       decision) or "Launch taglines" (a closed one, with minutes); ?nowork: no meetings
 //   /mock.html#mailbox  the mailbox: reports, an escalation, a budget stop (add ?nomail for an empty one)
+//   /mock.html#approvals  the approval queue: 3 waiting, a history of each kind of decision (?noapprovals: empty)
 //   /mock.html#work     the requirements board (?nowork: empty); #traces the instructions, e.g. the
 //                       REST-vs-GraphQL story at #traces/tr-a1b2c3d4e501
 //   /mock.html#relationships  the relationship graph; #employee/12 Alan Turing's profile
@@ -24,6 +25,7 @@ import { App } from "../App";
 import { AppProviders, createQueryClient } from "../providers";
 import { FakeBackend } from "../test/fakeBackend";
 import { company, fixedOrg, provider, sampleSpend } from "../test/fixtures";
+import { seedDemoApprovals } from "./demoApprovals";
 import { seedDemoMail } from "./demoMail";
 import { seedDemoMeetings } from "./demoMeetings";
 import { seedDemoMinds } from "./demoMinds";
@@ -51,6 +53,7 @@ if (params.has("custommodel")) {
 if (!params.has("new") && !params.has("empty")) {
   seedDemoMinds(backend);
   if (!params.has("nomail")) seedDemoMail(backend);
+  if (!params.has("noapprovals")) seedDemoApprovals(backend);
   // After the mail: the REST-vs-GraphQL report is the newest item. ?nowork: an empty board and no traces.
   if (!params.has("nowork")) {
     seedDemoWork(backend, { mail: !params.has("nomail") });

@@ -66,6 +66,9 @@ describe("commands", () => {
     await api.relationshipGraph();
     await api.listMail({ status: null, kind: "report", employeeId: 12 });
     await api.setMailStatus({ mailId: 5, status: "archived" });
+    await api.listApprovals({ kind: "pending" });
+    await api.listApprovals({ kind: "history", status: "rejected", employeeId: 13 });
+    await api.decideApproval({ approvalId: 4, decision: "approve", note: null });
     expect(seen).toEqual([
       ["get_org", {}],
       ["list_role_templates", {}],
@@ -100,6 +103,9 @@ describe("commands", () => {
       ["relationship_graph", {}],
       ["list_mail", { input: { status: null, kind: "report", employeeId: 12 } }],
       ["set_mail_status", { input: { mailId: 5, status: "archived" } }],
+      ["list_approvals", { input: { kind: "pending" } }],
+      ["list_approvals", { input: { kind: "history", status: "rejected", employeeId: 13 } }],
+      ["decide_approval", { input: { approvalId: 4, decision: "approve", note: null } }],
     ]);
   });
 
@@ -147,6 +153,16 @@ describe("domain events", () => {
     expect(keysFor({ type: "providers_changed" })).toEqual([["providers"], ["routes"], ["prices"]]);
     expect(keysFor({ type: "spend_recorded" })).toEqual([["spend"], ["profile"], ["dashboard"], ["traces"]]);
     expect(keysFor({ type: "budget_exceeded", spentUsd: 10.2, budgetUsd: 10 })).toEqual([["spend"], ["org"], ["company"], ["dashboard"]]);
+  });
+
+  it("refreshes every approval listing (and the badge), the dashboard, the requester and the traces when an approval is asked for or decided", () => {
+    for (const event of [
+      { type: "approval_requested", approvalId: 3 },
+      { type: "approval_decided", approvalId: 3 },
+    ] as const) {
+      const keys = keysFor(event);
+      for (const key of [["approvals"], ["dashboard"], ["org"], ["profile"], ["traces"], ["mailbox"]]) expect(keys, event.type).toContainEqual(key);
+    }
   });
 
   it("invalidates every mailbox listing when the mail changes", () => {

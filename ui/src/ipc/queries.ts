@@ -194,11 +194,12 @@ export const meetingKeys = (chatId: number) =>
 const PENDING_APPROVALS: ApprovalFilter = { kind: "pending" };
 
 /** One listing of the approvals. Changing the history filter keeps the last list on screen until the new one is in. */
-export function useApprovals(filter: ApprovalFilter) {
+export function useApprovals(filter: ApprovalFilter, options: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: queryKeys.approvalList(filter),
     queryFn: () => api.listApprovals(filter),
     placeholderData: keepPreviousData,
+    enabled: options.enabled ?? true,
   });
 }
 

@@ -186,6 +186,42 @@ describe("traces page", () => {
     expect(await screen.findByTestId("trace-view")).toBeInTheDocument();
   });
 
+  it("shows an approval asked for under the instruction, with where it stands, leading to its card", async () => {
+    const { backend, trace, api } = withTraces();
+    const waiting = backend.addApproval(13, "post_webhook", {
+      summary: "POST to https://example.com/hook",
+      reason: "Tell the partners",
+      traceId: trace.id,
+      chatId: api.id,
+      createdAt: "2025-03-01T10:05:00Z",
+    });
+    const rejected = backend.addApproval(12, "run_shell", {
+      summary: "rm -rf build/",
+      reason: "Clean up",
+      traceId: trace.id,
+      status: "rejected",
+      decidedVia: "ui",
+      createdAt: "2025-03-01T10:06:00Z",
+    });
+    backend.install();
+    window.history.replaceState(null, "", `#traces/${trace.id}`);
+    renderApp();
+    await screen.findByTestId("trace-timeline");
+
+    const lines = within(screen.getByTestId("trace-timeline")).getAllByTestId(/^trace-event-\d+$/).filter((li) => li.getAttribute("data-kind") === "approval");
+    expect(lines).toHaveLength(2);
+    const [first, second] = lines as [HTMLElement, HTMLElement];
+    expect(first).toHaveTextContent("Linus Torvalds");
+    expect(first).toHaveTextContent("asked for approval");
+    expect(first).toHaveTextContent("post_webhook: Tell the partners");
+    expect(within(first).getByTestId("trace-approval-status")).toHaveTextContent("Waiting");
+    expect(within(first).getByTestId("trace-approval-status").className).toContain("amber");
+    expect(within(first).getByRole("link", { name: "post_webhook: Tell the partners" })).toHaveAttribute("href", `#approvals/${waiting.id}`);
+    expect(within(second).getByTestId("trace-approval-status")).toHaveTextContent("Rejected");
+    expect(within(second).getByTestId("trace-approval-status").className).toContain("slate");
+    expect(within(second).getByRole("link", { name: "run_shell: Clean up" })).toHaveAttribute("href", `#approvals/${rejected.id}`);
+  });
+
   it("reads in Chinese", async () => {
     const { backend, trace } = withTraces({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
     backend.install();

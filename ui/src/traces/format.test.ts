@@ -37,6 +37,8 @@ describe("trace helpers", () => {
     expect(eventHref(event({ kind: "instruction", chatId: null }))).toBe("#secretary");
     expect(eventHref(event({ kind: "instruction", chatId: 3 }))).toBe("#chats/3");
     expect(eventHref(event({ kind: "model_call" }))).toBeNull();
+    expect(eventHref(event({ kind: "approval", approvalId: 5, chatId: 4 }))).toBe("#approvals/5");
+    expect(eventHref(event({ kind: "approval", approvalId: null }))).toBe("#approvals");
   });
 
   it("hides thoughts and model calls unless asked, and the boss's message that repeats the instruction", () => {

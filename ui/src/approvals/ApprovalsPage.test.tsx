@@ -1,0 +1,329 @@
+import { act, screen, waitFor, within } from "@testing-library/react";
+import { emit } from "@tauri-apps/api/event";
+import { beforeEach, describe, expect, it } from "vitest";
+import i18n from "../i18n";
+import { FakeBackend } from "../test/fakeBackend";
+import { company, fixedOrg } from "../test/fixtures";
+import { renderApp } from "../test/render";
+
+const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+const HOOK = "https://open.feishu.cn/open-apis/bot/v2/hook/team";
+
+/**
+ * The fixed company with an approval queue: Linus's webhook post and Grace's shell command waiting
+ * (oldest first), Don's budget raise waiting with a cost; Margaret's file write approved from a
+ * notification and Linus's deletion rejected with a note.
+ */
+function withApprovals(seed = fixedOrg()) {
+  const backend = new FakeBackend(seed);
+  const engineering = backend.departmentChat(1)!;
+  const trace = backend.addTrace("Tell the team when 2.3 ships", { chatId: engineering.id, createdAt: ago(40) });
+  const webhook = backend.addApproval(13, "post_webhook", {
+    args: { url: HOOK, text: "Release 2.3 is out 🎉" },
+    summary: `POST to ${HOOK}: "Release 2.3 is out 🎉"`,
+    reason: "You asked me to tell the team once 2.3 ships.",
+    traceId: trace.id,
+    chatId: engineering.id,
+    createdAt: ago(30),
+  });
+  const shell = backend.addApproval(11, "run_shell", {
+    args: { command: "cargo test --release", cwd: "workspace/employees/2" },
+    summary: "cargo test --release (in workspace/employees/2)",
+    reason: "The full suite in release mode before we tag.",
+    createdAt: ago(20),
+  });
+  const budget = backend.addApproval(31, "raise_budget", {
+    args: { dailyBudgetUsd: 5 },
+    summary: "Raise the daily budget from $3.00 to $5.00",
+    reason: "Launch week.",
+    costEstimateUsd: 2,
+    createdAt: ago(10),
+  });
+  const written = backend.addApproval(21, "write_file", {
+    summary: "write workspace/shared/README.md",
+    reason: "The new README.",
+    status: "approved",
+    decidedVia: "notification",
+    decidedAt: ago(60),
+    result: "written",
+    createdAt: ago(65),
+  });
+  const deleted = backend.addApproval(13, "delete_file", {
+    summary: "delete workspace/shared/logs/",
+    reason: "Old logs.",
+    status: "rejected",
+    decidedVia: "ui",
+    note: "Archive them first.",
+    decidedAt: ago(100),
+    createdAt: ago(120),
+  });
+  return { backend, trace, engineering, webhook, shell, budget, written, deleted };
+}
+
+const waitingIds = () =>
+  within(screen.getByTestId("approvals-waiting-list"))
+    .getAllByRole("listitem")
+    .filter((li) => /^approval-\d+$/.test(li.getAttribute("data-testid") ?? ""))
+    .map((li) => Number(li.getAttribute("data-testid")!.replace("approval-", "")));
+
+const historyIds = () =>
+  within(screen.getByTestId("approvals-history-list"))
+    .getAllByRole("listitem")
+    .filter((li) => /^approval-history-\d+$/.test(li.getAttribute("data-testid") ?? ""))
+    .map((li) => Number(li.getAttribute("data-testid")!.replace("approval-history-", "")));
+
+describe("approvals page", () => {
+  beforeEach(() => window.history.replaceState(null, "", "#approvals"));
+
+  it("sits in the navigation right after the mailbox with the number waiting, and lists them oldest first with what would happen", async () => {
+    const { backend, webhook, shell, budget, trace, engineering } = withApprovals();
+    backend.install();
+    renderApp();
+
+    const nav = await screen.findByRole("navigation", { name: "Main navigation" });
+    const links = within(nav).getAllByRole("link").map((a) => a.getAttribute("data-testid"));
+    expect(links.slice(0, 3)).toEqual(["nav-secretary", "nav-dashboard", "nav-org-chart"]);
+    expect(links.indexOf("nav-approvals")).toBe(links.indexOf("nav-mailbox") + 1);
+    expect(within(nav).getByTestId("nav-approvals")).toHaveAttribute("href", "#approvals");
+    expect(within(nav).getByTestId("nav-approvals")).toHaveAttribute("aria-current", "page");
+    expect(await within(nav).findByTestId("nav-approvals-waiting")).toHaveTextContent("3");
+
+    await screen.findByTestId("approvals-waiting-list");
+    expect(waitingIds()).toEqual([webhook.id, shell.id, budget.id]);
+    expect(screen.getByTestId("approvals-summary")).toHaveTextContent("3 waiting for you");
+
+    const card = screen.getByTestId(`approval-${webhook.id}`);
+    expect(within(card).getByTestId(`approval-${webhook.id}-requester`)).toHaveTextContent("Linus Torvalds");
+    expect(within(card).getByTestId(`approval-${webhook.id}-requester`)).toHaveAttribute("href", "#employee/13");
+    expect(within(card).getByTestId(`approval-${webhook.id}-tool`)).toHaveTextContent("Post to a webhook");
+    expect(within(card).getByTestId(`approval-${webhook.id}-risk`)).toHaveTextContent("High risk");
+    const summary = within(card).getByTestId(`approval-${webhook.id}-summary`);
+    expect(summary).toHaveTextContent("Release 2.3 is out 🎉");
+    expect(summary.className).toContain("font-mono");
+    expect(within(card).getByTestId(`approval-${webhook.id}-reason`)).toHaveTextContent("You asked me to tell the team once 2.3 ships.");
+    expect(within(card).getByTestId(`approval-${webhook.id}-trace`)).toHaveAttribute("href", `#traces/${trace.id}`);
+    expect(within(card).getByTestId(`approval-${webhook.id}-chat`)).toHaveAttribute("href", `#chats/${engineering.id}`);
+    expect(within(card).getByTestId(`approval-${webhook.id}-expires`)).toHaveTextContent(/Expires in/);
+    expect(within(card).queryByTestId(`approval-${webhook.id}-cost`)).not.toBeInTheDocument();
+    expect(screen.getByTestId(`approval-${budget.id}-cost`)).toHaveTextContent("$2.00");
+    expect(screen.getByTestId(`approval-${budget.id}-tool`)).toHaveTextContent("Raise the budget");
+  });
+
+  it("shows the exact arguments and their hash on request", async () => {
+    const { backend, shell } = withApprovals();
+    backend.install();
+    const { user } = renderApp();
+
+    const id = `approval-${shell.id}`;
+    await user.click(await screen.findByTestId(`${id}-args-toggle`));
+    expect(screen.getByTestId(`${id}-args`)).toHaveTextContent('"command": "cargo test --release"');
+    expect(screen.getByTestId(`${id}-hash`)).toHaveTextContent(shell.argsHash.slice(0, 12));
+    expect(screen.getByText(/bound to exactly these arguments/)).toBeInTheDocument();
+  });
+
+  it("approves with the note, and the card moves to the history as decided via the app", async () => {
+    const { backend, webhook } = withApprovals();
+    backend.install();
+    const { user } = renderApp();
+
+    const id = `approval-${webhook.id}`;
+    await user.type(await screen.findByTestId(`${id}-note`), "Go for it");
+    await user.click(screen.getByTestId(`${id}-approve`));
+
+    expect(backend.inputsOf("decide_approval")).toEqual([{ approvalId: webhook.id, decision: "approve", note: "Go for it" }]);
+    await waitFor(() => expect(screen.queryByTestId(id)).not.toBeInTheDocument());
+    await waitFor(() => expect(within(screen.getByRole("navigation", { name: "Main navigation" })).getByTestId("nav-approvals-waiting")).toHaveTextContent("2"));
+
+    await user.click(screen.getByTestId("approvals-view-history"));
+    const card = await screen.findByTestId(`approval-history-${webhook.id}`);
+    expect(within(card).getByTestId(`approval-history-${webhook.id}-status`)).toHaveTextContent("Approved");
+    expect(within(card).getByTestId(`approval-history-${webhook.id}-decided`)).toHaveTextContent("Decided via the app");
+    expect(within(card).getByTestId(`approval-history-${webhook.id}-note-text`)).toHaveTextContent("Go for it");
+    expect(within(card).getByTestId(`approval-history-${webhook.id}-result`)).toHaveTextContent("done");
+    const chain = within(card).getByTestId(`approval-history-${webhook.id}-chain`);
+    expect(within(chain).getAllByRole("listitem").map((li) => li.getAttribute("data-role"))).toEqual(["proposed", "decided"]);
+    expect(chain).toHaveTextContent("approved via ui: Go for it");
+    expect(within(card).queryByTestId(`approval-history-${webhook.id}-approve`)).not.toBeInTheDocument();
+  });
+
+  it("rejects without a note", async () => {
+    const { backend, shell } = withApprovals();
+    backend.install();
+    const { user } = renderApp();
+
+    await user.click(await screen.findByTestId(`approval-${shell.id}-reject`));
+    expect(backend.inputsOf("decide_approval")).toEqual([{ approvalId: shell.id, decision: "reject", note: null }]);
+    await waitFor(() => expect(screen.queryByTestId(`approval-${shell.id}`)).not.toBeInTheDocument());
+    expect(backend.approvals.find((a) => a.id === shell.id)?.status).toBe("rejected");
+    expect(backend.approvals.find((a) => a.id === shell.id)?.executedAt).toBeNull();
+  });
+
+  it("approves several at once after confirming what will run", async () => {
+    const { backend, webhook, shell, budget } = withApprovals();
+    backend.install();
+    const { user } = renderApp();
+
+    expect(await screen.findByTestId("approvals-approve-selected")).toBeDisabled();
+    await user.click(screen.getByTestId(`approval-check-${webhook.id}`));
+    await user.click(screen.getByTestId(`approval-check-${shell.id}`));
+    expect(screen.getByTestId("approvals-approve-selected")).toHaveTextContent("Approve selected (2)");
+    await user.click(screen.getByTestId("approvals-approve-selected"));
+
+    const dialog = await screen.findByTestId("approvals-batch-dialog");
+    const listed = within(within(dialog).getByTestId("approvals-batch-list")).getAllByRole("listitem");
+    expect(listed.map((li) => li.textContent)).toEqual([
+      expect.stringContaining("Release 2.3 is out 🎉"),
+      expect.stringContaining("cargo test --release"),
+    ]);
+    expect(backend.callsOf("decide_approval")).toHaveLength(0);
+    await user.click(within(dialog).getByTestId("approvals-batch-confirm"));
+
+    await waitFor(() => expect(screen.queryByTestId("approvals-batch-dialog")).not.toBeInTheDocument());
+    expect(backend.inputsOf("decide_approval")).toEqual([
+      { approvalId: webhook.id, decision: "approve", note: null },
+      { approvalId: shell.id, decision: "approve", note: null },
+    ]);
+    await waitFor(() => expect(waitingIds()).toEqual([budget.id]));
+  });
+
+  it("shows who decided first when a notification got there before the boss", async () => {
+    const { backend, webhook } = withApprovals();
+    backend.install();
+    const { user } = renderApp();
+
+    await screen.findByTestId(`approval-${webhook.id}-approve`);
+    // The boss clicked Reject on the desktop notification a moment ago (its event is not in yet).
+    Object.assign(backend.approvals.find((a) => a.id === webhook.id)!, { status: "rejected", decidedVia: "notification", decidedAt: ago(0) });
+    await user.click(screen.getByTestId(`approval-${webhook.id}-approve`));
+
+    const already = await screen.findByTestId(`approval-${webhook.id}-already`);
+    expect(already).toHaveTextContent("Already decided via a notification.");
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+    const card = screen.getByTestId(`approval-${webhook.id}`);
+    expect(within(card).getByTestId(`approval-${webhook.id}-status`)).toHaveTextContent("Rejected");
+    expect(within(card).queryByTestId(`approval-${webhook.id}-approve`)).not.toBeInTheDocument();
+    expect(backend.approvals.find((a) => a.id === webhook.id)?.status).toBe("rejected");
+  });
+
+  it("offers no Approve for an approval whose time ran out, and the history shows the expired ones without one", async () => {
+    const { backend } = withApprovals();
+    const late = backend.addApproval(41, "run_shell", { summary: "rm -rf build/", createdAt: ago(5), expiresAt: ago(1) });
+    const expired = backend.addApproval(32, "post_webhook", { summary: "POST to partner", status: "expired", decidedAt: ago(200), createdAt: ago(300) });
+    backend.install();
+    const { user } = renderApp();
+
+    const card = await screen.findByTestId(`approval-${late.id}`);
+    expect(within(card).getByTestId(`approval-${late.id}-expires`)).toHaveTextContent("can no longer be approved");
+    expect(within(card).queryByTestId(`approval-${late.id}-approve`)).not.toBeInTheDocument();
+    expect(screen.queryByTestId(`approval-check-${late.id}`)).not.toBeInTheDocument();
+
+    await user.click(screen.getByTestId("approvals-view-history"));
+    const old = await screen.findByTestId(`approval-history-${expired.id}`);
+    expect(within(old).getByTestId(`approval-history-${expired.id}-status`)).toHaveTextContent("Expired");
+    expect(within(old).getByTestId(`approval-history-${expired.id}-decided`)).toHaveTextContent("Expired unanswered");
+    expect(within(old).queryByRole("button", { name: "Approve" })).not.toBeInTheDocument();
+  });
+
+  it("filters the history by status and by requester, newest first", async () => {
+    const { backend, written, deleted } = withApprovals();
+    backend.install();
+    const { user } = renderApp();
+
+    await user.click(await screen.findByTestId("approvals-view-history"));
+    await screen.findByTestId("approvals-history-list");
+    expect(historyIds()).toEqual([written.id, deleted.id]);
+    expect(screen.getByTestId(`approval-history-${written.id}-decided`)).toHaveTextContent("Decided via a notification");
+    expect(screen.getByTestId(`approval-history-${deleted.id}-note-text`)).toHaveTextContent("Archive them first.");
+
+    await user.selectOptions(screen.getByTestId("approvals-status-filter"), "rejected");
+    await waitFor(() => expect(historyIds()).toEqual([deleted.id]));
+    expect(backend.inputsOf("list_approvals")).toContainEqual({ kind: "history", status: "rejected", employeeId: null });
+
+    await user.selectOptions(screen.getByTestId("approvals-status-filter"), "");
+    await user.selectOptions(screen.getByTestId("approvals-employee-filter"), "21");
+    await waitFor(() => expect(historyIds()).toEqual([written.id]));
+
+    await user.selectOptions(screen.getByTestId("approvals-status-filter"), "rejected");
+    expect(await screen.findByTestId("approvals-history-empty")).toHaveTextContent("Nothing matches these filters.");
+    await user.click(screen.getByTestId("approvals-clear-filters"));
+    await waitFor(() => expect(historyIds()).toEqual([written.id, deleted.id]));
+  });
+
+  it("opens #approvals/<id> on its card: in the queue when it waits, in the history when it was decided", async () => {
+    const { backend, shell, deleted } = withApprovals();
+    backend.install();
+    window.history.replaceState(null, "", `#approvals/${shell.id}`);
+    renderApp();
+
+    expect(await screen.findByTestId(`approval-${shell.id}`)).toHaveAttribute("aria-current", "true");
+    act(() => {
+      window.location.hash = `#approvals/${deleted.id}`;
+    });
+    expect(await screen.findByTestId(`approval-history-${deleted.id}`)).toHaveAttribute("aria-current", "true");
+    expect(screen.getByTestId("approvals-view-history")).toHaveAttribute("aria-pressed", "true");
+  });
+
+  it("goes to the approval a notification was clicked for", async () => {
+    const { backend, budget } = withApprovals();
+    backend.install();
+    window.history.replaceState(null, "", "#dashboard");
+    renderApp();
+    await screen.findByTestId("figure-approvals");
+
+    await act(() => emit("open_approval", { approvalId: budget.id }));
+    await waitFor(() => expect(window.location.hash).toBe(`#approvals/${budget.id}`));
+    expect(await screen.findByTestId(`approval-${budget.id}`)).toHaveAttribute("aria-current", "true");
+
+    await act(() => emit("open_approval", { approvalId: null }));
+    await waitFor(() => expect(window.location.hash).toBe("#approvals"));
+  });
+
+  it("refreshes the queue and the badge when an employee asks for something", async () => {
+    const { backend } = withApprovals();
+    backend.install();
+    renderApp();
+    const nav = await screen.findByRole("navigation", { name: "Main navigation" });
+    expect(await within(nav).findByTestId("nav-approvals-waiting")).toHaveTextContent("3");
+
+    const fresh = backend.requestApproval(12, "hire", { summary: "Hire a QA engineer into Frontend", reason: "We keep shipping bugs." });
+    expect(await screen.findByTestId(`approval-${fresh.id}`)).toHaveTextContent("Hire a QA engineer into Frontend");
+    await waitFor(() => expect(within(nav).getByTestId("nav-approvals-waiting")).toHaveTextContent("4"));
+  });
+
+  it("says what comes here when nothing waits", async () => {
+    const backend = new FakeBackend(fixedOrg());
+    backend.install();
+    renderApp();
+
+    expect(await screen.findByTestId("approvals-empty")).toHaveTextContent(
+      "Nothing waits for you — under the default policy, anything that leaves the company, spends money, or hires and fires comes here first.",
+    );
+    const nav = screen.getByRole("navigation", { name: "Main navigation" });
+    expect(within(nav).queryByTestId("nav-approvals-waiting")).not.toBeInTheDocument();
+  });
+
+  it("shows a failed listing with a retry", async () => {
+    const { backend } = withApprovals();
+    backend.failures.set("list_approvals", { code: "storage", message: "locked" });
+    backend.install();
+    const { user } = renderApp();
+
+    await user.click(await screen.findByTestId("retry-button"));
+    expect(await screen.findByTestId("approvals-waiting-list")).toBeInTheDocument();
+  });
+
+  it("speaks Chinese", async () => {
+    const { backend, webhook } = withApprovals({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
+    backend.install();
+    const { user } = renderApp();
+    await waitFor(() => expect(i18n.language).toBe("zh-CN"));
+
+    const nav = await screen.findByRole("navigation", { name: "主导航" });
+    expect(within(nav).getByTestId("nav-approvals")).toHaveTextContent("审批");
+    expect(await screen.findByTestId(`approval-${webhook.id}-tool`)).toHaveTextContent("发送到 Webhook");
+    expect(screen.getByTestId(`approval-${webhook.id}-approve`)).toHaveTextContent("批准");
+    expect(screen.getByTestId(`approval-${webhook.id}-reject`)).toHaveTextContent("拒绝");
+    await user.click(screen.getByTestId("approvals-view-history"));
+    expect(await screen.findByText(/通过桌面通知处理/)).toBeInTheDocument();
+  });
+});
