@@ -121,7 +121,7 @@ describe("approvals page", () => {
     expect(screen.getByText(/bound to exactly these arguments/)).toBeInTheDocument();
   });
 
-  it("approves with the note, and the card moves to the history as decided via the app", async () => {
+  it("approves with the note, and the card moves to the history as decided via UI", async () => {
     const { backend, webhook } = withApprovals();
     backend.install();
     const { user } = renderApp();
@@ -137,7 +137,7 @@ describe("approvals page", () => {
     await user.click(screen.getByTestId("approvals-view-history"));
     const card = await screen.findByTestId(`approval-history-${webhook.id}`);
     expect(within(card).getByTestId(`approval-history-${webhook.id}-status`)).toHaveTextContent("Approved");
-    expect(within(card).getByTestId(`approval-history-${webhook.id}-decided`)).toHaveTextContent("Decided via the app");
+    expect(within(card).getByTestId(`approval-history-${webhook.id}-decided`)).toHaveTextContent("Decided via UI");
     expect(within(card).getByTestId(`approval-history-${webhook.id}-note-text`)).toHaveTextContent("Go for it");
     expect(within(card).getByTestId(`approval-history-${webhook.id}-result`)).toHaveTextContent("done");
     const chain = within(card).getByTestId(`approval-history-${webhook.id}-chain`);
@@ -197,7 +197,7 @@ describe("approvals page", () => {
     await user.click(screen.getByTestId(`approval-${webhook.id}-approve`));
 
     const already = await screen.findByTestId(`approval-${webhook.id}-already`);
-    expect(already).toHaveTextContent("Already decided via a notification.");
+    expect(already).toHaveTextContent("Already decided via notification.");
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
     const card = screen.getByTestId(`approval-${webhook.id}`);
     expect(within(card).getByTestId(`approval-${webhook.id}-status`)).toHaveTextContent("Rejected");
@@ -232,7 +232,7 @@ describe("approvals page", () => {
     await user.click(await screen.findByTestId("approvals-view-history"));
     await screen.findByTestId("approvals-history-list");
     expect(historyIds()).toEqual([written.id, deleted.id]);
-    expect(screen.getByTestId(`approval-history-${written.id}-decided`)).toHaveTextContent("Decided via a notification");
+    expect(screen.getByTestId(`approval-history-${written.id}-decided`)).toHaveTextContent("Decided via notification");
     expect(screen.getByTestId(`approval-history-${deleted.id}-note-text`)).toHaveTextContent("Archive them first.");
 
     await user.selectOptions(screen.getByTestId("approvals-status-filter"), "rejected");
@@ -261,6 +261,12 @@ describe("approvals page", () => {
     });
     expect(await screen.findByTestId(`approval-history-${deleted.id}`)).toHaveAttribute("aria-current", "true");
     expect(screen.getByTestId("approvals-view-history")).toHaveAttribute("aria-pressed", "true");
+    expect(screen.queryByTestId("approvals-not-found")).not.toBeInTheDocument();
+
+    act(() => {
+      window.location.hash = "#approvals/999";
+    });
+    expect(await screen.findByTestId("approvals-not-found")).toHaveTextContent("There is no approval with this id");
   });
 
   it("goes to the approval a notification was clicked for", async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState, type ReactNode } from "react";
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useQueryClient } from "@tanstack/react-query";
 import type { ApprovalDto } from "../bindings/ApprovalDto";
@@ -45,6 +45,16 @@ const RISK_TONE: Record<"read_only" | "write" | "high", Tone> = { read_only: "sl
 
 export const toolLabel = (tool: string, t: T): string => (isKnownTool(tool) ? t(`approvals.tool.${tool}`) : tool.replace(/_/g, " "));
 const viaLabel = (via: string | null, t: T): string => (isDecidedVia(via) ? t(`approvals.via.${via}`) : (via ?? ""));
+
+/** The time now, moving on every half minute: expiries count down, and a card whose time ran out loses its buttons. */
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), 30_000);
+    return () => window.clearInterval(timer);
+  }, []);
+  return now;
+}
 
 /** The boss's answer to one approval, or to several at once; the same key everywhere. */
 function useDecide() {
@@ -136,14 +146,25 @@ export function ApprovalsPage({ approvalId }: { approvalId: number | null }) {
                 ) : history.isError ? (
                   <ErrorState error={history.error} onRetry={() => void history.refetch()} />
                 ) : (
-                  <HistoryList
+                  <>
+                    {approvalId !== null &&
+                      !isNarrowed(filters) &&
+                      !history.isPlaceholderData &&
+                      !history.data.some((a) => a.id === approvalId) &&
+                      !(pending.data ?? []).some((a) => a.id === approvalId) && (
+                        <p data-testid="approvals-not-found" role="status" className="mb-3 rounded-lg bg-slate-100 px-3 py-2 text-sm text-slate-600">
+                          {t("approvals.notFound")}
+                        </p>
+                      )}
+                    <HistoryList
                     approvals={history.data}
                     narrowed={isNarrowed(filters)}
                     stale={history.isPlaceholderData}
                     selectedId={approvalId}
                     employees={employees}
                     onClearFilters={() => setFilters(NO_HISTORY_FILTERS)}
-                  />
+                    />
+                  </>
                 )}
               </>
             )}
@@ -170,7 +191,7 @@ function WaitingList({
   const { t } = useTranslation();
   const [checked, setChecked] = useState<ReadonlySet<number>>(new Set());
   const [confirming, setConfirming] = useState(false);
-  const now = Date.now();
+  const now = useNow();
   const decidable = approvals.filter((a) => canDecide(a, now));
   // Only what is still on the list and can be decided stays selected.
   const selected = decidable.filter((a) => checked.has(a.id));
@@ -207,12 +228,13 @@ function WaitingList({
       )}
       <ul data-testid="approvals-waiting-list" aria-label={t("approvals.view.waiting")} className="space-y-3">
         {elsewhere.map((a) => (
-          <ApprovalCard key={a.id} approval={a} selected={a.id === selectedId} employees={employees} alreadyDecided />
+          <ApprovalCard key={a.id} approval={a} now={now} selected={a.id === selectedId} employees={employees} alreadyDecided />
         ))}
         {approvals.map((a) => (
           <ApprovalCard
             key={a.id}
             approval={a}
+            now={now}
             selected={a.id === selectedId}
             employees={employees}
             checked={decidable.length > 1 && canDecide(a, now) ? checked.has(a.id) : undefined}
@@ -308,6 +330,7 @@ async function currentState(client: ReturnType<typeof useQueryClient>, id: numbe
 
 function ApprovalCard({
   approval: a,
+  now,
   selected,
   employees,
   checked,
@@ -316,6 +339,7 @@ function ApprovalCard({
   alreadyDecided = false,
 }: {
   approval: ApprovalDto;
+  now: number;
   selected: boolean;
   employees: Employees;
   /** undefined: no checkbox (a single item, or one that cannot be decided). */
@@ -329,13 +353,15 @@ function ApprovalCard({
   // In the queue (also when someone else just decided it there), or in the history.
   const testId = waiting || alreadyDecided ? `approval-${a.id}` : `approval-history-${a.id}`;
   const name = employees.get(a.employeeId)?.name ?? (a.requesterName || t("chats.formerEmployee"));
-  const now = Date.now();
   const runOut = waiting && !canDecide(a, now);
+  // The card a link points at comes into view once, when it is picked (not on every keystroke of a note).
+  const ref = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    if (selected) ref.current?.scrollIntoView?.({ block: "nearest" });
+  }, [selected]);
   return (
     <li
-      ref={(el) => {
-        if (selected && el) el.scrollIntoView?.({ block: "nearest" });
-      }}
+      ref={ref}
       data-testid={testId}
       data-status={a.status}
       aria-current={selected ? "true" : undefined}
@@ -636,7 +662,7 @@ function HistoryList({
       className={`space-y-3 transition-opacity ${stale ? "opacity-60" : ""}`}
     >
       {approvals.map((a) => (
-        <ApprovalCard key={a.id} approval={a} selected={a.id === selectedId} employees={employees} />
+        <ApprovalCard key={a.id} approval={a} now={Date.now()} selected={a.id === selectedId} employees={employees} />
       ))}
     </ul>
   );

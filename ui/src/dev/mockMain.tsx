@@ -53,12 +53,13 @@ if (params.has("custommodel")) {
 if (!params.has("new") && !params.has("empty")) {
   seedDemoMinds(backend);
   if (!params.has("nomail")) seedDemoMail(backend);
-  if (!params.has("noapprovals")) seedDemoApprovals(backend);
   // After the mail: the REST-vs-GraphQL report is the newest item. ?nowork: an empty board and no traces.
   if (!params.has("nowork")) {
     seedDemoWork(backend, { mail: !params.has("nomail") });
     seedDemoMeetings(backend, { mail: !params.has("nomail") });
   }
+  // After the work: its traces keep their ids (#traces/tr-a1b2c3d4e501 is the REST-vs-GraphQL story).
+  if (!params.has("noapprovals")) seedDemoApprovals(backend);
 }
 if (params.has("chat") && backend.company) {
   // A conversation with a status answer, an applied hire (Undo running), a cancelled card and pending proposals.
