@@ -8,6 +8,8 @@
 mod commands;
 mod events;
 mod logging;
+mod notifications;
+mod tray;
 
 use cubicle_core::engine::{Engine, EngineConfig};
 use tauri::Manager;
@@ -15,6 +17,11 @@ use tokio_util::sync::CancellationToken;
 
 /// Stops the engine when the app exits.
 struct EngineStop(CancellationToken);
+
+/// tauri-driver starts the app with this set to turn on WebKit automation.
+fn driven_by_webdriver() -> bool {
+    std::env::var("TAURI_WEBVIEW_AUTOMATION").is_ok_and(|v| v == "true")
+}
 
 pub fn run() {
     let app = tauri::Builder::default()
@@ -53,8 +60,27 @@ pub fn run() {
             let stop = cancel.clone();
             tauri::async_runtime::spawn(async move { engine.run(stop).await });
             app.manage(EngineStop(cancel));
+            // Each new approval raises a desktop notification (SPEC §8); the tray keeps
+            // the company reachable with the window closed.
+            notifications::spawn(app.handle(), &core);
+            if tray::create(app.handle(), &core) {
+                app.manage(tray::TrayAlive);
+            }
             app.manage(core);
             Ok(())
+        })
+        .on_window_event(|window, event| {
+            // With a tray, closing the window hides it: the company keeps running.
+            // Not under WebDriver: the driver owns the app's life and ends a session by
+            // closing the window (hiding would leave it to be killed mid-flight).
+            if let tauri::WindowEvent::CloseRequested { api, .. } = event
+                && window.label() == "main"
+                && window.app_handle().try_state::<tray::TrayAlive>().is_some()
+                && !driven_by_webdriver()
+            {
+                api.prevent_close();
+                let _ = window.hide();
+            }
         })
         .build(tauri::generate_context!("tauri.conf.json"));
     match app {
