@@ -90,11 +90,35 @@ export async function closeApp(b) {
     try {
       execFileSync("pgrep", ["-f", `^${APP}( |$)`], { stdio: "ignore" });
     } catch {
-      return; // pgrep exits 1: no such process left
+      // pgrep exits 1: no such process left. Its single-instance D-Bus name can outlive
+      // it for a moment; a launch before the bus drops it fails with NoReply.
+      await waitForSingleInstanceName(deadline);
+      return;
     }
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`the app (${APP}) did not exit after its session ended`);
+}
+
+/** Waits until no connection on the session bus owns the app's single-instance name. */
+async function waitForSingleInstanceName(deadline) {
+  const listNames = () =>
+    execFileSync(
+      "dbus-send",
+      ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.ListNames"],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] },
+    );
+  while (Date.now() < deadline) {
+    let names;
+    try {
+      names = listNames();
+    } catch {
+      return; // no session bus: the plugin launches without one too
+    }
+    if (!names.includes("app.cubicle.desktop.SingleInstance")) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the app's single-instance D-Bus name was never released");
 }
 
 /** Runs cubicle-cli against the test's database and parses its JSON output. */
