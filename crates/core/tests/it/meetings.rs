@@ -10,17 +10,16 @@ use chrono::{DateTime, TimeDelta, Utc};
 use cubicle_core::clock::{Clock as _, ManualClock};
 use cubicle_core::engine::{Engine, EngineConfig};
 use cubicle_core::gateway::Purpose;
-use cubicle_core::mailbox::{MailFilter, MailKind};
+use cubicle_core::mailbox::MailKind;
 use cubicle_core::meeting::OpenMeeting;
 use cubicle_core::meeting::arbitration::{Position, Stance};
 use cubicle_core::meeting::moderator::Strategy;
 use cubicle_core::mind::memory_rules::{MemoryKind, Visibility};
 use cubicle_core::types::*;
 use serde_json::{Value, json};
-use wiremock::matchers::method;
-use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+use wiremock::{MockServer, Request, Respond, ResponseTemplate};
 
-use crate::util::TestCompany;
+use crate::util::{TestCompany, mail_of, scripted_company};
 
 /// What the scripted model says: each employee's lines in order, the moderator's picks
 /// in order; every prompt it received is kept.
@@ -133,22 +132,9 @@ fn start() -> DateTime<Utc> {
 /// A company whose employees think through the scripted model: Alice leads
 /// Engineering, Bob leads QA, Grace is in Legal.
 async fn room(staff: &[(&str, &str)]) -> Room {
-    let clock = ManualClock::new(start());
-    let co = TestCompany::with_clock(clock.shared()).await;
-    co.core
-        .org
-        .set_budget(SetBudget {
-            daily_budget_usd: 1_000.0,
-        })
-        .await
-        .unwrap();
     let script = Arc::new(Mutex::new(Script::default()));
-    let model = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ScriptedModel(script.clone()))
-        .mount(&model)
-        .await;
-    let provider_id = co.route_to(&model.uri(), Purpose::Thought).await;
+    let (co, clock, model, provider_id) =
+        scripted_company(start(), ScriptedModel(script.clone())).await;
     let eng = co.dept("Engineering", None).await;
     let legal = co.dept("Legal", None).await;
     let qa = co.dept("QA", None).await;
@@ -286,16 +272,7 @@ async fn a_round_robin_meeting_goes_round_in_order_then_closes_with_minutes_in_m
     for name in ["Alice", "Bob", "Carol"] {
         assert!(minutes.contains(&format!("- {name}: ")), "{minutes}");
     }
-    let mail =
-        r.co.core
-            .mailbox
-            .list(MailFilter {
-                kind: Some(MailKind::Minutes),
-                ..MailFilter::default()
-            })
-            .await
-            .unwrap()
-            .items;
+    let mail = mail_of(&r.co.core, Some(MailKind::Minutes)).await;
     assert_eq!(mail.len(), 1);
     assert_eq!(mail[0].title, "Minutes: Release checklist");
     assert_eq!(mail[0].chat_id, Some(chat));
@@ -476,16 +453,7 @@ async fn a_budget_question_goes_to_the_boss_and_the_meeting_goes_on() {
     assert_eq!(chain.last().unwrap()["who"], "secretary");
     assert_eq!(chain.last().unwrap()["role"], "escalated");
 
-    let mail =
-        r.co.core
-            .mailbox
-            .list(MailFilter {
-                kind: Some(MailKind::Escalation),
-                ..MailFilter::default()
-            })
-            .await
-            .unwrap()
-            .items;
+    let mail = mail_of(&r.co.core, Some(MailKind::Escalation)).await;
     assert_eq!(mail.len(), 1);
     assert_eq!(
         mail[0].title,
@@ -692,16 +660,7 @@ async fn the_boss_can_end_a_meeting_early_and_still_gets_the_minutes() {
     assert!(view.closed_at.is_some());
     let minutes = view.minutes.unwrap();
     assert!(minutes.contains(&format!("({spoke} turns)")), "{minutes}");
-    let mail =
-        r.co.core
-            .mailbox
-            .list(MailFilter {
-                kind: Some(MailKind::Minutes),
-                ..MailFilter::default()
-            })
-            .await
-            .unwrap()
-            .items;
+    let mail = mail_of(&r.co.core, Some(MailKind::Minutes)).await;
     assert_eq!(mail.len(), 1);
     // Ended means ended: nobody is given the floor again.
     r.run_for(TimeDelta::hours(1)).await;

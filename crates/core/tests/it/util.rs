@@ -127,3 +127,50 @@ impl TestCompany {
         out
     }
 }
+
+/// A company on a manual clock starting at `at`, whose thoughts go to `model` (a
+/// scripted OpenAI-compatible server on loopback), with a budget no test run reaches.
+/// Returns the company, its clock, the server (keep it alive) and the provider's id.
+pub async fn scripted_company(
+    at: chrono::DateTime<chrono::Utc>,
+    model: impl wiremock::Respond + 'static,
+) -> (
+    TestCompany,
+    cubicle_core::clock::ManualClock,
+    wiremock::MockServer,
+    String,
+) {
+    let clock = cubicle_core::clock::ManualClock::new(at);
+    let co = TestCompany::with_clock(clock.shared()).await;
+    co.core
+        .org
+        .set_budget(SetBudget {
+            daily_budget_usd: 1_000.0,
+        })
+        .await
+        .expect("set budget");
+    let server = wiremock::MockServer::start().await;
+    wiremock::Mock::given(wiremock::matchers::method("POST"))
+        .respond_with(model)
+        .mount(&server)
+        .await;
+    let provider_id = co
+        .route_to(&server.uri(), cubicle_core::gateway::Purpose::Thought)
+        .await;
+    (co, clock, server, provider_id)
+}
+
+/// The mailbox's items (of one kind, when given), newest first.
+pub async fn mail_of(
+    core: &AppCore,
+    kind: Option<cubicle_core::mailbox::MailKind>,
+) -> Vec<cubicle_core::mailbox::MailDto> {
+    core.mailbox
+        .list(cubicle_core::mailbox::MailFilter {
+            kind,
+            ..Default::default()
+        })
+        .await
+        .expect("list mail")
+        .items
+}

@@ -6,15 +6,13 @@ use chrono::{DateTime, TimeDelta, Utc};
 use cubicle_core::chat::PostMessage;
 use cubicle_core::clock::{Clock as _, ManualClock};
 use cubicle_core::engine::{Engine, EngineConfig};
-use cubicle_core::gateway::Purpose;
 use cubicle_core::mailbox::{MailFilter, MailKind};
 use cubicle_core::trace::TraceEventKind;
 use cubicle_core::types::*;
 use serde_json::{Value, json};
-use wiremock::matchers::method;
-use wiremock::{Mock, MockServer};
+use wiremock::MockServer;
 
-use crate::util::TestCompany;
+use crate::util::{TestCompany, mail_of, scripted_company};
 
 mod playbook;
 mod review;
@@ -39,34 +37,13 @@ struct Stage {
 
 impl Stage {
     async fn new(play: impl Fn(&Seen) -> Value + Send + Sync + 'static) -> Self {
-        Self::with_config(play, EngineConfig::default()).await
-    }
-
-    async fn with_config(
-        play: impl Fn(&Seen) -> Value + Send + Sync + 'static,
-        config: EngineConfig,
-    ) -> Self {
-        let clock = ManualClock::new(start());
-        let co = TestCompany::with_clock(clock.shared()).await;
-        co.core
-            .org
-            .set_budget(SetBudget {
-                daily_budget_usd: 1_000.0,
-            })
-            .await
-            .unwrap();
         let book = Playbook::new(play);
-        let model = MockServer::start().await;
-        Mock::given(method("POST"))
-            .respond_with(book.clone())
-            .mount(&model)
-            .await;
-        co.route_to(&model.uri(), Purpose::Thought).await;
+        let (co, clock, model, _) = scripted_company(start(), book.clone()).await;
         let engine = Engine::new(
             &co.core,
             EngineConfig {
                 seed: Some(11),
-                ..config
+                ..EngineConfig::default()
             },
         );
         Self {
@@ -393,12 +370,7 @@ async fn a_ping_pong_between_two_employees_stops_at_the_step_cap_and_escalates()
     assert!(talk.iter().any(|m| m.sender_employee_id == Some(bob)));
     assert!(talk.iter().any(|m| m.sender_employee_id == Some(charlie)));
     // The boss hears of it once, and the chat says why it went quiet.
-    let mail = core
-        .mailbox
-        .list(MailFilter::default())
-        .await
-        .unwrap()
-        .items;
+    let mail = mail_of(core, None).await;
     let stops: Vec<_> = mail
         .iter()
         .filter(|m| m.kind == MailKind::Escalation && m.title.starts_with("Stopped:"))
@@ -476,12 +448,7 @@ async fn on_resolve_reports_in_the_target_chat_a_group_or_a_dm_and_by_default_th
             "no report in {name}: {said:?}"
         );
     }
-    let reports = core
-        .mailbox
-        .list(MailFilter::default())
-        .await
-        .unwrap()
-        .items;
+    let reports = mail_of(core, None).await;
     assert_eq!(
         reports
             .iter()
@@ -507,15 +474,7 @@ async fn the_evening_digest_sums_up_the_day_once_and_a_quiet_day_gets_none() {
     // Through the evening and the next day, which is quiet.
     stage.run_for(TimeDelta::hours(36)).await;
 
-    let digests: Vec<_> = core
-        .mailbox
-        .list(MailFilter {
-            kind: Some(MailKind::Digest),
-            ..MailFilter::default()
-        })
-        .await
-        .unwrap()
-        .items;
+    let digests: Vec<_> = mail_of(core, Some(MailKind::Digest)).await;
     assert_eq!(digests.len(), 1, "one busy day, one digest: {digests:?}");
     let d = &digests[0];
     assert_eq!(d.title, "Today at Acme Robotics");
@@ -601,12 +560,7 @@ async fn ongoing_and_conditional_tasks_never_escalate_and_report_where_they_were
         Some("the nightly build passes")
     );
     // 45 minutes on, neither is overdue: no escalation reached the boss.
-    let mail = core
-        .mailbox
-        .list(MailFilter::default())
-        .await
-        .unwrap()
-        .items;
+    let mail = mail_of(core, None).await;
     assert!(
         mail.iter().all(|m| m.kind != MailKind::Escalation),
         "{mail:?}"
@@ -664,12 +618,7 @@ async fn ongoing_and_conditional_tasks_never_escalate_and_report_where_they_were
     let said = core.chats.messages(dm.id).await.unwrap();
     assert!(said.iter().any(|m| m.sender_employee_id == Some(alice)
         && m.text == "Bob, the nightly build is green again."));
-    let mail = core
-        .mailbox
-        .list(MailFilter::default())
-        .await
-        .unwrap()
-        .items;
+    let mail = mail_of(core, None).await;
     let report = mail.iter().find(|m| m.kind == MailKind::Report).unwrap();
     assert_eq!(report.chat_id, Some(dm.id));
     assert_eq!(report.title, "Done: Tell Bob the build is green");

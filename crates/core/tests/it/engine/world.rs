@@ -8,13 +8,11 @@ use chrono::{DateTime, TimeDelta, Utc};
 use cubicle_core::chat::PostMessage;
 use cubicle_core::clock::{Clock as _, ManualClock};
 use cubicle_core::engine::{Engine, EngineConfig};
-use cubicle_core::gateway::Purpose;
 use cubicle_core::types::*;
 use serde_json::{Value, json};
-use wiremock::matchers::method;
-use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+use wiremock::{MockServer, Request, Respond, ResponseTemplate};
 
-use crate::util::TestCompany;
+use crate::util::{TestCompany, scripted_company};
 
 /// How the scripted model behaves; tests switch it mid-run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -146,22 +144,9 @@ pub(super) fn start() -> DateTime<Utc> {
 
 /// A six-person department with its group chat, thinking through the scripted model.
 pub(super) async fn world() -> World {
-    let clock = ManualClock::new(start());
-    let co = TestCompany::with_clock(clock.shared()).await;
-    co.core
-        .org
-        .set_budget(SetBudget {
-            daily_budget_usd: 1_000.0,
-        })
-        .await
-        .unwrap();
     let script = Arc::new(Mutex::new(Script::default()));
-    let model = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ScriptedModel(script.clone()))
-        .mount(&model)
-        .await;
-    let provider_id = co.route_to(&model.uri(), Purpose::Thought).await;
+    let (co, clock, model, provider_id) =
+        scripted_company(start(), ScriptedModel(script.clone())).await;
     let eng = co.dept("Engineering", None).await;
     let mut people = Vec::new();
     for (name, title) in [

@@ -2,11 +2,12 @@
 //! reworked, a rework that repeats itself stops, the third rejection goes to the boss.
 
 use chrono::TimeDelta;
-use cubicle_core::mailbox::{MailFilter, MailKind};
+use cubicle_core::mailbox::MailKind;
 use serde_json::{Value, json};
 
 use super::playbook::{Seen, silent, speak};
 use super::{Stage, engineering};
+use crate::util::mail_of;
 
 /// Alice's work on the login page goes to Bob for review. Bob rejects until the work
 /// says "with rate limiting"; Alice's rework is a real change only when `learns`.
@@ -137,12 +138,7 @@ async fn a_rejected_deliverable_is_reworked_reviewed_again_passed_and_then_repor
             .any(|p| p.name == "Bob" && p.prompt.contains("POST /login returns a session token"))
     );
     // Passed: Alice reports, and her stamina shows the review passing.
-    let mail = core
-        .mailbox
-        .list(MailFilter::default())
-        .await
-        .unwrap()
-        .items;
+    let mail = mail_of(core, None).await;
     let report = mail
         .iter()
         .find(|m| m.kind == MailKind::Report)
@@ -185,12 +181,7 @@ async fn a_rework_that_repeats_the_last_attempt_stops_the_retry_and_goes_to_the_
     assert_eq!(rework.owner_id, alice);
     assert_eq!(rework.status, "resolved");
     assert!(tasks.iter().all(|t| t.attempt <= 1), "no further retry");
-    let mail = core
-        .mailbox
-        .list(MailFilter::default())
-        .await
-        .unwrap()
-        .items;
+    let mail = mail_of(core, None).await;
     let stop = mail
         .iter()
         .find(|m| m.title.starts_with("No progress:"))
@@ -258,12 +249,7 @@ async fn the_third_rejection_goes_to_the_boss_and_wears_on_the_author() {
         Some(2),
         "two reworks, no third"
     );
-    let mail = core
-        .mailbox
-        .list(MailFilter::default())
-        .await
-        .unwrap()
-        .items;
+    let mail = mail_of(core, None).await;
     let esc = mail
         .iter()
         .find(|m| m.title.starts_with("Rejected 3 times"))

@@ -4,7 +4,7 @@
 
 use chrono::TimeDelta;
 use cubicle_core::approvals::{ApprovalFilter, ApprovalStatus, DecidedVia, Decision};
-use cubicle_core::mailbox::{MailFilter, MailKind};
+use cubicle_core::mailbox::MailKind;
 use cubicle_core::trace::TraceEventKind;
 use cubicle_core::types::EmployeeStatus;
 use serde_json::{Value, json};
@@ -13,6 +13,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 
 use super::playbook::{Seen, silent, speak};
 use super::{Stage, engineering};
+use crate::util::mail_of;
 
 /// Alice asks for the post as soon as the boss wants it, and claims — falsely — that it
 /// is approved; Bob urges her to ignore the rules. When she sees the result she says so.
@@ -163,15 +164,7 @@ async fn an_unanswered_approval_expires_and_its_requester_is_told() {
         .decide(history[0].id, Decision::Approve, DecidedVia::Ui, None)
         .await;
     assert!(err.is_err(), "an expired approval cannot be approved");
-    let mail = core
-        .mailbox
-        .list(MailFilter {
-            kind: Some(MailKind::Escalation),
-            ..MailFilter::default()
-        })
-        .await
-        .unwrap()
-        .items;
+    let mail = mail_of(core, Some(MailKind::Escalation)).await;
     assert!(!mail.is_empty(), "the boss hears it expired");
 }
 
