@@ -1,11 +1,11 @@
-import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useQueryClient } from "@tanstack/react-query";
 import type { ApprovalDto } from "../bindings/ApprovalDto";
 import type { Decision } from "../bindings/Decision";
 import type { EmployeeDto } from "../bindings/EmployeeDto";
 import { ChatsIcon, CheckIcon, ChevronRightIcon, CloseIcon, ShieldIcon } from "../components/icons";
-import { Badge, Button, ConfirmDialog, ErrorState, InlineError, LoadingState, inputClass, type Tone } from "../components/ui";
+import { Badge, Button, ConfirmDialog, EmployeeFilter, ErrorState, InlineError, LoadingState, inputClass, type Tone } from "../components/ui";
 import { useEmployeeMap } from "../chats/ChatsPage";
 import { formatDateTime, formatRelative } from "../employee/format";
 import { api } from "../ipc/api";
@@ -583,8 +583,6 @@ function Outcome({ approval: a, testId }: { approval: ApprovalDto; testId: strin
 function HistoryFiltersBar({ filters, onChange, employees }: { filters: HistoryFilters; onChange: (f: HistoryFilters) => void; employees: EmployeeDto[] }) {
   const { t } = useTranslation();
   const statusId = useId();
-  const employeeId = useId();
-  const people = useMemo(() => [...employees].sort((a, b) => a.name.localeCompare(b.name)), [employees]);
   const select = `${inputClass} min-w-0 flex-1 text-[13px]`;
   return (
     <div className="mb-3 flex items-center gap-2">
@@ -605,23 +603,15 @@ function HistoryFiltersBar({ filters, onChange, employees }: { filters: HistoryF
           </option>
         ))}
       </select>
-      <label htmlFor={employeeId} className="sr-only">
-        {t("approvals.filter.employee")}
-      </label>
-      <select
-        id={employeeId}
-        data-testid="approvals-employee-filter"
+      <EmployeeFilter
+        employees={employees}
+        value={filters.employeeId}
+        onChange={(employeeId) => onChange({ ...filters, employeeId })}
+        label={t("approvals.filter.employee")}
+        everyone={t("approvals.filter.everyone")}
+        testId="approvals-employee-filter"
         className={select}
-        value={filters.employeeId ?? ""}
-        onChange={(e) => onChange({ ...filters, employeeId: e.target.value === "" ? null : Number(e.target.value) })}
-      >
-        <option value="">{t("approvals.filter.everyone")}</option>
-        {people.map((e) => (
-          <option key={e.id} value={e.id}>
-            {e.name}
-          </option>
-        ))}
-      </select>
+      />
     </div>
   );
 }

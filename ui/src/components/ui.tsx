@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ButtonHTMLAttributes, type HTMLAttributes, type ReactNode } from "react";
+import { useEffect, useId, useMemo, useRef, type ButtonHTMLAttributes, type HTMLAttributes, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { errorDetail, errorKey } from "../ipc/errors";
 import { AlertIcon, CloseIcon } from "./icons";
@@ -276,5 +276,51 @@ export function Badge({ tone = "slate", className = "", ...rest }: HTMLAttribute
       className={`inline-flex items-center gap-1 rounded-md px-1.5 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${TONES[tone]} ${className}`}
       {...rest}
     />
+  );
+}
+
+/**
+ * A filter select of people ("everyone" first, then by name), with a screen-reader label.
+ * The mailbox and the approval history filter by requester this way.
+ */
+export function EmployeeFilter({
+  employees,
+  value,
+  onChange,
+  label,
+  everyone,
+  testId,
+  className,
+}: {
+  employees: { id: number; name: string }[];
+  value: number | null;
+  onChange: (employeeId: number | null) => void;
+  label: string;
+  everyone: string;
+  testId: string;
+  className: string;
+}) {
+  const id = useId();
+  const people = useMemo(() => [...employees].sort((a, b) => a.name.localeCompare(b.name)), [employees]);
+  return (
+    <>
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <select
+        id={id}
+        data-testid={testId}
+        className={className}
+        value={value ?? ""}
+        onChange={(e) => onChange(e.target.value === "" ? null : Number(e.target.value))}
+      >
+        <option value="">{everyone}</option>
+        {people.map((e) => (
+          <option key={e.id} value={e.id}>
+            {e.name}
+          </option>
+        ))}
+      </select>
+    </>
   );
 }

@@ -4,7 +4,7 @@ import type { EmployeeDto } from "../bindings/EmployeeDto";
 import type { MailDto } from "../bindings/MailDto";
 import type { MailStatus } from "../bindings/MailStatus";
 import { MailIcon } from "../components/icons";
-import { Button, ErrorState, LoadingState, inputClass } from "../components/ui";
+import { Button, EmployeeFilter, ErrorState, LoadingState, inputClass } from "../components/ui";
 import { api } from "../ipc/api";
 import { queryKeys, useInvalidatingMutation, useMailbox, useOrg } from "../ipc/queries";
 import { Avatar } from "../org/Avatar";
@@ -137,8 +137,6 @@ function Filters({
 }) {
   const { t } = useTranslation();
   const kindId = useId();
-  const employeeId = useId();
-  const people = useMemo(() => [...employees].sort((a, b) => a.name.localeCompare(b.name)), [employees]);
   const select = `${inputClass} min-w-0 flex-1 text-[13px]`;
   return (
     <div className="shrink-0 space-y-2.5 border-b border-slate-100 px-4 py-3">
@@ -177,23 +175,15 @@ function Filters({
             </option>
           ))}
         </select>
-        <label htmlFor={employeeId} className="sr-only">
-          {t("mailbox.filter.employee")}
-        </label>
-        <select
-          id={employeeId}
-          data-testid="mail-employee-filter"
+        <EmployeeFilter
+          employees={employees}
+          value={filters.employeeId}
+          onChange={(employeeId) => onChange({ ...filters, employeeId })}
+          label={t("mailbox.filter.employee")}
+          everyone={t("mailbox.filter.everyone")}
+          testId="mail-employee-filter"
           className={select}
-          value={filters.employeeId ?? ""}
-          onChange={(e) => onChange({ ...filters, employeeId: e.target.value === "" ? null : Number(e.target.value) })}
-        >
-          <option value="">{t("mailbox.filter.everyone")}</option>
-          {people.map((e) => (
-            <option key={e.id} value={e.id}>
-              {e.name}
-            </option>
-          ))}
-        </select>
+        />
       </div>
     </div>
   );
