@@ -3,7 +3,9 @@
 # secretary) to research REST vs GraphQL; she asks Bob in the project group and Charlie
 # privately, resolves the task and reports — played headless by a scripted model
 # (scripts/shots/model.py) on a virtual clock; then opens the real app under Xvfb on the
-# trace view and the requirements board and saves docs/trace.png and docs/board.png.
+# trace view, the requirements board and the approval queue (Mia wants to post the
+# release note to the team's Feishu webhook) and saves docs/trace.png, docs/board.png and
+# docs/approvals.png.
 # Needs a prior scripts/setup.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,10 +21,13 @@ cli org hire "Alice Chen" --title "Backend Engineer" --department Engineering
 cli org hire "Bob Martin" --title "API Engineer" --department Engineering
 cli org hire "Charlie Wu" --title "Performance Engineer" --department Engineering
 cli org hire "Priya Patel" --title "Product Manager" --department Product
+cli org add-department Marketing --mission "Tell the world"
+cli org hire "Mia Wong" --title "Marketing Manager" --department Marketing
 cli say --yes "open a new requirement for API design in Engineering"
 cli say --yes "open a new requirement for the onboarding flow in Product"
 cli say --yes "open a new requirement for offline mode in Engineering"
 cli say --yes "ask Alice Chen to research REST vs GraphQL for our new API"
+cli say --yes "ask Mia Wong to post the release note to the team webhook"
 
 PORT=$((20000 + RANDOM % 20000))
 python3 scripts/shots/model.py "$PORT" & model=$!
@@ -39,15 +44,18 @@ xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
   for _ in $(seq 1 60); do xdotool search --name "^Cubicle$" >/dev/null 2>&1 && break; sleep 0.5; done
   sleep "${CUBICLE_SHOT_DELAY:-6}"
   nav() { xdotool mousemove 80 "$1" click 1; sleep 3; }
-  # The left nav: secretary, dashboard, org chart, chats, mailbox, work, traces, …
-  nav "${CUBICLE_NAV_TRACES:-326}"
-  xdotool mousemove "${CUBICLE_FIRST_TRACE_X:-420}" "${CUBICLE_FIRST_TRACE_Y:-150}" click 1
+  # The left nav: secretary, dashboard, org chart, chats, mailbox, approvals, work, traces, …
+  nav "${CUBICLE_NAV_TRACES:-356}"
+  # The second instruction from the top is seed 000 (the newest is the release note).
+  xdotool mousemove "${CUBICLE_TRACE_X:-420}" "${CUBICLE_TRACE_Y:-262}" click 1
   sleep 3
   import -window root "${CUBICLE_SHOT_DIR:-docs}/trace.png"
-  nav "${CUBICLE_NAV_WORK:-286}"
+  nav "${CUBICLE_NAV_WORK:-318}"
   # Open the task tree of the one requirement in progress (second column).
   xdotool mousemove "${CUBICLE_TREE_X:-580}" "${CUBICLE_TREE_Y:-400}" click 1
   sleep 2
   import -window root "${CUBICLE_SHOT_DIR:-docs}/board.png"
+  nav "${CUBICLE_NAV_APPROVALS:-280}"
+  import -window root "${CUBICLE_SHOT_DIR:-docs}/approvals.png"
   kill $app; wait $app 2>/dev/null || true'
-echo "screenshots: ${CUBICLE_SHOT_DIR:-docs}/trace.png ${CUBICLE_SHOT_DIR:-docs}/board.png"
+echo "screenshots: ${CUBICLE_SHOT_DIR:-docs}/{trace,board,approvals}.png"

@@ -64,6 +64,17 @@ def play(system, user):
             return speak("Bob built our last API; I'll ask him in the project group first.",
                          [("@Bob Martin quick one for the new API: REST or GraphQL, what would you pick and why?",
                            "#API design")])
+    if name.startswith("Mia") and task and "release note" in task[2] and not state.get("asked_hook"):
+        state["asked_hook"] = True
+        answer = speak("Posting needs the boss's OK; I'll ask.",
+                       [("Ada, the release note is ready — it goes to the team channel once you approve.", None)])
+        answer["toolCalls"] = [{
+            "tool": "post_webhook",
+            "args": {"url": "https://open.feishu.cn/open-apis/bot/v2/hook/acme-team",
+                     "text": "Release 2.3 is out: offline mode and a faster API.", "style": "feishu"},
+            "reason": "the boss asked me to announce the release to the team",
+        }]
+        return answer
     if name.startswith("Bob") and new_from("Alice", "REST or GraphQL"):
         return speak("I've shipped both. Whatever Alice picks, the schema needs drafting.", [(
             "GraphQL: one endpoint and clients fetch exactly what they need. REST is simpler to cache.", None)],
