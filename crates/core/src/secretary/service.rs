@@ -588,10 +588,51 @@ impl Secretary {
                 let requirements = self.work.requirements().await?;
                 Outcome::Say(self.facts(s, snap, lang, &tasks, &requirements))
             }
-            IntentKind::Approve | IntentKind::Reject => Outcome::Say(lang.pick(
-                "Nothing is waiting for your approval right now.",
-                "目前没有等待你审批的事项。",
-            )),
+            // What waits, truthfully; the decision itself is a click in the approval
+            // queue or on the desktop notification (deciding by chat is not built yet).
+            IntentKind::Approve | IntentKind::Reject => {
+                let waiting =
+                    cubicle_store::approval::list_approvals(&self.db, &["waiting"], None, 10)
+                        .await?;
+                Outcome::Say(if waiting.is_empty() {
+                    lang.pick(
+                        "Nothing is waiting for your approval right now.",
+                        "目前没有等待你审批的事项。",
+                    )
+                } else {
+                    let name = |id: i32| {
+                        snap.employees
+                            .iter()
+                            .find(|e| e.id == id)
+                            .map_or("?", |e| e.name.as_str())
+                            .to_owned()
+                    };
+                    let lines: Vec<String> = waiting
+                        .iter()
+                        .map(|a| {
+                            format!(
+                                "#{} {}: {} — {}",
+                                a.id,
+                                name(a.employee_id),
+                                a.tool,
+                                a.reason
+                            )
+                        })
+                        .collect();
+                    lang.pick(
+                        format!(
+                            "Waiting for you ({}):\n{}\nApprove or reject them in Approvals, or from the desktop notification.",
+                            waiting.len(),
+                            lines.join("\n")
+                        ),
+                        format!(
+                            "等你审批的有 {} 项：\n{}\n请在“审批”页或桌面通知里批准或拒绝。",
+                            waiting.len(),
+                            lines.join("\n")
+                        ),
+                    )
+                })
+            }
             IntentKind::Chitchat => Outcome::Say(lang.pick(
                 "Hello! Tell me whom to hire, move or let go, or ask how the company is doing.",
                 "你好！可以让我招人、调岗、辞退，或者问问公司现在的情况。",

@@ -107,6 +107,21 @@ async fn a_webhook_from_a_thought_waits_for_the_boss_and_runs_once_when_approved
             .any(|e| e.kind == TraceEventKind::Approval && e.approval_id == Some(a.id))
     );
 
+    // Asked, the secretary says truthfully what waits, and where to decide.
+    let turn = core.secretary.say("approve it", false).await.unwrap();
+    assert!(
+        turn.reply.text.starts_with("Waiting for you (1):")
+            && turn.reply.text.contains("post_webhook")
+            && turn.reply.text.contains("Approvals"),
+        "{}",
+        turn.reply.text
+    );
+    assert_eq!(
+        posts(&hook).await,
+        0,
+        "saying it to the secretary runs nothing"
+    );
+
     // The boss approves: it runs once, and Alice hears of it and says so.
     let decided = core
         .approvals
