@@ -60,6 +60,21 @@ pub enum OrgCommand {
         /// Employee (name or id).
         employee: String,
     },
+    /// What tools someone may use, their own approval policy, and the command a CLI
+    /// employee runs (each only when given).
+    SetTools {
+        /// Employee (name or id).
+        employee: String,
+        /// Comma-separated tool names (e.g. read_file,write_file,post_webhook); "" for none.
+        #[arg(long)]
+        tools: Option<String>,
+        /// auto, key_steps, manual, or "company" to follow the company's policy.
+        #[arg(long)]
+        policy: Option<String>,
+        /// The command `run_cli` runs in the employee's folder; "" to clear it.
+        #[arg(long)]
+        cli_command: Option<String>,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -167,6 +182,74 @@ pub async fn run(core: &AppCore, cmd: OrgCommand) -> Result<()> {
             let employee_id = find_employee(&snap, &employee)?;
             let e = org.fire(FireEmployee { employee_id }).await?;
             println!("{} no longer works here (record kept)", e.name);
+        }
+        OrgCommand::SetTools {
+            employee,
+            tools,
+            policy,
+            cli_command,
+        } => {
+            let snap = org.snapshot().await?;
+            let employee_id = find_employee(&snap, &employee)?;
+            let approvals = &core.approvals;
+            if let Some(tools) = tools {
+                let names: Vec<String> = tools
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|t| !t.is_empty())
+                    .map(str::to_owned)
+                    .collect();
+                if let Some(bad) = names
+                    .iter()
+                    .find(|t| cubicle_core::tools::risk_of(t).is_none())
+                {
+                    bail!(
+                        "no tool named {bad:?}; tools: {}",
+                        cubicle_core::tools::catalogue()
+                            .iter()
+                            .map(|t| t.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    );
+                }
+                approvals.set_tool_whitelist(employee_id, names).await?;
+            }
+            if let Some(p) = policy {
+                let level = match p.trim() {
+                    "company" => None,
+                    other => Some(ApprovalPolicy::parse(other).ok_or_else(|| {
+                        anyhow!("policy must be auto, key_steps, manual or company")
+                    })?),
+                };
+                approvals.set_employee_policy(employee_id, level).await?;
+            }
+            if let Some(c) = cli_command {
+                let c = c.trim();
+                approvals
+                    .set_cli_command(employee_id, (!c.is_empty()).then(|| c.to_owned()))
+                    .await?;
+            }
+            let e = org
+                .snapshot()
+                .await?
+                .employees
+                .into_iter()
+                .find(|e| e.id == employee_id)
+                .ok_or_else(|| anyhow!("employee {employee_id} is gone"))?;
+            println!(
+                "{}: tools {}; approvals {}{}",
+                e.name,
+                if e.tool_whitelist.is_empty() {
+                    "none".to_owned()
+                } else {
+                    e.tool_whitelist.join(", ")
+                },
+                e.approval_policy.map_or("as the company", |p| p.as_str()),
+                e.cli_command
+                    .as_deref()
+                    .map(|c| format!("; runs `{c}`"))
+                    .unwrap_or_default()
+            );
         }
     }
     Ok(())

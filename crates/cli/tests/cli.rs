@@ -536,3 +536,137 @@ fn the_board_lists_requirements_by_status() {
         "{text}"
     );
 }
+
+#[test]
+fn tools_and_approval_policy_are_set_per_employee_from_the_terminal() {
+    let cli = Cli::new();
+    cli.ok(&["org", "init", "--name", "Acme", "--boss", "Ada"]);
+    cli.ok(&["org", "add-department", "Marketing"]);
+    cli.ok(&[
+        "org",
+        "hire",
+        "Mia",
+        "--title",
+        "Copywriter",
+        "--department",
+        "Marketing",
+    ]);
+    let out = cli.ok(&[
+        "org",
+        "set-tools",
+        "Mia",
+        "--tools",
+        "read_file, post_webhook",
+        "--policy",
+        "manual",
+        "--cli-command",
+        "echo draft",
+    ]);
+    assert_eq!(
+        out.trim(),
+        "Mia: tools read_file, post_webhook; approvals manual; runs `echo draft`"
+    );
+    let snap: serde_json::Value =
+        serde_json::from_str(&cli.ok(&["org", "show", "--json"])).unwrap();
+    let mia = &snap["employees"][0];
+    assert_eq!(
+        mia["toolWhitelist"],
+        serde_json::json!(["read_file", "post_webhook"])
+    );
+    assert_eq!(mia["approvalPolicy"], "manual");
+    // Back to the company's policy; an unknown tool is a clear error that changes nothing.
+    let out = cli.ok(&["org", "set-tools", "Mia", "--policy", "company"]);
+    assert!(out.contains("approvals as the company"), "{out}");
+    let bad = cli.run(&["org", "set-tools", "Mia", "--tools", "launch_rockets"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("no tool named \"launch_rockets\""));
+    let snap: serde_json::Value =
+        serde_json::from_str(&cli.ok(&["org", "show", "--json"])).unwrap();
+    assert_eq!(
+        snap["employees"][0]["toolWhitelist"],
+        serde_json::json!(["read_file", "post_webhook"])
+    );
+    // Nothing waits yet.
+    assert_eq!(
+        cli.ok(&["approvals", "list"]).trim(),
+        "nothing waits for you"
+    );
+}
+
+#[test]
+fn an_approval_from_a_headless_run_is_decided_from_the_terminal() {
+    let cli = Cli::new();
+    cli.ok(&["org", "init", "--name", "Acme", "--boss", "Ada"]);
+    cli.ok(&["org", "add-department", "Marketing"]);
+    cli.ok(&[
+        "org",
+        "hire",
+        "Mia",
+        "--title",
+        "Copywriter",
+        "--department",
+        "Marketing",
+    ]);
+    cli.ok(&["org", "set-tools", "Mia", "--tools", "post_webhook"]);
+    cli.ok(&["say", "--yes", "ask Mia to announce the release"]);
+    // A stand-in webhook (it answers any POST) and a model whose every thought asks for
+    // the post.
+    let hook = scripted_model("{}").replace("/v1", "/hook");
+    let thought = serde_json::json!({
+        "innerThoughts": "The boss wants it announced.",
+        "messages": [{"content": "I'll post it once Ada approves."}],
+        "shouldSpeak": true,
+        "toolCalls": [{"tool": "post_webhook",
+                       "args": {"url": hook, "text": "Release 2.3 is out", "style": "slack"},
+                       "reason": "announce the release"}]
+    });
+    let url = scripted_model(&thought.to_string());
+    let out = cli.run_with_model(
+        &url,
+        &["run", "--for", "5m", "--virtual-clock", "--seed", "2"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let waiting: serde_json::Value =
+        serde_json::from_str(&cli.ok(&["approvals", "list", "--json"])).unwrap();
+    let waiting = waiting.as_array().unwrap();
+    assert_eq!(
+        waiting.len(),
+        1,
+        "asked once, however often she thought: {waiting:?}"
+    );
+    assert_eq!(waiting[0]["tool"], "post_webhook");
+    assert_eq!(waiting[0]["status"], "waiting");
+    let id = waiting[0]["id"].as_i64().unwrap().to_string();
+    assert!(
+        cli.ok(&["approvals", "list"])
+            .contains("Mia wants post_webhook")
+    );
+
+    let decided: serde_json::Value = serde_json::from_str(&cli.ok(&[
+        "approvals",
+        "decide",
+        &id,
+        "approve",
+        "--note",
+        "ship it",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(decided["status"], "approved");
+    assert_eq!(decided["decidedVia"], "cli");
+    assert_eq!(decided["note"], "ship it");
+    assert!(decided["executedAt"].is_string(), "it ran: {decided}");
+    // Deciding the other way now is a clear error.
+    let again = cli.run(&["approvals", "decide", &id, "reject"]);
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already approved"));
+    assert!(
+        cli.ok(&["approvals", "list", "--history"])
+            .contains("decided via cli")
+    );
+}
