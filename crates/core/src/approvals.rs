@@ -13,7 +13,7 @@
 //! - the thought integration calls `request` with the thought's `trace_id` and chat and
 //!   tells the model the [`CallOutcome`]; a waiting call is resumed by nobody — the
 //!   requester hears the decision as a system note in its chat with the boss;
-//! - the scheduler calls `expire_due(now)` at `next_expiry()` (nothing schedules it yet);
+//! - the engine's scheduler calls `expire_due(now)` at `next_expiry()`;
 //! - notifications listen for `ApprovalRequested`, show `ApprovalDto::summary`, and call
 //!   `decide(.., DecidedVia::Notification, ..)`; `ApprovalDecided` is sent on the decision
 //!   and again once the approved action has run (with its result or error);
@@ -21,6 +21,10 @@
 //!   `executed_at`: it is not re-run automatically, since whether it ran is unknown.
 
 pub mod policy;
+mod types;
+
+pub use types::*;
+use types::{dto, tool_call_dto};
 
 use std::time::Duration;
 
@@ -28,12 +32,9 @@ use chrono::{DateTime, TimeDelta, Utc};
 use cubicle_store::entity::{approval, employee, tool_call};
 use cubicle_store::{Db, DbErr, TransactionTrait, approval as q, org as oq};
 use sea_orm::ActiveValue::{NotSet, Set};
-use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
-use crate::chat::{Chats, rfc3339};
+use crate::chat::Chats;
 use crate::clock::SharedClock;
-use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};
 use crate::mailbox::{MailKind, Mailbox, NewMail};
 use crate::meeting::arbitration::Link;
@@ -47,224 +48,6 @@ pub const DEFAULT_APPROVAL_TTL: Duration = Duration::from_secs(24 * 3600);
 const LIST_LIMIT: u64 = 500;
 /// A tool's output kept in the tool-call log.
 const LOG_OUTPUT_CHARS: usize = 2000;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum ApprovalStatus {
-    Waiting,
-    Approved,
-    Rejected,
-    Expired,
-}
-
-impl ApprovalStatus {
-    pub const ALL: [ApprovalStatus; 4] = [
-        ApprovalStatus::Waiting,
-        ApprovalStatus::Approved,
-        ApprovalStatus::Rejected,
-        ApprovalStatus::Expired,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ApprovalStatus::Waiting => "waiting",
-            ApprovalStatus::Approved => "approved",
-            ApprovalStatus::Rejected => "rejected",
-            ApprovalStatus::Expired => "expired",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.as_str() == s)
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum Decision {
-    Approve,
-    Reject,
-}
-
-impl Decision {
-    fn status(self) -> ApprovalStatus {
-        match self {
-            Decision::Approve => ApprovalStatus::Approved,
-            Decision::Reject => ApprovalStatus::Rejected,
-        }
-    }
-}
-
-/// Where a decision came from. There is deliberately no variant for a model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum DecidedVia {
-    /// The approval queue in the app.
-    Ui,
-    /// A desktop notification's Approve / Reject button.
-    Notification,
-    Cli,
-    /// A rule decided (the `auto` policy, or expiry).
-    Policy,
-}
-
-impl DecidedVia {
-    pub const ALL: [DecidedVia; 4] = [
-        DecidedVia::Ui,
-        DecidedVia::Notification,
-        DecidedVia::Cli,
-        DecidedVia::Policy,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DecidedVia::Ui => "ui",
-            DecidedVia::Notification => "notification",
-            DecidedVia::Cli => "cli",
-            DecidedVia::Policy => "policy",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.as_str() == s)
-    }
-}
-
-/// What became of a tool call right away.
-#[derive(Clone, Debug, PartialEq)]
-pub enum CallOutcome {
-    /// It ran; its output.
-    Done(serde_json::Value),
-    /// It waits for the boss: the approval's id.
-    Waiting(i32),
-    /// It may not run (not on the whitelist, no such tool, a former employee).
-    Refused(String),
-}
-
-/// One approval as the queue, the notification and the trace view show it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct ApprovalDto {
-    pub id: i32,
-    pub employee_id: i32,
-    pub requester_name: String,
-    pub tool: String,
-    pub risk: Risk,
-    #[ts(type = "unknown")]
-    pub args: serde_json::Value,
-    /// SHA-256 of the canonical arguments: what the decision is bound to.
-    pub args_hash: String,
-    /// One line: what exactly would happen (command and folder, URL and text, …).
-    pub summary: String,
-    pub reason: String,
-    /// USD this would commit (a budget raise); 0 for everything else.
-    pub cost_estimate_usd: f64,
-    pub trace_id: Option<String>,
-    pub chat_id: Option<i32>,
-    pub status: ApprovalStatus,
-    pub authorization_chain: Vec<Link>,
-    pub decided_via: Option<DecidedVia>,
-    pub note: Option<String>,
-    pub created_at: String,
-    pub expires_at: String,
-    pub decided_at: Option<String>,
-    #[ts(type = "unknown")]
-    pub result: Option<serde_json::Value>,
-    pub error: Option<String>,
-    pub executed_at: Option<String>,
-}
-
-/// What the approval queue, a notification button or the CLI sends (`via` is set by
-/// whichever of them calls [`Approvals::decide`], never by the sender).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct DecideApproval {
-    pub approval_id: i32,
-    pub decision: Decision,
-    pub note: Option<String>,
-}
-
-/// Which approvals to list.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
-#[serde(
-    tag = "kind",
-    rename_all = "snake_case",
-    rename_all_fields = "camelCase"
-)]
-pub enum ApprovalFilter {
-    /// The queue: waiting ones, oldest first.
-    Pending,
-    /// Decided ones (or only `status`), newest first.
-    History {
-        status: Option<ApprovalStatus>,
-        employee_id: Option<i32>,
-    },
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct ToolCallDto {
-    pub id: i32,
-    pub employee_id: i32,
-    pub tool: String,
-    #[ts(type = "unknown")]
-    pub args: serde_json::Value,
-    pub risk: Risk,
-    /// `ok`, `error`, `refused` or `waiting_approval`.
-    pub outcome: String,
-    pub output: Option<String>,
-    pub approval_id: Option<i32>,
-    pub trace_id: Option<String>,
-    pub created_at: String,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum ApprovalError {
-    #[error("approval {0} does not exist")]
-    NotFound(i32),
-    #[error("approval {id} was already {}", status.as_str())]
-    AlreadyDecided { id: i32, status: ApprovalStatus },
-    #[error("approval {0} expired; it can no longer be approved")]
-    Expired(i32),
-    #[error("storage error: {0}")]
-    Storage(#[from] DbErr),
-}
-
-impl ApprovalError {
-    pub fn code(&self) -> ErrorCode {
-        match self {
-            ApprovalError::NotFound(_) => ErrorCode::NotFound,
-            ApprovalError::AlreadyDecided { .. } => ErrorCode::AlreadyDecided,
-            ApprovalError::Expired(_) => ErrorCode::ApprovalExpired,
-            ApprovalError::Storage(_) => ErrorCode::Storage,
-        }
-    }
-}
-
-impl From<ApprovalError> for IpcError {
-    fn from(e: ApprovalError) -> Self {
-        if let ApprovalError::Storage(inner) = &e {
-            tracing::error!(error = %inner, "storage error");
-        }
-        IpcError::new(e.code(), e.to_string())
-    }
-}
-
-#[derive(Clone, Debug)]
-pub struct ApprovalsConfig {
-    /// How long an approval waits before it expires.
-    pub ttl: Duration,
-    pub tools: tools::ToolsConfig,
-}
-
-impl Default for ApprovalsConfig {
-    fn default() -> Self {
-        Self {
-            ttl: DEFAULT_APPROVAL_TTL,
-            tools: tools::ToolsConfig::default(),
-        }
-    }
-}
 
 #[derive(Clone)]
 pub struct Approvals {
@@ -974,49 +757,5 @@ impl Approvals {
             trace_id: Set(entry.trace_id.map(str::to_owned)),
             created_at: Set(now),
         }
-    }
-}
-
-fn dto(r: &approval::Model, requester_name: &str) -> ApprovalDto {
-    let (summary, cost) = tools::describe(&r.tool, &r.args);
-    ApprovalDto {
-        id: r.id,
-        employee_id: r.employee_id,
-        requester_name: requester_name.to_owned(),
-        tool: r.tool.clone(),
-        risk: Risk::parse(&r.risk).unwrap_or(Risk::High),
-        args: r.args.clone(),
-        args_hash: r.args_hash.clone(),
-        summary,
-        reason: r.reason.clone(),
-        cost_estimate_usd: cost,
-        trace_id: r.trace_id.clone(),
-        chat_id: r.chat_id,
-        status: ApprovalStatus::parse(&r.status).unwrap_or(ApprovalStatus::Waiting),
-        authorization_chain: serde_json::from_value(r.authorization_chain.clone())
-            .unwrap_or_default(),
-        decided_via: r.decided_via.as_deref().and_then(DecidedVia::parse),
-        note: r.note.clone(),
-        created_at: rfc3339(r.created_at),
-        expires_at: rfc3339(r.expires_at),
-        decided_at: r.decided_at.map(rfc3339),
-        result: r.result.clone(),
-        error: r.error.clone(),
-        executed_at: r.executed_at.map(rfc3339),
-    }
-}
-
-fn tool_call_dto(t: &tool_call::Model) -> ToolCallDto {
-    ToolCallDto {
-        id: t.id,
-        employee_id: t.employee_id,
-        tool: t.tool.clone(),
-        args: t.args.clone(),
-        risk: Risk::parse(&t.risk).unwrap_or(Risk::High),
-        outcome: t.outcome.clone(),
-        output: t.output.clone(),
-        approval_id: t.approval_id,
-        trace_id: t.trace_id.clone(),
-        created_at: rfc3339(t.created_at),
     }
 }
