@@ -190,6 +190,7 @@ impl AppCore {
             org.clone(),
             chats.clone(),
             meetings.clone(),
+            approvals.clone(),
             gateway.clone(),
             providers.clone(),
             work.clone(),

@@ -8,6 +8,7 @@
 
 pub mod actions;
 mod apply;
+mod decide;
 mod facts;
 pub mod intent;
 pub mod lexicon;

@@ -89,6 +89,7 @@ pub struct Secretary {
     pub(super) chats: Chats,
     /// Meetings the secretary convenes are moderated (SPEC §9).
     pub(super) meetings: crate::meeting::Meetings,
+    pub(super) approvals: crate::approvals::Approvals,
     gateway: Gateway,
     providers: Arc<Providers>,
     pub(super) work: Work,
@@ -118,6 +119,7 @@ impl Secretary {
         org: OrgService,
         chats: Chats,
         meetings: crate::meeting::Meetings,
+        approvals: crate::approvals::Approvals,
         gateway: Gateway,
         providers: Arc<Providers>,
         work: Work,
@@ -128,6 +130,7 @@ impl Secretary {
             org,
             chats,
             meetings,
+            approvals,
             gateway,
             providers,
             work,
@@ -588,50 +591,12 @@ impl Secretary {
                 let requirements = self.work.requirements().await?;
                 Outcome::Say(self.facts(s, snap, lang, &tasks, &requirements))
             }
-            // What waits, truthfully; the decision itself is a click in the approval
-            // queue or on the desktop notification (deciding by chat is not built yet).
+            // The boss decides by saying so: "approve #12", or "approve it" / "reject
+            // it" when exactly one thing waits; with several, the secretary lists them
+            // and asks which. It decides nothing on its own.
             IntentKind::Approve | IntentKind::Reject => {
-                let waiting =
-                    cubicle_store::approval::list_approvals(&self.db, &["waiting"], None, 10)
-                        .await?;
-                Outcome::Say(if waiting.is_empty() {
-                    lang.pick(
-                        "Nothing is waiting for your approval right now.",
-                        "目前没有等待你审批的事项。",
-                    )
-                } else {
-                    let name = |id: i32| {
-                        snap.employees
-                            .iter()
-                            .find(|e| e.id == id)
-                            .map_or("?", |e| e.name.as_str())
-                            .to_owned()
-                    };
-                    let lines: Vec<String> = waiting
-                        .iter()
-                        .map(|a| {
-                            format!(
-                                "#{} {}: {} — {}",
-                                a.id,
-                                name(a.employee_id),
-                                a.tool,
-                                a.reason
-                            )
-                        })
-                        .collect();
-                    lang.pick(
-                        format!(
-                            "Waiting for you ({}):\n{}\nApprove or reject them in Approvals, or from the desktop notification.",
-                            waiting.len(),
-                            lines.join("\n")
-                        ),
-                        format!(
-                            "等你审批的有 {} 项：\n{}\n请在“审批”页或桌面通知里批准或拒绝。",
-                            waiting.len(),
-                            lines.join("\n")
-                        ),
-                    )
-                })
+                let approve = matches!(intent.kind, IntentKind::Approve);
+                self.decide_by_chat(s, snap, lang, approve).await?
             }
             IntentKind::Chitchat => Outcome::Say(lang.pick(
                 "Hello! Tell me whom to hire, move or let go, or ask how the company is doing.",

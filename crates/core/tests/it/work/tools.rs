@@ -107,29 +107,30 @@ async fn a_webhook_from_a_thought_waits_for_the_boss_and_runs_once_when_approved
             .any(|e| e.kind == TraceEventKind::Approval && e.approval_id == Some(a.id))
     );
 
-    // Asked, the secretary says truthfully what waits, and where to decide.
-    let turn = core.secretary.say("approve it", false).await.unwrap();
+    // The boss approves by telling the secretary: it runs once, and Alice hears of it
+    // and says so.
+    let turn = core
+        .secretary
+        .say(&format!("approve #{}", a.id), false)
+        .await
+        .unwrap();
     assert!(
-        turn.reply.text.starts_with("Waiting for you (1):")
-            && turn.reply.text.contains("post_webhook")
-            && turn.reply.text.contains("Approvals"),
+        turn.reply
+            .text
+            .starts_with(&format!("Approved #{}: Alice", a.id))
+            && turn.reply.text.ends_with("It was done."),
         "{}",
         turn.reply.text
     );
-    assert_eq!(
-        posts(&hook).await,
-        0,
-        "saying it to the secretary runs nothing"
-    );
-
-    // The boss approves: it runs once, and Alice hears of it and says so.
-    let decided = core
-        .approvals
-        .decide(a.id, Decision::Approve, DecidedVia::Ui, None)
+    let decided = core.approvals.get(a.id).await.unwrap();
+    assert_eq!(decided.status, ApprovalStatus::Approved);
+    assert_eq!(decided.decided_via, Some(DecidedVia::Ui));
+    assert_eq!(posts(&hook).await, 1);
+    // Saying it again changes nothing.
+    core.secretary
+        .say(&format!("approve #{}", a.id), false)
         .await
         .unwrap();
-    assert_eq!(decided.status, ApprovalStatus::Approved);
-    assert_eq!(posts(&hook).await, 1);
     let body: Value =
         serde_json::from_slice(&hook.received_requests().await.unwrap()[0].body).unwrap();
     assert_eq!(body["content"]["text"], "Release 2.3 is out");
@@ -220,5 +221,87 @@ async fn a_tool_outside_the_whitelist_is_refused_and_she_sees_why() {
             .iter()
             .any(|p| p.name == "Alice" && p.prompt.contains("post_webhook → refused")),
         "the refusal reaches her"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_boss_rejects_by_chat_and_with_several_waiting_the_secretary_asks_which() {
+    let hook = hook_server().await;
+    let stage = Stage::new(poster(format!("{}/hook", hook.uri()))).await;
+    let (alice, _bob, _charlie, group) = engineering(&stage).await;
+    let core = &stage.co.core;
+    core.approvals
+        .set_tool_whitelist(alice, vec!["post_webhook".into(), "write_file".into()])
+        .await
+        .unwrap();
+    core.approvals
+        .set_employee_policy(alice, Some(cubicle_core::types::ApprovalPolicy::Manual))
+        .await
+        .unwrap();
+    stage
+        .boss_says(
+            group,
+            "Alice, please post the release note to the team webhook.",
+        )
+        .await;
+    stage.run_for(TimeDelta::minutes(10)).await;
+    let first = core.approvals.list(ApprovalFilter::Pending).await.unwrap()[0].id;
+    // A second request waits too (manual policy: even a file write waits).
+    let second = match core
+        .approvals
+        .request(
+            alice,
+            cubicle_core::tools::ToolCall::new(
+                "write_file",
+                json!({"path": "notes.md", "content": "draft"}),
+                "keep notes",
+            ),
+            None,
+            None,
+        )
+        .await
+        .unwrap()
+    {
+        cubicle_core::approvals::CallOutcome::Waiting(id) => id,
+        other => panic!("{other:?}"),
+    };
+    let turn = core.secretary.say("reject it", false).await.unwrap();
+    assert!(
+        turn.reply
+            .text
+            .starts_with("2 things wait for you — which one?"),
+        "{}",
+        turn.reply.text
+    );
+    assert_eq!(
+        core.approvals
+            .list(ApprovalFilter::Pending)
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
+
+    let turn = core
+        .secretary
+        .say(&format!("reject #{first}"), false)
+        .await
+        .unwrap();
+    assert!(
+        turn.reply.text.ends_with("Nothing was done."),
+        "{}",
+        turn.reply.text
+    );
+    assert_eq!(posts(&hook).await, 0);
+    // Now only one waits: "批准" means that one.
+    let turn = core.secretary.say("批准", false).await.unwrap();
+    assert!(
+        turn.reply.text.starts_with(&format!("Approved #{second}")),
+        "{}",
+        turn.reply.text
+    );
+    assert_eq!(
+        core.approvals.get(second).await.unwrap().status,
+        ApprovalStatus::Approved
     );
 }
