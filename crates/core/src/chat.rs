@@ -602,11 +602,7 @@ impl Chats {
         Ok(ChatDto {
             id: c.id,
             kind: ChatKind::parse(&c.kind).unwrap_or(ChatKind::Group),
-            mode: if c.mode == "work" {
-                ChatMode::Work
-            } else {
-                ChatMode::Casual
-            },
+            mode: ChatMode::of_stored(&c.mode),
             name: c.name.clone(),
             topic: c.topic.clone(),
             department_id: c.department_id,

@@ -29,6 +29,15 @@ impl ChatMode {
     }
 
     /// A DM follows the kind of the chat it was started from (SPEC §4), work when unknown.
+    /// The mode as a chat row stores it (`work` or `casual`); anything else is casual.
+    pub fn of_stored(mode: &str) -> ChatMode {
+        if mode == "work" {
+            ChatMode::Work
+        } else {
+            ChatMode::Casual
+        }
+    }
+
     pub fn for_dm_from(origin_kind: Option<&str>) -> ChatMode {
         origin_kind.map_or(ChatMode::Work, ChatMode::for_chat_kind)
     }

@@ -139,15 +139,8 @@ pub(super) async fn think(
         Focus::Escalation | Focus::ToolResult => false,
     };
     if wants_to_speak {
-        let mode = if chat.mode == "work" {
-            ChatMode::Work
-        } else {
-            ChatMode::Casual
-        };
         let now = engine.now();
-        let l = gates::limits(mode);
-        let posts =
-            cq::posts_by_since(db, chat.id, employee_id, now - l.window.max(l.cooldown)).await?;
+        let (mode, posts) = my_gate_posts(db, &chat, employee_id, now).await?;
         if matches!(
             gates::check(mode, now, &posts, 0, false),
             Err(gates::GateReason::Cooldown | gates::GateReason::AntiSpam)
@@ -625,13 +618,7 @@ async fn deliver(
     let core = engine.core();
     let db = &core.db;
     let now = engine.now();
-    let mode = if chat.mode == "work" {
-        ChatMode::Work
-    } else {
-        ChatMode::Casual
-    };
-    let window = gates::limits(mode).window.max(gates::limits(mode).cooldown);
-    let my_posts = cq::posts_by_since(db, chat.id, employee_id, now - window).await?;
+    let (mode, my_posts) = my_gate_posts(db, chat, employee_id, now).await?;
     if let Err(reason) = gates::check(mode, now, &my_posts, saturation, boss_mentioned_me) {
         return Ok((vec![], Some(reason.as_str())));
     }
@@ -726,6 +713,21 @@ fn target_of(
     }
 }
 
+/// The chat's gate table and the employee's own posts the gates look at (cooldown and
+/// anti-spam window).
+async fn my_gate_posts(
+    db: &cubicle_store::Db,
+    chat: &chat::Model,
+    employee_id: i32,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<(ChatMode, Vec<chrono::DateTime<chrono::Utc>>), DbErr> {
+    let mode = ChatMode::of_stored(&chat.mode);
+    let l = gates::limits(mode);
+    let posts =
+        cq::posts_by_since(db, chat.id, employee_id, now - l.window.max(l.cooldown)).await?;
+    Ok((mode, posts))
+}
+
 /// How recent a tool call must be to be shown in a thought.
 const TOOL_RESULTS_WINDOW: TimeDelta = TimeDelta::hours(2);
 /// How many tool results a thought shows.
@@ -734,18 +736,16 @@ const TOOL_RESULTS_SHOWN: usize = 3;
 /// The employee's latest tool calls and what they came to, newest first.
 async fn recent_tool_results(engine: &Engine, employee_id: i32) -> Result<Vec<String>, DbErr> {
     let since = engine.now() - TOOL_RESULTS_WINDOW;
-    let calls = match engine.core().approvals.tool_calls(Some(employee_id)).await {
-        Ok(c) => c,
-        Err(crate::approvals::ApprovalError::Storage(e)) => return Err(e),
-        Err(_) => return Ok(vec![]),
-    };
+    let calls = cubicle_store::approval::list_tool_calls(
+        &engine.core().db,
+        Some(employee_id),
+        None,
+        TOOL_RESULTS_SHOWN as u64,
+    )
+    .await?;
     Ok(calls
         .into_iter()
-        .filter(|c| {
-            chrono::DateTime::parse_from_rfc3339(&c.created_at)
-                .is_ok_and(|at| at.with_timezone(&chrono::Utc) >= since)
-        })
-        .take(TOOL_RESULTS_SHOWN)
+        .filter(|c| c.created_at >= since)
         .map(|c| {
             let what = match c.outcome.as_str() {
                 "waiting_approval" => "waiting for the boss's approval".to_owned(),
