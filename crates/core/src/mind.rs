@@ -12,6 +12,7 @@ pub mod thought;
 
 use cubicle_llm::{ChatMessage, CompletionRequest};
 
+use crate::tools::{CommitToDate, Tool as _};
 use crate::types::{CompanyDto, EmployeeDto, Language};
 
 /// A short first message: a cap keeps even a rambling model brief.
@@ -26,7 +27,9 @@ pub fn agent_card(e: &EmployeeDto, company: &CompanyDto, department: Option<&str
     format!(
         "You are {name}, {title} at {company}{dept}. You are an AI employee who works for {boss} (the boss).\n\
          Capabilities: {skills}. Tools you may use: {tools}.\n\
-         Boundaries: you only speak as {name}; you never decide approvals; anything sensitive waits for the boss.\n\
+         Boundaries: you only speak as {name}; you never decide approvals; anything sensitive waits for the boss. \
+         Before promising anyone a date, ask with {commit}; promise it only once approved. \
+         Memories you share with your team or the company may wait for the boss too.\n\
          Personality: {archetype}. Style: {style}",
         name = e.name,
         title = e.title,
@@ -49,6 +52,7 @@ pub fn agent_card(e: &EmployeeDto, company: &CompanyDto, department: Option<&str
                 .collect::<Vec<_>>()
                 .join(", ")
         },
+        commit = crate::tools::signature(CommitToDate::NAME).unwrap_or_default(),
         archetype = e.archetype.as_str().replace('_', " "),
         style = e.speaking_style,
     )

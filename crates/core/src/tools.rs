@@ -8,6 +8,7 @@
 
 pub mod company;
 pub mod files;
+pub mod key_steps;
 pub mod shell;
 pub mod webhook;
 
@@ -31,6 +32,7 @@ use crate::org::{OrgError, OrgService};
 
 pub use company::{Fire, Hire, RaiseBudget, ReadMemory};
 pub use files::{DeleteFile, ReadFile, WriteFile};
+pub use key_steps::{ChangeTeamMemory, CommitToDate};
 pub use shell::{RunCli, RunShell};
 pub use webhook::{PostWebhook, WebhookStyle};
 
@@ -271,6 +273,8 @@ macro_rules! dispatch {
             RaiseBudget::NAME => $f::<RaiseBudget>($($args),*),
             Hire::NAME => $f::<Hire>($($args),*),
             Fire::NAME => $f::<Fire>($($args),*),
+            ChangeTeamMemory::NAME => $f::<ChangeTeamMemory>($($args),*),
+            CommitToDate::NAME => $f::<CommitToDate>($($args),*),
             _ => $none,
         }
     };
@@ -289,6 +293,8 @@ pub fn catalogue() -> Vec<ToolSpec> {
         spec::<RaiseBudget>(),
         spec::<Hire>(),
         spec::<Fire>(),
+        spec::<ChangeTeamMemory>(),
+        spec::<CommitToDate>(),
     ]
 }
 
@@ -400,14 +406,16 @@ pub fn describe(name: &str, args: &serde_json::Value) -> (String, f64) {
     dispatch!(name, describe_typed, (args), (name.to_owned(), 0.0))
 }
 
-/// Whether `tool` is on the whitelist. Names from before the tools existed
+/// Whether `tool` is on the whitelist. The key steps every employee has
+/// ([`key_steps::BUILT_IN`]) always are; names from before the tools existed
 /// (`read_company_docs`, `write_workspace_file`) grant what they meant.
 pub fn whitelisted(whitelist: &[String], tool: &str) -> bool {
-    whitelist.iter().any(|w| {
-        w == tool
-            || (w == "read_company_docs" && matches!(tool, "read_file" | "read_memory"))
-            || (w == "write_workspace_file" && tool == "write_file")
-    })
+    key_steps::BUILT_IN.contains(&tool)
+        || whitelist.iter().any(|w| {
+            w == tool
+                || (w == "read_company_docs" && matches!(tool, "read_file" | "read_memory"))
+                || (w == "write_workspace_file" && tool == "write_file")
+        })
 }
 
 /// JSON with object keys sorted at every level and no whitespace: the same value always

@@ -42,7 +42,7 @@ pub(super) async fn apply_ops(
         requirement: chat_requirement,
         latest_seen,
         trace,
-        follow_up,
+        follow_up: _,
     } = *scope;
     let core = engine.core();
     let now = engine.now();
@@ -52,6 +52,28 @@ pub(super) async fn apply_ops(
             "add" => {
                 let kind = MemoryKind::parse(&op.kind).unwrap_or(MemoryKind::ShortTerm);
                 let content = op.content.clone().unwrap_or_default();
+                let visibility = op
+                    .visibility
+                    .as_deref()
+                    .and_then(Visibility::parse)
+                    .unwrap_or(Visibility::Private);
+                // Changing what the team remembers is a key step (SPEC §8): it goes
+                // through the approval policy like a tool, and is only written once allowed.
+                if visibility != Visibility::Private {
+                    let call = crate::tools::ToolCall::new(
+                        crate::tools::key_steps::CHANGE_TEAM_MEMORY,
+                        json!({
+                            "action": "add",
+                            "content": content,
+                            "importance": op.importance.map(|i| i.round() as i32),
+                            "visibility": visibility.as_str(),
+                            "requirementId": chat_requirement,
+                        }),
+                        "share a memory",
+                    );
+                    applied.push(request_tool(engine, me, scope, call).await?);
+                    continue;
+                }
                 let added = core
                     .minds
                     .remember(
@@ -62,11 +84,7 @@ pub(super) async fn apply_ops(
                             content: content.clone(),
                             importance: op.importance.map(|i| i.round() as i32),
                             ttl_hours: op.ttl.map(|h| h.round() as i64),
-                            visibility: op
-                                .visibility
-                                .as_deref()
-                                .and_then(Visibility::parse)
-                                .unwrap_or(Visibility::Private),
+                            visibility,
                             requirement_id: chat_requirement,
                             source_chat_id: Some(chat.id),
                         },
@@ -84,9 +102,22 @@ pub(super) async fn apply_ops(
                 }
             }
             "delete" => {
-                if let Some(id) = op.id.and_then(|i| i32::try_from(i).ok())
-                    && core.minds.forget(me.id, id).await?
-                {
+                let Some(id) = op.id.and_then(|i| i32::try_from(i).ok()) else {
+                    continue;
+                };
+                let shared = mq::find_memory(&core.db, id).await?.is_some_and(|m| {
+                    m.employee_id == me.id
+                        && Visibility::parse(&m.visibility).unwrap_or_default()
+                            != Visibility::Private
+                });
+                if shared {
+                    let call = crate::tools::ToolCall::new(
+                        crate::tools::key_steps::CHANGE_TEAM_MEMORY,
+                        json!({"action": "delete", "memoryId": id}),
+                        "forget a shared memory",
+                    );
+                    applied.push(request_tool(engine, me, scope, call).await?);
+                } else if core.minds.forget(me.id, id).await? {
                     applied.push(json!({"memory": "delete", "id": id}));
                 }
             }
@@ -178,35 +209,7 @@ pub(super) async fn apply_ops(
             serde_json::Value::Object(call.args.clone()),
             &call.reason,
         );
-        match core
-            .approvals
-            .request(me.id, request, trace, Some(chat.id))
-            .await
-        {
-            Ok(crate::approvals::CallOutcome::Done(_)) => {
-                // It ran: the employee sees the result in its next thought, soon.
-                if follow_up {
-                    engine.see_tool_result(me.id, chat.id);
-                }
-                applied.push(json!({"tool": call.tool, "outcome": "done"}));
-            }
-            Ok(crate::approvals::CallOutcome::Waiting(id)) => {
-                applied.push(json!({"tool": call.tool, "outcome": "waiting", "approval": id}));
-            }
-            Ok(crate::approvals::CallOutcome::Refused(why)) => {
-                // Told at once, so it can say it can't rather than wait for nothing.
-                if follow_up {
-                    engine.see_tool_result(me.id, chat.id);
-                }
-                applied.push(json!({"tool": call.tool, "outcome": "refused", "why": why}));
-            }
-            Err(e) => {
-                // A bad call (unknown tool, wrong arguments) is the model's mistake: logged
-                // and shown to it next time, never a reason to stop.
-                tracing::info!(employee = me.id, tool = %call.tool, error = %e, "tool call failed");
-                applied.push(json!({"tool": call.tool, "outcome": "error"}));
-            }
-        }
+        applied.push(request_tool(engine, me, scope, request).await?);
     }
     if let (Some(summary), Some(upto)) = (
         t.memory_summary
@@ -219,6 +222,50 @@ pub(super) async fn apply_ops(
         mq::upsert_chat_summary(&core.db, chat.id, &summary, upto, now).await?;
     }
     Ok(json!(applied))
+}
+
+/// Asks the approvals service to run `call` for `me` under the company's policy and
+/// says what happened, for the thought record. What ran or was refused wakes the
+/// employee to see it (unless this thought is already the one that looks).
+async fn request_tool(
+    engine: &Engine,
+    me: &employee::Model,
+    scope: &Scope<'_>,
+    call: crate::tools::ToolCall,
+) -> Result<serde_json::Value, DbErr> {
+    let tool = call.tool.clone();
+    let wake = || {
+        if scope.follow_up {
+            engine.see_tool_result(me.id, scope.chat.id);
+        }
+    };
+    Ok(
+        match engine
+            .core()
+            .approvals
+            .request(me.id, call, scope.trace, Some(scope.chat.id))
+            .await
+        {
+            Ok(crate::approvals::CallOutcome::Done(_)) => {
+                wake();
+                json!({"tool": tool, "outcome": "done"})
+            }
+            Ok(crate::approvals::CallOutcome::Waiting(id)) => {
+                json!({"tool": tool, "outcome": "waiting", "approval": id})
+            }
+            Ok(crate::approvals::CallOutcome::Refused(why)) => {
+                // Told at once, so it can say it can't rather than wait for nothing.
+                wake();
+                json!({"tool": tool, "outcome": "refused", "why": why})
+            }
+            Err(e) => {
+                // A bad call (unknown tool, wrong arguments) is the model's mistake: logged
+                // and shown to it next time, never a reason to stop.
+                tracing::info!(employee = me.id, tool = %tool, error = %e, "tool call failed");
+                json!({"tool": tool, "outcome": "error"})
+            }
+        },
+    )
 }
 
 /// The copy of a report in the boss's mailbox: what the employee posted, in its own

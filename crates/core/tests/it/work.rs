@@ -14,6 +14,7 @@ use wiremock::MockServer;
 
 use crate::util::{TestCompany, mail_of, scripted_company};
 
+mod key_steps;
 mod playbook;
 mod review;
 mod tools;
