@@ -547,7 +547,7 @@ mod tests {
     #[test]
     fn every_tool_has_a_risk_and_a_schema() {
         let all = catalogue();
-        assert_eq!(all.len(), 10);
+        assert_eq!(all.len(), 12);
         for t in &all {
             assert_eq!(risk_of(&t.name), Some(t.risk));
             assert!(t.args_schema.is_object(), "{}", t.name);
@@ -556,6 +556,11 @@ mod tests {
         assert_eq!(risk_of("write_file"), Some(Risk::Write));
         assert_eq!(risk_of("run_shell"), Some(Risk::High));
         assert_eq!(risk_of("launch_rockets"), None);
+        // The key steps are high risk, and every employee has them.
+        for step in key_steps::BUILT_IN {
+            assert_eq!(risk_of(step), Some(Risk::High));
+            assert!(whitelisted(&[], step));
+        }
     }
 
     #[test]

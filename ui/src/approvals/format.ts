@@ -19,7 +19,7 @@ void allVia;
 void allRisks;
 
 /** The tools an approval may be about, as the backend names them (crates/core/src/tools.rs); any other is shown as is. */
-export const KNOWN_TOOLS = ["post_webhook", "run_shell", "run_cli", "write_file", "delete_file", "raise_budget", "hire", "fire"] as const;
+export const KNOWN_TOOLS = ["post_webhook", "run_shell", "run_cli", "write_file", "delete_file", "raise_budget", "hire", "fire", "change_team_memory", "commit_to_date"] as const;
 export type KnownTool = (typeof KNOWN_TOOLS)[number];
 
 const oneOf =
