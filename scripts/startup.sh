@@ -20,7 +20,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
+# Where cargo (and so the Tauri CLI) builds: honours CARGO_TARGET_DIR and cargo config.
+TARGET=$(cargo metadata --no-deps --format-version 1 | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')
 export RUNS=${CUBICLE_STARTUP_RUNS:-5}
 export IDLE=${CUBICLE_STARTUP_IDLE:-60}
 export CLI=$TARGET/debug/cubicle-cli
