@@ -117,8 +117,12 @@ stats() { tr ' ' '\n' <<<"$1" | grep . | sort -n | awk '{a[NR]=$1} END {m=(NR%2)
 
 # memory PID: "MAIN_RSS_MB TOTAL_RSS_MB TOTAL_PSS_MB NAMES"
 memory() {
-  local pid=$1 main total=0 pss=0 names="" p r s
-  main=$(awk '/^VmRSS/ {print $2}' /proc/"$pid"/status)
+  local pid=$1 main="" total=0 pss=0 names="" p r s
+  for p in "$pid" $(descendants "$pid"); do
+    # The app itself: under an AppImage, the runtime's child that is the cubicle binary.
+    [[ -z $main && $(cat /proc/"$p"/comm 2>/dev/null) == cubicle ]] && main=$(awk '/^VmRSS/ {print $2}' /proc/"$p"/status)
+  done
+  main=${main:-$(awk '/^VmRSS/ {print $2}' /proc/"$pid"/status)}
   for p in "$pid" $(descendants "$pid"); do
     r=$(awk '/^VmRSS/ {print $2}' /proc/"$p"/status 2>/dev/null || echo 0)
     s=$(awk '/^Pss:/ {print $2}' /proc/"$p"/smaps_rollup 2>/dev/null || echo 0)
