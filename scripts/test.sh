@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up everything (scripts/setup.sh --test) and runs every test suite:
 # format + lints, Rust tests (real SQLite, real PostgreSQL, a real keyring session),
-# the UI tests, and the desktop end-to-end test (the real app under Xvfb via WebDriver).
+# the UI tests, the desktop end-to-end test (the real app under Xvfb via WebDriver) and
+# the Linux packages (.deb + AppImage, built and checked).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -76,6 +77,9 @@ e2e_tests() {
     xvfb-run -a -s "-screen 0 1280x800x24" node --test --test-concurrency=1 tests/e2e/'
 }
 suite "desktop end-to-end (tauri-driver + WebKitWebDriver under Xvfb)" e2e_tests
+# The Linux packages: `tauri build` makes a .deb and an AppImage from the debug build, then
+# each is checked (contents, libraries, the packaged binary runs).
+suite "packages (.deb + AppImage)" scripts/package.sh
 
 step "summary"
 ((failed)) && printf 'failed suite: %s\n' "${failures[@]}"

@@ -58,6 +58,7 @@ const COMMANDS: &[&str] = &[
     "close_meeting",
     "list_approvals",
     "decide_approval",
+    "ui_first_paint",
 ];
 
 fn main() {

@@ -1,6 +1,7 @@
 //! IPC commands. Each is a few lines: take `AppCore`, call one core function, map the
 //! error to `IpcError { code, message }`.
 
+mod app;
 mod approvals;
 mod chats;
 mod mailbox;
@@ -68,6 +69,7 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         work::close_meeting,
         approvals::list_approvals,
         approvals::decide_approval,
+        app::ui_first_paint,
     ]
 }
 

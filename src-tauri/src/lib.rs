@@ -9,7 +9,10 @@ mod commands;
 mod events;
 mod logging;
 mod notifications;
+mod startup;
 mod tray;
+
+pub use startup::mark_process_start;
 
 use cubicle_core::engine::{Engine, EngineConfig};
 use tauri::Manager;

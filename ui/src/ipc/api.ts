@@ -171,6 +171,9 @@ export const api = {
    * the approval unchanged; the other way is `already_decided`; past its time, `approval_expired`.
    */
   decideApproval: (input: DecideApproval) => invoke<ApprovalDto>("decide_approval", { input }),
+
+  /** The first frame with the app is painted: the shell logs the start-up time (scripts/startup.sh). */
+  uiFirstPaint: () => invoke<void>("ui_first_paint"),
 };
 
 // Plain Rust input structs of the chat and mind commands (no generated bindings).
