@@ -58,6 +58,8 @@ const COMMANDS: &[&str] = &[
     "close_meeting",
     "list_approvals",
     "decide_approval",
+    "employee_tools",
+    "set_employee_tools",
 ];
 
 fn main() {
