@@ -191,8 +191,11 @@ function ToolsForm({ data, name, fired }: { data: EmployeeToolsDto; name: string
             </p>
           )}
           <p id={`${ids}-cli-hint`} className="text-xs leading-relaxed text-slate-500">
-            {t("profile.tools.cliHint")}{" "}
-            <code data-testid="tools-working-dir" className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[11px] break-all text-slate-700">
+            {t("profile.tools.cliHint")}
+          </p>
+          <p className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-xs text-slate-500">
+            <span className="font-medium text-slate-600">{t("profile.tools.cliFolder")}</span>
+            <code data-testid="tools-working-dir" className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[11px] break-all text-slate-700">
               {data.workingDir}
             </code>
           </p>
