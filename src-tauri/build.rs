@@ -59,6 +59,8 @@ const COMMANDS: &[&str] = &[
     "list_approvals",
     "decide_approval",
     "ui_first_paint",
+    "employee_tools",
+    "set_employee_tools",
 ];
 
 fn main() {

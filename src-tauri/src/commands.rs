@@ -4,6 +4,7 @@
 mod app;
 mod approvals;
 mod chats;
+mod employee_tools;
 mod mailbox;
 mod org;
 mod secretary;
@@ -70,6 +71,8 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         approvals::list_approvals,
         approvals::decide_approval,
         app::ui_first_paint,
+        employee_tools::employee_tools,
+        employee_tools::set_employee_tools,
     ]
 }
 
@@ -166,6 +169,74 @@ mod tests {
 
         let roles = invoke(&w, "list_role_templates", json!({})).expect("roles");
         assert!(roles.as_array().is_some_and(|r| r.len() >= 15));
+    }
+
+    #[test]
+    fn employee_tools_are_saved_in_one_go_or_refused_with_a_clear_error() {
+        let dir = tempfile::tempdir().expect("dir");
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
+        let core = tauri::async_runtime::block_on(AppCore::open(&url)).expect("core");
+        let (_app, w) = app(core);
+        invoke(
+            &w,
+            "setup_company",
+            json!({"input": {"name": "Acme", "bossName": "Ada", "language": "en", "mission": null}}),
+        )
+        .expect("setup");
+        let bob = invoke(
+            &w,
+            "hire_employee",
+            json!({"input": {"name": "Bob", "title": "Engineer", "departmentId": null, "managerId": null, "archetype": null}}),
+        )
+        .expect("hire");
+        let id = bob["id"].clone();
+
+        let card =
+            invoke(&w, "employee_tools", json!({"input": {"employeeId": id}})).expect("read");
+        assert_eq!(card["policy"], Value::Null);
+        assert_eq!(card["companyPolicy"], "key_steps");
+        assert!(card["catalogue"].as_array().is_some_and(|c| c.len() == 10));
+
+        let err = invoke(
+            &w,
+            "set_employee_tools",
+            json!({"input": {"employeeId": id, "policy": "manual", "tools": ["read_file", "nope"], "cliCommand": null}}),
+        )
+        .expect_err("unknown tool");
+        assert_eq!(err["code"], "invalid_input");
+        assert!(
+            err["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("\"nope\"")),
+            "{err}"
+        );
+        let err = invoke(
+            &w,
+            "set_employee_tools",
+            json!({"input": {"employeeId": id, "policy": "manual", "tools": ["run_cli"], "cliCommand": ""}}),
+        )
+        .expect_err("empty command");
+        assert!(
+            err["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("CLI command is empty")),
+            "{err}"
+        );
+        let unchanged =
+            invoke(&w, "employee_tools", json!({"input": {"employeeId": id}})).expect("read");
+        assert_eq!(unchanged, card, "a refused edit changes nothing");
+
+        let saved = invoke(
+            &w,
+            "set_employee_tools",
+            json!({"input": {"employeeId": id, "policy": "manual", "tools": ["run_cli", "read_file"], "cliCommand": " codex exec "}}),
+        )
+        .expect("save");
+        assert_eq!(saved["policy"], "manual");
+        assert_eq!(saved["tools"], json!(["read_file", "run_cli"]));
+        assert_eq!(saved["cliCommand"], "codex exec");
+        let org = invoke(&w, "get_org", json!({})).expect("org");
+        assert_eq!(org["employees"][0]["approvalPolicy"], "manual");
     }
 
     /// The keychain tests need a Secret Service: scripts/test.sh runs them inside a private

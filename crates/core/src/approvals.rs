@@ -20,9 +20,11 @@
 //! - a crash between claiming an approval and running it leaves it `approved` with no
 //!   `executed_at`: it is not re-run automatically, since whether it ran is unknown.
 
+mod employee_tools;
 pub mod policy;
 mod types;
 
+pub use employee_tools::*;
 pub use types::*;
 use types::{dto, tool_call_dto};
 

@@ -80,5 +80,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     crate::approvals::DecidedVia::export_all(&cfg)?;
     crate::approvals::ToolCallDto::export_all(&cfg)?;
     crate::tools::ToolSpec::export_all(&cfg)?;
+    crate::approvals::EmployeeToolsDto::export_all(&cfg)?;
+    crate::approvals::SetEmployeeTools::export_all(&cfg)?;
     Ok(())
 }

@@ -12,7 +12,8 @@
 //   /mock.html#approvals  the approval queue: 3 waiting, a history of each kind of decision (?noapprovals: empty)
 //   /mock.html#work     the requirements board (?nowork: empty); #traces the instructions, e.g. the
 //                       REST-vs-GraphQL story at #traces/tr-a1b2c3d4e501
-//   /mock.html#relationships  the relationship graph; #employee/12 Alan Turing's profile
+//   /mock.html#relationships  the relationship graph; #employee/12 Alan Turing's profile (a CLI
+//                       employee on Manual: his "Tools & approvals" card)
 //   /mock.html#settings the settings page (add ?nospend for no spend, ?nomodel for a missing built-in model,
 //                       ?custommodel for a model file chosen in Settings)
 //   add &lang=zh-CN for Chinese; &click=<data-testid> (repeatable) clicks elements once rendered,
@@ -29,6 +30,7 @@ import { seedDemoApprovals } from "./demoApprovals";
 import { seedDemoMail } from "./demoMail";
 import { seedDemoMeetings } from "./demoMeetings";
 import { seedDemoMinds } from "./demoMinds";
+import { seedDemoTools } from "./demoTools";
 import { seedDemoWork } from "./demoWork";
 
 const params = new URLSearchParams(window.location.search);
@@ -52,6 +54,7 @@ if (params.has("custommodel")) {
 }
 if (!params.has("new") && !params.has("empty")) {
   seedDemoMinds(backend);
+  seedDemoTools(backend);
   if (!params.has("nomail")) seedDemoMail(backend);
   // After the mail: the REST-vs-GraphQL report is the newest item. ?nowork: an empty board and no traces.
   if (!params.has("nowork")) {

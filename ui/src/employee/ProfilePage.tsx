@@ -20,6 +20,7 @@ import { formatDate, formatDateTime, formatRelative, taskUrgency, type Urgency }
 import { MemoriesCard } from "./MemoriesCard";
 import { RelationshipsCard } from "./RelationshipsCard";
 import { StaminaCard } from "./StaminaCard";
+import { ToolsCard } from "./ToolsCard";
 
 /** How many recent thoughts show before "Show all". */
 const THOUGHTS_SHOWN = 6;
@@ -110,6 +111,7 @@ function Profile({ profile }: { profile: EmployeeProfileDto }) {
         <div className="mx-auto grid max-w-6xl items-start gap-6 px-6 py-6 lg:grid-cols-[minmax(0,1fr)_21rem]">
           <div className="min-w-0 space-y-6">
             <PersonaCard profile={profile} />
+            <ToolsCard employeeId={e.id} name={e.name} fired={fired} />
             <MemoriesCard employeeId={e.id} name={e.name} memories={profile.memories} />
             <RelationshipsCard employeeId={e.id} name={e.name} relationships={profile.relationships} />
             <ThoughtsCard name={e.name} thoughts={profile.thoughts} />

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ARCHETYPES, EMPLOYEE_STATUSES, LANGUAGES } from "../domain";
 import { CHAT_KINDS, CHAT_MODES, SILENCE_REASONS, THOUGHT_FAILURES } from "../chats/format";
 import { MEMORY_KINDS, URGENCIES, VISIBILITIES, ZONES } from "../employee/format";
+import { POLICY_CHOICES, TOOL_NAMES } from "../employee/tools";
 import { ERROR_CODES } from "../ipc/errors";
 import { MAIL_KINDS, MAIL_STATUSES, MAIL_VIEWS } from "../mailbox/format";
 import { AFFINITY_TONES } from "../relationships/affinity";
@@ -113,6 +114,9 @@ describe("translations", () => {
       ...APPROVAL_STATUSES.map((s) => `approvals.status.${s}`),
       ...DECIDED_VIA.map((v) => `approvals.via.${v}`),
       ...APPROVAL_VIEWS.map((v) => `approvals.view.${v}`),
+      ...TOOL_NAMES.flatMap((tool) => [`profile.tools.tool.${tool}`, `profile.tools.toolHint.${tool}`]),
+      ...POLICY_CHOICES.filter((p) => p !== "company").flatMap((p) => [`profile.tools.policy.${p}`, `profile.tools.policyHint.${p}`]),
+      ...RISKS.map((r) => `profile.tools.riskHint.${r}`),
     ];
     for (const key of dynamic) {
       expect(enKeys.has(key), `en ${key}`).toBe(true);

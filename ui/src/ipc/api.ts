@@ -61,6 +61,8 @@ import type { MeetingViewDto } from "../bindings/MeetingViewDto";
 import type { ApprovalDto } from "../bindings/ApprovalDto";
 import type { ApprovalFilter } from "../bindings/ApprovalFilter";
 import type { DecideApproval } from "../bindings/DecideApproval";
+import type { EmployeeToolsDto } from "../bindings/EmployeeToolsDto";
+import type { SetEmployeeTools } from "../bindings/SetEmployeeTools";
 
 export const api = {
   getOrg: () => invoke<OrgSnapshot>("get_org"),
@@ -174,6 +176,14 @@ export const api = {
 
   /** The first frame with the app is painted: the shell logs the start-up time (scripts/startup.sh). */
   uiFirstPaint: () => invoke<void>("ui_first_paint"),
+  // One employee's tools and approvals: their own policy (or the company's), tool whitelist and CLI command.
+  /** With the company's policy, the tool catalogue and the folder `run_cli` runs in; `not_found` for an unknown id. */
+  employeeTools: (input: EmployeeRef) => invoke<EmployeeToolsDto>("employee_tools", { input }),
+  /**
+   * Replaces all three at once, or changes nothing: `invalid_input` for an unknown tool, a blank CLI command,
+   * or `run_cli` without a command; `already_fired` for someone who left.
+   */
+  setEmployeeTools: (input: SetEmployeeTools) => invoke<EmployeeToolsDto>("set_employee_tools", { input }),
 };
 
 // Plain Rust input structs of the chat and mind commands (no generated bindings).

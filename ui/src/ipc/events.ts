@@ -22,8 +22,9 @@ export function onDomainEvent(cb: (event: DomainEvent) => void): Promise<Unliste
 export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
   switch (event.type) {
     case "company_updated":
-      // The company carries the daily budget, which the spend report compares against.
-      return [queryKeys.org, queryKeys.company, queryKeys.spend];
+      // The company carries the daily budget, which the spend report compares against, and the
+      // approval policy that people without their own follow.
+      return [queryKeys.org, queryKeys.company, queryKeys.spend, queryKeys.employeeTools];
     case "department_created":
     case "department_updated":
     case "department_deleted":
@@ -33,7 +34,8 @@ export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
       // Profiles show department and manager names; the graph shows who is still here, and where.
       // The dashboard shows owners' names and counts people.
       // The board shows departments, owners and reviewers by name.
-      return [queryKeys.org, queryKeys.profiles, queryKeys.relationshipGraph, queryKeys.dashboard, queryKeys.board];
+      // Their tools-and-approvals card too.
+      return [queryKeys.org, queryKeys.profiles, queryKeys.relationshipGraph, queryKeys.dashboard, queryKeys.board, queryKeys.employeeTools];
     case "work_changed":
       // Tasks and requirements: profiles list each person's pending tasks.
       // The dashboard lists pending tasks and their activity; the board and traces show them too.

@@ -37,6 +37,9 @@ export const queryKeys = {
   meeting: (chatId: number) => ["meeting", chatId] as const,
   /** Every approval listing sits under it: the waiting ones, and the history per filter. */
   approvals: ["approvals"] as const,
+  /** Each employee's tools-and-approvals card sits under it. */
+  employeeTools: ["employee-tools"] as const,
+  employeeToolsOf: (employeeId: number) => ["employee-tools", employeeId] as const,
   approvalList: (filter: ApprovalFilter) =>
     filter.kind === "pending" ? (["approvals", "pending"] as const) : (["approvals", "history", filter.status, filter.employeeId] as const),
 };
@@ -211,3 +214,13 @@ export function usePendingApprovalCount(): number {
 
 /** What a decision makes stale: every listing, the dashboard's figure, the traces, and the requester (its status). */
 export const APPROVAL_KEYS = [queryKeys.approvals, queryKeys.dashboard, queryKeys.traces, queryKeys.org, queryKeys.profiles] as const;
+
+// ---- Tools and approvals of one employee ----
+
+export function useEmployeeTools(employeeId: number) {
+  return useQuery({ queryKey: queryKeys.employeeToolsOf(employeeId), queryFn: () => api.employeeTools({ employeeId }) });
+}
+
+/** What saving someone's tools and approvals makes stale: their card, the org chart (side panel) and their profile. */
+export const employeeToolsKeys = (employeeId: number) =>
+  [queryKeys.employeeToolsOf(employeeId), queryKeys.org, queryKeys.profile(employeeId)] as const;

@@ -1,5 +1,6 @@
 import { useEffect, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import type { ApprovalPolicy } from "../bindings/ApprovalPolicy";
 import type { DepartmentDto } from "../bindings/DepartmentDto";
 import type { EmployeeDto } from "../bindings/EmployeeDto";
 import type { OrgSnapshot } from "../bindings/OrgSnapshot";
@@ -70,6 +71,34 @@ function BackendSummary({ employee }: { employee: EmployeeDto }) {
     <span data-testid="employee-backend" data-company-default="false" className="block font-mono text-xs">
       {provider} / {model || <span className="font-sans text-slate-400">{t("employee.backendDefaultModel")}</span>}
     </span>
+  );
+}
+
+/** Whose approval policy applies and how many tools: the profile's "Tools & approvals" card edits them. */
+function ToolsSummary({ employee, companyPolicy }: { employee: EmployeeDto; companyPolicy: ApprovalPolicy | null }) {
+  const { t } = useTranslation();
+  const own = employee.approvalPolicy;
+  const count = employee.toolWhitelist.length;
+  return (
+    <>
+      <span data-testid="employee-tools-policy" data-own-policy={own !== null} className="block">
+        {own !== null
+          ? t("employee.toolsOwnPolicy", { policy: t(`profile.tools.policy.${own}`) })
+          : companyPolicy !== null
+            ? t("employee.toolsCompanyPolicy", { policy: t(`profile.tools.policy.${companyPolicy}`) })
+            : t("employee.backendCompanyDefault")}
+      </span>
+      <span data-testid="employee-tools-count" className="mt-0.5 block text-xs text-slate-500">
+        {count === 0 ? t("employee.toolsNone") : t("employee.toolsCount", { count })}
+      </span>
+      <a
+        href={profileHref(employee.id)}
+        data-testid="employee-tools-edit"
+        className="mt-1 -ml-2 inline-flex h-7 items-center rounded-md px-2 text-xs font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+      >
+        {t("employee.toolsEdit")}
+      </a>
+    </>
   );
 }
 
@@ -203,6 +232,9 @@ export function EmployeePanel({
           >
             {t("employee.changeModel")}
           </Button>
+        </Row>
+        <Row label={t("employee.toolsLabel")}>
+          <ToolsSummary employee={employee} companyPolicy={snapshot.company?.approvalPolicy ?? null} />
         </Row>
         <Row label={t("employee.status")}>{t(`status.${employee.status}`)}</Row>
         <Row label={t("employee.hired")}>{formatDate(employee.hiredAt, i18n.language)}</Row>

@@ -2,8 +2,8 @@
 // error codes, records every call, and emits "domain-event" like the Rust side does. The chat
 // and mind commands (and their seeding helpers) live in fakeChats.ts, the mailbox's in
 // fakeMailbox.ts, requirements and traces in fakeWork.ts, meetings in fakeMeetings.ts, approvals in
-// fakeApprovals.ts: this class extends them all
-// (FakeBackend → FakeApprovals → FakeMeetings → FakeWork → FakeMailbox → FakeChatsAndMinds).
+// fakeApprovals.ts, an employee's tools and approval policy in fakeTools.ts: this class extends them all
+// (FakeBackend → FakeTools → FakeApprovals → FakeMeetings → FakeWork → FakeMailbox → FakeChatsAndMinds).
 import { emit } from "@tauri-apps/api/event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import type { CompanyDto } from "../bindings/CompanyDto";
@@ -51,7 +51,7 @@ import type { DashboardTask } from "../bindings/DashboardTask";
 import type { Urgency } from "../bindings/Urgency";
 import type { SecretaryActionRef, SecretaryConfirm, SecretarySay } from "../ipc/api";
 import { UNHANDLED } from "./fakeChats";
-import { FakeApprovals } from "./fakeApprovals";
+import { FakeTools } from "./fakeTools";
 import { readBossText } from "./fakeSecretary";
 import {
   BUILTIN_MODEL,
@@ -101,7 +101,7 @@ const fail = (code: ErrorCode, message: string): never => {
   throw error;
 };
 
-export class FakeBackend extends FakeApprovals {
+export class FakeBackend extends FakeTools {
   company: CompanyDto | null;
   departments: DepartmentDto[];
   employees: EmployeeDto[];
@@ -268,6 +268,8 @@ export class FakeBackend extends FakeApprovals {
       default: {
         const approval = this.approvalCommand(cmd, input);
         if (approval !== UNHANDLED) return approval;
+        const tools = this.toolsCommand(cmd, input);
+        if (tools !== UNHANDLED) return tools;
         const meeting = this.meetingCommand(cmd, input);
         if (meeting !== UNHANDLED) return meeting;
         const work = this.workCommand(cmd, input);

@@ -22,6 +22,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 
 use crate::util::TestCompany;
 
+mod employee_tools;
 mod tools;
 
 async fn company_with(clock: &ManualClock, tools: ToolsConfig) -> TestCompany {

@@ -1,0 +1,97 @@
+// The "tools and approvals" half of the in-memory Cubicle (see fakeBackend.ts): one employee's own
+// approval policy, tool whitelist and CLI command, read and saved as one card, with the same checks,
+// error codes and domain event as the Rust side (crates/core/src/approvals/employee_tools.rs): the
+// whole edit is checked before any of it is written.
+import type { EmployeeToolsDto } from "../bindings/EmployeeToolsDto";
+import type { ErrorCode } from "../bindings/ErrorCode";
+import type { IpcError } from "../bindings/IpcError";
+import type { SetEmployeeTools } from "../bindings/SetEmployeeTools";
+import type { ToolSpec } from "../bindings/ToolSpec";
+import type { EmployeeRef } from "../ipc/api";
+import { FakeApprovals } from "./fakeApprovals";
+import { UNHANDLED } from "./fakeChats";
+
+/** As on the Rust side (MAX_CLI_COMMAND_CHARS). */
+const MAX_CLI_COMMAND_CHARS = 2000;
+const WORKSPACE = "/home/ada/.local/share/app.cubicle.desktop/workspace";
+
+const tool = (name: string, risk: ToolSpec["risk"], description: string): ToolSpec => ({ name, risk, description, argsSchema: {} });
+
+/** The catalogue as tools::catalogue() lists it: the same names, order, risks and descriptions. */
+export const TOOL_CATALOGUE: ToolSpec[] = [
+  tool("read_memory", "read_only", "Search the memories you may see (your own, your team's, the company's)."),
+  tool("read_file", "read_only", "Read a text file from the company workspace."),
+  tool("write_file", "write", "Create or replace a text file in the company workspace (logged)."),
+  tool("delete_file", "high", "Delete one file (not a folder) from the company workspace."),
+  tool("run_shell", "high", "Run a shell command in the company workspace folder (time-limited; paths outside the folder are refused)."),
+  tool("run_cli", "high", "Run this employee's configured command-line program in its own folder, with the input on stdin."),
+  tool("post_webhook", "high", "Post a text message to a Slack, Feishu or DingTalk webhook outside the company."),
+  tool("raise_budget", "high", "Ask to raise the company's daily model budget by an amount."),
+  tool("hire", "high", "Ask the boss to hire someone."),
+  tool("fire", "high", "Ask the boss to let a colleague go."),
+];
+
+const fail = (code: ErrorCode, message: string): never => {
+  const error: IpcError = { code, message };
+  throw error;
+};
+
+/** Whitelist names from before the tools existed grant what they meant (tools::whitelisted). */
+function currentTools(whitelist: string[]): string[] {
+  const granted = (name: string) =>
+    whitelist.some(
+      (w) => w === name || (w === "read_company_docs" && (name === "read_file" || name === "read_memory")) || (w === "write_workspace_file" && name === "write_file"),
+    );
+  return TOOL_CATALOGUE.map((t) => t.name).filter(granted);
+}
+
+/** Tools and approvals on top of the approval queue; FakeBackend adds the rest. */
+export abstract class FakeTools extends FakeApprovals {
+  /** Answers a tools command, or UNHANDLED for any other command. */
+  protected toolsCommand(cmd: string, input: unknown): unknown {
+    switch (cmd) {
+      case "employee_tools":
+        return this.employeeTools((input as EmployeeRef).employeeId);
+      case "set_employee_tools":
+        return this.setEmployeeTools(input as SetEmployeeTools);
+      default:
+        return UNHANDLED;
+    }
+  }
+
+  private employeeTools(employeeId: number): EmployeeToolsDto {
+    const e = this.employees.find((x) => x.id === employeeId) ?? fail("not_found", `employee ${employeeId} does not exist`);
+    const company = this.company ?? fail("company_missing", "no company has been set up");
+    return structuredClone({
+      employeeId: e.id,
+      policy: e.approvalPolicy,
+      companyPolicy: company.approvalPolicy,
+      tools: currentTools(e.toolWhitelist),
+      cliCommand: e.cliCommand,
+      workingDir: `${WORKSPACE}/employees/${e.id}`,
+      catalogue: TOOL_CATALOGUE,
+    });
+  }
+
+  private setEmployeeTools(input: SetEmployeeTools): EmployeeToolsDto {
+    const bad = input.tools.find((name) => !TOOL_CATALOGUE.some((t) => t.name === name));
+    if (bad !== undefined) {
+      fail("invalid_input", `there is no tool named "${bad}"; the tools are: ${TOOL_CATALOGUE.map((t) => t.name).join(", ")}`);
+    }
+    let command: string | null = null;
+    if (input.cliCommand !== null) {
+      command = input.cliCommand.trim();
+      if (command === "") fail("invalid_input", "the CLI command is empty: give a command, or none to clear it");
+      if ([...command].length > MAX_CLI_COMMAND_CHARS) fail("invalid_input", `the CLI command is longer than ${MAX_CLI_COMMAND_CHARS} characters`);
+    }
+    const tools = currentTools(input.tools);
+    if (command === null && tools.includes("run_cli")) fail("invalid_input", "run_cli is whitelisted but there is no CLI command for it to run");
+    const e = this.employees.find((x) => x.id === input.employeeId) ?? fail("not_found", `employee ${input.employeeId} does not exist`);
+    if (e.status === "fired" || e.firedAt !== null) fail("already_fired", `${e.name} no longer works here`);
+    e.approvalPolicy = input.policy;
+    e.toolWhitelist = tools;
+    e.cliCommand = command;
+    this.emit({ type: "employee_updated", employeeId: e.id });
+    return this.employeeTools(e.id);
+  }
+}
