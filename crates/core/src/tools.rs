@@ -298,6 +298,15 @@ pub fn catalogue() -> Vec<ToolSpec> {
     ]
 }
 
+/// The tools a whitelist can grant: the catalogue without the key steps every
+/// employee has anyway.
+pub fn grantable() -> Vec<ToolSpec> {
+    catalogue()
+        .into_iter()
+        .filter(|t| !key_steps::BUILT_IN.contains(&t.name.as_str()))
+        .collect()
+}
+
 fn risk_typed<T: Tool>() -> Option<Risk> {
     Some(T::RISK)
 }

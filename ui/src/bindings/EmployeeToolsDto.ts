@@ -24,6 +24,7 @@ tools: Array<string>, cliCommand: string | null,
  */
 workingDir: string, 
 /**
- * Every tool there is, in a stable order.
+ * Every tool a whitelist can grant, in a stable order (the key steps every
+ * employee has are not among them).
  */
 catalogue: Array<ToolSpec>, };

@@ -34,7 +34,8 @@ pub struct EmployeeToolsDto {
     pub cli_command: Option<String>,
     /// The folder `run_cli` runs in (`<workspace>/employees/<id>`).
     pub working_dir: String,
-    /// Every tool there is, in a stable order.
+    /// Every tool a whitelist can grant, in a stable order (the key steps every
+    /// employee has are not among them).
     pub catalogue: Vec<ToolSpec>,
 }
 
@@ -98,7 +99,7 @@ impl From<EmployeeToolsError> for IpcError {
 /// The whitelist as tool names in catalogue order, without repeats; legacy names
 /// (`read_company_docs`, `write_workspace_file`) become the tools they grant.
 fn current_tools(whitelist: &[String]) -> Vec<String> {
-    tools::catalogue()
+    tools::grantable()
         .into_iter()
         .map(|t| t.name)
         .filter(|name| tools::whitelisted(whitelist, name))
@@ -107,7 +108,7 @@ fn current_tools(whitelist: &[String]) -> Vec<String> {
 
 /// Checks an edit; returns the whitelist in catalogue order and the trimmed command.
 fn validate(input: &SetEmployeeTools) -> Result<(Vec<String>, Option<String>), EmployeeToolsError> {
-    let catalogue = tools::catalogue();
+    let catalogue = tools::grantable();
     if let Some(bad) = input
         .tools
         .iter()
@@ -164,7 +165,7 @@ impl Approvals {
                 .join(e.id.to_string())
                 .display()
                 .to_string(),
-            catalogue: tools::catalogue(),
+            catalogue: tools::grantable(),
         })
     }
 
