@@ -55,12 +55,20 @@ fn on_path(program: &str) -> Option<PathBuf> {
     })
 }
 
-/// A child process that is killed (and reaped) when the test ends, pass or fail.
+/// A child process that is ended (and reaped) when the test ends, pass or fail: asked
+/// with SIGTERM first, so that Xvfb removes its socket and lock file, then killed.
 struct Reaped(Child);
 
 impl Drop for Reaped {
     fn drop(&mut self) {
         if matches!(self.0.try_wait(), Ok(None)) {
+            let _ = Command::new("kill")
+                .args(["-TERM", &self.0.id().to_string()])
+                .status();
+            let deadline = Instant::now() + Duration::from_secs(3);
+            while matches!(self.0.try_wait(), Ok(None)) && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(20));
+            }
             let _ = self.0.kill();
         }
         let _ = self.0.wait();
