@@ -14,12 +14,47 @@ mod tray;
 
 pub use startup::mark_process_start;
 
+use std::sync::Mutex;
+use std::time::Duration;
+
 use cubicle_core::engine::{Engine, EngineConfig};
 use tauri::Manager;
+use tauri::async_runtime::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+/// How long quitting waits for thoughts in flight to finish before exiting anyway
+/// (a thought cut short loses nothing: its state is in the database).
+const ENGINE_STOP_GRACE: Duration = Duration::from_secs(3);
+
 /// Stops the engine when the app exits.
-struct EngineStop(CancellationToken);
+struct EngineStop {
+    cancel: CancellationToken,
+    running: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl EngineStop {
+    /// Cancels the engine and waits (briefly) for its loop to end.
+    fn stop(&self) {
+        self.cancel.cancel();
+        let running = self
+            .running
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        let Some(running) = running else { return };
+        // The timer must be made inside the runtime: this runs on the main thread.
+        let stopped = tauri::async_runtime::block_on(async {
+            tokio::time::timeout(ENGINE_STOP_GRACE, running).await
+        });
+        match stopped {
+            Ok(_) => tracing::info!("engine stopped"),
+            Err(_) => tracing::warn!(
+                grace = ?ENGINE_STOP_GRACE,
+                "the engine was still busy; exiting anyway"
+            ),
+        }
+    }
+}
 
 /// tauri-driver starts the app with this set to turn on WebKit automation.
 fn driven_by_webdriver() -> bool {
@@ -61,8 +96,11 @@ pub fn run() {
             let engine = Engine::new(&core, EngineConfig::default());
             let cancel = CancellationToken::new();
             let stop = cancel.clone();
-            tauri::async_runtime::spawn(async move { engine.run(stop).await });
-            app.manage(EngineStop(cancel));
+            let running = tauri::async_runtime::spawn(async move { engine.run(stop).await });
+            app.manage(EngineStop {
+                cancel,
+                running: Mutex::new(Some(running)),
+            });
             // Each new approval raises a desktop notification (SPEC §8); the tray keeps
             // the company reachable with the window closed.
             notifications::spawn(app.handle(), &core);
@@ -88,10 +126,15 @@ pub fn run() {
         .build(tauri::generate_context!("tauri.conf.json"));
     match app {
         Ok(app) => app.run(|app, event| {
-            if let tauri::RunEvent::Exit = event
-                && let Some(stop) = app.try_state::<EngineStop>()
-            {
-                stop.0.cancel();
+            // The process ends right after this (std::process::exit): nothing in app
+            // state is dropped, so stop the engine and flush the logs here.
+            if let tauri::RunEvent::Exit = event {
+                if let Some(stop) = app.try_state::<EngineStop>() {
+                    stop.stop();
+                }
+                if let Some(logs) = app.try_state::<logging::LogGuard>() {
+                    logs.flush();
+                }
             }
         }),
         Err(e) => {

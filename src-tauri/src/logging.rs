@@ -1,6 +1,7 @@
 //! Tracing to daily-rolling files in the app log dir (14 kept), plus stderr.
 
 use std::path::Path;
+use std::sync::Mutex;
 
 use tracing_appender::non_blocking::WorkerGuard;
 use tracing_appender::rolling::{Builder, Rotation};
@@ -10,7 +11,20 @@ use tracing_subscriber::{EnvFilter, fmt, prelude::*};
 const MAX_LOG_FILES: usize = 14;
 
 /// Keeps the non-blocking writer alive; dropping it flushes the logs.
-pub struct LogGuard(#[allow(dead_code)] WorkerGuard);
+pub struct LogGuard(Mutex<Option<WorkerGuard>>);
+
+impl LogGuard {
+    /// Writes out what is queued and closes the log file (at exit: Tauri ends the
+    /// process without dropping app state). Later lines still reach stderr.
+    pub fn flush(&self) {
+        let guard = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        drop(guard);
+    }
+}
 
 pub use cubicle_core::DEFAULT_LOG_FILTER as DEFAULT_FILTER;
 
@@ -31,5 +45,5 @@ pub fn init(dir: &Path, default_filter: &str) -> Result<LogGuard, Box<dyn std::e
         .with(fmt::layer().with_writer(std::io::stderr));
     // A second init (tests) keeps the first subscriber; that is fine.
     let _ = registry.try_init();
-    Ok(LogGuard(guard))
+    Ok(LogGuard(Mutex::new(Some(guard))))
 }

@@ -6,18 +6,25 @@
 //! as before: creating it is tried, and a failure is logged, never fatal.
 
 use std::panic::AssertUnwindSafe;
+use std::time::Duration;
 
 use cubicle_core::{AppCore, DomainEvent};
 use tauri::menu::{Menu, MenuEvent, MenuItem, PredefinedMenuItem};
 use tauri::tray::{TrayIcon, TrayIconBuilder};
-use tauri::{AppHandle, Manager, Runtime};
+use tauri::{AppHandle, Runtime};
 use tokio::sync::broadcast::error::RecvError;
+use tokio::time::MissedTickBehavior;
 
 use crate::notifications;
 
 const ID_OPEN: &str = "open";
 const ID_APPROVALS: &str = "approvals";
 const ID_QUIT: &str = "quit";
+
+/// Approvals decided or raised by another process on the same database (the CLI, a
+/// headless `cubicle-cli run`) send no event on this app's bus: the tray recounts this
+/// often as well (one COUNT query; the tray is touched only when the count changes).
+const RECOUNT_EVERY: Duration = Duration::from_secs(5);
 
 /// Present in app state when the tray exists: closing the window then only hides it.
 pub struct TrayAlive;
@@ -111,10 +118,8 @@ fn on_menu<R: Runtime>(app: &AppHandle<R>, event: MenuEvent) {
         ID_OPEN => notifications::show_main(app),
         ID_APPROVALS => notifications::open_approval(app, None),
         ID_QUIT => {
+            // The exit handler (lib.rs) stops the engine and flushes the logs.
             tracing::info!("quit from the tray");
-            if let Some(stop) = app.try_state::<crate::EngineStop>() {
-                stop.0.cancel();
-            }
             app.exit(0);
         }
         _ => {}
@@ -142,24 +147,34 @@ pub fn create<R: Runtime>(app: &AppHandle<R>, core: &AppCore) -> bool {
     let mut rx = core.bus.subscribe();
     let core = core.clone();
     tauri::async_runtime::spawn(async move {
-        refresh(&tray, &core).await;
+        let mut shown = None;
+        // The first tick is immediate: the tray starts with the real count.
+        let mut recount = tokio::time::interval(RECOUNT_EVERY);
+        recount.set_missed_tick_behavior(MissedTickBehavior::Delay);
         loop {
-            match rx.recv().await {
-                Ok(
-                    DomainEvent::ApprovalRequested { .. }
-                    | DomainEvent::ApprovalDecided { .. }
-                    | DomainEvent::CompanyUpdated { .. },
-                )
-                | Err(RecvError::Lagged(_)) => refresh(&tray, &core).await,
-                Ok(_) => {}
-                Err(RecvError::Closed) => break,
+            tokio::select! {
+                _ = recount.tick() => {}
+                event = rx.recv() => match event {
+                    Ok(
+                        DomainEvent::ApprovalRequested { .. }
+                        | DomainEvent::ApprovalDecided { .. }
+                        | DomainEvent::CompanyUpdated { .. },
+                    )
+                    | Err(RecvError::Lagged(_)) => {}
+                    Ok(_) => continue,
+                    Err(RecvError::Closed) => break,
+                },
             }
+            refresh(&tray, &core, &mut shown).await;
         }
     });
     true
 }
 
-async fn refresh<R: Runtime>(tray: &Tray<R>, core: &AppCore) {
+/// What the tray shows now: (Chinese, pending count).
+type Shown = Option<(bool, u64)>;
+
+async fn refresh<R: Runtime>(tray: &Tray<R>, core: &AppCore, shown: &mut Shown) {
     let pending = match core.approvals.pending_count().await {
         Ok(n) => n,
         Err(e) => {
@@ -168,8 +183,12 @@ async fn refresh<R: Runtime>(tray: &Tray<R>, core: &AppCore) {
         }
     };
     let zh = core.mailbox.chinese().await.unwrap_or(false);
-    if let Err(e) = tray.show(&labels(zh, pending), pending) {
-        tracing::warn!(error = %e, "could not update the tray");
+    if *shown == Some((zh, pending)) {
+        return;
+    }
+    match tray.show(&labels(zh, pending), pending) {
+        Ok(()) => *shown = Some((zh, pending)),
+        Err(e) => tracing::warn!(error = %e, "could not update the tray"),
     }
 }
 

@@ -10,6 +10,8 @@ use tempfile::TempDir;
 /// The company and its folder; the folder lives as long as the value.
 pub struct TestCompany {
     pub core: AppCore,
+    /// The database's URL: other processes (the app, the CLI) can open it too.
+    pub url: String,
     _dir: TempDir,
 }
 
@@ -37,7 +39,11 @@ impl TestCompany {
             })
             .await
             .expect("setup company");
-        Self { core, _dir: dir }
+        Self {
+            core,
+            url,
+            _dir: dir,
+        }
     }
 
     /// Hires `name`, who may use exactly `tools`.

@@ -4,3 +4,5 @@
 
 pub mod company;
 pub mod notification_server;
+pub mod tray_host;
+pub mod x11;
