@@ -11,6 +11,7 @@ use tokio::sync::broadcast::Receiver;
 pub struct TestCompany {
     pub core: AppCore,
     pub events: Receiver<DomainEvent>,
+    url: String,
     // Dropped after `core`: the database goes once nothing uses it.
     _db: Option<crate::pg::PgDatabase>,
     _dir: TempDir,
@@ -62,6 +63,7 @@ impl TestCompany {
         Self {
             core,
             events,
+            url,
             _db: pg,
             _dir: dir,
         }
@@ -132,6 +134,20 @@ impl TestCompany {
             })
             .await
             .expect("set lead");
+    }
+
+    /// The same company opened again, as another process would (a desktop pointed at
+    /// the server, or `cubicle-cli`): same database and clock, a bus of its own.
+    pub async fn another_process(&self) -> AppCore {
+        AppCore::open_with(
+            &self.url,
+            CoreOptions {
+                clock: self.core.clock.clone(),
+                ..CoreOptions::default()
+            },
+        )
+        .await
+        .expect("open the database again")
     }
 
     /// Every event published since the last drain.
