@@ -47,6 +47,7 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         settings::set_budget,
         settings::get_spend,
         settings::builtin_status,
+        settings::connection,
         settings::set_builtin_model,
         chats::list_chats,
         chats::chat_view,
@@ -116,6 +117,21 @@ mod tests {
             },
         )
         .map(|b| b.deserialize::<Value>().expect("json"))
+    }
+
+    #[test]
+    fn the_shell_learns_the_server_it_is_attached_to_but_never_its_password() {
+        let dir = tempfile::tempdir().expect("dir");
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
+        let core = tauri::async_runtime::block_on(AppCore::open(&url)).expect("core");
+        let (app, w) = app(core);
+        let server = cubicle_store::db::server_label("postgres://cubicle:s3cret@db:5432/acme");
+        app.manage(crate::Connection(cubicle_core::types::ConnectionDto {
+            server,
+        }));
+        let got = invoke(&w, "connection", json!({})).expect("connection");
+        assert_eq!(got, json!({"server": "db:5432/acme"}));
+        assert!(!got.to_string().contains("s3cret"));
     }
 
     #[test]

@@ -56,6 +56,9 @@ impl EngineStop {
     }
 }
 
+/// Where the company lives (a file here, or a shared server), for the shell.
+pub(crate) struct Connection(pub(crate) cubicle_core::types::ConnectionDto);
+
 /// tauri-driver starts the app with this set to turn on WebKit automation.
 fn driven_by_webdriver() -> bool {
     std::env::var("TAURI_WEBVIEW_AUTOMATION").is_ok_and(|v| v == "true")
@@ -91,16 +94,26 @@ pub fn run() {
             let core =
                 tauri::async_runtime::block_on(cubicle_core::AppCore::open_with(&url, options))?;
             events::spawn_bridge(app.handle().clone(), &core.bus);
-            // The company keeps working while the app runs: the engine wakes employees
-            // as messages arrive and their polls fall due.
-            let engine = Engine::new(&core, EngineConfig::default());
-            let cancel = CancellationToken::new();
-            let stop = cancel.clone();
-            let running = tauri::async_runtime::spawn(async move { engine.run(stop).await });
-            app.manage(EngineStop {
-                cancel,
-                running: Mutex::new(Some(running)),
-            });
+            let server = cubicle_store::db::server_label(&url);
+            if let Some(server) = &server {
+                // A shared company: the server's `cubicle-cli run` is its one engine (two
+                // would think twice for everyone). This app reads and writes the same
+                // database; what it posts, that engine picks up on its next resync.
+                tracing::info!(%server, "attached to a company server; no local engine");
+            } else {
+                // The company keeps working while the app runs: the engine wakes
+                // employees as messages arrive and their polls fall due.
+                let engine = Engine::new(&core, EngineConfig::default());
+                let cancel = CancellationToken::new();
+                let stop = cancel.clone();
+                let running =
+                    tauri::async_runtime::spawn(async move { engine.run(stop).await });
+                app.manage(EngineStop {
+                    cancel,
+                    running: Mutex::new(Some(running)),
+                });
+            }
+            app.manage(Connection(cubicle_core::types::ConnectionDto { server }));
             // Each new approval raises a desktop notification (SPEC §8); the tray keeps
             // the company reachable with the window closed.
             notifications::spawn(app.handle(), &core);

@@ -52,6 +52,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     SetBudget::export_all(&cfg)?;
     SpendReport::export_all(&cfg)?;
     BuiltinStatus::export_all(&cfg)?;
+    ConnectionDto::export_all(&cfg)?;
     SetBuiltinModel::export_all(&cfg)?;
     ChatDto::export_all(&cfg)?;
     ChatViewDto::export_all(&cfg)?;

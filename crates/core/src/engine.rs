@@ -15,6 +15,7 @@
 mod moderated;
 mod ops;
 mod report;
+mod resync;
 mod review;
 mod think;
 
@@ -36,6 +37,7 @@ use crate::mailbox::{MailKind, NewMail};
 use crate::scheduler::{Scheduler, WakeReason, WakeUp};
 use crate::work::urgency;
 
+pub use resync::RESYNC_EVERY;
 pub use think::ThinkOutcome;
 
 /// What a wake-up is about beyond the chat's new messages.
@@ -127,6 +129,8 @@ struct Inner {
     failures: Mutex<std::collections::HashMap<i32, u32>>,
     /// Pending tasks the engine already knows about (their owners were told once).
     known_tasks: Mutex<HashSet<i32>>,
+    /// Messages already reacted to, so a resync only nudges for other processes' posts.
+    seen: Mutex<resync::Seen>,
 }
 
 /// How long one thought took, and how much of it was the model call (through the
@@ -170,6 +174,7 @@ impl Engine {
                 timings: Mutex::new(Vec::new()),
                 failures: Mutex::new(std::collections::HashMap::new()),
                 known_tasks: Mutex::new(HashSet::new()),
+                seen: Mutex::new(resync::Seen::default()),
             }),
         };
         // The evening digest is the company's own wake-up, every day.
@@ -214,6 +219,8 @@ impl Engine {
     /// lives only in the queue that this cannot rebuild from the database.
     pub async fn bootstrap(&self) -> Result<(), cubicle_store::DbErr> {
         let db = &self.core().db;
+        // From here on, messages other processes post are the resync's to notice.
+        self.mark_seen_up_to_now().await?;
         let Some(company) = oq::find_company(db).await? else {
             return Ok(());
         };
@@ -248,7 +255,10 @@ impl Engine {
             DomainEvent::ChatMessagePosted {
                 chat_id,
                 message_id,
-            } => self.nudge_members(*chat_id, *message_id).await,
+            } => {
+                self.heard(*message_id);
+                self.nudge_members(*chat_id, *message_id).await
+            }
             DomainEvent::EmployeeFired { employee_id } => {
                 lock(&self.inner.sched).cancel_employee(*employee_id);
                 Ok(())
@@ -426,7 +436,15 @@ impl Engine {
                 engine.inner.config.max_parallel.max(1),
             ));
             let tasks = tokio_util::task::TaskTracker::new();
+            let mut resynced = std::time::Instant::now();
             loop {
+                // Desktops on a shared server and `cubicle-cli post` write without our bus.
+                if resynced.elapsed() >= RESYNC_EVERY {
+                    resynced = std::time::Instant::now();
+                    if let Err(e) = engine.resync().await {
+                        tracing::warn!(error = %e, "engine resync failed");
+                    }
+                }
                 let now = engine.now();
                 let due = lock(&engine.inner.sched).pop_due(now);
                 if let Some(w) = due {
@@ -449,8 +467,8 @@ impl Engine {
                 let next = lock(&engine.inner.sched).next_at();
                 let sleep = next
                     .map(|at| (at - now).to_std().unwrap_or_default())
-                    .unwrap_or(std::time::Duration::from_secs(60))
-                    .min(std::time::Duration::from_secs(60));
+                    .unwrap_or(RESYNC_EVERY)
+                    .min(RESYNC_EVERY);
                 tokio::select! {
                     () = cancel.cancelled() => break,
                     () = engine.inner.wake.notified() => {}

@@ -558,6 +558,17 @@ pub struct SpendReport {
     pub by_model: Vec<SpendByModel>,
 }
 
+/// Where this app's company lives. On a shared server the app runs no engine of its
+/// own (the server's `cubicle-cli run` is the one engine) and shows the company as it
+/// changes there.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectionDto {
+    /// `host:port/database` of the server (never a user or password); `None` when the
+    /// company is a file on this computer.
+    pub server: Option<String>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct BuiltinStatus {

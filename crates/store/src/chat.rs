@@ -413,6 +413,23 @@ pub async fn recent_messages_everywhere(
         .await
 }
 
+/// `(message id, chat id)` of the newest `limit` messages anywhere, newest first.
+pub async fn recent_message_ids(
+    conn: &impl ConnectionTrait,
+    limit: u64,
+) -> Result<Vec<(i32, i32)>, DbErr> {
+    use sea_orm::QuerySelect;
+    chat_message::Entity::find()
+        .select_only()
+        .column(chat_message::Column::Id)
+        .column(chat_message::Column::ChatId)
+        .order_by_desc(chat_message::Column::Id)
+        .limit(limit)
+        .into_tuple::<(i32, i32)>()
+        .all(conn)
+        .await
+}
+
 /// Employees' messages posted since `since`, and in how many chats.
 pub async fn employee_posts_since(
     conn: &impl ConnectionTrait,

@@ -81,7 +81,7 @@ pub async fn connect(url: &str) -> Result<Db, DbError> {
                     .foreign_keys(true)
                     .create_if_missing(true)
             });
-    } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+    } else if is_server_url(url) {
         opts.max_connections(8);
     } else {
         return Err(DbError::UnsupportedUrl(redact_url(url)));
@@ -89,6 +89,23 @@ pub async fn connect(url: &str) -> Result<Db, DbError> {
     let db = Database::connect(opts).await?;
     Migrator::up(&db, None).await?;
     Ok(db)
+}
+
+/// Whether `url` is a shared database server (PostgreSQL) rather than a local file.
+pub fn is_server_url(url: &str) -> bool {
+    url.starts_with("postgres:") || url.starts_with("postgresql:")
+}
+
+/// `host:port/database` of a server URL, with no user, password or options: what the
+/// app may show about where the company lives. `None` for a local file.
+pub fn server_label(url: &str) -> Option<String> {
+    if !is_server_url(url) {
+        return None;
+    }
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let rest = rest.split('?').next().unwrap_or(rest);
+    let rest = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
+    Some(rest.to_owned())
 }
 
 /// The URL without a password, safe for logs and error messages.
@@ -112,5 +129,20 @@ mod tests {
             "postgres://***@localhost:5432/db"
         );
         assert_eq!(redact_url("sqlite://x.db"), "sqlite://x.db");
+    }
+
+    #[test]
+    fn a_server_is_shown_by_host_and_database_only() {
+        assert_eq!(
+            server_label("postgres://cubicle:s3cret@db.example.com:5432/acme?sslmode=require")
+                .as_deref(),
+            Some("db.example.com:5432/acme")
+        );
+        assert_eq!(
+            server_label("postgresql://db/acme").as_deref(),
+            Some("db/acme")
+        );
+        assert_eq!(server_label("sqlite:///tmp/c.db?mode=rwc"), None);
+        assert!(is_server_url("postgres://x/y") && !is_server_url("sqlite://x"));
     }
 }

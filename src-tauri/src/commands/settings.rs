@@ -69,6 +69,12 @@ pub async fn get_spend(core: State<'_, AppCore>) -> Res<SpendReport> {
     Ok(core.providers.spend().await?)
 }
 
+/// Whether the app is attached to a shared server (and which), for the shell's badge.
+#[tauri::command]
+pub fn connection(conn: State<'_, crate::Connection>) -> ConnectionDto {
+    conn.0.clone()
+}
+
 #[tauri::command]
 pub async fn builtin_status(core: State<'_, AppCore>) -> Res<BuiltinStatus> {
     Ok(core.providers.builtin_status().await)

@@ -23,6 +23,7 @@ import type { HireEdits } from "../bindings/HireEdits";
 import type { SecretaryMessageDto } from "../bindings/SecretaryMessageDto";
 import type { SecretaryTurn } from "../bindings/SecretaryTurn";
 import type { BuiltinStatus } from "../bindings/BuiltinStatus";
+import type { ConnectionDto } from "../bindings/ConnectionDto";
 import type { PresetDto } from "../bindings/PresetDto";
 import type { PriceDto } from "../bindings/PriceDto";
 import type { ProviderDto } from "../bindings/ProviderDto";
@@ -94,6 +95,8 @@ export const api = {
   deleteProviderKey: (input: ProviderRef) => invoke<ProviderDto>("delete_provider_key", { input }),
   testProvider: (input: TestProvider) => invoke<TestResult>("test_provider", { input }),
   builtinStatus: () => invoke<BuiltinStatus>("builtin_status"),
+  /** Whether the company lives on a shared server (`host:port/database`, never credentials). */
+  connection: () => invoke<ConnectionDto>("connection"),
   /** Another GGUF file for the built-in model; `path: null` goes back to the bundled one. */
   setBuiltinModel: (input: SetBuiltinModel) => invoke<BuiltinStatus>("set_builtin_model", { input }),
   getRoutes: () => invoke<RouteDto[]>("get_routes"),

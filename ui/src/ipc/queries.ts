@@ -11,6 +11,7 @@ export const queryKeys = {
   providers: ["providers"] as const,
   /** Under `providers`, so whatever refreshes the providers refreshes the install status too. */
   builtinStatus: ["providers", "builtin-status"] as const,
+  connection: ["connection"] as const,
   routes: ["routes"] as const,
   prices: ["prices"] as const,
   spend: ["spend"] as const,
@@ -95,6 +96,11 @@ export function useProviders() {
 
 export function useBuiltinStatus() {
   return useQuery({ queryKey: queryKeys.builtinStatus, queryFn: api.builtinStatus });
+}
+
+/** Where the company lives; fixed for the app's life. */
+export function useConnection() {
+  return useQuery({ queryKey: queryKeys.connection, queryFn: api.connection, staleTime: Infinity });
 }
 
 export function useRoutes() {

@@ -5,6 +5,7 @@ import { BoardIcon, ChatIcon, ChatsIcon, DashboardIcon, GraphIcon, MailIcon, Org
 import { useChats, usePendingApprovalCount, useUnreadMail } from "../ipc/queries";
 import { Avatar } from "../org/Avatar";
 import { LanguageSwitch } from "./LanguageSwitch";
+import { ServerBadge, useServerRefresh } from "./ServerBadge";
 import { pageStart, routeHref, type AppRoute, type NavPage } from "./route";
 
 export function Logo({ className = "" }: { className?: string }) {
@@ -92,6 +93,7 @@ function PendingApprovalsBadge() {
 
 export function AppShell({ company, route, children }: { company: CompanyDto; route: AppRoute; children: ReactNode }) {
   const { t } = useTranslation();
+  useServerRefresh();
   return (
     <div className="flex h-full min-h-0">
       <nav aria-label={t("nav.label")} className="flex w-56 shrink-0 flex-col border-r border-slate-200 bg-white">
@@ -145,6 +147,7 @@ export function AppShell({ company, route, children }: { company: CompanyDto; ro
             {company.mission && <p className="truncate text-xs text-slate-500">{company.mission}</p>}
           </div>
           <div className="flex shrink-0 items-center gap-4">
+            <ServerBadge />
             <LanguageSwitch company={company} />
             <div className="flex items-center gap-2.5 border-l border-slate-200 pl-4">
               <Avatar name={company.bossName} size={32} />

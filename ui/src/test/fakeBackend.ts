@@ -135,6 +135,8 @@ export class FakeBackend extends FakeTools {
   };
   /** What set_builtin_model(null) goes back to (remembered when a custom file is chosen). */
   private bundled: Pick<BuiltinStatus, "installed" | "sizeBytes"> = { installed: true, sizeBytes: 94_371_840 };
+  /** `host:port/database` when the app is attached to a company server; null for a local company. */
+  server: string | null = null;
   /** false = no OS keychain: set_provider_key fails with secret_unavailable. */
   keychainAvailable = true;
   /** Canned test_provider answers by provider id; otherwise ok, unless a required key is missing. */
@@ -239,6 +241,8 @@ export class FakeBackend extends FakeTools {
         return this.testProvider(input as TestProvider);
       case "builtin_status":
         return structuredClone(this.builtin);
+      case "connection":
+        return { server: this.server };
       case "set_builtin_model":
         return this.setBuiltinModel(input as SetBuiltinModel);
       case "get_routes":

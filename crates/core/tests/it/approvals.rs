@@ -697,3 +697,21 @@ async fn a_former_employee_can_no_longer_use_tools() {
     assert!(matches!(out, CallOutcome::Refused(_)));
     assert!(!workspace(&c).join("a.txt").exists());
 }
+
+// The same scenarios on PostgreSQL, each company on a fresh database of its own
+// (skipped, with a line saying so, when CUBICLE_TEST_PG_URL is unset).
+
+#[test]
+fn twenty_concurrent_approvals_post_the_webhook_exactly_once_on_postgres() {
+    crate::pg::on_postgres(twenty_concurrent_approvals_post_the_webhook_exactly_once);
+}
+
+#[test]
+fn the_webhook_receives_the_slack_payload_only_after_approval_on_postgres() {
+    crate::pg::on_postgres(the_webhook_receives_the_slack_payload_only_after_approval);
+}
+
+#[test]
+fn a_decision_records_its_authorization_chain_and_is_idempotent_on_postgres() {
+    crate::pg::on_postgres(a_decision_records_its_authorization_chain_and_is_idempotent);
+}

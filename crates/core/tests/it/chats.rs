@@ -125,3 +125,11 @@ async fn the_boss_posts_anywhere_reads_and_sees_unread_counts() {
         .unwrap();
     assert_eq!(chats.members(design_chat.id).await.unwrap(), vec![bob.id]);
 }
+
+// The same scenarios on PostgreSQL, each company on a fresh database of its own
+// (skipped, with a line saying so, when CUBICLE_TEST_PG_URL is unset).
+
+#[test]
+fn the_boss_posts_anywhere_reads_and_sees_unread_counts_on_postgres() {
+    crate::pg::on_postgres(the_boss_posts_anywhere_reads_and_sees_unread_counts);
+}

@@ -86,3 +86,11 @@ async fn pending_work_is_ordered_by_urgency_and_the_feed_links_to_its_sources() 
             .any(|a| a.kind == ActivityKind::Task && a.task_id == Some(fresh.id))
     );
 }
+
+// The same scenarios on PostgreSQL, each company on a fresh database of its own
+// (skipped, with a line saying so, when CUBICLE_TEST_PG_URL is unset).
+
+#[test]
+fn pending_work_is_ordered_by_urgency_and_the_feed_links_to_its_sources_on_postgres() {
+    crate::pg::on_postgres(pending_work_is_ordered_by_urgency_and_the_feed_links_to_its_sources);
+}

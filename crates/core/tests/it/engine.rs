@@ -9,6 +9,7 @@ use cubicle_core::types::*;
 
 use crate::util::TestCompany;
 
+mod other_process;
 mod world;
 
 use world::{Mood, start, world};
@@ -580,4 +581,17 @@ async fn an_overdue_task_escalates_to_the_mailbox_once_and_a_spent_budget_is_rep
             .filter(|m| m.kind == cubicle_core::mailbox::MailKind::Budget)
             .collect();
     assert_eq!(budget.len(), 1);
+}
+
+// The same scenarios on PostgreSQL, each company on a fresh database of its own
+// (skipped, with a line saying so, when CUBICLE_TEST_PG_URL is unset).
+
+#[test]
+fn a_simulated_day_in_a_six_person_department_keeps_every_gate_on_postgres() {
+    crate::pg::on_postgres(a_simulated_day_in_a_six_person_department_keeps_every_gate);
+}
+
+#[test]
+fn a_task_from_the_boss_is_picked_up_and_escalates_while_pending_on_postgres() {
+    crate::pg::on_postgres(a_task_from_the_boss_is_picked_up_and_escalates_while_pending);
 }

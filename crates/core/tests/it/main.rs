@@ -1,4 +1,5 @@
-//! cubicle-core integration tests: real SQLite files in a temp dir, real event bus.
+//! cubicle-core integration tests: real SQLite files in a temp dir, real event bus; the
+//! `…_on_postgres` twins run the same scenarios on a real PostgreSQL server (see pg.rs).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
@@ -13,6 +14,7 @@ mod intents;
 mod meetings;
 mod minds;
 mod org;
+mod pg;
 mod secretary;
 mod secrets;
 mod util;

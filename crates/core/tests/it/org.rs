@@ -510,3 +510,21 @@ async fn a_lead_is_a_current_member_of_the_department() {
         None
     );
 }
+
+// The same scenarios on PostgreSQL, each company on a fresh database of its own
+// (skipped, with a line saying so, when CUBICLE_TEST_PG_URL is unset).
+
+#[test]
+fn boss_builds_a_department_tree_and_hires_into_it_on_postgres() {
+    crate::pg::on_postgres(boss_builds_a_department_tree_and_hires_into_it);
+}
+
+#[test]
+fn sibling_department_names_are_unique_but_cousins_may_share_on_postgres() {
+    crate::pg::on_postgres(sibling_department_names_are_unique_but_cousins_may_share);
+}
+
+#[test]
+fn firing_keeps_the_record_and_moves_reports_up_on_postgres() {
+    crate::pg::on_postgres(firing_keeps_the_record_and_moves_reports_up);
+}

@@ -582,3 +582,21 @@ async fn twenty_racing_confirms_hire_once_and_racing_undos_undo_once() {
     assert_eq!(results.iter().filter(|r| matches!(r, Ok(Ok(_)))).count(), 1);
     assert!(co.core.org.snapshot().await.unwrap().employees.is_empty());
 }
+
+// The same scenarios on PostgreSQL, each company on a fresh database of its own
+// (skipped, with a line saying so, when CUBICLE_TEST_PG_URL is unset).
+
+#[test]
+fn boss_hires_a_frontend_engineer_through_the_secretary_and_can_undo_it_on_postgres() {
+    crate::pg::on_postgres(boss_hires_a_frontend_engineer_through_the_secretary_and_can_undo_it);
+}
+
+#[test]
+fn chinese_hiring_and_transfer_in_one_message_on_postgres() {
+    crate::pg::on_postgres(chinese_hiring_and_transfer_in_one_message);
+}
+
+#[test]
+fn twenty_racing_confirms_hire_once_and_racing_undos_undo_once_on_postgres() {
+    crate::pg::on_postgres(twenty_racing_confirms_hire_once_and_racing_undos_undo_once);
+}

@@ -6,10 +6,14 @@ use cubicle_core::types::*;
 use tempfile::TempDir;
 use tokio::sync::broadcast::Receiver;
 
-/// A company on a fresh SQLite file; the dir lives as long as the value.
+/// A company on a fresh database: a SQLite file in a temp dir, or (see [`on_postgres`])
+/// a PostgreSQL database of its own; both live as long as the value.
 pub struct TestCompany {
     pub core: AppCore,
     pub events: Receiver<DomainEvent>,
+    url: String,
+    // Dropped after `core`: the database goes once nothing uses it.
+    _db: Option<crate::pg::PgDatabase>,
     _dir: TempDir,
 }
 
@@ -27,12 +31,24 @@ impl TestCompany {
         .await
     }
 
-    pub async fn with_options(options: CoreOptions) -> Self {
+    pub async fn with_options(mut options: CoreOptions) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
-        let url = format!(
-            "sqlite://{}?mode=rwc",
-            dir.path().join("cubicle.db").display()
-        );
+        let (url, pg) = match crate::pg::PgDatabase::for_this_test().await {
+            Some(pg) => {
+                // No SQLite file to sit beside: keep tools' files in the temp dir too.
+                options
+                    .workspace
+                    .get_or_insert_with(|| dir.path().join("workspace"));
+                (pg.url.clone(), Some(pg))
+            }
+            None => (
+                format!(
+                    "sqlite://{}?mode=rwc",
+                    dir.path().join("cubicle.db").display()
+                ),
+                None,
+            ),
+        };
         let core = AppCore::open_with(&url, options).await.expect("open db");
         core.org
             .setup_company(SetupCompany {
@@ -47,6 +63,8 @@ impl TestCompany {
         Self {
             core,
             events,
+            url,
+            _db: pg,
             _dir: dir,
         }
     }
@@ -116,6 +134,20 @@ impl TestCompany {
             })
             .await
             .expect("set lead");
+    }
+
+    /// The same company opened again, as another process would (a desktop pointed at
+    /// the server, or `cubicle-cli`): same database and clock, a bus of its own.
+    pub async fn another_process(&self) -> AppCore {
+        AppCore::open_with(
+            &self.url,
+            CoreOptions {
+                clock: self.core.clock.clone(),
+                ..CoreOptions::default()
+            },
+        )
+        .await
+        .expect("open the database again")
     }
 
     /// Every event published since the last drain.

@@ -667,3 +667,13 @@ async fn whoever_gets_a_task_in_a_requirement_joins_its_group_chat() {
     assert_eq!(col.items.len(), 1);
     assert_eq!(col.items[0].tasks_pending, 1);
 }
+
+// The same scenarios on PostgreSQL, each company on a fresh database of its own
+// (skipped, with a line saying so, when CUBICLE_TEST_PG_URL is unset).
+
+#[test]
+fn seed_000_rest_vs_graphql_is_researched_resolved_and_reported_under_one_trace_on_postgres() {
+    crate::pg::on_postgres(
+        seed_000_rest_vs_graphql_is_researched_resolved_and_reported_under_one_trace,
+    );
+}

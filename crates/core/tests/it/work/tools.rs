@@ -305,3 +305,11 @@ async fn the_boss_rejects_by_chat_and_with_several_waiting_the_secretary_asks_wh
         ApprovalStatus::Approved
     );
 }
+
+// The same scenarios on PostgreSQL, each company on a fresh database of its own
+// (skipped, with a line saying so, when CUBICLE_TEST_PG_URL is unset).
+
+#[test]
+fn a_webhook_from_a_thought_waits_for_the_boss_and_runs_once_when_approved_on_postgres() {
+    crate::pg::on_postgres(a_webhook_from_a_thought_waits_for_the_boss_and_runs_once_when_approved);
+}

@@ -1,0 +1,36 @@
+import { screen, waitFor } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { FakeBackend } from "../test/fakeBackend";
+import { fixedOrg } from "../test/fixtures";
+import { renderApp } from "../test/render";
+import { SERVER_REFRESH_MS } from "./ServerBadge";
+
+describe("attached to a company server", () => {
+  beforeEach(() => window.history.replaceState(null, "", "#dashboard"));
+  afterEach(() => vi.useRealTimers());
+
+  it("shows no badge for a company on this computer", async () => {
+    new FakeBackend(fixedOrg()).install();
+    renderApp();
+    await screen.findByTestId("company-name");
+    await waitFor(() => expect(screen.queryByTestId("server-badge")).toBeNull());
+  });
+
+  it("says so in the header, names the server (never credentials) and refetches what others change", async () => {
+    const backend = new FakeBackend(fixedOrg());
+    backend.server = "db.example.com:5432/acme";
+    backend.install();
+    renderApp();
+    const badge = await screen.findByTestId("server-badge");
+    expect(badge).toHaveTextContent("Connected to server");
+    expect(badge).toHaveAttribute("title", expect.stringContaining("db.example.com:5432/acme"));
+
+    // The server's engine posts a message: no event reaches this app, the refresh finds it.
+    await screen.findByTestId("company-name");
+    const before = backend.calls.filter((c) => c.cmd === "get_dashboard").length;
+    await waitFor(
+      () => expect(backend.calls.filter((c) => c.cmd === "get_dashboard").length).toBeGreaterThan(before),
+      { timeout: SERVER_REFRESH_MS + 2_000 },
+    );
+  }, 15_000);
+});
