@@ -58,6 +58,8 @@ const COMMANDS: &[&str] = &[
     "close_meeting",
     "list_approvals",
     "decide_approval",
+    "export_company",
+    "import_company",
 ];
 
 fn main() {
