@@ -61,6 +61,7 @@ import type { MeetingViewDto } from "../bindings/MeetingViewDto";
 import type { ApprovalDto } from "../bindings/ApprovalDto";
 import type { ApprovalFilter } from "../bindings/ApprovalFilter";
 import type { DecideApproval } from "../bindings/DecideApproval";
+import type { ImportReport } from "../bindings/ImportReport";
 
 export const api = {
   getOrg: () => invoke<OrgSnapshot>("get_org"),
@@ -171,6 +172,10 @@ export const api = {
    * the approval unchanged; the other way is `already_decided`; past its time, `approval_expired`.
    */
   decideApproval: (input: DecideApproval) => invoke<ApprovalDto>("decide_approval", { input }),
+  /** The whole company as a JSON bundle (never any API key), for the user to save as a file. */
+  exportCompany: () => invoke<string>("export_company"),
+  /** Reads a bundle into an empty database only (`database_not_empty` otherwise), all or nothing. */
+  importCompany: (json: string) => invoke<ImportReport>("import_company", { json }),
 };
 
 // Plain Rust input structs of the chat and mind commands (no generated bindings).

@@ -52,6 +52,7 @@ import type { Urgency } from "../bindings/Urgency";
 import type { SecretaryActionRef, SecretaryConfirm, SecretarySay } from "../ipc/api";
 import { UNHANDLED } from "./fakeChats";
 import { FakeApprovals } from "./fakeApprovals";
+import { bundleCommand } from "./fakeBundle";
 import { readBossText } from "./fakeSecretary";
 import {
   BUILTIN_MODEL,
@@ -266,6 +267,8 @@ export class FakeBackend extends FakeApprovals {
       case "secretary_undo":
         return this.secretaryUndo(input as SecretaryActionRef);
       default: {
+        const bundle = bundleCommand(this, cmd, args);
+        if (bundle !== UNHANDLED) return bundle;
         const approval = this.approvalCommand(cmd, input);
         if (approval !== UNHANDLED) return approval;
         const meeting = this.meetingCommand(cmd, input);
