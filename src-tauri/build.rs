@@ -61,6 +61,8 @@ const COMMANDS: &[&str] = &[
     "ui_first_paint",
     "employee_tools",
     "set_employee_tools",
+    "export_company",
+    "import_company",
 ];
 
 fn main() {

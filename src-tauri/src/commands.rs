@@ -3,6 +3,7 @@
 
 mod app;
 mod approvals;
+mod bundle;
 mod chats;
 mod employee_tools;
 mod mailbox;
@@ -74,6 +75,8 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         app::ui_first_paint,
         employee_tools::employee_tools,
         employee_tools::set_employee_tools,
+        bundle::export_company,
+        bundle::import_company,
     ]
 }
 
@@ -253,6 +256,38 @@ mod tests {
         assert_eq!(saved["cliCommand"], "codex exec");
         let org = invoke(&w, "get_org", json!({})).expect("org");
         assert_eq!(org["employees"][0]["approvalPolicy"], "manual");
+    }
+
+    #[test]
+    fn a_company_exported_over_ipc_imports_into_an_empty_app_only() {
+        let open = |dir: &tempfile::TempDir| {
+            let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
+            tauri::async_runtime::block_on(AppCore::open(&url)).expect("core")
+        };
+        let (from, to) = (
+            tempfile::tempdir().expect("dir"),
+            tempfile::tempdir().expect("dir"),
+        );
+        let (_a, wa) = app(open(&from));
+        invoke(
+            &wa,
+            "setup_company",
+            json!({"input": {"name": "Acme", "bossName": "Ada", "language": "en", "mission": null}}),
+        )
+        .expect("setup");
+        let json = invoke(&wa, "export_company", json!({})).expect("export");
+        let json = json.as_str().expect("a JSON string").to_owned();
+        assert!(json.contains("\"schemaVersion\""));
+
+        let (_b, wb) = app(open(&to));
+        let bad = invoke(&wb, "import_company", json!({"json": "{"})).expect_err("half a file");
+        assert_eq!(bad["code"], "bundle_invalid");
+        let report = invoke(&wb, "import_company", json!({"json": json})).expect("import");
+        assert_eq!(report["companyName"], "Acme");
+        let org = invoke(&wb, "get_org", json!({})).expect("get_org");
+        assert_eq!(org["company"]["name"], "Acme");
+        let again = invoke(&wb, "import_company", json!({"json": json})).expect_err("busy");
+        assert_eq!(again["code"], "database_not_empty");
     }
 
     /// The keychain tests need a Secret Service: scripts/test.sh runs them inside a private

@@ -3,6 +3,7 @@
 
 mod approvals;
 mod bench;
+mod bundle;
 mod intent;
 mod org;
 mod provider;
@@ -111,6 +112,13 @@ enum Command {
     /// Actions that wait for your approval.
     #[command(subcommand)]
     Approvals(approvals::ApprovalsCommand),
+    /// Write the whole company (no API keys) as one JSON bundle, to stdout or --out.
+    Export {
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+    },
+    /// Read a company bundle into this database, which must be empty (e.g. a new --db).
+    Import { file: std::path::PathBuf },
     /// Parse a boss message into secretary intents (no side effects, no database).
     Intent(intent::IntentArgs),
     /// Developer tasks.
@@ -214,6 +222,8 @@ async fn run(cli: Cli) -> Result<()> {
                     prompt,
                 } => provider::ask(&core, provider, model, schema, prompt.join(" ")).await,
                 Command::Intent(args) => intent::run(&core, args).await,
+                Command::Export { out } => bundle::export(&core, out).await,
+                Command::Import { file } => bundle::import(&core, &file).await,
                 Command::Dev(_) | Command::Bench(_) => unreachable!("handled above"),
             }
         }

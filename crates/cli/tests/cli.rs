@@ -625,3 +625,83 @@ fn an_approval_from_a_headless_run_is_decided_from_the_terminal() {
             .contains("decided via cli")
     );
 }
+
+#[test]
+fn a_company_moves_to_a_new_database_through_a_bundle_file() {
+    let a = Cli::new();
+    a.ok(&["org", "init", "--name", "Acme", "--boss", "Ada"]);
+    a.ok(&["org", "add-department", "Engineering"]);
+    a.ok(&[
+        "org",
+        "hire",
+        "Alice",
+        "--title",
+        "Engineer",
+        "--department",
+        "Engineering",
+    ]);
+    a.ok(&["provider", "add", "moonshot"]);
+    // The key comes from the environment, as in a headless run: it is live for the export.
+    let key = "sk-cli-bundle-test-0123456789";
+    let with_key = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))
+            .arg("--db")
+            .arg(&a.db)
+            .args(args)
+            .env("CUBICLE_API_KEY_MOONSHOT_KIMI", key)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert!(with_key(&["provider", "list", "--json"]).contains("\"hasKey\": true"));
+    let files = tempfile::tempdir().unwrap();
+    let file = files.path().join("acme.json");
+    with_key(&["export", "--out", file.to_str().unwrap()]);
+    let on_stdout = with_key(&["export"]);
+    let saved = std::fs::read_to_string(&file).unwrap();
+    for bundle in [&saved, &on_stdout] {
+        assert!(bundle.contains("\"schemaVersion\": 1"));
+        assert!(
+            bundle.contains("api.moonshot"),
+            "the provider is in the bundle"
+        );
+        assert!(!bundle.contains(key), "the API key leaked into the bundle");
+    }
+
+    let b = Cli::new();
+    let said = b.ok(&["import", file.to_str().unwrap()]);
+    assert!(said.contains("imported Acme (1 people"), "{said}");
+    assert_eq!(
+        b.ok(&["org", "show", "--json"]),
+        a.ok(&["org", "show", "--json"])
+    );
+    // A second import into the now busy database is refused and changes nothing.
+    let again = b.run(&["import", file.to_str().unwrap()]);
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("not empty"));
+    assert_eq!(
+        b.ok(&["org", "show", "--json"]),
+        a.ok(&["org", "show", "--json"])
+    );
+
+    // Half a file: a clear error, and the new database stays empty.
+    let broken = files.path().join("broken.json");
+    std::fs::write(&broken, &saved[..saved.len() / 2]).unwrap();
+    let c = Cli::new();
+    let out = c.run(&["import", broken.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("not valid JSON"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        c.ok(&["import", file.to_str().unwrap()])
+            .contains("imported Acme")
+    );
+}

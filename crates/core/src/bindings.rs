@@ -79,6 +79,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     crate::approvals::ApprovalFilter::export_all(&cfg)?;
     crate::approvals::DecideApproval::export_all(&cfg)?;
     crate::approvals::DecidedVia::export_all(&cfg)?;
+    crate::bundle::ImportReport::export_all(&cfg)?;
     crate::approvals::ToolCallDto::export_all(&cfg)?;
     crate::tools::ToolSpec::export_all(&cfg)?;
     crate::approvals::EmployeeToolsDto::export_all(&cfg)?;

@@ -28,6 +28,12 @@ pub enum ErrorCode {
     ApprovalExpired,
     /// A tool ran and failed (a time-out, a file error, a webhook's answer).
     ToolFailed,
+    /// An import needs an empty database and this one holds data.
+    DatabaseNotEmpty,
+    /// The file is not a company bundle, or its rows do not fit together.
+    BundleInvalid,
+    /// The bundle was written by a newer Cubicle.
+    BundleTooNew,
 }
 
 impl ErrorCode {
@@ -52,6 +58,9 @@ impl ErrorCode {
             ErrorCode::AlreadyDecided => "already_decided",
             ErrorCode::ApprovalExpired => "approval_expired",
             ErrorCode::ToolFailed => "tool_failed",
+            ErrorCode::DatabaseNotEmpty => "database_not_empty",
+            ErrorCode::BundleInvalid => "bundle_invalid",
+            ErrorCode::BundleTooNew => "bundle_too_new",
         }
     }
 }

@@ -9,6 +9,7 @@
 pub mod app;
 pub mod approvals;
 pub mod bindings;
+pub mod bundle;
 pub mod chat;
 pub mod clock;
 pub mod dashboard;

@@ -6,6 +6,7 @@
 //! rules: `cubicle-core` decides what is allowed, this crate only reads and writes.
 
 pub mod approval;
+pub mod bundle;
 pub mod chat;
 pub mod db;
 pub mod entity;

@@ -64,6 +64,7 @@ import type { ApprovalFilter } from "../bindings/ApprovalFilter";
 import type { DecideApproval } from "../bindings/DecideApproval";
 import type { EmployeeToolsDto } from "../bindings/EmployeeToolsDto";
 import type { SetEmployeeTools } from "../bindings/SetEmployeeTools";
+import type { ImportReport } from "../bindings/ImportReport";
 
 export const api = {
   getOrg: () => invoke<OrgSnapshot>("get_org"),
@@ -187,6 +188,10 @@ export const api = {
    * or `run_cli` without a command; `already_fired` for someone who left.
    */
   setEmployeeTools: (input: SetEmployeeTools) => invoke<EmployeeToolsDto>("set_employee_tools", { input }),
+  /** The whole company as a JSON bundle (never any API key), for the user to save as a file. */
+  exportCompany: () => invoke<string>("export_company"),
+  /** Reads a bundle into an empty database only (`database_not_empty` otherwise), all or nothing. */
+  importCompany: (json: string) => invoke<ImportReport>("import_company", { json }),
 };
 
 // Plain Rust input structs of the chat and mind commands (no generated bindings).

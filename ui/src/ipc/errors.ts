@@ -22,6 +22,9 @@ export const ERROR_CODES = [
   "already_decided",
   "approval_expired",
   "tool_failed",
+  "database_not_empty",
+  "bundle_invalid",
+  "bundle_too_new",
 ] as const satisfies readonly ErrorCode[];
 
 type MissingCode = Exclude<ErrorCode, (typeof ERROR_CODES)[number]>;

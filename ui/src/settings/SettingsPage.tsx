@@ -2,13 +2,14 @@ import { useTranslation } from "react-i18next";
 import type { CompanyDto } from "../bindings/CompanyDto";
 import { LanguageSwitch } from "../shell/LanguageSwitch";
 import { BudgetSection } from "./BudgetSection";
+import { BundleSection } from "./BundleSection";
 import { PricesSection } from "./PricesSection";
 import { ProvidersSection } from "./ProvidersSection";
 import { RoutesSection } from "./RoutesSection";
 import { SettingsSection } from "./SettingsSection";
 import { SpendSection } from "./SpendSection";
 
-const SECTIONS = ["providers", "routes", "budget", "spend", "prices", "language"] as const;
+const SECTIONS = ["providers", "routes", "budget", "spend", "prices", "language", "bundle"] as const;
 
 export function SettingsPage({ company }: { company: CompanyDto }) {
   const { t } = useTranslation();
@@ -42,6 +43,7 @@ export function SettingsPage({ company }: { company: CompanyDto }) {
           <SettingsSection id="language" title={t("settings.language.title")} description={t("settings.language.description")} padded>
             <LanguageSwitch company={company} testId="settings-language-switch" />
           </SettingsSection>
+          <BundleSection company={company} />
         </div>
       </div>
     </div>

@@ -51,6 +51,7 @@ import type { DashboardTask } from "../bindings/DashboardTask";
 import type { Urgency } from "../bindings/Urgency";
 import type { SecretaryActionRef, SecretaryConfirm, SecretarySay } from "../ipc/api";
 import { UNHANDLED } from "./fakeChats";
+import { bundleCommand } from "./fakeBundle";
 import { FakeTools } from "./fakeTools";
 import { readBossText } from "./fakeSecretary";
 import {
@@ -270,6 +271,8 @@ export class FakeBackend extends FakeTools {
       case "secretary_undo":
         return this.secretaryUndo(input as SecretaryActionRef);
       default: {
+        const bundle = bundleCommand(this, cmd, args);
+        if (bundle !== UNHANDLED) return bundle;
         const approval = this.approvalCommand(cmd, input);
         if (approval !== UNHANDLED) return approval;
         const tools = this.toolsCommand(cmd, input);

@@ -4,6 +4,7 @@ import type { Language } from "../bindings/Language";
 import { Button, Field, InlineError, inputClass } from "../components/ui";
 import { LANGUAGES, isLanguage } from "../domain";
 import { currentLanguage, setLanguage } from "../i18n";
+import { ImportBundle } from "../bundle/ImportBundle";
 import { api } from "../ipc/api";
 import { useOrgMutation } from "../ipc/queries";
 import { Logo } from "../shell/AppShell";
@@ -132,6 +133,17 @@ export function SetupWizard() {
             {setup.isPending ? t("wizard.submitting") : t("wizard.submit")}
           </Button>
         </form>
+        <section
+          aria-labelledby="wizard-import-title"
+          data-testid="wizard-import"
+          className="mt-4 rounded-2xl bg-white/70 px-8 py-5 ring-1 ring-slate-200"
+        >
+          <h2 id="wizard-import-title" className="text-sm font-semibold text-slate-900">
+            {t("wizard.importTitle")}
+          </h2>
+          <p className="mt-1 mb-3 text-sm text-slate-500">{t("wizard.importHint")}</p>
+          <ImportBundle testId="wizard-import-bundle" />
+        </section>
       </div>
     </div>
   );

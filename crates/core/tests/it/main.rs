@@ -5,6 +5,7 @@
 
 mod approvals;
 mod bindings;
+mod bundle;
 mod chats;
 mod dashboard;
 mod engine;

@@ -21,23 +21,23 @@ mod tools;
 
 use playbook::{Playbook, Seen, silent, speak};
 
-fn start() -> DateTime<Utc> {
+pub(crate) fn start() -> DateTime<Utc> {
     DateTime::parse_from_rfc3339("2026-11-30T09:00:00Z")
         .unwrap()
         .with_timezone(&Utc)
 }
 
 /// A company whose every thought is answered by `play`.
-struct Stage {
-    co: TestCompany,
-    clock: ManualClock,
+pub(crate) struct Stage {
+    pub(crate) co: TestCompany,
+    pub(crate) clock: ManualClock,
     engine: Engine,
     book: Playbook,
     _model: MockServer,
 }
 
 impl Stage {
-    async fn new(play: impl Fn(&Seen) -> Value + Send + Sync + 'static) -> Self {
+    pub(crate) async fn new(play: impl Fn(&Seen) -> Value + Send + Sync + 'static) -> Self {
         let book = Playbook::new(play);
         let (co, clock, model, _) = scripted_company(start(), book.clone()).await;
         let engine = Engine::new(
@@ -56,12 +56,16 @@ impl Stage {
         }
     }
 
-    async fn run_for(&self, d: TimeDelta) {
+    pub(crate) async fn run_for(&self, d: TimeDelta) {
         let until = self.clock.now() + d;
         self.engine.run_simulated(&self.clock, until).await;
     }
 
-    async fn boss_says(&self, chat_id: i32, text: &str) -> cubicle_core::chat::ChatMessageDto {
+    pub(crate) async fn boss_says(
+        &self,
+        chat_id: i32,
+        text: &str,
+    ) -> cubicle_core::chat::ChatMessageDto {
         self.co
             .core
             .chats
@@ -77,7 +81,7 @@ impl Stage {
 /// Seed 000 as each person would play it. Alice is asked by the boss; she takes it on,
 /// asks Bob in the project group, asks Charlie privately for numbers, resolves the task
 /// when she has them, and reports. Bob and Charlie answer what they are asked.
-fn seed_000(s: &Seen) -> Value {
+pub(crate) fn seed_000(s: &Seen) -> Value {
     match s.name.as_str() {
         "Alice" if s.reporting => speak(
             "Bob's view and Charlie's numbers agree; tell Ada plainly.",
@@ -138,7 +142,7 @@ fn seed_000(s: &Seen) -> Value {
 }
 
 /// Engineering with Alice, Bob and Charlie, and a project group "API design" they share.
-async fn engineering(stage: &Stage) -> (i32, i32, i32, i32) {
+pub(crate) async fn engineering(stage: &Stage) -> (i32, i32, i32, i32) {
     let co = &stage.co;
     let eng = co.dept("Engineering", None).await;
     let alice = co

@@ -1,7 +1,8 @@
 use sea_orm::entity::prelude::*;
 
 /// SPEC §8: one action that waits for (or had) the boss's decision.
-#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 #[sea_orm(table_name = "approval")]
 pub struct Model {
     #[sea_orm(primary_key)]

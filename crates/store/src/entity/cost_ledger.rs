@@ -1,7 +1,8 @@
 use sea_orm::entity::prelude::*;
 
 /// One model call attempt (or a call refused before it was made), with what it cost.
-#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 #[sea_orm(table_name = "cost_ledger")]
 pub struct Model {
     #[sea_orm(primary_key)]

@@ -1,7 +1,8 @@
 use sea_orm::entity::prelude::*;
 
 /// SPEC §4, §7: an employee's stamina and the gauges of its last thought.
-#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 #[sea_orm(table_name = "employee_state")]
 pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]

@@ -1,7 +1,8 @@
 use sea_orm::entity::prelude::*;
 
 /// SPEC §9: a meeting chat's moderation — its strategy, state and minutes.
-#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 #[sea_orm(table_name = "meeting")]
 pub struct Model {
     #[sea_orm(primary_key)]

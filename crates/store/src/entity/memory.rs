@@ -1,7 +1,8 @@
 use sea_orm::entity::prelude::*;
 
 /// SPEC §5: one memory entry of an employee.
-#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 #[sea_orm(table_name = "memory")]
 pub struct Model {
     #[sea_orm(primary_key)]

@@ -1,7 +1,8 @@
 use sea_orm::entity::prelude::*;
 
 /// USD per million tokens for one model of one provider.
-#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 #[sea_orm(table_name = "model_price")]
 pub struct Model {
     #[sea_orm(primary_key)]

@@ -1,7 +1,8 @@
 use sea_orm::entity::prelude::*;
 
 /// Which provider and model serve one purpose (intent parsing, thoughts, …).
-#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 #[sea_orm(table_name = "model_route")]
 pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]

@@ -2,7 +2,8 @@ use sea_orm::entity::prelude::*;
 
 /// One move of a meeting's moderator with its reasoning. The reasoning is kept here
 /// only: it never becomes a chat message (SPEC §9).
-#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 #[sea_orm(table_name = "moderator_note")]
 pub struct Model {
     #[sea_orm(primary_key)]

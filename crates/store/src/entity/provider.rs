@@ -1,7 +1,8 @@
 use sea_orm::entity::prelude::*;
 
 /// A configured model provider. Its API key is in the OS keychain, never here.
-#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 #[sea_orm(table_name = "provider")]
 pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]

@@ -1,7 +1,8 @@
 use sea_orm::entity::prelude::*;
 
 /// SPEC §5: what `employee_id` thinks of `other_employee_id` (one direction).
-#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 #[sea_orm(table_name = "relationship")]
 pub struct Model {
     #[sea_orm(primary_key)]

@@ -1,7 +1,8 @@
 use sea_orm::entity::prelude::*;
 
 /// A requirement (project): belongs to a department, has its own group chat and tasks.
-#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 #[sea_orm(table_name = "requirement")]
 pub struct Model {
     #[sea_orm(primary_key)]

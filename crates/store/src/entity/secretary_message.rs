@@ -1,7 +1,8 @@
 use sea_orm::entity::prelude::*;
 
 /// One line of the boss ↔ secretary conversation.
-#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 #[sea_orm(table_name = "secretary_message")]
 pub struct Model {
     #[sea_orm(primary_key)]

@@ -2,7 +2,8 @@ use sea_orm::entity::prelude::*;
 
 /// One boss instruction (SPEC §10): what was said and where; everything it caused
 /// carries its id.
-#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 #[sea_orm(table_name = "trace")]
 pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]

@@ -1,0 +1,199 @@
+//! Company bundles: the whole company as one JSON document, to back it up or to move it
+//! to another computer or database (`cubicle-cli export` / `import`, Settings and the
+//! first-run screen in the app).
+//!
+//! What a bundle holds is every row of every company table (see
+//! [`cubicle_store::bundle`] for the few tables left out and why), ids kept, so every
+//! link survives: a task's parent and trace, a chat's members, a memory's department.
+//! API keys are never in it: they live in the OS keychain (or the environment), never in
+//! the database the bundle is read from.
+//!
+//! Rules:
+//! - Import only into an empty database (no row in any bundled table), in one
+//!   transaction: it all goes in or nothing does.
+//! - `schemaVersion` says which shape the tables have. A bundle from a newer Cubicle is
+//!   refused with [`ErrorCode::BundleTooNew`] before anything else is read. Unknown fields
+//!   are refused too (a field this version does not know would otherwise be dropped
+//!   silently): bump [`SCHEMA_VERSION`] whenever a bundled table gains a column, and give
+//!   the new field `#[serde(default)]` so older bundles still load.
+
+use chrono::{DateTime, Utc};
+use cubicle_store::bundle::{self as store, Tables};
+use cubicle_store::{DbErr, TransactionTrait};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::AppCore;
+use crate::error::{ErrorCode, IpcError};
+use crate::events::DomainEvent;
+
+/// The shape of the tables in this version of Cubicle's bundles.
+pub const SCHEMA_VERSION: u32 = 1;
+/// The `format` field: tells a bundle from any other JSON document.
+pub const FORMAT: &str = "cubicle-company-bundle";
+
+/// One company, whole.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Bundle {
+    pub format: String,
+    pub schema_version: u32,
+    pub exported_at: DateTime<Utc>,
+    /// The Cubicle version that wrote it (for people reading the file; not checked).
+    pub app_version: String,
+    /// Every row of every bundled table, by table name, ids kept.
+    pub tables: Tables,
+}
+
+/// What an import brought in.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct ImportReport {
+    pub company_name: String,
+    /// Everyone in the bundle, including former employees.
+    pub employees: u32,
+    /// Rows written, all tables together.
+    pub rows: u32,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BundleError {
+    #[error(
+        "the database is not empty ({0}); a bundle is imported only into an empty database: \
+         use a new database file (cubicle-cli --db …) or a fresh data folder"
+    )]
+    NotEmpty(String),
+    #[error("this is not a Cubicle company bundle: {0}")]
+    Malformed(String),
+    #[error(
+        "this bundle was written by a newer Cubicle (schema version {found}; this version reads \
+         up to {supported}): update Cubicle to import it"
+    )]
+    TooNew { found: u32, supported: u32 },
+    #[error("the bundle's rows do not fit together ({0}); nothing was imported")]
+    Rejected(String),
+    #[error("storage error: {0}")]
+    Storage(#[from] DbErr),
+}
+
+impl BundleError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            BundleError::NotEmpty(_) => ErrorCode::DatabaseNotEmpty,
+            BundleError::Malformed(_) | BundleError::Rejected(_) => ErrorCode::BundleInvalid,
+            BundleError::TooNew { .. } => ErrorCode::BundleTooNew,
+            BundleError::Storage(_) => ErrorCode::Storage,
+        }
+    }
+}
+
+impl From<BundleError> for IpcError {
+    fn from(e: BundleError) -> Self {
+        if let BundleError::Storage(inner) = &e {
+            tracing::error!(error = %inner, "storage error during a bundle export or import");
+        }
+        IpcError::new(e.code(), e.to_string())
+    }
+}
+
+/// Reads the whole company in one transaction, so the bundle is one consistent moment.
+pub async fn export(core: &AppCore) -> Result<Bundle, BundleError> {
+    let txn = core.db.begin().await?;
+    let tables = store::read_all(&txn).await?;
+    txn.commit().await?;
+    Ok(Bundle {
+        format: FORMAT.to_owned(),
+        schema_version: SCHEMA_VERSION,
+        exported_at: core.clock.now(),
+        app_version: env!("CARGO_PKG_VERSION").to_owned(),
+        tables,
+    })
+}
+
+/// The bundle as the JSON document users keep (indented: people do open these files).
+pub fn to_json(bundle: &Bundle) -> Result<String, BundleError> {
+    serde_json::to_string_pretty(bundle)
+        .map_err(|e| BundleError::Malformed(format!("could not write JSON: {e}")))
+}
+
+/// Reads a bundle, checking what it is and its version before its tables, so a newer
+/// bundle gets "update Cubicle" rather than a complaint about a field.
+pub fn parse(json: &str) -> Result<Bundle, BundleError> {
+    let value: serde_json::Value = serde_json::from_str(json)
+        .map_err(|e| BundleError::Malformed(format!("not valid JSON ({e})")))?;
+    let Some(obj) = value.as_object() else {
+        return Err(BundleError::Malformed(
+            "the document is not a JSON object".into(),
+        ));
+    };
+    if obj.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
+        return Err(BundleError::Malformed(format!(
+            "\"format\" is not \"{FORMAT}\""
+        )));
+    }
+    let version = obj
+        .get("schemaVersion")
+        .and_then(|v| v.as_u64())
+        .ok_or_else(|| BundleError::Malformed("no \"schemaVersion\" number".into()))?;
+    check_version(u32::try_from(version).unwrap_or(u32::MAX))?;
+    serde_json::from_value(value).map_err(|e| BundleError::Malformed(e.to_string()))
+}
+
+fn check_version(found: u32) -> Result<(), BundleError> {
+    if found > SCHEMA_VERSION {
+        return Err(BundleError::TooNew {
+            found,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    if found == 0 {
+        return Err(BundleError::Malformed(
+            "schemaVersion 0 does not exist".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Imports `bundle` into this (empty) database: everything in one transaction, ids kept.
+pub async fn import(core: &AppCore, bundle: Bundle) -> Result<ImportReport, BundleError> {
+    check_version(bundle.schema_version)?;
+    let [company] = bundle.tables.company.as_slice() else {
+        return Err(BundleError::Malformed(format!(
+            "a bundle holds exactly one company, this one {}",
+            bundle.tables.company.len()
+        )));
+    };
+    let report = ImportReport {
+        company_name: company.name.clone(),
+        employees: count(bundle.tables.employee.len()),
+        rows: count(bundle.tables.row_count()),
+    };
+    let company_id = company.id;
+    let txn = core.db.begin().await?;
+    let filled: Vec<String> = store::counts(&txn)
+        .await?
+        .into_iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(table, n)| format!("{table}: {n}"))
+        .collect();
+    if !filled.is_empty() {
+        return Err(BundleError::NotEmpty(filled.join(", ")));
+    }
+    // Any error below drops `txn`, which rolls every row back.
+    store::write_all(&txn, bundle.tables)
+        .await
+        .map_err(|e| BundleError::Rejected(e.to_string()))?;
+    txn.commit().await?;
+    tracing::info!(
+        company = %report.company_name,
+        rows = report.rows,
+        "company bundle imported"
+    );
+    core.bus.publish(DomainEvent::CompanyUpdated { company_id });
+    Ok(report)
+}
+
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}

@@ -1,0 +1,549 @@
+//! Company bundles (export / import): the seed-000 company goes out as one JSON document
+//! and comes back whole in a fresh SQLite database; bad bundles and busy databases are
+//! refused and leave everything as it was; no API key ever lands in a bundle.
+
+use std::sync::{Arc, Mutex};
+
+use chrono::TimeDelta;
+use cubicle_core::AppCore;
+use cubicle_core::app::CoreOptions;
+use cubicle_core::approvals::{ApprovalFilter, CallOutcome, DecidedVia, Decision};
+use cubicle_core::bundle::{self, Bundle, BundleError};
+use cubicle_core::clock::SharedClock;
+use cubicle_core::error::ErrorCode;
+use cubicle_core::meeting::OpenMeeting;
+use cubicle_core::meeting::moderator::Strategy;
+use cubicle_core::mind::memory_rules::{MemoryKind, Visibility};
+use cubicle_core::mind::profile::NewMemory;
+use cubicle_core::secrets::{SecretError, SecretStore};
+use cubicle_core::tools::ToolCall;
+use cubicle_core::types::*;
+use cubicle_core::work::NewTask;
+use cubicle_llm::ApiKey;
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+use crate::util::TestCompany;
+use crate::work::{Stage, engineering, seed_000};
+
+/// A database with no company in it (what a fresh install or `--db new.db` is).
+struct Empty {
+    core: AppCore,
+    _dir: TempDir,
+}
+
+async fn empty_db(clock: SharedClock) -> Empty {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!(
+        "sqlite://{}?mode=rwc",
+        dir.path().join("imported.db").display()
+    );
+    let core = AppCore::open_with(
+        &url,
+        CoreOptions {
+            clock,
+            ..CoreOptions::default()
+        },
+    )
+    .await
+    .unwrap();
+    Empty { core, _dir: dir }
+}
+
+/// The seed-000 story played out, plus what it does not reach: a sub-department with a
+/// manager, memories of each visibility, relationships, a sub-task, a meeting and
+/// approvals both waiting and decided.
+async fn rich_company() -> (Stage, i32, i32) {
+    let stage = Stage::new(seed_000).await;
+    let (alice, bob, charlie, group) = engineering(&stage).await;
+    let core = &stage.co.core;
+    let boss_chat = core.chats.boss_chat(alice).await.unwrap();
+    stage
+        .boss_says(
+            boss_chat.id,
+            "Alice, could you research REST vs GraphQL for our new API and tell me what you recommend?",
+        )
+        .await;
+    stage.run_for(TimeDelta::minutes(30)).await;
+
+    let eng = core.org.snapshot().await.unwrap().departments[0].id;
+    let platform = stage.co.dept("Platform", Some(eng)).await;
+    let dana = stage.co.hire("Dana", "SRE", Some(platform.id)).await;
+    core.org
+        .set_manager(SetManager {
+            employee_id: dana.id,
+            manager_id: Some(alice),
+        })
+        .await
+        .unwrap();
+    stage.co.make_lead(eng, alice).await;
+
+    let memories = [
+        (
+            MemoryKind::LongTerm,
+            Visibility::Private,
+            "Ada prefers short answers",
+        ),
+        (
+            MemoryKind::LongTerm,
+            Visibility::Team,
+            "Our API serves 2k rps",
+        ),
+        (
+            MemoryKind::ShortTerm,
+            Visibility::Public,
+            "Load test is on Friday",
+        ),
+    ];
+    for (i, (kind, visibility, content)) in memories.into_iter().enumerate() {
+        core.minds
+            .remember(
+                alice,
+                Some(eng),
+                NewMemory {
+                    kind,
+                    content: content.into(),
+                    importance: Some(4 + i as i32),
+                    ttl_hours: (kind == MemoryKind::ShortTerm).then_some(12),
+                    visibility,
+                    requirement_id: None,
+                    source_chat_id: Some(group),
+                },
+            )
+            .await
+            .unwrap();
+    }
+    core.minds
+        .relate(alice, bob, Some("knows GraphQL inside out"), Some(70))
+        .await
+        .unwrap();
+    core.minds
+        .relate(bob, charlie, Some("numbers person"), Some(40))
+        .await
+        .unwrap();
+
+    let parent = core.work.all().await.unwrap()[0].clone();
+    core.work
+        .create(NewTask {
+            parent_task_id: Some(parent.id),
+            trace_id: parent.trace_id.clone(),
+            ..NewTask::new(charlie, "Rerun the load test with batching off", "employee")
+        })
+        .await
+        .unwrap();
+
+    core.meetings
+        .open(OpenMeeting {
+            topic: "API versioning".into(),
+            participant_ids: vec![alice, bob],
+            strategy: Strategy::RoundRobin,
+            max_turns: None,
+        })
+        .await
+        .unwrap();
+
+    core.approvals
+        .set_tool_whitelist(bob, vec!["delete_file".into()])
+        .await
+        .unwrap();
+    let mut asked = Vec::new();
+    for path in ["old/a.txt", "old/b.txt"] {
+        match core
+            .approvals
+            .request(
+                bob,
+                ToolCall::new("delete_file", json!({ "path": path }), "clean up"),
+                parent.trace_id.as_deref(),
+                Some(group),
+            )
+            .await
+            .unwrap()
+        {
+            CallOutcome::Waiting(id) => asked.push(id),
+            other => panic!("expected to wait, got {other:?}"),
+        }
+    }
+    core.approvals
+        .decide(
+            asked[0],
+            Decision::Reject,
+            DecidedVia::Ui,
+            Some("keep it".into()),
+        )
+        .await
+        .unwrap();
+    (stage, alice, dana.id)
+}
+
+/// Every row of every table, compared without the moment of export.
+fn same_company(a: &Bundle, b: &Bundle) {
+    assert_eq!(a.schema_version, b.schema_version);
+    assert_eq!(a.format, b.format);
+    // Table by table first, so a failure names the table.
+    let (ja, jb) = (json!(a.tables), json!(b.tables));
+    for (table, rows) in ja.as_object().unwrap() {
+        assert_eq!(
+            rows, &jb[table],
+            "table {table} differs after the round trip"
+        );
+    }
+    assert_eq!(a.tables, b.tables);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seed_000_company_survives_export_and_import_into_a_fresh_database() {
+    let (stage, alice, dana) = rich_company().await;
+    let core = &stage.co.core;
+    let first = bundle::export(core).await.unwrap();
+    let t = &first.tables;
+    // The bundle really carries the story, not just the org chart.
+    for (table, n) in [
+        ("department", t.department.len()),
+        ("employee", t.employee.len()),
+        ("chat_message", t.chat_message.len()),
+        ("task", t.task.len()),
+        ("memory", t.memory.len()),
+        ("relationship", t.relationship.len()),
+        ("thought", t.thought.len()),
+        ("trace", t.trace.len()),
+        ("mail", t.mail.len()),
+        ("meeting", t.meeting.len()),
+        ("approval", t.approval.len()),
+        ("tool_call", t.tool_call.len()),
+        ("cost_ledger", t.cost_ledger.len()),
+        ("provider", t.provider.len()),
+        ("model_route", t.model_route.len()),
+    ] {
+        assert!(n > 0, "no {table} rows in the bundle");
+    }
+    let json = bundle::to_json(&first).unwrap();
+    eprintln!(
+        "seed-000 bundle: {} bytes, {} rows in {} tables",
+        json.len(),
+        t.row_count(),
+        cubicle_store::bundle::TABLES.len()
+    );
+
+    let fresh = empty_db(stage.clock.shared()).await;
+    let report = bundle::import(&fresh.core, bundle::parse(&json).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(report.company_name, "Acme Robotics");
+    assert_eq!(report.employees, 4);
+    assert_eq!(report.rows as usize, t.row_count());
+
+    let second = bundle::export(&fresh.core).await.unwrap();
+    same_company(&first, &second);
+
+    // Through the services, the imported company is the same company.
+    let new = &fresh.core;
+    assert_eq!(
+        new.org.snapshot().await.unwrap(),
+        core.org.snapshot().await.unwrap()
+    );
+    let dana_now = new
+        .org
+        .all_employees()
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|e| e.id == dana)
+        .unwrap();
+    assert_eq!(
+        dana_now.manager_id,
+        Some(alice),
+        "the manager link survives"
+    );
+    assert_eq!(
+        new.chats.list().await.unwrap(),
+        core.chats.list().await.unwrap()
+    );
+    for chat in core.chats.list().await.unwrap() {
+        assert_eq!(
+            new.chats.messages(chat.id).await.unwrap(),
+            core.chats.messages(chat.id).await.unwrap(),
+            "chat {}",
+            chat.name
+        );
+    }
+    let profile = new.minds.profile(alice).await.unwrap();
+    assert_eq!(profile, core.minds.profile(alice).await.unwrap());
+    let vis: Vec<(Visibility, &str)> = profile
+        .memories
+        .iter()
+        .map(|m| (m.visibility, m.content.as_str()))
+        .collect();
+    for want in [
+        (Visibility::Private, "Ada prefers short answers"),
+        (Visibility::Team, "Our API serves 2k rps"),
+        (Visibility::Public, "Load test is on Friday"),
+    ] {
+        assert!(vis.contains(&want), "{want:?} missing from {vis:?}");
+    }
+    assert_eq!(
+        new.minds.graph().await.unwrap(),
+        core.minds.graph().await.unwrap()
+    );
+    let tasks = new.work.all().await.unwrap();
+    assert_eq!(tasks, core.work.all().await.unwrap());
+    let child = tasks
+        .iter()
+        .find(|x| x.parent_task_id.is_some())
+        .expect("the sub-task");
+    let parent = tasks
+        .iter()
+        .find(|x| Some(x.id) == child.parent_task_id)
+        .expect("its parent");
+    assert_eq!(parent.owner_id, alice);
+    let trace = parent.trace_id.clone().unwrap();
+    assert_eq!(
+        new.traces.view(&trace).await.unwrap(),
+        core.traces.view(&trace).await.unwrap()
+    );
+    let history = ApprovalFilter::History {
+        status: None,
+        employee_id: None,
+    };
+    assert_eq!(
+        new.approvals.list(history.clone()).await.unwrap(),
+        core.approvals.list(history).await.unwrap()
+    );
+    assert_eq!(new.approvals.pending_count().await.unwrap(), 1);
+
+    // The imported company keeps working: new rows get new ids, nothing collides.
+    let eve = new
+        .hire(NewEmployee {
+            name: "Eve".into(),
+            title: "QA".into(),
+            department_id: None,
+            manager_id: None,
+            archetype: None,
+        })
+        .await
+        .unwrap();
+    assert!(t.employee.iter().all(|e| e.id < eve.id));
+}
+
+#[tokio::test]
+async fn import_into_a_database_with_a_company_is_refused_and_changes_nothing() {
+    let source = TestCompany::new().await;
+    source.dept("Design", None).await;
+    let b = bundle::export(&source.core).await.unwrap();
+
+    let busy = TestCompany::new().await;
+    busy.dept("Sales", None).await;
+    let before = bundle::export(&busy.core).await.unwrap();
+    let err = bundle::import(&busy.core, b).await.unwrap_err();
+    assert!(matches!(err, BundleError::NotEmpty(_)), "{err:?}");
+    assert_eq!(err.code(), ErrorCode::DatabaseNotEmpty);
+    assert!(err.to_string().contains("company: 1"), "{err}");
+    let after = bundle::export(&busy.core).await.unwrap();
+    assert_eq!(before.tables, after.tables, "nothing changed");
+}
+
+async fn assert_empty(core: &AppCore) {
+    let counts = cubicle_store::bundle::counts(&core.db).await.unwrap();
+    assert!(counts.iter().all(|(_, n)| *n == 0), "{counts:?}");
+    assert!(core.org.company().await.unwrap().is_none());
+}
+
+async fn small_bundle_json() -> String {
+    let source = TestCompany::new().await;
+    let d = source.dept("Design", None).await;
+    source.hire("Mia", "Designer", Some(d.id)).await;
+    bundle::to_json(&bundle::export(&source.core).await.unwrap()).unwrap()
+}
+
+#[tokio::test]
+async fn a_truncated_or_corrupted_bundle_gets_a_clear_error_and_imports_nothing() {
+    let good = small_bundle_json().await;
+    let fresh = empty_db(cubicle_core::clock::SystemClock::shared()).await;
+
+    let truncated = &good[..good.len() / 2];
+    let err = bundle::parse(truncated).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::BundleInvalid);
+    assert!(err.to_string().contains("not valid JSON"), "{err}");
+
+    let not_a_bundle = bundle::parse(r#"{"hello": "world"}"#).unwrap_err();
+    assert_eq!(not_a_bundle.code(), ErrorCode::BundleInvalid);
+    assert!(
+        not_a_bundle.to_string().contains("format"),
+        "{not_a_bundle}"
+    );
+
+    // Unknown fields are refused, not dropped: the file says something we would lose.
+    let mut v: Value = serde_json::from_str(&good).unwrap();
+    v["tables"]["employee"][0]["favourite_colour"] = json!("teal");
+    let err = bundle::parse(&v.to_string()).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::BundleInvalid);
+    assert!(err.to_string().contains("favourite_colour"), "{err}");
+
+    // A wrongly typed value names what is wrong.
+    let mut v: Value = serde_json::from_str(&good).unwrap();
+    v["tables"]["employee"][0]["id"] = json!("seven");
+    let err = bundle::parse(&v.to_string()).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::BundleInvalid);
+    assert_empty(&fresh.core).await;
+
+    // And after all that, the good one still goes in.
+    bundle::import(&fresh.core, bundle::parse(&good).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(fresh.core.org.snapshot().await.unwrap().employees.len(), 1);
+}
+
+#[tokio::test]
+async fn a_bundle_from_a_newer_cubicle_is_refused_before_anything_is_read() {
+    let good = small_bundle_json().await;
+    let mut v: Value = serde_json::from_str(&good).unwrap();
+    v["schemaVersion"] = json!(bundle::SCHEMA_VERSION + 1);
+    // A newer version may well have fields we do not know: the version decides first.
+    v["tables"]["hologram"] = json!([]);
+    let err = bundle::parse(&v.to_string()).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::BundleTooNew);
+    assert!(err.to_string().contains("update Cubicle"), "{err}");
+
+    // Built in code rather than parsed: import checks the version too.
+    let fresh = empty_db(cubicle_core::clock::SystemClock::shared()).await;
+    let mut b = bundle::parse(&good).unwrap();
+    b.schema_version = bundle::SCHEMA_VERSION + 1;
+    let err = bundle::import(&fresh.core, b).await.unwrap_err();
+    assert_eq!(err.code(), ErrorCode::BundleTooNew);
+    assert_empty(&fresh.core).await;
+}
+
+#[tokio::test]
+async fn a_bundle_that_fails_halfway_leaves_the_database_empty() {
+    let good = small_bundle_json().await;
+    let mut b = bundle::parse(&good).unwrap();
+    // Valid JSON, and the first tables are fine; a late row points at nobody.
+    let mut ghost =
+        b.tables
+            .memory
+            .first()
+            .cloned()
+            .unwrap_or_else(|| cubicle_store::entity::memory::Model {
+                id: 1,
+                employee_id: 0,
+                kind: "long_term".into(),
+                content: "x".into(),
+                importance: 5,
+                visibility: "private".into(),
+                department_id: None,
+                requirement_id: None,
+                source_chat_id: None,
+                expires_at: None,
+                created_at: chrono::Utc::now(),
+            });
+    ghost.id = 999;
+    ghost.employee_id = 4242;
+    b.tables.memory.push(ghost);
+    assert!(!b.tables.company.is_empty() && !b.tables.employee.is_empty());
+
+    let fresh = empty_db(cubicle_core::clock::SystemClock::shared()).await;
+    let err = bundle::import(&fresh.core, b).await.unwrap_err();
+    assert!(matches!(err, BundleError::Rejected(_)), "{err:?}");
+    assert_eq!(err.code(), ErrorCode::BundleInvalid);
+    assert!(err.to_string().contains("nothing was imported"), "{err}");
+    assert_empty(&fresh.core).await;
+
+    // Two companies in one bundle are refused up front.
+    let mut two = bundle::parse(&good).unwrap();
+    let mut other = two.tables.company[0].clone();
+    other.id += 1;
+    two.tables.company.push(other);
+    let err = bundle::import(&fresh.core, two).await.unwrap_err();
+    assert_eq!(err.code(), ErrorCode::BundleInvalid);
+    assert_empty(&fresh.core).await;
+}
+
+/// A keychain in memory: what matters here is that a key *is* stored for the provider.
+#[derive(Default)]
+struct MemorySecrets(Mutex<Vec<(String, String)>>);
+
+impl SecretStore for MemorySecrets {
+    fn get(&self, id: &str) -> Result<Option<ApiKey>, SecretError> {
+        let keys = self.0.lock().unwrap();
+        Ok(keys
+            .iter()
+            .find(|(k, _)| k == id)
+            .map(|(_, v)| ApiKey::new(v.clone())))
+    }
+    fn set(&self, id: &str, key: &ApiKey) -> Result<(), SecretError> {
+        let mut keys = self.0.lock().unwrap();
+        keys.retain(|(k, _)| k != id);
+        keys.push((id.to_owned(), key.expose().to_owned()));
+        Ok(())
+    }
+    fn delete(&self, id: &str) -> Result<(), SecretError> {
+        self.0.lock().unwrap().retain(|(k, _)| k != id);
+        Ok(())
+    }
+}
+
+/// Saves a provider, stores `key` for it and checks the export holds no trace of it.
+async fn export_has_no_key(co: &TestCompany, key: &str) {
+    let p = co
+        .core
+        .providers
+        .save(SaveProvider {
+            id: None,
+            name: "Moonshot".into(),
+            preset: "moonshot".into(),
+            base_url: "https://api.moonshot.cn/v1".into(),
+            default_model: "kimi-k2".into(),
+            models: vec!["kimi-k2".into()],
+            enabled: true,
+        })
+        .await
+        .unwrap();
+    let p = co
+        .core
+        .providers
+        .set_key(SetProviderKey {
+            provider_id: p.id.clone(),
+            key: key.into(),
+        })
+        .await
+        .unwrap();
+    assert!(p.has_key, "the key is stored (so the test means something)");
+    let json = bundle::to_json(&bundle::export(&co.core).await.unwrap()).unwrap();
+    assert!(
+        json.contains("https://api.moonshot.cn/v1"),
+        "the provider is in"
+    );
+    assert!(json.contains("kimi-k2"));
+    assert!(!json.contains(key), "the API key leaked into the bundle");
+    assert!(!json.contains(&key[3..15]), "part of the API key leaked");
+    co.core.providers.delete(&p.id).await.unwrap();
+}
+
+#[tokio::test]
+async fn no_api_key_is_ever_in_a_bundle() {
+    let secrets = Arc::new(MemorySecrets::default());
+    let co = TestCompany::with_options(CoreOptions {
+        secrets: secrets.clone(),
+        ..CoreOptions::default()
+    })
+    .await;
+    export_has_no_key(&co, "sk-bundle-test-0123456789abcdef").await;
+}
+
+#[tokio::test]
+async fn no_api_key_from_the_os_keychain_is_in_a_bundle() {
+    // The same switch as the other keychain tests (see secrets.rs).
+    if !std::env::var("CUBICLE_TEST_KEYRING").is_ok_and(|v| v == "1") {
+        if std::env::var("CUBICLE_SKIP_KEYRING").is_ok_and(|v| v == "1") {
+            eprintln!("SKIPPED: keychain test (CUBICLE_SKIP_KEYRING=1)");
+            return;
+        }
+        panic!(
+            "no test keychain: run scripts/test.sh, or set CUBICLE_SKIP_KEYRING=1 to skip knowingly"
+        );
+    }
+    export_has_no_key(
+        &TestCompany::new().await,
+        "sk-keychain-bundle-9876543210fedcba",
+    )
+    .await;
+}

@@ -1,0 +1,105 @@
+// Company bundles in the in-memory Cubicle (see fakeBackend.ts), with the Rust side's rules
+// (crates/core/src/bundle.rs): export is one JSON document with `format`, `schemaVersion` and the
+// company's tables, never a key; import needs an empty company (`database_not_empty`), refuses what is
+// not a bundle (`bundle_invalid`) or comes from a newer Cubicle (`bundle_too_new`), and is all or nothing.
+// The fake keeps its tables as the DTOs it already holds (company, departments, employees, providers).
+import type { CompanyDto } from "../bindings/CompanyDto";
+import type { DepartmentDto } from "../bindings/DepartmentDto";
+import type { EmployeeDto } from "../bindings/EmployeeDto";
+import type { ErrorCode } from "../bindings/ErrorCode";
+import type { ImportReport } from "../bindings/ImportReport";
+import type { IpcError } from "../bindings/IpcError";
+import type { ProviderDto } from "../bindings/ProviderDto";
+import { UNHANDLED } from "./fakeChats";
+
+/** As on the Rust side (bundle::SCHEMA_VERSION, bundle::FORMAT). */
+export const BUNDLE_SCHEMA_VERSION = 1;
+export const BUNDLE_FORMAT = "cubicle-company-bundle";
+
+/** What of the fake backend a bundle reads and writes. */
+export interface BundleHost {
+  company: CompanyDto | null;
+  departments: DepartmentDto[];
+  employees: EmployeeDto[];
+  providers: ProviderDto[];
+  emit(event: { type: "company_updated"; companyId: number }): void;
+}
+
+interface FakeTables {
+  company: CompanyDto[];
+  department: DepartmentDto[];
+  employee: EmployeeDto[];
+  provider: ProviderDto[];
+}
+
+const fail = (code: ErrorCode, message: string): never => {
+  const error: IpcError = { code, message };
+  throw error;
+};
+
+export function exportBundle(host: BundleHost, now = new Date()): string {
+  const tables: FakeTables = {
+    company: host.company ? [host.company] : [],
+    department: host.departments,
+    employee: host.employees,
+    // Like the provider table: no key, and the built-in model is not a row.
+    provider: host.providers.filter((p) => !p.builtin).map((p) => ({ ...p, hasKey: false, keySource: "none" })),
+  };
+  return JSON.stringify(
+    { format: BUNDLE_FORMAT, schemaVersion: BUNDLE_SCHEMA_VERSION, exportedAt: now.toISOString(), appVersion: "0.1.0", tables },
+    null,
+    2,
+  );
+}
+
+function parseBundle(json: string): FakeTables {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(json);
+  } catch (e) {
+    return fail("bundle_invalid", `this is not a Cubicle company bundle: not valid JSON (${String(e)})`);
+  }
+  if (typeof doc !== "object" || doc === null) return fail("bundle_invalid", "the document is not a JSON object");
+  const d = doc as Record<string, unknown>;
+  if (d.format !== BUNDLE_FORMAT) return fail("bundle_invalid", `"format" is not "${BUNDLE_FORMAT}"`);
+  if (typeof d.schemaVersion !== "number") return fail("bundle_invalid", 'no "schemaVersion" number');
+  if (d.schemaVersion > BUNDLE_SCHEMA_VERSION) {
+    fail("bundle_too_new", `schema version ${d.schemaVersion}; this version reads up to ${BUNDLE_SCHEMA_VERSION}`);
+  }
+  const t = d.tables as Partial<FakeTables> | undefined;
+  if (!t || !Array.isArray(t.company) || !Array.isArray(t.department) || !Array.isArray(t.employee)) {
+    return fail("bundle_invalid", "missing tables");
+  }
+  if (t.company.length !== 1) fail("bundle_invalid", `a bundle holds exactly one company, this one ${t.company.length}`);
+  return { company: t.company, department: t.department, employee: t.employee, provider: t.provider ?? [] };
+}
+
+export function importBundle(host: BundleHost, json: string): ImportReport {
+  const t = parseBundle(json);
+  const custom = host.providers.filter((p) => !p.builtin);
+  if (host.company || host.departments.length > 0 || host.employees.length > 0 || custom.length > 0) {
+    fail("database_not_empty", `the database is not empty (company: ${host.company ? 1 : 0})`);
+  }
+  const company = t.company[0] ?? fail("bundle_invalid", "no company");
+  host.company = structuredClone(company);
+  host.departments = structuredClone(t.department);
+  host.employees = structuredClone(t.employee);
+  host.providers.push(...structuredClone(t.provider));
+  host.emit({ type: "company_updated", companyId: company.id });
+  return {
+    companyName: company.name,
+    employees: t.employee.length,
+    rows: 1 + t.department.length + t.employee.length + t.provider.length,
+  };
+}
+
+export function bundleCommand(host: BundleHost, cmd: string, args: Record<string, unknown> | undefined): unknown {
+  switch (cmd) {
+    case "export_company":
+      return exportBundle(host);
+    case "import_company":
+      return importBundle(host, typeof args?.json === "string" ? args.json : "");
+    default:
+      return UNHANDLED;
+  }
+}
