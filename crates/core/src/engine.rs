@@ -14,6 +14,7 @@
 
 mod moderated;
 mod ops;
+mod pending;
 mod report;
 mod review;
 mod think;
@@ -106,6 +107,10 @@ pub struct EngineStats {
     /// Wake-ups put off, without a model call, until the chat's gates let the employee
     /// speak again.
     pub deferred: u64,
+    /// Thoughts interrupted by a stop and written to the end at start (SPEC §10).
+    pub replayed: u64,
+    /// Approved actions found at start with no record of having run (not run again).
+    pub interrupted: u64,
 }
 
 #[derive(Clone)]
@@ -127,6 +132,8 @@ struct Inner {
     failures: Mutex<std::collections::HashMap<i32, u32>>,
     /// Pending tasks the engine already knows about (their owners were told once).
     known_tasks: Mutex<HashSet<i32>>,
+    /// Whether what a stop interrupted was taken up (once, at the first bootstrap).
+    recovered: std::sync::atomic::AtomicBool,
 }
 
 /// How long one thought took, and how much of it was the model call (through the
@@ -170,6 +177,7 @@ impl Engine {
                 timings: Mutex::new(Vec::new()),
                 failures: Mutex::new(std::collections::HashMap::new()),
                 known_tasks: Mutex::new(HashSet::new()),
+                recovered: std::sync::atomic::AtomicBool::new(false),
             }),
         };
         // The evening digest is the company's own wake-up, every day.
@@ -211,8 +219,17 @@ impl Engine {
 
     /// Picks up where a restart left off: whoever has unread messages or pending tasks
     /// is polled soon, task escalations and memory expiry are scheduled again. Nothing
-    /// lives only in the queue that this cannot rebuild from the database.
+    /// lives only in the queue that this cannot rebuild from the database. The first
+    /// time, before anything else, it finishes what a stop interrupted
+    /// ([`Engine::recover`]).
     pub async fn bootstrap(&self) -> Result<(), cubicle_store::DbErr> {
+        if !self
+            .inner
+            .recovered
+            .swap(true, std::sync::atomic::Ordering::SeqCst)
+        {
+            self.recover().await?;
+        }
         let db = &self.core().db;
         let Some(company) = oq::find_company(db).await? else {
             return Ok(());
@@ -239,6 +256,28 @@ impl Engine {
                 self.schedule(at, e.id, WakeReason::MemoryExpiry);
             }
         }
+        Ok(())
+    }
+
+    /// After a kill (SPEC §10): every thought whose reply was in hand is written to the
+    /// end without a new model call, and every approved action that never recorded a
+    /// run is marked interrupted and shown to the boss — never run again on its own.
+    pub async fn recover(&self) -> Result<(), cubicle_store::DbErr> {
+        let replayed = pending::replay_all(self).await?;
+        let interrupted = match self.core().approvals.flag_interrupted().await {
+            Ok(ids) => ids.len(),
+            Err(crate::approvals::ApprovalError::Storage(e)) => return Err(e),
+            Err(e) => {
+                tracing::warn!(error = %e, "interrupted approvals could not be flagged");
+                0
+            }
+        };
+        if replayed + interrupted > 0 {
+            tracing::info!(replayed, interrupted, "recovered from a stop");
+        }
+        let mut s = lock(&self.inner.stats);
+        s.replayed += replayed as u64;
+        s.interrupted += interrupted as u64;
         Ok(())
     }
 

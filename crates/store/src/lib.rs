@@ -8,6 +8,7 @@
 pub mod approval;
 pub mod chat;
 pub mod db;
+pub mod effect;
 pub mod entity;
 pub mod mailbox;
 pub mod meeting;

@@ -9,6 +9,7 @@ use cubicle_core::types::*;
 
 use crate::util::TestCompany;
 
+mod crash;
 mod world;
 
 use world::{Mood, start, world};
