@@ -203,10 +203,9 @@ impl Mailbox {
 
     /// Files a new item (unread).
     pub async fn file(&self, m: NewMail) -> Result<MailDto, DbErr> {
-        Ok(self
-            .file_once(m, None)
+        self.file_once(m, None)
             .await?
-            .ok_or_else(|| DbErr::Custom("an unkeyed mail was skipped".into()))?)
+            .ok_or_else(|| DbErr::Custom("an unkeyed mail was skipped".into()))
     }
 
     /// Files `m` once under `key` (a pending thought's effect, SPEC §10): the item and
