@@ -766,22 +766,6 @@ impl Approvals {
         q::insert_tool_call(&self.db, Self::log_row(entry, self.clock.now())).await
     }
 
-    /// Logs a call; under a pending thought's `key` only once (the key and the row are
-    /// one transaction).
-    async fn log_keyed(&self, entry: LogEntry<'_>, key: Option<&str>) -> Result<(), DbErr> {
-        let Some(key) = key else {
-            return self.log(entry).await.map(drop);
-        };
-        let now = self.clock.now();
-        let txn = self.db.begin().await?;
-        if cubicle_store::effect::claim(&txn, key, now).await? {
-            let row = q::insert_tool_call(&txn, Self::log_row(entry, now)).await?;
-            cubicle_store::effect::set_row(&txn, key, row.id).await?;
-            txn.commit().await?;
-        }
-        Ok(())
-    }
-
     fn log_row(entry: LogEntry<'_>, now: DateTime<Utc>) -> tool_call::ActiveModel {
         tool_call::ActiveModel {
             id: NotSet,

@@ -259,28 +259,6 @@ impl Engine {
         Ok(())
     }
 
-    /// After a kill (SPEC §10): every thought whose reply was in hand is written to the
-    /// end without a new model call, and every approved action that never recorded a
-    /// run is marked interrupted and shown to the boss — never run again on its own.
-    pub async fn recover(&self) -> Result<(), cubicle_store::DbErr> {
-        let replayed = pending::replay_all(self).await?;
-        let interrupted = match self.core().approvals.flag_interrupted().await {
-            Ok(ids) => ids.len(),
-            Err(crate::approvals::ApprovalError::Storage(e)) => return Err(e),
-            Err(e) => {
-                tracing::warn!(error = %e, "interrupted approvals could not be flagged");
-                0
-            }
-        };
-        if replayed + interrupted > 0 {
-            tracing::info!(replayed, interrupted, "recovered from a stop");
-        }
-        let mut s = lock(&self.inner.stats);
-        s.replayed += replayed as u64;
-        s.interrupted += interrupted as u64;
-        Ok(())
-    }
-
     /// Reacts to one committed change.
     pub async fn handle_event(&self, event: &DomainEvent) {
         let result = match event {

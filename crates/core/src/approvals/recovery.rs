@@ -1,12 +1,14 @@
-//! After a kill (SPEC §10): an approval that was decided `approved` but whose action
-//! never recorded a run. The kill fell between claiming the decision and running it,
-//! or while it ran; whether a side effect (a webhook POST, a shell command) happened is
-//! unknown, so it is never run again automatically. It keeps its status, gets a note
-//! saying why it did not run, and the boss hears of it in the mailbox.
+//! Crash safety (SPEC §10). A call asked by a pending thought is logged or filed once
+//! under its key ([`Approvals::log_keyed`]). And after a kill: an approval decided
+//! `approved` whose action never recorded a run — the kill fell between claiming the
+//! decision and running it, or while it ran. Whether a side effect (a webhook POST, a
+//! shell command) happened is unknown, so it is never run again automatically: it keeps
+//! its status, gets a note saying why it did not run, and the boss hears of it in the
+//! mailbox.
 
-use cubicle_store::approval as q;
+use cubicle_store::{DbErr, TransactionTrait, approval as q};
 
-use super::{ApprovalError, Approvals};
+use super::{ApprovalError, Approvals, LogEntry};
 use crate::mailbox::{MailKind, NewMail};
 use crate::tools;
 
@@ -76,5 +78,25 @@ impl Approvals {
             }
         }
         Ok(marked)
+    }
+
+    /// Logs a call; under a pending thought's `key` only once (the key and the row are
+    /// one transaction).
+    pub(super) async fn log_keyed(
+        &self,
+        entry: LogEntry<'_>,
+        key: Option<&str>,
+    ) -> Result<(), DbErr> {
+        let Some(key) = key else {
+            return self.log(entry).await.map(drop);
+        };
+        let now = self.clock.now();
+        let txn = self.db.begin().await?;
+        if cubicle_store::effect::claim(&txn, key, now).await? {
+            let row = q::insert_tool_call(&txn, Self::log_row(entry, now)).await?;
+            cubicle_store::effect::set_row(&txn, key, row.id).await?;
+            txn.commit().await?;
+        }
+        Ok(())
     }
 }

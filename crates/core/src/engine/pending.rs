@@ -66,6 +66,30 @@ impl Plan {
     }
 }
 
+impl Engine {
+    /// After a kill (SPEC §10): every thought whose reply was in hand is written to the
+    /// end without a new model call, and every approved action that never recorded a
+    /// run is marked interrupted and shown to the boss — never run again on its own.
+    pub async fn recover(&self) -> Result<(), cubicle_store::DbErr> {
+        let replayed = replay_all(self).await?;
+        let interrupted = match self.core().approvals.flag_interrupted().await {
+            Ok(ids) => ids.len(),
+            Err(crate::approvals::ApprovalError::Storage(e)) => return Err(e),
+            Err(e) => {
+                tracing::warn!(error = %e, "interrupted approvals could not be flagged");
+                0
+            }
+        };
+        if replayed + interrupted > 0 {
+            tracing::info!(replayed, interrupted, "recovered from a stop");
+        }
+        let mut s = super::lock(&self.inner.stats);
+        s.replayed += replayed as u64;
+        s.interrupted += interrupted as u64;
+        Ok(())
+    }
+}
+
 /// Writes the thought ahead, then its effects.
 pub(super) async fn write_and_apply(
     engine: &Engine,
@@ -104,6 +128,20 @@ pub(super) async fn replay_all(engine: &Engine) -> Result<usize, DbErr> {
         }
     }
     Ok(replayed)
+}
+
+/// Finishes a thought of this employee's that a failed write left pending (before it
+/// thinks again, so the same messages are not answered by two thoughts).
+pub(super) async fn finish_left_over(engine: &Engine, employee_id: i32) -> Result<(), DbErr> {
+    for row in effect::pending_thoughts(&engine.core().db).await? {
+        if row.employee_id != employee_id {
+            continue;
+        }
+        if let Ok(plan) = serde_json::from_value::<Plan>(row.plan.clone()) {
+            apply(engine, row.id, row.employee_id, row.chat_id, &plan).await?;
+        }
+    }
+    Ok(())
 }
 
 /// Writes whatever of the plan is not written yet; the last step removes the pending

@@ -79,6 +79,7 @@ pub(super) async fn think(
     else {
         return Ok(ThinkOutcome::Idle);
     };
+    pending::finish_left_over(engine, employee_id).await?;
     let tasks = core.work.pending_of(employee_id).await?;
     // Only one-shot work is a reason to think on its own; ongoing and conditional tasks
     // are in the prompt whenever the employee thinks, but don't wake it every poll.
