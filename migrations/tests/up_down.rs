@@ -10,7 +10,7 @@ use cubicle_migrations::{Migrator, MigratorTrait};
 use sea_orm_migration::SchemaManager;
 use sea_orm_migration::sea_orm::{ConnectionTrait, Database, DatabaseConnection};
 
-const TABLES: [&str; 29] = [
+const TABLES: [&str; 31] = [
     "company",
     "department",
     "team",
@@ -40,6 +40,8 @@ const TABLES: [&str; 29] = [
     "trace",
     "approval",
     "tool_call",
+    "pending_thought",
+    "applied_effect",
 ];
 
 async fn assert_tables(db: &DatabaseConnection, present: bool) {

@@ -95,6 +95,8 @@ pub async fn run(core: &AppCore, clock: Option<ManualClock>, args: RunArgs) -> R
                 "silenced": s.silenced,
                 "malformed": s.malformed,
                 "deferred": s.deferred,
+                "replayed": s.replayed,
+                "interrupted": s.interrupted,
             })
         );
     } else {

@@ -18,13 +18,16 @@
 //!   `decide(.., DecidedVia::Notification, ..)`; `ApprovalDecided` is sent on the decision
 //!   and again once the approved action has run (with its result or error);
 //! - a crash between claiming an approval and running it leaves it `approved` with no
-//!   `executed_at`: it is not re-run automatically, since whether it ran is unknown.
+//!   `executed_at`: it is not re-run automatically, since whether it ran is unknown;
+//!   [`Approvals::flag_interrupted`] (at engine start) notes it and tells the boss.
 
 mod employee_tools;
 pub mod policy;
+mod recovery;
 mod types;
 
 pub use employee_tools::*;
+pub use recovery::INTERRUPTED;
 pub use types::*;
 use types::{dto, tool_call_dto};
 
@@ -152,17 +155,22 @@ impl Approvals {
             None
         };
         let tool = call.tool.as_str();
+        // A pending thought's call is logged (or filed) once under its key.
+        let key = call.effect_key.as_deref();
         let log = |outcome, output, args: serde_json::Value, approval_id| async move {
-            self.log(LogEntry {
-                employee_id,
-                tool,
-                args: &args,
-                risk,
-                outcome,
-                output,
-                approval_id,
-                trace_id,
-            })
+            self.log_keyed(
+                LogEntry {
+                    employee_id,
+                    tool,
+                    args: &args,
+                    risk,
+                    outcome,
+                    output,
+                    approval_id,
+                    trace_id,
+                },
+                key,
+            )
             .await
         };
         if let Some(why) = refusal {
@@ -205,21 +213,55 @@ impl Approvals {
 
         if !policy::needs_approval(policy, risk) {
             if risk != Risk::High {
+                // At most once: the key is taken before the tool runs, since whether a
+                // tool that was interrupted ran is unknown.
+                if let Some(key) = key
+                    && !cubicle_store::effect::claim(&self.db, key, self.clock.now()).await?
+                {
+                    return Ok(CallOutcome::Refused("already asked".into()));
+                }
                 let result = tools::execute(&cx, &call.tool, args.clone()).await;
                 let (outcome, output) = match &result {
                     Ok(v) => (Outcome::Ok, Some(v.to_string())),
                     Err(err) => (Outcome::Error, Some(err.to_string())),
                 };
-                log(outcome, output, args.clone(), None).await?;
+                self.log(LogEntry {
+                    employee_id,
+                    tool,
+                    args: &args,
+                    risk: Some(risk),
+                    outcome,
+                    output,
+                    approval_id: None,
+                    trace_id,
+                })
+                .await?;
                 return result.map(CallOutcome::Done);
             }
             // A high-risk action the policy lets through still gets an approval row,
             // decided by the policy, so the boss can see afterwards what ran unasked.
             chain.push(policy::decided("policy", rule));
             let now = self.clock.now();
-            let row = self
-                .insert_approval(&e, &call, &args, risk, trace_id, chat_id, chain, now)
-                .await?;
+            let txn = self.db.begin().await?;
+            if let Some(key) = key
+                && !cubicle_store::effect::claim(&txn, key, now).await?
+            {
+                return Ok(CallOutcome::Refused("already asked".into()));
+            }
+            let row = Self::insert_approval_in(
+                &txn,
+                &e,
+                &call,
+                &args,
+                risk,
+                trace_id,
+                chat_id,
+                chain,
+                now,
+                now + self.ttl,
+            )
+            .await?;
+            txn.commit().await?;
             let claimed = q::claim_decision(
                 &self.db,
                 row.id,
@@ -253,6 +295,11 @@ impl Approvals {
         }
         let now = self.clock.now();
         let txn = self.db.begin().await?;
+        if let Some(key) = key
+            && !cubicle_store::effect::claim(&txn, key, now).await?
+        {
+            return Ok(CallOutcome::Refused("already asked".into()));
+        }
         let row = Self::insert_approval_in(
             &txn,
             &e,
@@ -284,6 +331,9 @@ impl Approvals {
         )
         .await?;
         q::set_employee_status(&txn, e.id, EmployeeStatus::WaitingApproval.as_str(), None).await?;
+        if let Some(key) = key {
+            cubicle_store::effect::set_row(&txn, key, row.id).await?;
+        }
         txn.commit().await?;
         tracing::info!(approval_id = row.id, employee_id, tool = %call.tool, "approval requested");
         self.bus.publish(DomainEvent::ApprovalRequested {
@@ -523,33 +573,6 @@ impl Approvals {
             .map(|e| e.name)
             .unwrap_or_default();
         Ok(dto(row, &name))
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    async fn insert_approval(
-        &self,
-        e: &employee::Model,
-        call: &ToolCall,
-        args: &serde_json::Value,
-        risk: Risk,
-        trace_id: Option<&str>,
-        chat_id: Option<i32>,
-        chain: Vec<Link>,
-        now: DateTime<Utc>,
-    ) -> Result<approval::Model, DbErr> {
-        Self::insert_approval_in(
-            &self.db,
-            e,
-            call,
-            args,
-            risk,
-            trace_id,
-            chat_id,
-            chain,
-            now,
-            now + self.ttl,
-        )
-        .await
     }
 
     #[allow(clippy::too_many_arguments)]

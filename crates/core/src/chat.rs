@@ -311,6 +311,50 @@ impl Chats {
         text: &str,
         trace_id: Option<String>,
     ) -> Result<ChatMessageDto, DbErr> {
+        let posted = self
+            .post_once(
+                chat_id,
+                sender_kind,
+                sender_employee_id,
+                text,
+                trace_id,
+                None,
+            )
+            .await?;
+        posted.ok_or_else(|| DbErr::Custom("an unkeyed post was skipped".into()))
+    }
+
+    /// An employee's message written once under `key` (a pending thought's effect, SPEC
+    /// §10): the message and its key are one transaction, so a replay after a kill
+    /// posts what is missing and nothing twice. `None` when it was already posted.
+    pub async fn post_keyed(
+        &self,
+        chat_id: i32,
+        employee_id: i32,
+        text: &str,
+        trace_id: Option<String>,
+        key: &str,
+    ) -> Result<Option<ChatMessageDto>, DbErr> {
+        self.post_once(
+            chat_id,
+            "employee",
+            Some(employee_id),
+            text,
+            trace_id,
+            Some(key),
+        )
+        .await
+    }
+
+    async fn post_once(
+        &self,
+        chat_id: i32,
+        sender_kind: &str,
+        sender_employee_id: Option<i32>,
+        text: &str,
+        trace_id: Option<String>,
+        key: Option<&str>,
+    ) -> Result<Option<ChatMessageDto>, DbErr> {
         let names = Names::load(&self.db).await?;
         let members: Vec<(i32, String)> = q::members(&self.db, chat_id)
             .await?
@@ -323,8 +367,14 @@ impl Chats {
             })
             .collect();
         let mentioned = mentions::find(text, &members);
+        let txn = self.db.begin().await?;
+        if let Some(key) = key
+            && !cubicle_store::effect::claim(&txn, key, self.now()).await?
+        {
+            return Ok(None);
+        }
         let m = q::insert_message(
-            &self.db,
+            &txn,
             chat_message::ActiveModel {
                 id: NotSet,
                 chat_id: Set(chat_id),
@@ -337,11 +387,15 @@ impl Chats {
             },
         )
         .await?;
+        if let Some(key) = key {
+            cubicle_store::effect::set_row(&txn, key, m.id).await?;
+        }
+        txn.commit().await?;
         self.bus.publish(DomainEvent::ChatMessagePosted {
             chat_id,
             message_id: m.id,
         });
-        Ok(message_dto(&m, &names))
+        Ok(Some(message_dto(&m, &names)))
     }
 
     pub async fn messages(&self, chat_id: i32) -> Result<Vec<ChatMessageDto>, DbErr> {

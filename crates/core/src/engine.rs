@@ -14,6 +14,7 @@
 
 mod moderated;
 mod ops;
+mod pending;
 mod report;
 mod resync;
 mod review;
@@ -108,6 +109,10 @@ pub struct EngineStats {
     /// Wake-ups put off, without a model call, until the chat's gates let the employee
     /// speak again.
     pub deferred: u64,
+    /// Thoughts interrupted by a stop and written to the end at start (SPEC §10).
+    pub replayed: u64,
+    /// Approved actions found at start with no record of having run (not run again).
+    pub interrupted: u64,
 }
 
 #[derive(Clone)]
@@ -131,6 +136,8 @@ struct Inner {
     known_tasks: Mutex<HashSet<i32>>,
     /// Messages already reacted to, so a resync only nudges for other processes' posts.
     seen: Mutex<resync::Seen>,
+    /// Whether what a stop interrupted was taken up (once, at the first bootstrap).
+    recovered: std::sync::atomic::AtomicBool,
 }
 
 /// How long one thought took, and how much of it was the model call (through the
@@ -175,6 +182,7 @@ impl Engine {
                 failures: Mutex::new(std::collections::HashMap::new()),
                 known_tasks: Mutex::new(HashSet::new()),
                 seen: Mutex::new(resync::Seen::default()),
+                recovered: std::sync::atomic::AtomicBool::new(false),
             }),
         };
         // The evening digest is the company's own wake-up, every day.
@@ -216,8 +224,17 @@ impl Engine {
 
     /// Picks up where a restart left off: whoever has unread messages or pending tasks
     /// is polled soon, task escalations and memory expiry are scheduled again. Nothing
-    /// lives only in the queue that this cannot rebuild from the database.
+    /// lives only in the queue that this cannot rebuild from the database. The first
+    /// time, before anything else, it finishes what a stop interrupted
+    /// ([`Engine::recover`]).
     pub async fn bootstrap(&self) -> Result<(), cubicle_store::DbErr> {
+        if !self
+            .inner
+            .recovered
+            .swap(true, std::sync::atomic::Ordering::SeqCst)
+        {
+            self.recover().await?;
+        }
         let db = &self.core().db;
         // From here on, messages other processes post are the resync's to notice.
         self.mark_seen_up_to_now().await?;

@@ -203,8 +203,27 @@ impl Mailbox {
 
     /// Files a new item (unread).
     pub async fn file(&self, m: NewMail) -> Result<MailDto, DbErr> {
+        self.file_once(m, None)
+            .await?
+            .ok_or_else(|| DbErr::Custom("an unkeyed mail was skipped".into()))
+    }
+
+    /// Files `m` once under `key` (a pending thought's effect, SPEC §10): the item and
+    /// its key are one transaction. `None` when it was filed before.
+    pub async fn file_keyed(&self, m: NewMail, key: &str) -> Result<Option<MailDto>, DbErr> {
+        self.file_once(m, Some(key)).await
+    }
+
+    async fn file_once(&self, m: NewMail, key: Option<&str>) -> Result<Option<MailDto>, DbErr> {
+        use cubicle_store::TransactionTrait;
+        let txn = self.db.begin().await?;
+        if let Some(key) = key
+            && !cubicle_store::effect::claim(&txn, key, self.clock.now()).await?
+        {
+            return Ok(None);
+        }
         let row = q::insert_mail(
-            &self.db,
+            &txn,
             mail::ActiveModel {
                 id: NotSet,
                 kind: Set(m.kind.as_str().into()),
@@ -219,6 +238,10 @@ impl Mailbox {
             },
         )
         .await?;
+        if let Some(key) = key {
+            cubicle_store::effect::set_row(&txn, key, row.id).await?;
+        }
+        txn.commit().await?;
         self.bus.publish(DomainEvent::MailChanged);
         let name = match row.employee_id {
             Some(id) => oq::find_employee(&self.db, id)
@@ -227,7 +250,7 @@ impl Mailbox {
                 .unwrap_or_default(),
             None => String::new(),
         };
-        Ok(mail_dto(&row, &name))
+        Ok(Some(mail_dto(&row, &name)))
     }
 
     /// Whether the company speaks Chinese: the engine writes mail titles in its language.

@@ -72,6 +72,10 @@ pub struct ToolCall {
     /// Colleagues who backed the request (recorded in the authorization chain).
     #[serde(default)]
     pub supported_by: Vec<i32>,
+    /// Asked by a pending thought (`pt<id>:tool:<n>`): filed or run at most once however
+    /// often the thought is replayed after a kill (SPEC §10).
+    #[serde(skip)]
+    pub effect_key: Option<String>,
 }
 
 impl ToolCall {
@@ -81,7 +85,14 @@ impl ToolCall {
             args,
             reason: reason.to_owned(),
             supported_by: Vec::new(),
+            effect_key: None,
         }
+    }
+
+    /// The same call, asked under a pending thought's effect key.
+    pub fn keyed(mut self, key: String) -> Self {
+        self.effect_key = Some(key);
+        self
     }
 }
 

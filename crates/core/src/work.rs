@@ -105,6 +105,9 @@ pub struct NewTask {
     pub kind: TaskKind,
     /// What a conditional task waits for.
     pub condition: Option<String>,
+    /// Made by a pending thought (`pt<id>:task:<n>`): created once however often the
+    /// thought is replayed after a kill (SPEC §10).
+    pub effect_key: Option<String>,
 }
 
 impl NewTask {
@@ -174,8 +177,23 @@ impl Work {
             .await
     }
 
-    pub async fn create(&self, new: NewTask) -> Result<TaskDto, DbErr> {
+    pub async fn create(&self, mut new: NewTask) -> Result<TaskDto, DbErr> {
+        let key = new.effect_key.take();
         let txn = self.db.begin().await?;
+        if let Some(key) = key.as_deref()
+            && !cubicle_store::effect::claim(&txn, key, self.clock.now()).await?
+        {
+            drop(txn);
+            // Already made by an earlier run of the same thought: that task.
+            let id = cubicle_store::effect::applied(&self.db, key)
+                .await?
+                .flatten()
+                .ok_or_else(|| DbErr::RecordNotFound(format!("the task of {key}")))?;
+            return q::find_task(&self.db, id)
+                .await?
+                .map(|t| task_dto(&t))
+                .ok_or_else(|| DbErr::RecordNotFound(format!("task {id}")));
+        }
         // Work on an open requirement means it is in progress.
         if let Some(r) = new.requirement_id
             && let Some(r) = q::find_requirement(&txn, r).await?
@@ -196,6 +214,9 @@ impl Work {
             crate::chat::insert_member(&txn, chat_id, new.owner_id, self.clock.now()).await?;
         }
         let t = q::insert_task(&txn, new.into_row(self.clock.now())).await?;
+        if let Some(key) = key.as_deref() {
+            cubicle_store::effect::set_row(&txn, key, t.id).await?;
+        }
         txn.commit().await?;
         self.bus.publish(DomainEvent::WorkChanged);
         Ok(task_dto(&t))
@@ -221,6 +242,37 @@ impl Work {
         am.result = Set(result.map(clip));
         am.resolved_at = Set(Some(self.clock.now()));
         let t = q::update_task(&self.db, am).await?;
+        self.bus.publish(DomainEvent::WorkChanged);
+        Ok(Some(t))
+    }
+
+    /// [`Work::finish`] once under `key` (a pending thought's effect): the task's new
+    /// status and the key are one transaction. `None` also when it was done before.
+    pub async fn finish_keyed(
+        &self,
+        owner_id: i32,
+        task_id: i32,
+        resolved: bool,
+        result: Option<&str>,
+        key: &str,
+    ) -> Result<Option<task::Model>, DbErr> {
+        let txn = self.db.begin().await?;
+        if !cubicle_store::effect::claim(&txn, key, self.clock.now()).await? {
+            return Ok(None);
+        }
+        let Some(t) = q::find_task(&txn, task_id)
+            .await?
+            .filter(|t| t.owner_id == owner_id && t.status == "pending")
+        else {
+            return Ok(None);
+        };
+        let mut am = t.into_active_model();
+        am.status = Set(if resolved { "resolved" } else { "failed" }.into());
+        am.result = Set(result.map(clip));
+        am.resolved_at = Set(Some(self.clock.now()));
+        let t = q::update_task(&txn, am).await?;
+        cubicle_store::effect::set_row(&txn, key, t.id).await?;
+        txn.commit().await?;
         self.bus.publish(DomainEvent::WorkChanged);
         Ok(Some(t))
     }

@@ -101,6 +101,37 @@ pub async fn record_execution(
     Ok(())
 }
 
+/// Approved actions with no record of having run and no note yet: a kill fell between
+/// the decision and the run (SPEC §10).
+pub async fn approved_unexecuted(
+    conn: &impl ConnectionTrait,
+) -> Result<Vec<approval::Model>, DbErr> {
+    approval::Entity::find()
+        .filter(approval::Column::Status.eq("approved"))
+        .filter(approval::Column::ExecutedAt.is_null())
+        .filter(approval::Column::Error.is_null())
+        .order_by_asc(approval::Column::Id)
+        .all(conn)
+        .await
+}
+
+/// Notes why an approved action never ran, once: true when this call wrote the note.
+pub async fn mark_interrupted(
+    conn: &impl ConnectionTrait,
+    id: i32,
+    error: &str,
+) -> Result<bool, DbErr> {
+    let res = approval::Entity::update_many()
+        .col_expr(approval::Column::Error, Expr::value(error))
+        .filter(approval::Column::Id.eq(id))
+        .filter(approval::Column::Status.eq("approved"))
+        .filter(approval::Column::ExecutedAt.is_null())
+        .filter(approval::Column::Error.is_null())
+        .exec(conn)
+        .await?;
+    Ok(res.rows_affected == 1)
+}
+
 /// Approvals, newest first; each filter applies when given.
 pub async fn list_approvals(
     conn: &impl ConnectionTrait,

@@ -1,6 +1,7 @@
 //! One entity per table. Generated-entity style: plain data, no logic.
 
 pub mod app_setting;
+pub mod applied_effect;
 pub mod approval;
 pub mod chat;
 pub mod chat_member;
@@ -18,6 +19,7 @@ pub mod memory;
 pub mod model_price;
 pub mod model_route;
 pub mod moderator_note;
+pub mod pending_thought;
 pub mod provider;
 pub mod relationship;
 pub mod requirement;

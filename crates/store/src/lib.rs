@@ -9,6 +9,7 @@ pub mod approval;
 pub mod bundle;
 pub mod chat;
 pub mod db;
+pub mod effect;
 pub mod entity;
 pub mod mailbox;
 pub mod meeting;

@@ -405,6 +405,8 @@ fn delta(after: EngineStats, before: EngineStats) -> EngineStats {
         silenced: after.silenced - before.silenced,
         malformed: after.malformed - before.malformed,
         deferred: after.deferred - before.deferred,
+        replayed: after.replayed - before.replayed,
+        interrupted: after.interrupted - before.interrupted,
     }
 }
 

@@ -26,10 +26,16 @@ pub(super) struct Scope<'a> {
     /// false in the thought that looks at results, so a model that keeps calling can't
     /// keep itself awake.
     pub follow_up: bool,
+    /// The pending thought's key prefix (`pt<id>:`): every effect is written under
+    /// `<prefix><what>:<n>`, once however often the thought is replayed (SPEC §10).
+    pub key: &'a str,
 }
 
 /// Applies the thought's memory, relationship and task ops and its chat summary; returns
-/// what was applied, for the thought record.
+/// what was applied, for the thought record. Safe to run again for the same pending
+/// thought: what is keyed is skipped when its key is there (`{"already": key}` in the
+/// record), a memory repeats nothing (duplicates are refused), and deleting or
+/// summarising again changes nothing.
 pub(super) async fn apply_ops(
     engine: &Engine,
     me: &employee::Model,
@@ -43,11 +49,13 @@ pub(super) async fn apply_ops(
         latest_seen,
         trace,
         follow_up: _,
+        key,
     } = *scope;
     let core = engine.core();
     let now = engine.now();
     let mut applied = Vec::new();
-    for op in &t.memory_ops {
+    for (i, op) in t.memory_ops.iter().enumerate() {
+        let tool_key = format!("{key}mem:{i}");
         match op.op.as_str() {
             "add" => {
                 let kind = MemoryKind::parse(&op.kind).unwrap_or(MemoryKind::ShortTerm);
@@ -71,7 +79,7 @@ pub(super) async fn apply_ops(
                         }),
                         "share a memory",
                     );
-                    applied.push(request_tool(engine, me, scope, call).await?);
+                    applied.push(request_tool(engine, me, scope, call, tool_key).await?);
                     continue;
                 }
                 let added = core
@@ -116,7 +124,7 @@ pub(super) async fn apply_ops(
                         json!({"action": "delete", "memoryId": id}),
                         "forget a shared memory",
                     );
-                    applied.push(request_tool(engine, me, scope, call).await?);
+                    applied.push(request_tool(engine, me, scope, call, tool_key).await?);
                 } else if core.minds.forget(me.id, id).await? {
                     applied.push(json!({"memory": "delete", "id": id}));
                 }
@@ -124,7 +132,7 @@ pub(super) async fn apply_ops(
             _ => {}
         }
     }
-    for op in &t.relationship_ops {
+    for (j, op) in t.relationship_ops.iter().enumerate() {
         let target = op
             .employee_id
             .and_then(|i| i32::try_from(i).ok())
@@ -133,18 +141,24 @@ pub(super) async fn apply_ops(
         let Some(other) = target.filter(|id| *id != me.id) else {
             continue;
         };
+        let rel_key = format!("{key}rel:{j}");
         let affinity = core
             .minds
-            .relate(
+            .relate_keyed(
                 me.id,
                 other,
                 op.impression.as_deref(),
                 op.affinity.map(|a| a.round() as i32),
+                &rel_key,
             )
             .await?;
-        applied.push(json!({"relationship": other, "affinity": affinity}));
+        applied.push(match affinity {
+            Some(affinity) => json!({"relationship": other, "affinity": affinity}),
+            None => json!({"already": rel_key}),
+        });
     }
-    for op in &t.task_ops {
+    for (k, op) in t.task_ops.iter().enumerate() {
+        let task_key = format!("{key}task:{k}");
         match op.op.as_str() {
             "create" => {
                 let Some(d) = op.description.as_deref().filter(|d| !d.trim().is_empty()) else {
@@ -169,6 +183,7 @@ pub(super) async fn apply_ops(
                         kind,
                         condition: op.condition.clone().filter(|c| !c.trim().is_empty()),
                         on_resolve_target: report_to,
+                        effect_key: Some(task_key),
                         ..NewTask::new(me.id, d, "self")
                     })
                     .await?;
@@ -185,14 +200,32 @@ pub(super) async fn apply_ops(
                     continue;
                 };
                 let resolved = op_name == "resolve";
-                if let Some(task) = core
-                    .work
-                    .finish(me.id, id, resolved, op.result.as_deref())
-                    .await?
-                {
+                let after_key = format!("{task_key}:after");
+                let task = match cubicle_store::effect::applied(&core.db, &task_key).await? {
+                    // Finished by an earlier run of this thought: only what follows
+                    // (review, report) may be missing.
+                    Some(_) => {
+                        applied.push(json!({"already": task_key}));
+                        match cubicle_store::effect::applied(&core.db, &after_key).await? {
+                            Some(_) => None,
+                            None => cubicle_store::work::find_task(&core.db, id).await?,
+                        }
+                    }
+                    None => {
+                        let task = core
+                            .work
+                            .finish_keyed(me.id, id, resolved, op.result.as_deref(), &task_key)
+                            .await?;
+                        if task.is_some() {
+                            applied.push(json!({"task": op_name, "id": id}));
+                        }
+                        task
+                    }
+                };
+                if let Some(task) = task {
                     engine.cancel_escalation(me.id, id);
-                    applied.push(json!({"task": op_name, "id": id}));
-                    super::review::after_finish(engine, me, chat, &task).await?;
+                    super::review::after_finish(engine, me, chat, &task, Some(&after_key)).await?;
+                    cubicle_store::effect::claim(&core.db, &after_key, now).await?;
                 }
             }
             _ => {}
@@ -200,16 +233,17 @@ pub(super) async fn apply_ops(
     }
     // Tools go through the approval policy, whatever the thought claims: a thought has
     // no way to approve anything (SPEC §8, fail closed).
-    for call in t.tool_calls.iter().take(MAX_TOOL_CALLS) {
+    for (l, call) in t.tool_calls.iter().take(MAX_TOOL_CALLS).enumerate() {
         if call.tool.trim().is_empty() {
             continue;
         }
+        let tool_key = format!("{key}tool:{l}");
         let request = crate::tools::ToolCall::new(
             call.tool.trim(),
             serde_json::Value::Object(call.args.clone()),
             &call.reason,
         );
-        applied.push(request_tool(engine, me, scope, request).await?);
+        applied.push(request_tool(engine, me, scope, request, tool_key).await?);
     }
     if let (Some(summary), Some(upto)) = (
         t.memory_summary
@@ -232,7 +266,16 @@ async fn request_tool(
     me: &employee::Model,
     scope: &Scope<'_>,
     call: crate::tools::ToolCall,
+    key: String,
 ) -> Result<serde_json::Value, DbErr> {
+    // Asked before this thought was interrupted: filed, run or refused then, never twice.
+    if cubicle_store::effect::applied(&engine.core().db, &key)
+        .await?
+        .is_some()
+    {
+        return Ok(json!({"already": key}));
+    }
+    let call = call.keyed(key);
     let tool = call.tool.clone();
     let wake = || {
         if scope.follow_up {
@@ -269,13 +312,15 @@ async fn request_tool(
 }
 
 /// The copy of a report in the boss's mailbox: what the employee posted, in its own
-/// voice; when the gates or its own judgement kept it silent, the task's result.
+/// voice; when the gates or its own judgement kept it silent, the task's result. Filed
+/// once under the pending thought's `key`.
 pub(super) async fn file_report(
     engine: &Engine,
     me: &employee::Model,
     chat: &chat::Model,
     task: &cubicle_store::entity::task::Model,
     said: &[String],
+    key: &str,
 ) -> Result<(), DbErr> {
     let zh = engine.core().mailbox.chinese().await?;
     let result = task.result.as_deref().unwrap_or(if zh {
@@ -296,19 +341,22 @@ pub(super) async fn file_report(
     engine
         .core()
         .mailbox
-        .file(NewMail {
-            kind: MailKind::Report,
-            employee_id: Some(me.id),
-            chat_id: Some(chat.id),
-            task_id: Some(task.id),
-            title: if zh {
-                format!("完成：{what}")
-            } else {
-                format!("Done: {what}")
+        .file_keyed(
+            NewMail {
+                kind: MailKind::Report,
+                employee_id: Some(me.id),
+                chat_id: Some(chat.id),
+                task_id: Some(task.id),
+                title: if zh {
+                    format!("完成：{what}")
+                } else {
+                    format!("Done: {what}")
+                },
+                body,
+                trace_id: task.trace_id.clone(),
             },
-            body,
-            trace_id: task.trace_id.clone(),
-        })
+            key,
+        )
         .await?;
     Ok(())
 }

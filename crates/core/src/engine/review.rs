@@ -15,12 +15,15 @@ use crate::mailbox::{MailKind, NewMail};
 use crate::mind::stamina::StaminaEvent;
 use crate::work::NewTask;
 
-/// After `task` (owned by `me`) was resolved or failed in a thought in `chat`.
+/// After `task` (owned by `me`) was resolved or failed in a thought in `chat`. Under a
+/// pending thought's `key` the review or rework task it makes is made once however
+/// often this runs again after a kill.
 pub(super) async fn after_finish(
     engine: &Engine,
     me: &employee::Model,
     chat: &chat::Model,
     task: &task::Model,
+    key: Option<&str>,
 ) -> Result<(), DbErr> {
     let core = engine.core();
     let resolved = task.status == "resolved";
@@ -29,7 +32,7 @@ pub(super) async fn after_finish(
         core.minds
             .stamina_event(me.id, StaminaEvent::TaskResolved)
             .await?;
-        return verdict(engine, me, task, reviewed, resolved).await;
+        return verdict(engine, me, task, reviewed, resolved, key).await;
     }
     let event = if resolved {
         StaminaEvent::TaskResolved
@@ -41,7 +44,7 @@ pub(super) async fn after_finish(
         return failed(engine, me, chat, task).await;
     }
     match reviewer_for(engine, task).await? {
-        Some(reviewer) if reviewer != me.id => submit(engine, me, task, reviewer).await,
+        Some(reviewer) if reviewer != me.id => submit(engine, me, task, reviewer, key).await,
         _ => {
             engine.schedule_report(me.id, task.id);
             Ok(())
@@ -65,6 +68,7 @@ async fn submit(
     me: &employee::Model,
     task: &task::Model,
     reviewer: i32,
+    key: Option<&str>,
 ) -> Result<(), DbErr> {
     let core = engine.core();
     let result = task.result.as_deref().unwrap_or("");
@@ -108,6 +112,7 @@ async fn submit(
             trace_id: task.trace_id.clone(),
             requirement_id: task.requirement_id,
             review_of: Some(task.id),
+            effect_key: key.map(|k| format!("{k}:task")),
             ..NewTask::new(
                 reviewer,
                 &format!(
@@ -128,6 +133,7 @@ async fn verdict(
     review: &task::Model,
     reviewed: i32,
     passed: bool,
+    key: Option<&str>,
 ) -> Result<(), DbErr> {
     let core = engine.core();
     let Some(work) = wq::find_task(&core.db, reviewed).await? else {
@@ -183,6 +189,7 @@ async fn verdict(
             parent_task_id: Some(work.id),
             attempt: work.attempt + 1,
             on_resolve_target: work.on_resolve_target.clone(),
+            effect_key: key.map(|k| format!("{k}:task")),
             ..NewTask::new(
                 author,
                 &format!(

@@ -10,14 +10,14 @@ use cubicle_store::{DbErr, chat as cq, mind as mq, org as oq};
 use sea_orm::ActiveValue::{NotSet, Set};
 use serde_json::json;
 
-use super::ops::{Scope, apply_ops, file_report, find_by_name, guard_stop};
+use super::ops::{find_by_name, guard_stop};
+use super::pending::{self, Batch, Plan};
 use super::{Engine, Focus};
 use crate::chat::gates::{self, ChatMode};
 use crate::chat::polling;
 use crate::gateway::{CallContext, GatewayError, Purpose};
 use crate::mind::clean_chat_message;
 use crate::mind::memory_rules::{self, Viewer};
-use crate::mind::stamina::StaminaEvent;
 use crate::mind::thought::{MAX_MESSAGES_PER_THOUGHT, Scene, SceneMessage, Thought, build, score};
 use crate::org::{company_dto, employee_dto};
 use crate::scheduler::WakeReason;
@@ -79,6 +79,7 @@ pub(super) async fn think(
     else {
         return Ok(ThinkOutcome::Idle);
     };
+    pending::finish_left_over(engine, employee_id).await?;
     let tasks = core.work.pending_of(employee_id).await?;
     // Only one-shot work is a reason to think on its own; ongoing and conditional tasks
     // are in the prompt whenever the employee thinks, but don't wake it every poll.
@@ -457,25 +458,12 @@ pub(super) async fn think(
 
     let interest = score(t.interest_level, default_interest);
     let saturation = score(t.topic_saturation, default_saturation);
-    // Silent ≠ idle: memory, relationship and task ops apply whether or not it speaks.
-    let scope = Scope {
-        chat: &chat,
-        requirement: chat_requirement,
-        latest_seen,
-        trace: trace.as_deref(),
-        follow_up: focus != Focus::ToolResult,
-    };
-    let ops = apply_ops(engine, &me, &scope, &t, &staff).await?;
-    if let Some(last) = latest_seen {
-        cq::set_member_read(db, chat.id, employee_id, last).await?;
-    }
-
-    let mut silenced_by: Option<&str> = None;
-    let mut posted = 0usize;
-    // What this thought said in the chat itself (a report's words, for the mailbox).
-    let mut said_here: Vec<String> = Vec::new();
-    if t.should_speak && kept.is_empty() && impostor {
-        silenced_by = Some("identity");
+    // Where its messages go is decided through the gates before anything is written;
+    // then the whole thought is written ahead as one row, and its effects after it,
+    // each once (SPEC §10: a kill from here on is replayed at the next start, never
+    // applied twice; before here the chat is still unread and it simply thinks again).
+    let (posts, silenced_by, repetitions) = if t.should_speak && kept.is_empty() && impostor {
+        (vec![], Some("identity"), 0)
     } else if t.should_speak && !kept.is_empty() {
         let boss_mentioned_me = unread.iter().any(|m| {
             m.sender_kind == "boss"
@@ -484,101 +472,36 @@ pub(super) async fn think(
                     .and_then(|v| serde_json::from_value::<Vec<i32>>(v.clone()).ok())
                     .is_some_and(|ids| ids.contains(&employee_id))
         });
-        let here: Vec<String> = kept
-            .iter()
-            .filter(|(to, _)| *to == Target::Here)
-            .map(|(_, text)| text.clone())
-            .collect();
-        if !here.is_empty() {
-            let (sent, why) = deliver(
-                engine,
-                employee_id,
-                &chat,
-                &here,
-                Delivery {
-                    saturation,
-                    boss_mentioned_me,
-                    trace: trace.as_deref(),
-                },
-            )
-            .await?;
-            posted += sent.len();
-            said_here = sent;
-            silenced_by = why;
-        }
-        let mut targets: Vec<Target> = kept
-            .iter()
-            .map(|(to, _)| *to)
-            .filter(|to| *to != Target::Here)
-            .collect();
-        targets.dedup();
-        for target in targets {
-            let texts: Vec<String> = kept
-                .iter()
-                .filter(|(to, _)| *to == target)
-                .map(|(_, text)| text.clone())
-                .collect();
-            let elsewhere = match target {
-                Target::Dm(other) => {
-                    let mode = ChatMode::for_dm_from(Some(&chat.kind));
-                    match core.chats.dm_from(employee_id, other, mode).await {
-                        Ok(dm) => Some(dm),
-                        Err(e) => {
-                            tracing::info!(error = %e, "a DM could not be opened");
-                            None
-                        }
-                    }
-                }
-                Target::Chat(id) => cq::find_chat(db, id).await?,
-                Target::Here => None,
-            };
-            let Some(elsewhere) = elsewhere else {
-                continue;
-            };
-            // A word elsewhere does not reset the topic: that chat has its own saturation.
-            let (sent, why) = deliver(
-                engine,
-                employee_id,
-                &elsewhere,
-                &texts,
-                Delivery {
-                    saturation: 0,
-                    boss_mentioned_me: false,
-                    trace: trace.as_deref(),
-                },
-            )
-            .await?;
-            posted += sent.len();
-            if silenced_by.is_none() && sent.is_empty() {
-                silenced_by = why;
-            }
-        }
-    }
-
-    core.minds
-        .record_thought(thought_row(
+        plan_posts(
+            engine,
             employee_id,
-            chat.id,
-            &t.inner_thoughts,
-            &t.reason,
-            t.should_speak,
-            posted > 0,
-            silenced_by,
-            Some(interest),
-            Some(saturation),
-            seed.id,
-            prompt.tokens,
-            ops,
-            trace.clone(),
-            now,
-        ))
-        .await?;
-    core.minds
-        .record_mood(employee_id, Some(interest), Some(saturation))
-        .await?;
-    if let Some(task) = &reporting {
-        file_report(engine, &me, &chat, task, &said_here).await?;
-    }
+            &chat,
+            &kept,
+            saturation,
+            boss_mentioned_me,
+        )
+        .await?
+    } else {
+        (vec![], None, 0)
+    };
+    let plan = Plan {
+        thought: t,
+        requirement: chat_requirement,
+        latest_seen,
+        trace: trace.clone(),
+        follow_up: focus != Focus::ToolResult,
+        posts,
+        repetitions,
+        silenced_by: silenced_by.map(str::to_owned),
+        report_task: reporting.as_ref().map(|t| t.id),
+        interest,
+        saturation,
+        seed: seed.id.to_owned(),
+        prompt_tokens: prompt.tokens,
+        at: now,
+    };
+    let posted = plan.posted();
+    pending::write_and_apply(engine, employee_id, chat.id, plan).await?;
     Ok(ThinkOutcome::Thought {
         interest: Some(interest),
         saturation: Some(saturation),
@@ -593,34 +516,104 @@ pub(super) async fn think(
     })
 }
 
-/// How one batch of messages is posted: the saturation the gates judge, whether the
-/// boss's @mention lifts it, and the instruction the messages belong to.
-struct Delivery<'a> {
+/// Where a thought's messages go and which of them the gates let through: the batches
+/// to post (this chat first), why none were posted when none were, and how many were
+/// dropped as repetitions. Nothing is posted here; a DM the thought writes to is opened.
+async fn plan_posts(
+    engine: &Engine,
+    employee_id: i32,
+    chat: &chat::Model,
+    kept: &[Outgoing],
     saturation: u8,
     boss_mentioned_me: bool,
-    trace: Option<&'a str>,
+) -> Result<(Vec<Batch>, Option<&'static str>, u32), DbErr> {
+    let core = engine.core();
+    let mut batches = Vec::new();
+    let mut silenced_by = None;
+    let mut repetitions = 0;
+    let here: Vec<String> = kept
+        .iter()
+        .filter(|(to, _)| *to == Target::Here)
+        .map(|(_, text)| text.clone())
+        .collect();
+    if !here.is_empty() {
+        let (sent, why, reps) = gate(
+            engine,
+            employee_id,
+            chat,
+            &here,
+            saturation,
+            boss_mentioned_me,
+        )
+        .await?;
+        repetitions += reps;
+        silenced_by = why;
+        batches.push(Batch {
+            chat_id: chat.id,
+            here: true,
+            texts: sent,
+        });
+    }
+    let mut targets: Vec<Target> = kept
+        .iter()
+        .map(|(to, _)| *to)
+        .filter(|to| *to != Target::Here)
+        .collect();
+    targets.dedup();
+    for target in targets {
+        let texts: Vec<String> = kept
+            .iter()
+            .filter(|(to, _)| *to == target)
+            .map(|(_, text)| text.clone())
+            .collect();
+        let elsewhere = match target {
+            Target::Dm(other) => {
+                let mode = ChatMode::for_dm_from(Some(&chat.kind));
+                match core.chats.dm_from(employee_id, other, mode).await {
+                    Ok(dm) => Some(dm),
+                    Err(e) => {
+                        tracing::info!(error = %e, "a DM could not be opened");
+                        None
+                    }
+                }
+            }
+            Target::Chat(id) => cq::find_chat(&core.db, id).await?,
+            Target::Here => None,
+        };
+        let Some(elsewhere) = elsewhere else {
+            continue;
+        };
+        // A word elsewhere does not reset the topic: that chat has its own saturation.
+        let (sent, why, reps) = gate(engine, employee_id, &elsewhere, &texts, 0, false).await?;
+        repetitions += reps;
+        if silenced_by.is_none() && sent.is_empty() {
+            silenced_by = why;
+        }
+        batches.push(Batch {
+            chat_id: elsewhere.id,
+            here: false,
+            texts: sent,
+        });
+    }
+    Ok((batches, silenced_by, repetitions))
 }
 
-/// Posts a thought's messages in one chat through the gates (SPEC §4 layer 3) and the
-/// repetition check: how many were posted, and why none were when none were.
-async fn deliver(
+/// Passes one batch of messages for one chat through the gates (SPEC §4 layer 3) and
+/// the repetition check: what may be posted, why nothing may when nothing may, and how
+/// many were dropped as repeats.
+async fn gate(
     engine: &Engine,
     employee_id: i32,
     chat: &chat::Model,
     texts: &[String],
-    how: Delivery<'_>,
-) -> Result<(Vec<String>, Option<&'static str>), DbErr> {
-    let Delivery {
-        saturation,
-        boss_mentioned_me,
-        trace,
-    } = how;
-    let core = engine.core();
-    let db = &core.db;
+    saturation: u8,
+    boss_mentioned_me: bool,
+) -> Result<(Vec<String>, Option<&'static str>, u32), DbErr> {
+    let db = &engine.core().db;
     let now = engine.now();
     let (mode, my_posts) = my_gate_posts(db, chat, employee_id, now).await?;
     if let Err(reason) = gates::check(mode, now, &my_posts, saturation, boss_mentioned_me) {
-        return Ok((vec![], Some(reason.as_str())));
+        return Ok((vec![], Some(reason.as_str()), 0));
     }
     let room = gates::room_left(mode, now, &my_posts).min(MAX_MESSAGES_PER_THOUGHT);
     let mut own: Vec<String> = cq::last_messages(db, chat.id, SCENE_MESSAGES)
@@ -631,29 +624,23 @@ async fn deliver(
         .take(OWN_RECENT)
         .map(|m| m.text)
         .collect();
-    let (mut posted, mut repeated) = (Vec::new(), false);
+    let (mut kept, mut repeated) = (Vec::new(), 0u32);
     for text in texts.iter().take(room) {
         let refs: Vec<&str> = own.iter().map(String::as_str).collect();
         if memory_rules::is_duplicate(text, &refs) {
             // Saying the same thing again wears on the speaker (SPEC §7, ours).
-            core.minds
-                .stamina_event(employee_id, StaminaEvent::Repetition)
-                .await?;
-            repeated = true;
+            repeated += 1;
             continue;
         }
-        core.chats
-            .post_traced(chat.id, employee_id, text, trace.map(str::to_owned))
-            .await?;
         own.push(text.clone());
-        posted.push(text.clone());
+        kept.push(text.clone());
     }
-    let why = (posted.is_empty() && repeated).then_some("repetition");
-    Ok((posted, why))
+    let why = (kept.is_empty() && repeated > 0).then_some("repetition");
+    Ok((kept, why, repeated))
 }
 
 #[allow(clippy::too_many_arguments)] // one row, spelled out
-fn thought_row(
+pub(super) fn thought_row(
     employee_id: i32,
     chat_id: i32,
     inner: &str,

@@ -394,6 +394,49 @@ impl Minds {
         Ok(())
     }
 
+    /// What a thought leaves in the employee's gauges — its interest and saturation,
+    /// and the stamina its repeated messages cost — written in the caller's transaction
+    /// (the end of a pending thought, SPEC §10). Announce it with [`Minds::announce`].
+    pub(crate) async fn settle_in(
+        conn: &impl cubicle_store::ConnectionTrait,
+        employee_id: i32,
+        (interest, saturation): (u8, u8),
+        repetitions: u32,
+        now: DateTime<Utc>,
+    ) -> Result<(), DbErr> {
+        let mut s = q::employee_state(conn, employee_id)
+            .await?
+            .map(|s| Stamina::new(s.patience, s.fatigue, s.stress))
+            .unwrap_or_default();
+        for _ in 0..repetitions {
+            s.apply(StaminaEvent::Repetition);
+        }
+        q::upsert_employee_state(
+            conn,
+            employee_state::ActiveModel {
+                employee_id: Set(employee_id),
+                patience: Set(s.patience),
+                fatigue: Set(s.fatigue),
+                stress: Set(s.stress),
+                last_interest: Set(Some(i32::from(interest))),
+                last_saturation: Set(Some(i32::from(saturation))),
+                updated_at: Set(now),
+                ..Default::default()
+            },
+        )
+        .await?;
+        Ok(())
+    }
+
+    /// Tells the app a thought was recorded (after the transaction that wrote it).
+    pub(crate) fn announce(&self, row: &thought::Model) {
+        self.bus.publish(DomainEvent::ThoughtRecorded {
+            employee_id: row.employee_id,
+            chat_id: row.chat_id,
+        });
+        self.changed(row.employee_id);
+    }
+
     /// Adds a memory unless it repeats one already kept, then applies the caps: the
     /// least important long-term entries go; short-term entries beyond 20 are archived
     /// to long-term with lowered importance. `None` when it was a duplicate.
@@ -539,23 +582,66 @@ impl Minds {
         impression: Option<&str>,
         proposed_affinity: Option<i32>,
     ) -> Result<i32, DbErr> {
-        let before = q::relationship(&self.db, employee_id, other_id).await?;
+        let affinity = Self::relate_in(
+            &self.db,
+            employee_id,
+            other_id,
+            impression,
+            proposed_affinity,
+            self.clock.now(),
+        )
+        .await?;
+        self.changed(employee_id);
+        Ok(affinity)
+    }
+
+    /// [`Minds::relate`] once under `key` (a pending thought's effect, SPEC §10): the
+    /// change and its key are one transaction, so an affinity step is never taken twice.
+    /// `None` when it was taken before.
+    pub async fn relate_keyed(
+        &self,
+        employee_id: i32,
+        other_id: i32,
+        impression: Option<&str>,
+        proposed_affinity: Option<i32>,
+        key: &str,
+    ) -> Result<Option<i32>, DbErr> {
+        use cubicle_store::TransactionTrait;
+        let now = self.clock.now();
+        let txn = self.db.begin().await?;
+        if !cubicle_store::effect::claim(&txn, key, now).await? {
+            return Ok(None);
+        }
+        let affinity = Self::relate_in(
+            &txn,
+            employee_id,
+            other_id,
+            impression,
+            proposed_affinity,
+            now,
+        )
+        .await?;
+        txn.commit().await?;
+        self.changed(employee_id);
+        Ok(Some(affinity))
+    }
+
+    async fn relate_in(
+        conn: &impl cubicle_store::ConnectionTrait,
+        employee_id: i32,
+        other_id: i32,
+        impression: Option<&str>,
+        proposed_affinity: Option<i32>,
+        now: DateTime<Utc>,
+    ) -> Result<i32, DbErr> {
+        let before = q::relationship(conn, employee_id, other_id).await?;
         let current = before.as_ref().map_or(AFFINITY_DEFAULT, |r| r.affinity);
         let affinity = next_affinity(current, proposed_affinity.unwrap_or(current));
         let impression = match impression.map(clip_impression) {
             Some(i) if !i.is_empty() => i,
             _ => before.map(|r| r.impression).unwrap_or_default(),
         };
-        q::upsert_relationship(
-            &self.db,
-            employee_id,
-            other_id,
-            &impression,
-            affinity,
-            self.clock.now(),
-        )
-        .await?;
-        self.changed(employee_id);
+        q::upsert_relationship(conn, employee_id, other_id, &impression, affinity, now).await?;
         Ok(affinity)
     }
 

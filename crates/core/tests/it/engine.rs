@@ -10,6 +10,7 @@ use cubicle_core::types::*;
 use crate::util::TestCompany;
 
 mod other_process;
+mod crash;
 mod world;
 
 use world::{Mood, start, world};
