@@ -14,6 +14,7 @@
 
 mod moderated;
 mod ops;
+pub mod plan;
 mod report;
 mod review;
 mod think;

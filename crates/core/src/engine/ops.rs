@@ -9,8 +9,9 @@ use cubicle_store::{DbErr, mind as mq};
 use serde_json::json;
 
 use super::Engine;
+use super::plan::{self, MemoryPlan, TaskPlan, find_by_name};
 use crate::mailbox::{MailKind, NewMail};
-use crate::mind::memory_rules::{self, MemoryKind, Visibility};
+use crate::mind::memory_rules::{self, MemoryKind};
 use crate::mind::profile::NewMemory;
 use crate::mind::thought::Thought;
 use crate::work::{NewTask, TaskKind, urgency};
@@ -46,12 +47,17 @@ pub(super) async fn apply_ops(
     } = *scope;
     let core = engine.core();
     let now = engine.now();
+    let plan = plan::plan(t, me.id, staff);
     let mut applied = Vec::new();
-    for op in &t.memory_ops {
-        match op.op.as_str() {
-            "add" => {
-                let kind = MemoryKind::parse(&op.kind).unwrap_or(MemoryKind::ShortTerm);
-                let content = op.content.clone().unwrap_or_default();
+    for op in plan.memory {
+        match op {
+            MemoryPlan::Add {
+                kind,
+                content,
+                importance,
+                ttl_hours,
+                visibility,
+            } => {
                 let added = core
                     .minds
                     .remember(
@@ -59,14 +65,10 @@ pub(super) async fn apply_ops(
                         me.department_id,
                         NewMemory {
                             kind,
-                            content: content.clone(),
-                            importance: op.importance.map(|i| i.round() as i32),
-                            ttl_hours: op.ttl.map(|h| h.round() as i64),
-                            visibility: op
-                                .visibility
-                                .as_deref()
-                                .and_then(Visibility::parse)
-                                .unwrap_or(Visibility::Private),
+                            content,
+                            importance: Some(importance),
+                            ttl_hours,
+                            visibility,
                             requirement_id: chat_requirement,
                             source_chat_id: Some(chat.id),
                         },
@@ -75,58 +77,36 @@ pub(super) async fn apply_ops(
                 if let Some(id) = added {
                     applied.push(json!({"memory": "add", "id": id, "kind": kind.as_str()}));
                     if kind == MemoryKind::ShortTerm {
-                        let at = memory_rules::short_term_expires_at(
-                            now,
-                            op.ttl.map(|h| h.round() as i64),
-                        );
+                        let at = memory_rules::short_term_expires_at(now, ttl_hours);
                         engine.schedule_expiry(me.id, at);
                     }
                 }
             }
-            "delete" => {
-                if let Some(id) = op.id.and_then(|i| i32::try_from(i).ok())
-                    && core.minds.forget(me.id, id).await?
-                {
+            MemoryPlan::Delete { id } => {
+                if core.minds.forget(me.id, id).await? {
                     applied.push(json!({"memory": "delete", "id": id}));
                 }
             }
-            _ => {}
         }
     }
-    for op in &t.relationship_ops {
-        let target = op
-            .employee_id
-            .and_then(|i| i32::try_from(i).ok())
-            .filter(|id| staff.get(id).is_some_and(|e| e.fired_at.is_none()))
-            .or_else(|| op.name.as_deref().and_then(|n| find_by_name(staff, n)));
-        let Some(other) = target.filter(|id| *id != me.id) else {
-            continue;
-        };
+    for op in plan.relationships {
         let affinity = core
             .minds
-            .relate(
-                me.id,
-                other,
-                op.impression.as_deref(),
-                op.affinity.map(|a| a.round() as i32),
-            )
+            .relate(me.id, op.other, op.impression.as_deref(), op.affinity)
             .await?;
-        applied.push(json!({"relationship": other, "affinity": affinity}));
+        applied.push(json!({"relationship": op.other, "affinity": affinity}));
     }
-    for op in &t.task_ops {
-        match op.op.as_str() {
-            "create" => {
-                let Some(d) = op.description.as_deref().filter(|d| !d.trim().is_empty()) else {
-                    continue;
-                };
+    for op in plan.tasks {
+        match op {
+            TaskPlan::Create {
+                description,
+                kind,
+                condition,
+                report_to,
+            } => {
                 // A task made while working on an instruction belongs to it, and to the
                 // requirement whose chat it was made in.
-                let kind = op
-                    .kind
-                    .as_deref()
-                    .and_then(TaskKind::parse)
-                    .unwrap_or_default();
-                let report_to = match op.report_to.as_deref() {
+                let report_to = match report_to.as_deref() {
                     Some(to) => report_target(engine, me, chat, staff, to).await?,
                     None => None,
                 };
@@ -136,9 +116,9 @@ pub(super) async fn apply_ops(
                         trace_id: trace.map(str::to_owned),
                         requirement_id: chat_requirement,
                         kind,
-                        condition: op.condition.clone().filter(|c| !c.trim().is_empty()),
+                        condition,
                         on_resolve_target: report_to,
-                        ..NewTask::new(me.id, d, "self")
+                        ..NewTask::new(me.id, &description, "self")
                     })
                     .await?;
                 engine.know_task(task.id);
@@ -149,35 +129,28 @@ pub(super) async fn apply_ops(
                 }
                 applied.push(json!({"task": "create", "id": task.id}));
             }
-            op_name @ ("resolve" | "fail") => {
-                let Some(id) = op.id.and_then(|i| i32::try_from(i).ok()) else {
-                    continue;
-                };
-                let resolved = op_name == "resolve";
+            TaskPlan::Finish {
+                id,
+                resolved,
+                result,
+            } => {
                 if let Some(task) = core
                     .work
-                    .finish(me.id, id, resolved, op.result.as_deref())
+                    .finish(me.id, id, resolved, result.as_deref())
                     .await?
                 {
                     engine.cancel_escalation(me.id, id);
+                    let op_name = if resolved { "resolve" } else { "fail" };
                     applied.push(json!({"task": op_name, "id": id}));
                     super::review::after_finish(engine, me, chat, &task).await?;
                 }
             }
-            _ => {}
         }
     }
     // Tools go through the approval policy, whatever the thought claims: a thought has
     // no way to approve anything (SPEC §8, fail closed).
-    for call in t.tool_calls.iter().take(MAX_TOOL_CALLS) {
-        if call.tool.trim().is_empty() {
-            continue;
-        }
-        let request = crate::tools::ToolCall::new(
-            call.tool.trim(),
-            serde_json::Value::Object(call.args.clone()),
-            &call.reason,
-        );
+    for request in plan.tool_calls {
+        let tool = request.tool.clone();
         match core
             .approvals
             .request(me.id, request, trace, Some(chat.id))
@@ -188,34 +161,27 @@ pub(super) async fn apply_ops(
                 if follow_up {
                     engine.see_tool_result(me.id, chat.id);
                 }
-                applied.push(json!({"tool": call.tool, "outcome": "done"}));
+                applied.push(json!({"tool": tool, "outcome": "done"}));
             }
             Ok(crate::approvals::CallOutcome::Waiting(id)) => {
-                applied.push(json!({"tool": call.tool, "outcome": "waiting", "approval": id}));
+                applied.push(json!({"tool": tool, "outcome": "waiting", "approval": id}));
             }
             Ok(crate::approvals::CallOutcome::Refused(why)) => {
                 // Told at once, so it can say it can't rather than wait for nothing.
                 if follow_up {
                     engine.see_tool_result(me.id, chat.id);
                 }
-                applied.push(json!({"tool": call.tool, "outcome": "refused", "why": why}));
+                applied.push(json!({"tool": tool, "outcome": "refused", "why": why}));
             }
             Err(e) => {
                 // A bad call (unknown tool, wrong arguments) is the model's mistake: logged
                 // and shown to it next time, never a reason to stop.
-                tracing::info!(employee = me.id, tool = %call.tool, error = %e, "tool call failed");
-                applied.push(json!({"tool": call.tool, "outcome": "error"}));
+                tracing::info!(employee = me.id, tool = %tool, error = %e, "tool call failed");
+                applied.push(json!({"tool": tool, "outcome": "error"}));
             }
         }
     }
-    if let (Some(summary), Some(upto)) = (
-        t.memory_summary
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty()),
-        latest_seen,
-    ) {
-        let summary: String = summary.chars().take(SUMMARY_MAX_CHARS).collect();
+    if let (Some(summary), Some(upto)) = (plan.summary, latest_seen) {
         mq::upsert_chat_summary(&core.db, chat.id, &summary, upto, now).await?;
     }
     Ok(json!(applied))
@@ -359,42 +325,4 @@ pub(super) async fn guard_stop(
         .post_system_traced(chat.id, &note, Some(trace.to_owned()))
         .await?;
     Ok(())
-}
-
-/// Tool calls one thought may make.
-const MAX_TOOL_CALLS: usize = 3;
-
-/// The rolling chat summary is a paragraph, not a transcript.
-const SUMMARY_MAX_CHARS: usize = 600;
-
-/// A colleague by name: exact (any case), then first name, then a unique prefix.
-pub(super) fn find_by_name(staff: &HashMap<i32, employee::Model>, name: &str) -> Option<i32> {
-    let n = name.trim().to_lowercase();
-    if n.is_empty() {
-        return None;
-    }
-    let current: Vec<&employee::Model> = staff.values().filter(|e| e.fired_at.is_none()).collect();
-    if let Some(e) = current.iter().find(|e| e.name.to_lowercase() == n) {
-        return Some(e.id);
-    }
-    let first: Vec<&&employee::Model> = current
-        .iter()
-        .filter(|e| {
-            e.name
-                .split_whitespace()
-                .next()
-                .is_some_and(|f| f.to_lowercase() == n)
-        })
-        .collect();
-    if let [one] = first.as_slice() {
-        return Some(one.id);
-    }
-    let prefix: Vec<&&employee::Model> = current
-        .iter()
-        .filter(|e| e.name.to_lowercase().starts_with(&n))
-        .collect();
-    match prefix.as_slice() {
-        [one] => Some(one.id),
-        _ => None,
-    }
 }

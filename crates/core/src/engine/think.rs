@@ -10,7 +10,8 @@ use cubicle_store::{DbErr, chat as cq, mind as mq, org as oq};
 use sea_orm::ActiveValue::{NotSet, Set};
 use serde_json::json;
 
-use super::ops::{Scope, apply_ops, file_report, find_by_name, guard_stop};
+use super::ops::{Scope, apply_ops, file_report, guard_stop};
+use super::plan::find_by_name;
 use super::{Engine, Focus};
 use crate::chat::gates::{self, ChatMode};
 use crate::chat::polling;
