@@ -9,6 +9,7 @@ mod dashboard;
 mod engine;
 mod gateway;
 mod gateway_stream;
+mod hostile;
 mod intents;
 mod meetings;
 mod minds;
