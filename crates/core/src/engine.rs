@@ -15,6 +15,7 @@
 mod moderated;
 mod ops;
 mod pending;
+pub mod plan;
 mod report;
 mod resync;
 mod review;

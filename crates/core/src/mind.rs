@@ -20,7 +20,7 @@ const INTRO_MAX_TOKENS: u32 = 120;
 /// What is posted at most, in characters.
 const INTRO_MAX_CHARS: usize = 400;
 /// The longest chat message an employee posts.
-const CHAT_MESSAGE_MAX_CHARS: usize = 1000;
+pub const CHAT_MESSAGE_MAX_CHARS: usize = 1000;
 
 /// The agent card (SPEC §2): identity, capabilities, permission boundary, style.
 pub fn agent_card(e: &EmployeeDto, company: &CompanyDto, department: Option<&str>) -> String {
@@ -133,11 +133,19 @@ pub fn clean_chat_message(text: &str, e: &EmployeeDto, others: &[&str]) -> Optio
 /// "I'm Alex Chen" from Alice, or "我是张伟" from someone else.
 fn claims_other_identity(text: &str, own: &str, others: &[&str]) -> bool {
     let own_first = own.split_whitespace().next().unwrap_or(own).to_lowercase();
-    let lower = text.to_lowercase();
+    // Matched on the text itself, ASCII case folded: `to_lowercase` can change byte
+    // lengths ("Ⱥ" is 2 bytes, "ⱥ" 3), so offsets found in a lowercased copy may not be
+    // char boundaries of the original (a panic the fuzzer found).
+    let bytes = text.as_bytes();
     for marker in ["i'm ", "i am ", "my name is ", "this is "] {
+        let m = marker.as_bytes();
         let mut from = 0;
-        while let Some(pos) = lower[from..].find(marker) {
-            let start = from + pos + marker.len();
+        while let Some(pos) = bytes[from..]
+            .windows(m.len())
+            .position(|w| w.eq_ignore_ascii_case(m))
+        {
+            // An ASCII match starts and ends on char boundaries.
+            let start = from + pos + m.len();
             let word: String = text[start..]
                 .chars()
                 .take_while(|c| c.is_alphabetic())
@@ -215,6 +223,19 @@ pub(crate) mod tests {
             clean_introduction(&"x".repeat(1000), &a, &[]).map(|t| t.len()),
             Some(400)
         );
+    }
+
+    /// Letters whose lowercase is longer in UTF-8 ("Ⱥ" → "ⱥ") used to shift the offsets
+    /// of "i'm" into the middle of a character: a panic in the engine.
+    #[test]
+    fn identity_check_survives_case_changing_letters() {
+        let e = alice();
+        assert_eq!(
+            clean_chat_message("ȺȺȺȺȺ i'm 张伟", &e, &["Bob"]).as_deref(),
+            Some("ȺȺȺȺȺ i'm 张伟")
+        );
+        assert!(clean_chat_message("ȺȺȺȺ I'M Eve, the lead", &e, &["Bob"]).is_none());
+        assert!(clean_chat_message("ȺȺ i'm Alice, hi", &e, &["Bob"]).is_some());
     }
 
     #[test]

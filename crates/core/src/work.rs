@@ -124,13 +124,13 @@ impl NewTask {
         task::ActiveModel {
             id: NotSet,
             owner_id: Set(self.owner_id),
-            description: Set(clip(&self.description)),
+            description: Set(clip_task_text(&self.description)),
             kind: Set(self.kind.as_str().into()),
-            condition: Set(self.condition.map(|c| clip(&c))),
+            condition: Set(self.condition.map(|c| clip_task_text(&c))),
             status: Set("pending".into()),
             result: Set(None),
             on_resolve_target: Set(self.on_resolve_target),
-            on_resolve_hint: Set(self.on_resolve_hint.map(|h| clip(&h))),
+            on_resolve_hint: Set(self.on_resolve_hint.map(|h| clip_task_text(&h))),
             parent_task_id: Set(self.parent_task_id),
             requirement_id: Set(self.requirement_id),
             trace_id: Set(self.trace_id),
@@ -144,7 +144,7 @@ impl NewTask {
 }
 
 /// Tasks are pointers, not documents: long text is cut.
-fn clip(s: &str) -> String {
+pub fn clip_task_text(s: &str) -> String {
     s.trim().chars().take(TASK_MAX_CHARS).collect()
 }
 
@@ -239,7 +239,7 @@ impl Work {
         };
         let mut am = t.into_active_model();
         am.status = Set(if resolved { "resolved" } else { "failed" }.into());
-        am.result = Set(result.map(clip));
+        am.result = Set(result.map(clip_task_text));
         am.resolved_at = Set(Some(self.clock.now()));
         let t = q::update_task(&self.db, am).await?;
         self.bus.publish(DomainEvent::WorkChanged);
@@ -268,7 +268,7 @@ impl Work {
         };
         let mut am = t.into_active_model();
         am.status = Set(if resolved { "resolved" } else { "failed" }.into());
-        am.result = Set(result.map(clip));
+        am.result = Set(result.map(clip_task_text));
         am.resolved_at = Set(Some(self.clock.now()));
         let t = q::update_task(&txn, am).await?;
         cubicle_store::effect::set_row(&txn, key, t.id).await?;

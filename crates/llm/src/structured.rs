@@ -126,13 +126,23 @@ fn parse_answer<T: DeserializeOwned>(
     resp: &CompletionResponse,
     schema: &Value,
 ) -> Result<(T, bool), String> {
-    let extracted = match extract(&resp.text) {
+    parse_text(&resp.text, resp.finish_reason, schema)
+}
+
+/// One answer through extract → repair → validate → deserialize: the typed value and
+/// whether it needed repair, or why it is unusable. Pure (the fuzzer's entry point).
+pub fn parse_text<T: DeserializeOwned>(
+    text: &str,
+    finish_reason: FinishReason,
+    schema: &Value,
+) -> Result<(T, bool), String> {
+    let extracted = match extract(text) {
         // Repair would "close" a cut-off answer into something plausible but incomplete.
-        Ok(e) if e.repaired && resp.finish_reason == FinishReason::Length => {
+        Ok(e) if e.repaired && finish_reason == FinishReason::Length => {
             return Err(cut_off_message());
         }
         Ok(e) => e,
-        Err(_) if resp.finish_reason == FinishReason::Length => return Err(cut_off_message()),
+        Err(_) if finish_reason == FinishReason::Length => return Err(cut_off_message()),
         Err(e) => return Err(e),
     };
     validate(schema, &extracted.value)?;
@@ -209,20 +219,38 @@ pub fn extract(text: &str) -> Result<Extracted, String> {
     }
     // Every object/array start is a candidate; prose such as "{as asked}" can precede the
     // real answer, and the real answer is the longest one.
-    let candidates: Vec<&str> = body
+    let spans: Vec<(usize, &str)> = body
         .char_indices()
         .filter(|(_, c)| *c == '{' || *c == '[')
         .take(MAX_CANDIDATES)
         .map(|(start, _)| {
             let rest = &body[start..];
-            balanced_end(rest).map_or(rest, |end| &rest[..end])
+            (start, balanced_end(rest).map_or(rest, |end| &rest[..end]))
         })
         .collect();
-    let parsed = candidates
+    let candidates: Vec<&str> = spans.iter().map(|(_, c)| *c).collect();
+    let parsed = spans
         .iter()
-        .filter_map(|c| serde_json::from_str::<Value>(c).ok().map(|v| (c.len(), v)))
-        .max_by_key(|(len, _)| *len);
-    if let Some((_, v)) = parsed {
+        .filter_map(|&(start, c)| {
+            serde_json::from_str::<Value>(c)
+                .ok()
+                .map(|v| (start, c.len(), v))
+        })
+        .max_by_key(|(_, len, _)| *len);
+    if let Some((start, len, v)) = parsed {
+        // A clean fragment inside a broken answer (`"messages": []` in an object with a
+        // trailing comma) is not the answer: the answer around it, repaired, is.
+        let around = spans
+            .iter()
+            .filter(|&&(s, c)| s < start && s + c.len() >= start + len)
+            .map(|(_, c)| *c)
+            .max_by_key(|c| c.len());
+        if let Some(value @ (Value::Object(_) | Value::Array(_))) = around.and_then(repair) {
+            return Ok(Extracted {
+                value,
+                repaired: true,
+            });
+        }
         return Ok(clean(v));
     }
     let Some(candidate) = candidates.iter().copied().max_by_key(|c| c.len()) else {
@@ -389,6 +417,28 @@ mod tests {
         assert_eq!(e.value, json!({"name": "Ann"}));
         let e = extract(r#"{"name": "Ann", "tags": ["a", "b""#).unwrap();
         assert_eq!(e.value, json!({"name": "Ann", "tags": ["a", "b"]}));
+    }
+
+    /// Found by the hostile corpus: a clean inner array used to win over the broken
+    /// object around it, so any slip in a thought (which always has `messages`) lost it.
+    #[test]
+    fn a_slip_around_a_clean_fragment_repairs_the_whole_answer() {
+        let e = extract("{'innerThoughts': 'x', 'messages': [], 'shouldSpeak': false}").unwrap();
+        assert_eq!(
+            e.value,
+            json!({"innerThoughts": "x", "messages": [], "shouldSpeak": false})
+        );
+        assert!(e.repaired);
+        let e = extract(r#"{"messages": [{"content": "hi"}], "shouldSpeak": true,}"#).unwrap();
+        assert_eq!(
+            e.value,
+            json!({"messages": [{"content": "hi"}], "shouldSpeak": true})
+        );
+        let e =
+            extract(r#"{"shouldSpeak": true, "messages": [], "memoryOps": [{"op": "add", "impor"#)
+                .unwrap();
+        assert_eq!(e.value["shouldSpeak"], json!(true));
+        assert!(e.repaired);
     }
 
     #[test]

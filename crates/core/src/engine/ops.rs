@@ -9,6 +9,7 @@ use cubicle_store::{DbErr, mind as mq};
 use serde_json::json;
 
 use super::Engine;
+use super::plan::{self, MemoryPlan, TaskPlan, find_by_name};
 use crate::mailbox::{MailKind, NewMail};
 use crate::mind::memory_rules::{self, MemoryKind, Visibility};
 use crate::mind::profile::NewMemory;
@@ -53,18 +54,18 @@ pub(super) async fn apply_ops(
     } = *scope;
     let core = engine.core();
     let now = engine.now();
+    let plan = plan::plan(t, me.id, staff);
     let mut applied = Vec::new();
-    for (i, op) in t.memory_ops.iter().enumerate() {
+    for (i, op) in plan.memory.into_iter().enumerate() {
         let tool_key = format!("{key}mem:{i}");
-        match op.op.as_str() {
-            "add" => {
-                let kind = MemoryKind::parse(&op.kind).unwrap_or(MemoryKind::ShortTerm);
-                let content = op.content.clone().unwrap_or_default();
-                let visibility = op
-                    .visibility
-                    .as_deref()
-                    .and_then(Visibility::parse)
-                    .unwrap_or(Visibility::Private);
+        match op {
+            MemoryPlan::Add {
+                kind,
+                content,
+                importance,
+                ttl_hours,
+                visibility,
+            } => {
                 // Changing what the team remembers is a key step (SPEC §8): it goes
                 // through the approval policy like a tool, and is only written once allowed.
                 if visibility != Visibility::Private {
@@ -73,7 +74,7 @@ pub(super) async fn apply_ops(
                         json!({
                             "action": "add",
                             "content": content,
-                            "importance": op.importance.map(|i| i.round() as i32),
+                            "importance": importance,
                             "visibility": visibility.as_str(),
                             "requirementId": chat_requirement,
                         }),
@@ -89,9 +90,9 @@ pub(super) async fn apply_ops(
                         me.department_id,
                         NewMemory {
                             kind,
-                            content: content.clone(),
-                            importance: op.importance.map(|i| i.round() as i32),
-                            ttl_hours: op.ttl.map(|h| h.round() as i64),
+                            content,
+                            importance: Some(importance),
+                            ttl_hours,
                             visibility,
                             requirement_id: chat_requirement,
                             source_chat_id: Some(chat.id),
@@ -101,18 +102,12 @@ pub(super) async fn apply_ops(
                 if let Some(id) = added {
                     applied.push(json!({"memory": "add", "id": id, "kind": kind.as_str()}));
                     if kind == MemoryKind::ShortTerm {
-                        let at = memory_rules::short_term_expires_at(
-                            now,
-                            op.ttl.map(|h| h.round() as i64),
-                        );
+                        let at = memory_rules::short_term_expires_at(now, ttl_hours);
                         engine.schedule_expiry(me.id, at);
                     }
                 }
             }
-            "delete" => {
-                let Some(id) = op.id.and_then(|i| i32::try_from(i).ok()) else {
-                    continue;
-                };
+            MemoryPlan::Delete { id } => {
                 let shared = mq::find_memory(&core.db, id).await?.is_some_and(|m| {
                     m.employee_id == me.id
                         && Visibility::parse(&m.visibility).unwrap_or_default()
@@ -129,49 +124,37 @@ pub(super) async fn apply_ops(
                     applied.push(json!({"memory": "delete", "id": id}));
                 }
             }
-            _ => {}
         }
     }
-    for (j, op) in t.relationship_ops.iter().enumerate() {
-        let target = op
-            .employee_id
-            .and_then(|i| i32::try_from(i).ok())
-            .filter(|id| staff.get(id).is_some_and(|e| e.fired_at.is_none()))
-            .or_else(|| op.name.as_deref().and_then(|n| find_by_name(staff, n)));
-        let Some(other) = target.filter(|id| *id != me.id) else {
-            continue;
-        };
+    for (j, op) in plan.relationships.into_iter().enumerate() {
         let rel_key = format!("{key}rel:{j}");
         let affinity = core
             .minds
             .relate_keyed(
                 me.id,
-                other,
+                op.other,
                 op.impression.as_deref(),
-                op.affinity.map(|a| a.round() as i32),
+                op.affinity,
                 &rel_key,
             )
             .await?;
         applied.push(match affinity {
-            Some(affinity) => json!({"relationship": other, "affinity": affinity}),
+            Some(affinity) => json!({"relationship": op.other, "affinity": affinity}),
             None => json!({"already": rel_key}),
         });
     }
-    for (k, op) in t.task_ops.iter().enumerate() {
+    for (k, op) in plan.tasks.into_iter().enumerate() {
         let task_key = format!("{key}task:{k}");
-        match op.op.as_str() {
-            "create" => {
-                let Some(d) = op.description.as_deref().filter(|d| !d.trim().is_empty()) else {
-                    continue;
-                };
+        match op {
+            TaskPlan::Create {
+                description,
+                kind,
+                condition,
+                report_to,
+            } => {
                 // A task made while working on an instruction belongs to it, and to the
                 // requirement whose chat it was made in.
-                let kind = op
-                    .kind
-                    .as_deref()
-                    .and_then(TaskKind::parse)
-                    .unwrap_or_default();
-                let report_to = match op.report_to.as_deref() {
+                let report_to = match report_to.as_deref() {
                     Some(to) => report_target(engine, me, chat, staff, to).await?,
                     None => None,
                 };
@@ -181,10 +164,10 @@ pub(super) async fn apply_ops(
                         trace_id: trace.map(str::to_owned),
                         requirement_id: chat_requirement,
                         kind,
-                        condition: op.condition.clone().filter(|c| !c.trim().is_empty()),
+                        condition,
                         on_resolve_target: report_to,
                         effect_key: Some(task_key),
-                        ..NewTask::new(me.id, d, "self")
+                        ..NewTask::new(me.id, &description, "self")
                     })
                     .await?;
                 engine.know_task(task.id);
@@ -195,11 +178,12 @@ pub(super) async fn apply_ops(
                 }
                 applied.push(json!({"task": "create", "id": task.id}));
             }
-            op_name @ ("resolve" | "fail") => {
-                let Some(id) = op.id.and_then(|i| i32::try_from(i).ok()) else {
-                    continue;
-                };
-                let resolved = op_name == "resolve";
+            TaskPlan::Finish {
+                id,
+                resolved,
+                result,
+            } => {
+                let op_name = if resolved { "resolve" } else { "fail" };
                 let after_key = format!("{task_key}:after");
                 let task = match cubicle_store::effect::applied(&core.db, &task_key).await? {
                     // Finished by an earlier run of this thought: only what follows
@@ -214,7 +198,7 @@ pub(super) async fn apply_ops(
                     None => {
                         let task = core
                             .work
-                            .finish_keyed(me.id, id, resolved, op.result.as_deref(), &task_key)
+                            .finish_keyed(me.id, id, resolved, result.as_deref(), &task_key)
                             .await?;
                         if task.is_some() {
                             applied.push(json!({"task": op_name, "id": id}));
@@ -228,31 +212,15 @@ pub(super) async fn apply_ops(
                     cubicle_store::effect::claim(&core.db, &after_key, now).await?;
                 }
             }
-            _ => {}
         }
     }
     // Tools go through the approval policy, whatever the thought claims: a thought has
     // no way to approve anything (SPEC §8, fail closed).
-    for (l, call) in t.tool_calls.iter().take(MAX_TOOL_CALLS).enumerate() {
-        if call.tool.trim().is_empty() {
-            continue;
-        }
+    for (l, request) in plan.tool_calls.into_iter().enumerate() {
         let tool_key = format!("{key}tool:{l}");
-        let request = crate::tools::ToolCall::new(
-            call.tool.trim(),
-            serde_json::Value::Object(call.args.clone()),
-            &call.reason,
-        );
         applied.push(request_tool(engine, me, scope, request, tool_key).await?);
     }
-    if let (Some(summary), Some(upto)) = (
-        t.memory_summary
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty()),
-        latest_seen,
-    ) {
-        let summary: String = summary.chars().take(SUMMARY_MAX_CHARS).collect();
+    if let (Some(summary), Some(upto)) = (plan.summary, latest_seen) {
         mq::upsert_chat_summary(&core.db, chat.id, &summary, upto, now).await?;
     }
     Ok(json!(applied))
@@ -454,42 +422,4 @@ pub(super) async fn guard_stop(
         .post_system_traced(chat.id, &note, Some(trace.to_owned()))
         .await?;
     Ok(())
-}
-
-/// Tool calls one thought may make.
-const MAX_TOOL_CALLS: usize = 3;
-
-/// The rolling chat summary is a paragraph, not a transcript.
-const SUMMARY_MAX_CHARS: usize = 600;
-
-/// A colleague by name: exact (any case), then first name, then a unique prefix.
-pub(super) fn find_by_name(staff: &HashMap<i32, employee::Model>, name: &str) -> Option<i32> {
-    let n = name.trim().to_lowercase();
-    if n.is_empty() {
-        return None;
-    }
-    let current: Vec<&employee::Model> = staff.values().filter(|e| e.fired_at.is_none()).collect();
-    if let Some(e) = current.iter().find(|e| e.name.to_lowercase() == n) {
-        return Some(e.id);
-    }
-    let first: Vec<&&employee::Model> = current
-        .iter()
-        .filter(|e| {
-            e.name
-                .split_whitespace()
-                .next()
-                .is_some_and(|f| f.to_lowercase() == n)
-        })
-        .collect();
-    if let [one] = first.as_slice() {
-        return Some(one.id);
-    }
-    let prefix: Vec<&&employee::Model> = current
-        .iter()
-        .filter(|e| e.name.to_lowercase().starts_with(&n))
-        .collect();
-    match prefix.as_slice() {
-        [one] => Some(one.id),
-        _ => None,
-    }
 }

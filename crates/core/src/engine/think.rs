@@ -10,8 +10,9 @@ use cubicle_store::{DbErr, chat as cq, mind as mq, org as oq};
 use sea_orm::ActiveValue::{NotSet, Set};
 use serde_json::json;
 
-use super::ops::{find_by_name, guard_stop};
+use super::ops::guard_stop;
 use super::pending::{self, Batch, Plan};
+use super::plan::find_by_name;
 use super::{Engine, Focus};
 use crate::chat::gates::{self, ChatMode};
 use crate::chat::polling;

@@ -682,7 +682,7 @@ impl Minds {
 }
 
 /// A memory longer than this is a document, not a memory.
-const MEMORY_MAX_CHARS: usize = 500;
+pub const MEMORY_MAX_CHARS: usize = 500;
 
 pub(crate) fn memory_item(m: &memory::Model) -> MemoryItem {
     MemoryItem {

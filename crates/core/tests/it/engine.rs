@@ -9,8 +9,8 @@ use cubicle_core::types::*;
 
 use crate::util::TestCompany;
 
-mod other_process;
 mod crash;
+mod other_process;
 mod world;
 
 use world::{Mood, start, world};

@@ -11,6 +11,7 @@ mod dashboard;
 mod engine;
 mod gateway;
 mod gateway_stream;
+mod hostile;
 mod intents;
 mod meetings;
 mod minds;

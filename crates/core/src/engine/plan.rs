@@ -1,0 +1,223 @@
+//! What a thought's ops come to before anything touches the database (SPEC §4, §5, §6,
+//! §8): the model's loose JSON, already parsed into a [`Thought`], becomes a plan whose
+//! every value is within the rules — importance 1–10, affinity 1–100, a short-term TTL of
+//! at most a month, texts cut to what is stored, at most three tool calls and none of
+//! them approved. Pure, so a fuzzer can throw hostile thoughts at it; `ops::apply_ops`
+//! carries the plan out.
+
+use std::collections::HashMap;
+
+use cubicle_store::entity::employee;
+
+use crate::mind::memory_rules::{self, MemoryKind, Visibility};
+use crate::mind::profile::MEMORY_MAX_CHARS;
+use crate::mind::relationship_rules::{AFFINITY_MAX, AFFINITY_MIN, clip_impression};
+use crate::mind::thought::Thought;
+use crate::tools::ToolCall;
+use crate::work::{TaskKind, clip_task_text};
+
+/// Tool calls one thought may make.
+pub const MAX_TOOL_CALLS: usize = 3;
+
+/// The rolling chat summary is a paragraph, not a transcript.
+pub const SUMMARY_MAX_CHARS: usize = 600;
+
+/// Everything a thought asks for besides speaking, in the order it asked.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OpsPlan {
+    pub memory: Vec<MemoryPlan>,
+    pub relationships: Vec<RelationshipPlan>,
+    pub tasks: Vec<TaskPlan>,
+    /// Requests only: each goes through the approval policy (SPEC §8, fail closed).
+    pub tool_calls: Vec<ToolCall>,
+    /// The new rolling summary of the chat, trimmed and cut.
+    pub summary: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum MemoryPlan {
+    Add {
+        kind: MemoryKind,
+        /// Trimmed, non-empty, at most [`MEMORY_MAX_CHARS`] characters.
+        content: String,
+        /// 1–10.
+        importance: i32,
+        /// Short-term lifetime, 1 h to a month; `None` is the default TTL.
+        ttl_hours: Option<i64>,
+        visibility: Visibility,
+    },
+    Delete {
+        id: i32,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RelationshipPlan {
+    /// A current colleague, never the thinker.
+    pub other: i32,
+    /// Clipped to the stored length; `None` keeps the old impression.
+    pub impression: Option<String>,
+    /// The affinity proposed, 1–100 (the step toward it is bounded when applied).
+    pub affinity: Option<i32>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TaskPlan {
+    Create {
+        /// Non-empty, cut to the stored length.
+        description: String,
+        kind: TaskKind,
+        condition: Option<String>,
+        /// As the model wrote it (`#chat`, a colleague, the boss); resolved when applied.
+        report_to: Option<String>,
+    },
+    Finish {
+        id: i32,
+        resolved: bool,
+        result: Option<String>,
+    },
+}
+
+/// The plan for thought `t` of employee `me`, with `staff` for resolving colleagues.
+pub fn plan(t: &Thought, me: i32, staff: &HashMap<i32, employee::Model>) -> OpsPlan {
+    let mut out = OpsPlan::default();
+    for op in &t.memory_ops {
+        match op.op.as_str() {
+            "add" => {
+                let content = op.content.as_deref().unwrap_or_default().trim();
+                if content.is_empty() {
+                    continue;
+                }
+                let kind = MemoryKind::parse(&op.kind).unwrap_or(MemoryKind::ShortTerm);
+                out.memory.push(MemoryPlan::Add {
+                    kind,
+                    content: content.chars().take(MEMORY_MAX_CHARS).collect(),
+                    importance: memory_rules::clamp_importance(
+                        op.importance
+                            .map_or(memory_rules::DEFAULT_IMPORTANCE, |i| i.round() as i32),
+                    ),
+                    ttl_hours: op.ttl.map(|h| {
+                        (h.round() as i64).clamp(1, memory_rules::MAX_SHORT_TERM_TTL_HOURS)
+                    }),
+                    visibility: op
+                        .visibility
+                        .as_deref()
+                        .and_then(Visibility::parse)
+                        .unwrap_or(Visibility::Private),
+                });
+            }
+            "delete" => {
+                if let Some(id) = op.id.and_then(|i| i32::try_from(i).ok()) {
+                    out.memory.push(MemoryPlan::Delete { id });
+                }
+            }
+            _ => {}
+        }
+    }
+    for op in &t.relationship_ops {
+        let target = op
+            .employee_id
+            .and_then(|i| i32::try_from(i).ok())
+            .filter(|id| staff.get(id).is_some_and(|e| e.fired_at.is_none()))
+            .or_else(|| op.name.as_deref().and_then(|n| find_by_name(staff, n)));
+        let Some(other) = target.filter(|id| *id != me) else {
+            continue;
+        };
+        out.relationships.push(RelationshipPlan {
+            other,
+            impression: op
+                .impression
+                .as_deref()
+                .map(clip_impression)
+                .filter(|i| !i.is_empty()),
+            affinity: op
+                .affinity
+                .map(|a| (a.round() as i32).clamp(AFFINITY_MIN, AFFINITY_MAX)),
+        });
+    }
+    for op in &t.task_ops {
+        match op.op.as_str() {
+            "create" => {
+                let Some(d) = op.description.as_deref().filter(|d| !d.trim().is_empty()) else {
+                    continue;
+                };
+                out.tasks.push(TaskPlan::Create {
+                    description: clip_task_text(d),
+                    kind: op
+                        .kind
+                        .as_deref()
+                        .and_then(TaskKind::parse)
+                        .unwrap_or_default(),
+                    condition: op
+                        .condition
+                        .as_deref()
+                        .filter(|c| !c.trim().is_empty())
+                        .map(clip_task_text),
+                    report_to: op.report_to.clone(),
+                });
+            }
+            name @ ("resolve" | "fail") => {
+                if let Some(id) = op.id.and_then(|i| i32::try_from(i).ok()) {
+                    out.tasks.push(TaskPlan::Finish {
+                        id,
+                        resolved: name == "resolve",
+                        result: op.result.as_deref().map(clip_task_text),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    // Whatever the thought claims, a tool call is a request: `ToolCall` has no way to
+    // say it was approved, and nobody has backed it yet.
+    for call in t.tool_calls.iter().take(MAX_TOOL_CALLS) {
+        let tool = call.tool.trim();
+        if tool.is_empty() {
+            continue;
+        }
+        out.tool_calls.push(ToolCall::new(
+            tool,
+            serde_json::Value::Object(call.args.clone()),
+            &call.reason,
+        ));
+    }
+    out.summary = t
+        .memory_summary
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| s.chars().take(SUMMARY_MAX_CHARS).collect());
+    out
+}
+
+/// A colleague by name: exact (any case), then first name, then a unique prefix.
+pub fn find_by_name(staff: &HashMap<i32, employee::Model>, name: &str) -> Option<i32> {
+    let n = name.trim().to_lowercase();
+    if n.is_empty() {
+        return None;
+    }
+    let current: Vec<&employee::Model> = staff.values().filter(|e| e.fired_at.is_none()).collect();
+    if let Some(e) = current.iter().find(|e| e.name.to_lowercase() == n) {
+        return Some(e.id);
+    }
+    let first: Vec<&&employee::Model> = current
+        .iter()
+        .filter(|e| {
+            e.name
+                .split_whitespace()
+                .next()
+                .is_some_and(|f| f.to_lowercase() == n)
+        })
+        .collect();
+    if let [one] = first.as_slice() {
+        return Some(one.id);
+    }
+    let prefix: Vec<&&employee::Model> = current
+        .iter()
+        .filter(|e| e.name.to_lowercase().starts_with(&n))
+        .collect();
+    match prefix.as_slice() {
+        [one] => Some(one.id),
+        _ => None,
+    }
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Builds the cargo-fuzz targets (fuzz/) and runs each for a bounded time, seeded with
+# the committed hostile corpus (tests/corpus/hostile). Prints executions and crashes per
+# target and fails when any target crashes, times out or runs out of memory.
+#   scripts/fuzz.sh [SECONDS_PER_TARGET]     default 60
+# Needs the nightly toolchain and cargo-fuzz (scripts/setup.sh --test installs both).
+# A crash leaves its input in fuzz/artifacts/TARGET/; reproduce it with
+#   cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/crash-…
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+SECONDS_PER_TARGET=${1:-60}
+TARGETS=(intent_rules structured thought_ops thought_ops_structured)
+# Its own target dir: sanitizer flags would otherwise rebuild the main build's crates.
+TARGET_DIR=${CUBICLE_FUZZ_TARGET_DIR:-$ROOT/fuzz/target}
+# Inputs past this are cut (the 1 MB corpus file would otherwise make libFuzzer try
+# 1 MB inputs everywhere); big inputs are covered by the regression test instead.
+MAX_LEN=${CUBICLE_FUZZ_MAX_LEN:-16384}
+
+command -v cargo-fuzz >/dev/null || { echo "cargo-fuzz is missing: scripts/setup.sh --test" >&2; exit 1; }
+
+started=$(date +%s)
+echo "building ${#TARGETS[@]} fuzz targets (nightly, address sanitizer) in $TARGET_DIR"
+if ! cargo +nightly fuzz build --target-dir "$TARGET_DIR"; then
+  echo "fuzz build failed" >&2
+  exit 1
+fi
+echo "fuzz build: $(($(date +%s) - started)) s"
+
+failed=()
+for t in "${TARGETS[@]}"; do
+  mkdir -p "fuzz/corpus/$t" "fuzz/artifacts/$t"
+  log=$(mktemp "/tmp/cubicle-fuzz-$t.XXXXXX")
+  t0=$(date +%s)
+  # The first corpus dir collects what the run finds; the hostile corpus only seeds.
+  cargo +nightly fuzz run --target-dir "$TARGET_DIR" "$t" "fuzz/corpus/$t" tests/corpus/hostile -- \
+    -max_total_time="$SECONDS_PER_TARGET" -max_len="$MAX_LEN" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 -artifact_prefix="fuzz/artifacts/$t/" >"$log" 2>&1
+  rc=$?
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  [[ -n "$execs" ]] || execs=$(sed -n 's/^#\([0-9]*\)[[:space:]]*DONE.*/\1/p' "$log" | tail -1)
+  crashes=$(find "fuzz/artifacts/$t" -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) -newer "$log" | wc -l)
+  printf '%-24s %10s executions in %3d s, %d crash(es), exit %d\n' \
+    "$t" "${execs:-?}" "$(($(date +%s) - t0))" "$crashes" "$rc"
+  if ((rc != 0 || crashes > 0)); then
+    failed+=("$t")
+    grep -E 'panicked|ERROR: libFuzzer|SUMMARY|Test unit written' "$log" | head -20 >&2
+    echo "full log: $log" >&2
+  else
+    rm -f "$log"
+  fi
+done
+echo "fuzzing took $(($(date +%s) - started)) s in all"
+if ((${#failed[@]})); then
+  echo "crashed: ${failed[*]}" >&2
+  exit 1
+fi
