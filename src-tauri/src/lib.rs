@@ -106,8 +106,7 @@ pub fn run() {
                 let engine = Engine::new(&core, EngineConfig::default());
                 let cancel = CancellationToken::new();
                 let stop = cancel.clone();
-                let running =
-                    tauri::async_runtime::spawn(async move { engine.run(stop).await });
+                let running = tauri::async_runtime::spawn(async move { engine.run(stop).await });
                 app.manage(EngineStop {
                     cancel,
                     running: Mutex::new(Some(running)),
