@@ -74,6 +74,21 @@ async fn company_with(
     builtin: Option<std::path::PathBuf>,
     secrets: Arc<dyn SecretStore>,
 ) -> Harness {
+    company_on(
+        config,
+        builtin,
+        secrets,
+        cubicle_core::clock::SystemClock::shared(),
+    )
+    .await
+}
+
+async fn company_on(
+    config: GatewayConfig,
+    builtin: Option<std::path::PathBuf>,
+    secrets: Arc<dyn SecretStore>,
+    clock: cubicle_core::clock::SharedClock,
+) -> Harness {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
     let core = AppCore::open_with(
@@ -83,7 +98,7 @@ async fn company_with(
             builtin_model: Some(builtin.unwrap_or_else(|| dir.path().join("no-model.gguf"))),
             env_provider: None,
             gateway: config,
-            clock: cubicle_core::clock::SystemClock::shared(),
+            clock,
             ..CoreOptions::default()
         },
     )
@@ -318,6 +333,13 @@ async fn rate_limits_are_retried_after_the_servers_retry_after() {
             .unwrap()
             .starts_with("rate_limited")
     );
+    // The wait is in the ledger: the provider's second, not the 10-ms backoff step.
+    assert!(
+        rows[0].backoff_ms.unwrap() >= 1000,
+        "{:?}",
+        rows[0].backoff_ms
+    );
+    assert_eq!(rows[1].backoff_ms, None);
 }
 
 #[tokio::test]
@@ -336,8 +358,13 @@ async fn server_errors_are_retried_with_backoff_then_reported() {
         .await
         .unwrap_err();
     assert_eq!(err.code(), "http");
-    // 1 try + 3 retries (backoff 1/2/4 s in production, scaled down here).
-    assert_eq!(ledger(&h).await.len(), 4);
+    // 1 try + 3 retries (backoff 1/2/4 s in production, scaled down here), each wait
+    // on the row of the attempt it followed; the last attempt was not retried.
+    let rows = ledger(&h).await;
+    assert_eq!(
+        rows.iter().map(|r| r.backoff_ms).collect::<Vec<_>>(),
+        vec![Some(10), Some(20), Some(40), None]
+    );
     assert_eq!(server.received_requests().await.unwrap().len(), 4);
 }
 
@@ -382,6 +409,60 @@ async fn the_breaker_opens_after_three_failed_calls_and_half_opens_later() {
     let reply = gw.complete(&ctx, route(&id), req("x")).await.unwrap();
     assert_eq!(reply.value.text, "back");
     assert!(gw.complete(&ctx, route(&id), req("x")).await.is_ok());
+    // The ledger shows the breaker at work: opened once, by the third failed call,
+    // and closed once, by the probe.
+    let marks: Vec<String> = ledger(&h)
+        .await
+        .into_iter()
+        .filter(|r| r.attempt == 0 || r.outcome == "ok")
+        .map(|r| r.outcome)
+        .collect();
+    assert_eq!(
+        marks,
+        vec![
+            "breaker_opened",
+            "breaker_open",
+            "ok",
+            "breaker_closed",
+            "ok"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn on_a_manual_clock_the_breaker_reopens_after_thirty_simulated_seconds() {
+    // In a simulated run the breaker's 30 s are simulated seconds: it used to wait 30
+    // real seconds, hours of simulated work refused meanwhile (found by `bench soak`).
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(500))
+        .up_to_n_times(12)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(chat("back", 1, 1)))
+        .mount(&server)
+        .await;
+    let clock = cubicle_core::clock::ManualClock::new(chrono::Utc::now());
+    let config = GatewayConfig {
+        backoff: vec![Duration::from_millis(1); 3],
+        breaker_open_for: Duration::from_secs(30),
+        ..fast_config()
+    };
+    let h = company_on(config, None, Arc::new(NoSecrets), clock.shared()).await;
+    let id = add_provider(&h, &server, (0.0, 0.0)).await;
+    let gw = &h.core.gateway;
+    let ctx = CallContext::new(Purpose::Thought);
+    for _ in 0..3 {
+        assert!(gw.complete(&ctx, route(&id), req("x")).await.is_err());
+    }
+    clock.advance(chrono::TimeDelta::seconds(29));
+    let err = gw.complete(&ctx, route(&id), req("x")).await.unwrap_err();
+    assert!(matches!(err, GatewayError::BreakerOpen { .. }), "{err}");
+    // No real time passes: only the company's clock moves.
+    clock.advance(chrono::TimeDelta::seconds(1));
+    let reply = gw.complete(&ctx, route(&id), req("x")).await.unwrap();
+    assert_eq!(reply.value.text, "back");
 }
 
 #[tokio::test]
@@ -488,6 +569,36 @@ async fn structured_calls_are_typed_and_every_attempt_is_metered() {
         vec![1, 2]
     );
     assert_eq!(rows[1].input_tokens, 20);
+    // What became of each answer: the first reported back, the second repaired.
+    assert_eq!(
+        rows.iter().map(|r| r.output.as_deref()).collect::<Vec<_>>(),
+        vec![Some("rejected"), Some("repaired")]
+    );
+}
+
+#[tokio::test]
+async fn an_answer_still_unusable_after_the_feedback_is_dropped_and_the_ledger_says_so() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(chat("{\"ok\": \"maybe\"}", 10, 5)))
+        .mount(&server)
+        .await;
+    let h = company(fast_config(), None).await;
+    let id = add_provider(&h, &server, (0.0, 0.0)).await;
+    let err = h
+        .core
+        .gateway
+        .complete_json::<Verdict>(&CallContext::new(Purpose::Intent), route(&id), req("judge"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), "invalid_output");
+    let rows = ledger(&h).await;
+    assert_eq!(
+        rows.iter().map(|r| r.output.as_deref()).collect::<Vec<_>>(),
+        vec![Some("rejected"), Some("dropped")]
+    );
+    // An unusable answer says nothing about the provider's health: no breaker change.
+    assert!(rows.iter().all(|r| r.attempt > 0));
 }
 
 #[tokio::test]
