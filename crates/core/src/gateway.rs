@@ -575,7 +575,9 @@ impl Actor {
                     self.reserved = (self.reserved - reserved).max(0.0);
                     let change = self.breaker(&route.provider_id).record(success, at);
                     // Breaker changes are rows of their own, so the boss (and the soak
-                    // report) sees when a provider was paused and when it came back.
+                    // report) sees when a provider was paused and when it came back. They
+                    // are about the provider, not about one instruction or employee.
+                    let ctx = CallContext::new(ctx.purpose);
                     match change {
                         Some(Transition::Opened) => {
                             tracing::warn!(provider = %route.provider_id, "circuit breaker opened");

@@ -427,6 +427,10 @@ async fn the_breaker_opens_after_three_failed_calls_and_half_opens_later() {
             "ok"
         ]
     );
+    // The notes are neither calls nor refusals in the spend report.
+    let spend = h.core.providers.spend().await.unwrap();
+    assert_eq!(spend.refused_today, 1);
+    assert_eq!(spend.calls_today, 12 + 2);
 }
 
 #[tokio::test]
