@@ -8,6 +8,7 @@ mod chats;
 mod dashboard;
 mod engine;
 mod gateway;
+mod gateway_ledger;
 mod gateway_stream;
 mod intents;
 mod meetings;
