@@ -91,8 +91,9 @@ pub enum Action {
 }
 
 /// The boss's week: a kick-off post in every group chat on Monday at 09:00, a few
-/// instructions per working day between 09:00 and 17:00, one on weekend days, about a third of them tasks; and each working day's outage, which
-/// starts a few seconds after one of the day's group posts (so calls are in flight).
+/// instructions per working day between 09:00 and 17:00, one on weekend days, about a
+/// third of them tasks; and each working day's outage, which starts a few seconds
+/// after the day's first group post (so calls are in flight).
 pub struct Plan {
     pub actions: Vec<(DateTime<Utc>, Action)>,
     pub outages: Vec<(DateTime<Utc>, DateTime<Utc>)>,
@@ -118,7 +119,11 @@ pub fn plan(
             .collect();
         times.sort();
         // Mondays open with a word in every group chat: the week's kick-off.
-        if day % 7 == 0 {
+        let monday = day % 7 == 0;
+        if monday {
+            // Monday's outage starts with the kick-off, when everyone answers.
+            let from = midnight + TimeDelta::hours(9) + TimeDelta::seconds(5);
+            outages.push((from, from + outage));
             for chat in 0..chats {
                 let at = midnight + TimeDelta::hours(9) + TimeDelta::minutes(chat as i64);
                 actions.push((
@@ -149,8 +154,9 @@ pub fn plan(
                     ),
                 }
             };
-            // The outage begins right after the day's second action, when people answer.
-            if !weekend && i == 1 {
+            // On other working days the outage begins right after the day's first action,
+            // before the budget can have run out, when people answer.
+            if !weekend && !monday && i == 0 {
                 let from = at + TimeDelta::seconds(5);
                 outages.push((from, from + outage));
                 // Make sure that action is a group post: it gets everyone thinking.
