@@ -21,6 +21,7 @@ mod m20261130_000012_create_mailbox;
 mod m20261130_000013_create_meeting;
 mod m20261130_000014_create_trace;
 mod m20261130_000015_create_approval;
+mod m20261130_000016_soak_ledger;
 mod m20261130_000017_create_pending_thought;
 
 pub struct Migrator;
@@ -44,6 +45,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261130_000013_create_meeting::Migration),
             Box::new(m20261130_000014_create_trace::Migration),
             Box::new(m20261130_000015_create_approval::Migration),
+            Box::new(m20261130_000016_soak_ledger::Migration),
             Box::new(m20261130_000017_create_pending_thought::Migration),
         ]
     }

@@ -1,6 +1,7 @@
 //! `cubicle-cli bench …`: speed measured side by side in one run, printed as ratios.
 
 mod chat;
+mod soak;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -48,6 +49,34 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Fault soak (SPEC §10): a company works simulated days against a local provider
+    /// that fails about one request in five (429 with and without Retry-After, 500,
+    /// timeouts, cut bodies, garbled JSON) with a daily outage and a binding daily
+    /// budget; then retries, breaker, budget, malformed answers, crashes and stuck
+    /// employees are read back from the database.
+    Soak {
+        #[arg(long, default_value_t = 7)]
+        days: u32,
+        #[arg(long, default_value_t = 12)]
+        people: usize,
+        /// Share of requests that get a random fault (0–1); the daily outage comes on top.
+        #[arg(long, default_value_t = 0.2)]
+        failure_rate: f64,
+        #[arg(long, default_value_t = 42)]
+        seed: u64,
+        /// The company's daily budget (max_cost), USD; the default binds on the busiest
+        /// day (Monday's kick-off).
+        #[arg(long, default_value_t = 0.8)]
+        budget: f64,
+        /// Per-call timeout in ms (SPEC: 60 000; short, so a week doesn't take hours).
+        #[arg(long, default_value_t = 2000)]
+        call_timeout_ms: u64,
+        /// First backoff step in ms (then ×2, ×4; SPEC: 1000).
+        #[arg(long, default_value_t = 100)]
+        backoff_ms: u64,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 pub async fn run(cmd: BenchCommand) -> Result<()> {
@@ -66,6 +95,37 @@ pub async fn run(cmd: BenchCommand) -> Result<()> {
                     dept_size,
                     busy_minutes,
                     quiet_hours,
+                },
+                json,
+            )
+            .await
+        }
+        BenchCommand::Soak {
+            days,
+            people,
+            failure_rate,
+            seed,
+            budget,
+            call_timeout_ms,
+            backoff_ms,
+            json,
+        } => {
+            if !(0.0..=1.0).contains(&failure_rate) {
+                anyhow::bail!("--failure-rate must be between 0 and 1");
+            }
+            if !(budget.is_finite() && budget > 0.0) {
+                anyhow::bail!("--budget must be a positive number of dollars");
+            }
+            soak::run(
+                soak::Options {
+                    days: days.clamp(1, 30),
+                    people: people.clamp(2, 60),
+                    failure_rate,
+                    seed,
+                    budget_usd: budget,
+                    call_timeout: Duration::from_millis(call_timeout_ms.clamp(100, 120_000)),
+                    backoff: Duration::from_millis(backoff_ms.min(10_000)),
+                    ..soak::Options::default()
                 },
                 json,
             )

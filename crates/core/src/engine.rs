@@ -749,6 +749,17 @@ impl Engine {
         self.schedule(open.max(self.now()) + delay, employee_id, reason);
     }
 
+    /// Work stopped by the day's budget (SPEC §10: `max_cost` per day) picks up when the
+    /// budget renews: one poll just after local midnight, replacing any earlier one.
+    pub(crate) fn resume_tomorrow(&self, employee_id: i32) {
+        let delay = {
+            let mut rng = lock(&self.inner.rng);
+            self.inner.config.nudge.absorb_wait(&mut *rng)
+        };
+        let midnight = crate::gateway::start_of_day(self.now()) + TimeDelta::days(1);
+        self.schedule(midnight + delay, employee_id, WakeReason::Poll);
+    }
+
     pub(crate) fn schedule_expiry(&self, employee_id: i32, at: DateTime<Utc>) {
         self.schedule(at, employee_id, WakeReason::MemoryExpiry);
     }

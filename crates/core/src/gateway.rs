@@ -32,8 +32,9 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use ts_rs::TS;
 
+use self::breaker::Transition;
 use self::breaker::{Admit, Breaker};
-use self::metered::{Metered, clone_err, record_attempt, retry_wait};
+use self::metered::{Attempt, Metered, clone_err, record_attempt, retry_wait};
 use self::pricing::Price;
 use crate::clock::SharedClock;
 use crate::events::{DomainEvent, EventBus};
@@ -218,9 +219,12 @@ enum Msg {
         reply: oneshot::Sender<Result<Ticket, GatewayError>>,
     },
     Done {
-        provider: String,
+        ctx: CallContext,
+        route: Route,
         success: bool,
         reserved: f64,
+        /// When the call ended (the actor may read the message a little later).
+        at: chrono::DateTime<Utc>,
     },
 }
 
@@ -308,13 +312,15 @@ impl Gateway {
         rx.await.map_err(|_| GatewayError::Closed)?
     }
 
-    async fn finish(&self, ticket: &Ticket, success: bool) {
+    async fn finish(&self, ticket: &Ticket, ctx: &CallContext, success: bool) {
         let _ = self
             .tx
             .send(Msg::Done {
-                provider: ticket.route.provider_id.clone(),
+                ctx: ctx.clone(),
+                route: ticket.route.clone(),
                 success,
                 reserved: ticket.reserved,
+                at: self.shared.clock.now(),
             })
             .await;
     }
@@ -329,7 +335,7 @@ impl Gateway {
         let ticket = self.admit(ctx, route, &req).await?;
         let metered = Metered::new(self, &ticket, ctx);
         let result = metered.call(req).await;
-        self.finish(&ticket, result.is_ok()).await;
+        self.finish(&ticket, ctx, result.is_ok()).await;
         Ok(GatewayReply {
             value: result?,
             route: ticket.route.clone(),
@@ -348,7 +354,7 @@ impl Gateway {
         let ticket = self.admit(ctx, route, &req).await?;
         let metered = Metered::new(self, &ticket, ctx);
         let result = structured::complete_json::<T>(&metered, req).await;
-        self.finish_structured(&ticket, ctx, result).await
+        self.finish_structured(&ticket, &metered, result).await
     }
 
     /// Like [`Gateway::complete_json`] for a schema known only at run time.
@@ -362,18 +368,20 @@ impl Gateway {
         let ticket = self.admit(ctx, route, &req).await?;
         let metered = Metered::new(self, &ticket, ctx);
         let result = structured::complete_json_value(&metered, req, schema).await;
-        self.finish_structured(&ticket, ctx, result).await
+        self.finish_structured(&ticket, &metered, result).await
     }
 
     async fn finish_structured<T>(
         &self,
         ticket: &Ticket,
-        ctx: &CallContext,
+        metered: &Metered<'_>,
         result: Result<structured::Structured<T>, StructuredError>,
     ) -> Result<GatewayReply<T>, GatewayError> {
+        let ctx = metered.ctx();
         // An unusable answer is still an answer: it says nothing about the provider's health.
         let provider_ok = matches!(result, Ok(_) | Err(StructuredError::Invalid { .. }));
-        self.finish(ticket, provider_ok).await;
+        metered.mark_outputs(&result).await;
+        self.finish(ticket, ctx, provider_ok).await;
         match result {
             Ok(s) => Ok(GatewayReply {
                 value: s.value,
@@ -411,7 +419,7 @@ impl Gateway {
             let permit = match self.permits.clone().acquire_owned().await {
                 Ok(p) => p,
                 Err(_) => {
-                    self.finish(&ticket, false).await;
+                    self.finish(&ticket, ctx, false).await;
                     return Err(GatewayError::Closed);
                 }
             };
@@ -430,22 +438,25 @@ impl Gateway {
                 Err(e) => e,
             };
             drop(permit);
+            let wait = retry_wait(&err, retries.next(), config);
             record_attempt(
                 &self.shared,
                 &ticket,
                 ctx,
-                attempt,
-                Usage::default(),
-                "error",
-                Some(&err),
-                started.elapsed(),
+                Attempt {
+                    n: attempt,
+                    usage: Usage::default(),
+                    outcome: "error",
+                    error: Some(&err),
+                    latency: started.elapsed(),
+                    backoff: wait,
+                },
             )
             .await;
-            let wait = retry_wait(&err, retries.next(), config);
             match wait {
                 Some(wait) => tokio::time::sleep(wait).await,
                 None => {
-                    self.finish(&ticket, false).await;
+                    self.finish(&ticket, ctx, false).await;
                     return Err(err.into());
                 }
             }
@@ -486,14 +497,17 @@ impl Gateway {
                 &gateway.shared,
                 &ticket,
                 &ctx,
-                attempt,
-                usage,
-                kind,
-                err.as_ref(),
-                started.elapsed(),
+                Attempt {
+                    n: attempt,
+                    usage,
+                    outcome: kind,
+                    error: err.as_ref(),
+                    latency: started.elapsed(),
+                    backoff: None,
+                },
             )
             .await;
-            gateway.finish(&ticket, kind != "error").await;
+            gateway.finish(&ticket, &ctx, kind != "error").await;
         });
         let stream = futures::stream::unfold(rx, |mut rx| async move {
             rx.recv().await.map(|item| (item, rx))
@@ -552,12 +566,29 @@ impl Actor {
                     let _ = reply.send(result);
                 }
                 Msg::Done {
-                    provider,
+                    ctx,
+                    route,
                     success,
                     reserved,
+                    at,
                 } => {
                     self.reserved = (self.reserved - reserved).max(0.0);
-                    self.breaker(&provider).record(success, Instant::now());
+                    let change = self.breaker(&route.provider_id).record(success, at);
+                    // Breaker changes are rows of their own, so the boss (and the soak
+                    // report) sees when a provider was paused and when it came back. They
+                    // are about the provider, not about one instruction or employee.
+                    let ctx = CallContext::new(ctx.purpose);
+                    match change {
+                        Some(Transition::Opened) => {
+                            tracing::warn!(provider = %route.provider_id, "circuit breaker opened");
+                            self.refuse(&ctx, &route, "breaker_opened").await;
+                        }
+                        Some(Transition::Closed) => {
+                            tracing::info!(provider = %route.provider_id, "circuit breaker closed");
+                            self.refuse(&ctx, &route, "breaker_closed").await;
+                        }
+                        None => {}
+                    }
                 }
             }
         }
@@ -593,8 +624,9 @@ impl Actor {
         let mut route = route;
         let mut fallback = false;
         let near_budget = spent >= budget * self.config.fallback_at;
+        let now = self.clock.now();
         let open = route.provider_id != BUILTIN
-            && self.breaker(&route.provider_id).admit(Instant::now()) == Admit::No;
+            && self.breaker(&route.provider_id).admit(now) == Admit::No;
         if route.provider_id != BUILTIN && (open || near_budget) {
             let why = if open { "breaker_open" } else { "near_budget" };
             match self.resolver.resolve(BUILTIN).await {
@@ -643,7 +675,8 @@ impl Actor {
         })
     }
 
-    /// A ledger row for a call that was never made, so the boss sees why.
+    /// A ledger row for a call that was never made (or a breaker change), so the boss
+    /// sees why.
     async fn refuse(&self, ctx: &CallContext, route: &Route, outcome: &str) {
         let row = cost_ledger::ActiveModel {
             id: NotSet,
@@ -661,6 +694,8 @@ impl Actor {
             outcome: Set(outcome.to_owned()),
             fallback: Set(false),
             error: Set(None),
+            backoff_ms: Set(None),
+            output: Set(None),
         };
         if let Err(e) = q::insert_ledger(&self.db, row).await {
             tracing::error!(error = %e, "could not write the cost ledger");

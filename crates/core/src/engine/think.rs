@@ -414,7 +414,8 @@ pub(super) async fn think(
         // A malformed or failed thought is dropped with a log line; the employee keeps
         // working (its next poll comes at the default pace) and nothing is marked read.
         // A spent budget is different: nothing can be done until the boss raises it or
-        // tomorrow comes, so it waits for the next message instead of polling.
+        // tomorrow comes, so it waits for the next message or the new day instead of
+        // polling.
         let (why, budget) = match &failure {
             Some(GatewayError::Structured(_)) => ("malformed", false),
             Some(GatewayError::BudgetExceeded { .. }) => ("budget", true),
@@ -441,6 +442,10 @@ pub(super) async fn think(
             ))
             .await?;
         if budget {
+            // …but only until the budget does: the day's `max_cost` is spent, not the
+            // work. Without this poll, pending tasks waited for a message that might
+            // never come (found by `bench soak`).
+            engine.resume_tomorrow(employee_id);
             return Ok(ThinkOutcome::Idle);
         }
         return Ok(ThinkOutcome::Thought {

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use cubicle_llm::structured::{Structured, StructuredError};
 use cubicle_llm::{
     Capabilities, CompletionRequest, CompletionResponse, CompletionStream, LlmClient, LlmError,
     Usage,
@@ -22,6 +23,9 @@ pub(super) struct Metered<'a> {
     ticket: &'a Ticket,
     ctx: &'a CallContext,
     attempt_base: std::sync::atomic::AtomicI32,
+    /// Ledger rows of the attempts that returned an answer, in order: one per answer
+    /// the structured pipeline judged.
+    answered: std::sync::Mutex<Vec<i32>>,
 }
 
 impl<'a> Metered<'a> {
@@ -31,6 +35,47 @@ impl<'a> Metered<'a> {
             ticket,
             ctx,
             attempt_base: std::sync::atomic::AtomicI32::new(0),
+            answered: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    pub(super) fn ctx(&self) -> &CallContext {
+        self.ctx
+    }
+
+    /// Writes what became of each answer of a structured call into its ledger row:
+    /// every answer but the last was `rejected` (reported back to the model); the last
+    /// is `valid`, `repaired` or `dropped`. When the call ended in a provider error, the
+    /// answers before it were all rejected.
+    pub(super) async fn mark_outputs<T>(&self, result: &Result<Structured<T>, StructuredError>) {
+        let rows = std::mem::take(
+            &mut *self
+                .answered
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        let last = match result {
+            Ok(s) if s.repaired => Some("repaired"),
+            Ok(_) => Some("valid"),
+            Err(StructuredError::Invalid { .. }) => Some("dropped"),
+            Err(_) => None,
+        };
+        let (earlier, final_row) = match (last, rows.split_last()) {
+            (Some(last), Some((row, earlier))) => (earlier, Some((*row, last))),
+            _ => (rows.as_slice(), None),
+        };
+        let db = &self.gateway.shared.db;
+        let mut marks: Vec<(Vec<i32>, &str)> = vec![(earlier.to_vec(), "rejected")];
+        if let Some((row, last)) = final_row {
+            marks.push((vec![row], last));
+        }
+        for (ids, output) in marks {
+            if ids.is_empty() {
+                continue;
+            }
+            if let Err(e) = q::set_ledger_output(db, &ids, output).await {
+                tracing::error!(error = %e, "could not mark the ledger");
+            }
         }
     }
 
@@ -67,12 +112,16 @@ impl<'a> Metered<'a> {
                 }
             };
             let latency = started.elapsed();
-            self.record(attempt, &result, latency).await;
+            let wait = match &result {
+                Ok(_) => None,
+                Err(e) => retry_wait(e, retries.next(), config),
+            };
+            self.record(attempt, &result, latency, wait).await;
             let err = match result {
                 Ok(resp) => return Ok(resp),
                 Err(e) => e,
             };
-            let Some(wait) = retry_wait(&err, retries.next(), config) else {
+            let Some(wait) = wait else {
                 return Err(err);
             };
             tracing::info!(
@@ -91,22 +140,32 @@ impl<'a> Metered<'a> {
         attempt: i32,
         result: &Result<CompletionResponse, LlmError>,
         latency: Duration,
+        backoff: Option<Duration>,
     ) {
         let (usage, outcome, error) = match result {
             Ok(r) => (r.usage, "ok", None),
             Err(e) => (Usage::default(), "error", Some(e)),
         };
-        record_attempt(
+        let row = record_attempt(
             &self.gateway.shared,
             self.ticket,
             self.ctx,
-            attempt,
-            usage,
-            outcome,
-            error,
-            latency,
+            Attempt {
+                n: attempt,
+                usage,
+                outcome,
+                error,
+                latency,
+                backoff,
+            },
         )
         .await;
+        if let (Ok(_), Some(id)) = (result, row) {
+            self.answered
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push(id);
+        }
     }
 }
 
@@ -149,18 +208,28 @@ pub(super) fn clone_err(e: &LlmError) -> LlmError {
     }
 }
 
-/// One ledger row for one attempt, then a `SpendRecorded` event.
-#[allow(clippy::too_many_arguments)]
+/// One attempt on the wire, as the ledger records it.
+pub(super) struct Attempt<'e> {
+    pub(super) n: i32,
+    pub(super) usage: Usage,
+    pub(super) outcome: &'e str,
+    pub(super) error: Option<&'e LlmError>,
+    pub(super) latency: Duration,
+    /// The wait before the next attempt, when this failed one is retried.
+    pub(super) backoff: Option<Duration>,
+}
+
+fn millis(d: Duration) -> i32 {
+    i32::try_from(d.as_millis()).unwrap_or(i32::MAX)
+}
+
+/// One ledger row for one attempt, then a `SpendRecorded` event; the row's id.
 pub(super) async fn record_attempt(
     shared: &Shared,
     ticket: &Ticket,
     ctx: &CallContext,
-    attempt: i32,
-    usage: Usage,
-    outcome: &str,
-    error: Option<&LlmError>,
-    latency: Duration,
-) {
+    attempt: Attempt<'_>,
+) -> Option<i32> {
     let row = cost_ledger::ActiveModel {
         id: NotSet,
         at: Set(shared.clock.now()),
@@ -169,18 +238,26 @@ pub(super) async fn record_attempt(
         purpose: Set(ctx.purpose.as_str().to_owned()),
         provider_id: Set(ticket.route.provider_id.clone()),
         model: Set(ticket.route.model.clone()),
-        attempt: Set(attempt),
-        input_tokens: Set(i32::try_from(usage.input_tokens).unwrap_or(i32::MAX)),
-        output_tokens: Set(i32::try_from(usage.output_tokens).unwrap_or(i32::MAX)),
-        cost_usd: Set(ticket.price.cost(usage)),
-        latency_ms: Set(i32::try_from(latency.as_millis()).unwrap_or(i32::MAX)),
-        outcome: Set(outcome.to_owned()),
+        attempt: Set(attempt.n),
+        input_tokens: Set(i32::try_from(attempt.usage.input_tokens).unwrap_or(i32::MAX)),
+        output_tokens: Set(i32::try_from(attempt.usage.output_tokens).unwrap_or(i32::MAX)),
+        cost_usd: Set(ticket.price.cost(attempt.usage)),
+        latency_ms: Set(millis(attempt.latency)),
+        outcome: Set(attempt.outcome.to_owned()),
         fallback: Set(ticket.fallback),
-        error: Set(error.map(|e| format!("{}: {e}", e.code()))),
+        error: Set(attempt.error.map(|e| format!("{}: {e}", e.code()))),
+        backoff_ms: Set(attempt.backoff.map(millis)),
+        output: Set(None),
     };
     match q::insert_ledger(&shared.db, row).await {
-        Ok(_) => shared.bus.publish(DomainEvent::SpendRecorded),
-        Err(e) => tracing::error!(error = %e, "could not write the cost ledger"),
+        Ok(row) => {
+            shared.bus.publish(DomainEvent::SpendRecorded);
+            Some(row.id)
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "could not write the cost ledger");
+            None
+        }
     }
 }
 

@@ -47,6 +47,10 @@ impl Providers {
         let mut by_model: BTreeMap<(String, String), SpendByModel> = BTreeMap::new();
         let (mut today_usd, mut calls_today, mut refused_today) = (0.0, 0u32, 0u32);
         for r in &rows {
+            // A breaker opening or closing is a note, neither a call nor a refusal.
+            if matches!(r.outcome.as_str(), "breaker_opened" | "breaker_closed") {
+                continue;
+            }
             let made = r.attempt > 0;
             let day = r.at.with_timezone(&Local).date_naive();
             if day == today {

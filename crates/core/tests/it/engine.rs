@@ -369,7 +369,7 @@ async fn two_employees_talk_through_the_real_built_in_model_offline() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_spent_budget_stops_thinking_without_polling_until_a_new_message() {
+async fn a_spent_budget_stops_thinking_until_a_new_message_or_the_next_day() {
     let w = world().await;
     // Expensive enough that the first thoughts spend the day's budget.
     w.expensive(0.5).await;
@@ -387,19 +387,27 @@ async fn a_spent_budget_stops_thinking_without_polling_until_a_new_message() {
             .iter()
             .any(|t| t.silenced_by.as_deref() == Some("budget"))
     );
-    // Nobody keeps polling into a spent budget.
+    // Nobody keeps polling into a spent budget: the next poll waits for the new day.
     w.run_for(TimeDelta::hours(3)).await;
     assert_eq!(w.script.lock().unwrap().calls, calls);
+    let tomorrow = cubicle_core::gateway::start_of_day(w.clock.now()) + TimeDelta::days(1);
+    let mut resuming = 0;
     for p in &w.people {
-        assert!(
-            w.engine
-                .pending_for(p.id)
-                .iter()
-                .all(|x| x.reason != cubicle_core::scheduler::WakeReason::Poll),
-            "{} still polls",
-            p.name
-        );
+        for x in w.engine.pending_for(p.id) {
+            if x.reason == cubicle_core::scheduler::WakeReason::Poll {
+                assert!(x.at >= tomorrow, "{} polls today at {}", p.name, x.at);
+                resuming += 1;
+            }
+        }
     }
+    assert!(resuming > 0, "those stopped by the budget resume tomorrow");
+    // The budget renews at midnight and the work that waited is picked up, with no
+    // new message from anyone (it used to wait for one forever).
+    w.run_for(TimeDelta::hours(24)).await;
+    assert!(
+        w.script.lock().unwrap().calls > calls,
+        "nobody thought again on the new day"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -18,7 +18,7 @@ use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 /// Secrets for keyless local providers: nothing is ever stored.
-struct NoSecrets;
+pub(crate) struct NoSecrets;
 
 impl SecretStore for NoSecrets {
     fn get(&self, _: &str) -> Result<Option<ApiKey>, SecretError> {
@@ -74,6 +74,21 @@ async fn company_with(
     builtin: Option<std::path::PathBuf>,
     secrets: Arc<dyn SecretStore>,
 ) -> Harness {
+    company_on(
+        config,
+        builtin,
+        secrets,
+        cubicle_core::clock::SystemClock::shared(),
+    )
+    .await
+}
+
+pub(crate) async fn company_on(
+    config: GatewayConfig,
+    builtin: Option<std::path::PathBuf>,
+    secrets: Arc<dyn SecretStore>,
+    clock: cubicle_core::clock::SharedClock,
+) -> Harness {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
     let core = AppCore::open_with(
@@ -83,7 +98,7 @@ async fn company_with(
             builtin_model: Some(builtin.unwrap_or_else(|| dir.path().join("no-model.gguf"))),
             env_provider: None,
             gateway: config,
-            clock: cubicle_core::clock::SystemClock::shared(),
+            clock,
             ..CoreOptions::default()
         },
     )
@@ -130,7 +145,7 @@ pub(crate) async fn add_provider(h: &Harness, server: &MockServer, price: (f64, 
     p.id
 }
 
-fn chat(text: &str, prompt_tokens: u32, completion_tokens: u32) -> Value {
+pub(crate) fn chat(text: &str, prompt_tokens: u32, completion_tokens: u32) -> Value {
     json!({
         "id": "c1", "object": "chat.completion", "model": "m1",
         "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
@@ -153,7 +168,7 @@ pub(crate) fn route(id: &str) -> Route {
     }
 }
 
-async fn ledger(h: &Harness) -> Vec<cost_ledger::Model> {
+pub(crate) async fn ledger(h: &Harness) -> Vec<cost_ledger::Model> {
     cost_ledger::Entity::find()
         .order_by_asc(cost_ledger::Column::Id)
         .all(&h.core.db)
@@ -318,6 +333,13 @@ async fn rate_limits_are_retried_after_the_servers_retry_after() {
             .unwrap()
             .starts_with("rate_limited")
     );
+    // The wait is in the ledger: the provider's second, not the 10-ms backoff step.
+    assert!(
+        rows[0].backoff_ms.unwrap() >= 1000,
+        "{:?}",
+        rows[0].backoff_ms
+    );
+    assert_eq!(rows[1].backoff_ms, None);
 }
 
 #[tokio::test]
@@ -336,8 +358,13 @@ async fn server_errors_are_retried_with_backoff_then_reported() {
         .await
         .unwrap_err();
     assert_eq!(err.code(), "http");
-    // 1 try + 3 retries (backoff 1/2/4 s in production, scaled down here).
-    assert_eq!(ledger(&h).await.len(), 4);
+    // 1 try + 3 retries (backoff 1/2/4 s in production, scaled down here), each wait
+    // on the row of the attempt it followed; the last attempt was not retried.
+    let rows = ledger(&h).await;
+    assert_eq!(
+        rows.iter().map(|r| r.backoff_ms).collect::<Vec<_>>(),
+        vec![Some(10), Some(20), Some(40), None]
+    );
     assert_eq!(server.received_requests().await.unwrap().len(), 4);
 }
 
@@ -382,6 +409,28 @@ async fn the_breaker_opens_after_three_failed_calls_and_half_opens_later() {
     let reply = gw.complete(&ctx, route(&id), req("x")).await.unwrap();
     assert_eq!(reply.value.text, "back");
     assert!(gw.complete(&ctx, route(&id), req("x")).await.is_ok());
+    // The ledger shows the breaker at work: opened once, by the third failed call,
+    // and closed once, by the probe.
+    let marks: Vec<String> = ledger(&h)
+        .await
+        .into_iter()
+        .filter(|r| r.attempt == 0 || r.outcome == "ok")
+        .map(|r| r.outcome)
+        .collect();
+    assert_eq!(
+        marks,
+        vec![
+            "breaker_opened",
+            "breaker_open",
+            "ok",
+            "breaker_closed",
+            "ok"
+        ]
+    );
+    // The notes are neither calls nor refusals in the spend report.
+    let spend = h.core.providers.spend().await.unwrap();
+    assert_eq!(spend.refused_today, 1);
+    assert_eq!(spend.calls_today, 12 + 2);
 }
 
 #[tokio::test]
@@ -443,51 +492,6 @@ async fn budget_values_are_validated() {
             .unwrap_err();
         assert_eq!(err.code(), cubicle_core::ErrorCode::InvalidInput, "{bad}");
     }
-}
-
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema, PartialEq)]
-struct Verdict {
-    ok: bool,
-    reason: String,
-}
-
-#[tokio::test]
-async fn structured_calls_are_typed_and_every_attempt_is_metered() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(chat("{\"ok\": \"maybe\"}", 10, 5)))
-        .up_to_n_times(1)
-        .mount(&server)
-        .await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(chat(
-            "```json\n{\"ok\": true, \"reason\": \"fine\",}\n```",
-            20,
-            8,
-        )))
-        .mount(&server)
-        .await;
-    let h = company(fast_config(), None).await;
-    let id = add_provider(&h, &server, (0.0, 0.0)).await;
-    let reply = h
-        .core
-        .gateway
-        .complete_json::<Verdict>(&CallContext::new(Purpose::Intent), route(&id), req("judge"))
-        .await
-        .unwrap();
-    assert_eq!(
-        reply.value,
-        Verdict {
-            ok: true,
-            reason: "fine".into()
-        }
-    );
-    let rows = ledger(&h).await;
-    assert_eq!(
-        rows.iter().map(|r| r.attempt).collect::<Vec<_>>(),
-        vec![1, 2]
-    );
-    assert_eq!(rows[1].input_tokens, 20);
 }
 
 #[tokio::test]

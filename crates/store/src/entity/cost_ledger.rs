@@ -19,12 +19,20 @@ pub struct Model {
     #[sea_orm(column_type = "Double")]
     pub cost_usd: f64,
     pub latency_ms: i32,
-    /// `ok`, `error`, `budget_exceeded`, `breaker_open`.
+    /// `ok`, `error`, `cancelled` for an attempt; `budget_exceeded`, `breaker_open` for a
+    /// call refused before it was made; `breaker_opened`, `breaker_closed` for a
+    /// provider's circuit breaker changing state (attempt 0, no cost).
     pub outcome: String,
     /// Served by the built-in model instead of the routed provider.
     pub fallback: bool,
     #[sea_orm(column_type = "Text", nullable)]
     pub error: Option<String>,
+    /// A failed attempt that is retried: the wait before the next one (backoff, or the
+    /// provider's `Retry-After` when longer).
+    pub backoff_ms: Option<i32>,
+    /// A structured call's answer on this attempt: `valid`, `repaired`, `rejected`
+    /// (reported back to the model once) or `dropped`.
+    pub output: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
