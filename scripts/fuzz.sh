@@ -31,6 +31,9 @@ failed=()
 for t in "${TARGETS[@]}"; do
   mkdir -p "fuzz/corpus/$t" "fuzz/artifacts/$t"
   log=$(mktemp "/tmp/cubicle-fuzz-$t.XXXXXX")
+  # What this run writes to fuzz/artifacts is newer than this marker (the log is not:
+  # it is written until the end).
+  marker=$(mktemp "/tmp/cubicle-fuzz-start.XXXXXX")
   t0=$(date +%s)
   # The first corpus dir collects what the run finds; the hostile corpus only seeds.
   cargo +nightly fuzz run --target-dir "$TARGET_DIR" "$t" "fuzz/corpus/$t" tests/corpus/hostile -- \
@@ -39,7 +42,8 @@ for t in "${TARGETS[@]}"; do
   rc=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   [[ -n "$execs" ]] || execs=$(sed -n 's/^#\([0-9]*\)[[:space:]]*DONE.*/\1/p' "$log" | tail -1)
-  crashes=$(find "fuzz/artifacts/$t" -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) -newer "$log" | wc -l)
+  crashes=$(find "fuzz/artifacts/$t" -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) -newer "$marker" | wc -l)
+  rm -f "$marker"
   printf '%-24s %10s executions in %3d s, %d crash(es), exit %d\n' \
     "$t" "${execs:-?}" "$(($(date +%s) - t0))" "$crashes" "$rc"
   if ((rc != 0 || crashes > 0)); then

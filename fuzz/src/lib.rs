@@ -376,7 +376,7 @@ fn check_plan(p: &OpsPlan) {
             .collect();
         for k in keys {
             assert!(
-                ["tool", "args", "reason", "supported_by"].contains(&k),
+                ["tool", "args", "reason", "supportedBy"].contains(&k),
                 "tool call carries {k}"
             );
         }

@@ -13,12 +13,14 @@ pub fn normalize(text: &str) -> String {
     let mut pending_space = false;
     for c in text.chars() {
         let mapped = match c {
+            // Before the full-width range: its backtick would become '`', which is itself
+            // mapped, and normalizing twice must change nothing.
+            '‘' | '’' | '`' | '\u{FF40}' => '\'',
             '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
             '\u{3000}' | '\u{00A0}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' => ' ',
             '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}' => continue,
             '。' | '｡' => '.',
             '“' | '”' | '「' | '」' | '『' | '』' | '《' | '》' => '"',
-            '‘' | '’' | '`' => '\'',
             '—' | '–' | '―' => '-',
             '【' | '〔' => '[',
             '】' | '〕' => ']',
@@ -214,6 +216,17 @@ mod tests {
         assert_eq!(normalize("招３个ＱＡ。谢谢"), "招3个QA.谢谢");
         assert_eq!(normalize("  a \t b\u{200B}c  "), "a bc");
         assert_eq!(normalize("what’s up"), "what's up");
+    }
+
+    /// Found by the `intent_rules` fuzz target: the full-width backtick became '`' on
+    /// the first pass and '\'' on the second.
+    #[test]
+    fn normalizing_twice_changes_nothing() {
+        for text in ["ＨＩＲ ｀ＱＡ｀ to $１", "a ` b ｀ c ‘d’", "　ｘ\r\n ｙ "] {
+            let once = normalize(text);
+            assert_eq!(normalize(&once), once, "{text:?}");
+        }
+        assert_eq!(normalize("｀rm｀"), "'rm'");
     }
 
     #[test]
