@@ -63,6 +63,7 @@ const COMMANDS: &[&str] = &[
     "set_employee_tools",
     "export_company",
     "import_company",
+    "save_company_bundle",
 ];
 
 fn main() {

@@ -77,6 +77,7 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         employee_tools::set_employee_tools,
         bundle::export_company,
         bundle::import_company,
+        bundle::save_company_bundle,
     ]
 }
 

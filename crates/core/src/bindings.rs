@@ -80,6 +80,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     crate::approvals::DecideApproval::export_all(&cfg)?;
     crate::approvals::DecidedVia::export_all(&cfg)?;
     crate::bundle::ImportReport::export_all(&cfg)?;
+    crate::bundle::SavedBundle::export_all(&cfg)?;
     crate::approvals::ToolCallDto::export_all(&cfg)?;
     crate::tools::ToolSpec::export_all(&cfg)?;
     crate::approvals::EmployeeToolsDto::export_all(&cfg)?;

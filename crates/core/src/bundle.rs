@@ -33,6 +33,9 @@ pub const SCHEMA_VERSION: u32 = 1;
 pub const FORMAT: &str = "cubicle-company-bundle";
 
 /// One company, whole.
+mod file;
+pub use file::{SavedBundle, write_file};
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Bundle {
@@ -48,7 +51,6 @@ pub struct Bundle {
 /// What an import brought in.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct ImportReport {
     pub company_name: String,
     /// Everyone in the bundle, including former employees.
@@ -73,6 +75,10 @@ pub enum BundleError {
     TooNew { found: u32, supported: u32 },
     #[error("the bundle's rows do not fit together ({0}); nothing was imported")]
     Rejected(String),
+    #[error("{0}")]
+    BadFileName(String),
+    #[error("the bundle could not be saved: {0}")]
+    Write(String),
     #[error("storage error: {0}")]
     Storage(#[from] DbErr),
 }
@@ -83,6 +89,8 @@ impl BundleError {
             BundleError::NotEmpty(_) => ErrorCode::DatabaseNotEmpty,
             BundleError::Malformed(_) | BundleError::Rejected(_) => ErrorCode::BundleInvalid,
             BundleError::TooNew { .. } => ErrorCode::BundleTooNew,
+            BundleError::BadFileName(_) => ErrorCode::InvalidInput,
+            BundleError::Write(_) => ErrorCode::Internal,
             BundleError::Storage(_) => ErrorCode::Storage,
         }
     }

@@ -1,8 +1,8 @@
 //! Company bundles: export the whole company as JSON, import one into an empty database.
 
-use cubicle_core::bundle::{self, ImportReport};
+use cubicle_core::bundle::{self, ImportReport, SavedBundle};
 use cubicle_core::{AppCore, IpcError};
-use tauri::State;
+use tauri::{AppHandle, Manager, Runtime, State};
 
 type Res<T> = Result<T, IpcError>;
 
@@ -10,6 +10,23 @@ type Res<T> = Result<T, IpcError>;
 #[tauri::command]
 pub async fn export_company(core: State<'_, AppCore>) -> Res<String> {
     Ok(bundle::to_json(&bundle::export(&core).await?)?)
+}
+
+/// Saves the bundle as `file_name` in the user's Downloads folder (their home when there
+/// is none) and says where: a webview download would land wherever the app was started.
+#[tauri::command]
+pub async fn save_company_bundle<R: Runtime>(
+    app: AppHandle<R>,
+    core: State<'_, AppCore>,
+    file_name: String,
+) -> Res<SavedBundle> {
+    let json = bundle::to_json(&bundle::export(&core).await?)?;
+    let paths = app.path();
+    let dir = paths
+        .download_dir()
+        .or_else(|_| paths.home_dir())
+        .map_err(|e| IpcError::new(cubicle_core::ErrorCode::Internal, e.to_string()))?;
+    Ok(bundle::write_file(&json, &dir, &file_name)?)
 }
 
 #[tauri::command]

@@ -36,8 +36,10 @@ export function ImportBundle({ disabledReason, testId = "import-bundle" }: { dis
       <label
         htmlFor={inputId}
         aria-disabled={disabled}
-        className={`inline-flex h-9 items-center gap-1.5 rounded-lg bg-white px-3.5 text-sm font-medium text-slate-700 shadow-sm ring-1 ring-slate-300 ring-inset ${
-          disabled ? "cursor-not-allowed text-slate-400" : "cursor-pointer hover:bg-slate-50"
+        className={`inline-flex h-9 items-center gap-1.5 rounded-lg px-3.5 text-sm font-medium shadow-sm ring-1 ring-inset ${
+          disabled
+            ? "cursor-not-allowed bg-slate-50 text-slate-400 ring-slate-200"
+            : "cursor-pointer bg-white text-slate-700 ring-slate-300 hover:bg-slate-50"
         }`}
       >
         {imported.isPending ? <Spinner /> : null}

@@ -1,43 +1,11 @@
 import { screen, waitFor, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import i18n from "../i18n";
 import { FakeBackend } from "../test/fakeBackend";
-import { BUNDLE_SCHEMA_VERSION, exportBundle, importBundle } from "../test/fakeBundle";
+import { BUNDLE_SCHEMA_VERSION, FAKE_DOWNLOADS, exportBundle, importBundle } from "../test/fakeBundle";
 import { fixedOrg, provider } from "../test/fixtures";
 import { renderApp } from "../test/render";
 import { bundleFileName } from "./bundleFile";
-
-/** What the app handed to the browser as a download. */
-interface Saved {
-  fileName: string;
-  text: string;
-}
-
-let saved: Saved[] = [];
-let blobs = new Map<string, Blob>();
-
-beforeEach(() => {
-  saved = [];
-  blobs = new Map();
-  // jsdom has no object URLs and does not download: record what would have been saved.
-  vi.stubGlobal("URL", Object.assign(URL, {
-    createObjectURL: (b: Blob) => {
-      const url = `blob:test/${blobs.size}`;
-      blobs.set(url, b);
-      return url;
-    },
-    revokeObjectURL: () => {},
-  }));
-  vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
-    const blob = blobs.get(this.href);
-    if (!blob) return;
-    // jsdom's Blob has no text(): read it the old way.
-    const fileName = this.download;
-    const reader = new FileReader();
-    reader.onload = () => saved.push({ fileName, text: String(reader.result) });
-    reader.readAsText(blob);
-  });
-});
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -69,12 +37,13 @@ describe("export / import", () => {
     expect(within(section).getByRole("heading", { name: "Export / import" })).toBeInTheDocument();
 
     await user.click(within(section).getByTestId("export-company"));
-    expect(await within(section).findByTestId("export-done")).toHaveTextContent(/Saved cubicle-.*\.json/);
-    expect(backend.callsOf("export_company")).toHaveLength(1);
-    await waitFor(() => expect(saved).toHaveLength(1));
     const company = backend.company!;
-    const file = saved[0]!;
-    expect(file.fileName).toBe(bundleFileName(company.name));
+    const path = `${FAKE_DOWNLOADS}/${bundleFileName(company.name)}`;
+    expect(await within(section).findByTestId("export-done")).toHaveTextContent(new RegExp(`^Saved to ${path} \\(\\d+ KB\\)\\.$`));
+    expect(backend.callsOf("save_company_bundle").map((c) => c.args)).toEqual([{ fileName: bundleFileName(company.name) }]);
+    expect(backend.savedBundles).toHaveLength(1);
+    const file = backend.savedBundles[0]!;
+    expect(file.path).toBe(path);
     const doc = JSON.parse(file.text) as Record<string, unknown>;
     expect(doc.schemaVersion).toBe(BUNDLE_SCHEMA_VERSION);
     expect(file.text).toContain(company.name);
@@ -84,12 +53,12 @@ describe("export / import", () => {
 
   it("shows the export error and saves nothing when the backend fails", async () => {
     const backend = new FakeBackend(fixedOrg());
-    backend.failures.set("export_company", { code: "storage", message: "disk gone" });
+    backend.failures.set("save_company_bundle", { code: "storage", message: "disk gone" });
     backend.install();
     const { user } = await openSettings();
     await user.click(screen.getByTestId("export-company"));
     expect(await screen.findByText("The company data could not be read or saved.")).toBeInTheDocument();
-    expect(saved).toHaveLength(0);
+    expect(backend.savedBundles).toHaveLength(0);
   });
 
   it("keeps import switched off in Settings (there is always a company) and says where to import", async () => {

@@ -1,5 +1,5 @@
-// Saving and reading company bundle files in the webview: no dialog plugin, just a Blob with
-// <a download> to save and an <input type=file> to read.
+// Company bundle files in the webview: the name an export is saved under (the app writes it to
+// Downloads) and reading a chosen file from an <input type=file>.
 
 /** `cubicle-northwind-labs-2026-11-30.json`: the company's name made file-safe, and the day. */
 export function bundleFileName(companyName: string, now = new Date()): string {
@@ -11,23 +11,6 @@ export function bundleFileName(companyName: string, now = new Date()): string {
     .slice(0, 40);
   const day = now.toISOString().slice(0, 10);
   return `cubicle-${slug === "" ? "company" : slug}-${day}.json`;
-}
-
-/** Hands `json` to the browser as a download named `fileName`. */
-export function saveJson(json: string, fileName: string): void {
-  const url = URL.createObjectURL(new Blob([json], { type: "application/json" }));
-  try {
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = fileName;
-    a.rel = "noopener";
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-  } finally {
-    // After the click the download has its own copy of the data.
-    setTimeout(() => URL.revokeObjectURL(url), 0);
-  }
 }
 
 /** The text of a chosen file (File.text() where it exists, FileReader otherwise). */

@@ -65,6 +65,7 @@ import type { DecideApproval } from "../bindings/DecideApproval";
 import type { EmployeeToolsDto } from "../bindings/EmployeeToolsDto";
 import type { SetEmployeeTools } from "../bindings/SetEmployeeTools";
 import type { ImportReport } from "../bindings/ImportReport";
+import type { SavedBundle } from "../bindings/SavedBundle";
 
 export const api = {
   getOrg: () => invoke<OrgSnapshot>("get_org"),
@@ -190,6 +191,8 @@ export const api = {
   setEmployeeTools: (input: SetEmployeeTools) => invoke<EmployeeToolsDto>("set_employee_tools", { input }),
   /** The whole company as a JSON bundle (never any API key), for the user to save as a file. */
   exportCompany: () => invoke<string>("export_company"),
+  /** Exports and saves the bundle as `fileName` in the user's Downloads folder (never over a file); says where. */
+  saveCompanyBundle: (fileName: string) => invoke<SavedBundle>("save_company_bundle", { fileName }),
   /** Reads a bundle into an empty database only (`database_not_empty` otherwise), all or nothing. */
   importCompany: (json: string) => invoke<ImportReport>("import_company", { json }),
 };

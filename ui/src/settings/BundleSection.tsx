@@ -1,7 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import type { CompanyDto } from "../bindings/CompanyDto";
-import { bundleFileName, saveJson } from "../bundle/bundleFile";
+import { bundleFileName } from "../bundle/bundleFile";
 import { ImportBundle } from "../bundle/ImportBundle";
 import { Button, InlineError, Spinner } from "../components/ui";
 import { api } from "../ipc/api";
@@ -9,19 +9,16 @@ import { formatBytes } from "./format";
 import { SettingsSection } from "./SettingsSection";
 
 /**
- * Export / import. Export saves the whole company (no API keys) as one JSON file. Import only works
+ * Export / import. Export saves the whole company (no API keys) as one JSON file in Downloads. Import only works
  * in an empty Cubicle, and Settings always has a company, so here it is shown switched off with the
  * way to do it: the first-run screen of a fresh Cubicle (or `cubicle-cli --db NEW import FILE`).
  */
 export function BundleSection({ company }: { company: CompanyDto }) {
   const { t, i18n } = useTranslation();
   const exported = useMutation({
-    mutationFn: async () => {
-      const json = await api.exportCompany();
-      const fileName = bundleFileName(company.name);
-      saveJson(json, fileName);
-      return { fileName, bytes: new Blob([json]).size };
-    },
+    // Saved by the app itself, in the Downloads folder: a webview download would land wherever
+    // Cubicle happened to be started.
+    mutationFn: () => api.saveCompanyBundle(bundleFileName(company.name)),
   });
   return (
     <SettingsSection id="bundle" title={t("settings.bundle.title")} description={t("settings.bundle.description")} padded>
@@ -36,7 +33,7 @@ export function BundleSection({ company }: { company: CompanyDto }) {
           {exported.isError && <InlineError error={exported.error} />}
           {exported.isSuccess && (
             <p role="status" data-testid="export-done" className="text-sm text-emerald-700">
-              {t("settings.bundle.exported", { file: exported.data.fileName, size: formatBytes(exported.data.bytes, i18n.language) })}
+              {t("settings.bundle.exported", { file: exported.data.path, size: formatBytes(exported.data.bytes, i18n.language) })}
             </p>
           )}
         </div>

@@ -3,6 +3,7 @@ import { emptySpend, sampleSpend } from "../test/fixtures";
 import {
   budgetLevel,
   envVarFor,
+  formatBytes,
   formatUsd,
   isAbsolutePath,
   isHttpUrl,
@@ -81,5 +82,14 @@ describe("settings helpers", () => {
     expect(parseLocalDate("07/03/2025")).toBeNull();
     expect(isSpendEmpty(emptySpend())).toBe(true);
     expect(isSpendEmpty(sampleSpend())).toBe(false);
+  });
+});
+
+describe("formatBytes", () => {
+  it("says KB below a megabyte and MB above", () => {
+    expect(formatBytes(28_590, "en")).toBe("28 KB");
+    expect(formatBytes(10, "en")).toBe("1 KB");
+    expect(formatBytes(93 * 1024 * 1024, "en")).toBe("93 MB");
+    expect(formatBytes(1.5 * 1024 * 1024, "en")).toBe("1.5 MB");
   });
 });

@@ -72,6 +72,11 @@ export function formatCompact(value: number, language: string): string {
 
 export function formatBytes(bytes: number, language: string): string {
   const mb = bytes / (1024 * 1024);
+  if (mb < 1) {
+    // A bundle is tens of KB: "0 MB" would say nothing.
+    const kb = Math.max(1, Math.round(bytes / 1024));
+    return `${new Intl.NumberFormat(language).format(kb)} KB`;
+  }
   return `${new Intl.NumberFormat(language, { maximumFractionDigits: mb < 10 ? 1 : 0 }).format(mb)} MB`;
 }
 

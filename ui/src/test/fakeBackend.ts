@@ -107,6 +107,7 @@ export class FakeBackend extends FakeTools {
   departments: DepartmentDto[];
   employees: EmployeeDto[];
   templates: RoleTemplateDto[] = ROLE_TEMPLATES;
+  savedBundles: { path: string; text: string }[] = [];
   calls: Call[] = [];
   /** Make the next call of a command fail with this error (once). */
   failures = new Map<string, IpcError>();

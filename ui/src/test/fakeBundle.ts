@@ -10,6 +10,7 @@ import type { ErrorCode } from "../bindings/ErrorCode";
 import type { ImportReport } from "../bindings/ImportReport";
 import type { IpcError } from "../bindings/IpcError";
 import type { ProviderDto } from "../bindings/ProviderDto";
+import type { SavedBundle } from "../bindings/SavedBundle";
 import { UNHANDLED } from "./fakeChats";
 
 /** As on the Rust side (bundle::SCHEMA_VERSION, bundle::FORMAT). */
@@ -22,8 +23,13 @@ export interface BundleHost {
   departments: DepartmentDto[];
   employees: EmployeeDto[];
   providers: ProviderDto[];
+  /** What `save_company_bundle` wrote, as the real app would to the Downloads folder. */
+  savedBundles: { path: string; text: string }[];
   emit(event: { type: "company_updated"; companyId: number }): void;
 }
+
+/** The fake user's Downloads folder. */
+export const FAKE_DOWNLOADS = "/home/ada/Downloads";
 
 interface FakeTables {
   company: CompanyDto[];
@@ -93,10 +99,23 @@ export function importBundle(host: BundleHost, json: string): ImportReport {
   };
 }
 
+function saveBundle(host: BundleHost, fileName: string): SavedBundle {
+  if (!/^[^./\\][^/\\]*\.json$/.test(fileName)) fail("invalid_input", `${JSON.stringify(fileName)}: a bundle file is a plain name ending in .json`);
+  const text = exportBundle(host);
+  const taken = (p: string) => host.savedBundles.some((b) => b.path === p);
+  const stem = fileName.slice(0, -".json".length);
+  let path = `${FAKE_DOWNLOADS}/${fileName}`;
+  for (let n = 2; taken(path); n++) path = `${FAKE_DOWNLOADS}/${stem}-${n}.json`;
+  host.savedBundles.push({ path, text });
+  return { path, bytes: new TextEncoder().encode(text).length };
+}
+
 export function bundleCommand(host: BundleHost, cmd: string, args: Record<string, unknown> | undefined): unknown {
   switch (cmd) {
     case "export_company":
       return exportBundle(host);
+    case "save_company_bundle":
+      return saveBundle(host, typeof args?.fileName === "string" ? args.fileName : "");
     case "import_company":
       return importBundle(host, typeof args?.json === "string" ? args.json : "");
     default:
