@@ -22,10 +22,17 @@ pub async fn save_company_bundle<R: Runtime>(
 ) -> Res<SavedBundle> {
     let json = bundle::to_json(&bundle::export(&core).await?)?;
     let paths = app.path();
-    let dir = paths
-        .download_dir()
-        .or_else(|_| paths.home_dir())
-        .map_err(|e| IpcError::new(cubicle_core::ErrorCode::Internal, e.to_string()))?;
+    // The XDG Downloads folder; without xdg-user-dirs, ~/Downloads when there is one, else home.
+    let dir = match paths.download_dir() {
+        Ok(dir) => dir,
+        Err(_) => {
+            let home = paths
+                .home_dir()
+                .map_err(|e| IpcError::new(cubicle_core::ErrorCode::Internal, e.to_string()))?;
+            let downloads = home.join("Downloads");
+            if downloads.is_dir() { downloads } else { home }
+        }
+    };
     Ok(bundle::write_file(&json, &dir, &file_name)?)
 }
 
