@@ -189,8 +189,6 @@ export const api = {
    * or `run_cli` without a command; `already_fired` for someone who left.
    */
   setEmployeeTools: (input: SetEmployeeTools) => invoke<EmployeeToolsDto>("set_employee_tools", { input }),
-  /** The whole company as a JSON bundle (never any API key), for the user to save as a file. */
-  exportCompany: () => invoke<string>("export_company"),
   /** Exports and saves the bundle as `fileName` in the user's Downloads folder (never over a file); says where. */
   saveCompanyBundle: (fileName: string) => invoke<SavedBundle>("save_company_bundle", { fileName }),
   /** Reads a bundle into an empty database only (`database_not_empty` otherwise), all or nothing. */
