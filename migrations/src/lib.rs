@@ -23,6 +23,7 @@ mod m20261130_000014_create_trace;
 mod m20261130_000015_create_approval;
 mod m20261130_000016_soak_ledger;
 mod m20261130_000017_create_pending_thought;
+mod m20261130_000018_task_report_due;
 
 pub struct Migrator;
 
@@ -47,6 +48,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261130_000015_create_approval::Migration),
             Box::new(m20261130_000016_soak_ledger::Migration),
             Box::new(m20261130_000017_create_pending_thought::Migration),
+            Box::new(m20261130_000018_task_report_due::Migration),
         ]
     }
 }

@@ -414,6 +414,7 @@ fn the_engine_survives_twenty_kills_without_losing_or_doubling_anything() {
     let mut before = rt.block_on(snapshot(&db));
     let (mut rows_checked, mut lost_rows, mut replays, mut interrupted_seen) = (0usize, 0, 0, 0);
     let mut decided = 0;
+    let mut owed_at_kills = 0;
     let mut dups = Vec::new();
     let started = Instant::now();
     for kill in 0..KILLS {
@@ -459,6 +460,10 @@ fn the_engine_survives_twenty_kills_without_losing_or_doubling_anything() {
             lost_rows += lost(b, a);
         }
         replays += after.pending.len();
+        owed_at_kills += rt.block_on(count(
+            &db,
+            "SELECT COUNT(*) FROM task WHERE report_due_at IS NOT NULL",
+        ));
         interrupted_seen += after.unexecuted.len();
         dups.extend(rt.block_on(duplicates(&db, &posts.lock().unwrap())));
         // Nobody is left waiting for an approval that no longer waits — checked once
@@ -483,19 +488,25 @@ fn the_engine_survives_twenty_kills_without_losing_or_doubling_anything() {
         before = rt.block_on(snapshot(&db));
     }
 
-    // One last start takes up what the last kill left, and settles everyone.
+    // One last start takes up what the last kill left, settles everyone and writes
+    // the reports the kills held back.
     let mut child = company.start();
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {
         let now = rt.block_on(snapshot(&db));
+        let owed = rt.block_on(count(
+            &db,
+            "SELECT COUNT(*) FROM task WHERE report_due_at IS NOT NULL",
+        ));
         if before.pending.is_disjoint(&now.pending)
             && before.unexecuted.is_disjoint(&now.unexecuted)
+            && owed == 0
         {
             break;
         }
         assert!(
             Instant::now() < deadline,
-            "the last restart took nothing up"
+            "the last restart took nothing up ({owed} reports still owed)"
         );
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -515,12 +526,23 @@ fn the_engine_survives_twenty_kills_without_losing_or_doubling_anything() {
         &db,
         "SELECT COUNT(*) FROM mail WHERE title LIKE 'Did not run:%'",
     ));
+    // Every resolved task is reported, its copy in the mailbox — none forgotten by a
+    // kill between the resolution and the report.
+    let forgotten = rt.block_on(count(
+        &db,
+        "SELECT COUNT(*) FROM task t WHERE t.status = 'resolved' \
+         AND NOT EXISTS (SELECT 1 FROM mail m WHERE m.task_id = t.id AND m.kind = 'report')",
+    ));
+    let reported = rt.block_on(count(
+        &db,
+        "SELECT COUNT(DISTINCT task_id) FROM mail WHERE kind = 'report'",
+    ));
     dups.extend(rt.block_on(duplicates(&db, &posts.lock().unwrap())));
     let webhook_posts: u32 = posts.lock().unwrap().values().sum();
     println!(
         "crash test: {KILLS} kills survived in {:.1?}; {rows_checked} rows checked, {lost_rows} lost, {} duplicates; \
          {replays} interrupted thoughts replayed, {interrupted} approvals interrupted ({interrupted_seen} seen), \
-         {decided} decided by the boss; {} model answers, {} messages, {} tasks, {} approvals, {webhook_posts} webhook posts",
+         {decided} decided by the boss, {owed_at_kills} reports owed at a kill; {} model answers, {} messages, {} tasks ({reported} reported), {} approvals, {webhook_posts} webhook posts",
         started.elapsed(),
         dups.len(),
         served.load(Ordering::SeqCst),
@@ -529,6 +551,7 @@ fn the_engine_survives_twenty_kills_without_losing_or_doubling_anything() {
         end.approvals.len(),
     );
     assert_eq!(lost_rows, 0, "committed rows disappeared");
+    assert_eq!(forgotten, 0, "resolved tasks whose report was lost");
     assert!(dups.is_empty(), "written twice: {dups:?}");
     assert_eq!(
         stuck, 0,

@@ -27,8 +27,9 @@ use crate::AppCore;
 use crate::error::{ErrorCode, IpcError};
 use crate::events::DomainEvent;
 
-/// The shape of the tables in this version of Cubicle's bundles.
-pub const SCHEMA_VERSION: u32 = 1;
+/// The shape of the tables in this version of Cubicle's bundles. 2: `task.report_due_at`
+/// (a report still owed).
+pub const SCHEMA_VERSION: u32 = 2;
 /// The `format` field: tells a bundle from any other JSON document.
 pub const FORMAT: &str = "cubicle-company-bundle";
 

@@ -265,7 +265,7 @@ impl Engine {
                 self.schedule(at, e.id, WakeReason::MemoryExpiry);
             }
         }
-        Ok(())
+        self.take_up_owed_reports(None).await
     }
 
     /// Reacts to one committed change.
@@ -523,16 +523,7 @@ impl Engine {
         lock(&self.inner.stats).wakeups += 1;
         let result = match w.reason {
             WakeReason::Nudge { chat_id } => self.think_in_chat(w.employee_id, chat_id).await,
-            WakeReason::Poll => match self.poll_target(w.employee_id).await {
-                Ok(moderated::PollTarget::Default) => {
-                    self.think(w.employee_id, None, Focus::Messages).await
-                }
-                Ok(moderated::PollTarget::Chat(id)) => {
-                    self.think(w.employee_id, Some(id), Focus::Messages).await
-                }
-                Ok(moderated::PollTarget::Nothing) => Ok(()),
-                Err(e) => Err(e),
-            },
+            WakeReason::Poll => self.poll(w.employee_id).await,
             WakeReason::TaskEscalation { task_id } => self.escalate(w.employee_id, task_id).await,
             WakeReason::MemoryExpiry => self.expire(w.employee_id).await,
             WakeReason::Report { task_id } => self.report(w.employee_id, task_id).await,
@@ -545,6 +536,19 @@ impl Engine {
         };
         if let Err(e) = result {
             tracing::warn!(error = %e, employee = w.employee_id, reason = ?w.reason, "wake-up failed");
+        }
+    }
+
+    /// A poll: an owed report first (one a failed thought or the day's budget held
+    /// back), then a look at what is new where the employee may speak.
+    async fn poll(&self, employee_id: i32) -> Result<(), cubicle_store::DbErr> {
+        self.take_up_owed_reports(Some(employee_id)).await?;
+        match self.poll_target(employee_id).await? {
+            moderated::PollTarget::Default => self.think(employee_id, None, Focus::Messages).await,
+            moderated::PollTarget::Chat(id) => {
+                self.think(employee_id, Some(id), Focus::Messages).await
+            }
+            moderated::PollTarget::Nothing => Ok(()),
         }
     }
 

@@ -139,6 +139,7 @@ impl NewTask {
             resolved_at: Set(None),
             attempt: Set(self.attempt),
             review_of: Set(self.review_of),
+            report_due_at: Set(None),
         }
     }
 }

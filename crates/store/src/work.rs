@@ -128,3 +128,35 @@ pub async fn tasks_for_day(
         .all(conn)
         .await
 }
+
+/// Marks a task's report owed from `due` (`None`: written, or no longer owed).
+pub async fn set_report_due(
+    conn: &impl ConnectionTrait,
+    task_id: i32,
+    due: Option<chrono::DateTime<chrono::Utc>>,
+) -> Result<(), DbErr> {
+    use sea_orm::sea_query::Expr;
+    task::Entity::update_many()
+        .col_expr(task::Column::ReportDueAt, Expr::value(due))
+        .filter(task::Column::Id.eq(task_id))
+        .exec(conn)
+        .await?;
+    Ok(())
+}
+
+/// Resolved tasks whose report is still owed (by `owner`, when given), oldest due first.
+pub async fn reports_due(
+    conn: &impl ConnectionTrait,
+    owner: Option<i32>,
+) -> Result<Vec<task::Model>, DbErr> {
+    let mut q = task::Entity::find()
+        .filter(task::Column::Status.eq("resolved"))
+        .filter(task::Column::ReportDueAt.is_not_null());
+    if let Some(owner) = owner {
+        q = q.filter(task::Column::OwnerId.eq(owner));
+    }
+    q.order_by_asc(task::Column::ReportDueAt)
+        .order_by_asc(task::Column::Id)
+        .all(conn)
+        .await
+}

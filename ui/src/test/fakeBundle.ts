@@ -14,7 +14,7 @@ import type { SavedBundle } from "../bindings/SavedBundle";
 import { UNHANDLED } from "./fakeChats";
 
 /** As on the Rust side (bundle::SCHEMA_VERSION, bundle::FORMAT). */
-export const BUNDLE_SCHEMA_VERSION = 1;
+export const BUNDLE_SCHEMA_VERSION = 2;
 export const BUNDLE_FORMAT = "cubicle-company-bundle";
 
 /** What of the fake backend a bundle reads and writes. */

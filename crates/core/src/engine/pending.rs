@@ -201,6 +201,7 @@ async fn apply(
             .flat_map(|b| b.texts.iter().cloned())
             .collect();
         file_report(engine, &me, &chat, &task, &said, &format!("{key}report")).await?;
+        cubicle_store::work::set_report_due(db, task_id, None).await?;
     }
     let t = &plan.thought;
     let txn = db.begin().await?;

@@ -1,5 +1,11 @@
 //! onResolve (SPEC §6): where a resolved task's report goes, when it is written, and
 //! the thought that writes it.
+//!
+//! A report is owed from the moment it is scheduled until its copy is in the mailbox
+//! (`task.report_due_at`), so neither a stop nor a failed model call loses it: owed
+//! reports are scheduled again at start and taken up at the owner's next poll.
+
+use cubicle_store::work as wq;
 
 use super::{Engine, Focus, WakeReason, lock};
 
@@ -12,11 +18,17 @@ impl Engine {
         employee_id: i32,
         task_id: i32,
     ) -> Result<(), cubicle_store::DbErr> {
-        let Some(t) = cubicle_store::work::find_task(&self.core().db, task_id).await? else {
+        let db = &self.core().db;
+        let Some(t) = wq::find_task(db, task_id).await? else {
             return Ok(());
         };
-        if t.owner_id != employee_id || t.status != "resolved" {
+        if t.report_due_at.is_none() {
+            // Written already (a second wake-up for the same report).
             return Ok(());
+        }
+        if t.owner_id != employee_id || t.status != "resolved" {
+            // Reopened or handed over since: nobody owes this report any more.
+            return wq::set_report_due(db, task_id, None).await;
         }
         let chat_id = self
             .report_chat(employee_id, t.on_resolve_target.as_deref())
@@ -57,18 +69,45 @@ impl Engine {
         }
     }
 
-    /// Schedules the report of a task resolved just now, soon; if the target chat's
-    /// gates are still closed then (the thought that resolved the task may have just
-    /// spoken there), the report waits for them to reopen.
-    pub(crate) fn schedule_report(&self, employee_id: i32, task_id: i32) {
+    /// Owes the report of a task resolved just now and schedules it, soon; if the
+    /// target chat's gates are still closed then (the thought that resolved the task may
+    /// have just spoken there), the report waits for them to reopen.
+    pub(crate) async fn owe_report(
+        &self,
+        employee_id: i32,
+        task_id: i32,
+    ) -> Result<(), cubicle_store::DbErr> {
         let delay = {
             let mut rng = lock(&self.inner.rng);
             self.inner.config.nudge.absorb_wait(&mut *rng)
         };
-        self.schedule(
-            self.now() + delay,
-            employee_id,
-            WakeReason::Report { task_id },
-        );
+        let at = self.now() + delay;
+        wq::set_report_due(&self.core().db, task_id, Some(at)).await?;
+        self.schedule(at, employee_id, WakeReason::Report { task_id });
+        Ok(())
+    }
+
+    /// Schedules the reports still owed — everyone's (at start), or one employee's (at
+    /// its poll: a report thought that failed, or was stopped by the day's budget, is
+    /// tried again with the employee's next thought). A report whose owner has left is
+    /// no longer owed.
+    pub(crate) async fn take_up_owed_reports(
+        &self,
+        owner: Option<i32>,
+    ) -> Result<(), cubicle_store::DbErr> {
+        let db = &self.core().db;
+        let now = self.now();
+        for t in wq::reports_due(db, owner).await? {
+            let active = cubicle_store::org::find_employee(db, t.owner_id)
+                .await?
+                .is_some_and(|e| e.fired_at.is_none());
+            if !active {
+                wq::set_report_due(db, t.id, None).await?;
+                continue;
+            }
+            let at = t.report_due_at.map_or(now, |due| due.max(now));
+            self.schedule(at, t.owner_id, WakeReason::Report { task_id: t.id });
+        }
+        Ok(())
     }
 }

@@ -45,10 +45,7 @@ pub(super) async fn after_finish(
     }
     match reviewer_for(engine, task).await? {
         Some(reviewer) if reviewer != me.id => submit(engine, me, task, reviewer, key).await,
-        _ => {
-            engine.schedule_report(me.id, task.id);
-            Ok(())
-        }
+        _ => engine.owe_report(me.id, task.id).await,
     }
 }
 
@@ -144,8 +141,7 @@ async fn verdict(
         core.minds
             .stamina_event(author, StaminaEvent::ReviewPassed)
             .await?;
-        engine.schedule_report(author, work.id);
-        return Ok(());
+        return engine.owe_report(author, work.id).await;
     }
     // This work's rejections so far, this one included: one per attempt.
     let nth = u32::try_from(work.attempt).unwrap_or(0) + 1;

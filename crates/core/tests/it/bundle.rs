@@ -413,6 +413,43 @@ async fn a_bundle_from_a_newer_cubicle_is_refused_before_anything_is_read() {
 }
 
 #[tokio::test]
+async fn a_version_1_bundle_without_owed_reports_still_imports() {
+    let source = TestCompany::new().await;
+    let mia = source.hire("Mia", "Designer", None).await;
+    source
+        .core
+        .work
+        .create(NewTask::new(mia.id, "Draw the onboarding screens", "boss"))
+        .await
+        .unwrap();
+    let mut v: Value = serde_json::from_str(
+        &bundle::to_json(&bundle::export(&source.core).await.unwrap()).unwrap(),
+    )
+    .unwrap();
+    // What Cubicle wrote before tasks could owe a report.
+    v["schemaVersion"] = json!(1);
+    for task in v["tables"]["task"].as_array_mut().unwrap() {
+        assert!(
+            task.as_object_mut()
+                .unwrap()
+                .remove("report_due_at")
+                .is_some()
+        );
+    }
+    let fresh = empty_db(cubicle_core::clock::SystemClock::shared()).await;
+    let report = bundle::import(&fresh.core, bundle::parse(&v.to_string()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(report.employees, 1);
+    let tasks = cubicle_store::work::list_tasks(&fresh.core.db, 10)
+        .await
+        .unwrap();
+    assert_eq!(tasks.len(), 1);
+    assert_eq!(tasks[0].description, "Draw the onboarding screens");
+    assert!(tasks[0].report_due_at.is_none());
+}
+
+#[tokio::test]
 async fn a_bundle_that_fails_halfway_leaves_the_database_empty() {
     let good = small_bundle_json().await;
     let mut b = bundle::parse(&good).unwrap();

@@ -16,6 +16,7 @@ use crate::util::{TestCompany, mail_of, scripted_company};
 
 mod key_steps;
 mod playbook;
+mod reports;
 mod review;
 mod tools;
 

@@ -32,6 +32,10 @@ pub struct Model {
     pub attempt: i32,
     /// For a review task: the task whose deliverable is under review.
     pub review_of: Option<i32>,
+    /// A resolved task whose report is not written yet: when it falls due. Cleared once
+    /// the report's copy is in the mailbox (the engine picks owed reports up at start).
+    #[serde(default)]
+    pub report_due_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
