@@ -24,6 +24,7 @@ mod m20261130_000015_create_approval;
 mod m20261130_000016_soak_ledger;
 mod m20261130_000017_create_pending_thought;
 mod m20261130_000018_task_report_due;
+mod m20261130_000019_approval_run_started;
 
 pub struct Migrator;
 
@@ -49,6 +50,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261130_000016_soak_ledger::Migration),
             Box::new(m20261130_000017_create_pending_thought::Migration),
             Box::new(m20261130_000018_task_report_due::Migration),
+            Box::new(m20261130_000019_approval_run_started::Migration),
         ]
     }
 }

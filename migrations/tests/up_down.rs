@@ -98,6 +98,7 @@ async fn up_down_up(db: &DatabaseConnection) {
             .await
             .unwrap_or_else(|e| panic!("{sql}: {e}"));
     }
+    approvals_decided_before_run_claims_count_as_started(db).await;
     // The department tree is protected: a parent with children cannot be deleted.
     let refused = db
         .execute_unprepared("DELETE FROM department WHERE id = 1")
@@ -108,6 +109,49 @@ async fn up_down_up(db: &DatabaseConnection) {
     assert_tables(db, false).await;
     Migrator::up(db, None).await.expect("up again");
     assert_tables(db, true).await;
+}
+
+/// Migration 19 must not turn an old approved action that never ran (a stop fell in its
+/// run) into one queued to run: every approval already approved counts as started.
+async fn approvals_decided_before_run_claims_count_as_started(db: &DatabaseConnection) {
+    let migrations = Migrator::migrations();
+    let at = migrations
+        .iter()
+        .position(|m| m.name() == "m20261130_000019_approval_run_started")
+        .expect("migration 19");
+    Migrator::down(db, Some(u32::try_from(migrations.len() - at).unwrap()))
+        .await
+        .expect("down to 18");
+    for sql in [
+        "INSERT INTO approval (employee_id, tool, args, args_hash, reason, risk, status, created_at, expires_at, decided_at, decided_via, authorization_chain) VALUES (1, 'post_webhook', '{}', 'h2', 'tell', 'high', 'approved', '2026-11-30T00:00:00Z', '2026-12-01T00:00:00Z', '2026-11-30T02:00:00Z', 'ui', '[]')",
+        "INSERT INTO approval (employee_id, tool, args, args_hash, reason, risk, status, created_at, expires_at, authorization_chain) VALUES (1, 'post_webhook', '{}', 'h3', 'tell', 'high', 'waiting', '2026-11-30T00:00:00Z', '2026-12-01T00:00:00Z', '[]')",
+    ] {
+        db.execute_unprepared(sql)
+            .await
+            .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+    Migrator::up(db, None).await.expect("up to the newest");
+    let count = |sql: &'static str| async move {
+        db.query_one_raw(sea_orm_migration::sea_orm::Statement::from_string(
+            db.get_database_backend(),
+            sql,
+        ))
+        .await
+        .expect(sql)
+        .expect("a row")
+        .try_get_by_index::<i64>(0)
+        .expect("a count")
+    };
+    assert_eq!(
+        count("SELECT COUNT(*) FROM approval WHERE status = 'approved' AND run_started_at = decided_at").await,
+        2,
+        "both approved actions, the one that ran and the one that never recorded a run"
+    );
+    assert_eq!(
+        count("SELECT COUNT(*) FROM approval WHERE status = 'waiting' AND run_started_at IS NULL")
+            .await,
+        1
+    );
 }
 
 #[tokio::test]

@@ -87,14 +87,20 @@ pub fn run() {
             tracing::info!(db = %cubicle_store::db::redact_url(&url), "opening company");
             // A provider given entirely by the environment (CUBICLE_PROVIDER, …) works in
             // the app too, as in the CLI: handy for scripted setups and tests.
+            let server = cubicle_store::db::server_label(&url);
             let options = cubicle_core::app::CoreOptions {
                 env_provider: cubicle_core::providers::EnvProvider::from_env()?,
+                // Attached to a server, approved actions run on the server (its engine,
+                // its workspace, its network), not on this desktop.
+                approvals: cubicle_core::approvals::ApprovalsConfig {
+                    run_here: server.is_none(),
+                    ..Default::default()
+                },
                 ..Default::default()
             };
             let core =
                 tauri::async_runtime::block_on(cubicle_core::AppCore::open_with(&url, options))?;
             events::spawn_bridge(app.handle().clone(), &core.bus);
-            let server = cubicle_store::db::server_label(&url);
             if let Some(server) = &server {
                 // A shared company: the server's `cubicle-cli run` is its one engine (two
                 // would think twice for everyone). This app reads and writes the same

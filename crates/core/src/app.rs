@@ -175,6 +175,11 @@ impl AppCore {
             runtime,
             options.approvals.ttl,
         );
+        let approvals = if options.approvals.run_here {
+            approvals
+        } else {
+            approvals.queue_for_server()
+        };
         let meetings = crate::meeting::Meetings::new(
             db.clone(),
             bus.clone(),

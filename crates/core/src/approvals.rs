@@ -24,6 +24,7 @@
 mod employee_tools;
 pub mod policy;
 mod recovery;
+mod run;
 mod types;
 
 pub use employee_tools::*;
@@ -63,6 +64,9 @@ pub struct Approvals {
     mailbox: Mailbox,
     runtime: ToolRuntime,
     ttl: TimeDelta,
+    /// Whether an approved action runs where it is decided (the app with its engine,
+    /// the CLI); not on a desktop attached to a company server, whose engine runs it.
+    run_here: bool,
 }
 
 impl std::fmt::Debug for Approvals {
@@ -122,7 +126,16 @@ impl Approvals {
             mailbox,
             runtime,
             ttl: TimeDelta::from_std(ttl).unwrap_or(TimeDelta::days(1)),
+            run_here: true,
         }
+    }
+
+    /// Decisions only: an approved action is queued for the company server's engine
+    /// ([`Approvals::run_queued`]) instead of running here — for a desktop attached to
+    /// a shared database, so actions run on the server, in its workspace.
+    pub fn queue_for_server(mut self) -> Self {
+        self.run_here = false;
+        self
     }
 
     /// The tools and the workspace they run in.
@@ -272,6 +285,7 @@ impl Approvals {
                     note: None,
                     authorization_chain: row.authorization_chain.clone(),
                     unexpired_at: None,
+                    run_started_at: Some(now),
                 },
             )
             .await?;
@@ -387,6 +401,8 @@ impl Approvals {
                 note: note.as_deref(),
                 authorization_chain: serde_json::to_value(&chain).unwrap_or_default(),
                 unexpired_at: Some(now),
+                // Run here: claimed with the decision, so nobody else starts it.
+                run_started_at: (decision == Decision::Approve && self.run_here).then_some(now),
             },
         )
         .await?;
@@ -410,26 +426,12 @@ impl Approvals {
         self.bus
             .publish(DomainEvent::ApprovalDecided { approval_id: id });
         let row = self.reload(id).await?;
-        let outcome = if decision == Decision::Approve {
-            match self.execute(&row).await? {
-                Ok(_) => "It was done.".to_owned(),
-                Err(e) => format!("It failed: {e}"),
-            }
-        } else {
-            "Nothing was done.".to_owned()
-        };
-        self.settle_requester(row.employee_id).await?;
-        let (summary, _) = tools::describe(&row.tool, &row.args);
-        let decider = if via == DecidedVia::Policy {
-            "The approval policy"
-        } else {
-            "The boss"
-        };
-        self.tell_requester(
-            &row,
-            &format!("{decider} {verb} your request to {summary}. {outcome}"),
-        )
-        .await;
+        if decision == Decision::Approve && !self.run_here {
+            // Queued: the server's engine runs it and tells the requester how it went.
+            self.settle_requester(row.employee_id).await?;
+            return self.dto(&row).await;
+        }
+        self.conclude(&row, decision, via).await?;
         self.dto(&self.reload(id).await?).await
     }
 
@@ -610,67 +612,10 @@ impl Approvals {
                 result: Set(None),
                 error: Set(None),
                 executed_at: Set(None),
+                run_started_at: Set(None),
             },
         )
         .await
-    }
-
-    /// Runs an approved action once (the caller claimed the decision) and records what
-    /// happened. The stored arguments must still hash to what was approved.
-    async fn execute(
-        &self,
-        row: &approval::Model,
-    ) -> Result<Result<serde_json::Value, ToolError>, DbErr> {
-        let result = self.run_approved(row).await;
-        let now = self.clock.now();
-        let (value, error) = match &result {
-            Ok(v) => (Some(v.clone()), None),
-            Err(e) => (None, Some(e.to_string())),
-        };
-        q::record_execution(&self.db, row.id, value, error.clone(), now).await?;
-        self.log(LogEntry {
-            employee_id: row.employee_id,
-            tool: &row.tool,
-            args: &row.args,
-            risk: Risk::parse(&row.risk),
-            outcome: if result.is_ok() {
-                Outcome::Ok
-            } else {
-                Outcome::Error
-            },
-            output: Some(match &result {
-                Ok(v) => v.to_string(),
-                Err(e) => e.to_string(),
-            }),
-            approval_id: Some(row.id),
-            trace_id: row.trace_id.as_deref(),
-        })
-        .await?;
-        self.bus.publish(DomainEvent::ApprovalDecided {
-            approval_id: row.id,
-        });
-        Ok(result)
-    }
-
-    async fn run_approved(&self, row: &approval::Model) -> Result<serde_json::Value, ToolError> {
-        if tools::args_hash(&row.tool, &row.args) != row.args_hash {
-            tracing::warn!(approval_id = row.id, "approved arguments changed; not run");
-            return Err(ToolError::ArgsChanged);
-        }
-        let e = oq::find_employee(&self.db, row.employee_id)
-            .await?
-            .ok_or(ToolError::EmployeeNotFound(row.employee_id))?;
-        if e.fired_at.is_some() {
-            return Err(ToolError::NotConfigured(format!(
-                "{} no longer works here",
-                e.name
-            )));
-        }
-        let cx = ToolContext {
-            runtime: &self.runtime,
-            employee: &e,
-        };
-        tools::execute(&cx, &row.tool, row.args.clone()).await
     }
 
     /// Marks one waiting approval expired (if nobody decided it first) and tells the
@@ -693,6 +638,7 @@ impl Approvals {
                 note: None,
                 authorization_chain: serde_json::to_value(&chain).unwrap_or_default(),
                 unexpired_at: None,
+                run_started_at: None,
             },
         )
         .await?;

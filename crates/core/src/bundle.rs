@@ -28,7 +28,7 @@ use crate::error::{ErrorCode, IpcError};
 use crate::events::DomainEvent;
 
 /// The shape of the tables in this version of Cubicle's bundles. 2: `task.report_due_at`
-/// (a report still owed).
+/// (a report still owed) and `approval.run_started_at` (an approved action's run began).
 pub const SCHEMA_VERSION: u32 = 2;
 /// The `format` field: tells a bundle from any other JSON document.
 pub const FORMAT: &str = "cubicle-company-bundle";

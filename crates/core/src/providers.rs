@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
+#[cfg(feature = "builtin")]
 use cubicle_llm::builtin::{BuiltinClient, BuiltinModel, BuiltinOptions};
 use cubicle_llm::presets::{self, Dialect as LlmDialect, ProviderConfig};
 use cubicle_llm::{ApiKey, ChatMessage, CompletionRequest, LlmClient, LlmError};
@@ -14,7 +15,6 @@ use cubicle_store::entity::{model_route, provider};
 use cubicle_store::{Db, DbErr, models as q};
 use sea_orm::ActiveValue::Set;
 use sea_orm::IntoActiveModel;
-use tokio::sync::Mutex;
 
 mod env;
 mod prices;
@@ -99,7 +99,8 @@ pub struct Providers {
     /// Set by tests and embedders; wins over everything else.
     builtin_override: Option<PathBuf>,
     /// The loaded built-in model and the file it came from (reloaded when that changes).
-    builtin: Mutex<Option<(PathBuf, Arc<BuiltinModel>)>>,
+    #[cfg(feature = "builtin")]
+    builtin: tokio::sync::Mutex<Option<(PathBuf, Arc<BuiltinModel>)>>,
     env: Option<EnvProvider>,
 }
 
@@ -113,7 +114,8 @@ impl Providers {
             bus,
             secrets,
             builtin_override: None,
-            builtin: Mutex::new(None),
+            #[cfg(feature = "builtin")]
+            builtin: tokio::sync::Mutex::new(None),
             env: None,
         }
     }
@@ -132,7 +134,7 @@ impl Providers {
         if let Ok(Some(p)) = q::get_setting(&self.db, BUILTIN_PATH_SETTING).await {
             return (PathBuf::from(p), true);
         }
-        (cubicle_llm::builtin::default_model_path(), false)
+        (cubicle_llm::model_file::default_model_path(), false)
     }
 
     /// Uses another GGUF for the built-in model (`None`: back to the default). The file
@@ -182,7 +184,7 @@ impl Providers {
             path: path.display().to_string(),
             size_bytes: meta.map(|m| m.len()),
             custom,
-            default_path: cubicle_llm::builtin::default_model_path()
+            default_path: cubicle_llm::model_file::default_model_path()
                 .display()
                 .to_string(),
         }
@@ -195,7 +197,7 @@ impl Providers {
             preset: BUILTIN.into(),
             dialect: Dialect::Builtin,
             base_url: String::new(),
-            default_model: cubicle_llm::builtin::DEFAULT_MODEL_FILE.into(),
+            default_model: cubicle_llm::model_file::DEFAULT_MODEL_FILE.into(),
             models: vec![],
             enabled: true,
             key_required: false,
@@ -535,6 +537,7 @@ impl Providers {
         })
     }
 
+    #[cfg(feature = "builtin")]
     async fn builtin_model(&self) -> Result<Arc<BuiltinModel>, LlmError> {
         let (path, _) = self.builtin_path().await;
         // Held across the load on purpose: concurrent first calls load the file once.
@@ -574,11 +577,19 @@ fn check_gguf(path: &std::path::Path) -> Result<(), String> {
 impl ProviderResolver for Providers {
     async fn resolve(&self, provider_id: &str) -> Result<ResolvedProvider, LlmError> {
         if provider_id == BUILTIN {
-            let model = self.builtin_model().await?;
-            return Ok(ResolvedProvider {
-                client: Arc::new(BuiltinClient::new(model)),
-                preset: BUILTIN.into(),
-            });
+            #[cfg(feature = "builtin")]
+            {
+                let model = self.builtin_model().await?;
+                return Ok(ResolvedProvider {
+                    client: Arc::new(BuiltinClient::new(model)),
+                    preset: BUILTIN.into(),
+                });
+            }
+            #[cfg(not(feature = "builtin"))]
+            return Err(LlmError::Builtin(
+                "this build of Cubicle has no built-in model (built without the `builtin` feature)"
+                    .into(),
+            ));
         }
         if provider_id == ENV_PROVIDER_ID
             && let Some(env) = &self.env

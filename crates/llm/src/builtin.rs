@@ -38,12 +38,9 @@ use crate::types::{
     FinishReason, LlmClient, LlmError, Role, StreamEvent, Usage,
 };
 
-/// File name of the model that `scripts/install-model.sh` installs.
-pub const DEFAULT_MODEL_FILE: &str = "SmolLM2-135M-Instruct.Q4_1.gguf";
-/// The app's identifier: its data dir is `<platform data dir>/<this>`.
-pub const APP_DATA_DIR_NAME: &str = "app.cubicle.desktop";
-/// Environment variable that points at another GGUF file.
-pub const MODEL_PATH_ENV: &str = "CUBICLE_BUILTIN_MODEL";
+pub use crate::model_file::{
+    APP_DATA_DIR_NAME, DEFAULT_MODEL_FILE, MODEL_PATH_ENV, default_model_path,
+};
 
 /// `max_tokens` when the request sets none and has no schema.
 const DEFAULT_MAX_TOKENS_TEXT: u32 = 512;
@@ -56,43 +53,6 @@ const DEFAULT_TEMPERATURE: f32 = 0.7;
 const PROMPT_BATCH: usize = 512;
 /// Deltas buffered between the generating thread and a slow stream reader.
 const STREAM_BUFFER: usize = 64;
-
-/// Where the built-in model lives: `$CUBICLE_BUILTIN_MODEL` when set, else
-/// `<data dir>/app.cubicle.desktop/models/SmolLM2-135M-Instruct.Q4_1.gguf`, the data dir
-/// being `$XDG_DATA_HOME` or `~/.local/share` on Linux (what Tauri's `app_data_dir` uses).
-pub fn default_model_path() -> PathBuf {
-    if let Some(p) = std::env::var_os(MODEL_PATH_ENV).filter(|p| !p.is_empty()) {
-        return PathBuf::from(p);
-    }
-    data_dir()
-        .join(APP_DATA_DIR_NAME)
-        .join("models")
-        .join(DEFAULT_MODEL_FILE)
-}
-
-fn data_dir() -> PathBuf {
-    let home = || std::env::var_os("HOME").map(PathBuf::from);
-    if cfg!(target_os = "macos") {
-        if let Some(h) = home() {
-            return h.join("Library").join("Application Support");
-        }
-    } else if cfg!(windows) {
-        if let Some(p) = std::env::var_os("APPDATA") {
-            return PathBuf::from(p);
-        }
-    } else {
-        if let Some(p) = std::env::var_os("XDG_DATA_HOME")
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
-        {
-            return p;
-        }
-        if let Some(h) = home() {
-            return h.join(".local").join("share");
-        }
-    }
-    PathBuf::from(".")
-}
 
 /// How a [`BuiltinModel`] runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

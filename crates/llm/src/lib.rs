@@ -10,6 +10,7 @@ pub mod anthropic;
 #[cfg(feature = "builtin")]
 pub mod builtin;
 mod http;
+pub mod model_file;
 pub mod openai;
 pub mod presets;
 pub mod structured;

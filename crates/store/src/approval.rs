@@ -55,6 +55,9 @@ pub struct Claim<'a> {
     pub note: Option<&'a str>,
     pub authorization_chain: serde_json::Value,
     pub unexpired_at: Option<DateTime<Utc>>,
+    /// Set when the decider runs the approved action itself, claiming its run in the
+    /// same update; `None` leaves an approval queued for the engine.
+    pub run_started_at: Option<DateTime<Utc>>,
 }
 
 /// Claims the decision: true when this call changed the row (and so owns the outcome).
@@ -77,6 +80,9 @@ pub async fn claim_decision(
         )
         .filter(approval::Column::Id.eq(id))
         .filter(approval::Column::Status.eq(WAITING));
+    if let Some(t) = claim.run_started_at {
+        q = q.col_expr(approval::Column::RunStartedAt, Expr::value(t));
+    }
     if let Some(t) = claim.unexpired_at {
         q = q.filter(approval::Column::ExpiresAt.gt(t));
     }
@@ -101,18 +107,49 @@ pub async fn record_execution(
     Ok(())
 }
 
-/// Approved actions with no record of having run and no note yet: a kill fell between
-/// the decision and the run (SPEC §10).
-pub async fn approved_unexecuted(
-    conn: &impl ConnectionTrait,
-) -> Result<Vec<approval::Model>, DbErr> {
+/// Approved actions whose run began but never recorded an end, with no note yet: a
+/// stop fell in the run (SPEC §10).
+pub async fn interrupted_runs(conn: &impl ConnectionTrait) -> Result<Vec<approval::Model>, DbErr> {
     approval::Entity::find()
         .filter(approval::Column::Status.eq("approved"))
+        .filter(approval::Column::RunStartedAt.is_not_null())
         .filter(approval::Column::ExecutedAt.is_null())
         .filter(approval::Column::Error.is_null())
         .order_by_asc(approval::Column::Id)
         .all(conn)
         .await
+}
+
+/// Approved actions nobody has started: decided where they are not run (a desktop
+/// attached to a company server), queued for the engine. Oldest first.
+pub async fn queued_runs(conn: &impl ConnectionTrait) -> Result<Vec<approval::Model>, DbErr> {
+    approval::Entity::find()
+        .filter(approval::Column::Status.eq("approved"))
+        .filter(approval::Column::RunStartedAt.is_null())
+        .filter(approval::Column::ExecutedAt.is_null())
+        .filter(approval::Column::Error.is_null())
+        .order_by_asc(approval::Column::Id)
+        .all(conn)
+        .await
+}
+
+/// Claims the run of a queued approved action: true when this call owns it (so it runs
+/// once, whoever else saw it queued).
+pub async fn claim_run(
+    conn: &impl ConnectionTrait,
+    id: i32,
+    now: DateTime<Utc>,
+) -> Result<bool, DbErr> {
+    let res = approval::Entity::update_many()
+        .col_expr(approval::Column::RunStartedAt, Expr::value(now))
+        .filter(approval::Column::Id.eq(id))
+        .filter(approval::Column::Status.eq("approved"))
+        .filter(approval::Column::RunStartedAt.is_null())
+        .filter(approval::Column::ExecutedAt.is_null())
+        .filter(approval::Column::Error.is_null())
+        .exec(conn)
+        .await?;
+    Ok(res.rows_affected == 1)
 }
 
 /// Notes why an approved action never ran, once: true when this call wrote the note.

@@ -224,6 +224,18 @@ describe("approvals page", () => {
     expect(within(old).queryByRole("button", { name: "Approve" })).not.toBeInTheDocument();
   });
 
+  it("says an action approved on a desktop attached to a server has not run yet, until the server runs it", async () => {
+    const { backend } = withApprovals();
+    const queued = backend.addApproval(32, "post_webhook", { summary: "POST to partner", status: "approved", decidedVia: "ui", decidedAt: ago(1), createdAt: ago(10) });
+    backend.install();
+    const { user } = renderApp();
+
+    await user.click(await screen.findByTestId("approvals-view-history"));
+    const card = await screen.findByTestId(`approval-history-${queued.id}`);
+    expect(within(card).getByTestId(`approval-history-${queued.id}-queued`)).toHaveTextContent("Not run yet: the company server runs it");
+    expect(within(card).queryByTestId(`approval-history-${queued.id}-result`)).not.toBeInTheDocument();
+  });
+
   it("filters the history by status and by requester, newest first", async () => {
     const { backend, written, deleted } = withApprovals();
     backend.install();

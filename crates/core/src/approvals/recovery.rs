@@ -1,10 +1,10 @@
 //! Crash safety (SPEC §10). A call asked by a pending thought is logged or filed once
-//! under its key ([`Approvals::log_keyed`]). And after a kill: an approval decided
-//! `approved` whose action never recorded a run — the kill fell between claiming the
-//! decision and running it, or while it ran. Whether a side effect (a webhook POST, a
-//! shell command) happened is unknown, so it is never run again automatically: it keeps
-//! its status, gets a note saying why it did not run, and the boss hears of it in the
-//! mailbox.
+//! under its key ([`Approvals::log_keyed`]). And after a kill: an approved action whose
+//! run began (claimed with the decision, or from the queue) but never recorded an end.
+//! Whether a side effect (a webhook POST, a shell command) happened is unknown, so it is
+//! never run again automatically: it keeps its status, gets a note saying why it did not
+//! run, and the boss hears of it in the mailbox. (An approved action whose run never
+//! began is queued, not interrupted: [`Approvals::run_queued`] runs it.)
 
 use cubicle_store::{DbErr, TransactionTrait, approval as q};
 
@@ -17,12 +17,12 @@ pub const INTERRUPTED: &str =
     "interrupted: the app stopped before this ran; not retried because it may have partly run";
 
 impl Approvals {
-    /// Marks every approved action with no record of its run as interrupted, tells its
+    /// Marks every approved action whose run began and never ended as interrupted, tells its
     /// requester and files a mailbox item for the boss. Call it when the engine starts,
     /// before anything runs. Returns the ids marked.
     pub async fn flag_interrupted(&self) -> Result<Vec<i32>, ApprovalError> {
         let mut marked = Vec::new();
-        for row in q::approved_unexecuted(&self.db).await? {
+        for row in q::interrupted_runs(&self.db).await? {
             if !q::mark_interrupted(&self.db, row.id, INTERRUPTED).await? {
                 continue;
             }

@@ -221,6 +221,9 @@ pub struct ApprovalsConfig {
     /// How long an approval waits before it expires.
     pub ttl: Duration,
     pub tools: tools::ToolsConfig,
+    /// Whether approved actions run in this process. False on a desktop attached to a
+    /// company server: it records decisions, the server's engine runs them.
+    pub run_here: bool,
 }
 
 impl Default for ApprovalsConfig {
@@ -228,6 +231,7 @@ impl Default for ApprovalsConfig {
         Self {
             ttl: DEFAULT_APPROVAL_TTL,
             tools: tools::ToolsConfig::default(),
+            run_here: true,
         }
     }
 }

@@ -23,6 +23,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 use crate::util::TestCompany;
 
 mod employee_tools;
+mod on_server;
 mod tools;
 
 async fn company_with(clock: &ManualClock, tools: ToolsConfig) -> TestCompany {
@@ -714,4 +715,11 @@ fn the_webhook_receives_the_slack_payload_only_after_approval_on_postgres() {
 #[test]
 fn a_decision_records_its_authorization_chain_and_is_idempotent_on_postgres() {
     crate::pg::on_postgres(a_decision_records_its_authorization_chain_and_is_idempotent);
+}
+
+#[test]
+fn an_approval_decided_on_an_attached_desktop_runs_once_on_the_server_on_postgres() {
+    crate::pg::on_postgres(
+        on_server::an_approval_decided_on_an_attached_desktop_runs_once_on_the_server,
+    );
 }

@@ -413,7 +413,7 @@ async fn a_bundle_from_a_newer_cubicle_is_refused_before_anything_is_read() {
 }
 
 #[tokio::test]
-async fn a_version_1_bundle_without_owed_reports_still_imports() {
+async fn a_version_1_bundle_still_imports() {
     let source = TestCompany::new().await;
     let mia = source.hire("Mia", "Designer", None).await;
     source
@@ -422,19 +422,39 @@ async fn a_version_1_bundle_without_owed_reports_still_imports() {
         .create(NewTask::new(mia.id, "Draw the onboarding screens", "boss"))
         .await
         .unwrap();
+    source
+        .core
+        .approvals
+        .set_tool_whitelist(mia.id, vec!["post_webhook".into()])
+        .await
+        .unwrap();
+    let asked = source
+        .core
+        .approvals
+        .request(
+            mia.id,
+            ToolCall::new(
+                "post_webhook",
+                json!({"url": "http://127.0.0.1:9/hook", "text": "Screens are up", "style": "slack"}),
+                "tell the partner",
+            ),
+            None,
+            None,
+        )
+        .await
+        .unwrap();
+    assert!(matches!(asked, CallOutcome::Waiting(_)), "{asked:?}");
     let mut v: Value = serde_json::from_str(
         &bundle::to_json(&bundle::export(&source.core).await.unwrap()).unwrap(),
     )
     .unwrap();
-    // What Cubicle wrote before tasks could owe a report.
+    // What Cubicle wrote before tasks could owe a report and runs were claimed.
     v["schemaVersion"] = json!(1);
-    for task in v["tables"]["task"].as_array_mut().unwrap() {
-        assert!(
-            task.as_object_mut()
-                .unwrap()
-                .remove("report_due_at")
-                .is_some()
-        );
+    for (table, column) in [("task", "report_due_at"), ("approval", "run_started_at")] {
+        for row in v["tables"][table].as_array_mut().unwrap() {
+            let row = row.as_object_mut().unwrap();
+            assert!(row.remove(column).is_some(), "{table}.{column}");
+        }
     }
     let fresh = empty_db(cubicle_core::clock::SystemClock::shared()).await;
     let report = bundle::import(&fresh.core, bundle::parse(&v.to_string()).unwrap())
@@ -447,6 +467,15 @@ async fn a_version_1_bundle_without_owed_reports_still_imports() {
     assert_eq!(tasks.len(), 1);
     assert_eq!(tasks[0].description, "Draw the onboarding screens");
     assert!(tasks[0].report_due_at.is_none());
+    let waiting = fresh
+        .core
+        .approvals
+        .list(ApprovalFilter::Pending)
+        .await
+        .unwrap();
+    assert_eq!(waiting.len(), 1);
+    assert_eq!(waiting[0].tool, "post_webhook");
+    assert_eq!(waiting[0].args["text"], "Screens are up");
 }
 
 #[tokio::test]

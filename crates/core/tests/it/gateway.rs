@@ -515,7 +515,7 @@ async fn an_unknown_provider_is_a_clear_error_not_a_panic() {
 fn builtin_model_path() -> std::path::PathBuf {
     let path = std::env::var("CUBICLE_BUILTIN_MODEL")
         .map(Into::into)
-        .unwrap_or_else(|_| cubicle_llm::builtin::default_model_path());
+        .unwrap_or_else(|_| cubicle_llm::model_file::default_model_path());
     assert!(
         path.is_file(),
         "the built-in model is missing at {}: run scripts/install-model.sh",

@@ -150,6 +150,24 @@ impl TestCompany {
         .expect("open the database again")
     }
 
+    /// A desktop attached to this company's server: it records approval decisions and
+    /// leaves running them to the server's engine.
+    pub async fn attached_desktop(&self) -> AppCore {
+        AppCore::open_with(
+            &self.url,
+            CoreOptions {
+                clock: self.core.clock.clone(),
+                approvals: cubicle_core::approvals::ApprovalsConfig {
+                    run_here: false,
+                    ..Default::default()
+                },
+                ..CoreOptions::default()
+            },
+        )
+        .await
+        .expect("open the database again")
+    }
+
     /// Every event published since the last drain.
     pub fn drain_events(&mut self) -> Vec<DomainEvent> {
         let mut out = Vec::new();

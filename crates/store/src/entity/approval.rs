@@ -35,6 +35,10 @@ pub struct Model {
     #[sea_orm(column_type = "Text", nullable)]
     pub error: Option<String>,
     pub executed_at: Option<DateTimeUtc>,
+    /// When its run began (claimed by whoever runs it). Approved without it: queued for
+    /// the company server's engine (decided on a desktop attached to the server).
+    #[serde(default)]
+    pub run_started_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -194,7 +194,7 @@ async fn an_approved_action_killed_before_it_ran_is_shown_to_the_boss_and_not_ru
     let CallOutcome::Waiting(id) = outcome else {
         panic!("post_webhook waits for the boss: {outcome:?}");
     };
-    // The boss's decision was claimed, then the process died before the POST.
+    // The boss's decision and the run were claimed, then the process died before the POST.
     let claimed = cubicle_store::approval::claim_decision(
         &co.core.db,
         id,
@@ -205,6 +205,8 @@ async fn an_approved_action_killed_before_it_ran_is_shown_to_the_boss_and_not_ru
             note: None,
             authorization_chain: json!([]),
             unexpired_at: None,
+            // It was being run here.
+            run_started_at: Some(co.core.clock.now()),
         },
     )
     .await

@@ -1,0 +1,161 @@
+//! A company on a shared server (SPEC §8 with docs/server.md): a desktop attached to it
+//! records the boss's decision, and the server's engine runs the approved action — once,
+//! however many desktops decide or engines look — in the server's workspace.
+
+use cubicle_core::engine::{Engine, EngineConfig};
+
+use super::*;
+
+fn hook(server: &MockServer, text: &str) -> serde_json::Value {
+    json!({"url": format!("{}/hook", server.uri()), "text": text, "style": "slack"})
+}
+
+async fn posts(server: &MockServer) -> usize {
+    server.received_requests().await.unwrap().len()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn an_approval_decided_on_an_attached_desktop_runs_once_on_the_server() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/hook"))
+        .respond_with(ResponseTemplate::new(200).set_body_string("ok"))
+        .mount(&server)
+        .await;
+    let c = company().await;
+    let ops = staff(&c, "Olga", &["post_webhook"]).await;
+    let first = waiting(
+        ask(
+            &c,
+            &ops,
+            "post_webhook",
+            hook(&server, "Release 1.2 is out"),
+        )
+        .await,
+    );
+
+    // The boss approves on two desktops at once, while no engine runs.
+    let desktops = [c.attached_desktop().await, c.attached_desktop().await];
+    let (a, b) = tokio::join!(
+        desktops[0].approvals.decide(
+            first,
+            Decision::Approve,
+            DecidedVia::Ui,
+            Some("ship it".into())
+        ),
+        desktops[1]
+            .approvals
+            .decide(first, Decision::Approve, DecidedVia::Notification, None),
+    );
+    for decided in [a.unwrap(), b.unwrap()] {
+        assert_eq!(decided.status, ApprovalStatus::Approved);
+        assert!(decided.executed_at.is_none() && decided.error.is_none());
+    }
+    assert_eq!(posts(&server).await, 0, "nothing runs on a desktop");
+    assert_eq!(
+        status_of(&c, ops.id).await,
+        EmployeeStatus::Idle,
+        "decided, so Olga no longer waits"
+    );
+    assert!(desktops[0].approvals.run_queued().await.unwrap().is_empty());
+    assert_eq!(posts(&server).await, 0);
+
+    // The server's engine starts: a queued action never began, so it is run, not
+    // flagged as interrupted.
+    let engine = Engine::new(&c.core, EngineConfig::default());
+    engine.bootstrap().await.unwrap();
+    assert_eq!(engine.stats().interrupted, 0);
+    assert_eq!(posts(&server).await, 1);
+    let ran = c.core.approvals.get(first).await.unwrap();
+    assert_eq!(ran.result, Some(json!({"status": 200, "body": "ok"})));
+    assert!(ran.executed_at.is_some() && ran.error.is_none());
+    // One desktop's decision stands, with its note.
+    assert!(
+        matches!(
+            (ran.decided_via, ran.note.as_deref()),
+            (Some(DecidedVia::Ui), Some("ship it")) | (Some(DecidedVia::Notification), None)
+        ),
+        "{ran:?}"
+    );
+
+    // While the engine runs: the next approval decided on a desktop is picked up by its
+    // periodic look at the database; two engines racing for it still post once.
+    let second = waiting(
+        ask(
+            &c,
+            &ops,
+            "post_webhook",
+            hook(&server, "Release 1.3 is out"),
+        )
+        .await,
+    );
+    let rejected = waiting(
+        ask(
+            &c,
+            &ops,
+            "post_webhook",
+            hook(&server, "Ship it unreviewed"),
+        )
+        .await,
+    );
+    desktops[1]
+        .approvals
+        .decide(second, Decision::Approve, DecidedVia::Ui, None)
+        .await
+        .unwrap();
+    desktops[0]
+        .approvals
+        .decide(
+            rejected,
+            Decision::Reject,
+            DecidedVia::Ui,
+            Some("no".into()),
+        )
+        .await
+        .unwrap();
+    let other_engine = c.another_process().await;
+    let (r1, r2) = tokio::join!(engine.resync(), other_engine.approvals.run_queued());
+    r1.unwrap();
+    let by_other = r2.unwrap();
+    assert_eq!(posts(&server).await, 2, "each approved action posted once");
+    assert!(by_other.is_empty() || by_other == [second]);
+    let ran = c.core.approvals.get(second).await.unwrap();
+    assert!(ran.executed_at.is_some(), "{ran:?}");
+    let no = c.core.approvals.get(rejected).await.unwrap();
+    assert_eq!(no.status, ApprovalStatus::Rejected);
+    assert!(no.executed_at.is_none());
+
+    // Olga hears how each went, in her chat with the boss.
+    let chat = c.core.chats.boss_chat(ops.id).await.unwrap();
+    let notes: Vec<String> = c
+        .core
+        .chats
+        .messages(chat.id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|m| m.text)
+        .collect();
+    assert_eq!(
+        notes
+            .iter()
+            .filter(|t| t.contains("approved your request") && t.contains("It was done."))
+            .count(),
+        2,
+        "{notes:?}"
+    );
+    // Nothing is left to run, by anyone.
+    engine.resync().await.unwrap();
+    assert!(c.core.approvals.run_queued().await.unwrap().is_empty());
+    let oks = c
+        .core
+        .approvals
+        .tool_calls(Some(ops.id))
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|t| t.outcome == "ok")
+        .count();
+    assert_eq!(oks, 2);
+    assert_eq!(posts(&server).await, 2);
+}
