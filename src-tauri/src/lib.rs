@@ -106,6 +106,15 @@ pub fn run() {
                 // would think twice for everyone). This app reads and writes the same
                 // database; what it posts, that engine picks up on its next resync.
                 tracing::info!(%server, "attached to a company server; no local engine");
+                // Approvals the server's engine raises (and decisions made elsewhere)
+                // reach this app's notifications and views through the watch.
+                let watched = core.clone();
+                tauri::async_runtime::spawn(async move {
+                    cubicle_core::approvals::watch::spawn_watch(
+                        watched,
+                        cubicle_core::approvals::watch::WATCH_EVERY,
+                    );
+                });
             } else {
                 // The company keeps working while the app runs: the engine wakes
                 // employees as messages arrive and their polls fall due.

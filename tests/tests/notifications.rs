@@ -316,3 +316,77 @@ async fn without_a_notification_daemon_the_queue_still_has_the_approval() {
     let n = s.server.wait_for_notifications(1).await.remove(0);
     assert_eq!(n.summary, "Olga Two wants to post to a webhook");
 }
+
+/// A desktop attached to a company server (docs/server.md): the server's engine raises
+/// the approval, the desktop's watch of the shared queue notifies the boss, the answer
+/// from the notification is only recorded there, and the server runs the action once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_attached_desktop_is_notified_of_the_servers_approvals_and_the_server_runs_them() {
+    let Some(s) = Scene::start("attached desktop", true, Language::En).await else {
+        return;
+    };
+    // The scene's company is the server; the desktop opens the same database and only
+    // decides, and it hears of approvals through its watch, not through the bus.
+    s.listener.abort();
+    let desktop = cubicle_core::AppCore::open_with(
+        &s.company.url,
+        cubicle_core::app::CoreOptions {
+            approvals: cubicle_core::approvals::ApprovalsConfig {
+                run_here: false,
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+    let notifier =
+        notify::spawn_approval_notifier(desktop.clone(), Arc::new(DesktopNotifier::new()), |_| {});
+    let watch =
+        cubicle_core::approvals::watch::spawn_watch(desktop.clone(), Duration::from_millis(100));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    let id = s.olga_asks_to_post().await;
+    let n = s.server.wait_for_notifications(1).await.remove(0);
+    assert_eq!(n.summary, "Olga wants to post to a webhook");
+    s.server.invoke_action(&n, "approve").await.unwrap();
+    let a = s
+        .wait_for_approval(id, |a| a.status != ApprovalStatus::Waiting)
+        .await;
+    assert_eq!(
+        (a.status, a.decided_via),
+        (ApprovalStatus::Approved, Some(DecidedVia::Notification))
+    );
+    tokio::time::sleep(SETTLE).await;
+    assert_eq!(s.posts().await, 0, "the desktop does not run it");
+    assert!(s.approval(id).await.executed_at.is_none());
+
+    // The server's engine runs it (what its resync does), once.
+    let ran = s.company.core.approvals.run_queued().await.unwrap();
+    assert_eq!(ran, [id]);
+    assert_eq!(s.posts().await, 1);
+    assert!(s.approval(id).await.executed_at.is_some());
+
+    // Decided on the server: the desktop's notification goes away.
+    let olga = s.company.core.org.all_employees().await.unwrap();
+    let olga = olga.iter().find(|e| e.name == "Olga").unwrap();
+    let second = s
+        .company
+        .ask_to_post(
+            olga,
+            &format!("{}/hook", s.hook.uri()),
+            "Release 1.3 is out",
+        )
+        .await;
+    let n2 = s.server.wait_for_notifications(2).await.remove(1);
+    s.company
+        .core
+        .approvals
+        .decide(second, Decision::Reject, DecidedVia::Cli, None)
+        .await
+        .unwrap();
+    s.server.wait_for_close(n2.id).await;
+    assert_eq!(s.server.notifications().len(), 2, "one per approval");
+    watch.abort();
+    notifier.abort();
+}

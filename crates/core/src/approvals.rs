@@ -26,6 +26,7 @@ pub mod policy;
 mod recovery;
 mod run;
 mod types;
+pub mod watch;
 
 pub use employee_tools::*;
 pub use recovery::INTERRUPTED;
