@@ -140,6 +140,8 @@ struct Inner {
     seen: Mutex<resync::Seen>,
     /// Whether what a stop interrupted was taken up (once, at the first bootstrap).
     recovered: std::sync::atomic::AtomicBool,
+    /// Whether approvals decided elsewhere are being run (one runner at a time).
+    running_queued: std::sync::atomic::AtomicBool,
 }
 
 /// How long one thought took, and how much of it was the model call (through the
@@ -185,6 +187,7 @@ impl Engine {
                 known_tasks: Mutex::new(HashSet::new()),
                 seen: Mutex::new(resync::Seen::default()),
                 recovered: std::sync::atomic::AtomicBool::new(false),
+                running_queued: std::sync::atomic::AtomicBool::new(false),
             }),
         };
         // The evening digest is the company's own wake-up, every day.
@@ -456,6 +459,8 @@ impl Engine {
             ));
             let tasks = tokio_util::task::TaskTracker::new();
             let mut resynced = std::time::Instant::now();
+            // What desktops attached to a server approved while no engine ran.
+            engine.spawn_queued_approvals(&tasks);
             loop {
                 // Desktops on a shared server and `cubicle-cli post` write without our bus.
                 if resynced.elapsed() >= RESYNC_EVERY {
@@ -463,6 +468,7 @@ impl Engine {
                     if let Err(e) = engine.resync().await {
                         tracing::warn!(error = %e, "engine resync failed");
                     }
+                    engine.spawn_queued_approvals(&tasks);
                 }
                 let now = engine.now();
                 let due = lock(&engine.inner.sched).pop_due(now);

@@ -69,8 +69,9 @@ impl Plan {
 impl Engine {
     /// After a kill (SPEC §10): every thought whose reply was in hand is written to the
     /// end without a new model call; every approved action whose run began and never
-    /// ended is marked interrupted and shown to the boss — never run again on its own;
-    /// approved actions nobody started (decided on an attached desktop) run.
+    /// ended is marked interrupted and shown to the boss — never run again on its own.
+    /// (Approved actions nobody started, decided on an attached desktop, are not
+    /// interrupted: the real-time loop runs them.)
     pub async fn recover(&self) -> Result<(), cubicle_store::DbErr> {
         let replayed = replay_all(self).await?;
         let interrupted = match self.core().approvals.flag_interrupted().await {
@@ -81,9 +82,6 @@ impl Engine {
                 0
             }
         };
-        // Decided while no engine ran (on an attached desktop): not started, so not
-        // interrupted — they run now.
-        self.run_queued_approvals().await?;
         if replayed + interrupted > 0 {
             tracing::info!(replayed, interrupted, "recovered from a stop");
         }

@@ -4,9 +4,10 @@
 //! server (PostgreSQL) is also written by desktops pointed at it, and any database by
 //! `cubicle-cli post` / `say`: nothing of that reaches this bus. So the real-time loop
 //! looks at the database every [`RESYNC_EVERY`]: messages it did not hear of nudge
-//! their chat's members exactly as if heard, new tasks reach their owners, a new
-//! approval's expiry is scheduled, and actions the boss approved on an attached desktop
-//! run here (once each). One cheap query each; idempotent.
+//! their chat's members exactly as if heard, new tasks reach their owners, and a new
+//! approval's expiry is scheduled. One cheap query each; idempotent. Beside it, actions
+//! the boss approved on an attached desktop run here, once each, off the loop (a CLI
+//! agent may take minutes).
 
 use std::collections::BTreeSet;
 
@@ -77,24 +78,27 @@ impl Engine {
             self.nudge_members(chat_id, message_id).await?;
         }
         self.schedule_tasks().await?;
-        self.schedule_approval_expiry().await?;
-        self.run_queued_approvals().await
+        self.schedule_approval_expiry().await
     }
 
     /// Runs the approved actions decided where they do not run (see
-    /// [`crate::approvals::Approvals::run_queued`]).
-    pub(super) async fn run_queued_approvals(&self) -> Result<(), cubicle_store::DbErr> {
-        match self.core().approvals.run_queued().await {
-            Ok(ran) if !ran.is_empty() => {
-                tracing::info!(?ran, "ran approvals decided on another app");
-                Ok(())
-            }
-            Ok(_) => Ok(()),
-            Err(crate::approvals::ApprovalError::Storage(e)) => Err(e),
-            Err(e) => {
-                tracing::warn!(error = %e, "queued approvals could not run");
-                Ok(())
-            }
+    /// [`crate::approvals::Approvals::run_queued`]) on `tasks`, unless a run of them is
+    /// still going.
+    pub(super) fn spawn_queued_approvals(&self, tasks: &tokio_util::task::TaskTracker) {
+        use std::sync::atomic::Ordering;
+        if self.inner.running_queued.swap(true, Ordering::SeqCst) {
+            return;
         }
+        let engine = self.clone();
+        tasks.spawn(async move {
+            match engine.core().approvals.run_queued().await {
+                Ok(ran) if !ran.is_empty() => {
+                    tracing::info!(?ran, "ran approvals decided on another app");
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "queued approvals could not run"),
+            }
+            engine.inner.running_queued.store(false, Ordering::SeqCst);
+        });
     }
 }

@@ -14,6 +14,23 @@ async fn posts(server: &MockServer) -> usize {
     server.received_requests().await.unwrap().len()
 }
 
+fn engine_resync() -> std::time::Duration {
+    cubicle_core::engine::RESYNC_EVERY
+}
+
+/// Waits (real time) until approval `id` has run.
+async fn executed(c: &TestCompany, id: i32) -> cubicle_core::approvals::ApprovalDto {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    loop {
+        let a = c.core.approvals.get(id).await.unwrap();
+        if a.executed_at.is_some() {
+            return a;
+        }
+        assert!(std::time::Instant::now() < deadline, "never ran: {a:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 pub(super) async fn an_approval_decided_on_an_attached_desktop_runs_once_on_the_server() {
     let server = MockServer::start().await;
@@ -63,12 +80,13 @@ pub(super) async fn an_approval_decided_on_an_attached_desktop_runs_once_on_the_
     // The server's engine starts: a queued action never began, so it is run, not
     // flagged as interrupted.
     let engine = Engine::new(&c.core, EngineConfig::default());
-    engine.bootstrap().await.unwrap();
+    let stop = tokio_util::sync::CancellationToken::new();
+    let running = engine.spawn(stop.clone());
+    let ran = executed(&c, first).await;
     assert_eq!(engine.stats().interrupted, 0);
     assert_eq!(posts(&server).await, 1);
-    let ran = c.core.approvals.get(first).await.unwrap();
     assert_eq!(ran.result, Some(json!({"status": 200, "body": "ok"})));
-    assert!(ran.executed_at.is_some() && ran.error.is_none());
+    assert!(ran.error.is_none());
     // One desktop's decision stands, with its note.
     assert!(
         matches!(
@@ -79,7 +97,7 @@ pub(super) async fn an_approval_decided_on_an_attached_desktop_runs_once_on_the_
     );
 
     // While the engine runs: the next approval decided on a desktop is picked up by its
-    // periodic look at the database; two engines racing for it still post once.
+    // periodic look at the database, while another engine keeps trying to run it too.
     let second = waiting(
         ask(
             &c,
@@ -114,11 +132,25 @@ pub(super) async fn an_approval_decided_on_an_attached_desktop_runs_once_on_the_
         .await
         .unwrap();
     let other_engine = c.another_process().await;
-    let (r1, r2) = tokio::join!(engine.resync(), other_engine.approvals.run_queued());
-    r1.unwrap();
-    let by_other = r2.unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    while c
+        .core
+        .approvals
+        .get(second)
+        .await
+        .unwrap()
+        .executed_at
+        .is_none()
+    {
+        assert!(std::time::Instant::now() < deadline, "never ran");
+        other_engine.approvals.run_queued().await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    // Long enough for the engine's next look.
+    tokio::time::sleep(engine_resync() + std::time::Duration::from_millis(500)).await;
+    stop.cancel();
+    running.await.unwrap();
     assert_eq!(posts(&server).await, 2, "each approved action posted once");
-    assert!(by_other.is_empty() || by_other == [second]);
     let ran = c.core.approvals.get(second).await.unwrap();
     assert!(ran.executed_at.is_some(), "{ran:?}");
     let no = c.core.approvals.get(rejected).await.unwrap();
@@ -145,7 +177,6 @@ pub(super) async fn an_approval_decided_on_an_attached_desktop_runs_once_on_the_
         "{notes:?}"
     );
     // Nothing is left to run, by anyone.
-    engine.resync().await.unwrap();
     assert!(c.core.approvals.run_queued().await.unwrap().is_empty());
     let oks = c
         .core
