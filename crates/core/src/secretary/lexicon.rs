@@ -262,10 +262,7 @@ pub fn find_roles(text: &str) -> Vec<RoleMention> {
 /// within edit distance 1 of a single-word alias.
 pub fn find_role_fuzzy(text: &str) -> Option<RoleMention> {
     let lower = text.to_ascii_lowercase();
-    let mut start = 0;
-    for word in lower.split(|c: char| !c.is_ascii_alphabetic()) {
-        let at = start;
-        start += word.len() + 1;
+    for (at, word) in ascii_words(&lower) {
         if word.len() < 6 {
             continue;
         }
@@ -285,6 +282,22 @@ pub fn find_role_fuzzy(text: &str) -> Option<RoleMention> {
         }
     }
     None
+}
+
+/// The runs of ASCII letters in `text` with their byte offsets. (Counting one byte per
+/// separator instead put a mention's start inside a Chinese character; found by fuzzing.)
+fn ascii_words(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut start = None;
+    text.char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+        .filter_map(move |(i, c)| {
+            if c.is_ascii_alphabetic() {
+                start.get_or_insert(i);
+                None
+            } else {
+                start.take().map(|s| (s, &text[s..i]))
+            }
+        })
 }
 
 /// Whether a generic "engineer"/"程序员" word is present (a hire that needs a question).
@@ -445,6 +458,22 @@ mod tests {
             Some("UI/UX Designer")
         );
         assert!(find_role_fuzzy("hire a dancer").is_none());
+    }
+
+    #[test]
+    fn a_fuzzy_mention_after_chinese_text_starts_where_the_word_does() {
+        let text = "招一个 desginer 吧";
+        let m = find_role_fuzzy(text).expect("a designer");
+        assert_eq!(&text[m.start..m.end], "desginer");
+        // The input the fuzzer found: the rule tier must not panic on it.
+        let found = String::from_utf8_lossy(&[
+            0xe6, 0x8b, 0x9b, 0xe4, 0xb8, 0x80, 0xe5, 0xe4, 0xb8, 0xaa, 0xe8, 0xf0, 0xae, 0x04, 0,
+            0, 0, 0, 0, 0x63, 0x9d, 0xe5, 0x6f, 0x75, 0x6e, 0x73, 0x65, 0x6c, 0xe7, 0xae, 0x97,
+            0xe4, 0xb9, 0x9d, 0xe5, 0x85, 0x83,
+        ])
+        .into_owned();
+        let p = crate::secretary::parse_rules(&found);
+        assert!(!p.intents.is_empty());
     }
 
     #[test]
