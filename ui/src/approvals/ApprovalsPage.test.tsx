@@ -234,6 +234,19 @@ describe("approvals page", () => {
     const card = await screen.findByTestId(`approval-history-${queued.id}`);
     expect(within(card).getByTestId(`approval-history-${queued.id}-queued`)).toHaveTextContent("Not run yet: the company server runs it");
     expect(within(card).queryByTestId(`approval-history-${queued.id}-result`)).not.toBeInTheDocument();
+    expect(within(card).queryByTestId(`approval-history-${queued.id}-running`)).not.toBeInTheDocument();
+  });
+
+  it("says an approved action whose run has begun is running, not waiting for the server", async () => {
+    const { backend } = withApprovals();
+    const running = backend.addApproval(32, "run_shell", { summary: "npm test", status: "approved", decidedVia: "ui", decidedAt: ago(2), runStartedAt: ago(1), createdAt: ago(10) });
+    backend.install();
+    const { user } = renderApp();
+
+    await user.click(await screen.findByTestId("approvals-view-history"));
+    const card = await screen.findByTestId(`approval-history-${running.id}`);
+    expect(within(card).getByTestId(`approval-history-${running.id}-running`)).toHaveTextContent("Running since");
+    expect(within(card).queryByTestId(`approval-history-${running.id}-queued`)).not.toBeInTheDocument();
   });
 
   it("filters the history by status and by requester, newest first", async () => {

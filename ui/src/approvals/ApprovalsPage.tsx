@@ -569,10 +569,16 @@ function Outcome({ approval: a, testId }: { approval: ApprovalDto; testId: strin
           <span className="font-mono break-words whitespace-pre-wrap">{result}</span>
         </div>
       ) : a.status === "approved" && a.executedAt === null ? (
-        // Approved on a desktop attached to a company server: the server's engine runs it.
-        <p data-testid={`${testId}-queued`} className="rounded-lg bg-amber-50 px-3 py-2 text-amber-900 ring-1 ring-amber-600/20 ring-inset">
-          {t("approvals.queued")}
-        </p>
+        a.runStartedAt !== null ? (
+          <p data-testid={`${testId}-running`} className="rounded-lg bg-sky-50 px-3 py-2 text-sky-900 ring-1 ring-sky-600/20 ring-inset">
+            {t("approvals.running", { when: formatDateTime(a.runStartedAt, i18n.language) })}
+          </p>
+        ) : (
+          // Approved on a desktop attached to a company server: the server's engine runs it.
+          <p data-testid={`${testId}-queued`} className="rounded-lg bg-amber-50 px-3 py-2 text-amber-900 ring-1 ring-amber-600/20 ring-inset">
+            {t("approvals.queued")}
+          </p>
+        )
       ) : null}
       {a.authorizationChain.length > 0 && (
         <ol data-testid={`${testId}-chain`} aria-label={t("meeting.chainLabel")} className="pt-1">

@@ -19,4 +19,9 @@ summary: string, reason: string,
 /**
  * USD this would commit (a budget raise); 0 for everything else.
  */
-costEstimateUsd: number, traceId: string | null, chatId: number | null, status: ApprovalStatus, authorizationChain: Array<Link>, decidedVia: DecidedVia | null, note: string | null, createdAt: string, expiresAt: string, decidedAt: string | null, result: unknown, error: string | null, executedAt: string | null, };
+costEstimateUsd: number, traceId: string | null, chatId: number | null, status: ApprovalStatus, authorizationChain: Array<Link>, decidedVia: DecidedVia | null, note: string | null, createdAt: string, expiresAt: string, decidedAt: string | null, result: unknown, error: string | null, executedAt: string | null, 
+/**
+ * When its run began; approved without it, the action waits for the company
+ * server's engine (decided on an attached desktop).
+ */
+runStartedAt: string | null, };

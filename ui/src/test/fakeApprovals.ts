@@ -118,6 +118,7 @@ export abstract class FakeApprovals extends FakeMeetings {
       result: null,
       error: null,
       executedAt: null,
+      runStartedAt: null,
       ...fields,
     };
     this.approvals.push(approval);
@@ -180,7 +181,7 @@ export abstract class FakeApprovals extends FakeMeetings {
     ];
     if (wanted === "approved") {
       const outcome = this.actionOutcomes.get(a.id) ?? { result: "done" };
-      a.executedAt = this.approvalAt();
+      a.runStartedAt = a.executedAt = this.approvalAt();
       if ("error" in outcome) a.error = outcome.error;
       else a.result = outcome.result;
     }

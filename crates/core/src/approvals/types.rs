@@ -138,6 +138,9 @@ pub struct ApprovalDto {
     pub result: Option<serde_json::Value>,
     pub error: Option<String>,
     pub executed_at: Option<String>,
+    /// When its run began; approved without it, the action waits for the company
+    /// server's engine (decided on an attached desktop).
+    pub run_started_at: Option<String>,
 }
 
 /// What the approval queue, a notification button or the CLI sends (`via` is set by
@@ -262,6 +265,7 @@ pub(super) fn dto(r: &approval::Model, requester_name: &str) -> ApprovalDto {
         result: r.result.clone(),
         error: r.error.clone(),
         executed_at: r.executed_at.map(rfc3339),
+        run_started_at: r.run_started_at.map(rfc3339),
     }
 }
 
