@@ -306,6 +306,7 @@ mod tests {
             result: None,
             error: None,
             executed_at: None,
+            run_started_at: None,
         }
     }
 

@@ -108,24 +108,30 @@ pub async fn record_execution(
 }
 
 /// Approved actions whose run began but never recorded an end, with no note yet: a
-/// stop fell in the run (SPEC §10).
+/// stop fell in the run (SPEC §10). Oldest first.
 pub async fn interrupted_runs(conn: &impl ConnectionTrait) -> Result<Vec<approval::Model>, DbErr> {
-    approval::Entity::find()
-        .filter(approval::Column::Status.eq("approved"))
-        .filter(approval::Column::RunStartedAt.is_not_null())
-        .filter(approval::Column::ExecutedAt.is_null())
-        .filter(approval::Column::Error.is_null())
-        .order_by_asc(approval::Column::Id)
-        .all(conn)
-        .await
+    approved_not_run(conn, true).await
 }
 
 /// Approved actions nobody has started: decided where they are not run (a desktop
 /// attached to a company server), queued for the engine. Oldest first.
 pub async fn queued_runs(conn: &impl ConnectionTrait) -> Result<Vec<approval::Model>, DbErr> {
+    approved_not_run(conn, false).await
+}
+
+/// Approved, no result and no note yet; whose run began (`started`) or not.
+async fn approved_not_run(
+    conn: &impl ConnectionTrait,
+    started: bool,
+) -> Result<Vec<approval::Model>, DbErr> {
+    let begun = approval::Column::RunStartedAt;
     approval::Entity::find()
         .filter(approval::Column::Status.eq("approved"))
-        .filter(approval::Column::RunStartedAt.is_null())
+        .filter(if started {
+            begun.is_not_null()
+        } else {
+            begun.is_null()
+        })
         .filter(approval::Column::ExecutedAt.is_null())
         .filter(approval::Column::Error.is_null())
         .order_by_asc(approval::Column::Id)

@@ -81,6 +81,18 @@ fn waiting(o: CallOutcome) -> i32 {
     }
 }
 
+/// How many of `e`'s tool calls ran (logged `ok`).
+async fn runs_of(c: &TestCompany, e: &EmployeeDto) -> usize {
+    c.core
+        .approvals
+        .tool_calls(Some(e.id))
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|t| t.outcome == "ok")
+        .count()
+}
+
 async fn status_of(c: &TestCompany, id: i32) -> EmployeeStatus {
     c.core
         .org
@@ -376,16 +388,7 @@ async fn twenty_concurrent_approvals_post_the_webhook_exactly_once() {
     server.verify().await;
     let a = c.core.approvals.get(id).await.unwrap();
     assert_eq!(a.result, Some(json!({"status": 200, "body": "ok"})));
-    let runs = c
-        .core
-        .approvals
-        .tool_calls(Some(ops.id))
-        .await
-        .unwrap()
-        .into_iter()
-        .filter(|t| t.outcome == "ok")
-        .count();
-    assert_eq!(runs, 1);
+    assert_eq!(runs_of(&c, &ops).await, 1);
 }
 
 #[tokio::test]

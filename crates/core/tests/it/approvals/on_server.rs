@@ -178,15 +178,6 @@ pub(super) async fn an_approval_decided_on_an_attached_desktop_runs_once_on_the_
     );
     // Nothing is left to run, by anyone.
     assert!(c.core.approvals.run_queued().await.unwrap().is_empty());
-    let oks = c
-        .core
-        .approvals
-        .tool_calls(Some(ops.id))
-        .await
-        .unwrap()
-        .into_iter()
-        .filter(|t| t.outcome == "ok")
-        .count();
-    assert_eq!(oks, 2);
+    assert_eq!(runs_of(&c, &ops).await, 2);
     assert_eq!(posts(&server).await, 2);
 }
