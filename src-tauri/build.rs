@@ -64,6 +64,7 @@ const COMMANDS: &[&str] = &[
     "export_company",
     "import_company",
     "save_company_bundle",
+    "connection",
 ];
 
 fn main() {

@@ -123,6 +123,48 @@ mod tests {
         .map(|b| b.deserialize::<Value>().expect("json"))
     }
 
+    /// The commands `ui/src/ipc/api.ts` invokes.
+    fn invoked_by_the_ui() -> Vec<&'static str> {
+        include_str!("../../ui/src/ipc/api.ts")
+            .split("invoke")
+            .skip(1)
+            .filter(|rest| rest.starts_with('<') || rest.starts_with('('))
+            .filter_map(|rest| {
+                let name = &rest[rest.find("(\"")? + 2..];
+                Some(&name[..name.find('"')?])
+            })
+            .collect()
+    }
+
+    /// The mock runtime above skips the ACL; the real app refuses a command that is not
+    /// in build.rs's manifest and allowed in the capability (the "Connected to server"
+    /// badge was, and never showed).
+    #[test]
+    fn every_command_the_ui_invokes_is_in_the_manifest_and_allowed() {
+        let manifest = include_str!("../build.rs");
+        let capability: Value =
+            serde_json::from_str(include_str!("../capabilities/default.json")).expect("json");
+        let allowed: Vec<&str> = capability["permissions"]
+            .as_array()
+            .expect("permissions")
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        let invoked = invoked_by_the_ui();
+        assert!(invoked.len() > 50, "{invoked:?}");
+        for name in invoked {
+            assert!(
+                manifest.contains(&format!("\"{name}\",")),
+                "{name} is not in src-tauri/build.rs"
+            );
+            let permission = format!("allow-{}", name.replace('_', "-"));
+            assert!(
+                allowed.contains(&permission.as_str()),
+                "{permission} is not in src-tauri/capabilities/default.json"
+            );
+        }
+    }
+
     #[test]
     fn the_shell_learns_the_server_it_is_attached_to_but_never_its_password() {
         let dir = tempfile::tempdir().expect("dir");
