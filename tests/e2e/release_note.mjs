@@ -1,7 +1,9 @@
 // A webhook that records what it receives, and a scripted model (OpenAI-compatible) whose
 // employee, asked in a chat for "the release note", asks to post "Release 2.3 is out" to
-// that webhook; every other thought stays silent. Shared by the approval tests.
+// that webhook; every other thought stays silent. And the story the approval tests tell with
+// them in the real app.
 import http from "node:http";
+import assert from "node:assert/strict";
 
 export const RELEASE_NOTE = "Release 2.3 is out";
 
@@ -69,4 +71,38 @@ export async function startReleaseNote() {
       hook.close();
     },
   };
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function byTestId(b, id, wait) {
+  const el = await b.$(`[data-testid="${id}"]`);
+  await el.waitForDisplayed(wait);
+  return el;
+}
+
+/**
+ * In the open app `b`: the boss asks Mia (the first chat) for the release note; her request
+ * waits in the approval queue and nothing is sent; the boss approves it there; the webhook
+ * gets it, and `settleMs` later still only once.
+ */
+export async function releaseNoteGoesOutOnceApproved(b, received, { wait, settleMs }) {
+  await (await byTestId(b, "nav-chats", wait)).click();
+  await (await byTestId(b, "chat-item-1", wait)).click();
+  await (await byTestId(b, "chat-input", wait)).setValue("Mia, please post the release note to the team webhook.");
+  await (await byTestId(b, "chat-send", wait)).click();
+
+  await (await byTestId(b, "nav-approvals", wait)).click();
+  const queued = () => b.execute((t) => document.body.textContent.includes(t), RELEASE_NOTE);
+  await b.waitUntil(queued, { ...wait, timeoutMsg: "no approval in the queue" });
+  await sleep(3000);
+  assert.equal(received.length, 0, "nothing goes out before approval");
+
+  const approve = await b.$('[data-testid^="approval-"][data-testid$="-approve"]');
+  await approve.waitForDisplayed(wait);
+  await approve.click();
+  await b.waitUntil(() => received.length === 1, { ...wait, timeoutMsg: "the webhook never received the post" });
+  assert.equal(received[0].text, RELEASE_NOTE);
+  await sleep(settleMs);
+  assert.equal(received.length, 1, "the post went out exactly once");
 }

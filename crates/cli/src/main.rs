@@ -138,6 +138,14 @@ enum DevCommand {
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
+    // `run` is the engine of a company (on a server, under systemd): what it does is
+    // logged. Everything else reports on stdout and fails with one error line, so its
+    // log stays quiet unless asked for with RUST_LOG.
+    init_logging(if matches!(cli.command, Command::Run(_)) {
+        "info,sea_orm_migration=warn,sqlx=warn"
+    } else {
+        "error"
+    });
     match run(cli).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
@@ -145,6 +153,20 @@ async fn main() -> std::process::ExitCode {
             std::process::ExitCode::FAILURE
         }
     }
+}
+
+/// Logs to stderr, filtered by `RUST_LOG` when set, else at `default`. Never secrets:
+/// database URLs are logged redacted and keys are never in an event.
+fn init_logging(default: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    // Fails only if a subscriber is already set, which nothing here does.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        // Colours on a terminal only, not in a journal or a file.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .try_init();
 }
 
 /// Whether there is a company database to read (a SQLite file that exists, or a server);
