@@ -62,7 +62,7 @@ rust_tests() {
     mkdir -p "$XDG_DATA_HOME/keyrings"
     echo -n cubicle-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
     export CUBICLE_TEST_KEYRING=1
-    cargo test --workspace --features custom-protocol'
+    cargo test --workspace --no-fail-fast --features custom-protocol'
 }
 suite "Rust tests" rust_tests
 # Bounded fuzzing of the parsers that read model and boss text (scripts/fuzz.sh).

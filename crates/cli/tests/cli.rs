@@ -665,7 +665,10 @@ fn a_company_moves_to_a_new_database_through_a_bundle_file() {
     let on_stdout = with_key(&["export"]);
     let saved = std::fs::read_to_string(&file).unwrap();
     for bundle in [&saved, &on_stdout] {
-        assert!(bundle.contains("\"schemaVersion\": 1"));
+        assert!(bundle.contains(&format!(
+            "\"schemaVersion\": {}",
+            cubicle_core::bundle::SCHEMA_VERSION
+        )));
         assert!(
             bundle.contains("api.moonshot"),
             "the provider is in the bundle"
