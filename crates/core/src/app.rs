@@ -174,12 +174,9 @@ impl AppCore {
             mailbox.clone(),
             runtime,
             options.approvals.ttl,
-        );
-        let approvals = if options.approvals.run_here {
-            approvals
-        } else {
-            approvals.queue_for_server()
-        };
+        )
+        .running_here(options.approvals.run_here);
+
         let meetings = crate::meeting::Meetings::new(
             db.clone(),
             bus.clone(),

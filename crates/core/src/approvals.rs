@@ -131,11 +131,12 @@ impl Approvals {
         }
     }
 
-    /// Decisions only: an approved action is queued for the company server's engine
-    /// ([`Approvals::run_queued`]) instead of running here — for a desktop attached to
-    /// a shared database, so actions run on the server, in its workspace.
-    pub fn queue_for_server(mut self) -> Self {
-        self.run_here = false;
+    /// With `run_here` false, decisions only: an approved action is queued for the
+    /// company server's engine ([`Approvals::run_queued`]) instead of running here — for
+    /// a desktop attached to a shared database, so actions run on the server, in its
+    /// workspace.
+    pub fn running_here(mut self, run_here: bool) -> Self {
+        self.run_here = run_here;
         self
     }
 

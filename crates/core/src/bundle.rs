@@ -33,10 +33,10 @@ pub const SCHEMA_VERSION: u32 = 2;
 /// The `format` field: tells a bundle from any other JSON document.
 pub const FORMAT: &str = "cubicle-company-bundle";
 
-/// One company, whole.
 mod file;
 pub use file::{SavedBundle, write_file};
 
+/// One company, whole.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Bundle {

@@ -3,7 +3,7 @@
 //!
 //! Where an action runs: where it was decided (the app with its engine, the CLI — the
 //! run is claimed together with the decision), except on a desktop attached to a company
-//! server ([`Approvals::queue_for_server`]), which only records the decision; the
+//! server ([`Approvals::running_here`]`(false)`), which only records the decision; the
 //! server's engine then runs what is queued, each once, in the server's workspace and
 //! from its network, and tells the requester how it went.
 

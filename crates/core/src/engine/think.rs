@@ -109,13 +109,9 @@ pub(super) async fn think(
         .collect();
     // The task being reported, when this wake-up is an onResolve.
     let reporting = match focus {
-        Focus::Report { task_id } => {
-            cubicle_store::work::find_task(db, task_id)
-                .await?
-                .filter(|t| {
-                    t.owner_id == employee_id && t.status == "resolved" && t.report_due_at.is_some()
-                })
-        }
+        Focus::Report { task_id } => cubicle_store::work::find_task(db, task_id)
+            .await?
+            .filter(|t| t.owner_id == employee_id && t.status == "resolved"),
         _ => None,
     };
     if unread.is_empty() && !actionable && focus == Focus::Messages {
