@@ -1,5 +1,6 @@
 //! `cubicle-cli bench …`: speed measured side by side in one run, printed as ratios.
 
+mod builtin;
 mod chat;
 mod soak;
 
@@ -49,6 +50,28 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
     },
+    /// The offline company (SPEC §13): seed 000's story (the boss asks Alice, Alice asks
+    /// Bob, Bob answers, Alice resolves the task with a saved document and reports) on
+    /// the real built-in model, once per seed; usable thoughts, answers cut off, seconds
+    /// per thought, stories completed, answers in Chinese.
+    Builtin {
+        #[arg(long, default_value_t = 5)]
+        seeds: u64,
+        /// Simulated minutes each story may take.
+        #[arg(long, default_value_t = 30)]
+        minutes: i64,
+        /// The company's language: `en` or `zh-CN`.
+        #[arg(long, default_value = "en")]
+        language: String,
+        /// Another GGUF to measure instead of the installed built-in model.
+        #[arg(long)]
+        model: Option<std::path::PathBuf>,
+        #[arg(long)]
+        json: bool,
+        /// Exit non-zero when a goal is missed.
+        #[arg(long)]
+        check: bool,
+    },
     /// Fault soak (SPEC §10): a company works simulated days against a local provider
     /// that fails about one request in five (429 with and without Retry-After, 500,
     /// timeouts, cut bodies, garbled JSON) with a daily outage and a binding daily
@@ -97,6 +120,31 @@ pub async fn run(cmd: BenchCommand) -> Result<()> {
                     quiet_hours,
                 },
                 json,
+            )
+            .await
+        }
+        BenchCommand::Builtin {
+            seeds,
+            minutes,
+            language,
+            model,
+            json,
+            check,
+        } => {
+            let language = match language.as_str() {
+                "en" => cubicle_core::types::Language::En,
+                "zh-CN" | "zh" => cubicle_core::types::Language::ZhCn,
+                other => anyhow::bail!("--language must be en or zh-CN, not {other:?}"),
+            };
+            builtin::run(
+                builtin::Options {
+                    seeds: seeds.clamp(1, 50),
+                    minutes: minutes.clamp(1, 24 * 60),
+                    language,
+                    model,
+                },
+                json,
+                check,
             )
             .await
         }

@@ -12,6 +12,7 @@
 //!
 //! [`Clock`]: crate::clock::Clock
 
+mod guided;
 mod moderated;
 mod ops;
 mod pending;

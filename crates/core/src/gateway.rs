@@ -8,6 +8,7 @@
 
 pub mod breaker;
 mod metered;
+pub use metered::LEDGER_CUT_OFF;
 pub mod pricing;
 
 use std::collections::HashMap;
@@ -240,6 +241,7 @@ pub struct Gateway {
 struct Shared {
     db: Db,
     bus: EventBus,
+    resolver: Arc<dyn ProviderResolver>,
     config: GatewayConfig,
     /// Ledger times and "today" follow the company's clock (a manual one in simulated
     /// runs, so a simulated week spends per simulated day).
@@ -268,7 +270,7 @@ impl Gateway {
             db: db.clone(),
             bus: bus.clone(),
             clock: clock.clone(),
-            resolver,
+            resolver: resolver.clone(),
             config: config.clone(),
             breakers: HashMap::new(),
             reserved: 0.0,
@@ -280,6 +282,7 @@ impl Gateway {
             shared: Arc::new(Shared {
                 db,
                 bus,
+                resolver,
                 config,
                 clock,
             }),
@@ -323,6 +326,13 @@ impl Gateway {
                 at: self.shared.clock.now(),
             })
             .await;
+    }
+
+    /// What the model behind `route` can handle (its context, whether it is small), so
+    /// the caller sizes the work to it. Asks the provider's client, never the model.
+    pub async fn profile(&self, route: &Route) -> Result<cubicle_llm::ModelProfile, GatewayError> {
+        let resolved = self.shared.resolver.resolve(&route.provider_id).await?;
+        Ok(resolved.client.profile(&route.model))
     }
 
     /// One completion, routed, budgeted, retried and recorded.
@@ -450,6 +460,7 @@ impl Gateway {
                     error: Some(&err),
                     latency: started.elapsed(),
                     backoff: wait,
+                    cut_off: false,
                 },
             )
             .await;
@@ -504,6 +515,7 @@ impl Gateway {
                     error: err.as_ref(),
                     latency: started.elapsed(),
                     backoff: None,
+                    cut_off: false,
                 },
             )
             .await;

@@ -3,6 +3,7 @@
 //! (issue 5) grows here.
 
 pub mod archetypes;
+pub mod guided;
 pub mod memory_rules;
 pub mod profile;
 pub mod relationship_rules;
@@ -84,6 +85,11 @@ pub fn introduction_request(
         ],
         max_tokens: Some(INTRO_MAX_TOKENS),
         temperature: Some(0.7),
+        // A small local model stops within the shape instead of at the token cap.
+        shape: Some(cubicle_llm::TextShape::Text {
+            max_chars: INTRO_MAX_CHARS as u32,
+            single_line: true,
+        }),
         ..Default::default()
     }
 }

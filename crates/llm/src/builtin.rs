@@ -35,7 +35,7 @@ use tokio::sync::{Semaphore, mpsc, oneshot};
 
 use crate::types::{
     Capabilities, ChatMessage, CompletionRequest, CompletionResponse, CompletionStream,
-    FinishReason, LlmClient, LlmError, Role, StreamEvent, Usage,
+    FinishReason, LlmClient, LlmError, ModelProfile, Role, StreamEvent, TextShape, Usage,
 };
 
 pub use crate::model_file::{
@@ -47,6 +47,10 @@ const DEFAULT_MAX_TOKENS_TEXT: u32 = 512;
 /// `max_tokens` when the request sets none and has a schema: the grammar ends generation,
 /// the cap only has to stay above its worst case (RECIPES: a tight cap cut 1 run in 20).
 const DEFAULT_MAX_TOKENS_SCHEMA: u32 = 2048;
+/// Tokens looked back on for the repetition penalty of shaped prose.
+const REPEAT_WINDOW: i32 = 64;
+/// Mild: enough to leave a loop, not enough to avoid the words a topic needs.
+const REPEAT_PENALTY: f32 = 1.15;
 /// Temperature when the request sets none.
 const DEFAULT_TEMPERATURE: f32 = 0.7;
 /// Prompt tokens decoded per llama.cpp call.
@@ -224,6 +228,61 @@ impl BuiltinModel {
         self.load_time
     }
 
+    /// Parameters in the loaded model.
+    pub fn parameters(&self) -> u64 {
+        self.model.n_params()
+    }
+
+    /// Tokens of `text` as this model reads it (no special tokens added).
+    pub fn count_tokens(&self, text: &str) -> usize {
+        self.model
+            .vocab()
+            .tokenize(text.as_bytes(), false, false)
+            .len()
+    }
+
+    /// What the engine should expect of this model: one of at most
+    /// [`SMALL_MODEL_PARAMETERS`](crate::types::SMALL_MODEL_PARAMETERS) gets work in
+    /// short shaped steps.
+    pub fn profile(&self) -> ModelProfile {
+        ModelProfile {
+            context_len: self.context_len,
+            output_budget: (self.context_len / 4).min(DEFAULT_MAX_TOKENS_SCHEMA),
+            small: self.parameters() <= crate::types::SMALL_MODEL_PARAMETERS,
+        }
+    }
+
+    /// Reads `text` token by token through the grammar of `shape`, as generation would:
+    /// how many tokens it takes, whether the grammar allows every one of them, and
+    /// whether the answer may end there. Tests use it to check the shape's bound against
+    /// the model's own tokenizer.
+    pub fn check_shape(&self, shape: &TextShape, text: &str) -> Result<ShapeCheck, LlmError> {
+        let gbnf = grammar::grammar_for_shape(shape).map_err(LlmError::Builtin)?;
+        let mut sampler = LlamaSampler::grammar(&self.model, &gbnf, "root")
+            .map_err(|e| LlmError::Builtin(format!("llama.cpp rejected a shape's grammar: {e}")))?;
+        let vocab = self.model.vocab();
+        let tokens = vocab.tokenize(text.as_bytes(), false, false);
+        let allowed = |sampler: &mut LlamaSampler, token: LlamaToken| {
+            let mut probe =
+                LlamaTokenDataArray::new(vec![LlamaTokenData::new(token, 0.0, 0.0)], false);
+            probe.apply_sampler(sampler);
+            probe.data.first().is_some_and(|d| d.logit().is_finite())
+        };
+        let mut accepted = true;
+        for &token in &tokens {
+            if !allowed(&mut sampler, token) || sampler.try_accept(token).is_err() {
+                accepted = false;
+                break;
+            }
+        }
+        let may_end = accepted && allowed(&mut sampler, vocab.eos());
+        Ok(ShapeCheck {
+            tokens: tokens.len(),
+            accepted,
+            may_end,
+        })
+    }
+
     /// Runs one request to the end on the calling thread. `on_delta` gets each piece of
     /// text as it is produced and returns `false` to stop early; `cancel` stops it too.
     pub fn generate_blocking(
@@ -250,6 +309,9 @@ impl BuiltinModel {
             )));
         }
         let room = self.context_len - n_prompt;
+        // A shaped answer ends by itself within its bound, so the cap is set to that bound;
+        // a prompt that leaves less room than the bound is refused rather than cut off.
+        let shape = req.shape.as_ref().filter(|_| req.json_schema.is_none());
         let wanted = req
             .max_tokens
             .filter(|&n| n > 0)
@@ -258,33 +320,60 @@ impl BuiltinModel {
             } else {
                 DEFAULT_MAX_TOKENS_TEXT
             });
-        let max_tokens = wanted.min(room);
-
-        let grammar = match &req.json_schema {
-            Some(spec) => {
-                let gbnf = grammar::grammar_for_schema(&spec.schema).map_err(LlmError::Builtin)?;
-                let sampler = LlamaSampler::grammar(&self.model, &gbnf, "root").map_err(|e| {
-                    LlmError::Builtin(format!(
-                        "llama.cpp rejected the grammar for schema {:?}: {e}",
-                        spec.name
-                    ))
-                })?;
-                Some(sampler)
+        let max_tokens = match shape {
+            Some(shape) if shape.max_tokens() > room => {
+                return Err(LlmError::Builtin(format!(
+                    "the prompt is {n_prompt} tokens, which leaves {room} of the built-in model's \
+                     {} for the answer, but an answer of this shape may take {}: shorten the \
+                     prompt or the answer",
+                    self.context_len,
+                    shape.max_tokens()
+                )));
             }
+            Some(shape) => shape.max_tokens(),
+            None => wanted.min(room),
+        };
+
+        let gbnf = match (&req.json_schema, shape) {
+            (Some(spec), _) => Some((
+                grammar::grammar_for_schema(&spec.schema).map_err(LlmError::Builtin)?,
+                format!("schema {:?}", spec.name),
+            )),
+            (None, Some(shape)) => Some((
+                grammar::grammar_for_shape(shape).map_err(LlmError::Builtin)?,
+                "the answer's shape".to_owned(),
+            )),
+            (None, None) => None,
+        };
+        let grammar = match gbnf {
+            Some((gbnf, what)) => Some(LlamaSampler::grammar(&self.model, &gbnf, "root").map_err(
+                |e| LlmError::Builtin(format!("llama.cpp rejected the grammar for {what}: {e}")),
+            )?),
             None => None,
         };
         let temperature = req.temperature.unwrap_or(DEFAULT_TEMPERATURE);
+        // Small models fall into loops in free text ("the the the", a line said again);
+        // a mild repetition penalty over the last tokens keeps shaped prose moving.
+        let penalties = matches!(shape, Some(TextShape::Text { .. })).then(|| {
+            LlamaSampler::penalties(
+                self.model.n_vocab(),
+                REPEAT_WINDOW,
+                REPEAT_PENALTY,
+                0.0,
+                0.0,
+            )
+        });
         let chain = if temperature <= 0.0 {
             LlamaSampler::greedy()
         } else {
             LlamaSampler::chain(
-                [
+                penalties.into_iter().chain([
                     LlamaSampler::top_k(40),
                     LlamaSampler::top_p(0.95, 1),
                     LlamaSampler::min_p(0.05, 1),
                     LlamaSampler::temp(temperature),
                     LlamaSampler::dist(req.seed.map_or_else(seed, |s| (s ^ (s >> 32)) as u32)),
-                ],
+                ]),
                 true,
             )
         };
@@ -481,6 +570,17 @@ impl BuiltinModel {
     }
 }
 
+/// A text read through a shape's grammar ([`BuiltinModel::check_shape`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShapeCheck {
+    /// Tokens the text takes with this model's tokenizer.
+    pub tokens: usize,
+    /// The grammar allows every one of them, in order.
+    pub accepted: bool,
+    /// After them, the grammar allows the end of the answer.
+    pub may_end: bool,
+}
+
 /// What one request needs while it generates.
 struct Prepared<'m> {
     ctx: LlamaContext<'m>,
@@ -598,6 +698,10 @@ impl LlmClient for BuiltinClient {
             json_object: true,
             stream: true,
         }
+    }
+
+    fn profile(&self, _model: &str) -> ModelProfile {
+        self.model.profile()
     }
 
     async fn complete(&self, req: CompletionRequest) -> Result<CompletionResponse, LlmError> {

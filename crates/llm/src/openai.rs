@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 use crate::http::{HttpConfig, SseEvents, sse_events};
 use crate::types::{
     Capabilities, CompletionRequest, CompletionResponse, CompletionStream, FinishReason, LlmClient,
-    LlmError, StreamEvent, Usage,
+    LlmError, ModelProfile, StreamEvent, Usage,
 };
 
 pub struct OpenAiCompatible {
@@ -96,6 +96,10 @@ impl LlmClient for OpenAiCompatible {
 
     fn capabilities(&self) -> Capabilities {
         self.config.capabilities
+    }
+
+    fn profile(&self, model: &str) -> ModelProfile {
+        ModelProfile::from_model_id(self.config.model(model))
     }
 
     async fn complete(&self, req: CompletionRequest) -> Result<CompletionResponse, LlmError> {

@@ -63,6 +63,150 @@ pub struct CompletionRequest {
     /// Sampling seed: the same seed and prompt give the same answer where the backend
     /// honours it (OpenAI-compatible `seed`, the built-in model). `None`: fresh each time.
     pub seed: Option<u64>,
+    /// A plain-text answer's shape. The built-in model enforces it by grammar, so the
+    /// answer ends by itself within [`TextShape::max_tokens`]; other backends get
+    /// `max_tokens` only. Ignored when `json_schema` is set.
+    pub shape: Option<TextShape>,
+}
+
+/// The shape of a plain-text answer, for models that must never run past their output
+/// budget: a small model that rambles is stopped by the shape, not cut off by the cap.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TextShape {
+    /// Free text of 1 to `max_chars` characters, without control characters or characters
+    /// outside the Basic Multilingual Plane (so each takes at most 3 bytes of UTF-8);
+    /// `single_line` also leaves out line breaks.
+    Text { max_chars: u32, single_line: bool },
+    /// Exactly one of these options, verbatim.
+    OneOf { options: Vec<String> },
+}
+
+/// The most UTF-8 bytes one character of a [`TextShape::Text`] answer may take.
+pub const SHAPE_MAX_CHAR_BYTES: u32 = 3;
+
+impl TextShape {
+    /// The most UTF-8 bytes an answer of this shape can take.
+    pub fn max_bytes(&self) -> u32 {
+        match self {
+            Self::Text { max_chars, .. } => max_chars.saturating_mul(SHAPE_MAX_CHAR_BYTES),
+            Self::OneOf { options } => options
+                .iter()
+                .map(|o| u32::try_from(o.len()).unwrap_or(u32::MAX))
+                .max()
+                .unwrap_or(0),
+        }
+    }
+
+    /// A token cap the answer can never reach: every token a model emits is at least one
+    /// byte of text, so an answer of this shape takes at most [`TextShape::max_bytes`]
+    /// tokens; one more leaves room for the end-of-generation token.
+    pub fn max_tokens(&self) -> u32 {
+        self.max_bytes().saturating_add(1)
+    }
+
+    /// Whether `text` is an answer of this shape (the check the grammar makes as it goes).
+    pub fn accepts(&self, text: &str) -> bool {
+        match self {
+            Self::Text {
+                max_chars,
+                single_line,
+            } => {
+                let n = text.chars().count();
+                n >= 1
+                    && n <= *max_chars as usize
+                    && text.chars().all(|c| shape_char_allowed(c, *single_line))
+            }
+            Self::OneOf { options } => options.iter().any(|o| o == text),
+        }
+    }
+}
+
+/// The characters a [`TextShape::Text`] answer may use.
+pub fn shape_char_allowed(c: char, single_line: bool) -> bool {
+    let code = u32::from(c);
+    if code > 0xFFFF || code == 0x7F {
+        return false;
+    }
+    if c == '\n' {
+        return !single_line;
+    }
+    code >= 0x20
+}
+
+/// What a model can handle, so the engine sizes prompts and answers to fit it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelProfile {
+    /// Tokens the prompt and the answer share.
+    pub context_len: u32,
+    /// The longest answer worth asking for.
+    pub output_budget: u32,
+    /// A small local model (a few hundred million to ~2 billion parameters): the engine
+    /// breaks work into short steps, each a plain-text answer of a bounded shape, instead
+    /// of one large JSON thought.
+    pub small: bool,
+}
+
+impl ModelProfile {
+    /// A hosted or server model: a large context and full JSON thoughts.
+    pub const HOSTED: Self = Self {
+        context_len: 32_768,
+        output_budget: 1_024,
+        small: false,
+    };
+
+    /// A small model served by a local server (Ollama, LM Studio, llama.cpp): its
+    /// server's context is unknown, so the built-in model's is assumed.
+    pub const SMALL_SERVED: Self = Self {
+        context_len: 4_096,
+        output_budget: 1_024,
+        small: true,
+    };
+
+    /// The profile a model's id declares: local model ids carry their size
+    /// (`qwen2.5:0.5b`, `llama3.2:1b`, `smollm2-135m-instruct`, `Qwen2.5-1.5B-Instruct`),
+    /// and one of at most [`SMALL_MODEL_PARAMETERS`] is small.
+    pub fn from_model_id(model: &str) -> Self {
+        match parameters_in_id(model) {
+            Some(n) if n <= SMALL_MODEL_PARAMETERS => Self::SMALL_SERVED,
+            _ => Self::HOSTED,
+        }
+    }
+}
+
+/// Up to this many parameters a model cannot be trusted with a whole JSON thought
+/// (measured: SmolLM2-135M cut 7 of 12 thoughts off at the cap); the engine gives it
+/// short steps.
+pub const SMALL_MODEL_PARAMETERS: u64 = 2_000_000_000;
+
+/// The parameter count written in a model id: a number directly followed by `b`/`B`
+/// (billions) or `m`/`M` (millions) and not by another letter or digit (`0.5b`, `135M`,
+/// `1.5B-Instruct`; not `gpt-4o`, `8k`, `moonshot-v1-8k` or `mbps`).
+pub fn parameters_in_id(model: &str) -> Option<u64> {
+    let lower = model.to_ascii_lowercase();
+    let bytes = lower.as_bytes();
+    let mut found = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        let scale = match b {
+            b'b' => 1e9,
+            b'm' => 1e6,
+            _ => continue,
+        };
+        let after_ok = bytes.get(i + 1).is_none_or(|c| !c.is_ascii_alphanumeric());
+        let start = lower[..i]
+            .rfind(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .map_or(0, |p| p + 1);
+        let before_ok =
+            start == 0 || !bytes[start - 1].is_ascii_alphabetic() || bytes[start - 1] == b'x';
+        let number = &lower[start..i];
+        if !after_ok || !before_ok || number.is_empty() {
+            continue;
+        }
+        if let Ok(n) = number.parse::<f64>() {
+            found = Some((n * scale) as u64);
+        }
+    }
+    found
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -199,6 +343,11 @@ pub trait LlmClient: Send + Sync {
     /// The provider id this client talks to (e.g. `openai`, `builtin`).
     fn provider_id(&self) -> &str;
     fn capabilities(&self) -> Capabilities;
+    /// What `model` (empty: the client's default) can handle; hosted and server models
+    /// by default.
+    fn profile(&self, _model: &str) -> ModelProfile {
+        ModelProfile::HOSTED
+    }
     async fn complete(&self, req: CompletionRequest) -> Result<CompletionResponse, LlmError>;
     async fn stream(&self, req: CompletionRequest) -> Result<CompletionStream, LlmError>;
 }
@@ -206,6 +355,57 @@ pub trait LlmClient: Send + Sync {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn model_ids_declare_their_size() {
+        for (id, params) in [
+            ("qwen2.5:0.5b", Some(500_000_000)),
+            ("llama3.2:1b-instruct-q4_K_M", Some(1_000_000_000)),
+            ("SmolLM2-135M-Instruct", Some(135_000_000)),
+            ("smollm2-135m", Some(135_000_000)),
+            ("gemma-3-270m-it", Some(270_000_000)),
+            ("Qwen/Qwen2.5-7B-Instruct", Some(7_000_000_000)),
+            ("mixtral-8x7b", Some(7_000_000_000)),
+            ("gpt-4.1-mini", None),
+            ("gpt-4o", None),
+            ("moonshot-v1-8k", None),
+            ("deepseek-chat", None),
+            ("claude-haiku-4-5", None),
+            ("qwen2.5", None),
+        ] {
+            assert_eq!(parameters_in_id(id), params, "{id}");
+        }
+        assert!(ModelProfile::from_model_id("qwen2.5:1.5b").small);
+        assert!(!ModelProfile::from_model_id("qwen2.5:3b").small);
+        assert!(!ModelProfile::from_model_id("gpt-4o-mini").small);
+    }
+
+    #[test]
+    fn a_shape_bounds_its_answer() {
+        let line = TextShape::Text {
+            max_chars: 4,
+            single_line: true,
+        };
+        assert!(line.accepts("ab c"));
+        assert!(line.accepts("你好"));
+        assert!(!line.accepts(""), "at least one character");
+        assert!(!line.accepts("abcde"), "too long");
+        assert!(!line.accepts("a\nb"), "one line");
+        assert!(!line.accepts("\u{1F600}"), "outside the BMP");
+        assert_eq!(line.max_bytes(), 12);
+        assert_eq!(line.max_tokens(), 13);
+        let text = TextShape::Text {
+            max_chars: 4,
+            single_line: false,
+        };
+        assert!(text.accepts("a\nb"));
+        assert!(!text.accepts("a\tb"), "no other control characters");
+        let choice = TextShape::OneOf {
+            options: vec!["reply".into(), "silent".into()],
+        };
+        assert!(choice.accepts("silent") && !choice.accepts("Silent"));
+        assert_eq!(choice.max_bytes(), 6);
+    }
 
     #[test]
     fn api_keys_never_print() {

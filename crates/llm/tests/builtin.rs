@@ -418,3 +418,160 @@ async fn a_caller_that_goes_away_stops_the_generation() {
     let after = c.complete(capital_question(8)).await.unwrap();
     assert!(!after.text.is_empty());
 }
+
+/// Random text from a shape's alphabet: ASCII, Latin, Greek, CJK and other BMP letters,
+/// line breaks where allowed — characters from one to three bytes of UTF-8.
+fn random_text(next: &mut impl FnMut() -> u64, len: usize, single_line: bool) -> String {
+    const POOLS: [(u32, u32); 6] = [
+        (0x20, 0x7E),
+        (0xA0, 0x24F),
+        (0x370, 0x3FF),
+        (0x4E00, 0x9FFF),
+        (0xAC00, 0xD7A3),
+        (0xE000, 0xFFFD),
+    ];
+    (0..len)
+        .map(|_| {
+            if !single_line && next() % 17 == 0 {
+                return '\n';
+            }
+            let (lo, hi) = POOLS[(next() % POOLS.len() as u64) as usize];
+            let c = char::from_u32(lo + (next() % u64::from(hi - lo + 1)) as u32).unwrap_or('x');
+            if cubicle_llm::shape_char_allowed(c, single_line) {
+                c
+            } else {
+                'x'
+            }
+        })
+        .collect()
+}
+
+/// The bound a shape promises — an answer ends within `max_tokens` — checked against the
+/// model's own tokenizer and grammar over random answers of every allowed kind, at the
+/// longest the shape allows: the grammar accepts each, allows it to end there, and its
+/// tokens never exceed the bound; one character more is refused.
+#[test]
+fn no_answer_of_a_shape_can_pass_its_token_bound() {
+    use cubicle_llm::TextShape;
+    let model = shared_model();
+    let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut worst = 0.0f64;
+    for case in 0..240 {
+        let single_line = case % 2 == 0;
+        let max_chars = [1u32, 7, 40, 240, 900][case % 5];
+        let shape = TextShape::Text {
+            max_chars,
+            single_line,
+        };
+        let len = if case % 3 == 0 {
+            max_chars as usize
+        } else {
+            1 + (next() % u64::from(max_chars)) as usize
+        };
+        let text = random_text(&mut next, len, single_line);
+        assert!(shape.accepts(&text), "{text:?}");
+        let check = model.check_shape(&shape, &text).unwrap();
+        assert!(
+            check.accepted,
+            "the grammar refused an answer of its shape: {text:?}"
+        );
+        assert!(check.may_end, "the grammar would not let {text:?} end");
+        assert!(
+            check.tokens <= shape.max_tokens() as usize - 1,
+            "{} tokens > bound {} for {text:?}",
+            check.tokens,
+            shape.max_tokens() - 1
+        );
+        worst = worst.max(check.tokens as f64 / f64::from(shape.max_bytes()));
+        if len == max_chars as usize {
+            let over = format!("{text}x");
+            let check = model.check_shape(&shape, &over).unwrap();
+            assert!(
+                !(check.accepted && check.may_end),
+                "one character too many passed"
+            );
+        }
+    }
+    println!("[builtin] worst tokens / bound over 240 random answers: {worst:.2}");
+    let choice = TextShape::OneOf {
+        options: vec!["reply".into(), "silent".into()],
+    };
+    for (text, ok) in [
+        ("reply", true),
+        ("silent", true),
+        ("maybe", false),
+        ("replyx", false),
+    ] {
+        let check = model.check_shape(&choice, text).unwrap();
+        assert_eq!(check.accepted && check.may_end, ok, "{text}");
+        assert!(check.tokens <= choice.max_tokens() as usize);
+    }
+    assert!(
+        model
+            .check_shape(&choice, "\u{1F600}")
+            .map(|c| !c.accepted)
+            .unwrap()
+    );
+}
+
+/// A model asked to ramble, at a high temperature, still ends every shaped answer by
+/// itself: never at the token cap, always within the shape.
+#[tokio::test]
+async fn shaped_answers_end_by_themselves() {
+    use cubicle_llm::TextShape;
+    let c = client();
+    for (i, shape) in [
+        TextShape::Text {
+            max_chars: 60,
+            single_line: true,
+        },
+        TextShape::Text {
+            max_chars: 300,
+            single_line: false,
+        },
+        TextShape::OneOf {
+            options: vec!["task".into(), "reply".into()],
+        },
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for seed in 0..3u64 {
+            let req = CompletionRequest {
+                messages: vec![
+                    ChatMessage::system("You are a storyteller who never stops."),
+                    ChatMessage::user("Tell me the longest story you know, with many chapters."),
+                ],
+                temperature: Some(1.3),
+                // The shape's bound wins over a smaller cap.
+                max_tokens: Some(8),
+                seed: Some(seed * 31 + i as u64),
+                shape: Some(shape.clone()),
+                ..Default::default()
+            };
+            let resp = c.complete(req).await.unwrap();
+            assert_eq!(
+                resp.finish_reason,
+                FinishReason::Stop,
+                "{shape:?}: {:?}",
+                resp.text
+            );
+            assert!(shape.accepts(&resp.text), "{shape:?}: {:?}", resp.text);
+            assert!(resp.usage.output_tokens <= shape.max_bytes());
+        }
+    }
+}
+
+#[test]
+fn the_built_in_model_is_small() {
+    let model = shared_model();
+    let profile = model.profile();
+    assert!(profile.small, "{} parameters", model.parameters());
+    assert_eq!(profile.context_len, model.context_len());
+}

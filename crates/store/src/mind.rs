@@ -352,6 +352,18 @@ pub async fn thoughts_in_chat(
     Ok(rows)
 }
 
+/// Every thought had since `since`, oldest first.
+pub async fn thoughts_since(
+    conn: &impl ConnectionTrait,
+    since: DateTime<Utc>,
+) -> Result<Vec<thought::Model>, DbErr> {
+    thought::Entity::find()
+        .filter(thought::Column::CreatedAt.gte(since))
+        .order_by_asc(thought::Column::Id)
+        .all(conn)
+        .await
+}
+
 /// The newest `limit` thoughts of an employee (any chat), returned oldest first.
 pub async fn thoughts_of(
     conn: &impl ConnectionTrait,

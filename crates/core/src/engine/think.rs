@@ -30,7 +30,7 @@ const OWN_RECENT: usize = 5;
 
 /// Where a message of a thought goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Target {
+pub(super) enum Target {
     /// The chat the thought is in.
     Here,
     /// A private chat with a colleague.
@@ -39,7 +39,7 @@ enum Target {
     Chat(i32),
 }
 
-type Outgoing = (Target, String);
+pub(super) type Outgoing = (Target, String);
 
 /// What one wake-up came to.
 #[derive(Clone, Debug, PartialEq)]
@@ -169,6 +169,38 @@ pub(super) async fn think(
         return Ok(ThinkOutcome::Idle);
     }
 
+    let me_dto = employee_dto(&me);
+    let route = match core
+        .providers
+        .route_for_employee(Purpose::Thought, &me_dto.backend)
+        .await
+    {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::warn!(error = %e, employee = employee_id, "no route for a thought");
+            return Ok(ThinkOutcome::Idle);
+        }
+    };
+    // A small model gets the work in short steps it can carry, not one JSON thought.
+    if core.gateway.profile(&route).await.is_ok_and(|p| p.small) {
+        let unread_ids = unread.iter().map(|m| m.id).collect();
+        return super::guided::think(
+            engine,
+            super::guided::Wakeup {
+                me,
+                chat,
+                recent,
+                unread: unread_ids,
+                tasks,
+                reporting,
+                trace,
+                latest_seen,
+                route,
+                focus,
+            },
+        )
+        .await;
+    }
     let Some(company) = oq::find_company(db).await? else {
         return Ok(ThinkOutcome::Idle);
     };
@@ -178,7 +210,6 @@ pub(super) async fn think(
         .into_iter()
         .map(|e| (e.id, e))
         .collect();
-    let me_dto = employee_dto(&me);
     let department = match me.department_id {
         Some(d) => oq::find_department(db, d).await?,
         None => None,
@@ -345,17 +376,6 @@ pub(super) async fn think(
     let (default_interest, default_saturation) = polling::defaults(is_dm);
 
     // Think, and regenerate once when a message speaks as someone else (SPEC §10).
-    let route = match core
-        .providers
-        .route_for_employee(Purpose::Thought, &me_dto.backend)
-        .await
-    {
-        Ok(r) => r,
-        Err(e) => {
-            tracing::warn!(error = %e, employee = employee_id, "no route for a thought");
-            return Ok(ThinkOutcome::Idle);
-        }
-    };
     let ctx = CallContext {
         purpose: Purpose::Thought,
         trace_id: trace.clone(),
@@ -411,55 +431,18 @@ pub(super) async fn think(
     }
 
     let Some((t, kept, impostor)) = answer else {
-        // A malformed or failed thought is dropped with a log line; the employee keeps
-        // working (its next poll comes at the default pace) and nothing is marked read.
-        // A spent budget is different: nothing can be done until the boss raises it or
-        // tomorrow comes, so it waits for the next message or the new day instead of
-        // polling.
-        let (why, budget) = match &failure {
-            Some(GatewayError::Structured(_)) => ("malformed", false),
-            Some(GatewayError::BudgetExceeded { .. }) => ("budget", true),
-            _ => ("model_error", false),
-        };
-        let e = failure.map_or_else(|| "no answer".to_owned(), |e| e.to_string());
-        tracing::warn!(employee = employee_id, chat = chat.id, error = %e, why, "thought dropped");
-        core.minds
-            .record_thought(thought_row(
-                employee_id,
-                chat.id,
-                "",
-                &e,
-                false,
-                false,
-                Some(why),
-                None,
-                None,
-                seed.id,
-                prompt.tokens,
-                json!({}),
-                trace.clone(),
-                now,
-            ))
-            .await?;
-        if budget {
-            // …but only until the budget does: the day's `max_cost` is spent, not the
-            // work. Without this poll, pending tasks waited for a message that might
-            // never come (found by `bench soak`).
-            engine.resume_tomorrow(employee_id);
-            return Ok(ThinkOutcome::Idle);
-        }
-        return Ok(ThinkOutcome::Thought {
-            interest: None,
-            saturation: None,
+        let dropped = Dropped {
+            employee_id,
+            chat_id: chat.id,
+            failure,
+            seed: seed.id,
+            prompt_tokens: prompt.tokens,
+            trace: trace.clone(),
             is_dm,
-            posted: 0,
-            silenced: false,
-            malformed: why == "malformed",
-            failed: true,
             calls,
             model_time,
-            prompt_tokens: prompt.tokens,
-        });
+        };
+        return drop_thought(engine, dropped).await;
     };
 
     let interest = score(t.interest_level, default_interest);
@@ -522,10 +505,78 @@ pub(super) async fn think(
     })
 }
 
+/// A thought that could not be had: what the record and the outcome need.
+pub(super) struct Dropped<'a> {
+    pub employee_id: i32,
+    pub chat_id: i32,
+    pub failure: Option<GatewayError>,
+    pub seed: &'a str,
+    pub prompt_tokens: usize,
+    pub trace: Option<String>,
+    pub is_dm: bool,
+    pub calls: u32,
+    pub model_time: std::time::Duration,
+}
+
+/// A malformed or failed thought is dropped with a log line; the employee keeps working
+/// (its next poll comes at the default pace) and nothing is marked read. A spent budget
+/// is different: nothing can be done until the boss raises it or tomorrow comes, so it
+/// waits for the next message or the new day instead of polling.
+pub(super) async fn drop_thought(engine: &Engine, d: Dropped<'_>) -> Result<ThinkOutcome, DbErr> {
+    let (why, budget) = match &d.failure {
+        Some(GatewayError::Structured(_)) => ("malformed", false),
+        Some(GatewayError::BudgetExceeded { .. }) => ("budget", true),
+        _ => ("model_error", false),
+    };
+    let e = d
+        .failure
+        .map_or_else(|| "no answer".to_owned(), |e| e.to_string());
+    tracing::warn!(employee = d.employee_id, chat = d.chat_id, error = %e, why, "thought dropped");
+    engine
+        .core()
+        .minds
+        .record_thought(thought_row(
+            d.employee_id,
+            d.chat_id,
+            "",
+            &e,
+            false,
+            false,
+            Some(why),
+            None,
+            None,
+            d.seed,
+            d.prompt_tokens,
+            json!({}),
+            d.trace,
+            engine.now(),
+        ))
+        .await?;
+    if budget {
+        // …but only until the budget does: the day's `max_cost` is spent, not the work.
+        // Without this poll, pending tasks waited for a message that might never come
+        // (found by `bench soak`).
+        engine.resume_tomorrow(d.employee_id);
+        return Ok(ThinkOutcome::Idle);
+    }
+    Ok(ThinkOutcome::Thought {
+        interest: None,
+        saturation: None,
+        is_dm: d.is_dm,
+        posted: 0,
+        silenced: false,
+        malformed: why == "malformed",
+        failed: true,
+        calls: d.calls,
+        model_time: d.model_time,
+        prompt_tokens: d.prompt_tokens,
+    })
+}
+
 /// Where a thought's messages go and which of them the gates let through: the batches
 /// to post (this chat first), why none were posted when none were, and how many were
 /// dropped as repetitions. Nothing is posted here; a DM the thought writes to is opened.
-async fn plan_posts(
+pub(super) async fn plan_posts(
     engine: &Engine,
     employee_id: i32,
     chat: &chat::Model,

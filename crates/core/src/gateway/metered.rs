@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use cubicle_llm::structured::{Structured, StructuredError};
 use cubicle_llm::{
-    Capabilities, CompletionRequest, CompletionResponse, CompletionStream, LlmClient, LlmError,
-    Usage,
+    Capabilities, CompletionRequest, CompletionResponse, CompletionStream, FinishReason, LlmClient,
+    LlmError, Usage,
 };
 use cubicle_store::entity::cost_ledger;
 use cubicle_store::models as q;
@@ -26,6 +26,8 @@ pub(super) struct Metered<'a> {
     /// Ledger rows of the attempts that returned an answer, in order: one per answer
     /// the structured pipeline judged.
     answered: std::sync::Mutex<Vec<i32>>,
+    /// Of those, the answers stopped at the token cap: their rows keep `cut_off`.
+    cut_off: std::sync::Mutex<Vec<i32>>,
 }
 
 impl<'a> Metered<'a> {
@@ -36,6 +38,7 @@ impl<'a> Metered<'a> {
             ctx,
             attempt_base: std::sync::atomic::AtomicI32::new(0),
             answered: std::sync::Mutex::new(Vec::new()),
+            cut_off: std::sync::Mutex::new(Vec::new()),
         }
     }
 
@@ -69,7 +72,15 @@ impl<'a> Metered<'a> {
         if let Some((row, last)) = final_row {
             marks.push((vec![row], last));
         }
-        for (ids, output) in marks {
+        let cut_off = std::mem::take(
+            &mut *self
+                .cut_off
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        for (mut ids, output) in marks {
+            // A cut-off answer was unusable whatever became of the call: it keeps saying so.
+            ids.retain(|id| !cut_off.contains(id));
             if ids.is_empty() {
                 continue;
             }
@@ -146,6 +157,7 @@ impl<'a> Metered<'a> {
             Ok(r) => (r.usage, "ok", None),
             Err(e) => (Usage::default(), "error", Some(e)),
         };
+        let cut_off = matches!(result, Ok(r) if r.finish_reason == FinishReason::Length);
         let row = record_attempt(
             &self.gateway.shared,
             self.ticket,
@@ -157,6 +169,7 @@ impl<'a> Metered<'a> {
                 error,
                 latency,
                 backoff,
+                cut_off,
             },
         )
         .await;
@@ -165,6 +178,12 @@ impl<'a> Metered<'a> {
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .push(id);
+            if cut_off {
+                self.cut_off
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .push(id);
+            }
         }
     }
 }
@@ -208,6 +227,9 @@ pub(super) fn clone_err(e: &LlmError) -> LlmError {
     }
 }
 
+/// The ledger's `output` for an answer stopped at the token cap.
+pub const LEDGER_CUT_OFF: &str = "cut_off";
+
 /// One attempt on the wire, as the ledger records it.
 pub(super) struct Attempt<'e> {
     pub(super) n: i32,
@@ -217,6 +239,8 @@ pub(super) struct Attempt<'e> {
     pub(super) latency: Duration,
     /// The wait before the next attempt, when this failed one is retried.
     pub(super) backoff: Option<Duration>,
+    /// The answer stopped at the token cap.
+    pub(super) cut_off: bool,
 }
 
 fn millis(d: Duration) -> i32 {
@@ -247,7 +271,7 @@ pub(super) async fn record_attempt(
         fallback: Set(ticket.fallback),
         error: Set(attempt.error.map(|e| format!("{}: {e}", e.code()))),
         backoff_ms: Set(attempt.backoff.map(millis)),
-        output: Set(None),
+        output: Set(attempt.cut_off.then(|| LEDGER_CUT_OFF.to_owned())),
     };
     match q::insert_ledger(&shared.db, row).await {
         Ok(row) => {

@@ -659,6 +659,20 @@ impl Minds {
             .collect())
     }
 
+    /// How many thoughts were had since `since`, and how many of them were dropped because
+    /// the model's answer was unusable or the call failed.
+    pub async fn thought_counts_since(&self, since: DateTime<Utc>) -> Result<ThoughtCounts, DbErr> {
+        let rows = q::thoughts_since(&self.db, since).await?;
+        let dropped = rows
+            .iter()
+            .filter(|t| matches!(t.silenced_by.as_deref(), Some("malformed" | "model_error")))
+            .count();
+        Ok(ThoughtCounts {
+            total: rows.len() as u64,
+            dropped: dropped as u64,
+        })
+    }
+
     pub async fn record_thought(&self, t: thought::ActiveModel) -> Result<thought::Model, DbErr> {
         let row = q::insert_thought(&self.db, t).await?;
         self.bus.publish(DomainEvent::ThoughtRecorded {
@@ -739,4 +753,11 @@ pub(crate) fn thought_dto(t: &thought::Model, employee_name: &str) -> ThoughtDto
         prompt_tokens: t.prompt_tokens,
         created_at: rfc3339(t.created_at),
     }
+}
+
+/// Thoughts had over a span, and those the model could not carry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ThoughtCounts {
+    pub total: u64,
+    pub dropped: u64,
 }

@@ -9,6 +9,15 @@ use super::{ProviderResult, Providers, SPEND_DAYS};
 use crate::types::*;
 
 impl Providers {
+    /// Model answers since `since` that stopped at the token cap (unusable).
+    pub async fn answers_cut_off_since(&self, since: chrono::DateTime<Utc>) -> ProviderResult<u64> {
+        let rows = q::ledger_since(&self.db, since).await?;
+        Ok(rows
+            .iter()
+            .filter(|r| r.output.as_deref() == Some(crate::gateway::LEDGER_CUT_OFF))
+            .count() as u64)
+    }
+
     pub async fn spend(&self) -> ProviderResult<SpendReport> {
         let today = Local::now().date_naive();
         let first = today

@@ -15,6 +15,7 @@ use wiremock::MockServer;
 use crate::util::{TestCompany, mail_of, scripted_company};
 
 mod key_steps;
+mod offline;
 mod playbook;
 mod reports;
 mod review;

@@ -13,11 +13,64 @@ use std::collections::{BTreeSet, HashMap};
 
 use serde_json::Value;
 
+use crate::types::TextShape;
+
 /// The grammar for `schema`, keys in schema order. The error is a message for the user.
 pub(crate) fn grammar_for_schema(schema: &Value) -> Result<String, String> {
     let raw = llama_cpp_2::json_schema_to_grammar(&schema.to_string())
         .map_err(|e| format!("the JSON schema could not be turned into a grammar: {e}"))?;
     Ok(order_object_keys(&raw, schema))
+}
+
+/// The grammar for a plain-text answer of `shape`: the model can only write what the shape
+/// accepts ([`TextShape::accepts`]), and once the shape is full only the end of the answer.
+pub(crate) fn grammar_for_shape(shape: &TextShape) -> Result<String, String> {
+    match shape {
+        TextShape::Text {
+            max_chars,
+            single_line,
+        } => {
+            if *max_chars == 0 {
+                return Err("a text answer must allow at least one character".into());
+            }
+            // Control characters (all, or all but the line feed), DEL, and everything past
+            // the Basic Multilingual Plane are left out (see `shape_char_allowed`).
+            let class = if *single_line {
+                r"[^\x00-\x1F\x7F\U00010000-\U0010FFFF]"
+            } else {
+                r"[^\x00-\x09\x0B-\x1F\x7F\U00010000-\U0010FFFF]"
+            };
+            Ok(format!(
+                "root ::= char{{1,{max_chars}}}\nchar ::= {class}\n"
+            ))
+        }
+        TextShape::OneOf { options } => {
+            if options.is_empty() || options.iter().any(String::is_empty) {
+                return Err("a choice needs non-empty options".into());
+            }
+            let alternatives: Vec<String> = options.iter().map(|o| gbnf_literal(o)).collect();
+            Ok(format!("root ::= {}\n", alternatives.join(" | ")))
+        }
+    }
+}
+
+/// `text` as a GBNF string literal.
+fn gbnf_literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\x{:02X}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 const OBJECT_OPEN: &str = "\"{\" space ";

@@ -31,7 +31,8 @@ pub struct Model {
     /// provider's `Retry-After` when longer).
     pub backoff_ms: Option<i32>,
     /// A structured call's answer on this attempt: `valid`, `repaired`, `rejected`
-    /// (reported back to the model once) or `dropped`.
+    /// (reported back to the model once) or `dropped`; `cut_off` for any answer that
+    /// stopped at the token cap (unusable, whatever the call came to).
     pub output: Option<String>,
 }
 

@@ -1,0 +1,565 @@
+//! `cubicle-cli bench builtin`: the offline company on the built-in model (SPEC §13).
+//!
+//! Seed 000's story as a new user would give it, once per seed, each in a fresh company
+//! on a manual clock: three people in Robotics; the boss tells the secretary "ask Alice
+//! to write a short design note on the gripper calibration timeout and discuss it with
+//! Bob". Done means, within the simulated window: Alice asked Bob, Bob answered, the
+//! task was resolved with its document saved in the workspace, and Alice's report is in
+//! the boss chat with its copy in the mailbox — all read back from the database and the
+//! workspace. The model is the real GGUF on this machine's CPU; simulated time jumps
+//! between wake-ups, the model's time is real.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, Result, bail};
+use chrono::{DateTime, TimeDelta, Utc};
+use cubicle_core::AppCore;
+use cubicle_core::app::CoreOptions;
+use cubicle_core::clock::{Clock as _, ManualClock};
+use cubicle_core::engine::{Engine, EngineConfig};
+use cubicle_core::gateway::start_of_day;
+use cubicle_core::mailbox::{MailFilter, MailKind};
+use cubicle_core::mind::guided::is_chinese;
+use cubicle_core::types::{Archetype, Language, NewDepartment, NewEmployee, SetupCompany};
+use serde::Serialize;
+
+/// The goals the built-in model is held to, each with its reason.
+pub mod goals {
+    /// A thought the model could not carry is a step of work lost.
+    pub const USABLE_THOUGHT_RATIO: f64 = 0.95;
+    /// An answer stopped at the cap is unusable; shaped steps must end by themselves.
+    pub const CUT_OFF_ANSWERS: u64 = 0;
+    /// Slower than this and a chat with the built-in model feels broken.
+    pub const THOUGHT_SECONDS_P50: f64 = 8.0;
+    /// At least four stories in five reach the report.
+    pub const STORIES_COMPLETED_RATIO: f64 = 0.8;
+    /// A zh-CN company's employees write Chinese.
+    pub const ZH_ANSWERS_RATIO: f64 = 0.9;
+}
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub seeds: u64,
+    pub minutes: i64,
+    pub language: Language,
+    /// The GGUF to measure; the installed built-in model by default.
+    pub model: Option<PathBuf>,
+}
+
+/// One story.
+#[derive(Clone, Debug, Serialize)]
+pub struct Story {
+    pub seed: u64,
+    pub completed: bool,
+    /// What is missing when it did not complete.
+    pub missing: Vec<&'static str>,
+    /// Simulated minutes from the instruction to the report.
+    pub minutes_to_report: Option<f64>,
+    pub thoughts: u64,
+    pub model_calls: u64,
+    pub wall_seconds: f64,
+    /// The deliverable, as saved (a sample for the reader).
+    pub deliverable: Option<String>,
+    pub report: Option<String>,
+}
+
+/// The figures.
+#[derive(Clone, Debug, Serialize)]
+pub struct Figures {
+    pub model: String,
+    pub language: Language,
+    pub usable_thought_ratio: f64,
+    pub cut_off_answers: u64,
+    pub thought_seconds_p50: f64,
+    pub thought_seconds_p95: f64,
+    pub stories_completed: u64,
+    pub stories_run: u64,
+    /// Share of the employees' written answers (messages and documents) in Chinese.
+    pub zh_answers_ratio: f64,
+    pub thoughts: u64,
+    pub model_calls: u64,
+    /// The process's peak resident memory, model loaded (MB).
+    pub peak_rss_mb: Option<f64>,
+    pub stories: Vec<Story>,
+}
+
+impl Figures {
+    /// The goals this run missed, in words.
+    pub fn missed(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.usable_thought_ratio < goals::USABLE_THOUGHT_RATIO {
+            out.push(format!(
+                "usable thoughts {:.2} < {}",
+                self.usable_thought_ratio,
+                goals::USABLE_THOUGHT_RATIO
+            ));
+        }
+        if self.cut_off_answers > goals::CUT_OFF_ANSWERS {
+            out.push(format!("{} answers cut off", self.cut_off_answers));
+        }
+        if self.thought_seconds_p50 > goals::THOUGHT_SECONDS_P50 {
+            out.push(format!(
+                "thought p50 {:.1} s > {} s",
+                self.thought_seconds_p50,
+                goals::THOUGHT_SECONDS_P50
+            ));
+        }
+        let done = self.stories_completed as f64 / self.stories_run.max(1) as f64;
+        if done < goals::STORIES_COMPLETED_RATIO {
+            out.push(format!(
+                "{} of {} stories completed",
+                self.stories_completed, self.stories_run
+            ));
+        }
+        if self.language == Language::ZhCn && self.zh_answers_ratio < goals::ZH_ANSWERS_RATIO {
+            out.push(format!(
+                "Chinese answers {:.2} < {}",
+                self.zh_answers_ratio,
+                goals::ZH_ANSWERS_RATIO
+            ));
+        }
+        out
+    }
+}
+
+pub async fn run(o: Options, json: bool, check: bool) -> Result<()> {
+    let f = measure(&o).await?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&f)?);
+    } else {
+        print(&f);
+    }
+    let missed = f.missed();
+    if check && !missed.is_empty() {
+        bail!("bench builtin missed its goals: {}", missed.join("; "));
+    }
+    Ok(())
+}
+
+/// What one story leaves behind for the totals.
+struct Tally {
+    thought_rows: u64,
+    unusable_rows: u64,
+    cut_off: u64,
+    seconds: Vec<f64>,
+    answers: Vec<String>,
+}
+
+pub async fn measure(o: &Options) -> Result<Figures> {
+    let model = match &o.model {
+        Some(p) => p.clone(),
+        None => cubicle_llm::model_file::default_model_path(),
+    };
+    if !model.is_file() {
+        bail!(
+            "no model at {} (scripts/install-model.sh installs the built-in one; --model PATH \
+             measures another GGUF)",
+            model.display()
+        );
+    }
+    let mut stories = Vec::new();
+    let mut all = Tally {
+        thought_rows: 0,
+        unusable_rows: 0,
+        cut_off: 0,
+        seconds: vec![],
+        answers: vec![],
+    };
+    for seed in 1..=o.seeds.max(1) {
+        let (story, tally) = story(o, &model, seed).await?;
+        all.thought_rows += tally.thought_rows;
+        all.unusable_rows += tally.unusable_rows;
+        all.cut_off += tally.cut_off;
+        all.seconds.extend(tally.seconds);
+        all.answers.extend(tally.answers);
+        stories.push(story);
+    }
+    all.seconds.sort_by(f64::total_cmp);
+    let zh = all.answers.iter().filter(|a| is_chinese(a)).count();
+    Ok(Figures {
+        model: model
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        language: o.language,
+        usable_thought_ratio: ratio(
+            all.thought_rows - all.unusable_rows.min(all.thought_rows),
+            all.thought_rows,
+        ),
+        cut_off_answers: all.cut_off,
+        thought_seconds_p50: percentile(&all.seconds, 0.5),
+        thought_seconds_p95: percentile(&all.seconds, 0.95),
+        stories_completed: stories.iter().filter(|s| s.completed).count() as u64,
+        stories_run: stories.len() as u64,
+        zh_answers_ratio: ratio(zh as u64, all.answers.len() as u64),
+        thoughts: stories.iter().map(|s| s.thoughts).sum(),
+        model_calls: stories.iter().map(|s| s.model_calls).sum(),
+        peak_rss_mb: peak_rss_mb(),
+        stories,
+    })
+}
+
+fn ratio(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
+    }
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+/// The people of the story and the boss's words, in the company's language.
+struct Script {
+    company: &'static str,
+    boss: &'static str,
+    department: &'static str,
+    people: [(&'static str, &'static str); 3],
+    instruction: &'static str,
+}
+
+fn script(language: Language) -> Script {
+    match language {
+        Language::En => Script {
+            company: "Acme Robotics",
+            boss: "Ada",
+            department: "Robotics",
+            people: [
+                ("Alice", "Robotics Engineer"),
+                ("Bob", "Controls Engineer"),
+                ("Carol", "QA Engineer"),
+            ],
+            instruction: "ask Alice to write a short design note on the gripper calibration \
+                          timeout and discuss it with Bob",
+        },
+        Language::ZhCn => Script {
+            company: "极客机器人",
+            boss: "老周",
+            department: "机器人部",
+            people: [
+                ("李娜", "机器人工程师"),
+                ("王强", "控制工程师"),
+                ("张伟", "测试工程师"),
+            ],
+            instruction: "让李娜写一份关于夹爪校准超时的简短设计说明，写之前先问问王强的意见",
+        },
+    }
+}
+
+async fn story(o: &Options, model: &Path, seed: u64) -> Result<(Story, Tally)> {
+    let started = Instant::now();
+    let noon = DateTime::from_timestamp(1_796_040_000, 0).unwrap_or_default();
+    let from = start_of_day(noon) + TimeDelta::hours(9);
+    let clock = ManualClock::new(from);
+    let dir = tempfile::tempdir()?;
+    let url = format!(
+        "sqlite://{}?mode=rwc",
+        dir.path().join("story.db").display()
+    );
+    let core = AppCore::open_with(
+        &url,
+        CoreOptions {
+            clock: clock.shared(),
+            builtin_model: Some(model.to_path_buf()),
+            workspace: Some(dir.path().join("workspace")),
+            ..CoreOptions::default()
+        },
+    )
+    .await?;
+    let s = script(o.language);
+    core.org
+        .setup_company(SetupCompany {
+            name: s.company.into(),
+            boss_name: s.boss.into(),
+            language: o.language,
+            mission: None,
+        })
+        .await?;
+    let dept = core
+        .org
+        .create_department(NewDepartment {
+            name: s.department.into(),
+            parent_id: None,
+            mission: None,
+        })
+        .await?;
+    let mut ids = Vec::new();
+    for (name, title) in s.people {
+        let e = core
+            .hire(NewEmployee {
+                name: name.into(),
+                title: title.into(),
+                department_id: Some(dept.id),
+                manager_id: None,
+                archetype: Some(Archetype::WarmHearted),
+            })
+            .await?;
+        ids.push(e.id);
+    }
+    wait_for_introductions(&core, dept.id, ids.len()).await;
+
+    let engine = Engine::new(
+        &core,
+        EngineConfig {
+            seed: Some(seed),
+            record_timings: true,
+            ..EngineConfig::default()
+        },
+    );
+    engine.bootstrap().await?;
+    let turn = core
+        .secretary
+        .say(s.instruction, true)
+        .await
+        .context("the secretary could not take the instruction")?;
+    let (alice, bob) = (ids[0], ids[1]);
+    let task = core
+        .work
+        .all()
+        .await?
+        .into_iter()
+        .find(|t| t.owner_id == alice)
+        .with_context(|| {
+            format!(
+                "the secretary made no task for {} of {:?} (its reply: {:?})",
+                s.people[0].0, s.instruction, turn.reply.text
+            )
+        })?;
+    let said_at = clock.now();
+    engine
+        .run_simulated(&clock, said_at + TimeDelta::minutes(o.minutes))
+        .await;
+
+    let checked = check_story(&core, alice, bob, task.id).await?;
+    let tally = tally(&core, &engine, from).await?;
+    let stats = engine.stats();
+    Ok((
+        Story {
+            seed,
+            completed: checked.missing.is_empty(),
+            missing: checked.missing,
+            minutes_to_report: checked
+                .reported_at
+                .map(|at| (at - said_at).num_seconds() as f64 / 60.0),
+            thoughts: stats.thoughts,
+            model_calls: stats.model_calls,
+            wall_seconds: started.elapsed().as_secs_f64(),
+            deliverable: checked.deliverable,
+            report: checked.report,
+        },
+        tally,
+    ))
+}
+
+/// New hires introduce themselves in a task of their own; the story starts once they
+/// have (or after a minute), so those calls don't run beside it.
+async fn wait_for_introductions(core: &AppCore, department_id: i32, people: usize) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < deadline {
+        let chat = core.chats.department_chat(department_id, "").await.ok();
+        let posted = match chat {
+            Some(c) => core
+                .chats
+                .messages(c.id)
+                .await
+                .map(|m| m.iter().filter(|m| m.sender_employee_id.is_some()).count())
+                .unwrap_or(0),
+            None => 0,
+        };
+        if posted >= people {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+struct Checked {
+    missing: Vec<&'static str>,
+    reported_at: Option<DateTime<Utc>>,
+    deliverable: Option<String>,
+    report: Option<String>,
+}
+
+async fn check_story(core: &AppCore, alice: i32, bob: i32, task_id: i32) -> Result<Checked> {
+    let mut missing = Vec::new();
+    let chats = core.chats.list().await?;
+    let dm = chats.iter().find(|c| {
+        c.member_ids.contains(&alice) && c.member_ids.contains(&bob) && c.member_ids.len() == 2
+    });
+    let dm_messages = match dm {
+        Some(c) => core.chats.messages(c.id).await?,
+        None => vec![],
+    };
+    let asked = dm_messages
+        .iter()
+        .position(|m| m.sender_employee_id == Some(alice));
+    if asked.is_none() {
+        missing.push("Alice asked Bob");
+    }
+    let answered = asked.is_some_and(|at| {
+        dm_messages[at..]
+            .iter()
+            .any(|m| m.sender_employee_id == Some(bob))
+    });
+    if !answered {
+        missing.push("Bob answered");
+    }
+    let task = core.work.all().await?.into_iter().find(|t| t.id == task_id);
+    let resolved = task.as_ref().is_some_and(|t| t.status == "resolved");
+    if !resolved {
+        missing.push("the task resolved");
+    }
+    let workspace = core.approvals.runtime().workspace_root()?;
+    let deliverable = task
+        .as_ref()
+        .and_then(|t| t.result.as_deref())
+        .and_then(|r| {
+            r.rsplit_once('(')
+                .map(|(_, p)| p.trim_end_matches(')').to_owned())
+        })
+        .and_then(|rel| std::fs::read_to_string(workspace.join(rel)).ok());
+    if deliverable.is_none() {
+        missing.push("the deliverable saved");
+    }
+    let boss_chat = core.chats.boss_chat(alice).await?;
+    let report = core
+        .chats
+        .messages(boss_chat.id)
+        .await?
+        .into_iter()
+        .find(|m| m.sender_employee_id == Some(alice));
+    if report.is_none() {
+        missing.push("the report in the boss chat");
+    }
+    let mail = core.mailbox.list(MailFilter::default()).await?;
+    if !mail.items.iter().any(|m| m.kind == MailKind::Report) {
+        missing.push("the report in the mailbox");
+    }
+    Ok(Checked {
+        missing,
+        reported_at: report
+            .as_ref()
+            .and_then(|m| DateTime::parse_from_rfc3339(&m.created_at).ok())
+            .map(|d| d.with_timezone(&Utc)),
+        deliverable,
+        report: report.map(|m| m.text),
+    })
+}
+
+/// Thoughts, cut-off answers, thought times and what the employees wrote.
+async fn tally(core: &AppCore, engine: &Engine, since: DateTime<Utc>) -> Result<Tally> {
+    let thoughts = core.minds.thought_counts_since(since).await?;
+    let cut_off = core.providers.answers_cut_off_since(since).await?;
+    let seconds = engine
+        .take_timings()
+        .iter()
+        .map(|t| t.total.as_secs_f64())
+        .collect();
+    let mut answers = Vec::new();
+    for chat in core.chats.list().await? {
+        for m in core.chats.messages(chat.id).await? {
+            if m.sender_employee_id.is_some() {
+                // The engine's link line to a deliverable is not the employee's writing.
+                let own = m.text.lines().next().unwrap_or_default().to_owned();
+                answers.push(own);
+            }
+        }
+    }
+    let workspace = core.approvals.runtime().workspace_root()?;
+    for doc in deliverables(&workspace.join("employees")) {
+        answers.push(doc);
+    }
+    Ok(Tally {
+        thought_rows: thoughts.total,
+        unusable_rows: thoughts.dropped,
+        cut_off,
+        seconds,
+        answers,
+    })
+}
+
+fn deliverables(employees: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let Ok(people) = std::fs::read_dir(employees) else {
+        return out;
+    };
+    for person in people.filter_map(Result::ok) {
+        let Ok(files) = std::fs::read_dir(person.path().join("deliverables")) else {
+            continue;
+        };
+        for f in files.filter_map(Result::ok) {
+            if let Ok(text) = std::fs::read_to_string(f.path()) {
+                out.push(text);
+            }
+        }
+    }
+    out
+}
+
+fn peak_rss_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb / 1024.0)
+}
+
+fn print(f: &Figures) {
+    println!(
+        "bench builtin — {} on this machine's CPU, {:?} company, seed-000 story × {}",
+        f.model, f.language, f.stories_run
+    );
+    println!(
+        "  stories completed      {} of {}",
+        f.stories_completed, f.stories_run
+    );
+    println!(
+        "  usable thoughts        {:.2}  ({} thoughts, {} model calls)",
+        f.usable_thought_ratio, f.thoughts, f.model_calls
+    );
+    println!("  answers cut off        {}", f.cut_off_answers);
+    println!(
+        "  seconds per thought    p50 {:.1}  p95 {:.1}",
+        f.thought_seconds_p50, f.thought_seconds_p95
+    );
+    println!("  answers in Chinese     {:.2}", f.zh_answers_ratio);
+    if let Some(mb) = f.peak_rss_mb {
+        println!("  peak memory            {mb:.0} MB");
+    }
+    for s in &f.stories {
+        println!(
+            "  seed {}: {} in {:.0} s{}",
+            s.seed,
+            if s.completed {
+                "completed"
+            } else {
+                "not completed"
+            },
+            s.wall_seconds,
+            if s.missing.is_empty() {
+                String::new()
+            } else {
+                format!(" — missing: {}", s.missing.join(", "))
+            }
+        );
+    }
+    let missed = f.missed();
+    if missed.is_empty() {
+        println!("  goals: all met");
+    } else {
+        println!("  goals missed: {}", missed.join("; "));
+    }
+}

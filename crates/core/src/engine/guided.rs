@@ -1,0 +1,676 @@
+//! A wake-up of an employee whose model is small (SPEC §13): the engine picks the next
+//! step of the work from what it knows, and the model writes only that step's text.
+//!
+//! The steps of a task are those of seed 000's story: ask each colleague the task names,
+//! wait for their answers, write the deliverable (saved as a file in the employee's
+//! folder) and resolve the task, then report it with a link to the file. Around the
+//! work, a colleague's question is answered, a group conversation gets a word when the
+//! model chooses to add one, and an instruction from the boss becomes a task when the
+//! model reads it as work. Everything a step decides goes through the same plan as a
+//! full thought — gates, identity check, crash-safe effects, onResolve — so a small
+//! model cannot post more, or anything else, than a large one could.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use chrono::TimeDelta;
+use cubicle_llm::{CompletionRequest, FinishReason, TextShape};
+use cubicle_store::entity::{chat, chat_message, employee, task};
+use cubicle_store::{DbErr, chat as cq, org as oq};
+
+use super::pending::{self, Plan};
+use super::think::{Outgoing, Target, ThinkOutcome, plan_posts};
+use super::{Engine, Focus};
+use crate::chat::polling;
+use crate::gateway::{CallContext, GatewayError, Purpose, Route};
+use crate::mind::clean_chat_message;
+use crate::mind::guided::{self, Choice, Writer};
+use crate::mind::thought::{OutMessage, TaskOp, Thought, approx_tokens};
+use crate::org::{company_dto, employee_dto};
+use crate::types::{CompanyDto, EmployeeDto, Language};
+
+/// The perspective-seed field of a step's thought record: steps have none.
+const SEED: &str = "guided";
+/// A colleague who has not answered by the time the task is overdue is not waited for.
+const WAIT_FOR_ANSWERS: TimeDelta = TimeDelta::minutes(15);
+/// Chat lines a reply step sees.
+const REPLY_CONTEXT: usize = 6;
+/// Tries at a step whose text comes back unusable (empty, or speaking as someone else).
+const TRIES: u32 = 2;
+
+/// What the wake-up is about, gathered by [`super::think`].
+pub(super) struct Wakeup {
+    pub me: employee::Model,
+    pub chat: chat::Model,
+    pub recent: Vec<chat_message::Model>,
+    pub unread: Vec<i32>,
+    pub tasks: Vec<task::Model>,
+    pub reporting: Option<task::Model>,
+    pub trace: Option<String>,
+    pub latest_seen: Option<i32>,
+    pub route: Route,
+    pub focus: Focus,
+}
+
+/// The next step of the work.
+enum Step {
+    /// Report a resolved task in this chat.
+    Report(task::Model),
+    /// Ask a colleague the task names for their input.
+    Ask(task::Model, employee::Model),
+    /// Write the task's deliverable with what colleagues said, and resolve it.
+    Deliver(task::Model, Vec<(String, String)>),
+    /// Answer what is new in this chat.
+    Reply,
+    /// A group conversation: the model chooses whether to add a word.
+    MaybeReply,
+    /// The boss wrote in the private chat: work to take on, or something to answer.
+    TaskOrReply,
+}
+
+/// What a step came to, before it is planned and written.
+#[derive(Default)]
+struct Draft {
+    /// The engine's note on the step (shown to the boss as the thought).
+    note: String,
+    messages: Vec<Outgoing>,
+    task_ops: Vec<TaskOp>,
+    /// The step read what is new in this chat.
+    consumed: bool,
+    report_task: Option<i32>,
+}
+
+/// Model calls made so far in this wake-up.
+#[derive(Default)]
+struct Spent {
+    calls: u32,
+    time: Duration,
+    prompt_tokens: usize,
+}
+
+/// Who and what a wake-up's steps need.
+struct Ctx<'a> {
+    engine: &'a Engine,
+    w: &'a Wakeup,
+    me: EmployeeDto,
+    company: CompanyDto,
+    staff: HashMap<i32, employee::Model>,
+}
+
+impl Ctx<'_> {
+    fn writer(&self) -> Writer<'_> {
+        Writer {
+            me: &self.me,
+            company: &self.company,
+        }
+    }
+
+    fn name_of(&self, m: &chat_message::Model) -> String {
+        match m.sender_kind.as_str() {
+            "boss" => self.company.boss_name.clone(),
+            "system" => "(note)".to_owned(),
+            _ => m
+                .sender_employee_id
+                .and_then(|id| self.staff.get(&id))
+                .map_or_else(|| "someone".to_owned(), |e| e.name.clone()),
+        }
+    }
+
+    fn unread(&self) -> Vec<&chat_message::Model> {
+        self.w
+            .recent
+            .iter()
+            .filter(|m| self.w.unread.contains(&m.id))
+            .collect()
+    }
+}
+
+pub(super) async fn think(engine: &Engine, w: Wakeup) -> Result<ThinkOutcome, DbErr> {
+    let db = &engine.core().db;
+    let Some(company) = oq::find_company(db).await? else {
+        return Ok(ThinkOutcome::Idle);
+    };
+    let staff: HashMap<i32, employee::Model> = oq::list_employees(db, company.id, true)
+        .await?
+        .into_iter()
+        .map(|e| (e.id, e))
+        .collect();
+    let cx = Ctx {
+        engine,
+        me: employee_dto(&w.me),
+        company: company_dto(&company),
+        staff,
+        w: &w,
+    };
+    let Some(step) = next_step(&cx).await? else {
+        return Ok(ThinkOutcome::Idle);
+    };
+    let mut spent = Spent::default();
+    match run(&cx, step, &mut spent).await {
+        Ok(draft) => commit(&cx, draft, spent).await,
+        Err(failure) => {
+            let dropped = super::think::Dropped {
+                employee_id: w.me.id,
+                chat_id: w.chat.id,
+                failure: Some(failure),
+                seed: SEED,
+                prompt_tokens: spent.prompt_tokens,
+                trace: w.trace.clone(),
+                is_dm: is_private(&w.chat),
+                calls: spent.calls,
+                model_time: spent.time,
+            };
+            super::think::drop_thought(engine, dropped).await
+        }
+    }
+}
+
+fn is_private(chat: &chat::Model) -> bool {
+    matches!(chat.kind.as_str(), "dm" | "boss")
+}
+
+async fn next_step(cx: &Ctx<'_>) -> Result<Option<Step>, DbErr> {
+    let w = cx.w;
+    if let Some(t) = &w.reporting {
+        return Ok(Some(Step::Report(t.clone())));
+    }
+    if w.focus == Focus::ToolResult {
+        return Ok(None);
+    }
+    let oldest = w
+        .tasks
+        .iter()
+        .filter(|t| t.kind == "oneshot")
+        .min_by_key(|t| (t.created_at, t.id));
+    if let Some(task) = oldest {
+        match consult(cx, task).await? {
+            Consult::Ask(colleague) => return Ok(Some(Step::Ask(task.clone(), colleague))),
+            Consult::Ready(inputs) => return Ok(Some(Step::Deliver(task.clone(), inputs))),
+            Consult::Waiting => {}
+        }
+    }
+    let unread = cx.unread();
+    let Some(newest) = unread.last() else {
+        return Ok(None);
+    };
+    Ok(Some(match w.chat.kind.as_str() {
+        "boss" if newest.sender_kind == "boss" => Step::TaskOrReply,
+        "boss" | "dm" => Step::Reply,
+        _ if unread.iter().any(|m| addresses(m, &w.me)) => Step::Reply,
+        _ => Step::MaybeReply,
+    }))
+}
+
+/// The boss or a colleague spoke to `me` by @mention or by name.
+fn addresses(m: &chat_message::Model, me: &employee::Model) -> bool {
+    let mentioned = m
+        .mentions
+        .as_ref()
+        .and_then(|v| serde_json::from_value::<Vec<i32>>(v.clone()).ok())
+        .is_some_and(|ids| ids.contains(&me.id));
+    mentioned || names_in(&m.text, &me.name)
+}
+
+/// Whether `text` names `name` (the full name, or the first name as a word).
+fn names_in(text: &str, name: &str) -> bool {
+    let text = text.to_lowercase();
+    let name = name.trim().to_lowercase();
+    if name.is_empty() {
+        return false;
+    }
+    if !name.is_ascii() {
+        return text.contains(&name);
+    }
+    // The first name as a whole word ("Bob", not "bobcat") covers the full name too.
+    let first = name.split_whitespace().next().unwrap_or(&name);
+    text.split(|c: char| !c.is_alphanumeric())
+        .any(|word| word == first)
+}
+
+/// Where a task stands with the colleagues it names.
+enum Consult {
+    /// This colleague has not been asked yet.
+    Ask(employee::Model),
+    /// Everyone asked has answered (or nobody is named, or the wait is over): what they said.
+    Ready(Vec<(String, String)>),
+    Waiting,
+}
+
+async fn consult(cx: &Ctx<'_>, task: &task::Model) -> Result<Consult, DbErr> {
+    let db = &cx.engine.core().db;
+    let me = &cx.w.me;
+    let mut named: Vec<&employee::Model> = cx
+        .staff
+        .values()
+        .filter(|e| e.id != me.id && e.fired_at.is_none() && names_in(&task.description, &e.name))
+        .collect();
+    named.sort_by_key(|e| e.id);
+    let mut inputs = Vec::new();
+    let mut waiting = false;
+    for colleague in named {
+        let dm = cq::find_dm(db, me.id, colleague.id).await?;
+        let said = match &dm {
+            Some(dm) => cq::last_messages(db, dm.id, 40).await?,
+            None => vec![],
+        };
+        let since_task: Vec<&chat_message::Model> = said
+            .iter()
+            .filter(|m| m.created_at >= task.created_at)
+            .collect();
+        let Some(asked) = since_task
+            .iter()
+            .position(|m| m.sender_employee_id == Some(me.id))
+        else {
+            return Ok(Consult::Ask(colleague.clone()));
+        };
+        let answers: Vec<&str> = since_task[asked..]
+            .iter()
+            .filter(|m| m.sender_employee_id == Some(colleague.id))
+            .map(|m| m.text.as_str())
+            .collect();
+        if answers.is_empty() {
+            waiting = true;
+        } else {
+            inputs.push((colleague.name.clone(), answers.join(" ")));
+        }
+    }
+    let overdue = cx.engine.now() - task.created_at >= WAIT_FOR_ANSWERS;
+    Ok(if waiting && !overdue {
+        Consult::Waiting
+    } else {
+        Consult::Ready(inputs)
+    })
+}
+
+async fn run(cx: &Ctx<'_>, step: Step, spent: &mut Spent) -> Result<Draft, GatewayError> {
+    match step {
+        Step::Report(task) => report(cx, &task, spent).await,
+        Step::Ask(task, colleague) => {
+            let req = cx.writer().ask(&task.description, &colleague.name);
+            let text = write_line(cx, req, spent).await?;
+            Ok(Draft {
+                note: format!("Asking {} for input on task #{}.", colleague.name, task.id),
+                messages: vec![(Target::Dm(colleague.id), text)],
+                ..Draft::default()
+            })
+        }
+        Step::Deliver(task, inputs) => deliver(cx, &task, &inputs, spent).await,
+        Step::Reply => reply(cx, spent, "Answering what is new here.").await,
+        Step::MaybeReply => {
+            let lines = chat_lines(cx);
+            let req = cx.writer().speak_or_not(&cx.w.chat.name, &lines);
+            match choose(cx, req, spent).await? {
+                Choice::Reply => reply(cx, spent, "Chose to add a word.").await,
+                _ => Ok(Draft {
+                    note: "Chose to stay silent.".into(),
+                    consumed: true,
+                    ..Draft::default()
+                }),
+            }
+        }
+        Step::TaskOrReply => {
+            let text = cx
+                .unread()
+                .last()
+                .map(|m| m.text.clone())
+                .unwrap_or_default();
+            let req = cx.writer().task_or_reply(&text);
+            match choose(cx, req, spent).await? {
+                Choice::Task => Ok(Draft {
+                    note: "Took the boss's words on as a task.".into(),
+                    task_ops: vec![TaskOp {
+                        op: "create".into(),
+                        description: Some(text.chars().take(500).collect()),
+                        ..TaskOp::default()
+                    }],
+                    consumed: true,
+                    ..Draft::default()
+                }),
+                _ => reply(cx, spent, "Answering the boss.").await,
+            }
+        }
+    }
+}
+
+fn chat_lines(cx: &Ctx<'_>) -> Vec<(String, String)> {
+    let start = cx.w.recent.len().saturating_sub(REPLY_CONTEXT);
+    cx.w.recent[start..]
+        .iter()
+        .map(|m| (cx.name_of(m), m.text.clone()))
+        .collect()
+}
+
+async fn reply(cx: &Ctx<'_>, spent: &mut Spent, note: &str) -> Result<Draft, GatewayError> {
+    let req = cx.writer().reply(&cx.w.chat.name, &chat_lines(cx));
+    let text = write_line(cx, req, spent).await?;
+    Ok(Draft {
+        note: note.to_owned(),
+        messages: vec![(Target::Here, text)],
+        consumed: true,
+        ..Draft::default()
+    })
+}
+
+async fn deliver(
+    cx: &Ctx<'_>,
+    task: &task::Model,
+    inputs: &[(String, String)],
+    spent: &mut Spent,
+) -> Result<Draft, GatewayError> {
+    let req = cx.writer().document(&task.description, inputs);
+    let text = ask_model(cx, req, spent).await?;
+    let document = text.trim();
+    if document.is_empty() {
+        return Err(unusable("the document came back empty"));
+    }
+    let saved = save_deliverable(cx, task.id, document).map_err(|e| {
+        GatewayError::Structured(format!("the deliverable could not be saved: {e}"))
+    })?;
+    let title = document.lines().next().unwrap_or_default().trim();
+    let title = title.trim_start_matches('#').trim();
+    let names: Vec<&str> = inputs.iter().map(|(n, _)| n.as_str()).collect();
+    // A document answers the woken chat's news only when that chat is where the
+    // colleagues' answers came in.
+    let consumed = is_private(&cx.w.chat) && cx.w.chat.kind == "dm";
+    Ok(Draft {
+        note: if names.is_empty() {
+            format!("Wrote the deliverable of task #{}.", task.id)
+        } else {
+            format!(
+                "Wrote the deliverable of task #{} with what {} said.",
+                task.id,
+                names.join(", ")
+            )
+        },
+        task_ops: vec![TaskOp {
+            op: "resolve".into(),
+            id: Some(i64::from(task.id)),
+            result: Some(format!("{title} ({saved})")),
+            ..TaskOp::default()
+        }],
+        consumed,
+        ..Draft::default()
+    })
+}
+
+async fn report(
+    cx: &Ctx<'_>,
+    task: &task::Model,
+    spent: &mut Spent,
+) -> Result<Draft, GatewayError> {
+    let file = find_deliverable(cx, task.id);
+    let outcome = file
+        .as_ref()
+        .and_then(|(_, path)| std::fs::read_to_string(path).ok())
+        .or_else(|| task.result.clone())
+        .unwrap_or_default();
+    let to = cx.company.boss_name.clone();
+    let req = cx.writer().report(&task.description, &outcome, &to);
+    let mut text = write_line(cx, req, spent).await?;
+    if let Some((relative, _)) = file {
+        let label = match cx.company.language {
+            Language::ZhCn => "交付物：",
+            Language::En => "Deliverable: ",
+        };
+        text.push_str(&format!("\n{label}{relative}"));
+    }
+    Ok(Draft {
+        note: format!("Reporting task #{}.", task.id),
+        messages: vec![(Target::Here, text)],
+        report_task: Some(task.id),
+        ..Draft::default()
+    })
+}
+
+/// One line the model writes, tidied and checked; asked again once when unusable.
+async fn write_line(
+    cx: &Ctx<'_>,
+    req: CompletionRequest,
+    spent: &mut Spent,
+) -> Result<String, GatewayError> {
+    let max_chars = match &req.shape {
+        Some(TextShape::Text { max_chars, .. }) => *max_chars,
+        _ => u32::MAX,
+    };
+    let others: Vec<&str> = cx
+        .staff
+        .values()
+        .filter(|e| e.id != cx.w.me.id)
+        .map(|e| e.name.as_str())
+        .chain(std::iter::once(cx.company.boss_name.as_str()))
+        .collect();
+    let mut last = String::new();
+    for _ in 0..TRIES {
+        let text = ask_model(cx, req.clone(), spent).await?;
+        let tidy = guided::tidy_line(&text, max_chars);
+        if let Some(clean) = clean_chat_message(&tidy, &cx.me, &others) {
+            return Ok(clean);
+        }
+        last = text;
+    }
+    Err(unusable(&format!(
+        "the line was empty or spoke as someone else: {:?}",
+        last.chars().take(120).collect::<String>()
+    )))
+}
+
+/// One of the options the request offers.
+async fn choose(
+    cx: &Ctx<'_>,
+    req: CompletionRequest,
+    spent: &mut Spent,
+) -> Result<Choice, GatewayError> {
+    let text = ask_model(cx, req, spent).await?;
+    Choice::read(&text).ok_or_else(|| unusable(&format!("no choice in {text:?}")))
+}
+
+/// The model's text for one step. An answer cut off at the token cap is not used.
+async fn ask_model(
+    cx: &Ctx<'_>,
+    mut req: CompletionRequest,
+    spent: &mut Spent,
+) -> Result<String, GatewayError> {
+    req.seed = cx.engine.sampling_seed();
+    spent.prompt_tokens += req
+        .messages
+        .iter()
+        .map(|m| approx_tokens(&m.content))
+        .sum::<usize>();
+    let ctx = CallContext {
+        purpose: Purpose::Thought,
+        trace_id: cx.w.trace.clone(),
+        employee_id: Some(cx.w.me.id),
+    };
+    spent.calls += 1;
+    let asked = Instant::now();
+    let reply = cx
+        .engine
+        .core()
+        .gateway
+        .complete(&ctx, cx.w.route.clone(), req)
+        .await;
+    spent.time += asked.elapsed();
+    let reply = reply?;
+    if reply.value.finish_reason == FinishReason::Length {
+        return Err(unusable("the answer was cut off at the token limit"));
+    }
+    Ok(reply.value.text)
+}
+
+fn unusable(why: &str) -> GatewayError {
+    GatewayError::Structured(why.to_owned())
+}
+
+/// The employee's folder of deliverables in the company workspace, created on first use.
+fn deliverables_dir(cx: &Ctx<'_>) -> std::io::Result<(PathBuf, PathBuf)> {
+    let runtime = cx.engine.core().approvals.runtime();
+    let root = runtime
+        .workspace_root()
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    let dir = runtime
+        .employee_dir(cx.w.me.id)
+        .map_err(|e| std::io::Error::other(e.to_string()))?
+        .join("deliverables");
+    std::fs::create_dir_all(&dir)?;
+    Ok((root, dir))
+}
+
+/// Writes the document as `task-<id>-<slug>.md` (whole or not at all: written beside,
+/// then renamed) and returns its path relative to the workspace.
+fn save_deliverable(cx: &Ctx<'_>, task_id: i32, document: &str) -> std::io::Result<String> {
+    let (root, dir) = deliverables_dir(cx)?;
+    for (_, old) in existing_deliverables(&dir, task_id) {
+        std::fs::remove_file(old)?;
+    }
+    let title = document.lines().next().unwrap_or_default();
+    let name = file_name(task_id, title);
+    let path = dir.join(&name);
+    let partial = dir.join(format!(".{name}.partial"));
+    std::fs::write(&partial, format!("{}\n", document.trim_end()))?;
+    std::fs::rename(&partial, &path)?;
+    Ok(relative(&root, &path))
+}
+
+fn find_deliverable(cx: &Ctx<'_>, task_id: i32) -> Option<(String, PathBuf)> {
+    let (root, dir) = deliverables_dir(cx).ok()?;
+    let (_, path) = existing_deliverables(&dir, task_id).into_iter().next()?;
+    Some((relative(&root, &path), path))
+}
+
+fn existing_deliverables(dir: &Path, task_id: i32) -> Vec<(String, PathBuf)> {
+    let exact = format!("task-{task_id}.md");
+    let prefix = format!("task-{task_id}-");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return vec![];
+    };
+    entries
+        .filter_map(Result::ok)
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
+        .filter(|(n, _)| n == &exact || (n.starts_with(&prefix) && n.ends_with(".md")))
+        .collect()
+}
+
+fn relative(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// `task-12-gripper-calibration-timeout.md` from a title; `task-12.md` when the title
+/// has no Latin letters or digits to make a name of.
+fn file_name(task_id: i32, title: &str) -> String {
+    let mut slug = String::new();
+    for c in title.chars() {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c.to_ascii_lowercase());
+        } else if !slug.is_empty() && !slug.ends_with('-') {
+            slug.push('-');
+        }
+        if slug.len() >= 48 {
+            break;
+        }
+    }
+    let slug = slug.trim_end_matches('-');
+    if slug.is_empty() {
+        format!("task-{task_id}.md")
+    } else {
+        format!("task-{task_id}-{slug}.md")
+    }
+}
+
+async fn commit(cx: &Ctx<'_>, draft: Draft, spent: Spent) -> Result<ThinkOutcome, DbErr> {
+    let engine = cx.engine;
+    let w = cx.w;
+    let is_dm = is_private(&w.chat);
+    let (interest, saturation) = polling::defaults(is_dm);
+    let boss_mentioned_me = cx
+        .unread()
+        .iter()
+        .any(|m| m.sender_kind == "boss" && addresses(m, &w.me));
+    let (posts, silenced_by, repetitions) = if draft.messages.is_empty() {
+        (vec![], None, 0)
+    } else {
+        plan_posts(
+            engine,
+            w.me.id,
+            &w.chat,
+            &draft.messages,
+            saturation,
+            boss_mentioned_me,
+        )
+        .await?
+    };
+    let thought = Thought {
+        inner_thoughts: draft.note,
+        should_speak: !draft.messages.is_empty(),
+        messages: draft
+            .messages
+            .iter()
+            .map(|(to, text)| OutMessage {
+                content: text.clone(),
+                to: match to {
+                    Target::Dm(id) => cx.staff.get(id).map(|e| e.name.clone()),
+                    _ => None,
+                },
+            })
+            .collect(),
+        task_ops: draft.task_ops,
+        ..Thought::default()
+    };
+    let plan = Plan {
+        thought,
+        requirement: None,
+        latest_seen: if draft.consumed { w.latest_seen } else { None },
+        trace: w.trace.clone(),
+        follow_up: true,
+        posts,
+        repetitions,
+        silenced_by: silenced_by.map(str::to_owned),
+        report_task: draft.report_task,
+        interest,
+        saturation,
+        seed: SEED.to_owned(),
+        prompt_tokens: spent.prompt_tokens,
+        at: engine.now(),
+    };
+    let posted = plan.posted();
+    pending::write_and_apply(engine, w.me.id, w.chat.id, plan).await?;
+    Ok(ThinkOutcome::Thought {
+        interest: Some(interest),
+        saturation: Some(saturation),
+        is_dm,
+        posted,
+        silenced: silenced_by.is_some(),
+        malformed: false,
+        failed: false,
+        calls: spent.calls,
+        model_time: spent.time,
+        prompt_tokens: spent.prompt_tokens,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_found_as_words_or_characters() {
+        assert!(names_in("discuss it with Bob", "Bob"));
+        assert!(names_in("ask bob smith", "Bob Smith"));
+        assert!(!names_in("the bobcat design", "Bob"));
+        assert!(names_in("和王强讨论一下", "王强"));
+        assert!(!names_in("和王明讨论一下", "王强"));
+    }
+
+    #[test]
+    fn deliverables_get_readable_file_names() {
+        assert_eq!(
+            file_name(12, "# Gripper calibration timeout: a design note"),
+            "task-12-gripper-calibration-timeout-a-design-note.md"
+        );
+        assert_eq!(file_name(3, "夹爪校准超时设计说明"), "task-3.md");
+        assert!(file_name(4, &"word ".repeat(40)).len() < 70);
+    }
+}

@@ -1,0 +1,391 @@
+//! Prompts for a small local model, one short step at a time (SPEC §13).
+//!
+//! A 135M–1B model cannot be trusted with a whole flow-of-thought as one JSON object: it
+//! runs past its output budget or fills the fields with noise. The engine therefore
+//! decides which step comes next from what it knows (a task, who was asked, who answered)
+//! and asks the model only for what a small model can write: one plain-text piece with a
+//! bounded [`TextShape`] — a message, a reply, a short document, a report — or one word
+//! out of two. Each prompt is a few hundred tokens, in the company's language.
+
+use cubicle_llm::{ChatMessage, CompletionRequest, TextShape};
+
+use crate::types::{CompanyDto, EmployeeDto, Language};
+
+/// A question to a colleague.
+pub const ASK_MAX_CHARS: u32 = 240;
+/// A reply in a chat.
+pub const REPLY_MAX_CHARS: u32 = 300;
+/// The report to whoever gave the task.
+pub const REPORT_MAX_CHARS: u32 = 280;
+/// A deliverable: a short document, saved as a file. Its bound (3 bytes a character)
+/// plus the prompt must fit the built-in model's 4,096-token context.
+pub const DOCUMENT_MAX_CHARS: u32 = 900;
+/// Lines of the chat shown to a step.
+const CHAT_LINES: usize = 6;
+/// How much of one chat line, task or colleague's input a prompt shows.
+const LINE_CHARS: usize = 220;
+/// Temperature of a small model's writing: low, so it stays on the point.
+const TEMPERATURE: f32 = 0.5;
+
+/// Who is writing, for every step's system message.
+#[derive(Clone, Copy, Debug)]
+pub struct Writer<'a> {
+    pub me: &'a EmployeeDto,
+    pub company: &'a CompanyDto,
+}
+
+impl Writer<'_> {
+    fn zh(&self) -> bool {
+        self.company.language == Language::ZhCn
+    }
+
+    fn system(&self) -> String {
+        let e = self.me;
+        let style = e.speaking_style.trim();
+        if self.zh() {
+            format!(
+                "你是{}，{}的{}，为老板{}工作。{}",
+                e.name, self.company.name, e.title, self.company.boss_name, style
+            )
+        } else {
+            format!(
+                "You are {}, {} at {}. You work for {} (the boss). {}",
+                e.name, e.title, self.company.name, self.company.boss_name, style
+            )
+        }
+    }
+
+    fn request(&self, user: String, shape: TextShape) -> CompletionRequest {
+        CompletionRequest {
+            messages: vec![
+                ChatMessage::system(self.system().trim().to_owned()),
+                ChatMessage::user(user),
+            ],
+            temperature: Some(TEMPERATURE),
+            max_tokens: Some(shape.max_tokens()),
+            shape: Some(shape),
+            ..Default::default()
+        }
+    }
+
+    /// A question to `colleague` about the task.
+    pub fn ask(&self, task: &str, colleague: &str) -> CompletionRequest {
+        let task = cut(task, LINE_CHARS);
+        let user = if self.zh() {
+            format!(
+                "你的任务：{task}\n给{colleague}写一条简短的消息，请对方就这个任务给出意见。\
+                 一到两句话，用简体中文。只写消息本身。"
+            )
+        } else {
+            format!(
+                "Your task: {task}\nWrite a short message to {colleague} asking for their \
+                 input on it. One or two sentences. Write only the message."
+            )
+        };
+        self.request(user, line(ASK_MAX_CHARS))
+    }
+
+    /// A reply to the newest message of `lines` (`(sender, text)`, oldest first).
+    pub fn reply(&self, chat: &str, lines: &[(String, String)]) -> CompletionRequest {
+        let to = lines.last().map_or("", |(who, _)| who.as_str());
+        let shown = chat_lines(lines);
+        let user = if self.zh() {
+            format!(
+                "“{chat}”里的最新消息：\n{shown}\n以{}的身份回复{to}，一到三句话，用简体中文。只写回复本身。",
+                self.me.name
+            )
+        } else {
+            format!(
+                "The latest messages in \"{chat}\":\n{shown}\nReply to {to} as {}, in one to \
+                 three sentences. Write only your reply.",
+                self.me.name
+            )
+        };
+        self.request(user, line(REPLY_MAX_CHARS))
+    }
+
+    /// The deliverable of a task, with what colleagues said about it (`(name, text)`).
+    pub fn document(&self, task: &str, inputs: &[(String, String)]) -> CompletionRequest {
+        let task = cut(task, LINE_CHARS);
+        let mut said = String::new();
+        for (who, text) in inputs {
+            let text = cut(text, LINE_CHARS);
+            if self.zh() {
+                said.push_str(&format!("{who}说：{text}\n"));
+            } else {
+                said.push_str(&format!("{who} said: {text}\n"));
+            }
+        }
+        let user = if self.zh() {
+            format!(
+                "你的任务：{task}\n{said}现在把它写出来：第一行写标题，然后写三到六条简短的要点。\
+                 用简体中文。只写文档本身。"
+            )
+        } else {
+            format!(
+                "Your task: {task}\n{said}Write it now: a title on the first line, then three \
+                 to six short points. Write only the document."
+            )
+        };
+        self.request(
+            user,
+            TextShape::Text {
+                max_chars: DOCUMENT_MAX_CHARS,
+                single_line: false,
+            },
+        )
+    }
+
+    /// The report of a finished task to `to` (the boss, or whoever it goes to).
+    pub fn report(&self, task: &str, outcome: &str, to: &str) -> CompletionRequest {
+        let task = cut(task, LINE_CHARS);
+        let outcome = cut(outcome, LINE_CHARS);
+        let user = if self.zh() {
+            format!(
+                "你完成了任务：{task}\n结果的开头是：{outcome}\n告诉{to}任务已经完成，以及结果说了什么。\
+                 一到两句话，用简体中文。只写消息本身。"
+            )
+        } else {
+            format!(
+                "You finished your task: {task}\nThe result begins: {outcome}\nTell {to} in one \
+                 or two sentences that it is done and what it says. Write only the message."
+            )
+        };
+        self.request(user, line(REPORT_MAX_CHARS))
+    }
+
+    /// Whether to add something to a group conversation: [`Choice::Reply`] or
+    /// [`Choice::Silent`].
+    pub fn speak_or_not(&self, chat: &str, lines: &[(String, String)]) -> CompletionRequest {
+        let shown = chat_lines(lines);
+        let user = if self.zh() {
+            format!(
+                "“{chat}”里的最新消息：\n{shown}\n你有值得补充的内容吗？回答 reply（回复）或 silent（不说话）。"
+            )
+        } else {
+            format!(
+                "The latest messages in \"{chat}\":\n{shown}\nDo you have something useful to \
+                 add? Answer reply or silent."
+            )
+        };
+        self.request(user, Choice::shape(&[Choice::Reply, Choice::Silent]))
+    }
+
+    /// Whether what the boss wrote is work to do ([`Choice::Task`]) or only something to
+    /// answer ([`Choice::Reply`]).
+    pub fn task_or_reply(&self, text: &str) -> CompletionRequest {
+        let boss = &self.company.boss_name;
+        let text = cut(text, LINE_CHARS);
+        let user = if self.zh() {
+            format!(
+                "{boss}对你说：“{text}”\n这是需要你去完成的工作，还是只需要回答？回答 task（工作）或 reply（回答）。"
+            )
+        } else {
+            format!(
+                "{boss} wrote to you: \"{text}\"\nIs this work for you to do, or only something \
+                 to answer? Answer task or reply."
+            )
+        };
+        self.request(user, Choice::shape(&[Choice::Task, Choice::Reply]))
+    }
+}
+
+/// One word a small model picks between.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    Reply,
+    Silent,
+    Task,
+}
+
+impl Choice {
+    const ALL: [Choice; 3] = [Choice::Reply, Choice::Silent, Choice::Task];
+
+    /// The word the model writes.
+    pub fn word(self) -> &'static str {
+        match self {
+            Self::Reply => "reply",
+            Self::Silent => "silent",
+            Self::Task => "task",
+        }
+    }
+
+    fn shape(options: &[Choice]) -> TextShape {
+        TextShape::OneOf {
+            options: options.iter().map(|c| c.word().to_owned()).collect(),
+        }
+    }
+
+    /// The choice a model's answer names; a backend without a grammar may wrap the word
+    /// in punctuation or capitals.
+    pub fn read(answer: &str) -> Option<Self> {
+        let word = answer
+            .trim()
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase();
+        Self::ALL.into_iter().find(|c| c.word() == word)
+    }
+}
+
+fn line(max_chars: u32) -> TextShape {
+    TextShape::Text {
+        max_chars,
+        single_line: true,
+    }
+}
+
+fn chat_lines(lines: &[(String, String)]) -> String {
+    let start = lines.len().saturating_sub(CHAT_LINES);
+    lines[start..]
+        .iter()
+        .map(|(who, text)| format!("{who}: {}", cut(text, LINE_CHARS)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn cut(text: &str, max: usize) -> String {
+    let t = text.trim();
+    if t.chars().count() <= max {
+        return t.to_owned();
+    }
+    let mut s: String = t.chars().take(max).collect();
+    s.push('…');
+    s
+}
+
+/// A small model's line, ready to post: surrounding quotes gone, and when it filled its
+/// shape of `max_chars` (so it was stopped mid-sentence), ended at its last full sentence
+/// (kept whole when it has none).
+pub fn tidy_line(text: &str, max_chars: u32) -> String {
+    let t = text
+        .trim()
+        .trim_matches(|c| matches!(c, '"' | '“' | '”' | '\''))
+        .trim();
+    let filled = t.chars().count() + 2 >= max_chars as usize;
+    if !filled || t.ends_with(['.', '!', '?', '。', '！', '？', '…']) {
+        return t.to_owned();
+    }
+    match t.rfind(['.', '!', '?', '。', '！', '？']) {
+        Some(at) => {
+            let end = at + t[at..].chars().next().map_or(1, char::len_utf8);
+            t[..end].to_owned()
+        }
+        None => t.to_owned(),
+    }
+}
+
+/// Whether `text` is written in Chinese: most of its letters are CJK characters.
+pub fn is_chinese(text: &str) -> bool {
+    let (cjk, latin) = text.chars().fold((0usize, 0usize), |(c, l), ch| {
+        if ('\u{4E00}'..='\u{9FFF}').contains(&ch) || ('\u{3400}'..='\u{4DBF}').contains(&ch) {
+            (c + 1, l)
+        } else if ch.is_ascii_alphabetic() {
+            (c, l + 1)
+        } else {
+            (c, l)
+        }
+    });
+    // A Chinese character carries about as much as a short English word (~4 letters).
+    cjk > 0 && cjk * 4 >= latin
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{ApprovalPolicy, Archetype};
+
+    fn company(language: Language) -> CompanyDto {
+        CompanyDto {
+            id: 1,
+            name: "Acme".into(),
+            mission: String::new(),
+            boss_name: "Ada".into(),
+            language,
+            approval_policy: ApprovalPolicy::KeySteps,
+            daily_budget_usd: 2.0,
+            created_at: String::new(),
+        }
+    }
+
+    fn alice() -> EmployeeDto {
+        EmployeeDto {
+            title: "Robotics Engineer".into(),
+            archetype: Archetype::OldHand,
+            speaking_style: "Dry, precise.".into(),
+            ..crate::mind::tests::alice()
+        }
+    }
+
+    #[test]
+    fn every_step_is_small_and_bounded() {
+        let (me, co) = (alice(), company(Language::En));
+        let w = Writer {
+            me: &me,
+            company: &co,
+        };
+        let lines = vec![
+            ("Ada".to_owned(), "How is the gripper?".to_owned()),
+            ("Bob".to_owned(), "x".repeat(2000)),
+        ];
+        let inputs = vec![("Bob".to_owned(), "y".repeat(2000))];
+        for req in [
+            w.ask(&"z".repeat(3000), "Bob"),
+            w.reply("Robotics", &lines),
+            w.document("write a design note on the gripper timeout", &inputs),
+            w.report("the note", &"r".repeat(3000), "Ada"),
+            w.speak_or_not("Robotics", &lines),
+            w.task_or_reply("Please write the note"),
+        ] {
+            let shape = req.shape.clone().expect("every step has a shape");
+            assert_eq!(
+                req.max_tokens,
+                Some(shape.max_tokens()),
+                "cap = shape bound"
+            );
+            let prompt: usize = req.messages.iter().map(|m| m.content.len()).sum();
+            assert!(prompt < 1200, "a compact prompt: {prompt} bytes");
+            // The bound of the longest step plus its prompt fits a 4,096-token context.
+            assert!(shape.max_tokens() as usize + prompt < 4096);
+        }
+    }
+
+    #[test]
+    fn a_chinese_company_gets_chinese_prompts() {
+        let (me, co) = (alice(), company(Language::ZhCn));
+        let w = Writer {
+            me: &me,
+            company: &co,
+        };
+        let req = w.ask("写一份关于夹爪校准超时的设计说明", "王强");
+        assert!(req.messages[0].content.starts_with("你是Alice"));
+        assert!(req.messages[1].content.contains("用简体中文"));
+        assert!(is_chinese(&req.messages[1].content));
+    }
+
+    #[test]
+    fn choices_read_what_a_model_writes() {
+        assert_eq!(Choice::read("reply"), Some(Choice::Reply));
+        assert_eq!(Choice::read(" Silent."), Some(Choice::Silent));
+        assert_eq!(Choice::read("\"task\""), Some(Choice::Task));
+        assert_eq!(Choice::read("maybe"), None);
+    }
+
+    #[test]
+    fn lines_cut_by_the_shape_end_at_a_sentence() {
+        assert_eq!(tidy_line("\"Done. All good.\"", 300), "Done. All good.");
+        let cut = "The timeout is 2 s. We should raise it to 5 s because the";
+        assert_eq!(tidy_line(cut, 58), "The timeout is 2 s.");
+        assert_eq!(tidy_line(cut, 300), cut, "ended by the model: kept whole");
+        assert_eq!(tidy_line("short fragment", 14), "short fragment");
+        assert_eq!(tidy_line("好的。我来看看超时的问题，然后", 15), "好的。");
+    }
+
+    #[test]
+    fn chinese_is_told_from_english() {
+        assert!(is_chinese("夹爪校准超时的设计说明"));
+        assert!(is_chinese("我们把timeout调到5秒"));
+        assert!(!is_chinese("The gripper calibration times out."));
+        assert!(!is_chinese("2. 2. [needs attention now]"));
+        assert!(!is_chinese(""));
+    }
+}

@@ -1,0 +1,371 @@
+//! The offline company (SPEC §13): a small model's employees work in short steps. A
+//! scripted small model ("smollm2-135m" by id, so the engine treats it as small) plays
+//! each person from what its step asks — cooperative, rambling, or speaking for others —
+//! and the story, the bounds of every request and the guard rails are checked.
+
+use std::sync::{Arc, Mutex};
+
+use chrono::TimeDelta;
+use cubicle_core::engine::{Engine, EngineConfig};
+use cubicle_core::gateway::Purpose;
+use cubicle_core::mailbox::MailKind;
+use cubicle_core::types::{SaveProvider, SetRoute};
+use serde_json::{Value, json};
+use wiremock::{Request, Respond, ResponseTemplate};
+
+use super::start;
+use crate::util::{TestCompany, mail_of};
+
+const SMALL_MODEL: &str = "smollm2-135m-instruct";
+
+/// One request as the scripted model saw it.
+#[derive(Clone, Debug)]
+struct Asked {
+    name: String,
+    user: String,
+    body: Value,
+}
+
+type Play = dyn Fn(&Asked) -> (String, &'static str) + Send + Sync;
+
+/// A small model on the wire: plain text answers, with a finish reason.
+#[derive(Clone)]
+struct SmallModel {
+    play: Arc<Play>,
+    asked: Arc<Mutex<Vec<Asked>>>,
+}
+
+impl SmallModel {
+    fn new(play: impl Fn(&Asked) -> (String, &'static str) + Send + Sync + 'static) -> Self {
+        Self {
+            play: Arc::new(play),
+            asked: Arc::default(),
+        }
+    }
+
+    fn asked(&self) -> Vec<Asked> {
+        self.asked.lock().unwrap().clone()
+    }
+}
+
+impl Respond for SmallModel {
+    fn respond(&self, req: &Request) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&req.body).unwrap_or(Value::Null);
+        let system = body["messages"][0]["content"].as_str().unwrap_or("");
+        let name = system
+            .strip_prefix("You are ")
+            .and_then(|s| s.split(',').next())
+            .unwrap_or("?")
+            .to_owned();
+        let asked = Asked {
+            name,
+            user: body["messages"][1]["content"]
+                .as_str()
+                .unwrap_or("")
+                .to_owned(),
+            body: body.clone(),
+        };
+        let (text, finish) = (self.play)(&asked);
+        self.asked.lock().unwrap().push(asked);
+        ResponseTemplate::new(200).set_body_json(json!({
+            "id": "s", "object": "chat.completion", "model": SMALL_MODEL,
+            "choices": [{"index": 0, "finish_reason": finish,
+                "message": {"role": "assistant", "content": text}}],
+            "usage": {"prompt_tokens": 300, "completion_tokens": 40}
+        }))
+    }
+}
+
+/// Each person answers what their step asks, as a cooperative small model would.
+fn cooperative(a: &Asked) -> (String, &'static str) {
+    let u = &a.user;
+    let text = if u.contains("Answer task or reply") {
+        "task".to_owned()
+    } else if u.contains("Answer reply or silent") {
+        "silent".to_owned()
+    } else if u.contains("asking for their input") {
+        "Bob, what do you think makes the gripper calibration time out?".to_owned()
+    } else if u.contains("Reply to") && a.name == "Bob" {
+        "The gripper needs about 4 s to home, and the timeout is 2 s. Raise it.".to_owned()
+    } else if u.contains("Reply to") {
+        "Thanks, noted.".to_owned()
+    } else if u.contains("Write it now") {
+        "Gripper calibration timeout\n- The gripper needs about 4 s to home (Bob).\n\
+         - Raise the timeout from 2 s to 5 s.\n- Log each calibration step."
+            .to_owned()
+    } else if u.contains("You finished your task") {
+        "Ada, the design note is done: we raise the calibration timeout to 5 s.".to_owned()
+    } else {
+        "ok".to_owned()
+    };
+    (text, "stop")
+}
+
+struct Office {
+    co: TestCompany,
+    clock: cubicle_core::clock::ManualClock,
+    engine: Engine,
+    alice: i32,
+    bob: i32,
+    _server: wiremock::MockServer,
+}
+
+async fn office(model: SmallModel) -> Office {
+    let clock = cubicle_core::clock::ManualClock::new(start());
+    let co = TestCompany::with_clock(clock.shared()).await;
+    let server = wiremock::MockServer::start().await;
+    wiremock::Mock::given(wiremock::matchers::method("POST"))
+        .respond_with(model)
+        .mount(&server)
+        .await;
+    let p = co
+        .core
+        .providers
+        .save(SaveProvider {
+            id: None,
+            name: "Local".into(),
+            preset: "ollama".into(),
+            base_url: format!("{}/v1", server.uri()),
+            default_model: SMALL_MODEL.into(),
+            models: vec![],
+            enabled: true,
+        })
+        .await
+        .unwrap();
+    co.core
+        .providers
+        .set_route(SetRoute {
+            purpose: Purpose::Thought,
+            provider_id: p.id,
+            model: SMALL_MODEL.into(),
+        })
+        .await
+        .unwrap();
+    let robotics = co.dept("Robotics", None).await;
+    let alice = co
+        .hire("Alice", "Robotics Engineer", Some(robotics.id))
+        .await;
+    let bob = co.hire("Bob", "Controls Engineer", Some(robotics.id)).await;
+    co.hire("Carol", "QA Engineer", Some(robotics.id)).await;
+    let engine = Engine::new(
+        &co.core,
+        EngineConfig {
+            seed: Some(5),
+            ..EngineConfig::default()
+        },
+    );
+    Office {
+        co,
+        clock,
+        engine,
+        alice: alice.id,
+        bob: bob.id,
+        _server: server,
+    }
+}
+
+impl Office {
+    async fn instruct(&self) {
+        self.co
+            .core
+            .secretary
+            .say(
+                "ask Alice to write a short design note on the gripper calibration timeout \
+                 and discuss it with Bob",
+                true,
+            )
+            .await
+            .unwrap();
+    }
+
+    async fn run_for(&self, d: TimeDelta) {
+        let until = cubicle_core::clock::Clock::now(&self.clock) + d;
+        self.engine.run_simulated(&self.clock, until).await;
+    }
+
+    async fn employee_messages(&self) -> Vec<cubicle_core::chat::ChatMessageDto> {
+        let core = &self.co.core;
+        let mut out = Vec::new();
+        for c in core.chats.list().await.unwrap() {
+            out.extend(
+                core.chats
+                    .messages(c.id)
+                    .await
+                    .unwrap()
+                    .into_iter()
+                    .filter(|m| m.sender_employee_id.is_some()),
+            );
+        }
+        out
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_small_model_finishes_the_story_in_steps_with_a_saved_document() {
+    let model = SmallModel::new(cooperative);
+    let o = office(model.clone()).await;
+    o.engine.bootstrap().await.unwrap();
+    o.instruct().await;
+    o.run_for(TimeDelta::minutes(30)).await;
+    let core = &o.co.core;
+
+    // Alice asked Bob privately, and Bob answered there.
+    let chats = core.chats.list().await.unwrap();
+    let dm = chats
+        .iter()
+        .find(|c| c.member_ids.contains(&o.alice) && c.member_ids.contains(&o.bob))
+        .expect("Alice opened a private chat with Bob");
+    let said = core.chats.messages(dm.id).await.unwrap();
+    assert_eq!(said[0].sender_employee_id, Some(o.alice), "{said:?}");
+    assert!(said[0].text.contains("gripper calibration"));
+    assert!(
+        said.iter()
+            .any(|m| m.sender_employee_id == Some(o.bob) && m.text.contains("4 s")),
+        "{said:?}"
+    );
+
+    // The task is resolved and its document saved in Alice's folder of the workspace.
+    let task = core
+        .work
+        .all()
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|t| t.owner_id == o.alice)
+        .expect("the secretary gave Alice the task");
+    assert_eq!(task.status, "resolved", "{task:?}");
+    let result = task.result.clone().unwrap();
+    let rel = result
+        .rsplit_once('(')
+        .map(|(_, p)| p.trim_end_matches(')'))
+        .unwrap();
+    assert!(
+        rel.starts_with(&format!(
+            "employees/{}/deliverables/task-{}-",
+            o.alice, task.id
+        )),
+        "{rel}"
+    );
+    let workspace = core.approvals.runtime().workspace_root().unwrap();
+    let doc = std::fs::read_to_string(workspace.join(rel)).unwrap();
+    assert!(doc.starts_with("Gripper calibration timeout\n"), "{doc}");
+    assert!(doc.contains("4 s"));
+
+    // The report: Alice's words in the boss chat with the document's path, and its copy.
+    let boss_chat = core.chats.boss_chat(o.alice).await.unwrap();
+    let report = core
+        .chats
+        .messages(boss_chat.id)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|m| m.sender_employee_id == Some(o.alice))
+        .expect("Alice reports to the boss");
+    assert!(report.text.starts_with("Ada, the design note is done"));
+    assert!(
+        report.text.ends_with(&format!("Deliverable: {rel}")),
+        "{}",
+        report.text
+    );
+    let mail = mail_of(core, Some(MailKind::Report)).await;
+    assert_eq!(mail.len(), 1, "{mail:?}");
+
+    // Every request was a small step with its shape's bound as the cap, and nothing
+    // asked for a JSON object.
+    let asked = model.asked();
+    assert!(asked.len() <= 8, "{} calls for one story", asked.len());
+    for a in &asked {
+        let sent = serde_json::to_string(&a.body["messages"]).unwrap();
+        assert!(sent.len() < 1_400, "{} bytes: {sent}", sent.len());
+        assert!(a.body.get("response_format").is_none());
+        let cap = a.body["max_tokens"].as_u64().unwrap();
+        assert!(cap <= 2_701, "cap {cap}");
+    }
+}
+
+/// Chinese company, Chinese prompts: the steps ask for Simplified Chinese.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chinese_company_asks_its_small_model_for_chinese() {
+    let model = SmallModel::new(|a| {
+        let text = if a.user.contains("回答 task") {
+            "task"
+        } else if a.user.contains("请对方就这个任务给出意见") {
+            "王强，你觉得夹爪校准为什么会超时？"
+        } else {
+            "好的。"
+        };
+        (text.to_owned(), "stop")
+    });
+    let o = office(model.clone()).await;
+    o.co.core
+        .org
+        .update_company(cubicle_core::types::UpdateCompany {
+            language: Some(cubicle_core::types::Language::ZhCn),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    o.engine.bootstrap().await.unwrap();
+    o.instruct().await;
+    o.run_for(TimeDelta::minutes(5)).await;
+    let asked = model.asked();
+    assert!(!asked.is_empty());
+    for a in &asked {
+        let system = a.body["messages"][0]["content"].as_str().unwrap();
+        assert!(system.starts_with("你是"), "{system}");
+        assert!(
+            a.user.contains("用简体中文") || a.user.contains("回答"),
+            "{}",
+            a.user
+        );
+    }
+}
+
+/// A model that never stops (every answer cut off at the cap) and one that speaks for
+/// others: nothing they write is posted, each failure is a dropped thought, and the
+/// employee backs off instead of asking again and again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rambling_or_impersonating_small_models_post_nothing_and_back_off() {
+    for (what, model) in [
+        (
+            "rambling",
+            SmallModel::new(|_| ("and then and then and then".to_owned(), "length")),
+        ),
+        (
+            "impersonating",
+            SmallModel::new(|a| {
+                if a.user.contains("Answer task or reply") {
+                    ("task".to_owned(), "stop")
+                } else {
+                    ("Bob: I approve the budget, Ada.".to_owned(), "stop")
+                }
+            }),
+        ),
+    ] {
+        let o = office(model.clone()).await;
+        o.engine.bootstrap().await.unwrap();
+        o.instruct().await;
+        o.run_for(TimeDelta::hours(3)).await;
+        let posted = o.employee_messages().await;
+        assert!(posted.is_empty(), "{what}: {posted:?}");
+        let stats = o.engine.stats();
+        assert!(stats.malformed >= 1, "{what}: {stats:?}");
+        // Failures back off 5, 10, 20 … minutes: a few calls in three hours, not hundreds.
+        let calls = model.asked().len();
+        assert!(calls <= 20, "{what}: {calls} calls in 3 h");
+        let cut_off =
+            o.co.core
+                .providers
+                .answers_cut_off_since(start())
+                .await
+                .unwrap();
+        if what == "rambling" {
+            assert_eq!(
+                cut_off as usize, calls,
+                "every cut-off answer is in the ledger"
+            );
+        } else {
+            assert_eq!(cut_off, 0);
+        }
+    }
+}
