@@ -65,6 +65,13 @@ rust_tests() {
     cargo test --workspace --no-fail-fast --features custom-protocol'
 }
 suite "Rust tests" rust_tests
+# The offline company on the real built-in model: seed 000's story, one seed, 30 simulated
+# minutes (cubicle-cli bench builtin; its --check holds the goals of SPEC §13).
+offline_story() {
+  export CUBICLE_BUILTIN_MODEL="${CUBICLE_BUILTIN_MODEL:-${XDG_DATA_HOME:-$HOME/.local/share}/app.cubicle.desktop/models/SmolLM2-135M-Instruct.Q4_1.gguf}"
+  target/debug/cubicle-cli bench builtin --seeds 1 --minutes 30 --check
+}
+suite "offline story on the built-in model (bench builtin, 1 seed)" offline_story
 # Bounded fuzzing of the parsers that read model and boss text (scripts/fuzz.sh).
 suite "fuzz (cargo fuzz, ${CUBICLE_FUZZ_SECONDS:-45} s per target)" scripts/fuzz.sh "${CUBICLE_FUZZ_SECONDS:-45}"
 suite "UI typecheck" bash -c "cd ui && npx tsc -b"

@@ -432,7 +432,7 @@ fn random_text(next: &mut impl FnMut() -> u64, len: usize, single_line: bool) ->
     ];
     (0..len)
         .map(|_| {
-            if !single_line && next() % 17 == 0 {
+            if !single_line && next().is_multiple_of(17) {
                 return '\n';
             }
             let (lo, hi) = POOLS[(next() % POOLS.len() as u64) as usize];
@@ -483,7 +483,7 @@ fn no_answer_of_a_shape_can_pass_its_token_bound() {
         );
         assert!(check.may_end, "the grammar would not let {text:?} end");
         assert!(
-            check.tokens <= shape.max_tokens() as usize - 1,
+            check.tokens < shape.max_tokens() as usize,
             "{} tokens > bound {} for {text:?}",
             check.tokens,
             shape.max_tokens() - 1

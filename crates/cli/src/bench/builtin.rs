@@ -10,7 +10,7 @@
 //! between wake-ups, the model's time is real.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Context as _, Result, bail};
 use chrono::{DateTime, TimeDelta, Utc};
@@ -304,7 +304,6 @@ async fn story(o: &Options, model: &Path, seed: u64) -> Result<(Story, Tally)> {
             .await?;
         ids.push(e.id);
     }
-    wait_for_introductions(&core, dept.id, ids.len()).await;
 
     let engine = Engine::new(
         &core,
@@ -357,28 +356,6 @@ async fn story(o: &Options, model: &Path, seed: u64) -> Result<(Story, Tally)> {
         },
         tally,
     ))
-}
-
-/// New hires introduce themselves in a task of their own; the story starts once they
-/// have (or after a minute), so those calls don't run beside it.
-async fn wait_for_introductions(core: &AppCore, department_id: i32, people: usize) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while Instant::now() < deadline {
-        let chat = core.chats.department_chat(department_id, "").await.ok();
-        let posted = match chat {
-            Some(c) => core
-                .chats
-                .messages(c.id)
-                .await
-                .map(|m| m.iter().filter(|m| m.sender_employee_id.is_some()).count())
-                .unwrap_or(0),
-            None => 0,
-        };
-        if posted >= people {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
 }
 
 struct Checked {

@@ -56,11 +56,11 @@ pub(super) struct Wakeup {
 /// The next step of the work.
 enum Step {
     /// Report a resolved task in this chat.
-    Report(task::Model),
+    Report(Box<task::Model>),
     /// Ask a colleague the task names for their input.
-    Ask(task::Model, employee::Model),
+    Ask(Box<task::Model>, Box<employee::Model>),
     /// Write the task's deliverable with what colleagues said, and resolve it.
-    Deliver(task::Model, Vec<(String, String)>),
+    Deliver(Box<task::Model>, Vec<(String, String)>),
     /// Answer what is new in this chat.
     Reply,
     /// A group conversation: the model chooses whether to add a word.
@@ -173,7 +173,7 @@ fn is_private(chat: &chat::Model) -> bool {
 async fn next_step(cx: &Ctx<'_>) -> Result<Option<Step>, DbErr> {
     let w = cx.w;
     if let Some(t) = &w.reporting {
-        return Ok(Some(Step::Report(t.clone())));
+        return Ok(Some(Step::Report(Box::new(t.clone()))));
     }
     if w.focus == Focus::ToolResult {
         return Ok(None);
@@ -185,8 +185,12 @@ async fn next_step(cx: &Ctx<'_>) -> Result<Option<Step>, DbErr> {
         .min_by_key(|t| (t.created_at, t.id));
     if let Some(task) = oldest {
         match consult(cx, task).await? {
-            Consult::Ask(colleague) => return Ok(Some(Step::Ask(task.clone(), colleague))),
-            Consult::Ready(inputs) => return Ok(Some(Step::Deliver(task.clone(), inputs))),
+            Consult::Ask(colleague) => {
+                return Ok(Some(Step::Ask(Box::new(task.clone()), colleague)));
+            }
+            Consult::Ready(inputs) => {
+                return Ok(Some(Step::Deliver(Box::new(task.clone()), inputs)));
+            }
             Consult::Waiting => {}
         }
     }
@@ -231,7 +235,7 @@ fn names_in(text: &str, name: &str) -> bool {
 /// Where a task stands with the colleagues it names.
 enum Consult {
     /// This colleague has not been asked yet.
-    Ask(employee::Model),
+    Ask(Box<employee::Model>),
     /// Everyone asked has answered (or nobody is named, or the wait is over): what they said.
     Ready(Vec<(String, String)>),
     Waiting,
@@ -262,7 +266,7 @@ async fn consult(cx: &Ctx<'_>, task: &task::Model) -> Result<Consult, DbErr> {
             .iter()
             .position(|m| m.sender_employee_id == Some(me.id))
         else {
-            return Ok(Consult::Ask(colleague.clone()));
+            return Ok(Consult::Ask(Box::new(colleague.clone())));
         };
         let answers: Vec<&str> = since_task[asked..]
             .iter()
