@@ -58,6 +58,56 @@ export function SetupWizard() {
   };
 
   return (
+    <WizardFrame step={step}>
+      {step === "company" ? (
+        <>
+          <WizardCard onSubmit={onNext}>
+            <h1 id="wizard-title" className="text-xl font-semibold tracking-tight text-slate-900">
+              {t("wizard.title")}
+            </h1>
+            <p className="mt-1 text-sm text-slate-500">{t("wizard.subtitle")}</p>
+            <CompanyFields
+              draft={draft}
+              nameError={nameError}
+              bossError={bossError}
+              onChange={(patch) => {
+                setDraft((d) => ({ ...d, ...patch }));
+                // Preview a language at once: the rest of the wizard switches language too.
+                if (patch.language) void setLanguage(patch.language);
+              }}
+            />
+            <Button type="submit" variant="primary" data-testid="wizard-next" className="mt-8 h-10 w-full">
+              {t("wizard.next")}
+            </Button>
+          </WizardCard>
+          <ImportSection />
+        </>
+      ) : (
+        <WizardCard onSubmit={onCreate}>
+          <ThinkingStep language={language} path={path} onPick={setPicked} />
+          {setup.isError && (
+            <div className="mt-5">
+              <InlineError error={setup.error} />
+            </div>
+          )}
+          <div className="mt-8 flex gap-3">
+            <Button data-testid="wizard-back" className="h-10" disabled={setup.isPending} onClick={() => setStep("company")}>
+              {t("wizard.back")}
+            </Button>
+            <Button type="submit" variant="primary" data-testid="wizard-submit" disabled={setup.isPending} className="h-10 flex-1">
+              {setup.isPending ? t("wizard.submitting") : t("wizard.submit")}
+            </Button>
+          </div>
+        </WizardCard>
+      )}
+    </WizardFrame>
+  );
+}
+
+/** The page around both steps: the logo, which step this is, and a column as wide as the step needs. */
+function WizardFrame({ step, children }: { step: Step; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
     <div className="flex min-h-full items-center justify-center bg-gradient-to-b from-slate-50 to-slate-100 px-4 py-12">
       <div className={`w-full ${step === "company" ? "max-w-lg" : "max-w-2xl"}`}>
         <div className="mb-6 flex items-center justify-between gap-3">
@@ -69,47 +119,7 @@ export function SetupWizard() {
             {t("wizard.stepOf", { step: step === "company" ? 1 : 2, total: 2 })}
           </span>
         </div>
-        {step === "company" ? (
-          <>
-            <WizardCard onSubmit={onNext}>
-              <h1 id="wizard-title" className="text-xl font-semibold tracking-tight text-slate-900">
-                {t("wizard.title")}
-              </h1>
-              <p className="mt-1 text-sm text-slate-500">{t("wizard.subtitle")}</p>
-              <CompanyFields
-                draft={draft}
-                nameError={nameError}
-                bossError={bossError}
-                onChange={(patch) => {
-                  setDraft((d) => ({ ...d, ...patch }));
-                  // Preview a language at once: the rest of the wizard switches language too.
-                  if (patch.language) void setLanguage(patch.language);
-                }}
-              />
-              <Button type="submit" variant="primary" data-testid="wizard-next" className="mt-8 h-10 w-full">
-                {t("wizard.next")}
-              </Button>
-            </WizardCard>
-            <ImportSection />
-          </>
-        ) : (
-          <WizardCard onSubmit={onCreate}>
-            <ThinkingStep language={language} path={path} onPick={setPicked} />
-            {setup.isError && (
-              <div className="mt-5">
-                <InlineError error={setup.error} />
-              </div>
-            )}
-            <div className="mt-8 flex gap-3">
-              <Button data-testid="wizard-back" className="h-10" disabled={setup.isPending} onClick={() => setStep("company")}>
-                {t("wizard.back")}
-              </Button>
-              <Button type="submit" variant="primary" data-testid="wizard-submit" disabled={setup.isPending} className="h-10 flex-1">
-                {setup.isPending ? t("wizard.submitting") : t("wizard.submit")}
-              </Button>
-            </div>
-          </WizardCard>
-        )}
+        {children}
       </div>
     </div>
   );

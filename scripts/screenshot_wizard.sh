@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Opens the real app on a fresh data dir under Xvfb, in English and in Chinese (the wizard
+# follows the system language), fills the first step of the first-run wizard and saves the
+# second step — how the employees will think — as wizard-en.png and wizard-zh.png in $1
+# (default docs/), with the first step beside them (wizard-en-step1.png, wizard-zh-step1.png).
+# Needs the app built with the custom-protocol feature (scripts/setup.sh does).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${1:-docs}
+BIN=${CUBICLE_BIN:-target/debug/cubicle}
+mkdir -p "$OUT"
+
+shoot() { # <lang suffix> <LANG value>
+  local suffix=$1 locale=$2 data config
+  data=$(mktemp -d) config=$(mktemp -d)
+  XDG_DATA_HOME=$data XDG_CONFIG_HOME=$config LANG=$locale LANGUAGE= LC_ALL=$locale \
+    OUT="$OUT" SUFFIX="$suffix" BIN="$BIN" \
+    xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
+      "$BIN" & app=$!
+      for _ in $(seq 1 60); do xdotool search --name "^Cubicle$" >/dev/null 2>&1 && break; sleep 0.5; done
+      sleep "${CUBICLE_SHOT_DELAY:-6}"
+      win=$(xdotool search --name "^Cubicle$" | head -1)
+      xdotool windowfocus "$win" 2>/dev/null || true
+      # The company name field has the focus; ASCII names type reliably under Xvfb.
+      xdotool type --delay 40 "Acme Robotics"
+      xdotool key Tab
+      xdotool type --delay 40 "Ada Lovelace"
+      sleep 1
+      import -window root "$OUT/wizard-$SUFFIX-step1.png"
+      xdotool key Return
+      sleep 2
+      import -window root "$OUT/wizard-$SUFFIX.png"
+      kill $app; wait $app 2>/dev/null || true'
+  rm -rf "$data" "$config"
+}
+
+shoot en en_US.UTF-8
+shoot zh zh_CN.UTF-8
+echo "screenshots: $OUT/wizard-en.png $OUT/wizard-zh.png"
