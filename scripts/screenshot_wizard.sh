@@ -2,7 +2,8 @@
 # Opens the real app on a fresh data dir under Xvfb, fills the first step of the first-run
 # wizard (in English, then again choosing Chinese with the keyboard) and saves the
 # second step — how the employees will think — as wizard-en.png and wizard-zh.png in $1
-# (default docs/), with the first step beside them (wizard-en-step1.png, wizard-zh-step1.png).
+# (default docs/), with the first step beside them (wizard-en-step1.png, wizard-zh-step1.png)
+# and where the app goes once the company is created (wizard-en-after.png, wizard-zh-after.png).
 # Needs the app built with the custom-protocol feature (scripts/setup.sh does).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +35,12 @@ shoot() { # <suffix> <presses of Down on the language select: 0 English, 1 Chine
       xdotool key Return
       sleep 2
       import -window root "$OUT/wizard-$SUFFIX.png"
+      # Create the company on the path the wizard chose for this language, and show where it lands:
+      # the dashboard with the built-in model notice (English), Settings on local models (Chinese).
+      xdotool mousemove "${CUBICLE_CREATE_X:-676}" "${CUBICLE_CREATE_Y:-$([ "$DOWNS" = 0 ] && echo 653 || echo 697)}" click 1
+      sleep 3
+      [ "$DOWNS" = 0 ] && { xdotool mousemove 80 "${CUBICLE_NAV_DASHBOARD:-128}" click 1; sleep 3; }
+      import -window root "$OUT/wizard-$SUFFIX-after.png"
       kill $app; wait $app 2>/dev/null || true'
   rm -rf "$data" "$config"
 }
