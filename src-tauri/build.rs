@@ -36,6 +36,7 @@ const COMMANDS: &[&str] = &[
     "get_spend",
     "builtin_status",
     "set_builtin_model",
+    "thought_model",
     "list_chats",
     "chat_view",
     "post_message",

@@ -50,6 +50,7 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         settings::builtin_status,
         settings::connection,
         settings::set_builtin_model,
+        settings::thought_model,
         chats::list_chats,
         chats::chat_view,
         chats::post_message,

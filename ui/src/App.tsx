@@ -44,7 +44,7 @@ export function App() {
 function Page({ route, company }: { route: AppRoute; company: CompanyDto }) {
   switch (route.page) {
     case "settings":
-      return <SettingsPage company={company} />;
+      return <SettingsPage company={company} section={route.section} />;
     case "org":
       return <OrgChartPage />;
     case "chats":

@@ -12,6 +12,7 @@ use crate::error::IpcError;
 use crate::events::DomainEvent;
 use crate::mailbox::{MailFilter, MailboxDto, SetMailStatus};
 use crate::mind::profile::{EmployeeProfileDto, RelationshipGraphDto, ResetRelationships};
+use crate::providers::ThoughtModelDto;
 use crate::secretary::actions::HireEdits;
 use crate::secretary::{Parse, SecretaryTurn};
 use crate::types::*;
@@ -54,6 +55,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     BuiltinStatus::export_all(&cfg)?;
     ConnectionDto::export_all(&cfg)?;
     SetBuiltinModel::export_all(&cfg)?;
+    ThoughtModelDto::export_all(&cfg)?;
     ChatDto::export_all(&cfg)?;
     ChatViewDto::export_all(&cfg)?;
     PostMessage::export_all(&cfg)?;

@@ -19,8 +19,10 @@ use sea_orm::IntoActiveModel;
 mod env;
 mod prices;
 mod spend;
+mod thinking;
 
 pub use env::{ENV_PROVIDER_ID, EnvProvider};
+pub use thinking::{ThoughtBackend, ThoughtModelDto, ThoughtModelKind};
 
 use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};

@@ -1,3 +1,4 @@
+use cubicle_core::providers::ThoughtModelDto;
 use cubicle_core::types::*;
 use cubicle_core::{AppCore, IpcError};
 use tauri::State;
@@ -78,6 +79,12 @@ pub fn connection(conn: State<'_, crate::Connection>) -> ConnectionDto {
 #[tauri::command]
 pub async fn builtin_status(core: State<'_, AppCore>) -> Res<BuiltinStatus> {
     Ok(core.providers.builtin_status().await)
+}
+
+/// Which model answers the employees' thoughts (the UI says so when it is the small bundled one).
+#[tauri::command]
+pub async fn thought_model(core: State<'_, AppCore>) -> Res<ThoughtModelDto> {
+    Ok(core.providers.thought_model().await?)
 }
 
 #[tauri::command]

@@ -11,6 +11,7 @@ import { errorKey } from "../ipc/errors";
 import { MeetingPanel } from "../meetings/MeetingPanel";
 import { queryKeys, useChatView, useInvalidatingMutation } from "../ipc/queries";
 import { Avatar } from "../org/Avatar";
+import { BuiltinModelNotice } from "../shell/BuiltinModelNotice";
 import { profileHref } from "../shell/route";
 import { TraceLink } from "../traces/TraceLink";
 import { ChatKindTile } from "./ChatKindTile";
@@ -106,6 +107,10 @@ function Conversation({
         thoughtCount={thoughts.length}
         showThoughts={showThoughts}
         onToggleThoughts={onToggleThoughts}
+      />
+      <BuiltinModelNotice
+        scope={{ kind: "chat", memberIds: chat.memberIds, nameOf: (id) => employees.get(id)?.name ?? `#${id}` }}
+        className="shrink-0 border-b border-amber-200/70 bg-amber-50 px-6 py-1.5"
       />
 
       <div className="flex min-h-0 flex-1 flex-col xl:flex-row">

@@ -11,6 +11,7 @@ import { KEY_STATUSES, ROUTABLE_PURPOSES } from "../settings/format";
 import { CALL_OUTCOMES, TRACE_EVENT_KINDS } from "../traces/format";
 import { APPROVAL_STATUSES, APPROVAL_VIEWS, DECIDED_VIA, KNOWN_TOOLS, RISKS } from "../approvals/format";
 import { REQUIREMENT_STATUSES, TASK_STATUSES } from "../work/format";
+import { THINKING_PATHS } from "../wizard/paths";
 import { CHAIN_ACTORS, DECIDED_BY, DECISION_OUTCOMES, DECISION_TYPES, LINK_ROLES, NOTE_KINDS, STRATEGIES } from "../meetings/format";
 import en from "./en.json";
 import zhCN from "./zh-CN.json";
@@ -117,6 +118,7 @@ describe("translations", () => {
       ...TOOL_NAMES.flatMap((tool) => [`profile.tools.tool.${tool}`, `profile.tools.toolHint.${tool}`]),
       ...POLICY_CHOICES.filter((p) => p !== "company").flatMap((p) => [`profile.tools.policy.${p}`, `profile.tools.policyHint.${p}`]),
       ...RISKS.map((r) => `profile.tools.riskHint.${r}`),
+      ...THINKING_PATHS.flatMap((p) => [`wizard.thinking.path.${p}.title`, `wizard.thinking.path.${p}.line`, `wizard.thinking.next.${p}`]),
     ];
     for (const key of dynamic) {
       expect(enKeys.has(key), `en ${key}`).toBe(true);

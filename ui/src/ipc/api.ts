@@ -31,6 +31,7 @@ import type { ProviderRef } from "../bindings/ProviderRef";
 import type { RouteDto } from "../bindings/RouteDto";
 import type { SaveProvider } from "../bindings/SaveProvider";
 import type { SetBuiltinModel } from "../bindings/SetBuiltinModel";
+import type { ThoughtModelDto } from "../bindings/ThoughtModelDto";
 import type { SetBudget } from "../bindings/SetBudget";
 import type { SetPrice } from "../bindings/SetPrice";
 import type { SetProviderKey } from "../bindings/SetProviderKey";
@@ -102,6 +103,8 @@ export const api = {
   /** Another GGUF file for the built-in model; `path: null` goes back to the bundled one. */
   setBuiltinModel: (input: SetBuiltinModel) => invoke<BuiltinStatus>("set_builtin_model", { input }),
   getRoutes: () => invoke<RouteDto[]>("get_routes"),
+  /** Which model answers the employees' thoughts: the company's route, and who is on the bundled model. */
+  thoughtModel: () => invoke<ThoughtModelDto>("thought_model"),
   setRoute: (input: SetRoute) => invoke<RouteDto>("set_route", { input }),
   listPrices: () => invoke<PriceDto[]>("list_prices"),
   setPrice: (input: SetPrice) => invoke<PriceDto>("set_price", { input }),

@@ -34,8 +34,16 @@ export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
       // Profiles show department and manager names; the graph shows who is still here, and where.
       // The dashboard shows owners' names and counts people.
       // The board shows departments, owners and reviewers by name.
-      // Their tools-and-approvals card too.
-      return [queryKeys.org, queryKeys.profiles, queryKeys.relationshipGraph, queryKeys.dashboard, queryKeys.board, queryKeys.employeeTools];
+      // Their tools-and-approvals card too; and who thinks with the bundled model (a hire, a firing, a backend).
+      return [
+        queryKeys.org,
+        queryKeys.profiles,
+        queryKeys.relationshipGraph,
+        queryKeys.dashboard,
+        queryKeys.board,
+        queryKeys.employeeTools,
+        queryKeys.thoughtModel,
+      ];
     case "work_changed":
       // Tasks and requirements: profiles list each person's pending tasks.
       // The dashboard lists pending tasks and their activity; the board and traces show them too.

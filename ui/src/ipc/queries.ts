@@ -13,6 +13,11 @@ export const queryKeys = {
   builtinStatus: ["providers", "builtin-status"] as const,
   connection: ["connection"] as const,
   routes: ["routes"] as const,
+  /**
+   * Under `routes`: whatever changes a route (the routes section's saves, `providers_changed`) refreshes it.
+   * Employee events refresh it too (an employee's own backend, a hire, a firing).
+   */
+  thoughtModel: ["routes", "thought-model"] as const,
   prices: ["prices"] as const,
   spend: ["spend"] as const,
   secretary: ["secretary"] as const,
@@ -105,6 +110,10 @@ export function useConnection() {
 
 export function useRoutes() {
   return useQuery({ queryKey: queryKeys.routes, queryFn: api.getRoutes });
+}
+
+export function useThoughtModel() {
+  return useQuery({ queryKey: queryKeys.thoughtModel, queryFn: api.thoughtModel });
 }
 
 export function usePrices() {

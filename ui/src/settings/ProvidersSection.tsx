@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { BuiltinStatus } from "../bindings/BuiltinStatus";
 import type { ProviderDto } from "../bindings/ProviderDto";
@@ -16,10 +16,15 @@ import { useSetProviderKey } from "./useProviderKey";
 
 type Dialog = { kind: "add" } | { kind: "edit"; provider: ProviderDto } | { kind: "delete"; provider: ProviderDto } | null;
 
-export function ProvidersSection() {
+/** `startAdding`: open the add-provider dialog at once (the first run's "use a provider key"). */
+export function ProvidersSection({ startAdding = false }: { startAdding?: boolean }) {
   const { t } = useTranslation();
   const providers = useProviders();
   const [dialog, setDialog] = useState<Dialog>(null);
+  // On arrival and on each new link here (the page stays mounted when only the hash's section changes).
+  useEffect(() => {
+    if (startAdding) setDialog({ kind: "add" });
+  }, [startAdding]);
   const close = () => setDialog(null);
 
   // The built-in model first, then the rest in the backend's order.

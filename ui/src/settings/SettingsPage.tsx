@@ -1,6 +1,8 @@
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import type { CompanyDto } from "../bindings/CompanyDto";
 import { LanguageSwitch } from "../shell/LanguageSwitch";
+import type { SettingsTarget } from "../shell/route";
 import { BudgetSection } from "./BudgetSection";
 import { BundleSection } from "./BundleSection";
 import { PricesSection } from "./PricesSection";
@@ -11,8 +13,16 @@ import { SpendSection } from "./SpendSection";
 
 const SECTIONS = ["providers", "routes", "budget", "spend", "prices", "language", "bundle"] as const;
 
-export function SettingsPage({ company }: { company: CompanyDto }) {
+/** `section`: where a link landed (`#settings/local-models`): scrolled into view; `add-provider` also opens that dialog. */
+export function SettingsPage({ company, section }: { company: CompanyDto; section?: SettingsTarget }) {
   const { t } = useTranslation();
+  useEffect(() => {
+    if (section === undefined) return;
+    const anchor = section === "add-provider" ? "providers" : section;
+    // Sections are `settings-<id>` (SettingsSection); a bare id is accepted too.
+    const target = document.getElementById(`settings-${anchor}`) ?? document.getElementById(anchor);
+    target?.scrollIntoView?.({ behavior: "smooth", block: "start" });
+  }, [section]);
   return (
     <div data-testid="settings-page" className="flex h-full min-h-0 flex-col">
       <div className="flex shrink-0 flex-wrap items-center justify-between gap-x-6 gap-y-2 border-b border-slate-200 bg-white/60 px-6 py-3">
@@ -35,7 +45,7 @@ export function SettingsPage({ company }: { company: CompanyDto }) {
       </div>
       <div className="relative min-h-0 flex-1 overflow-y-auto">
         <div className="mx-auto max-w-5xl space-y-6 px-6 py-6">
-          <ProvidersSection />
+          <ProvidersSection startAdding={section === "add-provider"} />
           <RoutesSection />
           <BudgetSection company={company} />
           <SpendSection />

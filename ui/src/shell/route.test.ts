@@ -32,6 +32,14 @@ describe("routes", () => {
     expect(parseRoute("#work/3")).toEqual({ page: "work" });
   });
 
+  it("lands in a known part of Settings, and on Settings' top for anything else", () => {
+    expect(parseRoute("#settings/local-models")).toEqual({ page: "settings", section: "local-models" });
+    expect(parseRoute("#settings/providers")).toEqual({ page: "settings", section: "providers" });
+    expect(parseRoute("#settings/add-provider")).toEqual({ page: "settings", section: "add-provider" });
+    expect(parseRoute("#settings/budget%20x")).toEqual({ page: "settings" });
+    expect(parseRoute("#settings/")).toEqual({ page: "settings" });
+  });
+
   it("falls back on anything it does not know", () => {
     expect(parseRoute("#nowhere")).toEqual(DEFAULT_ROUTE);
     expect(parseRoute("#chats/abc")).toEqual({ page: "chats", chatId: null });
@@ -55,6 +63,8 @@ describe("routes", () => {
       { page: "approvals", approvalId: 4 },
       { page: "relationships" },
       { page: "settings" },
+      { page: "settings", section: "local-models" },
+      { page: "settings", section: "add-provider" },
       { page: "employee", employeeId: 42 },
       { page: "work" },
       { page: "traces", traceId: null },
@@ -67,6 +77,7 @@ describe("routes", () => {
     expect(routeHref({ page: "traces", traceId: "tr-0a1b2c3d4e5f" })).toBe("#traces/tr-0a1b2c3d4e5f");
     expect(traceHref("tr-1")).toBe("#traces/tr-1");
     expect(routeHref({ page: "work" })).toBe("#work");
+    expect(routeHref({ page: "settings", section: "local-models" })).toBe("#settings/local-models");
     expect(approvalHref(4)).toBe("#approvals/4");
     expect(parseRoute("#approvals/x")).toEqual({ page: "approvals", approvalId: null });
   });

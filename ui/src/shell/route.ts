@@ -2,7 +2,7 @@ import { useMemo, useSyncExternalStore } from "react";
 
 /**
  * Where the app is. The address is the URL hash (`#settings`, `#chats/12`, `#mailbox/3`, `#approvals/4`, `#employee/7`,
- * `#traces/tr-0a1b2c3d4e5f`, `#work`),
+ * `#traces/tr-0a1b2c3d4e5f`, `#work`, `#settings/local-models`),
  * so reloads and the dev mock (`/mock.html#chats`) land on the same page.
  */
 export type AppRoute =
@@ -15,8 +15,19 @@ export type AppRoute =
   | { page: "work" }
   | { page: "traces"; traceId: string | null }
   | { page: "relationships" }
-  | { page: "settings" }
+  | { page: "settings"; section?: SettingsTarget }
   | { page: "employee"; employeeId: number };
+
+/**
+ * Where in Settings a link lands: a section (`providers`, `local-models`) or the add-provider dialog
+ * (`add-provider`), for the first run and the built-in model's notice.
+ */
+export const SETTINGS_TARGETS = ["providers", "add-provider", "local-models"] as const;
+export type SettingsTarget = (typeof SETTINGS_TARGETS)[number];
+
+function parseSettingsTarget(text: string | undefined): SettingsTarget | undefined {
+  return SETTINGS_TARGETS.find((s) => s === text);
+}
 
 export type Page = AppRoute["page"];
 
@@ -73,9 +84,12 @@ export function parseRoute(hash: string): AppRoute {
     case "dashboard":
     case "org":
     case "relationships":
-    case "settings":
     case "work":
       return { page: head };
+    case "settings": {
+      const section = parseSettingsTarget(id);
+      return section === undefined ? { page: head } : { page: head, section };
+    }
     case "traces":
       return { page: "traces", traceId: parseTraceId(id) };
     case "chats":
@@ -106,6 +120,8 @@ export function routeHref(route: AppRoute): string {
       return `#employee/${route.employeeId}`;
     case "traces":
       return route.traceId === null ? "#traces" : `#traces/${encodeURIComponent(route.traceId)}`;
+    case "settings":
+      return route.section === undefined ? "#settings" : `#settings/${route.section}`;
     default:
       return `#${route.page}`;
   }

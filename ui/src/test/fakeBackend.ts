@@ -34,6 +34,8 @@ import type { ProviderRef } from "../bindings/ProviderRef";
 import type { RouteDto } from "../bindings/RouteDto";
 import type { SaveProvider } from "../bindings/SaveProvider";
 import type { SetBuiltinModel } from "../bindings/SetBuiltinModel";
+import type { ThoughtModelDto } from "../bindings/ThoughtModelDto";
+import type { ThoughtModelKind } from "../bindings/ThoughtModelKind";
 import type { SetBudget } from "../bindings/SetBudget";
 import type { SetPrice } from "../bindings/SetPrice";
 import type { SetProviderKey } from "../bindings/SetProviderKey";
@@ -67,7 +69,17 @@ import {
 } from "./fixtures";
 
 const ROUTABLE = new Set(["intent", "thought", "summary", "report"]);
-const BUNDLED_MODEL_PATH = "/home/ada/.local/share/app.cubicle.desktop/models/SmolLM2-135M-Instruct.Q4_1.gguf";
+/** The GGUF the app ships (DEFAULT_MODEL_FILE on the Rust side). */
+const BUNDLED_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf";
+const BUNDLED_MODEL_PATH = `/home/ada/.local/share/app.cubicle.desktop/models/${BUNDLED_MODEL_FILE}`;
+
+/** As on the Rust side (providers/thinking.rs): the file name without `.gguf` and a `.Q…` quantisation tag. */
+function modelLabel(path: string): string {
+  const name = path.split("/").pop() ?? "";
+  const stem = name.toLowerCase().endsWith(".gguf") && name.length > 5 ? name.slice(0, -5) : name;
+  const dot = stem.lastIndexOf(".");
+  return dot > 0 && /^[Qq]\d/.test(stem.slice(dot + 1)) ? stem.slice(0, dot) : stem;
+}
 /** The size the fake reports for any custom GGUF file. */
 const CUSTOM_MODEL_BYTES = 1_117_320_736;
 
@@ -249,6 +261,8 @@ export class FakeBackend extends FakeTools {
         return this.setBuiltinModel(input as SetBuiltinModel);
       case "get_routes":
         return structuredClone(this.routes);
+      case "thought_model":
+        return this.thoughtModel();
       case "set_route":
         return this.setRoute(input as SetRoute);
       case "list_prices":
@@ -616,6 +630,26 @@ export class FakeBackend extends FakeTools {
     }
     this.emit({ type: "providers_changed" });
     return structuredClone(this.builtin);
+  }
+
+  /** As on the Rust side: the thought route's model, and the working employees the shipped GGUF answers. */
+  private thoughtModel(): ThoughtModelDto {
+    const shipped = this.builtin.path.split("/").pop() === BUNDLED_MODEL_FILE;
+    const kindOf = (providerId: string): ThoughtModelKind =>
+      providerId !== "builtin" ? "provider" : shipped ? "bundled" : "local_file";
+    const route = this.routes.find((r) => r.purpose === "thought") ?? { providerId: "builtin", model: "" };
+    const kind = kindOf(route.providerId);
+    const bundledEmployeeIds = this.company
+      ? this.employees
+          .filter((e) => e.firedAt === null)
+          .filter((e) => (e.backend.provider === "" ? kind : kindOf(e.backend.provider)) === "bundled")
+          .map((e) => e.id)
+      : [];
+    return {
+      company: { providerId: route.providerId, model: kind === "provider" ? route.model : modelLabel(this.builtin.path), kind },
+      bundledModel: modelLabel(BUNDLED_MODEL_FILE),
+      bundledEmployeeIds,
+    };
   }
 
   private setRoute(input: SetRoute): RouteDto {

@@ -1,8 +1,19 @@
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
+import type { UserEvent } from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import i18n from "../i18n";
 import { FakeBackend } from "../test/fakeBackend";
 import { renderApp } from "../test/render";
+
+/** Fills the first step and goes on to the choice of model. */
+async function toThinkingStep(user: UserEvent, company: string, boss: string) {
+  await user.type(await screen.findByTestId("wizard-company-name"), company);
+  await user.type(screen.getByTestId("wizard-boss-name"), boss);
+  await user.click(screen.getByTestId("wizard-next"));
+  return screen.findByTestId("wizard-path-builtin");
+}
+
+const radio = (path: string) => within(screen.getByTestId(`wizard-path-${path}`)).getByRole("radio");
 
 describe("first-run wizard", () => {
   it("is shown when there is no company", async () => {
@@ -10,31 +21,63 @@ describe("first-run wizard", () => {
     renderApp();
     expect(await screen.findByTestId("wizard-company-name")).toBeInTheDocument();
     expect(screen.getByRole("heading", { name: "Set up your company" })).toBeInTheDocument();
+    expect(screen.getByTestId("wizard-step")).toHaveTextContent("Step 1 of 2");
   });
 
-  it("refuses empty names and does not call the backend", async () => {
+  it("refuses empty names, stays on the first step and does not call the backend", async () => {
     const backend = new FakeBackend().install();
     const { user } = renderApp();
-    await user.click(await screen.findByTestId("wizard-submit"));
+    await user.click(await screen.findByTestId("wizard-next"));
     expect(screen.getByText("Enter a company name.")).toBeInTheDocument();
     expect(screen.getByText("Enter your name.")).toBeInTheDocument();
     expect(screen.getByTestId("wizard-company-name")).toHaveAttribute("aria-invalid", "true");
 
     await user.type(screen.getByTestId("wizard-company-name"), "   ");
     await user.type(screen.getByTestId("wizard-boss-name"), "Ada");
-    await user.click(screen.getByTestId("wizard-submit"));
+    await user.click(screen.getByTestId("wizard-next"));
     expect(screen.getByText("Enter a company name.")).toBeInTheDocument();
     expect(screen.queryByText("Enter your name.")).not.toBeInTheDocument();
+    expect(screen.queryByTestId("wizard-path-builtin")).not.toBeInTheDocument();
     expect(backend.callsOf("setup_company")).toHaveLength(0);
   });
 
-  it("submits setup_company with the right payload and then opens the company", async () => {
+  it("offers three ways to think, each with one honest line, the built-in model chosen for an English company", async () => {
+    const backend = new FakeBackend().install();
+    const { user } = renderApp();
+    await toThinkingStep(user, "Northwind Labs", "Ada");
+    expect(screen.getByRole("heading", { name: "How should your employees think?" })).toBeInTheDocument();
+    expect(screen.getByTestId("wizard-step")).toHaveTextContent("Step 2 of 2");
+    expect(screen.getAllByRole("radio")).toHaveLength(3);
+
+    const builtin = radio("builtin");
+    expect(builtin).toHaveAccessibleName(/Built-in model/);
+    expect(builtin).toHaveAccessibleDescription(
+      "Offline, private and free, but limited: a small 135M model that can carry short, simple steps in English, with weak judgement and poor Chinese.",
+    );
+    expect(radio("download")).toHaveAccessibleName(/Download a better local model/);
+    expect(radio("download")).toHaveAccessibleDescription(/Still offline, private and free, and far more capable/);
+    expect(radio("provider")).toHaveAccessibleName(/Use a provider key/);
+    expect(radio("provider")).toHaveAccessibleDescription(/needs the internet, and every thought is billed to your key/);
+
+    // Nothing is recommended over the rest for English, and the Chinese advice is not shown.
+    expect(builtin).toBeChecked();
+    expect(screen.queryByTestId("wizard-recommended")).not.toBeInTheDocument();
+    expect(screen.queryByTestId("wizard-zh-advice")).not.toBeInTheDocument();
+    expect(screen.getByTestId("wizard-path-next")).toHaveTextContent("Your company starts on the built-in model right away.");
+    // Choosing a path only says what comes next: nothing is created until the boss confirms.
+    await user.click(radio("provider"));
+    expect(screen.getByTestId("wizard-path-next")).toHaveTextContent("Settings opens so you can add your provider and its key");
+    expect(backend.callsOf("setup_company")).toHaveLength(0);
+  });
+
+  it("creates the company on the built-in model and opens it on the secretary", async () => {
     const backend = new FakeBackend().install();
     const { user } = renderApp();
     await user.type(await screen.findByTestId("wizard-company-name"), "  Northwind Labs ");
     await user.type(screen.getByTestId("wizard-boss-name"), "Ada Lovelace");
     await user.type(screen.getByLabelText(/Mission/), "Build helpful robots");
-    await user.click(screen.getByTestId("wizard-submit"));
+    await user.click(screen.getByTestId("wizard-next"));
+    await user.click(await screen.findByTestId("wizard-submit"));
 
     await waitFor(() => expect(backend.callsOf("setup_company")).toHaveLength(1));
     expect(backend.inputsOf("setup_company")[0]).toEqual({
@@ -50,18 +93,38 @@ describe("first-run wizard", () => {
     expect(screen.getByTestId("nav-secretary")).toHaveAttribute("aria-current", "page");
   });
 
-  it("switches to Chinese when that language is chosen, and sends it with a null mission", async () => {
+  it("keeps what was typed when going back from the second step", async () => {
+    new FakeBackend().install();
+    const { user } = renderApp();
+    await toThinkingStep(user, "Acme", "Ada");
+    await user.click(radio("download"));
+    await user.click(screen.getByTestId("wizard-back"));
+    expect(screen.getByTestId("wizard-company-name")).toHaveValue("Acme");
+    expect(screen.getByTestId("wizard-boss-name")).toHaveValue("Ada");
+    await user.click(screen.getByTestId("wizard-next"));
+    expect(radio("download")).toBeChecked();
+  });
+
+  it("recommends a Chinese-capable local model to a Chinese company, then opens Settings on local models", async () => {
     const backend = new FakeBackend().install();
     const { user } = renderApp();
     await user.selectOptions(await screen.findByTestId("wizard-language"), "zh-CN");
     expect(await screen.findByRole("heading", { name: "创建你的公司" })).toBeInTheDocument();
     expect(i18n.language).toBe("zh-CN");
 
-    await user.click(screen.getByTestId("wizard-submit"));
+    await user.click(screen.getByTestId("wizard-next"));
     expect(screen.getByText("请输入公司名称。")).toBeInTheDocument();
 
-    await user.type(screen.getByTestId("wizard-company-name"), "北风实验室");
-    await user.type(screen.getByTestId("wizard-boss-name"), "王小明");
+    await toThinkingStep(user, "北风实验室", "王小明");
+    expect(screen.getByRole("heading", { name: "员工用什么模型思考？" })).toBeInTheDocument();
+    expect(screen.getByTestId("wizard-zh-advice")).toHaveTextContent(
+      "内置模型写不好中文。中文公司建议下载一个擅长中文的本地模型，例如 Qwen2.5 1.5B Instruct。",
+    );
+    expect(within(screen.getByTestId("wizard-path-download")).getByTestId("wizard-recommended")).toHaveTextContent("推荐");
+    expect(screen.getAllByTestId("wizard-recommended")).toHaveLength(1);
+    expect(radio("download")).toBeChecked();
+    expect(radio("builtin")).toHaveAccessibleDescription(/中文很差/);
+
     await user.click(screen.getByTestId("wizard-submit"));
     await waitFor(() => expect(backend.callsOf("setup_company")).toHaveLength(1));
     expect(backend.inputsOf("setup_company")[0]).toEqual({
@@ -70,17 +133,49 @@ describe("first-run wizard", () => {
       language: "zh-CN",
       mission: null,
     });
-    expect(await screen.findByRole("link", { name: /组织架构/ })).toBeInTheDocument();
+    expect(await screen.findByTestId("settings-page")).toBeInTheDocument();
+    expect(window.location.hash).toBe("#settings/local-models");
+    expect(screen.getByRole("link", { name: /组织架构/ })).toBeInTheDocument();
   });
 
-  it("shows the backend's error in the user's language", async () => {
+  it("lets a Chinese company keep the built-in model all the same", async () => {
+    const backend = new FakeBackend().install();
+    const { user } = renderApp();
+    await user.selectOptions(await screen.findByTestId("wizard-language"), "zh-CN");
+    await toThinkingStep(user, "北风实验室", "王小明");
+    await user.click(radio("builtin"));
+    await user.click(screen.getByTestId("wizard-submit"));
+    await waitFor(() => expect(backend.callsOf("setup_company")).toHaveLength(1));
+    expect(await screen.findByTestId("secretary-empty")).toBeInTheDocument();
+    expect(window.location.hash).toBe("");
+  });
+
+  it("opens Settings with the add-provider dialog for a provider key", async () => {
+    const backend = new FakeBackend().install();
+    const { user } = renderApp();
+    await toThinkingStep(user, "Acme", "Ada");
+    await user.click(radio("provider"));
+    await user.click(screen.getByTestId("wizard-submit"));
+    await waitFor(() => expect(backend.callsOf("setup_company")).toHaveLength(1));
+    const dialog = await screen.findByRole("dialog", { name: "Add a model provider" });
+    expect(within(dialog).getByTestId("provider-preset-select")).toBeInTheDocument();
+    expect(screen.getByTestId("settings-page")).toBeInTheDocument();
+    expect(window.location.hash).toBe("#settings/add-provider");
+  });
+
+  it("shows the backend's error in the user's language and stays on the choice", async () => {
     const backend = new FakeBackend().install();
     backend.failures.set("setup_company", { code: "storage", message: "disk full" });
     const { user } = renderApp();
-    await user.type(await screen.findByTestId("wizard-company-name"), "Acme");
-    await user.type(screen.getByTestId("wizard-boss-name"), "Ada");
+    await toThinkingStep(user, "Acme", "Ada");
+    await user.click(radio("download"));
     await user.click(screen.getByTestId("wizard-submit"));
     expect(await screen.findByText("The company data could not be read or saved.")).toBeInTheDocument();
-    expect(screen.getByTestId("wizard-company-name")).toBeInTheDocument();
+    expect(radio("download")).toBeChecked();
+    // Nowhere to go: the company does not exist.
+    expect(window.location.hash).toBe("");
+    await user.click(screen.getByTestId("wizard-submit"));
+    await waitFor(() => expect(backend.callsOf("setup_company")).toHaveLength(2));
+    expect(await screen.findByTestId("settings-page")).toBeInTheDocument();
   });
 });

@@ -20,5 +20,6 @@ mod org;
 mod pg;
 mod secretary;
 mod secrets;
+mod thought_model;
 mod util;
 mod work;
