@@ -113,6 +113,14 @@ pub async fn run(sizes: Sizes, json_out: bool) -> Result<()> {
     let dept_ratio = IDEACO_DEPT_PROMPT_TOKENS / dept_tokens.max(1e-9);
 
     if json_out {
+        let sent_tokens: serde_json::Map<String, serde_json::Value> = sent
+            .iter()
+            .map(|m| (m.dialect.key().to_owned(), json!(round(m.tokens, 1))))
+            .collect();
+        let sent_tokenizers: serde_json::Map<String, serde_json::Value> = sent
+            .iter()
+            .map(|m| (m.dialect.key().to_owned(), json!(m.tokenizer)))
+            .collect();
         println!(
             "{}",
             json!({
@@ -123,12 +131,8 @@ pub async fn run(sizes: Sizes, json_out: bool) -> Result<()> {
                 "prompt_tokens_ratio": round(prompt_ratio, 2),
                 "idle_calls_ratio": round(idle_ratio, 2),
                 "dept_thought_prompt_tokens": round(dept_tokens, 1),
-                "sent_prompt_tokens_per_thought": sent.iter()
-                    .map(|m| (m.dialect.key().to_owned(), json!(round(m.tokens, 1))))
-                    .collect::<serde_json::Map<_, _>>(),
-                "sent_prompt_tokenizer": sent.iter()
-                    .map(|m| (m.dialect.key().to_owned(), json!(m.tokenizer)))
-                    .collect::<serde_json::Map<_, _>>(),
+                "sent_prompt_tokens_per_thought": sent_tokens,
+                "sent_prompt_tokenizer": sent_tokenizers,
             })
         );
         return Ok(());
