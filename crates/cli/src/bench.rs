@@ -190,14 +190,37 @@ async fn zero_latency_server() -> Result<String> {
     scripted_server(Arc::new(|_| "ok".to_owned())).await
 }
 
-/// A chat completion carrying `content`, as an HTTP/1.1 response.
-fn completion_response(content: &str) -> String {
-    let body = serde_json::json!({
-        "id": "c", "object": "chat.completion", "model": "bench",
-        "choices": [{"index": 0, "finish_reason": "stop",
-            "message": {"role": "assistant", "content": content}}],
-        "usage": {"prompt_tokens": 10, "completion_tokens": 1}
-    })
+/// `content` as an HTTP/1.1 response in the dialect of the request: an Anthropic
+/// Messages answer for `…/messages` (a `tool_use` block when the request forced a tool),
+/// else an OpenAI chat completion.
+fn completion_response(head: &str, request: &[u8], content: &str) -> String {
+    let anthropic = head
+        .lines()
+        .next()
+        .is_some_and(|line| line.contains("/messages "));
+    let body = if anthropic {
+        let request: serde_json::Value =
+            serde_json::from_slice(request).unwrap_or(serde_json::Value::Null);
+        let tool = request["tool_choice"]["name"].as_str();
+        let block = match (tool, serde_json::from_str::<serde_json::Value>(content)) {
+            (Some(name), Ok(input)) => {
+                serde_json::json!({"type": "tool_use", "id": "toolu_bench", "name": name, "input": input})
+            }
+            _ => serde_json::json!({"type": "text", "text": content}),
+        };
+        serde_json::json!({
+            "id": "msg_bench", "type": "message", "role": "assistant", "model": "bench",
+            "content": [block], "stop_reason": if tool.is_some() { "tool_use" } else { "end_turn" },
+            "usage": {"input_tokens": 10, "output_tokens": 1}
+        })
+    } else {
+        serde_json::json!({
+            "id": "c", "object": "chat.completion", "model": "bench",
+            "choices": [{"index": 0, "finish_reason": "stop",
+                "message": {"role": "assistant", "content": content}}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 1}
+        })
+    }
     .to_string();
     format!(
         "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
@@ -205,8 +228,9 @@ fn completion_response(content: &str) -> String {
     )
 }
 
-/// A minimal zero-latency HTTP/1.1 server speaking the OpenAI chat API: every request is
-/// answered at once with what `answer` makes of its body.
+/// A minimal zero-latency HTTP/1.1 server speaking the OpenAI chat API (and Anthropic's
+/// Messages API on `/v1/messages`): every request is answered at once with what `answer`
+/// makes of its body.
 pub(crate) async fn scripted_server(answer: Answer) -> Result<String> {
     let listener = TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
@@ -235,8 +259,8 @@ pub(crate) async fn scripted_server(answer: Answer) -> Result<String> {
                         if pending.len() < end + 4 + len {
                             break;
                         }
-                        let response =
-                            completion_response(&answer(&pending[end + 4..end + 4 + len]));
+                        let request = &pending[end + 4..end + 4 + len];
+                        let response = completion_response(&head, request, &answer(request));
                         pending.drain(..end + 4 + len);
                         if sock.write_all(response.as_bytes()).await.is_err() {
                             return;

@@ -348,6 +348,19 @@ fn bench_chat_prints_one_json_object_with_sane_figures() {
     assert!(v["prompt_tokens_ratio"].as_f64() > Some(1.0), "{v}");
     assert!(v["idle_calls_ratio"].as_f64() > Some(1.0), "{v}");
     assert!(v["dept_thought_prompt_tokens"].as_f64() > Some(0.0), "{v}");
+    // What each dialect sends for the department thought, counted with a real tokenizer.
+    for dialect in ["openai_native", "deepseek", "anthropic", "builtin"] {
+        let tokens = v["sent_prompt_tokens_per_thought"][dialect].as_f64();
+        assert!(tokens > Some(100.0), "{dialect}: {v}");
+        assert!(
+            v["sent_prompt_tokenizer"][dialect]
+                .as_str()
+                .is_some_and(|t| !t.is_empty()),
+            "{dialect}: {v}"
+        );
+    }
+    assert_eq!(v["sent_prompt_tokenizer"]["openai_native"], "o200k_base");
+    assert_eq!(v["sent_prompt_tokenizer"]["deepseek"], "deepseek_v3");
 }
 
 #[test]

@@ -29,7 +29,8 @@ use crate::events::DomainEvent;
 
 /// The shape of the tables in this version of Cubicle's bundles. 2: `task.report_due_at`
 /// (a report still owed) and `approval.run_started_at` (an approved action's run began).
-pub const SCHEMA_VERSION: u32 = 2;
+/// 3: `cost_ledger.cached_tokens` (input served from the provider's prompt cache).
+pub const SCHEMA_VERSION: u32 = 3;
 /// The `format` field: tells a bundle from any other JSON document.
 pub const FORMAT: &str = "cubicle-company-bundle";
 

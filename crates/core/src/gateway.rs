@@ -7,6 +7,7 @@
 //! call refused before it was made, leaves a row in the cost ledger.
 
 pub mod breaker;
+mod forms;
 mod metered;
 pub use metered::LEDGER_CUT_OFF;
 pub mod pricing;
@@ -35,6 +36,7 @@ use ts_rs::TS;
 
 use self::breaker::Transition;
 use self::breaker::{Admit, Breaker};
+use self::forms::FormMemory;
 use self::metered::{Attempt, Metered, clone_err, record_attempt, retry_wait};
 use self::pricing::Price;
 use crate::clock::SharedClock;
@@ -246,6 +248,7 @@ struct Shared {
     /// Ledger times and "today" follow the company's clock (a manual one in simulated
     /// runs, so a simulated week spends per simulated day).
     clock: SharedClock,
+    forms: FormMemory,
 }
 
 struct StopOnDrop(CancellationToken);
@@ -280,6 +283,7 @@ impl Gateway {
             tx,
             permits: Arc::new(Semaphore::new(config.concurrency.max(1))),
             shared: Arc::new(Shared {
+                forms: FormMemory::new(db.clone()),
                 db,
                 bus,
                 resolver,
@@ -290,17 +294,23 @@ impl Gateway {
         }
     }
 
+    /// `schema`: a structured call's, counted as sent (compacted, in the request body or
+    /// the prompt), so the budget reserves what goes over the wire.
     async fn admit(
         &self,
         ctx: &CallContext,
         route: Route,
         req: &CompletionRequest,
+        schema: Option<&serde_json::Value>,
     ) -> Result<Ticket, GatewayError> {
         let input: u32 = req
             .messages
             .iter()
             .map(|m| pricing::estimate_tokens(&m.content))
-            .sum();
+            .sum::<u32>()
+            + schema.map_or(0, |s| {
+                pricing::estimate_tokens(&cubicle_llm::shape::compact_schema(s).to_string())
+            });
         let output = req.max_tokens.unwrap_or(1024);
         let (reply, rx) = oneshot::channel();
         self.tx
@@ -342,7 +352,7 @@ impl Gateway {
         route: Route,
         req: CompletionRequest,
     ) -> Result<GatewayReply<CompletionResponse>, GatewayError> {
-        let ticket = self.admit(ctx, route, &req).await?;
+        let ticket = self.admit(ctx, route, &req, None).await?;
         let metered = Metered::new(self, &ticket, ctx);
         let result = metered.call(req).await;
         self.finish(&ticket, ctx, result.is_ok()).await;
@@ -361,8 +371,10 @@ impl Gateway {
         route: Route,
         req: CompletionRequest,
     ) -> Result<GatewayReply<T>, GatewayError> {
-        let ticket = self.admit(ctx, route, &req).await?;
+        let schema = schemars::schema_for!(T).to_value();
+        let ticket = self.admit(ctx, route, &req, Some(&schema)).await?;
         let metered = Metered::new(self, &ticket, ctx);
+        let req = self.with_known_form(&ticket, req).await;
         let result = structured::complete_json::<T>(&metered, req).await;
         self.finish_structured(&ticket, &metered, result).await
     }
@@ -375,10 +387,24 @@ impl Gateway {
         req: CompletionRequest,
         schema: serde_json::Value,
     ) -> Result<GatewayReply<serde_json::Value>, GatewayError> {
-        let ticket = self.admit(ctx, route, &req).await?;
+        let ticket = self.admit(ctx, route, &req, Some(&schema)).await?;
         let metered = Metered::new(self, &ticket, ctx);
+        let req = self.with_known_form(&ticket, req).await;
         let result = structured::complete_json_value(&metered, req, schema).await;
         self.finish_structured(&ticket, &metered, result).await
+    }
+
+    /// Starts a structured call at the form this provider is known to accept, unless the
+    /// caller chose one.
+    async fn with_known_form(
+        &self,
+        ticket: &Ticket,
+        mut req: CompletionRequest,
+    ) -> CompletionRequest {
+        if req.json_form.is_none() {
+            req.json_form = self.shared.forms.get(&ticket.route.provider_id).await;
+        }
+        req
     }
 
     async fn finish_structured<T>(
@@ -388,6 +414,13 @@ impl Gateway {
         result: Result<structured::Structured<T>, StructuredError>,
     ) -> Result<GatewayReply<T>, GatewayError> {
         let ctx = metered.ctx();
+        if let Ok(s) = &result {
+            let best = ticket.resolved.client.json_forms().first().copied();
+            self.shared
+                .forms
+                .worked(&ticket.route.provider_id, s.form, best)
+                .await;
+        }
         // An unusable answer is still an answer: it says nothing about the provider's health.
         let provider_ok = matches!(result, Ok(_) | Err(StructuredError::Invalid { .. }));
         metered.mark_outputs(&result).await;
@@ -417,7 +450,7 @@ impl Gateway {
         route: Route,
         mut req: CompletionRequest,
     ) -> Result<GatewayReply<CompletionStream>, GatewayError> {
-        let ticket = self.admit(ctx, route, &req).await?;
+        let ticket = self.admit(ctx, route, &req, None).await?;
         if req.model.is_empty() {
             req.model = ticket.route.model.clone();
         }
@@ -676,6 +709,7 @@ impl Actor {
         let reserved = price.cost(cubicle_llm::Usage {
             input_tokens: input,
             output_tokens: output,
+            ..cubicle_llm::Usage::default()
         });
         self.reserved += reserved;
         Ok(Ticket {
@@ -701,6 +735,7 @@ impl Actor {
             attempt: Set(0),
             input_tokens: Set(0),
             output_tokens: Set(0),
+            cached_tokens: Set(0),
             cost_usd: Set(0.0),
             latency_ms: Set(0),
             outcome: Set(outcome.to_owned()),

@@ -4,11 +4,14 @@ use async_trait::async_trait;
 use futures::StreamExt;
 use serde_json::{Map, Value, json};
 
-use crate::http::{HttpConfig, SseEvents, sse_events, truncate};
+use crate::http::{HttpConfig, SseEvents, form_rejection, sse_events, truncate};
 use crate::types::{
-    Capabilities, CompletionRequest, CompletionResponse, CompletionStream, FinishReason, LlmClient,
-    LlmError, Role, StreamEvent, Usage,
+    Capabilities, CompletionRequest, CompletionResponse, CompletionStream, FinishReason, JsonForm,
+    LlmClient, LlmError, Role, StreamEvent, Usage,
 };
+
+/// Words in a refusal that point at the structured-output request.
+const FORM_FIELDS: &[&str] = &["tool_choice", "tools", "input_schema"];
 
 pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com/v1";
 pub const API_VERSION: &str = "2023-06-01";
@@ -36,6 +39,17 @@ impl Anthropic {
         Ok(Self { config, http })
     }
 
+    /// The form `req` asks for, if any: by default the forced tool.
+    fn form(req: &CompletionRequest) -> Option<JsonForm> {
+        req.json_schema.as_ref()?;
+        Some(req.json_form.unwrap_or(JsonForm::Tool))
+    }
+
+    /// The JSON body of a non-streamed request, exactly as it is sent.
+    pub fn request_body(&self, req: &CompletionRequest) -> Value {
+        self.body(req, false)
+    }
+
     fn body(&self, req: &CompletionRequest, stream: bool) -> Value {
         let mut body = Map::new();
         body.insert("model".into(), json!(self.config.model(&req.model)));
@@ -50,7 +64,26 @@ impl Anthropic {
             .map(|m| m.content.as_str())
             .collect();
         if !system.is_empty() {
-            body.insert("system".into(), json!(system.join("\n\n")));
+            // The system prompt is the stable part (persona, agent card, answer format):
+            // marked as a cache breakpoint, it and the tool before it are read from
+            // Anthropic's prompt cache on the next thought (below the model's minimum
+            // cacheable length the mark is ignored, at no cost).
+            body.insert(
+                "system".into(),
+                json!([{"type": "text", "text": system.join("\n\n"),
+                        "cache_control": {"type": "ephemeral"}}]),
+            );
+        }
+        if let (Some(spec), Some(JsonForm::Tool)) = (&req.json_schema, Self::form(req)) {
+            // One tool, forced: its input is the answer, held to the schema by the API.
+            body.insert(
+                "tools".into(),
+                json!([{"name": spec.name, "input_schema": spec.schema}]),
+            );
+            body.insert(
+                "tool_choice".into(),
+                json!({"type": "tool", "name": spec.name}),
+            );
         }
         let messages: Vec<Value> = req
             .messages
@@ -87,7 +120,10 @@ impl Anthropic {
         if let Some(key) = &self.config.api_key {
             builder = builder.header("x-api-key", key.expose());
         }
-        self.config.send(builder).await
+        self.config
+            .send(builder)
+            .await
+            .map_err(|e| form_rejection(e, Self::form(req), FORM_FIELDS))
     }
 }
 
@@ -99,6 +135,15 @@ impl LlmClient for Anthropic {
 
     fn capabilities(&self) -> Capabilities {
         self.config.capabilities
+    }
+
+    /// The Messages API has no JSON mode; a forced tool is its schema-enforced form.
+    fn json_forms(&self) -> Vec<JsonForm> {
+        vec![JsonForm::Tool, JsonForm::Prompt]
+    }
+
+    fn wire_body(&self, req: &CompletionRequest) -> Option<Value> {
+        Some(self.request_body(req))
     }
 
     async fn complete(&self, req: CompletionRequest) -> Result<CompletionResponse, LlmError> {
@@ -154,7 +199,8 @@ fn anthropic_error(err: &Value) -> LlmError {
 
 fn stop_reason(reason: &str) -> FinishReason {
     match reason {
-        "end_turn" | "stop_sequence" => FinishReason::Stop,
+        // A forced tool call ends with `tool_use`: the answer is whole.
+        "end_turn" | "stop_sequence" | "tool_use" => FinishReason::Stop,
         "max_tokens" => FinishReason::Length,
         "refusal" => FinishReason::ContentFilter,
         _ => FinishReason::Other,
@@ -166,6 +212,20 @@ fn token_count(v: Option<&Value>) -> Option<u32> {
         .map(|n| n.min(u32::MAX as u64) as u32)
 }
 
+/// Anthropic's `input_tokens` counts only what follows the last cache breakpoint; the
+/// prompt's full size adds what was written to and read from the cache.
+fn parse_usage(usage: Option<&Value>) -> Usage {
+    let n = |key: &str| token_count(usage.and_then(|u| u.get(key))).unwrap_or(0);
+    let cached = n("cache_read_input_tokens");
+    Usage {
+        input_tokens: n("input_tokens")
+            .saturating_add(n("cache_creation_input_tokens"))
+            .saturating_add(cached),
+        output_tokens: n("output_tokens"),
+        cached_input_tokens: cached,
+    }
+}
+
 fn parse_message(body: &Value, requested_model: &str) -> Result<CompletionResponse, LlmError> {
     if body.get("type").and_then(Value::as_str) == Some("error") {
         return Err(anthropic_error(body.get("error").unwrap_or(&Value::Null)));
@@ -174,18 +234,22 @@ fn parse_message(body: &Value, requested_model: &str) -> Result<CompletionRespon
         .get("content")
         .and_then(Value::as_array)
         .ok_or_else(|| LlmError::BadResponse("no content array in the answer".into()))?;
-    let text: String = content
+    let kind = |block: &Value| block.get("type").and_then(Value::as_str).map(str::to_owned);
+    // A forced tool's input is the answer; text beside it is commentary.
+    let text: String = match content
         .iter()
-        .filter(|block| block.get("type").and_then(Value::as_str) == Some("text"))
-        .filter_map(|block| block.get("text").and_then(Value::as_str))
-        .collect();
-    let usage = body.get("usage");
+        .find(|block| kind(block).as_deref() == Some("tool_use"))
+    {
+        Some(tool) => tool.get("input").map(Value::to_string).unwrap_or_default(),
+        None => content
+            .iter()
+            .filter(|block| kind(block).as_deref() == Some("text"))
+            .filter_map(|block| block.get("text").and_then(Value::as_str))
+            .collect(),
+    };
     Ok(CompletionResponse {
         text,
-        usage: Usage {
-            input_tokens: token_count(usage.and_then(|u| u.get("input_tokens"))).unwrap_or(0),
-            output_tokens: token_count(usage.and_then(|u| u.get("output_tokens"))).unwrap_or(0),
-        },
+        usage: parse_usage(body.get("usage")),
         finish_reason: body
             .get("stop_reason")
             .and_then(Value::as_str)
@@ -243,17 +307,15 @@ async fn next_event(mut st: StreamState) -> Step {
         match kind {
             "message_start" => {
                 let usage = data.get("message").and_then(|m| m.get("usage"));
-                if let Some(n) = token_count(usage.and_then(|u| u.get("input_tokens"))) {
-                    st.usage.input_tokens = n;
-                }
-                if let Some(n) = token_count(usage.and_then(|u| u.get("output_tokens"))) {
-                    st.usage.output_tokens = n;
+                if usage.is_some() {
+                    st.usage = parse_usage(usage);
                 }
             }
             "content_block_delta" => {
-                let text = data
-                    .get("delta")
-                    .and_then(|d| d.get("text"))
+                // Text, or a forced tool's input arriving as pieces of JSON.
+                let delta = data.get("delta");
+                let text = delta
+                    .and_then(|d| d.get("text").or_else(|| d.get("partial_json")))
                     .and_then(Value::as_str)
                     .unwrap_or_default();
                 if !text.is_empty() {
@@ -313,7 +375,33 @@ mod tests {
             r.usage,
             Usage {
                 input_tokens: 12,
-                output_tokens: 4
+                output_tokens: 4,
+                cached_input_tokens: 0
+            }
+        );
+    }
+
+    #[test]
+    fn a_forced_tool_call_is_the_answer_and_cache_reads_are_counted() {
+        let body = json!({
+            "type": "message", "model": "claude-x",
+            "content": [{"type": "text", "text": "Sure."},
+                        {"type": "tool_use", "id": "t1", "name": "Hire", "input": {"name": "Bob"}}],
+            "stop_reason": "tool_use",
+            "usage": {"input_tokens": 40, "cache_creation_input_tokens": 0,
+                      "cache_read_input_tokens": 1800, "output_tokens": 12}
+        });
+        let r = parse_message(&body, "m").unwrap();
+        assert_eq!(
+            serde_json::from_str::<Value>(&r.text).unwrap(),
+            json!({"name": "Bob"})
+        );
+        assert_eq!(
+            r.usage,
+            Usage {
+                input_tokens: 1840,
+                output_tokens: 12,
+                cached_input_tokens: 1800
             }
         );
     }

@@ -35,7 +35,7 @@ use tokio::sync::{Semaphore, mpsc, oneshot};
 
 use crate::types::{
     Capabilities, ChatMessage, CompletionRequest, CompletionResponse, CompletionStream,
-    FinishReason, LlmClient, LlmError, ModelProfile, Role, StreamEvent, TextShape, Usage,
+    FinishReason, JsonForm, LlmClient, LlmError, ModelProfile, Role, StreamEvent, TextShape, Usage,
 };
 
 pub use crate::model_file::{
@@ -283,6 +283,13 @@ impl BuiltinModel {
         })
     }
 
+    /// How many tokens of this model `messages` become once rendered through its chat
+    /// template: what the model reads for them.
+    pub fn count_prompt_tokens(&self, messages: &[ChatMessage]) -> Result<usize, LlmError> {
+        let prompt = self.render_prompt(messages)?;
+        Ok(self.tokenize_prompt(&prompt)?.len())
+    }
+
     /// Runs one request to the end on the calling thread. `on_delta` gets each piece of
     /// text as it is produced and returns `false` to stop early; `cancel` stops it too.
     pub fn generate_blocking(
@@ -496,6 +503,7 @@ impl BuiltinModel {
         let usage = Usage {
             input_tokens: p.tokens.len() as u32,
             output_tokens: generated,
+            cached_input_tokens: 0,
         };
         let stats = GenerationStats {
             prompt_tokens: usage.input_tokens,
@@ -702,6 +710,11 @@ impl LlmClient for BuiltinClient {
 
     fn profile(&self, _model: &str) -> ModelProfile {
         self.model.profile()
+    }
+
+    /// The grammar made from the schema is the only form, and it always holds.
+    fn json_forms(&self) -> Vec<JsonForm> {
+        vec![JsonForm::JsonSchema]
     }
 
     async fn complete(&self, req: CompletionRequest) -> Result<CompletionResponse, LlmError> {

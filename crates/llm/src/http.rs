@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime};
 use futures::StreamExt;
 use futures::stream::BoxStream;
 
-use crate::types::{ApiKey, Capabilities, LlmError};
+use crate::types::{ApiKey, Capabilities, JsonForm, LlmError};
 
 /// Error bodies are kept for the log and the UI, but a provider can send pages of HTML.
 const MAX_ERROR_BODY_CHARS: usize = 500;
@@ -112,6 +112,28 @@ impl HttpConfig {
                 truncate(&self.scrub(&text), MAX_ERROR_BODY_CHARS)
             ))
         })
+    }
+}
+
+/// Statuses with which servers refuse a request shape they do not support: 400/422 from
+/// strict validators, 500 from llama-cpp-python, whose validation error escapes as one.
+const FORM_REJECTION_STATUSES: &[u16] = &[400, 422, 500];
+
+/// A refusal of the structured-output form, told apart from any other failure: a 400,
+/// 422 or 500 whose body names one of `words` (the request fields that carried the form).
+/// Such an error is not retried as it is; the structured pipeline tries the next form.
+pub(crate) fn form_rejection(err: LlmError, form: Option<JsonForm>, words: &[&str]) -> LlmError {
+    let Some(form) = form.filter(|f| *f != JsonForm::Prompt) else {
+        return err;
+    };
+    match err {
+        LlmError::Http { status, body }
+            if FORM_REJECTION_STATUSES.contains(&status)
+                && words.iter().any(|w| body.to_lowercase().contains(w)) =>
+        {
+            LlmError::UnsupportedJsonForm { form, status, body }
+        }
+        other => other,
     }
 }
 
@@ -229,6 +251,65 @@ mod tests {
         );
         assert_eq!(retry_after(&headers(&[("retry-after", "soon")]), now), None);
         assert_eq!(retry_after(&headers(&[]), now), None);
+    }
+
+    #[test]
+    fn only_a_refusal_that_names_the_form_is_a_form_rejection() {
+        let http = |status: u16, body: &str| LlmError::Http {
+            status,
+            body: body.into(),
+        };
+        let words = &["response_format", "schema"];
+        let llama_cpp_python = "{\"detail\":[{\"loc\":[\"body\",\"response_format\",\"type\"],\"msg\":\"Input should be 'text' or 'json_object'\"}]}";
+        assert!(matches!(
+            form_rejection(
+                http(500, llama_cpp_python),
+                Some(JsonForm::JsonSchema),
+                words
+            ),
+            LlmError::UnsupportedJsonForm {
+                form: JsonForm::JsonSchema,
+                status: 500,
+                ..
+            }
+        ));
+        assert!(matches!(
+            form_rejection(
+                http(400, "Invalid JSON Schema"),
+                Some(JsonForm::JsonObjectSchema),
+                words
+            ),
+            LlmError::UnsupportedJsonForm { .. }
+        ));
+        // A plain outage, a refusal about something else, or no form on the wire at all.
+        assert!(matches!(
+            form_rejection(
+                http(500, "internal error"),
+                Some(JsonForm::JsonSchema),
+                words
+            ),
+            LlmError::Http { status: 500, .. }
+        ));
+        assert!(matches!(
+            form_rejection(
+                http(401, "bad response_format key"),
+                Some(JsonForm::JsonSchema),
+                words
+            ),
+            LlmError::Http { status: 401, .. }
+        ));
+        assert!(matches!(
+            form_rejection(http(400, "response_format"), Some(JsonForm::Prompt), words),
+            LlmError::Http { .. }
+        ));
+        assert!(matches!(
+            form_rejection(http(400, "response_format"), None, words),
+            LlmError::Http { .. }
+        ));
+        assert!(matches!(
+            form_rejection(LlmError::Timeout, Some(JsonForm::JsonSchema), words),
+            LlmError::Timeout
+        ));
     }
 
     #[test]

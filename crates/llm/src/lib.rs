@@ -13,6 +13,7 @@ mod http;
 pub mod model_file;
 pub mod openai;
 pub mod presets;
+pub mod shape;
 pub mod structured;
 pub mod types;
 pub mod webhook;

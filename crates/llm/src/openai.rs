@@ -5,11 +5,14 @@ use async_trait::async_trait;
 use futures::StreamExt;
 use serde_json::{Map, Value, json};
 
-use crate::http::{HttpConfig, SseEvents, sse_events};
+use crate::http::{HttpConfig, SseEvents, form_rejection, sse_events};
 use crate::types::{
-    Capabilities, CompletionRequest, CompletionResponse, CompletionStream, FinishReason, LlmClient,
-    LlmError, ModelProfile, StreamEvent, Usage,
+    Capabilities, CompletionRequest, CompletionResponse, CompletionStream, FinishReason, JsonForm,
+    LlmClient, LlmError, ModelProfile, StreamEvent, Usage,
 };
+
+/// Words in a refusal that point at the structured-output request.
+const FORM_FIELDS: &[&str] = &["response_format", "json_schema", "schema"];
 
 pub struct OpenAiCompatible {
     config: HttpConfig,
@@ -30,6 +33,24 @@ impl OpenAiCompatible {
         Ok(Self { config, http })
     }
 
+    /// The form `req` asks for on the wire, if any.
+    fn form(&self, req: &CompletionRequest) -> Option<JsonForm> {
+        req.json_schema.as_ref()?;
+        Some(req.json_form.unwrap_or_else(|| {
+            self.config
+                .capabilities
+                .json_forms()
+                .first()
+                .copied()
+                .unwrap_or(JsonForm::Prompt)
+        }))
+    }
+
+    /// The JSON body of a non-streamed request, exactly as it is sent.
+    pub fn request_body(&self, req: &CompletionRequest) -> Value {
+        self.body(req, false)
+    }
+
     fn body(&self, req: &CompletionRequest, stream: bool) -> Value {
         let mut body = Map::new();
         body.insert("model".into(), json!(self.config.model(&req.model)));
@@ -46,20 +67,25 @@ impl OpenAiCompatible {
         if let Some(seed) = req.seed {
             body.insert("seed".into(), json!(seed));
         }
-        if let Some(spec) = &req.json_schema {
-            let caps = self.config.capabilities;
-            if caps.json_schema {
-                let (schema, strict) = match strict_schema(&spec.schema) {
-                    Some(s) => (s, true),
-                    None => (spec.schema.clone(), false),
-                };
-                body.insert(
-                    "response_format".into(),
-                    json!({"type": "json_schema",
-                           "json_schema": {"name": spec.name, "schema": schema, "strict": strict}}),
-                );
-            } else if caps.json_object {
-                body.insert("response_format".into(), json!({"type": "json_object"}));
+        if let (Some(spec), Some(form)) = (&req.json_schema, self.form(req)) {
+            let format = match form {
+                // Anthropic's form has no OpenAI counterpart; the schema one is the nearest.
+                JsonForm::JsonSchema | JsonForm::Tool => {
+                    let (schema, strict) = match strict_schema(&spec.schema) {
+                        Some(s) => (s, true),
+                        None => (spec.schema.clone(), false),
+                    };
+                    Some(json!({"type": "json_schema",
+                           "json_schema": {"name": spec.name, "schema": schema, "strict": strict}}))
+                }
+                JsonForm::JsonObjectSchema => {
+                    Some(json!({"type": "json_object", "schema": spec.schema}))
+                }
+                JsonForm::JsonObject => Some(json!({"type": "json_object"})),
+                JsonForm::Prompt => None,
+            };
+            if let Some(format) = format {
+                body.insert("response_format".into(), format);
             }
         }
         if stream {
@@ -84,7 +110,10 @@ impl OpenAiCompatible {
         if let Some(key) = &self.config.api_key {
             builder = builder.bearer_auth(key.expose());
         }
-        self.config.send(builder).await
+        self.config
+            .send(builder)
+            .await
+            .map_err(|e| form_rejection(e, self.form(req), FORM_FIELDS))
     }
 }
 
@@ -100,6 +129,10 @@ impl LlmClient for OpenAiCompatible {
 
     fn profile(&self, model: &str) -> ModelProfile {
         ModelProfile::from_model_id(self.config.model(model))
+    }
+
+    fn wire_body(&self, req: &CompletionRequest) -> Option<Value> {
+        Some(self.request_body(req))
     }
 
     async fn complete(&self, req: CompletionRequest) -> Result<CompletionResponse, LlmError> {
@@ -150,9 +183,18 @@ fn parse_usage(body: &Value) -> Option<Usage> {
             .unwrap_or(0)
             .min(u32::MAX as u64) as u32
     };
+    // OpenAI reports cache hits in `prompt_tokens_details`, DeepSeek beside the totals.
+    let cached = usage
+        .get("prompt_tokens_details")
+        .and_then(|d| d.get("cached_tokens"))
+        .or_else(|| usage.get("prompt_cache_hit_tokens"))
+        .and_then(Value::as_u64)
+        .unwrap_or(0)
+        .min(u32::MAX as u64) as u32;
     Some(Usage {
         input_tokens: n("prompt_tokens"),
         output_tokens: n("completion_tokens"),
+        cached_input_tokens: cached,
     })
 }
 
@@ -418,6 +460,19 @@ mod tests {
     }
 
     #[test]
+    fn cached_prompt_tokens_are_read_in_each_dialect() {
+        let openai = json!({"usage": {"prompt_tokens": 2006, "completion_tokens": 300,
+            "prompt_tokens_details": {"cached_tokens": 1920}}});
+        let deepseek = json!({"usage": {"prompt_tokens": 1500, "completion_tokens": 90,
+            "prompt_cache_hit_tokens": 1280, "prompt_cache_miss_tokens": 220}});
+        let plain = json!({"usage": {"prompt_tokens": 10, "completion_tokens": 2}});
+        let cached = |b: &Value| parse_usage(b).map(|u| (u.input_tokens, u.cached_input_tokens));
+        assert_eq!(cached(&openai), Some((2006, 1920)));
+        assert_eq!(cached(&deepseek), Some((1500, 1280)));
+        assert_eq!(cached(&plain), Some((10, 0)));
+    }
+
+    #[test]
     fn completion_parsing_takes_text_usage_and_reason() {
         let body = json!({
             "model": "m-2024",
@@ -433,7 +488,8 @@ mod tests {
             r.usage,
             Usage {
                 input_tokens: 3,
-                output_tokens: 5
+                output_tokens: 5,
+                cached_input_tokens: 0
             }
         );
         assert!(matches!(

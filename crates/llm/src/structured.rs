@@ -2,14 +2,22 @@
 //! output"): schema from the Rust type → the strongest constraint the backend offers →
 //! extract → repair → validate → deserialize, with one retry that tells the model what was
 //! wrong. A value is returned only when it passed every step; nothing half-parsed escapes.
+//!
+//! What is sent is the cheapest form of the contract (see [`crate::shape`]): the compacted
+//! schema where the server enforces it (native `json_schema`, the built-in model's grammar,
+//! Anthropic's forced tool), otherwise a one-line shape in the prompt — and none at all
+//! when the caller's prompt already describes it ([`CompletionRequest::shape_in_prompt`]).
+//! When a server rejects a form, the next one down its ladder is tried at once
+//! ([`ladder`]); [`Structured::form`] says which one worked, for the gateway to remember.
 
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::shape;
 use crate::types::{
-    ChatMessage, CompletionRequest, CompletionResponse, FinishReason, JsonSchemaSpec, LlmClient,
-    LlmError, Role,
+    ChatMessage, CompletionRequest, CompletionResponse, FinishReason, JsonForm, JsonSchemaSpec,
+    LlmClient, LlmError, Role,
 };
 
 /// SPEC §10: a malformed answer is reported back to the model once.
@@ -28,6 +36,8 @@ pub struct Structured<T> {
     pub responses: Vec<CompletionResponse>,
     /// The accepted answer needed JSON repair (not merely fence or prose stripping).
     pub repaired: bool,
+    /// How the answer was asked for: what this server accepts.
+    pub form: JsonForm,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -67,30 +77,74 @@ pub async fn complete_json_value(
     complete_with_schema::<Value>(client, req, schema).await
 }
 
+/// The forms of `client`'s ladder that can carry `schema`, from `start` (what worked
+/// last time, when the gateway knows) or from the best. A tool's input must be an object,
+/// so an array answer skips Anthropic's tool form.
+pub fn ladder(client: &dyn LlmClient, schema: &Value, start: Option<JsonForm>) -> Vec<JsonForm> {
+    let object_root = schema.get("type") == Some(&Value::String("object".into()));
+    let forms: Vec<JsonForm> = client
+        .json_forms()
+        .into_iter()
+        .filter(|f| object_root || *f != JsonForm::Tool)
+        .collect();
+    let from = start
+        .and_then(|s| forms.iter().position(|f| *f == s))
+        .unwrap_or(0);
+    let mut forms: Vec<JsonForm> = forms.into_iter().skip(from).collect();
+    if forms.is_empty() {
+        forms.push(JsonForm::Prompt);
+    }
+    forms
+}
+
+/// The request exactly as the pipeline sends it in `form`: the schema compacted (no doc
+/// comments, titles or `$defs`), on the wire when the form carries it, and its one-line
+/// shape appended to the system prompt when the server does not enforce it and the
+/// caller's prompt does not already describe it.
+pub fn prepare(req: &CompletionRequest, schema: &Value, form: JsonForm) -> CompletionRequest {
+    let mut out = req.clone();
+    out.json_form = Some(form);
+    out.json_schema = (form != JsonForm::Prompt).then(|| JsonSchemaSpec {
+        name: schema_name(schema),
+        schema: shape::compact_schema(schema),
+    });
+    if !form.enforced() && !req.shape_in_prompt {
+        add_instruction(&mut out.messages, schema);
+    }
+    out
+}
+
 async fn complete_with_schema<T: DeserializeOwned>(
     client: &dyn LlmClient,
-    mut req: CompletionRequest,
+    req: CompletionRequest,
     schema: Value,
 ) -> Result<Structured<T>, StructuredError> {
-    let spec = JsonSchemaSpec {
-        name: schema_name(&schema),
-        schema: schema.clone(),
-    };
-    let caps = client.capabilities();
-    req.json_schema = None;
-    if caps.json_schema {
-        req.json_schema = Some(spec);
-    } else {
-        // With json_object the backend guarantees JSON but not its shape: the prompt must carry it.
-        if caps.json_object {
-            req.json_schema = Some(spec);
-        }
-        add_instruction(&mut req.messages, &schema);
-    }
-
+    let forms = ladder(client, &schema, req.json_form);
+    let mut step = 0;
+    // The exchange of a retry (the rejected answer, then why), kept apart from the
+    // request so a change of form rebuilds the prompt around it.
+    let mut turns: Vec<ChatMessage> = Vec::new();
     let mut responses = Vec::with_capacity(MAX_ATTEMPTS);
     loop {
-        let resp = client.complete(req.clone()).await?;
+        let form = forms.get(step).copied().unwrap_or(JsonForm::Prompt);
+        let mut attempt = prepare(&req, &schema, form);
+        attempt.messages.extend(turns.iter().cloned());
+        let resp = match client.complete(attempt).await {
+            Ok(resp) => resp,
+            Err(LlmError::UnsupportedJsonForm { status, body, .. }) if step + 1 < forms.len() => {
+                tracing::warn!(
+                    provider = client.provider_id(),
+                    rejected = form.as_str(),
+                    next = forms[step + 1].as_str(),
+                    status,
+                    %body,
+                    "the server rejected this form of structured output; trying the next"
+                );
+                step += 1;
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
         let outcome = parse_answer::<T>(&resp, &schema);
         let raw = resp.text.clone();
         responses.push(resp);
@@ -100,6 +154,7 @@ async fn complete_with_schema<T: DeserializeOwned>(
                     value,
                     responses,
                     repaired,
+                    form,
                 });
             }
             Err(error) if responses.len() >= MAX_ATTEMPTS => {
@@ -112,8 +167,8 @@ async fn complete_with_schema<T: DeserializeOwned>(
             }
             Err(error) => {
                 tracing::debug!(%error, "structured answer rejected; asking once more");
-                req.messages.push(ChatMessage::assistant(raw));
-                req.messages.push(ChatMessage::user(format!(
+                turns.push(ChatMessage::assistant(raw));
+                turns.push(ChatMessage::user(format!(
                     "Your previous answer could not be used: {error}\n\
                      Reply again with only the corrected JSON value, no prose and no code fences."
                 )));
@@ -182,7 +237,8 @@ fn schema_name(schema: &Value) -> String {
 fn add_instruction(messages: &mut Vec<ChatMessage>, schema: &Value) {
     let instruction = format!(
         "Answer with one JSON value and nothing else: no prose, no code fences. \
-         It must validate against this JSON Schema:\n{schema}"
+         Shape (? = may be left out, ≤n = at most n characters or items):\n{}",
+        shape::shape_line(schema)
     );
     // Some local chat templates accept a system message only in first position.
     match messages.first_mut() {
@@ -505,9 +561,7 @@ mod tests {
         let mut msgs = vec![ChatMessage::system("You are Ann."), ChatMessage::user("hi")];
         add_instruction(&mut msgs, &json!({"type": "object"}));
         assert_eq!(msgs.len(), 2);
-        assert!(
-            msgs[0].content.starts_with("You are Ann.") && msgs[0].content.contains("JSON Schema")
-        );
+        assert!(msgs[0].content.starts_with("You are Ann.") && msgs[0].content.contains("Shape"));
         let mut msgs = vec![ChatMessage::user("hi")];
         add_instruction(&mut msgs, &json!({"type": "object"}));
         assert_eq!(msgs[0].role, Role::System);

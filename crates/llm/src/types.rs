@@ -50,6 +50,58 @@ pub struct JsonSchemaSpec {
     pub schema: serde_json::Value,
 }
 
+/// How a JSON answer is asked for on the wire. Servers differ in what they accept, so the
+/// structured pipeline walks a ladder of these (see [`LlmClient::json_forms`]), strongest
+/// and cheapest first, and steps down when a server rejects one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JsonForm {
+    /// `response_format: {type: json_schema}` (OpenAI, vLLM, LM Studio, Ollama, OpenRouter),
+    /// or the grammar made from the schema (the built-in model). Enforced by the server.
+    JsonSchema,
+    /// Anthropic: one tool whose `input_schema` is the schema, forced by `tool_choice`;
+    /// the tool call's input is the answer.
+    Tool,
+    /// `response_format: {type: json_object, schema: …}`: llama-cpp-python's server
+    /// rejects `json_schema` but enforces this by grammar.
+    JsonObjectSchema,
+    /// `response_format: {type: json_object}`: JSON guaranteed, its shape told in the prompt.
+    JsonObject,
+    /// Nothing on the wire; the shape is told in the prompt and the answer repaired.
+    Prompt,
+}
+
+impl JsonForm {
+    /// Whether the server itself holds the answer to the schema, so the prompt need not
+    /// carry the shape.
+    pub fn enforced(self) -> bool {
+        matches!(self, JsonForm::JsonSchema | JsonForm::Tool)
+    }
+
+    /// A stable name for logs and settings.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JsonForm::JsonSchema => "json_schema",
+            JsonForm::Tool => "tool",
+            JsonForm::JsonObjectSchema => "json_object_schema",
+            JsonForm::JsonObject => "json_object",
+            JsonForm::Prompt => "prompt",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        [
+            JsonForm::JsonSchema,
+            JsonForm::Tool,
+            JsonForm::JsonObjectSchema,
+            JsonForm::JsonObject,
+            JsonForm::Prompt,
+        ]
+        .into_iter()
+        .find(|f| f.as_str() == s)
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CompletionRequest {
     /// Model id as the provider names it; empty means the backend's default model.
@@ -57,6 +109,12 @@ pub struct CompletionRequest {
     pub messages: Vec<ChatMessage>,
     /// When set, the backend constrains or instructs the output to match it.
     pub json_schema: Option<JsonSchemaSpec>,
+    /// How `json_schema` goes on the wire; `None`: the backend's strongest form.
+    pub json_form: Option<JsonForm>,
+    /// The messages already describe the JSON answer's shape (the flow-of-thought's
+    /// system prompt does, with the meaning of every field), so the structured pipeline
+    /// must not append a second description when the server does not enforce the schema.
+    pub shape_in_prompt: bool,
     pub temperature: Option<f32>,
     pub max_tokens: Option<u32>,
     pub stop: Vec<String>,
@@ -213,6 +271,11 @@ pub fn parameters_in_id(model: &str) -> Option<u64> {
 pub struct Usage {
     pub input_tokens: u32,
     pub output_tokens: u32,
+    /// Of `input_tokens`, those the provider served from its prompt cache (OpenAI
+    /// `prompt_tokens_details.cached_tokens`, DeepSeek `prompt_cache_hit_tokens`,
+    /// Anthropic `cache_read_input_tokens`).
+    #[serde(default)]
+    pub cached_input_tokens: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -257,6 +320,27 @@ pub struct Capabilities {
     pub stream: bool,
 }
 
+impl Capabilities {
+    /// The OpenAI-compatible ladder. A server that claims `json_schema` may still reject
+    /// it (a self-hosted one can be anything behind a preset's URL), so every form below
+    /// it stays reachable; one that only claims `json_object` starts there, with the
+    /// shape in the prompt.
+    pub fn json_forms(self) -> Vec<JsonForm> {
+        if self.json_schema {
+            vec![
+                JsonForm::JsonSchema,
+                JsonForm::JsonObjectSchema,
+                JsonForm::JsonObject,
+                JsonForm::Prompt,
+            ]
+        } else if self.json_object {
+            vec![JsonForm::JsonObject, JsonForm::Prompt]
+        } else {
+            vec![JsonForm::Prompt]
+        }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum LlmError {
     #[error("rate limited by the provider{}", retry_after.map(|d| format!(" (retry after {}s)", d.as_secs())).unwrap_or_default())]
@@ -277,6 +361,14 @@ pub enum LlmError {
     MissingKey(String),
     #[error("the built-in model is unavailable: {0}")]
     Builtin(String),
+    /// The server refused the way structured output was asked for (e.g. llama-cpp-python
+    /// answers HTTP 500 to `response_format: json_schema`); another [`JsonForm`] may work.
+    #[error("the provider does not accept {} output (HTTP {status}): {body}", form.as_str())]
+    UnsupportedJsonForm {
+        form: JsonForm,
+        status: u16,
+        body: String,
+    },
 }
 
 impl LlmError {
@@ -291,7 +383,8 @@ impl LlmError {
             LlmError::BadResponse(_)
             | LlmError::Provider(_)
             | LlmError::MissingKey(_)
-            | LlmError::Builtin(_) => false,
+            | LlmError::Builtin(_)
+            | LlmError::UnsupportedJsonForm { .. } => false,
         }
     }
 
@@ -307,6 +400,7 @@ impl LlmError {
             LlmError::StreamCut => "stream_cut",
             LlmError::MissingKey(_) => "missing_key",
             LlmError::Builtin(_) => "builtin",
+            LlmError::UnsupportedJsonForm { .. } => "unsupported_json_form",
         }
     }
 }
@@ -347,6 +441,17 @@ pub trait LlmClient: Send + Sync {
     /// by default.
     fn profile(&self, _model: &str) -> ModelProfile {
         ModelProfile::HOSTED
+    }
+    /// The ways this backend can be asked for JSON, best first; the structured pipeline
+    /// starts at the first (or at what the gateway learned works) and steps down when the
+    /// server rejects one. The cheapest form that the server enforces comes first.
+    fn json_forms(&self) -> Vec<JsonForm> {
+        self.capabilities().json_forms()
+    }
+    /// The JSON body this backend would send for `req`, exactly (for figures that count
+    /// what goes over the wire); `None` for a backend that sends none (the built-in model).
+    fn wire_body(&self, _req: &CompletionRequest) -> Option<serde_json::Value> {
+        None
     }
     async fn complete(&self, req: CompletionRequest) -> Result<CompletionResponse, LlmError>;
     async fn stream(&self, req: CompletionRequest) -> Result<CompletionStream, LlmError>;

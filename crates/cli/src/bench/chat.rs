@@ -10,7 +10,10 @@
 //! 4. model calls per employee-hour in a quiet company against a 10-s polling loop that
 //!    thinks at every poll;
 //! 5. the prompt of one group-chat thought in a six-person department with a full
-//!    context, against IdeaCo's (~23,000 characters, ~6,000 tokens).
+//!    context, against IdeaCo's (~23,000 characters, ~6,000 tokens);
+//! 6. that thought as it goes over the wire in each dialect (OpenAI native schema,
+//!    DeepSeek's JSON mode, Anthropic's forced tool, the built-in model), counted with
+//!    each model's own tokenizer.
 //!
 //! The scripted model answers from the request alone, like the one in the engine tests:
 //! the speaker from "You are NAME," in the system prompt, varied lines (so the repetition
@@ -41,6 +44,7 @@ use serde_json::json;
 use super::{percentile, scripted_server};
 
 mod script;
+mod sent;
 
 use script::{Asked, Script};
 
@@ -77,7 +81,16 @@ pub async fn run(sizes: Sizes, json_out: bool) -> Result<()> {
     };
     let started = Instant::now();
     let big = busy_and_quiet(sizes).await?;
-    let dept = department_thought().await?;
+    // The same department thought in each dialect, captured at the server.
+    let mut sent_by_dialect = Vec::new();
+    let mut dept = None;
+    for dialect in sent::Dialect::HTTP {
+        let run = department_thought(dialect.preset()).await?;
+        sent_by_dialect.push((dialect, run.bodies.clone()));
+        dept.get_or_insert(run);
+    }
+    let dept = dept.context("at least one dialect")?;
+    let sent = sent::measure(&sent_by_dialect)?;
     let elapsed = started.elapsed();
 
     let mut overhead: Vec<Duration> = big
@@ -100,6 +113,14 @@ pub async fn run(sizes: Sizes, json_out: bool) -> Result<()> {
     let dept_ratio = IDEACO_DEPT_PROMPT_TOKENS / dept_tokens.max(1e-9);
 
     if json_out {
+        let sent_tokens: serde_json::Map<String, serde_json::Value> = sent
+            .iter()
+            .map(|m| (m.dialect.key().to_owned(), json!(round(m.tokens, 1))))
+            .collect();
+        let sent_tokenizers: serde_json::Map<String, serde_json::Value> = sent
+            .iter()
+            .map(|m| (m.dialect.key().to_owned(), json!(m.tokenizer)))
+            .collect();
         println!(
             "{}",
             json!({
@@ -110,6 +131,8 @@ pub async fn run(sizes: Sizes, json_out: bool) -> Result<()> {
                 "prompt_tokens_ratio": round(prompt_ratio, 2),
                 "idle_calls_ratio": round(idle_ratio, 2),
                 "dept_thought_prompt_tokens": round(dept_tokens, 1),
+                "sent_prompt_tokens_per_thought": sent_tokens,
+                "sent_prompt_tokenizer": sent_tokenizers,
             })
         );
         return Ok(());
@@ -193,6 +216,21 @@ pub async fn run(sizes: Sizes, json_out: bool) -> Result<()> {
         "     IdeaCo {IDEACO_DEPT_PROMPT_TOKENS:>7.0}   (~23,000 characters per group-chat thought)"
     );
     println!("     IdeaCo ÷ ours = {dept_ratio:.2}× (target: ≥ 4)");
+    println!(
+        "6. the same thought as sent, per dialect: the request bodies captured at the server, \
+         every text the model reads (messages + the structured-output form) with a real tokenizer:"
+    );
+    for m in &sent {
+        println!(
+            "     {:<14} {:>7.1} tokens ({}; {} requests, {:.0} body bytes each; goal ≤ {})",
+            m.dialect.key(),
+            m.tokens,
+            m.tokenizer,
+            m.requests,
+            m.body_bytes,
+            sent::GOAL_TOKENS
+        );
+    }
     println!();
     println!("whole bench: {:.1} s", elapsed.as_secs_f64());
     Ok(())
@@ -225,7 +263,12 @@ fn start() -> DateTime<Utc> {
     DateTime::from_timestamp(1_796_025_600, 0).unwrap_or_default() // 2026-11-30 08:00 UTC
 }
 
-async fn world() -> Result<World> {
+/// The busy company's provider: a local OpenAI-compatible server.
+const BUSY_PRESET: &str = "vllm";
+
+/// The company talks to the scripted server through `preset`'s dialect and structured-
+/// output form (a paid preset gets a placeholder key; the server is on loopback).
+async fn world(preset: &str) -> Result<World> {
     let clock = ManualClock::new(start());
     let dir = tempfile::tempdir()?;
     let url = format!(
@@ -236,6 +279,7 @@ async fn world() -> Result<World> {
         &url,
         CoreOptions {
             clock: clock.shared(),
+            secrets: Arc::new(sent::PlaceholderKeys),
             ..CoreOptions::default()
         },
     )
@@ -254,7 +298,8 @@ async fn world() -> Result<World> {
             daily_budget_usd: 10_000.0,
         })
         .await?;
-    let script = Script::new(clock.shared());
+    let mut script = Script::new(clock.shared());
+    script.keep_bodies = preset != BUSY_PRESET;
     let answering = script.clone();
     let base = scripted_server(Arc::new(move |body| answering.answer(body))).await?;
     let p = core
@@ -262,7 +307,7 @@ async fn world() -> Result<World> {
         .save(SaveProvider {
             id: None,
             name: "Scripted".into(),
-            preset: "vllm".into(),
+            preset: preset.into(),
             base_url: base,
             default_model: "bench".into(),
             models: vec![],
@@ -414,7 +459,7 @@ fn delta(after: EngineStats, before: EngineStats) -> EngineStats {
 /// departments; the boss posts in every chat (busy phase), then once per chat every
 /// 10 minutes (quiet phase).
 async fn busy_and_quiet(sizes: Sizes) -> Result<Big> {
-    let w = world().await?;
+    let w = world(BUSY_PRESET).await?;
     let core = &w.core;
     let mut people: Vec<(usize, EmployeeDto)> = Vec::new(); // (index in department, person)
     let mut chats = Vec::new();
@@ -616,6 +661,8 @@ struct DeptThought {
     messages: usize,
     memories: usize,
     tasks: usize,
+    /// The requests as they arrived at the server.
+    bodies: Vec<serde_json::Value>,
 }
 
 const DEPT_TALK: [&str; 20] = [
@@ -662,8 +709,8 @@ const MEMORY_FACTS: [&str; 4] = [
 
 /// A six-person department with 20+ messages in its group chat, memories, impressions
 /// of every colleague and pending tasks; the boss posts and everyone thinks once.
-async fn department_thought() -> Result<DeptThought> {
-    let w = world().await?;
+async fn department_thought(preset: &str) -> Result<DeptThought> {
+    let w = world(preset).await?;
     let core = &w.core;
     let dept = core
         .org
@@ -793,5 +840,6 @@ async fn department_thought() -> Result<DeptThought> {
         messages,
         memories,
         tasks: task_texts.len(),
+        bodies: w.script.take_bodies(),
     })
 }

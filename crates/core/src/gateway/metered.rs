@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use cubicle_llm::structured::{Structured, StructuredError};
 use cubicle_llm::{
-    Capabilities, CompletionRequest, CompletionResponse, CompletionStream, FinishReason, LlmClient,
-    LlmError, Usage,
+    Capabilities, CompletionRequest, CompletionResponse, CompletionStream, FinishReason, JsonForm,
+    LlmClient, LlmError, Usage,
 };
 use cubicle_store::entity::cost_ledger;
 use cubicle_store::models as q;
@@ -265,6 +265,7 @@ pub(super) async fn record_attempt(
         attempt: Set(attempt.n),
         input_tokens: Set(i32::try_from(attempt.usage.input_tokens).unwrap_or(i32::MAX)),
         output_tokens: Set(i32::try_from(attempt.usage.output_tokens).unwrap_or(i32::MAX)),
+        cached_tokens: Set(i32::try_from(attempt.usage.cached_input_tokens).unwrap_or(i32::MAX)),
         cost_usd: Set(ticket.price.cost(attempt.usage)),
         latency_ms: Set(millis(attempt.latency)),
         outcome: Set(attempt.outcome.to_owned()),
@@ -292,6 +293,12 @@ impl LlmClient for Metered<'_> {
     }
     fn capabilities(&self) -> Capabilities {
         self.ticket.resolved.client.capabilities()
+    }
+    fn json_forms(&self) -> Vec<JsonForm> {
+        self.ticket.resolved.client.json_forms()
+    }
+    fn wire_body(&self, req: &CompletionRequest) -> Option<serde_json::Value> {
+        self.ticket.resolved.client.wire_body(req)
     }
     async fn complete(&self, req: CompletionRequest) -> Result<CompletionResponse, LlmError> {
         self.call(req).await

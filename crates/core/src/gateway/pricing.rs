@@ -82,6 +82,7 @@ mod tests {
         let c = p.cost(Usage {
             input_tokens: 1_000,
             output_tokens: 500,
+            ..Usage::default()
         });
         assert!((c - 0.006).abs() < 1e-12, "{c}");
     }
@@ -93,6 +94,7 @@ mod tests {
         let unpriced = UNKNOWN_PAID_MODEL.cost(Usage {
             input_tokens: 1_000_000,
             output_tokens: 0,
+            ..Usage::default()
         });
         assert!(
             unpriced >= 1.0,

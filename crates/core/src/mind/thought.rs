@@ -268,6 +268,8 @@ pub fn build(scene: &Scene<'_>) -> Prompt {
             messages: vec![ChatMessage::system(system), ChatMessage::user(user)],
             temperature: Some(0.8),
             max_tokens: Some(THOUGHT_MAX_TOKENS),
+            // The system prompt spells out the answer's fields and what they mean.
+            shape_in_prompt: true,
             ..Default::default()
         },
         tokens,
@@ -318,10 +320,6 @@ fn system_prompt(s: &Scene<'_>) -> String {
         "Write chat messages in {language}, short and in your own voice. Speak only when you add \
          something new; silence is fine. Never speak for others, never claim approvals.\n"
     ));
-    if let Some(note) = s.stamina.prompt_note() {
-        out.push_str(note);
-        out.push('\n');
-    }
     out.push_str(
         "Answer with one JSON object: {\"innerThoughts\": private, \"interestLevel\": 1-10, \
          \"topicSaturation\": 1-10 (10 = nothing new to add), \"shouldSpeak\": bool, \"reason\": why, \
@@ -332,6 +330,12 @@ fn system_prompt(s: &Scene<'_>) -> String {
          \"taskOps\": [{\"op\": \"create\"|\"resolve\"|\"fail\", \"id\", \"description\", \"type\": \"oneshot\"|\"long_running\"|\"conditional\", \"condition\", \"reportTo\": colleague or \"#chat\" (default: the boss), \"result\"}], \
          \"toolCalls\": [{\"tool\": one of your tools, \"args\": {…}, \"reason\"}] (sensitive ones wait for the boss's approval)}",
     );
+    // Last: it changes from thought to thought, and what comes before it is a prefix the
+    // provider's prompt cache can serve again.
+    if let Some(note) = s.stamina.prompt_note() {
+        out.push('\n');
+        out.push_str(note);
+    }
     out
 }
 

@@ -45,8 +45,12 @@ impl EnvProvider {
                     base_url: String::new(),
                     default_model: String::new(),
                     key_required: false,
+                    // Any server may be behind it: start with the strongest form of
+                    // structured output; one the server refuses falls back to the next
+                    // (a schema in `json_object`, then the shape in the prompt) and the
+                    // gateway remembers what worked.
                     capabilities: cubicle_llm::Capabilities {
-                        json_schema: false,
+                        json_schema: true,
                         json_object: true,
                         stream: true,
                     },

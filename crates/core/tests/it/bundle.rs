@@ -479,6 +479,62 @@ async fn a_version_1_bundle_still_imports() {
 }
 
 #[tokio::test]
+async fn a_version_2_bundle_without_cached_tokens_still_imports() {
+    use cubicle_store::entity::cost_ledger;
+    use sea_orm::ActiveValue::{NotSet, Set};
+    let source = TestCompany::new().await;
+    cubicle_store::models::insert_ledger(
+        &source.core.db,
+        cost_ledger::ActiveModel {
+            id: NotSet,
+            at: Set(chrono::Utc::now()),
+            trace_id: Set(None),
+            employee_id: Set(None),
+            purpose: Set("thought".into()),
+            provider_id: Set("deepseek".into()),
+            model: Set("deepseek-chat".into()),
+            attempt: Set(1),
+            input_tokens: Set(1500),
+            output_tokens: Set(90),
+            cached_tokens: Set(1280),
+            cost_usd: Set(0.0005),
+            latency_ms: Set(800),
+            outcome: Set("ok".into()),
+            fallback: Set(false),
+            error: Set(None),
+            backoff_ms: Set(None),
+            output: Set(Some("valid".into())),
+        },
+    )
+    .await
+    .unwrap();
+    let mut v: Value = serde_json::from_str(
+        &bundle::to_json(&bundle::export(&source.core).await.unwrap()).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(v["tables"]["cost_ledger"][0]["cached_tokens"], 1280);
+    // What Cubicle wrote before the ledger knew about prompt caches.
+    v["schemaVersion"] = json!(2);
+    for row in v["tables"]["cost_ledger"].as_array_mut().unwrap() {
+        assert!(
+            row.as_object_mut()
+                .unwrap()
+                .remove("cached_tokens")
+                .is_some()
+        );
+    }
+    let fresh = empty_db(cubicle_core::clock::SystemClock::shared()).await;
+    bundle::import(&fresh.core, bundle::parse(&v.to_string()).unwrap())
+        .await
+        .unwrap();
+    let rows = cubicle_store::models::ledger_since(&fresh.core.db, chrono::DateTime::UNIX_EPOCH)
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!((rows[0].input_tokens, rows[0].cached_tokens), (1500, 0));
+}
+
+#[tokio::test]
 async fn a_bundle_that_fails_halfway_leaves_the_database_empty() {
     let good = small_bundle_json().await;
     let mut b = bundle::parse(&good).unwrap();

@@ -62,6 +62,8 @@ pub(crate) fn fast_config() -> GatewayConfig {
 
 pub(crate) struct Harness {
     pub(crate) core: AppCore,
+    /// The database's URL, to open the same company again.
+    pub(crate) url: String,
     _dir: tempfile::TempDir,
 }
 
@@ -113,7 +115,11 @@ pub(crate) async fn company_on(
         })
         .await
         .unwrap();
-    Harness { core, _dir: dir }
+    Harness {
+        core,
+        url,
+        _dir: dir,
+    }
 }
 
 /// A keyless vLLM-style provider at the mock server, priced so calls cost money.

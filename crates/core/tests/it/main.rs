@@ -10,6 +10,7 @@ mod chats;
 mod dashboard;
 mod engine;
 mod gateway;
+mod gateway_forms;
 mod gateway_ledger;
 mod gateway_stream;
 mod hostile;

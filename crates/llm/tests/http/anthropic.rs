@@ -15,7 +15,8 @@ async fn complete_moves_system_to_the_top_and_defaults_max_tokens() {
         .and(body_partial_json(json!({
             "model": "test-model",
             "max_tokens": 1024,
-            "system": "You are Ann, an engineer.",
+            "system": [{"type": "text", "text": "You are Ann, an engineer.",
+                        "cache_control": {"type": "ephemeral"}}],
             "messages": [{"role": "user", "content": "Status?"}],
             "stop_sequences": ["END"]
         })))
@@ -35,7 +36,8 @@ async fn complete_moves_system_to_the_top_and_defaults_max_tokens() {
         resp.usage,
         Usage {
             input_tokens: 21,
-            output_tokens: 9
+            output_tokens: 9,
+            ..Usage::default()
         }
     );
     assert_eq!(resp.finish_reason, FinishReason::Stop);
@@ -105,7 +107,8 @@ async fn stream_yields_deltas_then_usage_and_stop_reason() {
             StreamEvent::Done {
                 usage: Usage {
                     input_tokens: 25,
-                    output_tokens: 15
+                    output_tokens: 15,
+                    ..Usage::default()
                 },
                 finish_reason: FinishReason::Length
             },

@@ -41,7 +41,8 @@ async fn complete_sends_the_request_and_reads_text_usage_and_reason() {
         resp.usage,
         Usage {
             input_tokens: 11,
-            output_tokens: 7
+            output_tokens: 7,
+            ..Usage::default()
         }
     );
     assert_eq!(resp.finish_reason, FinishReason::Stop);
@@ -111,7 +112,8 @@ async fn stream_yields_deltas_in_order_then_usage() {
             StreamEvent::Done {
                 usage: Usage {
                     input_tokens: 9,
-                    output_tokens: 3
+                    output_tokens: 3,
+                    ..Usage::default()
                 },
                 finish_reason: FinishReason::Stop
             },

@@ -1,5 +1,5 @@
 use cubicle_llm::structured::complete_json;
-use cubicle_llm::{LlmError, Role, StructuredError};
+use cubicle_llm::{CompletionRequest, JsonForm, LlmError, Role, StructuredError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -84,7 +84,7 @@ async fn native_json_schema_is_requested_and_the_answer_typed() {
 }
 
 #[tokio::test]
-async fn json_object_mode_also_carries_the_schema_in_the_prompt() {
+async fn json_object_mode_carries_a_one_line_shape_never_the_schema() {
     let server = MockServer::start().await;
     Mock::given(body_partial_json(
         json!({"response_format": {"type": "json_object"}}),
@@ -99,21 +99,61 @@ async fn json_object_mode_also_carries_the_schema_in_the_prompt() {
         .unwrap();
 
     assert_eq!(out.value, bob());
-    let system = system_text(&request_bodies(&server).await[0]);
+    assert_eq!(out.form, JsonForm::JsonObject);
+    let body = &request_bodies(&server).await[0];
+    assert_eq!(body["response_format"], json!({"type": "json_object"}));
+    let system = system_text(body);
     assert!(system.starts_with("You are Ann, an engineer."));
     assert!(
-        system.contains("JSON Schema") && system.contains("\"department\""),
+        system.ends_with("{\"name\":str,\"department\":str,\"level\":int 0-255}"),
         "{system}"
     );
+    for verbose in ["JSON Schema", "$schema", "\"properties\"", "uint8"] {
+        assert!(!system.contains(verbose), "{verbose} in {system}");
+    }
 }
 
 #[tokio::test]
-async fn anthropic_gets_the_schema_in_its_system_prompt_only() {
+async fn a_prompt_that_describes_the_shape_gets_no_second_description() {
+    let server = MockServer::start().await;
+    mount_chat(
+        &server,
+        ResponseTemplate::new(200).set_body_json(chat(GOOD)),
+    )
+    .await;
+    let req = CompletionRequest {
+        shape_in_prompt: true,
+        ..ask("hire; answer {name, department, level}")
+    };
+
+    let out = complete_json::<Hire>(&openai(&server, caps(false, true)), req.clone())
+        .await
+        .unwrap();
+
+    assert_eq!(out.value, bob());
+    let body = &request_bodies(&server).await[0];
+    assert_eq!(
+        body["messages"],
+        json!(req.messages),
+        "sent as the caller wrote it"
+    );
+    assert_eq!(body["response_format"], json!({"type": "json_object"}));
+}
+
+#[tokio::test]
+async fn anthropic_answers_through_a_forced_tool_with_the_compact_schema() {
     let server = MockServer::start().await;
     Mock::given(path("/v1/messages"))
-        .respond_with(
-            ResponseTemplate::new(200).set_body_json(message(&format!("Here you go:\n{GOOD}"))),
-        )
+        .and(body_partial_json(
+            json!({"tool_choice": {"type": "tool", "name": "Hire"}}),
+        ))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-test",
+            "content": [{"type": "tool_use", "id": "toolu_1", "name": "Hire",
+                         "input": {"name": "Bob", "department": "Product", "level": 2}}],
+            "stop_reason": "tool_use",
+            "usage": {"input_tokens": 30, "cache_read_input_tokens": 400, "output_tokens": 20}
+        })))
         .expect(1)
         .mount(&server)
         .await;
@@ -123,9 +163,182 @@ async fn anthropic_gets_the_schema_in_its_system_prompt_only() {
         .unwrap();
 
     assert_eq!(out.value, bob());
+    assert_eq!(out.form, JsonForm::Tool);
+    assert_eq!(out.responses[0].usage.cached_input_tokens, 400);
+    assert_eq!(out.responses[0].usage.input_tokens, 430);
     let body = &request_bodies(&server).await[0];
-    assert!(body.get("response_format").is_none());
-    assert!(body["system"].as_str().unwrap().contains("\"level\""));
+    let tool = &body["tools"][0];
+    assert_eq!(tool["name"], "Hire");
+    assert_eq!(tool["input_schema"]["type"], "object");
+    assert!(tool["input_schema"].get("$schema").is_none());
+    assert!(tool["input_schema"].get("title").is_none());
+    let system = body["system"][0]["text"].as_str().unwrap();
+    assert_eq!(
+        system, "You are Ann, an engineer.",
+        "the tool carries the shape"
+    );
+    assert_eq!(
+        body["system"][0]["cache_control"],
+        json!({"type": "ephemeral"})
+    );
+}
+
+/// A 500 like llama-cpp-python's when it meets a form it does not know.
+fn rejects(field: &str) -> ResponseTemplate {
+    ResponseTemplate::new(500).set_body_json(json!({"detail": [{
+        "type": "literal_error", "loc": ["body", "response_format", field],
+        "msg": "Input should be 'text' or 'json_object'"}]}))
+}
+
+#[tokio::test]
+async fn rejected_forms_fall_back_in_order_until_one_is_accepted() {
+    let server = MockServer::start().await;
+    Mock::given(body_partial_json(
+        json!({"response_format": {"type": "json_schema"}}),
+    ))
+    .respond_with(rejects("type"))
+    .mount(&server)
+    .await;
+    Mock::given(body_string_contains("\"schema\""))
+        .and(body_partial_json(
+            json!({"response_format": {"type": "json_object"}}),
+        ))
+        .respond_with(
+            ResponseTemplate::new(400).set_body_string("response_format.schema is not supported"),
+        )
+        .mount(&server)
+        .await;
+    Mock::given(body_partial_json(
+        json!({"response_format": {"type": "json_object"}}),
+    ))
+    .respond_with(ResponseTemplate::new(200).set_body_json(chat(GOOD)))
+    .mount(&server)
+    .await;
+
+    let out = complete_json::<Hire>(&openai(&server, caps(true, true)), ask("hire"))
+        .await
+        .unwrap();
+
+    assert_eq!(out.value, bob());
+    assert_eq!(out.form, JsonForm::JsonObject);
+    assert_eq!(out.responses.len(), 1, "refusals are not answers");
+    let bodies = request_bodies(&server).await;
+    let formats: Vec<&Value> = bodies.iter().map(|b| &b["response_format"]).collect();
+    assert_eq!(formats.len(), 3);
+    assert_eq!(formats[0]["type"], "json_schema");
+    assert_eq!(formats[1]["type"], "json_object");
+    assert_eq!(formats[1]["schema"]["type"], "object");
+    assert_eq!(formats[2], &json!({"type": "json_object"}));
+    assert!(
+        !system_text(&bodies[0]).contains("Shape"),
+        "enforced: no shape in the prompt"
+    );
+    assert!(system_text(&bodies[2]).contains("\"department\":str"));
+}
+
+#[tokio::test]
+async fn when_every_form_is_refused_the_prompt_alone_carries_the_shape() {
+    let server = MockServer::start().await;
+    Mock::given(body_string_contains("response_format"))
+        .respond_with(rejects("type"))
+        .mount(&server)
+        .await;
+    mount_chat(
+        &server,
+        ResponseTemplate::new(200).set_body_json(chat(GOOD)),
+    )
+    .await;
+
+    let out = complete_json::<Hire>(&openai(&server, caps(true, false)), ask("hire"))
+        .await
+        .unwrap();
+
+    assert_eq!(out.form, JsonForm::Prompt);
+    let bodies = request_bodies(&server).await;
+    assert_eq!(bodies.len(), 4);
+    assert!(bodies[3].get("response_format").is_none());
+}
+
+#[tokio::test]
+async fn a_remembered_form_is_used_first_and_alone() {
+    let server = MockServer::start().await;
+    Mock::given(body_partial_json(
+        json!({"response_format": {"type": "json_object"}}),
+    ))
+    .and(body_string_contains("\"schema\""))
+    .respond_with(ResponseTemplate::new(200).set_body_json(chat(GOOD)))
+    .expect(1)
+    .mount(&server)
+    .await;
+    let req = CompletionRequest {
+        json_form: Some(JsonForm::JsonObjectSchema),
+        ..ask("hire")
+    };
+
+    let out = complete_json::<Hire>(&openai(&server, caps(true, true)), req)
+        .await
+        .unwrap();
+
+    assert_eq!(out.form, JsonForm::JsonObjectSchema);
+    assert_eq!(request_bodies(&server).await.len(), 1);
+}
+
+#[tokio::test]
+async fn a_server_error_that_is_not_about_the_form_is_not_a_fallback() {
+    let server = MockServer::start().await;
+    mount_chat(
+        &server,
+        ResponseTemplate::new(500).set_body_string("out of memory"),
+    )
+    .await;
+
+    let err = complete_json::<Hire>(&openai(&server, caps(true, true)), ask("hire"))
+        .await
+        .unwrap_err();
+
+    assert!(
+        matches!(
+            err,
+            StructuredError::Llm(LlmError::Http { status: 500, .. })
+        ),
+        "{err:?}"
+    );
+    assert_eq!(request_bodies(&server).await.len(), 1);
+}
+
+#[tokio::test]
+async fn anthropic_without_tools_falls_back_to_the_shape_in_its_system_prompt() {
+    let server = MockServer::start().await;
+    Mock::given(path("/v1/messages"))
+        .and(body_string_contains("tool_choice"))
+        .respond_with(
+            ResponseTemplate::new(400).set_body_json(json!({"type": "error",
+            "error": {"type": "invalid_request_error", "message": "tool_choice: unsupported"}})),
+        )
+        .mount(&server)
+        .await;
+    Mock::given(path("/v1/messages"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(message(&format!("Here you go:\n{GOOD}"))),
+        )
+        .mount(&server)
+        .await;
+
+    let out = complete_json::<Hire>(&anthropic(&server), ask("hire"))
+        .await
+        .unwrap();
+
+    assert_eq!(out.value, bob());
+    assert_eq!(out.form, JsonForm::Prompt);
+    let bodies = request_bodies(&server).await;
+    assert_eq!(bodies.len(), 2);
+    assert!(bodies[1].get("tools").is_none());
+    assert!(
+        bodies[1]["system"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("\"level\":int")
+    );
 }
 
 #[tokio::test]

@@ -16,6 +16,10 @@ pub struct Model {
     pub attempt: i32,
     pub input_tokens: i32,
     pub output_tokens: i32,
+    /// Of `input_tokens`, those served from the provider's prompt cache. Absent from
+    /// bundles written before it existed (schema 2), where it reads 0.
+    #[serde(default)]
+    pub cached_tokens: i32,
     #[sea_orm(column_type = "Double")]
     pub cost_usd: f64,
     pub latency_ms: i32,

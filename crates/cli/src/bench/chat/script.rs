@@ -29,12 +29,41 @@ pub(super) struct Asked {
 pub(super) struct ScriptState {
     pub(super) by_name: HashMap<String, u64>,
     pub(super) asked: Vec<Asked>,
+    /// Every request body as it arrived, when kept.
+    pub(super) bodies: Vec<Value>,
 }
 
 #[derive(Clone)]
 pub(super) struct Script {
     pub(super) state: Arc<Mutex<ScriptState>>,
     pub(super) clock: SharedClock,
+    /// Keep each request body (the department thought counts what went over the wire).
+    pub(super) keep_bodies: bool,
+}
+
+/// The system prompt and the last user message of an OpenAI or Anthropic request.
+pub(super) fn prompt_parts(body: &Value) -> (&str, &str) {
+    let messages = body["messages"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let system = body["system"][0]["text"]
+        .as_str()
+        .or_else(|| body["system"].as_str())
+        .or_else(|| {
+            messages
+                .iter()
+                .find(|m| m["role"] == "system")
+                .and_then(|m| m["content"].as_str())
+        })
+        .unwrap_or("");
+    let user = messages
+        .iter()
+        .rev()
+        .find(|m| m["role"] == "user")
+        .and_then(|m| m["content"].as_str())
+        .unwrap_or("");
+    (system, user)
 }
 
 pub(super) fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
@@ -106,6 +135,7 @@ impl Script {
         Self {
             state: Arc::default(),
             clock,
+            keep_bodies: false,
         }
     }
 
@@ -113,11 +143,14 @@ impl Script {
         std::mem::take(&mut lock(&self.state).asked)
     }
 
+    pub(super) fn take_bodies(&self) -> Vec<Value> {
+        std::mem::take(&mut lock(&self.state).bodies)
+    }
+
     /// The flow-of-thought JSON for one request.
     pub(super) fn answer(&self, body: &[u8]) -> String {
         let body: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
-        let system = body["messages"][0]["content"].as_str().unwrap_or("");
-        let user = body["messages"][1]["content"].as_str().unwrap_or("");
+        let (system, user) = prompt_parts(&body);
         let name = between(system, "You are ", ",").unwrap_or("?").to_owned();
         let other = between(system, "Present: ", " (").unwrap_or("").to_owned();
         let system_tokens = approx_tokens(system);
@@ -131,6 +164,9 @@ impl Script {
         let n = {
             let mut s = lock(&self.state);
             s.asked.push(asked);
+            if self.keep_bodies {
+                s.bodies.push(body.clone());
+            }
             let c = s.by_name.entry(name.clone()).or_default();
             *c += 1;
             *c

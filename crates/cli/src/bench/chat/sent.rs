@@ -1,0 +1,285 @@
+//! What one thought costs as it goes over the wire, per dialect: the request bodies the
+//! scripted server received, counted with the model family's own tokenizer.
+//!
+//! Counted: every text the model reads — each message's content (Anthropic's system
+//! blocks included), the structured-output form as JSON text (`response_format`, or the
+//! forced tool and its `tool_choice`), and the role framing of each message. Not counted:
+//! the envelope a server parses and never shows the model (`model`, `temperature`, JSON
+//! punctuation around the messages).
+
+use anyhow::{Context as _, Result};
+use cubicle_core::secrets::{SecretError, SecretStore};
+use cubicle_llm::ApiKey;
+use serde_json::Value;
+
+/// What a department thought may cost as sent, in every dialect.
+pub(super) const GOAL_TOKENS: usize = 900;
+/// The role framing of one chat message (`<|im_start|>role\n … <|im_end|>\n` and its
+/// kin): OpenAI's published rule for counting chat prompts, used for every dialect.
+const TOKENS_PER_MESSAGE: usize = 4;
+/// Anthropic publishes no tokenizer; cl100k is the nearest public BPE of its size.
+const ANTHROPIC_STAND_IN: &str = "cl100k_base";
+
+/// The paid presets need a key to be built; the server they talk to is on loopback and
+/// never sees a real one.
+pub(super) struct PlaceholderKeys;
+
+impl SecretStore for PlaceholderKeys {
+    fn get(&self, _: &str) -> Result<Option<ApiKey>, SecretError> {
+        Ok(Some(ApiKey::new("bench-placeholder-key")))
+    }
+    fn set(&self, _: &str, _: &ApiKey) -> Result<(), SecretError> {
+        Ok(())
+    }
+    fn delete(&self, _: &str) -> Result<(), SecretError> {
+        Ok(())
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Dialect {
+    /// `response_format: json_schema` (OpenAI; vLLM, LM Studio and Ollama send the same).
+    OpenAiNative,
+    /// `response_format: json_object`, the shape in the prompt (also Qwen, Moonshot).
+    DeepSeek,
+    /// A forced tool whose `input_schema` is the schema.
+    Anthropic,
+    /// The built-in model: the prompt through its chat template; the schema becomes a
+    /// grammar, which is not prompt.
+    Builtin,
+}
+
+impl Dialect {
+    /// The dialects with a wire, each run through the engine against the scripted server.
+    pub(super) const HTTP: [Dialect; 3] =
+        [Dialect::OpenAiNative, Dialect::DeepSeek, Dialect::Anthropic];
+
+    pub(super) fn key(self) -> &'static str {
+        match self {
+            Dialect::OpenAiNative => "openai_native",
+            Dialect::DeepSeek => "deepseek",
+            Dialect::Anthropic => "anthropic",
+            Dialect::Builtin => "builtin",
+        }
+    }
+
+    pub(super) fn preset(self) -> &'static str {
+        match self {
+            Dialect::OpenAiNative => "openai",
+            Dialect::DeepSeek => "deepseek",
+            Dialect::Anthropic => "anthropic",
+            Dialect::Builtin => "builtin",
+        }
+    }
+}
+
+/// One dialect's figure.
+pub(super) struct Measured {
+    pub(super) dialect: Dialect,
+    /// Mean per thought.
+    pub(super) tokens: f64,
+    pub(super) tokenizer: String,
+    pub(super) requests: usize,
+    pub(super) body_bytes: f64,
+}
+
+/// The messages a model reads in one request body (system first), and its structured-output
+/// form as JSON text.
+pub(super) fn read_texts(body: &Value) -> (Vec<String>, Option<String>) {
+    let mut messages = Vec::new();
+    match &body["system"] {
+        Value::String(s) => messages.push(s.clone()),
+        Value::Array(blocks) => messages.extend(
+            blocks
+                .iter()
+                .filter_map(|b| b["text"].as_str().map(str::to_owned)),
+        ),
+        _ => {}
+    }
+    for m in body["messages"].as_array().into_iter().flatten() {
+        match &m["content"] {
+            Value::String(s) => messages.push(s.clone()),
+            Value::Array(blocks) => messages.push(
+                blocks
+                    .iter()
+                    .filter_map(|b| b["text"].as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+            _ => {}
+        }
+    }
+    let form = if let Some(format) = body.get("response_format") {
+        Some(format.to_string())
+    } else {
+        body.get("tools")
+            .map(|tools| format!("{tools}{}", body.get("tool_choice").unwrap_or(&Value::Null)))
+    };
+    (messages, form)
+}
+
+/// Tokens of one request as its model reads it.
+pub(super) fn sent_tokens(body: &Value, count: &dyn Fn(&str) -> usize) -> usize {
+    let (messages, form) = read_texts(body);
+    messages
+        .iter()
+        .map(|m| count(m) + TOKENS_PER_MESSAGE)
+        .sum::<usize>()
+        + form.as_deref().map_or(0, count)
+}
+
+fn tiktoken(name: &str) -> Result<&'static tiktoken::CoreBpe> {
+    tiktoken::get_encoding(name).with_context(|| format!("tokenizer {name} is not built in"))
+}
+
+fn mean(xs: &[usize]) -> f64 {
+    if xs.is_empty() {
+        0.0
+    } else {
+        xs.iter().sum::<usize>() as f64 / xs.len() as f64
+    }
+}
+
+/// Each HTTP dialect's bodies counted with its tokenizer; the built-in model's figure
+/// from the OpenAI run's messages (the same thought prompt, the schema enforced and so
+/// not in the prompt) through its own chat template and vocabulary.
+pub(super) fn measure(runs: &[(Dialect, Vec<Value>)]) -> Result<Vec<Measured>> {
+    let mut out = Vec::new();
+    for (dialect, bodies) in runs {
+        let (name, label) = match dialect {
+            Dialect::OpenAiNative => ("o200k_base", "o200k_base".to_owned()),
+            Dialect::DeepSeek => ("deepseek_v3", "deepseek_v3".to_owned()),
+            Dialect::Anthropic => (
+                ANTHROPIC_STAND_IN,
+                format!("{ANTHROPIC_STAND_IN} (stand-in: Anthropic publishes no tokenizer)"),
+            ),
+            Dialect::Builtin => continue,
+        };
+        let enc = tiktoken(name)?;
+        let counts: Vec<usize> = bodies
+            .iter()
+            .map(|b| sent_tokens(b, &|t| enc.count(t)))
+            .collect();
+        let bytes: Vec<usize> = bodies.iter().map(|b| b.to_string().len()).collect();
+        out.push(Measured {
+            dialect: *dialect,
+            tokens: mean(&counts),
+            tokenizer: label,
+            requests: bodies.len(),
+            body_bytes: mean(&bytes),
+        });
+    }
+    let openai = runs
+        .iter()
+        .find(|(d, _)| *d == Dialect::OpenAiNative)
+        .map(|(_, b)| b.as_slice())
+        .unwrap_or_default();
+    out.push(builtin(openai)?);
+    Ok(out)
+}
+
+#[cfg(feature = "builtin")]
+fn builtin(bodies: &[Value]) -> Result<Measured> {
+    use cubicle_llm::ChatMessage;
+    use cubicle_llm::builtin::{BuiltinModel, BuiltinOptions};
+
+    let path = cubicle_llm::model_file::default_model_path();
+    let model = if path.is_file() {
+        Some(BuiltinModel::load(&path, BuiltinOptions::default())?)
+    } else {
+        None
+    };
+    let Some(model) = model else {
+        return builtin_fallback(bodies, &format!("not installed at {}", path.display()));
+    };
+    let mut counts = Vec::new();
+    for body in bodies {
+        let (texts, _) = read_texts(body);
+        let messages: Vec<ChatMessage> = texts
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| {
+                if i == 0 {
+                    ChatMessage::system(t)
+                } else {
+                    ChatMessage::user(t)
+                }
+            })
+            .collect();
+        counts.push(model.count_prompt_tokens(&messages)?);
+    }
+    Ok(Measured {
+        dialect: Dialect::Builtin,
+        tokens: mean(&counts),
+        tokenizer: format!("{} (llama.cpp, its chat template)", model.name()),
+        requests: bodies.len(),
+        body_bytes: 0.0,
+    })
+}
+
+#[cfg(not(feature = "builtin"))]
+fn builtin(bodies: &[Value]) -> Result<Measured> {
+    builtin_fallback(bodies, "this build has no built-in model")
+}
+
+fn builtin_fallback(bodies: &[Value], why: &str) -> Result<Measured> {
+    let enc = tiktoken("cl100k_base")?;
+    let counts: Vec<usize> = bodies
+        .iter()
+        .map(|b| {
+            let (messages, _) = read_texts(b);
+            messages
+                .iter()
+                .map(|m| enc.count(m) + TOKENS_PER_MESSAGE)
+                .sum()
+        })
+        .collect();
+    Ok(Measured {
+        dialect: Dialect::Builtin,
+        tokens: mean(&counts),
+        tokenizer: format!("cl100k_base (fallback: the built-in model is {why})"),
+        requests: bodies.len(),
+        body_bytes: 0.0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn every_text_the_model_reads_is_counted_once() {
+        let words = |t: &str| t.split_whitespace().count();
+        let openai = json!({
+            "model": "m", "temperature": 0.8,
+            "messages": [{"role": "system", "content": "one two three"},
+                         {"role": "user", "content": "four five"}],
+            "response_format": {"type": "json_object"}
+        });
+        // 3 + 2 words, 2 × the framing, and the form's JSON text as one "word".
+        assert_eq!(sent_tokens(&openai, &words), 5 + 2 * TOKENS_PER_MESSAGE + 1);
+        let anthropic = json!({
+            "system": [{"type": "text", "text": "one two three", "cache_control": {"type": "ephemeral"}}],
+            "messages": [{"role": "user", "content": "four five"}],
+            "tools": [{"name": "Thought", "input_schema": {"type": "object"}}],
+            "tool_choice": {"type": "tool", "name": "Thought"}
+        });
+        let (texts, form) = read_texts(&anthropic);
+        assert_eq!(texts, ["one two three", "four five"]);
+        assert!(form.is_some_and(|f| f.contains("input_schema") && f.contains("\"tool\"")));
+        let plain = json!({"messages": [{"role": "user", "content": "hi"}]});
+        assert_eq!(read_texts(&plain).1, None);
+    }
+
+    #[test]
+    fn the_tokenizers_are_built_in_and_differ() {
+        let text =
+            "Answer with one JSON object: {\"innerThoughts\": private, \"shouldSpeak\": bool}";
+        let o200k = tiktoken("o200k_base").map(|e| e.count(text)).unwrap_or(0);
+        let deepseek = tiktoken("deepseek_v3").map(|e| e.count(text)).unwrap_or(0);
+        assert!(o200k > 10 && deepseek > 10, "{o200k} {deepseek}");
+        assert!(o200k < text.len() / 2);
+    }
+}
