@@ -9,7 +9,10 @@
 pub mod anthropic;
 #[cfg(feature = "builtin")]
 pub mod builtin;
+pub mod catalogue;
+pub mod download;
 mod http;
+pub mod local_servers;
 pub mod model_file;
 pub mod openai;
 pub mod presets;

@@ -10,6 +10,17 @@ pub const DEFAULT_MODEL_FILE: &str = "SmolLM2-135M-Instruct.Q4_1.gguf";
 pub const APP_DATA_DIR_NAME: &str = "app.cubicle.desktop";
 /// Environment variable that points at another GGUF file.
 pub const MODEL_PATH_ENV: &str = "CUBICLE_BUILTIN_MODEL";
+/// Environment variable that moves the folder catalogue downloads go to.
+pub const MODELS_DIR_ENV: &str = "CUBICLE_MODELS_DIR";
+
+/// Where catalogue models are downloaded: `$CUBICLE_MODELS_DIR` when set, else
+/// `<data dir>/app.cubicle.desktop/models`, beside the bundled model.
+pub fn models_dir() -> PathBuf {
+    if let Some(p) = std::env::var_os(MODELS_DIR_ENV).filter(|p| !p.is_empty()) {
+        return PathBuf::from(p);
+    }
+    data_dir().join(APP_DATA_DIR_NAME).join("models")
+}
 
 /// Where the built-in model lives: `$CUBICLE_BUILTIN_MODEL` when set, else
 /// `<data dir>/app.cubicle.desktop/models/SmolLM2-135M-Instruct.Q4_1.gguf`, the data dir

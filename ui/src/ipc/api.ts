@@ -67,6 +67,10 @@ import type { EmployeeToolsDto } from "../bindings/EmployeeToolsDto";
 import type { SetEmployeeTools } from "../bindings/SetEmployeeTools";
 import type { ImportReport } from "../bindings/ImportReport";
 import type { SavedBundle } from "../bindings/SavedBundle";
+import type { AddLocalServer } from "../bindings/AddLocalServer";
+import type { LocalModelDto } from "../bindings/LocalModelDto";
+import type { LocalModelRef } from "../bindings/LocalModelRef";
+import type { LocalServerDto } from "../bindings/LocalServerDto";
 
 export const api = {
   getOrg: () => invoke<OrgSnapshot>("get_org"),
@@ -110,6 +114,20 @@ export const api = {
   setPrice: (input: SetPrice) => invoke<PriceDto>("set_price", { input }),
   setBudget: (input: SetBudget) => invoke<CompanyDto>("set_budget", { input }),
   getSpend: () => invoke<SpendReport>("get_spend"),
+
+  // Local models: the catalogue with each model's state; downloads report progress as `local_model_changed`.
+  listLocalModels: () => invoke<LocalModelDto[]>("list_local_models"),
+  /** Starts or resumes a download (a running or installed model is left as it is). */
+  startModelDownload: (input: LocalModelRef) => invoke<LocalModelDto>("start_model_download", { input }),
+  /** Stops a running download and keeps its bytes for a resume. */
+  pauseModelDownload: (input: LocalModelRef) => invoke<LocalModelDto>("pause_model_download", { input }),
+  /** Stops a download and deletes its partial file. */
+  cancelModelDownload: (input: LocalModelRef) => invoke<LocalModelDto>("cancel_model_download", { input }),
+  /** An installed (verified) model becomes the built-in model. */
+  useLocalModel: (input: LocalModelRef) => invoke<BuiltinStatus>("use_local_model", { input }),
+  /** Ollama, LM Studio or llama.cpp servers answering on their default ports. */
+  detectLocalServers: () => invoke<LocalServerDto[]>("detect_local_servers"),
+  addLocalServer: (input: AddLocalServer) => invoke<ProviderDto>("add_local_server", { input }),
 
   // The secretary: the boss talks, proposals come back as action cards that change nothing until confirmed.
   /** The conversation, oldest first (the last 200 messages). */

@@ -25,6 +25,10 @@ export const ERROR_CODES = [
   "database_not_empty",
   "bundle_invalid",
   "bundle_too_new",
+  "disk_full",
+  "checksum_mismatch",
+  "download_failed",
+  "cancelled",
 ] as const satisfies readonly ErrorCode[];
 
 type MissingCode = Exclude<ErrorCode, (typeof ERROR_CODES)[number]>;

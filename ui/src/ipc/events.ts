@@ -90,6 +90,9 @@ export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
       // status (waiting_approval and back) shows on the org chart and profiles; an approval is part of
       // its instruction's trace. Deciding also tells the requester in a chat and may file mail.
       return [queryKeys.approvals, queryKeys.dashboard, queryKeys.org, queryKeys.profiles, queryKeys.traces, queryKeys.mailbox, queryKeys.chats];
+    case "local_model_changed":
+      // A download moved on (at most four times a second), ended, or a model was put to use.
+      return [queryKeys.localModels];
   }
 }
 

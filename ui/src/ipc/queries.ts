@@ -11,6 +11,9 @@ export const queryKeys = {
   providers: ["providers"] as const,
   /** Under `providers`, so whatever refreshes the providers refreshes the install status too. */
   builtinStatus: ["providers", "builtin-status"] as const,
+  /** Under `providers`: which model is in use, and which servers are added, follow the providers. */
+  localModels: ["providers", "local-models"] as const,
+  localServers: ["providers", "local-servers"] as const,
   connection: ["connection"] as const,
   routes: ["routes"] as const,
   /**
@@ -122,6 +125,14 @@ export function usePrices() {
 
 export function useSpend() {
   return useQuery({ queryKey: queryKeys.spend, queryFn: api.getSpend });
+}
+
+export function useLocalModels() {
+  return useQuery({ queryKey: queryKeys.localModels, queryFn: api.listLocalModels });
+}
+
+export function useLocalServers() {
+  return useQuery({ queryKey: queryKeys.localServers, queryFn: api.detectLocalServers });
 }
 
 /** The built-in model's file: its status sits under `providers`, so this refreshes both. */

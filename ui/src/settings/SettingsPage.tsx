@@ -5,13 +5,17 @@ import { LanguageSwitch } from "../shell/LanguageSwitch";
 import type { SettingsTarget } from "../shell/route";
 import { BudgetSection } from "./BudgetSection";
 import { BundleSection } from "./BundleSection";
+import { LocalModelsSection } from "./LocalModelsSection";
 import { PricesSection } from "./PricesSection";
 import { ProvidersSection } from "./ProvidersSection";
 import { RoutesSection } from "./RoutesSection";
 import { SettingsSection } from "./SettingsSection";
 import { SpendSection } from "./SpendSection";
 
-const SECTIONS = ["providers", "routes", "budget", "spend", "prices", "language", "bundle"] as const;
+const SECTIONS = ["providers", "local-models", "routes", "budget", "spend", "prices", "language", "bundle"] as const;
+
+/** `local-models` → `localModels`: section ids are anchors, their i18n keys camelCase. */
+const titleKey = (section: string) => `settings.${section.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}.title`;
 
 /** `section`: where a link landed (`#settings/local-models`): scrolled into view; `add-provider` also opens that dialog. */
 export function SettingsPage({ company, section }: { company: CompanyDto; section?: SettingsTarget }) {
@@ -38,7 +42,7 @@ export function SettingsPage({ company, section }: { company: CompanyDto; sectio
               className="rounded-md px-2.5 py-1 text-xs font-medium text-slate-500 hover:bg-slate-100 hover:text-slate-900"
               onClick={() => document.getElementById(`settings-${s}`)?.scrollIntoView?.({ behavior: "smooth", block: "start" })}
             >
-              {t(`settings.${s}.title`)}
+              {t(titleKey(s))}
             </button>
           ))}
         </nav>
@@ -46,6 +50,7 @@ export function SettingsPage({ company, section }: { company: CompanyDto; sectio
       <div className="relative min-h-0 flex-1 overflow-y-auto">
         <div className="mx-auto max-w-5xl space-y-6 px-6 py-6">
           <ProvidersSection startAdding={section === "add-provider"} />
+          <LocalModelsSection />
           <RoutesSection />
           <BudgetSection company={company} />
           <SpendSection />

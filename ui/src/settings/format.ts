@@ -133,3 +133,25 @@ export function isHttpUrl(value: string): boolean {
     return false;
   }
 }
+
+/** A model file's size: GB from a billion bytes (as model hubs print them), else MB. */
+export function formatSize(bytes: number, language: string): string {
+  if (bytes >= 1e9) {
+    return `${new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(bytes / 1e9)} GB`;
+  }
+  return `${new Intl.NumberFormat(language, { maximumFractionDigits: 0 }).format(bytes / 1e6)} MB`;
+}
+
+/** A download rate in MB/s (KB/s below one MB/s). */
+export function formatRate(bytesPerSec: number, language: string): string {
+  if (bytesPerSec >= 1e6) {
+    return `${new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(bytesPerSec / 1e6)} MB/s`;
+  }
+  return `${new Intl.NumberFormat(language, { maximumFractionDigits: 0 }).format(bytesPerSec / 1e3)} KB/s`;
+}
+
+/** Whole percent of a download, 0–100, never NaN. */
+export function progressPercent(received: number, total: number): number {
+  if (total <= 0) return 0;
+  return Math.min(100, Math.max(0, Math.floor((received * 100) / total)));
+}

@@ -54,6 +54,9 @@ import type { Urgency } from "../bindings/Urgency";
 import type { SecretaryActionRef, SecretaryConfirm, SecretarySay } from "../ipc/api";
 import { UNHANDLED } from "./fakeChats";
 import { bundleCommand } from "./fakeBundle";
+import { fakeCatalogue, modelsCommand } from "./fakeModels";
+import type { LocalModelDto } from "../bindings/LocalModelDto";
+import type { LocalServerDto } from "../bindings/LocalServerDto";
 import { FakeTools } from "./fakeTools";
 import { readBossText } from "./fakeSecretary";
 import {
@@ -149,6 +152,10 @@ export class FakeBackend extends FakeTools {
   };
   /** What set_builtin_model(null) goes back to (remembered when a custom file is chosen). */
   private bundled: Pick<BuiltinStatus, "installed" | "sizeBytes"> = { installed: true, sizeBytes: 94_371_840 };
+  /** The local model catalogue with each model's state (see fakeModels.ts). */
+  localModels: LocalModelDto[] = fakeCatalogue();
+  /** Model servers "running on this machine" that detect_local_servers finds. */
+  localServers: LocalServerDto[] = [];
   /** `host:port/database` when the app is attached to a company server; null for a local company. */
   server: string | null = null;
   /** false = no OS keychain: set_provider_key fails with secret_unavailable. */
@@ -288,6 +295,8 @@ export class FakeBackend extends FakeTools {
       default: {
         const bundle = bundleCommand(this, cmd, args);
         if (bundle !== UNHANDLED) return bundle;
+        const models = modelsCommand(this, cmd, input);
+        if (models !== UNHANDLED) return models;
         const approval = this.approvalCommand(cmd, input);
         if (approval !== UNHANDLED) return approval;
         const tools = this.toolsCommand(cmd, input);

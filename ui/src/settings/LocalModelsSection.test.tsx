@@ -1,0 +1,168 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import i18n from "../i18n";
+import { FakeBackend } from "../test/fakeBackend";
+import { FAKE_MODELS_DIR, failDownload, finishDownload, progressDownload } from "../test/fakeModels";
+import { company, fixedOrg } from "../test/fixtures";
+import { renderApp } from "../test/render";
+
+const QWEN = "qwen2.5-1.5b-instruct-q4_k_m";
+const LLAMA = "llama-3.2-1b-instruct-q4_k_m";
+
+function withModels(configure?: (b: FakeBackend) => void, zh = false) {
+  const backend = new FakeBackend(zh ? { ...fixedOrg(), company: company({ language: "zh-CN" }) } : fixedOrg());
+  configure?.(backend);
+  return backend.install();
+}
+
+async function openSection() {
+  window.history.replaceState(null, "", "#settings/local-models");
+  const rendered = renderApp();
+  await screen.findByTestId("settings-section-local-models");
+  await screen.findByTestId("local-model-list");
+  return rendered;
+}
+
+afterEach(() => window.history.replaceState(null, "", "#"));
+
+describe("local models in settings", () => {
+  it("lists the catalogue with size, memory, languages and licence, and says when no server runs", async () => {
+    withModels();
+    await openSection();
+
+    const qwen = screen.getByTestId(`local-model-${QWEN}`);
+    expect(qwen).toHaveTextContent("Qwen2.5 1.5B Instruct");
+    expect(qwen).toHaveTextContent("1.5B · Q4_K_M");
+    expect(qwen).toHaveTextContent("1.1 GB");
+    expect(qwen).toHaveTextContent("about 2 GB free RAM");
+    expect(qwen).toHaveTextContent("zh, en, fr");
+    expect(within(qwen).getByRole("link", { name: "Apache-2.0" })).toHaveAttribute("href", "https://example.invalid/licence");
+    expect(qwen).toHaveTextContent("Writes Chinese well");
+    expect(within(qwen).getByTestId("local-model-recommended-zh")).toHaveTextContent("Recommended for Chinese");
+
+    const llama = screen.getByTestId(`local-model-${LLAMA}`);
+    expect(llama).toHaveTextContent("808 MB");
+    expect(llama).not.toHaveTextContent("Writes Chinese well");
+    expect(within(llama).getByTestId(`local-model-download-${LLAMA}`)).toBeEnabled();
+
+    expect(await screen.findByTestId("local-servers-empty")).toHaveTextContent("No Ollama, LM Studio or llama.cpp server is running");
+  });
+
+  it("downloads with a progress bar, pauses, resumes and cancels", async () => {
+    const backend = withModels();
+    const { user } = await openSection();
+
+    await user.click(screen.getByTestId(`local-model-download-${QWEN}`));
+    await waitFor(() => expect(backend.inputsOf("start_model_download")).toEqual([{ modelId: QWEN }]));
+    progressDownload(backend, QWEN, 558_660_368, 12_400_000);
+    const bar = await screen.findByTestId(`local-model-progress-${QWEN}`);
+    await waitFor(() => expect(bar).toHaveAttribute("aria-valuenow", "50"));
+    const row = screen.getByTestId(`local-model-${QWEN}`);
+    expect(row).toHaveTextContent("559 MB of 1.1 GB (50 %) · 12.4 MB/s");
+
+    progressDownload(backend, QWEN, 600_000_000, 0, true);
+    await waitFor(() => expect(row).toHaveTextContent("connection lost, reconnecting"));
+
+    await user.click(screen.getByTestId(`local-model-pause-${QWEN}`));
+    await waitFor(() => expect(row).toHaveTextContent("Paused at 600 MB of 1.1 GB (53 %)"));
+    expect(backend.inputsOf("pause_model_download")).toEqual([{ modelId: QWEN }]);
+
+    await user.click(screen.getByTestId(`local-model-resume-${QWEN}`));
+    await waitFor(() => expect(screen.getByTestId(`local-model-pause-${QWEN}`)).toBeInTheDocument());
+    expect(backend.inputsOf("start_model_download")).toHaveLength(2);
+
+    await user.click(screen.getByTestId(`local-model-cancel-${QWEN}`));
+    await waitFor(() => expect(screen.getByTestId(`local-model-download-${QWEN}`)).toBeInTheDocument());
+    expect(screen.queryByTestId(`local-model-progress-${QWEN}`)).not.toBeInTheDocument();
+    expect(backend.inputsOf("cancel_model_download")).toEqual([{ modelId: QWEN }]);
+  });
+
+  it("uses an installed model as the built-in model", async () => {
+    const backend = withModels();
+    const { user } = await openSection();
+    await user.click(screen.getByTestId(`local-model-download-${QWEN}`));
+    await waitFor(() => expect(backend.callsOf("start_model_download")).toHaveLength(1));
+
+    finishDownload(backend, QWEN);
+    const use = await screen.findByTestId(`local-model-use-${QWEN}`);
+    expect(screen.getByTestId(`local-model-${QWEN}`)).toHaveTextContent("Installed");
+    await user.click(use);
+
+    await waitFor(() => expect(screen.getByTestId(`local-model-in-use-${QWEN}`)).toHaveTextContent("Built-in model"));
+    expect(backend.inputsOf("use_local_model")).toEqual([{ modelId: QWEN }]);
+    expect(backend.builtin.path).toBe(`${FAKE_MODELS_DIR}/${QWEN}.gguf`);
+    expect(backend.builtin.custom).toBe(true);
+  });
+
+  it("shows a failed download's reason clearly and offers to resume what arrived", async () => {
+    const backend = withModels();
+    await openSection();
+
+    failDownload(backend, QWEN, { code: "checksum_mismatch", message: "the file's SHA-256 is 00ff…, expected 6a1a…; the download was deleted" });
+    const error = await screen.findByTestId(`local-model-error-${QWEN}`);
+    expect(error).toHaveTextContent("The downloaded file is not the published one");
+    expect(error).toHaveTextContent("expected 6a1a…");
+    expect(screen.getByTestId(`local-model-resume-${QWEN}`)).toHaveTextContent("Try again");
+    expect(screen.queryByTestId(`local-model-cancel-${QWEN}`)).not.toBeInTheDocument();
+
+    failDownload(backend, LLAMA, { code: "disk_full", message: "not enough disk space in /data: 808 MB needed, 12 MB available" }, 400_000_000);
+    const full = await screen.findByTestId(`local-model-error-${LLAMA}`);
+    expect(full).toHaveTextContent("Not enough free disk space for this model");
+    expect(full).toHaveTextContent("808 MB needed, 12 MB available");
+    expect(screen.getByTestId(`local-model-resume-${LLAMA}`)).toHaveTextContent("Resume");
+    expect(screen.getByTestId(`local-model-cancel-${LLAMA}`)).toBeInTheDocument();
+  });
+
+  it("shows a refused command's error under the model", async () => {
+    const backend = withModels((b) => b.failures.set("start_model_download", { code: "disk_full", message: "1.2 GB needed, 3 MB available" }));
+    const { user } = await openSection();
+    await user.click(screen.getByTestId(`local-model-download-${QWEN}`));
+    expect(await within(screen.getByTestId(`local-model-${QWEN}`)).findByRole("alert")).toHaveTextContent("There is not enough free disk space.");
+    expect(backend.localModels[0]!.state).toEqual({ status: "not_installed" });
+  });
+
+  it("finds model servers on this computer and adds one as a provider", async () => {
+    const backend = withModels((b) => {
+      b.localServers = [
+        { kind: "ollama", name: "Ollama", baseUrl: "http://127.0.0.1:11434/v1", models: ["qwen2.5:1.5b", "llama3.2:1b"], added: false },
+        { kind: "llama_cpp", name: "llama.cpp server", baseUrl: "http://127.0.0.1:8080/v1", models: [], added: false },
+      ];
+    });
+    const { user } = await openSection();
+
+    const ollama = await screen.findByTestId("local-server-ollama");
+    expect(ollama).toHaveTextContent("http://127.0.0.1:11434/v1");
+    expect(ollama).toHaveTextContent("Models: qwen2.5:1.5b, llama3.2:1b");
+    expect(screen.getByTestId("local-server-llama_cpp")).toHaveTextContent("No model listed");
+
+    await user.click(within(ollama).getByTestId("local-server-add-ollama"));
+    await waitFor(() => expect(within(screen.getByTestId("local-server-ollama")).getByText("Added")).toBeInTheDocument());
+    expect(backend.inputsOf("add_local_server")).toEqual([{ kind: "ollama", baseUrl: "http://127.0.0.1:11434/v1", model: null }]);
+    expect(backend.providers.map((p) => p.preset)).toContain("ollama");
+    await waitFor(() => expect(screen.getAllByTestId(/^provider-row-/)).toHaveLength(2));
+  });
+
+  it("shows a loading state while the catalogue loads", async () => {
+    let release!: () => void;
+    withModels((b) => b.gates.set("list_local_models", new Promise<void>((r) => (release = r))));
+    window.history.replaceState(null, "", "#settings/local-models");
+    renderApp();
+    const section = await screen.findByTestId("settings-section-local-models");
+    expect(within(section).getByRole("status")).toBeInTheDocument();
+    release();
+    expect(await within(section).findByTestId("local-model-list")).toBeInTheDocument();
+  });
+
+  it("reads in Chinese", async () => {
+    const backend = withModels(undefined, true);
+    await openSection();
+    await waitFor(() => expect(i18n.language).toBe("zh-CN"));
+    const section = screen.getByTestId("settings-section-local-models");
+    expect(section).toHaveTextContent("本地模型");
+    expect(screen.getByTestId(`local-model-${QWEN}`)).toHaveTextContent("中文推荐");
+    expect(screen.getByTestId(`local-model-download-${QWEN}`)).toHaveTextContent("下载");
+    progressDownload(backend, QWEN, 100_000_000, 2_000_000);
+    await waitFor(() => expect(screen.getByTestId(`local-model-${QWEN}`)).toHaveTextContent("100 MB / 1.1 GB（8%）· 2 MB/s"));
+    await i18n.changeLanguage("en");
+  });
+});
