@@ -311,7 +311,7 @@ impl Secretary {
                     .ok_or_else(|| {
                         OrgError::InvalidInput(format!("requirement {requirement_id} is gone"))
                     })?;
-                self.set_reviewer(*requirement_id, Some(*employee_id))
+                self.write_reviewer(*requirement_id, Some(*employee_id))
                     .await?;
                 (
                     Some(Undo::RestoreReviewer {
@@ -334,7 +334,7 @@ impl Secretary {
                     .create_requirement(name, description, *department_id)
                     .await?;
                 if reviewer_id.is_some() {
-                    self.set_reviewer(r.id, *reviewer_id).await?;
+                    self.write_reviewer(r.id, *reviewer_id).await?;
                 }
                 let mut diff = match department_name {
                     Some(d) => format!("+ requirement \"{name}\" in {d}, with its group chat"),
@@ -497,7 +497,7 @@ impl Secretary {
             Undo::RestoreReviewer {
                 requirement_id,
                 reviewer_id,
-            } => self.set_reviewer(requirement_id, reviewer_id).await,
+            } => self.write_reviewer(requirement_id, reviewer_id).await,
             Undo::RemoveRequirement {
                 requirement_id,
                 chat_id,
@@ -516,7 +516,7 @@ impl Secretary {
             Undo::EndMeeting { chat_id } => Ok(self.chats.end_meeting(chat_id).await?),
         }
     }
-    async fn set_reviewer(
+    async fn write_reviewer(
         &self,
         requirement_id: i32,
         reviewer_id: Option<i32>,

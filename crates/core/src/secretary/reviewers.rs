@@ -45,7 +45,7 @@ impl Secretary {
             })
             .collect();
         match found.as_slice() {
-            [one] => Ok(one),
+            [one] => Ok(*one),
             [] => Err(lang.pick(
                 format!("I can't find a requirement about \"{words}\"."),
                 format!("没有找到关于“{words}”的需求。"),
