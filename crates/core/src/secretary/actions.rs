@@ -54,15 +54,15 @@ pub enum Proposal {
         employee_id: i32,
         name: String,
         description: String,
-        /// The requirement the task is part of ("… for the login page requirement").
+        // The requirement the task is part of ("… for the login page requirement").
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         requirement_id: Option<i32>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         requirement_name: Option<String>,
-        /// Colleagues who work on it with the assignee; each gets a helping task under
-        /// the assignee's.
+        // Colleagues who work on it with the assignee; each gets a helping task under
+        // the assignee's.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         #[ts(optional, as = "Option<Vec<i32>>")]
         participant_ids: Vec<i32>,
@@ -75,7 +75,7 @@ pub enum Proposal {
         description: String,
         department_id: Option<i32>,
         department_name: Option<String>,
-        /// Who reviews its deliverables ("…, reviewed by Dan").
+        // Who reviews its deliverables ("…, reviewed by Dan").
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         reviewer_id: Option<i32>,

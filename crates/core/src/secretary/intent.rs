@@ -32,7 +32,7 @@ pub enum IntentKind {
     AskStatus,
     RequestReport,
     ConveneMeeting,
-    /// Names who reviews a requirement's deliverables.
+    // Names who reviews a requirement's deliverables.
     SetReviewer,
     SetPolicy,
     Approve,
