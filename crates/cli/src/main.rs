@@ -4,6 +4,7 @@
 mod approvals;
 mod bench;
 mod bundle;
+mod decisions;
 mod intent;
 mod org;
 mod provider;
@@ -105,6 +106,21 @@ enum Command {
     Board {
         #[arg(long)]
         json: bool,
+    },
+    /// Decisions taken in meetings, each with its authorization chain.
+    Decisions {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Name who reviews a requirement's deliverables (or --none to remove them).
+    Reviewer {
+        /// The requirement's id, or words of its name.
+        requirement: String,
+        /// The reviewer's name or id.
+        #[arg(required_unless_present = "none", conflicts_with = "none")]
+        employee: Option<String>,
+        #[arg(long)]
+        none: bool,
     },
     /// The secretary's conversation and its action cards.
     #[command(subcommand)]
@@ -237,6 +253,12 @@ async fn run(cli: Cli) -> Result<()> {
                 Command::Traces { json } => work::traces(&core, json).await,
                 Command::Trace { id, all, json } => work::trace(&core, &id, all, json).await,
                 Command::Board { json } => work::board(&core, json).await,
+                Command::Decisions { json } => decisions::decisions(&core, json).await,
+                Command::Reviewer {
+                    requirement,
+                    employee,
+                    ..
+                } => decisions::reviewer(&core, &requirement, employee.as_deref()).await,
                 Command::Ask {
                     provider,
                     model,

@@ -116,6 +116,11 @@ fn print_action(a: &ActionDto) {
             participant_names,
             ..
         } => format!("meeting \"{topic}\" with {}", participant_names.join(", ")),
+        Proposal::SetReviewer {
+            name,
+            requirement_name,
+            ..
+        } => format!("make {name} the reviewer of \"{requirement_name}\""),
         Proposal::SetPolicy {
             level,
             daily_budget_usd,

@@ -506,6 +506,55 @@ fn the_board_lists_requirements_by_status() {
 }
 
 #[test]
+fn the_boss_sets_a_reviewer_from_the_terminal_and_by_saying_so() {
+    let cli = Cli::new();
+    cli.ok(&["org", "init", "--name", "Acme", "--boss", "Ada"]);
+    cli.ok(&["org", "add-department", "Engineering"]);
+    cli.ok(&["org", "add-department", "Design"]);
+    for name in ["Dan", "Carol"] {
+        cli.ok(&[
+            "org",
+            "hire",
+            name,
+            "--title",
+            "QA Engineer",
+            "--department",
+            "Engineering",
+        ]);
+    }
+    cli.ok(&[
+        "say",
+        "--yes",
+        "start a requirement to build the login page in Engineering, reviewed by Dan",
+    ]);
+    let board: serde_json::Value = serde_json::from_str(&cli.ok(&["board", "--json"])).unwrap();
+    let item = &board["columns"][0]["items"][0];
+    assert_eq!(item["departmentName"], "Engineering", "{board}");
+    assert_eq!(item["reviewerName"], "Dan", "{board}");
+
+    let out = cli.ok(&["reviewer", "login page", "Carol"]);
+    assert!(out.contains("reviewed by Carol"), "{out}");
+    assert!(cli.ok(&["board"]).contains("reviewed by Carol"));
+    let out = cli.ok(&["reviewer", "login", "--none"]);
+    assert!(out.contains("no reviewer"), "{out}");
+
+    // Bad input is a clear error and changes nothing.
+    let out = cli.run(&["reviewer", "billing", "Carol"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no requirement matches"));
+    let out = cli.run(&["reviewer", "login", "Zed"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nobody called"));
+    assert!(cli.ok(&["board"]).contains("0 pending"));
+    assert!(!cli.ok(&["board"]).contains("reviewed by"));
+
+    let empty = cli.ok(&["decisions"]);
+    assert!(empty.contains("no decisions yet"), "{empty}");
+    let json: serde_json::Value = serde_json::from_str(&cli.ok(&["decisions", "--json"])).unwrap();
+    assert_eq!(json, serde_json::json!([]));
+}
+
+#[test]
 fn tools_and_approval_policy_are_set_per_employee_from_the_terminal() {
     let cli = Cli::new();
     cli.ok(&["org", "init", "--name", "Acme", "--boss", "Ada"]);

@@ -269,6 +269,7 @@ impl Engine {
                 self.schedule(at, e.id, WakeReason::MemoryExpiry);
             }
         }
+        self.take_up_meetings().await?;
         self.take_up_owed_reports(None).await
     }
 

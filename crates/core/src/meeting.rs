@@ -14,6 +14,7 @@ mod inputs;
 mod minutes;
 pub mod moderator;
 mod rulings;
+pub mod stance;
 pub mod view;
 
 pub(crate) use inputs::skills;
@@ -75,6 +76,9 @@ pub struct OpenMeeting {
     pub strategy: Strategy,
     /// Member turns before it closes; the moderator's default when `None`.
     pub max_turns: Option<usize>,
+    /// The boss instruction that called it: the meeting's thoughts, model calls and
+    /// rulings are part of that story.
+    pub trace_id: Option<String>,
 }
 
 /// A ruling as recorded.
@@ -203,8 +207,18 @@ impl Meetings {
         .await?;
         txn.commit().await?;
         self.bus.publish(DomainEvent::ChatChanged { chat_id: c.id });
-        self.chats.post_system(c.id, topic).await?;
+        self.chats
+            .post_system_traced(c.id, topic, input.trace_id.clone())
+            .await?;
         Ok(c)
+    }
+
+    /// The instruction the meeting belongs to: the trace its topic note carries.
+    pub(crate) async fn trace_of(&self, chat_id: i32) -> Result<Option<String>, DbErr> {
+        Ok(cq::messages(&self.db, chat_id)
+            .await?
+            .into_iter()
+            .find_map(|m| m.trace_id))
     }
 
     /// The meeting held in `chat_id`, open or closed.

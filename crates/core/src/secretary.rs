@@ -15,11 +15,12 @@ pub mod lexicon;
 pub mod names;
 pub mod normalize;
 mod propose;
+mod reviewers;
 pub mod rules;
 pub mod service;
 mod text;
 
-pub use intent::{CONFIDENT, Intent, IntentKind, Parse, Slots, Tier};
+pub use intent::{CONFIDENT, Intent, IntentKind, Parse, Slots, TEAM, Tier};
 pub use names::{NameMatch, match_name};
-pub use rules::parse_rules;
+pub use rules::{parse_rules, parse_rules_knowing};
 pub use service::{Secretary, SecretaryError, SecretaryTurn};

@@ -96,6 +96,14 @@ pub async fn insert_decision(
     model.insert(conn).await
 }
 
+/// Every decision, oldest first.
+pub async fn all_decisions(conn: &impl ConnectionTrait) -> Result<Vec<decision::Model>, DbErr> {
+    decision::Entity::find()
+        .order_by_asc(decision::Column::Id)
+        .all(conn)
+        .await
+}
+
 /// The decisions taken in a chat, oldest first.
 pub async fn decisions_in_chat(
     conn: &impl ConnectionTrait,

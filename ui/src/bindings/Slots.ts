@@ -27,7 +27,20 @@ description?: string,
 /**
  * Who a task goes to: a person or a department.
  */
-assignee?: string, topic?: string, participants?: Array<string>, 
+assignee?: string, topic?: string, 
+/**
+ * Who else takes part: in a meeting, or working with a task's assignee ("让李娜跟王强
+ * 一起…"). [`TEAM`] stands for the assignee's own team.
+ */
+participants?: Array<string>, 
+/**
+ * Who reviews a requirement's deliverables ("…, reviewed by Dan").
+ */
+reviewer?: string, 
+/**
+ * The requirement an action is about, as the boss named it ("the login page").
+ */
+requirement?: string, 
 /**
  * The approval level asked for (SPEC §8).
  */

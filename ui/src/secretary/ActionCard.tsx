@@ -293,6 +293,10 @@ function Summary({ action, snapshot }: { action: ActionDto; snapshot: OrgSnapsho
         <div className="space-y-2">
           <Person name={p.name} subtitle={snapshot?.employees.find((e) => e.id === p.employeeId)?.title} />
           <Detail label={t("secretary.task.description")}>{p.description}</Detail>
+          {p.participantNames && p.participantNames.length > 0 && (
+            <Detail label={t("secretary.task.with")}>{p.participantNames.join(", ")}</Detail>
+          )}
+          {p.requirementName && <Detail label={t("secretary.task.requirement")}>{p.requirementName}</Detail>}
         </div>
       );
     case "create_requirement":
@@ -302,7 +306,17 @@ function Summary({ action, snapshot }: { action: ActionDto; snapshot: OrgSnapsho
             <span className="font-semibold">{p.name}</span>
           </Detail>
           <Detail label={t("secretary.hire.department")}>{p.departmentName ?? t("org.unassigned")}</Detail>
+          {p.reviewerName && <Detail label={t("secretary.requirement.reviewer")}>{p.reviewerName}</Detail>}
           <p className="text-xs text-slate-500">{t("secretary.requirement.chatNote")}</p>
+        </dl>
+      );
+    case "set_reviewer":
+      return (
+        <dl className="space-y-1">
+          <Detail label={t("secretary.requirement.name")}>
+            <span className="font-semibold">{p.requirementName}</span>
+          </Detail>
+          <Detail label={t("secretary.requirement.reviewer")}>{p.name}</Detail>
         </dl>
       );
     case "delete_department":

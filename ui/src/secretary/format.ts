@@ -17,6 +17,7 @@ export const PROPOSAL_TYPES = [
   "create_requirement",
   "delete_department",
   "convene_meeting",
+  "set_reviewer",
 ] as const satisfies readonly Proposal["type"][];
 export const APPROVAL_POLICIES = ["auto", "key_steps", "manual"] as const satisfies readonly ApprovalPolicy[];
 

@@ -793,6 +793,7 @@ export class FakeBackend extends FakeTools {
       case "create_requirement":
       case "delete_department":
       case "convene_meeting":
+      case "set_reviewer":
         return fail("internal", `the fake secretary does not apply ${p.type}`);
     }
   }

@@ -3,7 +3,7 @@
 //! (and only they think about the meeting on their polls). A speaker who stays silent
 //! passes, and the moderator moves on, so a meeting never waits on anyone.
 
-use cubicle_store::{DbErr, chat as cq};
+use cubicle_store::{DbErr, chat as cq, meeting as mq};
 
 use super::{Engine, Focus, lock};
 use crate::chat::gates::{self, ChatMode};
@@ -56,6 +56,31 @@ impl Engine {
             self.advance(chat_id, m.sender_kind == "boss").await?;
         }
         Ok(true)
+    }
+
+    /// Meetings opened, or left mid-turn, while no engine ran (another process opened
+    /// them, or the app stopped): their topic note and any boss post were never heard
+    /// here, so the moderator moves now — a meeting nobody has the floor in gets its
+    /// first speaker, one with a speaker nudges them again.
+    pub(super) async fn take_up_meetings(&self) -> Result<(), DbErr> {
+        let db = &self.core().db;
+        for m in mq::open_meetings(db).await? {
+            let speaker = match m.current_speaker_id {
+                Some(id) => cq::find_member(db, m.chat_id, id).await?.map(|_| id),
+                None => None,
+            };
+            match speaker {
+                Some(id) => self.nudge_speaker(m.chat_id, id, false).await?,
+                None => {
+                    let boss_last = cq::last_messages(db, m.chat_id, 1)
+                        .await?
+                        .first()
+                        .is_some_and(|x| x.sender_kind == "boss");
+                    self.advance(m.chat_id, boss_last).await?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Asks the moderator for the next move and carries it out.

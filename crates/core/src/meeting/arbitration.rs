@@ -48,6 +48,27 @@ impl DecisionType {
         Self::ALL.into_iter().find(|k| k.as_str() == s)
     }
 
+    /// The type in words for the boss, in the company's language (the stored name is
+    /// an identifier, never shown in Chinese text).
+    pub fn label(self, zh: bool) -> &'static str {
+        match (self, zh) {
+            (DecisionType::Tech, false) => "technical",
+            (DecisionType::Ux, false) => "design",
+            (DecisionType::Compliance, false) => "compliance",
+            (DecisionType::Money, false) => "money",
+            (DecisionType::Resources, false) => "resources",
+            (DecisionType::ExternalCommitment, false) => "external commitment",
+            (DecisionType::Other, false) => "general",
+            (DecisionType::Tech, true) => "技术",
+            (DecisionType::Ux, true) => "设计",
+            (DecisionType::Compliance, true) => "合规",
+            (DecisionType::Money, true) => "资金",
+            (DecisionType::Resources, true) => "资源",
+            (DecisionType::ExternalCommitment, true) => "对外承诺",
+            (DecisionType::Other, true) => "一般",
+        }
+    }
+
     /// SPEC §9: money, resources and external commitments are the boss's alone.
     pub fn goes_to_boss(self) -> bool {
         matches!(
@@ -290,6 +311,24 @@ impl Outcome {
             Outcome::Approved => "approved",
             Outcome::Rejected => "rejected",
             Outcome::Escalated => "escalated",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        [Outcome::Approved, Outcome::Rejected, Outcome::Escalated]
+            .into_iter()
+            .find(|o| o.as_str() == s)
+    }
+
+    /// The outcome in words for the boss, in the company's language.
+    pub fn label(self, zh: bool) -> &'static str {
+        match (self, zh) {
+            (Outcome::Approved, false) => "approved",
+            (Outcome::Rejected, false) => "rejected",
+            (Outcome::Escalated, false) => "taken to the boss",
+            (Outcome::Approved, true) => "通过",
+            (Outcome::Rejected, true) => "不通过",
+            (Outcome::Escalated, true) => "已转交老板",
         }
     }
 }

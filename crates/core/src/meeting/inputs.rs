@@ -142,6 +142,10 @@ impl Meetings {
             max_tokens: Some(200),
             ..Default::default()
         };
+        let context = CallContext {
+            trace_id: self.trace_of(m.chat_id).await.ok().flatten(),
+            ..CallContext::new(Purpose::Thought)
+        };
         let route = match self.providers.route_for(Purpose::Thought).await {
             Ok(r) => r,
             Err(e) => {
@@ -151,7 +155,7 @@ impl Meetings {
         };
         match self
             .gateway
-            .complete_json::<ModelPick>(&CallContext::new(Purpose::Thought), route, request)
+            .complete_json::<ModelPick>(&context, route, request)
             .await
         {
             Ok(reply) => Some(reply.value),

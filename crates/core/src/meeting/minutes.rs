@@ -7,6 +7,7 @@ use cubicle_store::entity::{decision, meeting};
 use cubicle_store::{DbErr, chat as cq, meeting as q, org as oq};
 use serde::Deserialize;
 
+use super::arbitration::{DecisionType, Outcome};
 use super::{MINUTES_IMPORTANCE, Meetings};
 use crate::gateway::{CallContext, Purpose};
 use crate::mailbox::{MailKind, NewMail};
@@ -113,6 +114,10 @@ impl Meetings {
                 .map(|(who, text)| format!("{who}: {text}"))
                 .collect::<Vec<_>>()
                 .join("\n");
+            let context = CallContext {
+                trace_id: self.trace_of(m.chat_id).await?,
+                ..CallContext::new(Purpose::Summary)
+            };
             let request = CompletionRequest {
                 messages: vec![
                     ChatMessage::system(format!(
@@ -129,11 +134,17 @@ impl Meetings {
             };
             match self
                 .gateway
-                .complete_json::<MinutesReply>(&CallContext::new(Purpose::Summary), route, request)
+                .complete_json::<MinutesReply>(&context, route, request)
                 .await
             {
                 Ok(reply) if !reply.value.minutes.trim().is_empty() => {
-                    return Ok(reply.value.minutes.trim().to_owned());
+                    let rulings = decision_lines(&decisions, zh);
+                    let text = reply.value.minutes.trim();
+                    return Ok(if rulings.is_empty() {
+                        text.to_owned()
+                    } else {
+                        format!("{text}\n{}", rulings.trim_end())
+                    });
                 }
                 Ok(_) => tracing::info!("the summary model wrote empty minutes; quoting"),
                 Err(e) => tracing::info!(error = %e, "no model minutes; quoting the turns"),
@@ -165,22 +176,37 @@ pub fn extractive_minutes(
         let quote: String = first.chars().take(MINUTES_QUOTE_CHARS).collect();
         out.push_str(&format!("- {who}: {quote}\n"));
     }
+    out.push_str(&decision_lines(decisions, zh));
+    out.trim_end().to_owned()
+}
+
+/// The meeting's rulings and what went to the boss, one line each, in the company's
+/// language. Both kinds of minutes end with these: a summary model may leave a ruling
+/// out, the record may not.
+pub fn decision_lines(decisions: &[decision::Model], zh: bool) -> String {
+    let mut out = String::new();
     for d in decisions {
+        let kind = DecisionType::parse(&d.decision_type).unwrap_or(DecisionType::Other);
+        let outcome = Outcome::parse(&d.outcome).map_or(d.outcome.as_str(), |o| o.label(zh));
         let line = match (zh, d.status.as_str()) {
-            (true, "escalated") => format!("待老板决定：{}\n", d.question),
-            (true, _) => format!(
-                "决定（{}）：{} → {}\n",
-                d.decision_type, d.question, d.outcome
-            ),
-            (false, "escalated") => format!("For the boss to decide: {}\n", d.question),
+            (true, "escalated") => format!("待老板决定（{}）：{}\n", kind.label(true), d.question),
+            (true, _) => format!("裁定（{}）：{} → {outcome}\n", kind.label(true), d.question),
+            (false, "escalated") => {
+                format!(
+                    "For the boss to decide ({}): {}\n",
+                    kind.label(false),
+                    d.question
+                )
+            }
             (false, _) => format!(
-                "Decided ({}): {} → {}\n",
-                d.decision_type, d.question, d.outcome
+                "Ruled ({}): {} → {outcome}\n",
+                kind.label(false),
+                d.question
             ),
         };
         out.push_str(&line);
     }
-    out.trim_end().to_owned()
+    out
 }
 
 #[derive(Deserialize, schemars::JsonSchema)]
@@ -225,10 +251,15 @@ mod tests {
         assert_eq!(
             extractive_minutes("API", &said, &decisions, false),
             "Topic: API (2 turns)\n- Alice: REST is enough.\n- Bob: 要不要买压测服务？\n\
-             Decided (tech): Move to GraphQL? → rejected\nFor the boss to decide: Spend $5,000?"
+             Ruled (technical): Move to GraphQL? → rejected\nFor the boss to decide (technical): Spend $5,000?"
         );
         let zh = extractive_minutes("接口", &said, &decisions, true);
         assert!(zh.starts_with("议题：接口（2 次发言）"), "{zh}");
-        assert!(zh.ends_with("待老板决定：Spend $5,000?"), "{zh}");
+        assert!(
+            zh.contains("裁定（技术）：Move to GraphQL? → 不通过"),
+            "{zh}"
+        );
+        assert!(zh.ends_with("待老板决定（技术）：Spend $5,000?"), "{zh}");
+        assert!(!zh.contains("tech") && !zh.contains("rejected"), "{zh}");
     }
 }

@@ -11,6 +11,8 @@ use std::collections::HashSet;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+pub use super::stance::{agrees, disagrees};
+
 /// How the moderator picks the next speaker.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
@@ -407,7 +409,9 @@ fn consensus(history: &[Turn], limits: &Limits, present: usize) -> Option<String
     let mut seen: HashSet<String> = before.iter().flat_map(|t| tokens(&t.text)).collect();
     let mut agreeing = 0;
     for t in last {
-        let settled = t.passed || agrees(&t.text) || adds_nothing(&t.text, &seen);
+        // An objection is never settled, however few new words it has.
+        let settled =
+            !disagrees(&t.text) && (t.passed || agrees(&t.text) || adds_nothing(&t.text, &seen));
         if !settled {
             return None;
         }
@@ -419,49 +423,6 @@ fn consensus(history: &[Turn], limits: &Limits, present: usize) -> Option<String
     } else {
         format!("the last {k} turns added nothing new")
     })
-}
-
-const DISAGREE: [&str; 10] = [
-    "disagree",
-    "don't agree",
-    "do not agree",
-    "not convinced",
-    "i object",
-    "不同意",
-    "反对",
-    "不赞成",
-    "不行",
-    "不认同",
-];
-const AGREE: [&str; 16] = [
-    "agree",
-    "sounds good",
-    "+1",
-    "lgtm",
-    "makes sense",
-    "same here",
-    "let's do it",
-    "fine by me",
-    "works for me",
-    "同意",
-    "赞成",
-    "没问题",
-    "附议",
-    "支持",
-    "可以",
-    "好的",
-];
-
-/// Whether a turn objects to what was said.
-pub fn disagrees(text: &str) -> bool {
-    let t = text.to_lowercase();
-    DISAGREE.iter().any(|w| t.contains(w))
-}
-
-/// Whether a turn agrees (and does not object).
-pub fn agrees(text: &str) -> bool {
-    let t = text.to_lowercase();
-    !disagrees(text) && AGREE.iter().any(|w| t.contains(w))
 }
 
 /// Less than a fifth of the turn's words are new to the meeting.

@@ -164,13 +164,13 @@ impl Meetings {
                         format!(
                             "会议“{topic}”（会话 {}）中提出了一个只有老板能决定的{}问题：{question}\n秘书代你记下了，会议照常进行。",
                             chat_id.unwrap_or_default(),
-                            ruling.decision_type.as_str()
+                            ruling.decision_type.label(true)
                         )
                     } else {
                         format!(
                             "In the meeting \"{topic}\" (chat {}) a {} question came up that only you can decide: {question}\nThe secretary noted it for you; the meeting goes on.",
                             chat_id.unwrap_or_default(),
-                            ruling.decision_type.as_str()
+                            ruling.decision_type.label(false)
                         )
                     },
                 })

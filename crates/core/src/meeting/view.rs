@@ -59,6 +59,34 @@ pub struct MeetingViewDto {
     pub closed_at: Option<String>,
 }
 
+/// A decision with the meeting it was taken in (`cubicle-cli decisions`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DecisionRecord {
+    pub chat_id: Option<i32>,
+    /// The meeting's topic; `None` for a ruling outside a meeting.
+    pub topic: Option<String>,
+    #[serde(flatten)]
+    pub decision: DecisionDto,
+}
+
+fn decision_dto(d: cubicle_store::entity::decision::Model, names: &Names) -> DecisionDto {
+    DecisionDto {
+        id: d.id,
+        question: d.question,
+        decision_type: d.decision_type,
+        outcome: d.outcome,
+        decided_by_kind: d.decided_by_kind,
+        decided_by_name: d
+            .decided_by_employee_id
+            .map(|id| names.person(id).to_owned()),
+        status: d.status,
+        authorization_chain: serde_json::from_value(d.authorization_chain).unwrap_or_default(),
+        trace_id: d.trace_id,
+        created_at: rfc3339(d.created_at),
+    }
+}
+
 /// Which meeting.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -91,19 +119,7 @@ impl Meetings {
             .decisions(chat_id)
             .await?
             .into_iter()
-            .map(|d| DecisionDto {
-                id: d.id,
-                question: d.question,
-                decision_type: d.decision_type,
-                outcome: d.outcome,
-                decided_by_kind: d.decided_by_kind,
-                decided_by_name: person(d.decided_by_employee_id),
-                status: d.status,
-                authorization_chain: serde_json::from_value(d.authorization_chain)
-                    .unwrap_or_default(),
-                trace_id: d.trace_id,
-                created_at: rfc3339(d.created_at),
-            })
+            .map(|d| decision_dto(d, &names))
             .collect();
         Ok(MeetingViewDto {
             chat_id,
@@ -119,6 +135,24 @@ impl Meetings {
             created_at: rfc3339(m.created_at),
             closed_at: m.closed_at.map(rfc3339),
         })
+    }
+
+    /// Every decision of the company, oldest first, each with its meeting.
+    pub async fn all_decisions(&self) -> Result<Vec<DecisionRecord>, cubicle_store::DbErr> {
+        let names = Names::load(&self.db).await?;
+        let mut out = Vec::new();
+        for d in cubicle_store::meeting::all_decisions(&self.db).await? {
+            let topic = match d.chat_id {
+                Some(c) => self.find(c).await?.map(|m| m.topic),
+                None => None,
+            };
+            out.push(DecisionRecord {
+                chat_id: d.chat_id,
+                topic,
+                decision: decision_dto(d, &names),
+            });
+        }
+        Ok(out)
     }
 
     /// The boss ends a meeting now: minutes are taken as at a natural close.

@@ -54,12 +54,41 @@ pub enum Proposal {
         employee_id: i32,
         name: String,
         description: String,
+        // The requirement the task is part of ("… for the login page requirement").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        requirement_id: Option<i32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        requirement_name: Option<String>,
+        // Colleagues who work on it with the assignee; each gets a helping task under
+        // the assignee's.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[ts(optional, as = "Option<Vec<i32>>")]
+        participant_ids: Vec<i32>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[ts(optional, as = "Option<Vec<String>>")]
+        participant_names: Vec<String>,
     },
     CreateRequirement {
         name: String,
         description: String,
         department_id: Option<i32>,
         department_name: Option<String>,
+        // Who reviews its deliverables ("…, reviewed by Dan").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        reviewer_id: Option<i32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        reviewer_name: Option<String>,
+    },
+    /// Names the employee who reviews a requirement's deliverables.
+    SetReviewer {
+        requirement_id: i32,
+        requirement_name: String,
+        employee_id: i32,
+        name: String,
     },
     /// Deleting a department moves its people and sub-departments to `destination`
     /// (required when it has any).
@@ -92,6 +121,7 @@ impl Proposal {
             Proposal::CreateRequirement { .. } => "create_requirement",
             Proposal::DeleteDepartment { .. } => "delete_department",
             Proposal::ConveneMeeting { .. } => "convene_meeting",
+            Proposal::SetReviewer { .. } => "set_reviewer",
         }
     }
 
@@ -133,6 +163,13 @@ pub enum Undo {
     },
     WithdrawTask {
         task_id: i32,
+        /// The helping tasks of its participants, withdrawn with it.
+        #[serde(default)]
+        helpers: Vec<i32>,
+    },
+    RestoreReviewer {
+        requirement_id: i32,
+        reviewer_id: Option<i32>,
     },
     RemoveRequirement {
         requirement_id: i32,

@@ -299,21 +299,26 @@ impl Secretary {
                     format!("department {old_name} → {new_name}"),
                 )
             }
-            Proposal::AssignTask {
+            Proposal::AssignTask { .. } => self.apply_task(p, trace).await?,
+            Proposal::SetReviewer {
+                requirement_id,
+                requirement_name,
                 employee_id,
                 name,
-                description,
             } => {
-                let t = self
-                    .work
-                    .create(crate::work::NewTask {
-                        trace_id: trace,
-                        ..crate::work::NewTask::new(*employee_id, description, "secretary")
-                    })
+                let before = cubicle_store::work::find_requirement(&self.db, *requirement_id)
+                    .await?
+                    .ok_or_else(|| {
+                        OrgError::InvalidInput(format!("requirement {requirement_id} is gone"))
+                    })?;
+                self.write_reviewer(*requirement_id, Some(*employee_id))
                     .await?;
                 (
-                    Some(Undo::WithdrawTask { task_id: t.id }),
-                    format!("+ task for {name}: {description}"),
+                    Some(Undo::RestoreReviewer {
+                        requirement_id: *requirement_id,
+                        reviewer_id: before.reviewer_id,
+                    }),
+                    format!("reviewer of \"{requirement_name}\" → {name}"),
                 )
             }
             Proposal::CreateRequirement {
@@ -321,15 +326,23 @@ impl Secretary {
                 description,
                 department_id,
                 department_name,
+                reviewer_id,
+                reviewer_name,
             } => {
                 let r = self
                     .work
                     .create_requirement(name, description, *department_id)
                     .await?;
-                let diff = match department_name {
+                if reviewer_id.is_some() {
+                    self.write_reviewer(r.id, *reviewer_id).await?;
+                }
+                let mut diff = match department_name {
                     Some(d) => format!("+ requirement \"{name}\" in {d}, with its group chat"),
                     None => format!("+ requirement \"{name}\", with its group chat"),
                 };
+                if let Some(who) = reviewer_name {
+                    diff.push_str(&format!(", reviewed by {who}"));
+                }
                 (
                     Some(Undo::RemoveRequirement {
                         requirement_id: r.id,
@@ -377,6 +390,7 @@ impl Secretary {
                         participant_ids: participant_ids.clone(),
                         strategy: crate::meeting::moderator::Strategy::default(),
                         max_turns: None,
+                        trace_id: trace.clone(),
                     })
                     .await
                     .map_err(|e| match e {
@@ -469,15 +483,21 @@ impl Secretary {
                 })
                 .await
                 .map(|_| ()),
-            Undo::WithdrawTask { task_id } => {
-                if self.work.withdraw_task(task_id).await? {
-                    Ok(())
-                } else {
-                    Err(OrgError::InvalidInput(
+            Undo::WithdrawTask { task_id, helpers } => {
+                if !self.work.withdraw_task(task_id).await? {
+                    return Err(OrgError::InvalidInput(
                         "the task has already been worked on".into(),
-                    ))
+                    ));
                 }
+                for h in helpers {
+                    self.work.withdraw_task(h).await?;
+                }
+                Ok(())
             }
+            Undo::RestoreReviewer {
+                requirement_id,
+                reviewer_id,
+            } => self.write_reviewer(requirement_id, reviewer_id).await,
             Undo::RemoveRequirement {
                 requirement_id,
                 chat_id,
@@ -495,5 +515,95 @@ impl Secretary {
             Undo::RestoreDepartment { record } => org.restore_department(&record).await.map(|_| ()),
             Undo::EndMeeting { chat_id } => Ok(self.chats.end_meeting(chat_id).await?),
         }
+    }
+    async fn write_reviewer(
+        &self,
+        requirement_id: i32,
+        reviewer_id: Option<i32>,
+    ) -> Result<(), OrgError> {
+        use crate::work::board::{BoardError, SetReviewer};
+        self.work
+            .set_reviewer(SetReviewer {
+                requirement_id,
+                reviewer_id,
+            })
+            .await
+            .map(|_| ())
+            .map_err(|e| match e {
+                BoardError::Storage(e) => OrgError::Storage(e),
+                other => OrgError::InvalidInput(other.to_string()),
+            })
+    }
+
+    /// A task for the assignee, in its requirement when one was named; each participant
+    /// gets a helping task under it, so they are woken, see whose work it is and report
+    /// to the assignee (and, in a requirement, sit in its group chat).
+    async fn apply_task(
+        &self,
+        p: &Proposal,
+        trace: Option<String>,
+    ) -> Result<(Option<Undo>, String), OrgError> {
+        let Proposal::AssignTask {
+            employee_id,
+            name,
+            description,
+            requirement_id,
+            requirement_name,
+            participant_ids,
+            participant_names,
+        } = p
+        else {
+            return Err(OrgError::InvalidInput("not a task".into()));
+        };
+        let zh = self
+            .org
+            .company()
+            .await?
+            .is_some_and(|c| c.language == Language::ZhCn);
+        let lead_text = match (zh, participant_names.is_empty()) {
+            (_, true) => description.clone(),
+            (true, false) => format!("{description}（与{}一起）", participant_names.join("、")),
+            (false, false) => format!("{description} (with {})", participant_names.join(", ")),
+        };
+        let t = self
+            .work
+            .create(crate::work::NewTask {
+                trace_id: trace.clone(),
+                requirement_id: *requirement_id,
+                ..crate::work::NewTask::new(*employee_id, &lead_text, "secretary")
+            })
+            .await?;
+        let mut helpers = Vec::new();
+        for id in participant_ids {
+            let text = if zh {
+                format!("协助{name}：{description}")
+            } else {
+                format!("Help {name} with: {description}")
+            };
+            let h = self
+                .work
+                .create(crate::work::NewTask {
+                    trace_id: trace.clone(),
+                    requirement_id: *requirement_id,
+                    parent_task_id: Some(t.id),
+                    ..crate::work::NewTask::new(*id, &text, "secretary")
+                })
+                .await?;
+            helpers.push(h.id);
+        }
+        let mut diff = format!("+ task for {name}: {description}");
+        if !participant_names.is_empty() {
+            diff.push_str(&format!(", with {}", participant_names.join(", ")));
+        }
+        if let Some(r) = requirement_name {
+            diff.push_str(&format!(" (requirement \"{r}\")"));
+        }
+        Ok((
+            Some(Undo::WithdrawTask {
+                task_id: t.id,
+                helpers,
+            }),
+            diff,
+        ))
     }
 }

@@ -8,6 +8,10 @@ use ts_rs::TS;
 
 use crate::types::ApprovalPolicy;
 
+/// The participant that stands for the assignee's whole team ("和整个团队", "with the
+/// team"): the secretary brings in the assignee's department.
+pub const TEAM: &str = "team";
+
 /// Below this the secretary asks a clarifying question instead of acting (SPEC §3).
 pub const CONFIDENT: f32 = 0.85;
 
@@ -28,6 +32,8 @@ pub enum IntentKind {
     AskStatus,
     RequestReport,
     ConveneMeeting,
+    // Names who reviews a requirement's deliverables.
+    SetReviewer,
     SetPolicy,
     Approve,
     Reject,
@@ -37,7 +43,7 @@ pub enum IntentKind {
 }
 
 impl IntentKind {
-    pub const ALL: [IntentKind; 17] = [
+    pub const ALL: [IntentKind; 18] = [
         IntentKind::HireEmployee,
         IntentKind::FireEmployee,
         IntentKind::TransferEmployee,
@@ -49,6 +55,7 @@ impl IntentKind {
         IntentKind::AskStatus,
         IntentKind::RequestReport,
         IntentKind::ConveneMeeting,
+        IntentKind::SetReviewer,
         IntentKind::SetPolicy,
         IntentKind::Approve,
         IntentKind::Reject,
@@ -70,6 +77,7 @@ impl IntentKind {
             IntentKind::AskStatus => "ask_status",
             IntentKind::RequestReport => "request_report",
             IntentKind::ConveneMeeting => "convene_meeting",
+            IntentKind::SetReviewer => "set_reviewer",
             IntentKind::SetPolicy => "set_policy",
             IntentKind::Approve => "approve",
             IntentKind::Reject => "reject",
@@ -139,9 +147,19 @@ pub struct Slots {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub topic: Option<String>,
+    /// Who else takes part: in a meeting, or working with a task's assignee ("让李娜跟王强
+    /// 一起…"). [`TEAM`] stands for the assignee's own team.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[ts(optional, as = "Option<Vec<String>>")]
     pub participants: Vec<String>,
+    /// Who reviews a requirement's deliverables ("…, reviewed by Dan").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub reviewer: Option<String>,
+    /// The requirement an action is about, as the boss named it ("the login page").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub requirement: Option<String>,
     /// The approval level asked for (SPEC §8).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "level_schema")]

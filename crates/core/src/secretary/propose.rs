@@ -88,8 +88,66 @@ impl Secretary {
         Outcome::Propose(proposals, say)
     }
 
+    /// Moves the person named, and any named with them ("把李娜和王强调到市场部"), to
+    /// the target department: one card each.
+    pub(super) fn transfer(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+        let names = std::iter::once(s.name.as_deref())
+            .chain(s.participants.iter().map(|p| Some(p.as_str())));
+        let mut people = Vec::new();
+        for name in names {
+            match self.person(name, snap, lang) {
+                Ok(e) => people.push(e),
+                Err(q) => return Outcome::Say(q),
+            }
+        }
+        let target = s.target_department.as_deref().or(s.department.as_deref());
+        let d = match self.department(target, snap, lang) {
+            Ok(d) => d,
+            Err(q) => return Outcome::Say(q),
+        };
+        let mut cards = Vec::new();
+        let mut moved = Vec::new();
+        for e in people {
+            if e.department_id == Some(d.id) {
+                if s.participants.is_empty() {
+                    return Outcome::Say(lang.pick(
+                        format!("{} is already in {}.", e.name, d.name),
+                        format!("{}已经在{}了。", e.name, d.name),
+                    ));
+                }
+                continue;
+            }
+            moved.push(e.name.clone());
+            cards.push(Proposal::Transfer {
+                employee_id: e.id,
+                name: e.name.clone(),
+                department_id: d.id,
+                department_name: d.name.clone(),
+            });
+        }
+        if cards.is_empty() {
+            return Outcome::Say(lang.pick(
+                format!("They are all in {} already.", d.name),
+                format!("他们都已经在{}了。", d.name),
+            ));
+        }
+        Outcome::Propose(
+            cards,
+            lang.pick(
+                format!("I'll move {} to {}.", moved.join(", "), d.name),
+                format!("我来把{}调到{}。", moved.join("、"), d.name),
+            ),
+        )
+    }
+
     /// A task for a person, or for a department (its lead takes it).
-    pub(super) fn assign_task(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+    pub(super) fn assign_task(
+        &self,
+        s: &Slots,
+        snap: &OrgSnapshot,
+        requirements: &[crate::work::RequirementDto],
+        lang: Lang,
+    ) -> Outcome {
         let Some(description) = s.description.as_deref().filter(|d| !d.trim().is_empty()) else {
             return Outcome::Say(lang.pick("What should the task be?", "要安排什么任务？"));
         };
@@ -136,16 +194,45 @@ impl Secretary {
                 }
             }
         };
+        let requirement = match s.requirement.as_deref() {
+            None => None,
+            Some(words) => match self.requirement(Some(words), requirements, lang) {
+                Ok(r) => Some(r),
+                Err(q) => return Outcome::Say(q),
+            },
+        };
+        let helpers = match self.participants(s, owner, snap, lang) {
+            Ok(h) => h,
+            Err(q) => return Outcome::Say(q),
+        };
+        let helper_names: Vec<String> = helpers.iter().map(|e| e.name.clone()).collect();
+        let mut say = lang.pick(
+            format!("I'll give {} the task: {}.", owner.name, description.trim()),
+            format!("我来把这个任务交给{}：{}。", owner.name, description.trim()),
+        );
+        if !helper_names.is_empty() {
+            say.push_str(&lang.pick(
+                format!(" {} will work on it with them.", helper_names.join(", ")),
+                format!("{}会和{}一起做。", helper_names.join("、"), owner.name),
+            ));
+        }
+        if let Some(r) = requirement {
+            say.push_str(&lang.pick(
+                format!(" It is part of the requirement \"{}\".", r.name),
+                format!("这个任务属于需求“{}”。", r.name),
+            ));
+        }
         Outcome::Propose(
             vec![Proposal::AssignTask {
                 employee_id: owner.id,
                 name: owner.name.clone(),
                 description: description.trim().to_owned(),
+                requirement_id: requirement.map(|r| r.id),
+                requirement_name: requirement.map(|r| r.name.clone()),
+                participant_ids: helpers.iter().map(|e| e.id).collect(),
+                participant_names: helper_names,
             }],
-            lang.pick(
-                format!("I'll give {} the task: {}.", owner.name, description.trim()),
-                format!("我来把这个任务交给{}：{}。", owner.name, description.trim()),
-            ),
+            say,
         )
     }
 
@@ -182,18 +269,34 @@ impl Secretary {
                 ));
             }
         };
+        let reviewer = match s.reviewer.as_deref() {
+            None => None,
+            Some(who) => match self.person(Some(who), snap, lang) {
+                Ok(e) => Some(e),
+                Err(q) => return Outcome::Say(q),
+            },
+        };
         let name: String = description.trim().chars().take(60).collect();
+        let mut say = lang.pick(
+            format!("I'll open a requirement \"{name}\" with its own group chat."),
+            format!("我来新建需求“{name}”，并为它建一个群聊。"),
+        );
+        if let Some(e) = reviewer {
+            say.push_str(&lang.pick(
+                format!(" {} reviews its deliverables.", e.name),
+                format!("由{}评审交付物。", e.name),
+            ));
+        }
         Outcome::Propose(
             vec![Proposal::CreateRequirement {
                 name: name.clone(),
                 description: description.trim().to_owned(),
                 department_id: dept.map(|d| d.id),
                 department_name: dept.map(|d| d.name.clone()),
+                reviewer_id: reviewer.map(|e| e.id),
+                reviewer_name: reviewer.map(|e| e.name.clone()),
             }],
-            lang.pick(
-                format!("I'll open a requirement \"{name}\" with its own group chat."),
-                format!("我来新建需求“{name}”，并为它建一个群聊。"),
-            ),
+            say,
         )
     }
 

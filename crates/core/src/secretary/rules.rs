@@ -115,14 +115,21 @@ static TRAILING_FILLER: LazyLock<Regex> =
 
 /// Parses one boss message with the rules alone. Pure, deterministic, never panics.
 pub fn parse_rules(text: &str) -> Parse {
+    parse_rules_knowing(text, &[])
+}
+
+/// [`parse_rules`] knowing the names of the company's people: a known name is read as a
+/// whole wherever a person is expected ("让欧阳娜娜跟王强一起…"), so the words around it
+/// cannot run into it.
+pub fn parse_rules_knowing(text: &str, known: &[&str]) -> Parse {
     let text = normalize(text);
     if text.chars().count() > MAX_RULE_INPUT_CHARS {
         return unknown();
     }
     let mut intents = Vec::new();
     for sentence in sentences(&text).into_iter().take(MAX_CLAUSES) {
-        for clause in clauses(sentence).into_iter().take(MAX_CLAUSES) {
-            intents.extend(classify(&clause));
+        for clause in clauses(sentence, known).into_iter().take(MAX_CLAUSES) {
+            intents.extend(classify(&clause, known));
         }
     }
     let intents = tidy(intents);
@@ -171,7 +178,7 @@ fn sentences(text: &str) -> Vec<&str> {
 }
 
 /// Cuts a sentence at weak separators where the next piece stands on its own.
-fn clauses(sentence: &str) -> Vec<String> {
+fn clauses(sentence: &str, known: &[&str]) -> Vec<String> {
     let mut pieces: Vec<(&str, &str)> = Vec::new(); // (separator before, piece)
     let mut last = 0;
     let mut sep = "";
@@ -190,7 +197,7 @@ fn clauses(sentence: &str) -> Vec<String> {
             continue;
         }
         if let Some(c) = CONTINUATION.captures(piece) {
-            let before = best(&clean(&current)).first().map(|i| i.kind);
+            let before = best(&clean(&current), known).first().map(|i| i.kind);
             let joins = matches!(
                 (c.name("name"), before),
                 (Some(_), Some(IntentKind::HireEmployee))
@@ -202,7 +209,7 @@ fn clauses(sentence: &str) -> Vec<String> {
                 continue;
             }
         }
-        let alone = best(&clean(piece));
+        let alone = best(&clean(piece), known);
         let stands_alone = alone
             .first()
             .is_some_and(|i| i.kind != IntentKind::Unknown && i.confidence >= SPLIT_CONFIDENCE);
@@ -231,12 +238,12 @@ fn clean(clause: &str) -> String {
         .to_owned()
 }
 
-fn classify(clause: &str) -> Vec<Intent> {
+fn classify(clause: &str, known: &[&str]) -> Vec<Intent> {
     let c = clean(clause);
     if c.is_empty() {
         return vec![];
     }
-    let found = best(&c);
+    let found = best(&c, known);
     if found.is_empty() {
         return vec![Intent::new(
             IntentKind::Unknown,
@@ -248,14 +255,14 @@ fn classify(clause: &str) -> Vec<Intent> {
 }
 
 /// The intents of the most confident matching row (ties: the earlier row).
-fn best(clause: &str) -> Vec<Intent> {
+fn best(clause: &str, known: &[&str]) -> Vec<Intent> {
     let mut best: Vec<Intent> = Vec::new();
     let mut best_conf = 0.0f32;
     for row in ROWS.iter() {
         let Some(caps) = row.re.captures(clause) else {
             continue;
         };
-        let intents = fill::fill(row.kind, row.conf, &caps, clause);
+        let intents = fill::fill(row.kind, row.conf, &caps, clause, known);
         let conf = intents.iter().map(|i| i.confidence).fold(0.0, f32::max);
         if !intents.is_empty() && conf > best_conf {
             best_conf = conf;
@@ -375,9 +382,12 @@ mod tests {
 
     #[test]
     fn weak_cut_only_before_a_standalone_command() {
-        assert_eq!(clauses("hire a designer and move Bob to Sales").len(), 2);
         assert_eq!(
-            clauses("set up a meeting with Alice and Bob about pricing").len(),
+            clauses("hire a designer and move Bob to Sales", &[]).len(),
+            2
+        );
+        assert_eq!(
+            clauses("set up a meeting with Alice and Bob about pricing", &[]).len(),
             1
         );
     }

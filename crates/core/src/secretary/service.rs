@@ -16,7 +16,7 @@ use tokio_util::task::TaskTracker;
 
 use super::actions::*;
 use super::intent::{Intent, IntentKind, Parse};
-use super::rules::parse_rules;
+use super::rules::parse_rules_knowing;
 use super::text::{Lang, Pick, capabilities, clarify, pick};
 use crate::chat::Chats;
 use crate::error::{ErrorCode, IpcError};
@@ -418,7 +418,8 @@ impl Secretary {
     }
 
     async fn parse_with(&self, text: &str, snap: &OrgSnapshot) -> Parse {
-        let rules = parse_rules(text);
+        let known: Vec<&str> = snap.employees.iter().map(|e| e.name.as_str()).collect();
+        let rules = parse_rules_knowing(text, &known);
         if rules
             .intents
             .iter()
@@ -448,9 +449,10 @@ impl Secretary {
              Kinds: hire_employee (slots role, department, name, count), fire_employee (name), \
              transfer_employee (name, target_department), create_department (department), \
              rename_department (department, new_name), delete_department (department), \
-             assign_task (assignee, description), create_requirement (description, department), \
+             assign_task (assignee, description, participants, requirement), \
+             create_requirement (description, department, reviewer), \
              ask_status (name or department), request_report (department or topic), \
-             convene_meeting (topic, participants), set_policy (level auto|key_steps|manual, amount in USD), \
+             convene_meeting (topic, participants), set_reviewer (reviewer, requirement), set_policy (level auto|key_steps|manual, amount in USD), \
              approve, reject, chitchat, question, unknown. Use role titles from: {roles}. \
              Departments: {departments}. People: {people}. Set confidence below 0.5 and kind unknown \
              when unsure; never invent names. Set tier to \"model\".",
@@ -525,28 +527,7 @@ impl Secretary {
                     ),
                 ),
             },
-            IntentKind::TransferEmployee => {
-                let target = s.target_department.as_deref().or(s.department.as_deref());
-                match (self.person(s.name.as_deref(), snap, lang), self.department(target, snap, lang)) {
-                    (Err(q), _) | (_, Err(q)) => Outcome::Say(q),
-                    (Ok(e), Ok(d)) if e.department_id == Some(d.id) => Outcome::Say(lang.pick(
-                        format!("{} is already in {}.", e.name, d.name),
-                        format!("{}已经在{}了。", e.name, d.name),
-                    )),
-                    (Ok(e), Ok(d)) => Outcome::Propose(
-                        vec![Proposal::Transfer {
-                            employee_id: e.id,
-                            name: e.name.clone(),
-                            department_id: d.id,
-                            department_name: d.name.clone(),
-                        }],
-                        lang.pick(
-                            format!("I'll move {} to {}.", e.name, d.name),
-                            format!("我来把{}调到{}。", e.name, d.name),
-                        ),
-                    ),
-                }
-            }
+            IntentKind::TransferEmployee => self.transfer(s, snap, lang),
             IntentKind::CreateDepartment => {
                 let Some(name) = s.department.as_deref().or(s.new_name.as_deref()) else {
                     return Ok(Outcome::Say(lang.pick("What should the new department be called?", "新部门叫什么名字？")));
@@ -604,7 +585,17 @@ impl Secretary {
             )),
             IntentKind::Question => Outcome::Say(capabilities(lang)),
             IntentKind::DeleteDepartment => self.delete_department(s, snap, lang),
-            IntentKind::AssignTask => self.assign_task(s, snap, lang),
+            IntentKind::AssignTask => {
+                let requirements = match s.requirement {
+                    Some(_) => self.work.requirements().await?,
+                    None => vec![],
+                };
+                self.assign_task(s, snap, &requirements, lang)
+            }
+            IntentKind::SetReviewer => {
+                let requirements = self.work.requirements().await?;
+                self.set_reviewer(s, snap, &requirements, lang)
+            }
             IntentKind::CreateRequirement => self.create_requirement(s, snap, lang),
             IntentKind::SetPolicy => Outcome::Say(lang.pick(
                 "Which policy should change? Say e.g. \"approvals: manual\" or \"daily budget $5\".",

@@ -138,6 +138,7 @@ async fn rich_company() -> (Stage, i32, i32) {
             participant_ids: vec![alice, bob],
             strategy: Strategy::RoundRobin,
             max_turns: None,
+            trace_id: None,
         })
         .await
         .unwrap();

@@ -124,6 +124,8 @@ fn rule_tier_meets_the_corpus_accuracy_bar() {
         "participants",
         "level",
         "amount",
+        "reviewer",
+        "requirement",
     ] {
         assert!(
             corpus

@@ -195,6 +195,7 @@ impl Room {
                 participant_ids: who.iter().map(|n| self.id(n)).collect(),
                 strategy,
                 max_turns: None,
+                trace_id: None,
             })
             .await
             .unwrap()
@@ -665,4 +666,220 @@ async fn the_boss_can_end_a_meeting_early_and_still_gets_the_minutes() {
     // Ended means ended: nobody is given the floor again.
     r.run_for(TimeDelta::hours(1)).await;
     assert_eq!(r.speakers(chat).await.len(), spoke);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_meeting_opened_while_no_engine_runs_starts_when_the_engine_starts() {
+    let r = room(&TRIO).await;
+    // `cubicle-cli` opens the meeting and the boss posts into it; no engine is running.
+    let cli = r.co.another_process().await;
+    let ids = ["Alice", "Bob", "Carol"].map(|n| r.id(n)).to_vec();
+    let chat = cli
+        .meetings
+        .open(OpenMeeting {
+            topic: "Release checklist".into(),
+            participant_ids: ids,
+            strategy: Strategy::RoundRobin,
+            max_turns: None,
+            trace_id: None,
+        })
+        .await
+        .unwrap()
+        .id;
+    cli.chats
+        .post_as_boss(cubicle_core::chat::PostMessage {
+            chat_id: chat,
+            text: "Please start with what blocks the release.".into(),
+        })
+        .await
+        .unwrap();
+
+    // Later, `cubicle-cli run`: a new engine starts over the same database.
+    let engine = Engine::new(
+        &r.co.core,
+        EngineConfig {
+            seed: Some(11),
+            ..EngineConfig::default()
+        },
+    );
+    engine.bootstrap().await.unwrap();
+    let until = r.clock.now() + TimeDelta::hours(2);
+    engine.run_simulated(&r.clock, until).await;
+
+    assert_eq!(
+        r.speakers(chat).await,
+        ["Alice", "Bob", "Carol", "Alice", "Bob", "Carol"]
+    );
+    let meeting = r.co.core.meetings.find(chat).await.unwrap().unwrap();
+    assert_eq!(meeting.status, "closed");
+    assert!(
+        r.texts(chat)
+            .await
+            .iter()
+            .any(|t| t == "Please start with what blocks the release.")
+    );
+    // The boss's words reached the first speaker's prompt.
+    let prompts = r.script.lock().unwrap().prompts.clone();
+    assert!(
+        prompts
+            .iter()
+            .any(|p| p.contains("Please start with what blocks the release.")),
+        "the boss's post was in a speaker's prompt"
+    );
+}
+
+/// A proposal, an objection and an agreement in one round; the objection gets a
+/// ruling with the objector in its chain and the meeting is not closed as consensus.
+async fn objection_is_ruled(zh: bool, proposal: &str, objection: &str, agreement: &str) {
+    let r = room(&TRIO).await;
+    if zh {
+        r.co.core
+            .org
+            .update_company(UpdateCompany {
+                language: Some(Language::ZhCn),
+                ..UpdateCompany::default()
+            })
+            .await
+            .unwrap();
+    }
+    r.say("Bob", &[proposal]);
+    r.say("Alice", &[objection]);
+    r.say("Carol", &[agreement]);
+    let chat = r
+        .open(
+            "v2 launch",
+            &["Bob", "Alice", "Carol"],
+            Strategy::RoundRobin,
+        )
+        .await;
+    r.run_for(TimeDelta::hours(2)).await;
+
+    let decisions = r.co.core.meetings.decisions(chat).await.unwrap();
+    let d = decisions
+        .iter()
+        .find(|d| d.question == proposal)
+        .unwrap_or_else(|| panic!("no ruling on {proposal:?}: {decisions:?}"));
+    assert_eq!(d.status, "decided");
+    let chain: Vec<Value> = serde_json::from_value(d.authorization_chain.clone()).unwrap();
+    assert_eq!(
+        (chain[0]["who"].as_str(), chain[0]["role"].as_str()),
+        (Some("Bob"), Some("proposed"))
+    );
+    assert!(
+        chain
+            .iter()
+            .any(|l| l["who"] == "Alice" && l["role"] == "opposed"),
+        "{chain:?}"
+    );
+    // The company's list of decisions (`cubicle-cli decisions`) has it, with its
+    // meeting and its chain.
+    let all = r.co.core.meetings.all_decisions().await.unwrap();
+    let listed = all.iter().find(|x| x.decision.id == d.id).unwrap();
+    assert_eq!(listed.topic.as_deref(), Some("v2 launch"));
+    assert_eq!(listed.chat_id, Some(chat));
+    assert_eq!(listed.decision.authorization_chain.len(), chain.len());
+    // The close, when it came, was not a consensus over the objection.
+    let notes = r.co.core.meetings.notes(chat).await.unwrap();
+    assert!(
+        notes
+            .iter()
+            .all(|n| n.move_kind != "close" || !n.reason.contains("consensus")),
+        "{notes:?}"
+    );
+    let ruling_prefix = if zh { "裁定：" } else { "Ruling: " };
+    assert!(
+        r.texts(chat)
+            .await
+            .iter()
+            .any(|t| t.starts_with(ruling_prefix)),
+        "{:?}",
+        r.texts(chat).await
+    );
+    let minutes =
+        r.co.core
+            .meetings
+            .find(chat)
+            .await
+            .unwrap()
+            .unwrap()
+            .minutes
+            .unwrap();
+    if zh {
+        assert!(
+            minutes.contains(&format!("裁定（一般）：{proposal} → ")),
+            "{minutes}"
+        );
+        for english in ["other", "approved", "rejected", "Ruled"] {
+            assert!(!minutes.contains(english), "{english} in {minutes}");
+        }
+    } else {
+        assert!(
+            minutes.contains(&format!("Ruled (general): {proposal} → ")),
+            "{minutes}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_english_no_too_risky_is_an_objection_and_gets_a_ruling() {
+    objection_is_ruled(
+        false,
+        "Let's launch v2 for everyone in Q3.",
+        "No, too risky: the payment flow is untested.",
+        "Sounds good to me.",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chinese_bu_keyi_is_an_objection_and_gets_a_ruling_in_chinese() {
+    objection_is_ruled(
+        true,
+        "我们Q3就给所有人上线v2吧",
+        "这个方案不可以，Q3风险太大",
+        "同意，就按这个来",
+    )
+    .await;
+}
+
+#[derive(serde::Deserialize)]
+struct LabelledStance {
+    text: String,
+    stance: cubicle_core::meeting::stance::TurnStance,
+}
+
+#[test]
+fn the_labelled_objections_and_agreements_read_right_in_both_languages() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/corpus/stances.jsonl"
+    );
+    let set: Vec<LabelledStance> = std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    use cubicle_core::meeting::stance::{TurnStance, stance};
+    for want in [TurnStance::Objects, TurnStance::Agrees, TurnStance::Neither] {
+        for zh in [true, false] {
+            let n = set
+                .iter()
+                .filter(|l| l.stance == want && l.text.chars().any(|c| c > '\u{2e80}') == zh)
+                .count();
+            assert!(n >= 2, "only {n} labelled {want:?} (zh: {zh})");
+        }
+    }
+    let wrong: Vec<String> = set
+        .iter()
+        .filter(|l| stance(&l.text) != l.stance)
+        .map(|l| format!("{:?}: {:?}, want {:?}", l.text, stance(&l.text), l.stance))
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "{} of {} wrong:\n{}",
+        wrong.len(),
+        set.len(),
+        wrong.join("\n")
+    );
 }

@@ -10,6 +10,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 use crate::util::TestCompany;
 
 mod by_chat;
+mod reviewers;
 
 async fn zh_company() -> TestCompany {
     let co = TestCompany::new().await;

@@ -5,6 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::super::intent::TEAM;
 use super::super::lexicon::{
     DEPARTMENT_NOUNS, EVERYONE, is_department_word, is_pronoun, looks_like_cn_department,
     starts_with_task_verb,
@@ -112,6 +113,29 @@ pub(super) fn clean_department(v: &str) -> Option<String> {
         return None;
     }
     Some(v)
+}
+
+/// A requirement as the boss refers to it: "the login page requirement" → "login page",
+/// "登录页需求" → "登录页"; `None` when nothing is left.
+pub(super) fn clean_requirement(v: &str) -> Option<String> {
+    let mut v = strip_article(trim_particles(v)).trim().to_owned();
+    for suffix in [
+        " requirement",
+        " project",
+        " initiative",
+        " epic",
+        "这个需求",
+        "这个项目",
+        "需求",
+        "项目",
+    ] {
+        if v.to_lowercase().ends_with(suffix) {
+            v.truncate(v.len() - suffix.len());
+            v = v.trim().to_owned();
+        }
+    }
+    let v = strip_article(v.trim_end_matches('的').trim()).to_owned();
+    (!v.is_empty()).then_some(v)
 }
 
 /// "his team", "她的部门": a department known only from the conversation.
@@ -268,9 +292,139 @@ pub(super) fn subject(v: &str) -> Subject {
     Subject::Topic(v.to_owned())
 }
 
+/// The assignee of "让…" with whoever works with them, and the task.
+pub(super) struct Actor {
+    pub who: Assignee,
+    /// Named colleagues, or [`TEAM`] for the assignee's team.
+    pub participants: Vec<String>,
+    pub rest: String,
+    pub conf: f32,
+}
+
+/// What joins someone to the assignee: "和", "跟", "带领" …
+const CN_WITH: &[&str] = &[
+    "以及", "带领", "带着", "领着", "率领", "协同", "联合", "和", "跟", "与", "同",
+];
+/// "李娜牵头准备…": the assignee leads; the verb is not part of the name.
+const CN_LEADS: &[&str] = &["牵头", "主导", "带头"];
+
+static WITH_TEAM: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"^\s*(?:和|跟|与|同|以及|带领|带着|带|领着|率领|协同|联合)\s*(?:整个|全体|全|自己的|他的|她的|本|其)?\s*(?:团队|小组|组员|组里的人|部门的人|同事们?|大家)\s*(?:一起|一块儿?|共同)?\s*",
+    )
+});
+static TOGETHER: LazyLock<Regex> =
+    LazyLock::new(|| compile(r"^\s*(?:一起|一块儿?|共同|协同|联合)\s*(?:来)?\s*"));
+static LIST_JOIN: LazyLock<Regex> = LazyLock::new(|| compile(r"^\s*(?:、|,|和|跟|与|以及|及)\s*"));
+
+/// A name at the start of `v`: a known person's name first (the anchor), else a Latin
+/// name, else two or three Chinese characters when `fits` accepts what follows.
+fn name_at<'a>(
+    v: &'a str,
+    known: &[&str],
+    fits: impl Fn(&str) -> bool,
+) -> Option<(&'a str, &'a str)> {
+    static LATIN: LazyLock<Regex> = LazyLock::new(|| compile(r"^[A-Za-z][A-Za-z'-]*{EN2}"));
+    if let Some(k) = known_prefix(v, known) {
+        return Some(v.split_at(k.len()));
+    }
+    if let Some(m) = LATIN.find(v) {
+        return Some(v.split_at(m.end()));
+    }
+    let chars: Vec<(usize, char)> = v.char_indices().collect();
+    (2..=3usize).find_map(|len| {
+        let &(at, _) = chars.get(len)?;
+        (chars[..len].iter().all(|(_, c)| is_han(*c)) && fits(&v[at..])).then(|| v.split_at(at))
+    })
+}
+
+/// The longest known name `v` starts with.
+fn known_prefix<'k>(v: &str, known: &[&'k str]) -> Option<&'k str> {
+    known
+        .iter()
+        .copied()
+        .filter(|k| !k.is_empty() && v.starts_with(k))
+        .max_by_key(|k| k.len())
+}
+
+fn starts_with_any(v: &str, words: &[&str]) -> bool {
+    words.iter().any(|w| v.trim_start().starts_with(w))
+}
+
+/// "李娜和整个团队一起准备…", "李娜带领团队准备…", "李娜跟王强一起评估…": the assignee is
+/// read first and the conjunction never becomes part of the name; the team or the
+/// colleagues named after it are participants.
+fn split_company(v: &str, known: &[&str]) -> Option<Actor> {
+    let joined = |rest: &str| starts_with_any(rest, CN_WITH) || starts_with_any(rest, CN_LEADS);
+    let (lead, after) = name_at(v, known, joined)?;
+    if !joined(after) || is_pronoun(lead) {
+        return None;
+    }
+    let actor = |participants, rest: &str| {
+        Some(Actor {
+            who: Assignee::Named(lead.trim().to_owned()),
+            participants,
+            rest: rest.trim().to_owned(),
+            conf: 1.0,
+        })
+    };
+    if let Some(m) = WITH_TEAM.find(after) {
+        return actor(vec![TEAM.to_owned()], &after[m.end()..]);
+    }
+    if let Some(w) = CN_LEADS
+        .iter()
+        .find(|w| after.trim_start().starts_with(**w))
+    {
+        return actor(vec![], &after.trim_start()[w.len()..]);
+    }
+    let w = CN_WITH
+        .iter()
+        .find(|w| after.trim_start().starts_with(**w))?;
+    let mut rest = &after.trim_start()[w.len()..];
+    let mut others = Vec::new();
+    let ends = |r: &str| TOGETHER.is_match(r) || LIST_JOIN.is_match(r) || starts_with_task_verb(r);
+    while let Some((name, after_name)) = name_at(rest.trim_start(), known, ends) {
+        others.push(name.trim().to_owned());
+        rest = after_name;
+        match LIST_JOIN.find(rest) {
+            Some(m) => rest = &rest[m.end()..],
+            None => break,
+        }
+    }
+    // "和客户沟通" is a task, not a colleague: a word that is nobody's known name only
+    // counts as a person when "一起" says they work together.
+    // "协同", "带领" say it themselves.
+    let all_known = others.iter().all(|o| known.contains(&o.as_str()));
+    let says_together = ["协同", "联合", "带领", "带着", "领着", "率领"].contains(w);
+    match TOGETHER.find(rest) {
+        _ if others.is_empty() => None,
+        Some(m) => actor(others, &rest[m.end()..]),
+        None if all_known || says_together => actor(others, rest),
+        None => None,
+    }
+}
+
+pub(super) fn split_actor(v: &str, known: &[&str]) -> Option<Actor> {
+    let v = v.trim();
+    if let Some(a) = split_company(v, known) {
+        return Some(a);
+    }
+    let (who, rest, conf) = split_alone(v, known)?;
+    Some(Actor {
+        who,
+        participants: vec![],
+        rest,
+        conf,
+    })
+}
+
 /// "张伟调研一下竞品" → ("张伟", "调研一下竞品"). Chinese has no spaces, so the name
-/// ends where a known task verb begins; a department ends at 部; English names at a space.
-pub(super) fn split_actor(v: &str) -> Option<(Assignee, String, f32)> {
+/// ends where a known name or a known task verb begins; a department ends at 部; English
+/// names at a space.
+fn split_alone(v: &str, known: &[&str]) -> Option<(Assignee, String, f32)> {
+    if let Some(k) = known_prefix(v, known).filter(|k| v.len() > k.len()) {
+        return Some((Assignee::Named(k.to_owned()), v[k.len()..].to_owned(), 1.0));
+    }
     static ASCII_NAME: LazyLock<Regex> =
         LazyLock::new(|| compile(r"^(?P<n>[A-Za-z][A-Za-z'-]*{EN2})\s*(?P<rest>.+)$"));
     static CN_DEPT: LazyLock<Regex> =
@@ -356,16 +510,16 @@ mod tests {
 
     #[test]
     fn chinese_actor_ends_at_the_verb() {
-        let (who, desc, c) = split_actor("张伟调研一下竞品").unwrap();
+        let (who, desc, c) = split_alone("张伟调研一下竞品", &[]).unwrap();
         assert!(matches!(who, Assignee::Named(n) if n == "张伟"));
         assert_eq!(desc, "调研一下竞品");
         assert_eq!(c, 1.0);
-        let (who, desc, _) = split_actor("欧阳娜娜写一份总结").unwrap();
+        let (who, desc, _) = split_alone("欧阳娜娜写一份总结", &[]).unwrap();
         assert!(matches!(who, Assignee::Named(n) if n == "欧阳娜娜"));
         assert_eq!(desc, "写一份总结");
-        let (who, _, _) = split_actor("市场部准备发布会的材料").unwrap();
+        let (who, _, _) = split_alone("市场部准备发布会的材料", &[]).unwrap();
         assert!(matches!(who, Assignee::Named(n) if n == "市场部"));
-        let (who, _, _) = split_actor("她写一份推广方案").unwrap();
+        let (who, _, _) = split_alone("她写一份推广方案", &[]).unwrap();
         assert!(matches!(who, Assignee::Pronoun));
     }
 

@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use regex::{Captures, Regex};
 
-use super::super::intent::{Intent, IntentKind, Slots};
+use super::super::intent::{Intent, IntentKind, Slots, TEAM};
 use super::super::lexicon::{
     self, DEPARTMENT_NOUNS, find_role_fuzzy, find_roles, is_department_word, is_pronoun, levels_in,
     looks_like_cn_department,
@@ -16,9 +16,9 @@ use super::super::lexicon::{
 use super::super::normalize::{has_han, parse_amount, parse_count};
 use super::clean::{
     Assignee, Subject, clean_assignee, clean_department, clean_description, clean_person,
-    clean_person_or_department, clean_topic, clean_value, department_like, is_budget_clause,
-    is_change_clause, is_policy_clause, is_reference, is_setting_word, looks_like_department,
-    split_actor, subject,
+    clean_person_or_department, clean_requirement, clean_topic, clean_value, department_like,
+    is_budget_clause, is_change_clause, is_policy_clause, is_reference, is_setting_word,
+    looks_like_department, split_actor, subject,
 };
 use super::compile;
 
@@ -32,7 +32,13 @@ const BUDGET_WITH_AMOUNT: f32 = 0.93;
 /// "add", "要一个"): they mean a hire only when a role is named.
 const WEAK_HIRE: std::ops::Range<f32> = 0.85..0.9;
 
-pub(super) fn fill(kind: IntentKind, conf: f32, caps: &Captures, clause: &str) -> Vec<Intent> {
+pub(super) fn fill(
+    kind: IntentKind,
+    conf: f32,
+    caps: &Captures,
+    clause: &str,
+    known: &[&str],
+) -> Vec<Intent> {
     let mut s = Slots::default();
     let mut conf = conf;
     let get = |n: &str| {
@@ -76,6 +82,12 @@ pub(super) fn fill(kind: IntentKind, conf: f32, caps: &Captures, clause: &str) -
     if let Some(v) = get("topic") {
         s.topic = clean_topic(v);
     }
+    if let Some(v) = get("reviewer") {
+        s.reviewer = clean_person(v);
+    }
+    if let Some(v) = get("req") {
+        s.requirement = clean_requirement(v);
+    }
     if let Some(v) = get("ref") {
         s.name = Some(format!(
             "#{}",
@@ -92,16 +104,17 @@ pub(super) fn fill(kind: IntentKind, conf: f32, caps: &Captures, clause: &str) -
         }
     }
     if let Some(v) = get("actor") {
-        let Some((who, desc, c)) = split_actor(v) else {
+        let Some(actor) = split_actor(v, known) else {
             return vec![];
         };
-        match who {
+        match actor.who {
             Assignee::Named(a) => s.assignee = Some(a),
             Assignee::Pronoun => conf = conf.min(PRONOUN_ASSIGNEE),
             Assignee::Invalid => {}
         }
-        s.description = clean_description(&desc);
-        conf = conf.min(c);
+        s.participants = actor.participants;
+        s.description = clean_description(&actor.rest);
+        conf = conf.min(actor.conf);
     }
 
     match kind {
@@ -124,6 +137,16 @@ pub(super) fn fill(kind: IntentKind, conf: f32, caps: &Captures, clause: &str) -
             }
             if get("name").is_some_and(|n| n.split_whitespace().count() > 3) {
                 return vec![];
+            }
+            // "把李娜和王强调到市场部": the first is the name, the others move with them.
+            if let Some(all) = get("name") {
+                let mut people = LIST_SEP.split(all).filter_map(clean_person);
+                if let (Some(first), rest) = (people.next(), people.collect::<Vec<_>>())
+                    && !rest.is_empty()
+                {
+                    s.name = Some(first);
+                    s.participants = rest;
+                }
             }
         }
         IntentKind::DeleteDepartment => {
@@ -167,6 +190,11 @@ pub(super) fn fill(kind: IntentKind, conf: f32, caps: &Captures, clause: &str) -
             }
         }
         IntentKind::ConveneMeeting => meeting(&mut s, caps, clause),
+        IntentKind::CreateRequirement => reviewed_by(&mut s),
+        IntentKind::AssignTask => {
+            for_requirement(&mut s);
+            together_with(&mut s);
+        }
         IntentKind::AskStatus => {
             if let Some(d) = get("dept") {
                 s.department = clean_department(d);
@@ -191,6 +219,7 @@ fn missing_required(kind: IntentKind, s: &Slots) -> bool {
         AssignTask => s.description.is_none(),
         CreateRequirement => s.description.is_none(),
         ConveneMeeting => s.topic.is_none() && s.participants.is_empty(),
+        SetReviewer => s.reviewer.is_none() || s.requirement.is_none(),
         SetPolicy => s.level.is_none() && s.amount.is_none(),
         _ => false,
     }
@@ -373,6 +402,82 @@ fn count_before(prefix: &str) -> Option<u32> {
     }
 }
 
+// ---------------------------------------------------------------- requirements
+
+/// "…in Engineering, reviewed by Dan", "…，由李娜评审": the reviewer named at the end of
+/// a new requirement, cut from its description.
+static REVIEWED_BY: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?:\s*,\s*|\s+)(?:(?:to\s+be\s+|and\s+)?reviewed\s+by\s+(?P<a>{WHO})|with\s+(?P<b>{WHO})\s+as\s+(?:the\s+)?reviewer|reviewer\s*:?\s*(?P<c>{WHO}))\s*$|\s*,?\s*(?:(?:由|让|请)\s*(?P<d>[^,]{1,12}?)\s*(?:来)?\s*(?:评审|审核)|评审人?\s*(?:是|为|:)\s*(?P<e>[^,]{1,12}?))\s*$",
+    )
+});
+
+fn reviewed_by(s: &mut Slots) {
+    let Some(desc) = s.description.clone() else {
+        return;
+    };
+    let Some(c) = REVIEWED_BY.captures(&desc) else {
+        return;
+    };
+    let who = ["a", "b", "c", "d", "e"]
+        .iter()
+        .find_map(|n| c.name(n))
+        .map(|m| m.as_str());
+    if let (Some(who), Some(all)) = (who.and_then(clean_person), c.get(0)) {
+        s.reviewer = Some(who);
+        s.description = clean_description(&desc[..all.start()]);
+    }
+}
+
+/// "ask Carol to write the tests for the login page requirement", "让李娜为登录页需求写测试":
+/// the requirement the task belongs to.
+static FOR_REQUIREMENT: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"\b(?:for|on|in|of|under)\s+(?:the\s+)?(?P<r>[^,]+?)\s+(?:requirement|project)\b|(?:为|给|针对|关于)\s*(?P<z>[^,]{1,20}?)\s*(?:需求|项目)",
+    )
+});
+
+fn for_requirement(s: &mut Slots) {
+    let found = s.description.as_deref().and_then(|d| {
+        FOR_REQUIREMENT
+            .captures(d)
+            .and_then(|c| c.name("r").or_else(|| c.name("z")))
+            .and_then(|m| clean_requirement(m.as_str()))
+    });
+    if found.is_some() {
+        s.requirement = found;
+    }
+}
+
+/// "ask Alice to draft the plan with her team", "… together with Bob": who works on it
+/// with the assignee, cut from the description.
+static TOGETHER_WITH: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"\s+(?:(?:together|along)\s+with\s+(?P<p>{WHO}(?:\s*(?:,|and)\s*{WHO})*)|(?:together\s+)?with\s+(?:her|his|their|the)\s+(?:whole\s+)?(?P<team>team))$",
+    )
+});
+
+fn together_with(s: &mut Slots) {
+    let Some(desc) = s.description.clone() else {
+        return;
+    };
+    let Some(c) = TOGETHER_WITH.captures(&desc) else {
+        return;
+    };
+    let Some(all) = c.get(0) else { return };
+    if c.name("team").is_some() {
+        s.participants = vec![TEAM.to_owned()];
+    } else if let Some(p) = c.name("p") {
+        s.participants = LIST_SEP
+            .split(p.as_str())
+            .filter_map(clean_person)
+            .collect();
+    }
+    if !s.participants.is_empty() {
+        s.description = clean_description(&desc[..all.start()]);
+    }
+}
+
 // ---------------------------------------------------------------- meetings
 
 static EN_PEOPLE: LazyLock<Regex> = LazyLock::new(|| {
@@ -395,13 +500,21 @@ static CN_TOPIC: LazyLock<Regex> = LazyLock::new(|| {
         r"(?:讨论(?:一下)?|聊聊|聊一下|聊一聊|商量(?:一下)?|主题是|议题是|关于|对一下)\s*(?P<t>[^,]+?)(?:的事情?|的问题)?\s*(?:吧)?(?:,|$)",
     )
 });
+static MEETING_NOUN: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"^(?:a|an|the|our|one)?\s*(?:quick\s+|short\s+|brief\s+|team\s+|new\s+)?(?:meeting|sync|call|huddle|discussion|session|standup|stand-up)\b",
+    )
+});
 static LIST_SEP: LazyLock<Regex> =
     LazyLock::new(|| compile(r"\s*(?:,|、|\band\b|&|和|跟|与|以及|及)\s*"));
 
 fn meeting(s: &mut Slots, caps: &Captures, clause: &str) {
+    // "convene a meeting with Alice …": the words after the verb are the meeting, not
+    // the people; those come after "with".
     let people = caps
         .name("people")
         .map(|m| m.as_str().to_owned())
+        .filter(|p| !MEETING_NOUN.is_match(p))
         .or_else(|| {
             EN_PEOPLE
                 .captures(clause)

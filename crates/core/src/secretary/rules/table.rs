@@ -119,11 +119,20 @@ pub(super) const ROWS: &[Row] = &[
     r(RequestReport, 0.9, r"^(?:把)?\s*(?P<subj>[^,]+?)\s*的\s*(?:周报|日报|月报|报告|总结)\s*(?:发给我|给我|发我|拿来|交上来)"),
     r(RequestReport, 0.88, r"^(?:汇报|总结|汇总)\s*(?:一下)\s*(?P<topic>.*)$"),
     // ---- convene_meeting: `fill` reads participants and topic from the whole clause
-    r(ConveneMeeting, 0.9, r"\b(?:set\s+up|schedule|call|organi[sz]e|arrange|book|have|hold|host|run|plan|gather\s+.+?\s+for|get\s+.+?\s+into)\s+(?:a\s+|an\s+|一个\s*|一次\s*|个\s*)?(?:quick\s+|short\s+|brief\s+|team\s+|new\s+)?(?:meeting|sync|call|brainstorm(?:ing)?(?:\s+session)?|huddle|standup|stand-up|discussion|1:1|one-on-one)\b"),
+    r(ConveneMeeting, 0.9, r"\b(?:convene|set\s+up|schedule|call|organi[sz]e|arrange|book|have|hold|host|run|plan|gather\s+.+?\s+for|get\s+.+?\s+into)\s+(?:a\s+|an\s+|一个\s*|一次\s*|个\s*)?(?:quick\s+|short\s+|brief\s+|team\s+|new\s+)?(?:meeting|sync|call|brainstorm(?:ing)?(?:\s+session)?|huddle|standup|stand-up|discussion|1:1|one-on-one)\b"),
     r(ConveneMeeting, 0.88, r"^(?:a\s+)?meeting\s+(?:with|about|on|re)\b"),
     r(ConveneMeeting, 0.9, r"^(?:convene|gather|assemble)\s+(?P<people>.+?)\s+(?:to\s+discuss|to\s+talk\s+about|to\s+talk|about|on|for|regarding)\b"),
     r(ConveneMeeting, 0.92, r"\b(?:get|bring|pull)\s+(?P<people>.+?)\s+together\b"),
     r(ConveneMeeting, 0.9, r"开会|开个?[\p{Han}]{0,3}?会|拉个会|碰个头|召集|组织(?:一次|一个|个)?会议|会议|大会"),
+    // ---- set_reviewer: above assign_task's rows ("have Dan review …" names a reviewer)
+    r(SetReviewer, 0.93, r"\b(?:make|set|name|appoint|assign|put)\s+(?P<reviewer>{WHO})\s+(?:as\s+)?(?:the\s+)?reviewer\s+(?:of|for|on)\s+(?:the\s+)?(?P<req>.+)$"),
+    r(SetReviewer, 0.93, r"\b(?:have|let|get|ask)\s+(?P<reviewer>{WHO})\s+(?:to\s+)?review\s+(?:the\s+)?(?P<req>.+?\s+(?:requirement|project))$"),
+    r(SetReviewer, 0.91, r"^(?P<reviewer>{WHO})\s+(?:should|will|is\s+going\s+to|shall)\s+review\s+(?:the\s+)?(?P<req>.+?\s+(?:requirement|project))$"),
+    r(SetReviewer, 0.92, r"^(?:the\s+)?reviewer\s+(?:of|for)\s+(?:the\s+)?(?P<req>.+?)\s+(?:is|should\s+be|will\s+be)\s+(?P<reviewer>{WHO})$"),
+    r(SetReviewer, 0.93, r"^(?:让|叫|请|安排|指定|由)\s*(?P<reviewer>[^,]{1,12}?)\s*(?:来|去)?\s*(?:当|做|担任|作为|为)\s*(?P<req>[^,]+?)\s*的\s*(?:评审人?|审核人?|审阅人|reviewer)$"),
+    r(SetReviewer, 0.93, r"^(?:让|叫|请|安排|指定|由)\s*(?P<reviewer>[^,]{1,12}?)\s*(?:来|去)?\s*(?:评审|审核|审阅|review)\s*(?:一下)?\s*(?P<req>[^,]+?(?:需求|项目))$"),
+    r(SetReviewer, 0.93, r"^(?:把|将)?\s*(?P<req>[^,]+?)\s*的\s*(?:评审人?|审核人?|审阅人|reviewer)\s*(?:设为|设置为|设成|定为|改为|改成|换成|指定为|是|为|给)\s*(?P<reviewer>[^,]+)$"),
+    r(SetReviewer, 0.93, r"^(?P<req>[^,]+?(?:需求|项目))\s*(?:由|让|请)\s*(?P<reviewer>[^,]{1,12}?)\s*(?:来)?\s*(?:评审|审核|审阅)$"),
     // ---- set_policy: `fill` reads the level or the amount
     r(SetPolicy, 0.9, r"approv|polic|审批|批准|策略|\bask\s+me\b|问我|sign[\s-]?off|全自动|autopilot"),
     r(SetPolicy, 0.9, r"budget|spend|\bcap\b|\blimit\b|预算|花费|开销|额度"),
