@@ -49,6 +49,8 @@ test("boss sets up the company, builds the org chart, and it survives a restart"
   try {
     await (await byTestId(b, "wizard-company-name")).setValue("Acme Robotics");
     await (await byTestId(b, "wizard-boss-name")).setValue("Ada");
+    // The second step: how employees think (the built-in model stays picked for English).
+    await (await byTestId(b, "wizard-next")).click();
     await (await byTestId(b, "wizard-submit")).click();
 
     // The secretary is the home page; the org chart is one click away.

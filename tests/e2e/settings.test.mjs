@@ -54,6 +54,8 @@ test("boss adds a provider, stores its key in the keychain and tests the connect
   try {
     await (await byTestId(b, "wizard-company-name")).setValue("Acme Robotics");
     await (await byTestId(b, "wizard-boss-name")).setValue("Ada");
+    // The second step: how employees think (the built-in model stays picked for English).
+    await (await byTestId(b, "wizard-next")).click();
     await (await byTestId(b, "wizard-submit")).click();
     await (await byTestId(b, "nav-settings")).click();
     await byTestId(b, "settings-page");
