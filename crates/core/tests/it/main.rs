@@ -16,6 +16,7 @@ mod hostile;
 mod intents;
 mod meetings;
 mod minds;
+mod models;
 mod org;
 mod pg;
 mod secretary;
