@@ -66,6 +66,13 @@ const COMMANDS: &[&str] = &[
     "import_company",
     "save_company_bundle",
     "connection",
+    "list_local_models",
+    "start_model_download",
+    "pause_model_download",
+    "cancel_model_download",
+    "use_local_model",
+    "detect_local_servers",
+    "add_local_server",
 ];
 
 fn main() {

@@ -7,6 +7,7 @@ mod bundle;
 mod chats;
 mod employee_tools;
 mod mailbox;
+mod models;
 mod org;
 mod secretary;
 mod settings;
@@ -79,6 +80,13 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         bundle::export_company,
         bundle::import_company,
         bundle::save_company_bundle,
+        models::list_local_models,
+        models::start_model_download,
+        models::pause_model_download,
+        models::cancel_model_download,
+        models::use_local_model,
+        models::detect_local_servers,
+        models::add_local_server,
     ]
 }
 

@@ -6,6 +6,7 @@ mod bench;
 mod bundle;
 mod decisions;
 mod intent;
+mod models;
 mod org;
 mod provider;
 mod run;
@@ -41,6 +42,9 @@ enum Command {
     /// Model providers: list, add, store a key, test.
     #[command(subcommand)]
     Provider(provider::ProviderCommand),
+    /// Local models: the catalogue, downloads, servers running on this machine.
+    #[command(subcommand)]
+    Models(models::ModelsCommand),
     /// Ask a model one question through the gateway (budgeted, recorded in the ledger).
     Ask {
         /// Provider id (see `provider list`); default: the intent route, or
@@ -240,6 +244,7 @@ async fn run(cli: Cli) -> Result<()> {
             match command {
                 Command::Org(cmd) => org::run(&core, cmd).await,
                 Command::Provider(cmd) => provider::run(&core, cmd).await,
+                Command::Models(cmd) => models::run(&core, cmd).await,
                 Command::Say { yes, json, text } => {
                     say::say(&core, &text.join(" "), yes, json).await
                 }

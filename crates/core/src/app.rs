@@ -29,6 +29,8 @@ pub struct AppCore {
     pub meetings: crate::meeting::Meetings,
     /// Tools and the approval queue (SPEC §8).
     pub approvals: crate::approvals::Approvals,
+    /// The local model catalogue, downloads and detected local servers.
+    pub models: crate::models::LocalModels,
     pub clock: SharedClock,
 }
 
@@ -53,6 +55,8 @@ pub struct CoreOptions {
     pub workspace: Option<PathBuf>,
     /// Approval expiry and tool time limits.
     pub approvals: crate::approvals::ApprovalsConfig,
+    /// Where catalogue models download to, download timings, where local servers are.
+    pub local_models: crate::models::LocalModelsConfig,
 }
 
 impl Default for CoreOptions {
@@ -65,6 +69,7 @@ impl Default for CoreOptions {
             clock: SystemClock::shared(),
             workspace: None,
             approvals: crate::approvals::ApprovalsConfig::default(),
+            local_models: crate::models::LocalModelsConfig::default(),
         }
     }
 }
@@ -144,6 +149,9 @@ impl AppCore {
             providers = providers.with_builtin_path(path);
         }
         let providers = Arc::new(providers);
+        let models =
+            crate::models::LocalModels::new(bus.clone(), providers.clone(), options.local_models)
+                .map_err(|e| DbError::Db(sea_orm::DbErr::Custom(format!("model downloads: {e}"))))?;
         let clock = options.clock;
         let gateway = Gateway::spawn(
             db.clone(),
@@ -212,6 +220,7 @@ impl AppCore {
             traces: crate::trace::Traces::new(db_for_traces),
             meetings,
             approvals,
+            models,
             clock,
         })
     }

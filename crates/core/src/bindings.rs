@@ -78,6 +78,10 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     crate::meeting::view::MeetingViewDto::export_all(&cfg)?;
     crate::meeting::view::MeetingRef::export_all(&cfg)?;
     crate::approvals::ApprovalDto::export_all(&cfg)?;
+    crate::models::LocalModelDto::export_all(&cfg)?;
+    crate::models::LocalServerDto::export_all(&cfg)?;
+    crate::models::AddLocalServer::export_all(&cfg)?;
+    crate::models::LocalModelRef::export_all(&cfg)?;
     crate::approvals::ApprovalFilter::export_all(&cfg)?;
     crate::approvals::DecideApproval::export_all(&cfg)?;
     crate::approvals::DecidedVia::export_all(&cfg)?;

@@ -34,6 +34,14 @@ pub enum ErrorCode {
     BundleInvalid,
     /// The bundle was written by a newer Cubicle.
     BundleTooNew,
+    /// Not enough free disk space for a download (the message has the figures).
+    DiskFull,
+    /// A downloaded file is not the one the catalogue pins; it was deleted.
+    ChecksumMismatch,
+    /// A download failed over the network (status, drop, stall); it can be resumed.
+    DownloadFailed,
+    /// The boss cancelled it.
+    Cancelled,
 }
 
 impl ErrorCode {
@@ -61,6 +69,10 @@ impl ErrorCode {
             ErrorCode::DatabaseNotEmpty => "database_not_empty",
             ErrorCode::BundleInvalid => "bundle_invalid",
             ErrorCode::BundleTooNew => "bundle_too_new",
+            ErrorCode::DiskFull => "disk_full",
+            ErrorCode::ChecksumMismatch => "checksum_mismatch",
+            ErrorCode::DownloadFailed => "download_failed",
+            ErrorCode::Cancelled => "cancelled",
         }
     }
 }

@@ -82,6 +82,11 @@ pub enum DomainEvent {
     ApprovalDecided {
         approval_id: i32,
     },
+    /// A catalogue model's download moved on (at most 4 times a second while bytes flow),
+    /// finished, failed, or the model was installed, removed or put to use.
+    LocalModelChanged {
+        model_id: String,
+    },
 }
 
 /// Slow subscribers lag (and are told so) rather than slowing the writer down.

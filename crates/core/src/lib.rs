@@ -22,6 +22,7 @@ pub mod guard;
 pub mod mailbox;
 pub mod meeting;
 pub mod mind;
+pub mod models;
 pub mod notify;
 pub mod org;
 pub mod providers;

@@ -17,6 +17,7 @@ mod hostile;
 mod intents;
 mod meetings;
 mod minds;
+mod models;
 mod org;
 mod pg;
 mod secretary;

@@ -49,6 +49,11 @@ impl TestCompany {
                 None,
             ),
         };
+        // Downloads go to the test's own folder, never the user's models.
+        options
+            .local_models
+            .dir
+            .get_or_insert_with(|| dir.path().join("models"));
         let core = AppCore::open_with(&url, options).await.expect("open db");
         core.org
             .setup_company(SetupCompany {

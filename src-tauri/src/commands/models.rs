@@ -1,0 +1,53 @@
+//! Local models: the catalogue, downloads, and model servers running on this machine.
+
+use cubicle_core::models::{AddLocalServer, LocalModelDto, LocalModelRef, LocalServerDto};
+use cubicle_core::types::{BuiltinStatus, ProviderDto};
+use cubicle_core::{AppCore, IpcError};
+use tauri::State;
+
+type Res<T> = Result<T, IpcError>;
+
+#[tauri::command]
+pub async fn list_local_models(core: State<'_, AppCore>) -> Res<Vec<LocalModelDto>> {
+    Ok(core.models.list().await)
+}
+
+/// Starts or resumes a download; progress arrives as `local_model_changed` events.
+#[tauri::command]
+pub async fn start_model_download(
+    core: State<'_, AppCore>,
+    input: LocalModelRef,
+) -> Res<LocalModelDto> {
+    Ok(core.models.start(&input.model_id).await?)
+}
+
+#[tauri::command]
+pub async fn pause_model_download(
+    core: State<'_, AppCore>,
+    input: LocalModelRef,
+) -> Res<LocalModelDto> {
+    Ok(core.models.pause(&input.model_id).await?)
+}
+
+#[tauri::command]
+pub async fn cancel_model_download(
+    core: State<'_, AppCore>,
+    input: LocalModelRef,
+) -> Res<LocalModelDto> {
+    Ok(core.models.cancel(&input.model_id).await?)
+}
+
+#[tauri::command]
+pub async fn use_local_model(core: State<'_, AppCore>, input: LocalModelRef) -> Res<BuiltinStatus> {
+    Ok(core.models.use_as_builtin(&input.model_id).await?)
+}
+
+#[tauri::command]
+pub async fn detect_local_servers(core: State<'_, AppCore>) -> Res<Vec<LocalServerDto>> {
+    Ok(core.models.detect_servers().await?)
+}
+
+#[tauri::command]
+pub async fn add_local_server(core: State<'_, AppCore>, input: AddLocalServer) -> Res<ProviderDto> {
+    Ok(core.models.add_server(input).await?)
+}
