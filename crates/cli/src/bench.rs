@@ -89,7 +89,7 @@ pub enum BenchCommand {
         seed: u64,
         /// The company's daily budget (max_cost), USD; the default binds on the busiest
         /// day (Monday's kick-off).
-        #[arg(long, default_value_t = 0.8)]
+        #[arg(long, default_value_t = 0.5)]
         budget: f64,
         /// Per-call timeout in ms (SPEC: 60 000; short, so a week doesn't take hours).
         #[arg(long, default_value_t = 2000)]

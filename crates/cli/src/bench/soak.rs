@@ -65,7 +65,7 @@ impl Default for Options {
             people: 12,
             failure_rate: 0.2,
             seed: 42,
-            budget_usd: 0.8,
+            budget_usd: 0.5,
             price: (3.0, 15.0),
             call_timeout: Duration::from_secs(2),
             backoff: Duration::from_millis(100),
