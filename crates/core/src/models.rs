@@ -599,7 +599,7 @@ impl LocalModels {
                 Live::Verifying => LocalModelState::Verifying,
             };
         }
-        if self.is_installed(&e) {
+        if self.is_installed(e) {
             return LocalModelState::Installed {
                 in_use: in_use == dest.as_path(),
                 path: dest.display().to_string(),
