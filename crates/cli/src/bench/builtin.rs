@@ -275,35 +275,7 @@ async fn story(o: &Options, model: &Path, seed: u64) -> Result<(Story, Tally)> {
     )
     .await?;
     let s = script(o.language);
-    core.org
-        .setup_company(SetupCompany {
-            name: s.company.into(),
-            boss_name: s.boss.into(),
-            language: o.language,
-            mission: None,
-        })
-        .await?;
-    let dept = core
-        .org
-        .create_department(NewDepartment {
-            name: s.department.into(),
-            parent_id: None,
-            mission: None,
-        })
-        .await?;
-    let mut ids = Vec::new();
-    for (name, title) in s.people {
-        let e = core
-            .hire(NewEmployee {
-                name: name.into(),
-                title: title.into(),
-                department_id: Some(dept.id),
-                manager_id: None,
-                archetype: Some(Archetype::WarmHearted),
-            })
-            .await?;
-        ids.push(e.id);
-    }
+    let ids = staff(&core, &s, o.language).await?;
 
     let engine = Engine::new(
         &core,
@@ -356,6 +328,41 @@ async fn story(o: &Options, model: &Path, seed: u64) -> Result<(Story, Tally)> {
         },
         tally,
     ))
+}
+
+/// The company of the story: its boss, Robotics and the three people in it (ids in the
+/// script's order).
+async fn staff(core: &AppCore, s: &Script, language: Language) -> Result<Vec<i32>> {
+    core.org
+        .setup_company(SetupCompany {
+            name: s.company.into(),
+            boss_name: s.boss.into(),
+            language,
+            mission: None,
+        })
+        .await?;
+    let dept = core
+        .org
+        .create_department(NewDepartment {
+            name: s.department.into(),
+            parent_id: None,
+            mission: None,
+        })
+        .await?;
+    let mut ids = Vec::new();
+    for (name, title) in s.people {
+        let e = core
+            .hire(NewEmployee {
+                name: name.into(),
+                title: title.into(),
+                department_id: Some(dept.id),
+                manager_id: None,
+                archetype: Some(Archetype::WarmHearted),
+            })
+            .await?;
+        ids.push(e.id);
+    }
+    Ok(ids)
 }
 
 struct Checked {
