@@ -78,6 +78,11 @@ pub struct Figures {
     pub stories_run: u64,
     /// Share of the employees' written answers (messages and documents) in Chinese.
     pub zh_answers_ratio: f64,
+    /// Share of the deliverables and reports that name the task's subject (a word of it
+    /// such as "gripper" or 校准): a document in the right language can still be about
+    /// something else, or not readable at all. Reported, not a goal: it reads the words,
+    /// not the sense, so it is a floor on what a reader would call on topic.
+    pub on_topic_ratio: f64,
     pub thoughts: u64,
     pub model_calls: u64,
     /// The process's peak resident memory, model loaded (MB).
@@ -178,6 +183,12 @@ pub async fn measure(o: &Options) -> Result<Figures> {
     }
     all.seconds.sort_by(f64::total_cmp);
     let zh = all.answers.iter().filter(|a| is_chinese(a)).count();
+    let subject = script(o.language).subject;
+    let written: Vec<&String> = stories
+        .iter()
+        .flat_map(|s| s.deliverable.iter().chain(s.report.iter()))
+        .collect();
+    let on_topic = written.iter().filter(|t| names_subject(t, subject)).count();
     Ok(Figures {
         model: model
             .file_stem()
@@ -194,11 +205,24 @@ pub async fn measure(o: &Options) -> Result<Figures> {
         stories_completed: stories.iter().filter(|s| s.completed).count() as u64,
         stories_run: stories.len() as u64,
         zh_answers_ratio: ratio(zh as u64, all.answers.len() as u64),
+        on_topic_ratio: ratio(on_topic as u64, written.len() as u64),
         thoughts: stories.iter().map(|s| s.thoughts).sum(),
         model_calls: stories.iter().map(|s| s.model_calls).sum(),
         peak_rss_mb: peak_rss_mb(),
         stories,
     })
+}
+
+/// Whether `text` uses a word of the subject (case-insensitive; a stem matches its forms).
+/// A report's link to its deliverable does not count: the file name is the engine's.
+fn names_subject(text: &str, subject: &[&str]) -> bool {
+    let text: String = text
+        .lines()
+        .filter(|l| !l.starts_with("Deliverable: ") && !l.starts_with("交付物："))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .to_lowercase();
+    subject.iter().any(|w| text.contains(w))
 }
 
 fn ratio(part: u64, whole: u64) -> f64 {
@@ -224,6 +248,8 @@ struct Script {
     department: &'static str,
     people: [(&'static str, &'static str); 3],
     instruction: &'static str,
+    /// Words of the task's subject a deliverable or report on it would use.
+    subject: &'static [&'static str],
 }
 
 fn script(language: Language) -> Script {
@@ -239,6 +265,7 @@ fn script(language: Language) -> Script {
             ],
             instruction: "ask Alice to write a short design note on the gripper calibration \
                           timeout and discuss it with Bob",
+            subject: &["gripper", "calibrat", "timeout"],
         },
         Language::ZhCn => Script {
             company: "极客机器人",
@@ -250,6 +277,7 @@ fn script(language: Language) -> Script {
                 ("张伟", "测试工程师"),
             ],
             instruction: "让李娜写一份关于夹爪校准超时的简短设计说明，写之前先问问王强的意见",
+            subject: &["夹爪", "校准", "超时"],
         },
     }
 }
@@ -520,6 +548,10 @@ fn print(f: &Figures) {
         f.thought_seconds_p50, f.thought_seconds_p95
     );
     println!("  answers in Chinese     {:.2}", f.zh_answers_ratio);
+    println!(
+        "  on topic               {:.2}  (deliverables and reports naming the subject)",
+        f.on_topic_ratio
+    );
     if let Some(mb) = f.peak_rss_mb {
         println!("  peak memory            {mb:.0} MB");
     }
@@ -545,5 +577,29 @@ fn print(f: &Figures) {
         println!("  goals: all met");
     } else {
         println!("  goals missed: {}", missed.join("; "));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_subject_is_read_from_the_text_not_the_link() {
+        let en = script(Language::En).subject;
+        assert!(names_subject(
+            "Raise the Gripper Calibration wait to 5 s.",
+            en
+        ));
+        assert!(!names_subject(
+            "A great journey.\nDeliverable: employees/1/deliverables/task-1-gripper.md",
+            en
+        ));
+        let zh = script(Language::ZhCn).subject;
+        assert!(names_subject("夹爪校准超时：把等待改为五秒。", zh));
+        assert!(!names_subject(
+            "你可以在一句杯中写出美丽\n交付物：task-1-夹爪.md",
+            zh
+        ));
     }
 }

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use chrono::TimeDelta;
-use cubicle_llm::{CompletionRequest, FinishReason, TextShape};
+use cubicle_llm::{CompletionRequest, FinishReason, ModelProfile, TextShape};
 use cubicle_store::entity::{chat, chat_message, employee, task};
 use cubicle_store::{DbErr, chat as cq, org as oq};
 
@@ -50,6 +50,8 @@ pub(super) struct Wakeup {
     pub trace: Option<String>,
     pub latest_seen: Option<i32>,
     pub route: Route,
+    /// What the route's model can handle: every step's answer is sized to its output budget.
+    pub profile: ModelProfile,
     pub focus: Focus,
 }
 
@@ -103,6 +105,7 @@ impl Ctx<'_> {
         Writer {
             me: &self.me,
             company: &self.company,
+            output_budget: self.w.profile.output_budget,
         }
     }
 
@@ -363,8 +366,10 @@ async fn deliver(
     spent: &mut Spent,
 ) -> Result<Draft, GatewayError> {
     let req = cx.writer().document(&task.description, inputs);
+    let max_chars = shape_chars(&req);
     let text = ask_model(cx, req, spent).await?;
-    let document = text.trim();
+    let document = guided::tidy_document(&text, max_chars);
+    let document = document.as_str();
     if document.is_empty() {
         return Err(unusable("the document came back empty"));
     }
@@ -433,10 +438,7 @@ async fn write_line(
     req: CompletionRequest,
     spent: &mut Spent,
 ) -> Result<String, GatewayError> {
-    let max_chars = match &req.shape {
-        Some(TextShape::Text { max_chars, .. }) => *max_chars,
-        _ => u32::MAX,
-    };
+    let max_chars = shape_chars(&req);
     let others: Vec<&str> = cx
         .staff
         .values()
@@ -500,6 +502,14 @@ async fn ask_model(
         return Err(unusable("the answer was cut off at the token limit"));
     }
     Ok(reply.value.text)
+}
+
+/// The most characters the request's shape allows.
+fn shape_chars(req: &CompletionRequest) -> u32 {
+    match &req.shape {
+        Some(TextShape::Text { max_chars, .. }) => *max_chars,
+        _ => u32::MAX,
+    }
 }
 
 fn unusable(why: &str) -> GatewayError {

@@ -182,7 +182,8 @@ pub(super) async fn think(
         }
     };
     // A small model gets the work in short steps it can carry, not one JSON thought.
-    if core.gateway.profile(&route).await.is_ok_and(|p| p.small) {
+    let profile = core.gateway.profile(&route).await.ok();
+    if let Some(profile) = profile.filter(|p| p.small) {
         let unread_ids = unread.iter().map(|m| m.id).collect();
         return super::guided::think(
             engine,
@@ -196,6 +197,7 @@ pub(super) async fn think(
                 trace,
                 latest_seen,
                 route,
+                profile,
                 focus,
             },
         )

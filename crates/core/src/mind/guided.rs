@@ -7,7 +7,7 @@
 //! bounded [`TextShape`] — a message, a reply, a short document, a report — or one word
 //! out of two. Each prompt is a few hundred tokens, in the company's language.
 
-use cubicle_llm::{ChatMessage, CompletionRequest, TextShape};
+use cubicle_llm::{ChatMessage, CompletionRequest, SHAPE_MAX_CHAR_BYTES, TextShape};
 
 use crate::types::{CompanyDto, EmployeeDto, Language};
 
@@ -17,8 +17,8 @@ pub const ASK_MAX_CHARS: u32 = 240;
 pub const REPLY_MAX_CHARS: u32 = 300;
 /// The report to whoever gave the task.
 pub const REPORT_MAX_CHARS: u32 = 280;
-/// A deliverable: a short document, saved as a file. Its bound (3 bytes a character)
-/// plus the prompt must fit the built-in model's 4,096-token context.
+/// A deliverable: a short document, saved as a file. Like every step's answer it is
+/// further bounded by the model's output budget (see [`Writer::request`]).
 pub const DOCUMENT_MAX_CHARS: u32 = 900;
 /// Lines of the chat shown to a step.
 const CHAT_LINES: usize = 6;
@@ -32,6 +32,8 @@ const TEMPERATURE: f32 = 0.5;
 pub struct Writer<'a> {
     pub me: &'a EmployeeDto,
     pub company: &'a CompanyDto,
+    /// The model's output budget in tokens ([`cubicle_llm::ModelProfile::output_budget`]).
+    pub output_budget: u32,
 }
 
 impl Writer<'_> {
@@ -55,7 +57,12 @@ impl Writer<'_> {
         }
     }
 
+    /// A step's request. Its shape is narrowed until even its worst case (every character
+    /// 3 bytes, every byte a token) fits the output budget: a Chinese document of 900
+    /// characters could take 2,700 tokens, over a minute on two cores, and the call would
+    /// time out instead of ending by itself.
     fn request(&self, user: String, shape: TextShape) -> CompletionRequest {
+        let shape = fit_budget(shape, self.output_budget);
         CompletionRequest {
             messages: vec![
                 ChatMessage::system(self.system().trim().to_owned()),
@@ -227,6 +234,22 @@ impl Choice {
     }
 }
 
+/// `shape`, with no more characters than `budget` tokens can hold in the worst case.
+fn fit_budget(shape: TextShape, budget: u32) -> TextShape {
+    match shape {
+        TextShape::Text {
+            max_chars,
+            single_line,
+        } => TextShape::Text {
+            max_chars: max_chars
+                .min(budget.saturating_sub(1) / SHAPE_MAX_CHAR_BYTES)
+                .max(1),
+            single_line,
+        },
+        one_of @ TextShape::OneOf { .. } => one_of,
+    }
+}
+
 fn line(max_chars: u32) -> TextShape {
     TextShape::Text {
         max_chars,
@@ -274,6 +297,17 @@ pub fn tidy_line(text: &str, max_chars: u32) -> String {
     }
 }
 
+/// A small model's document, ready to save: when it filled its shape of `max_chars`, its
+/// unfinished last line is dropped (a document of one line ends at its last sentence).
+pub fn tidy_document(text: &str, max_chars: u32) -> String {
+    let t = text.trim();
+    let filled = t.chars().count() + 2 >= max_chars as usize;
+    match t.rfind('\n') {
+        Some(at) if filled => t[..at].trim_end().to_owned(),
+        _ => tidy_line(t, max_chars),
+    }
+}
+
 /// Whether `text` is written in Chinese: most of its letters are CJK characters.
 pub fn is_chinese(text: &str) -> bool {
     let (cjk, latin) = text.chars().fold((0usize, 0usize), |(c, l), ch| {
@@ -307,6 +341,9 @@ mod tests {
         }
     }
 
+    /// The built-in model's output budget (a quarter of its 4,096-token context).
+    const BUDGET: u32 = 1024;
+
     fn alice() -> EmployeeDto {
         EmployeeDto {
             title: "Robotics Engineer".into(),
@@ -322,6 +359,7 @@ mod tests {
         let w = Writer {
             me: &me,
             company: &co,
+            output_budget: BUDGET,
         };
         let lines = vec![
             ("Ada".to_owned(), "How is the gripper?".to_owned()),
@@ -344,9 +382,35 @@ mod tests {
             );
             let prompt: usize = req.messages.iter().map(|m| m.content.len()).sum();
             assert!(prompt < 1200, "a compact prompt: {prompt} bytes");
-            // The bound of the longest step plus its prompt fits a 4,096-token context.
+            // The bound of the longest step plus its prompt fits a 4,096-token context,
+            // and no answer can run past the model's output budget.
             assert!(shape.max_tokens() as usize + prompt < 4096);
+            assert!(shape.max_tokens() <= BUDGET, "{shape:?} over {BUDGET}");
         }
+    }
+
+    #[test]
+    fn the_document_shrinks_to_a_small_budget_and_keeps_its_size_on_a_large_one() {
+        let (me, co) = (alice(), company(Language::ZhCn));
+        let doc = |output_budget| {
+            let w = Writer {
+                me: &me,
+                company: &co,
+                output_budget,
+            };
+            w.document("写一份设计说明", &[]).shape
+        };
+        let max_chars = |shape: Option<TextShape>| match shape {
+            Some(TextShape::Text { max_chars, .. }) => max_chars,
+            other => panic!("a text shape, got {other:?}"),
+        };
+        assert_eq!(
+            max_chars(doc(1024)),
+            341,
+            "1,023 tokens hold 341 characters"
+        );
+        assert_eq!(max_chars(doc(4096)), DOCUMENT_MAX_CHARS);
+        assert_eq!(max_chars(doc(0)), 1, "never an empty shape");
     }
 
     #[test]
@@ -355,11 +419,27 @@ mod tests {
         let w = Writer {
             me: &me,
             company: &co,
+            output_budget: BUDGET,
         };
         let req = w.ask("写一份关于夹爪校准超时的设计说明", "王强");
         assert!(req.messages[0].content.starts_with("你是Alice"));
         assert!(req.messages[1].content.contains("用简体中文"));
         assert!(is_chinese(&req.messages[1].content));
+    }
+
+    #[test]
+    fn a_document_cut_by_its_shape_loses_its_unfinished_line() {
+        let doc = "Gripper timeout\n- Raise it to 5 s.\n- Log every ret";
+        assert_eq!(
+            tidy_document(doc, 48),
+            "Gripper timeout\n- Raise it to 5 s."
+        );
+        assert_eq!(
+            tidy_document(doc, 900),
+            doc,
+            "ended by the model: kept whole"
+        );
+        assert_eq!(tidy_document("One line. And a half", 20), "One line.");
     }
 
     #[test]

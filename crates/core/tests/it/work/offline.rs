@@ -278,8 +278,10 @@ async fn a_small_model_finishes_the_story_in_steps_with_a_saved_document() {
         let sent = serde_json::to_string(&a.body["messages"]).unwrap();
         assert!(sent.len() < 1_400, "{} bytes: {sent}", sent.len());
         assert!(a.body.get("response_format").is_none());
+        // Within the small served model's output budget (1,024 tokens), even for a
+        // document whose every character would take 3 tokens.
         let cap = a.body["max_tokens"].as_u64().unwrap();
-        assert!(cap <= 2_701, "cap {cap}");
+        assert!(cap <= 1_024, "cap {cap}");
     }
 }
 
