@@ -23,15 +23,15 @@ const INTRO_MAX_CHARS: usize = 400;
 /// The longest chat message an employee posts.
 pub const CHAT_MESSAGE_MAX_CHARS: usize = 1000;
 
-/// The agent card (SPEC §2): identity, capabilities, permission boundary, style.
+/// The agent card (SPEC §2): identity, capabilities, permission boundary. The
+/// personality follows it: [`personality_line`] for a short request, the archetype's
+/// whole persona block for a thought (never both: the model would read it twice).
 pub fn agent_card(e: &EmployeeDto, company: &CompanyDto, department: Option<&str>) -> String {
     format!(
         "You are {name}, {title} at {company}{dept}. You are an AI employee who works for {boss} (the boss).\n\
          Capabilities: {skills}. Tools you may use: {tools}.\n\
-         Boundaries: you only speak as {name}; you never decide approvals; anything sensitive waits for the boss. \
-         Before promising anyone a date, ask with {commit}; promise it only once approved. \
-         Memories you share with your team or the company may wait for the boss too.\n\
-         Personality: {archetype}. Style: {style}",
+         Boundaries: speak only as {name}; never decide approvals; anything sensitive waits for the boss, \
+         and so does a date you promise (ask with {commit} first) or a memory you share beyond yourself.",
         name = e.name,
         title = e.title,
         company = company.name,
@@ -54,8 +54,15 @@ pub fn agent_card(e: &EmployeeDto, company: &CompanyDto, department: Option<&str
                 .join(", ")
         },
         commit = crate::tools::signature(CommitToDate::NAME).unwrap_or_default(),
-        archetype = e.archetype.as_str().replace('_', " "),
-        style = e.speaking_style,
+    )
+}
+
+/// The personality in one line, for requests that do without the persona block.
+pub fn personality_line(e: &EmployeeDto) -> String {
+    format!(
+        "Personality: {}. Style: {}",
+        e.archetype.as_str().replace('_', " "),
+        e.speaking_style
     )
 }
 
@@ -71,7 +78,11 @@ pub fn introduction_request(
     };
     CompletionRequest {
         messages: vec![
-            ChatMessage::system(agent_card(e, company, Some(department))),
+            ChatMessage::system(format!(
+                "{}\n{}",
+                agent_card(e, company, Some(department)),
+                personality_line(e)
+            )),
             ChatMessage::user(format!(
                 "You just joined the {department} group chat. Write your first message to the team: \
                  introduce yourself as {name} in one to three sentences, in {language}, in your own style. \
@@ -256,7 +267,11 @@ pub(crate) mod tests {
             daily_budget_usd: 2.0,
             created_at: String::new(),
         };
-        let card = agent_card(&alice(), &company, Some("Engineering"));
+        let card = format!(
+            "{}\n{}",
+            agent_card(&alice(), &company, Some("Engineering")),
+            personality_line(&alice())
+        );
         for needle in [
             "Alice",
             "QA Engineer",

@@ -5,8 +5,9 @@
 //!
 //! What is sent is the cheapest form of the contract (see [`crate::shape`]): the compacted
 //! schema where the server enforces it (native `json_schema`, the built-in model's grammar,
-//! Anthropic's forced tool), otherwise a one-line shape in the prompt — and none at all
-//! when the caller's prompt already describes it ([`CompletionRequest::shape_in_prompt`]).
+//! Anthropic's forced tool), otherwise a one-line shape in the prompt — or, when the
+//! caller describes its answer itself ([`CompletionRequest::answer_note`]), the caller's
+//! full description instead, and only its meanings beside an enforced schema.
 //! When a server rejects a form, the next one down its ladder is tried at once
 //! ([`ladder`]); [`Structured::form`] says which one worked, for the gateway to remember.
 
@@ -98,9 +99,9 @@ pub fn ladder(client: &dyn LlmClient, schema: &Value, start: Option<JsonForm>) -
 }
 
 /// The request exactly as the pipeline sends it in `form`: the schema compacted (no doc
-/// comments, titles or `$defs`), on the wire when the form carries it, and its one-line
-/// shape appended to the system prompt when the server does not enforce it and the
-/// caller's prompt does not already describe it.
+/// comments, titles or `$defs`), on the wire when the form carries it; appended to the
+/// system prompt, the caller's note on the answer (its meanings beside an enforced
+/// schema, in full otherwise) or, without a note and unenforced, the one-line shape.
 pub fn prepare(req: &CompletionRequest, schema: &Value, form: JsonForm) -> CompletionRequest {
     let mut out = req.clone();
     out.json_form = Some(form);
@@ -108,8 +109,11 @@ pub fn prepare(req: &CompletionRequest, schema: &Value, form: JsonForm) -> Compl
         name: schema_name(schema),
         schema: shape::compact_schema(schema),
     });
-    if !form.enforced() && !req.shape_in_prompt {
-        add_instruction(&mut out.messages, schema);
+    match (&req.answer_note, form.enforced()) {
+        (Some(note), true) => add_to_system(&mut out.messages, &note.meanings),
+        (Some(note), false) => add_to_system(&mut out.messages, &note.full),
+        (None, true) => {}
+        (None, false) => add_instruction(&mut out.messages, schema),
     }
     out
 }
@@ -240,13 +244,21 @@ fn add_instruction(messages: &mut Vec<ChatMessage>, schema: &Value) {
          Shape (? = may be left out, ≤n = at most n characters or items):\n{}",
         shape::shape_line(schema)
     );
+    add_to_system(messages, &instruction);
+}
+
+/// `text` at the end of the system prompt (its stable prefix stays cacheable).
+fn add_to_system(messages: &mut Vec<ChatMessage>, text: &str) {
+    if text.is_empty() {
+        return;
+    }
     // Some local chat templates accept a system message only in first position.
     match messages.first_mut() {
         Some(first) if first.role == Role::System => {
             first.content.push_str("\n\n");
-            first.content.push_str(&instruction);
+            first.content.push_str(text);
         }
-        _ => messages.insert(0, ChatMessage::system(instruction)),
+        _ => messages.insert(0, ChatMessage::system(text.to_owned())),
     }
 }
 

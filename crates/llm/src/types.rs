@@ -111,10 +111,10 @@ pub struct CompletionRequest {
     pub json_schema: Option<JsonSchemaSpec>,
     /// How `json_schema` goes on the wire; `None`: the backend's strongest form.
     pub json_form: Option<JsonForm>,
-    /// The messages already describe the JSON answer's shape (the flow-of-thought's
-    /// system prompt does, with the meaning of every field), so the structured pipeline
-    /// must not append a second description when the server does not enforce the schema.
-    pub shape_in_prompt: bool,
+    /// The caller's own description of the JSON answer. The structured pipeline appends
+    /// one of its two lengths to the system prompt, never both and never beside a second
+    /// description of its own: see [`AnswerNote`].
+    pub answer_note: Option<AnswerNote>,
     pub temperature: Option<f32>,
     pub max_tokens: Option<u32>,
     pub stop: Vec<String>,
@@ -125,6 +125,18 @@ pub struct CompletionRequest {
     /// answer ends by itself within [`TextShape::max_tokens`]; other backends get
     /// `max_tokens` only. Ignored when `json_schema` is set.
     pub shape: Option<TextShape>,
+}
+
+/// A caller's words on its JSON answer, in two lengths, so each server gets the contract
+/// once, in its cheapest form.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnswerNote {
+    /// Every field and what it means: sent when the server does not enforce the schema,
+    /// instead of the pipeline's generic shape line.
+    pub full: String,
+    /// Only what the schema cannot say (value ranges, what a field is for): sent beside a
+    /// schema the server enforces.
+    pub meanings: String,
 }
 
 /// The shape of a plain-text answer, for models that must never run past their output

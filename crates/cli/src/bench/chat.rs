@@ -84,8 +84,8 @@ pub async fn run(sizes: Sizes, json_out: bool) -> Result<()> {
     // The same department thought in each dialect, captured at the server.
     let mut sent_by_dialect = Vec::new();
     let mut dept = None;
-    for dialect in sent::Dialect::HTTP {
-        let run = department_thought(dialect.preset()).await?;
+    for dialect in sent::Dialect::ALL {
+        let run = department_thought(dialect.preset(), dialect.model()).await?;
         sent_by_dialect.push((dialect, run.bodies.clone()));
         dept.get_or_insert(run);
     }
@@ -268,7 +268,7 @@ const BUSY_PRESET: &str = "vllm";
 
 /// The company talks to the scripted server through `preset`'s dialect and structured-
 /// output form (a paid preset gets a placeholder key; the server is on loopback).
-async fn world(preset: &str) -> Result<World> {
+async fn world(preset: &str, model: &str) -> Result<World> {
     let clock = ManualClock::new(start());
     let dir = tempfile::tempdir()?;
     let url = format!(
@@ -309,7 +309,7 @@ async fn world(preset: &str) -> Result<World> {
             name: "Scripted".into(),
             preset: preset.into(),
             base_url: base,
-            default_model: "bench".into(),
+            default_model: model.into(),
             models: vec![],
             enabled: true,
         })
@@ -318,7 +318,7 @@ async fn world(preset: &str) -> Result<World> {
         .set_route(SetRoute {
             purpose: Purpose::Thought,
             provider_id: p.id,
-            model: "bench".into(),
+            model: model.into(),
         })
         .await?;
     Ok(World {
@@ -459,7 +459,7 @@ fn delta(after: EngineStats, before: EngineStats) -> EngineStats {
 /// departments; the boss posts in every chat (busy phase), then once per chat every
 /// 10 minutes (quiet phase).
 async fn busy_and_quiet(sizes: Sizes) -> Result<Big> {
-    let w = world(BUSY_PRESET).await?;
+    let w = world(BUSY_PRESET, "bench").await?;
     let core = &w.core;
     let mut people: Vec<(usize, EmployeeDto)> = Vec::new(); // (index in department, person)
     let mut chats = Vec::new();
@@ -709,8 +709,8 @@ const MEMORY_FACTS: [&str; 4] = [
 
 /// A six-person department with 20+ messages in its group chat, memories, impressions
 /// of every colleague and pending tasks; the boss posts and everyone thinks once.
-async fn department_thought(preset: &str) -> Result<DeptThought> {
-    let w = world(preset).await?;
+async fn department_thought(preset: &str, model: &str) -> Result<DeptThought> {
+    let w = world(preset, model).await?;
     let core = &w.core;
     let dept = core
         .org

@@ -248,8 +248,14 @@ pub(super) async fn think(
             at: m.created_at,
         })
         .collect();
-    // De-dup hint: who already answered the first message this employee has not seen.
-    let already_replied: Vec<String> = match unread.first() {
+    // De-dup hint: who already answered what this employee has to answer — the boss's
+    // newest word among what is new to them, else the first new message.
+    let anchor = unread
+        .iter()
+        .rev()
+        .find(|m| m.sender_kind == "boss")
+        .or(unread.first());
+    let already_replied: Vec<String> = match anchor {
         Some(first) => {
             let mut names: Vec<String> = recent
                 .iter()
@@ -257,7 +263,9 @@ pub(super) async fn think(
                 .filter(|m| m.sender_employee_id != Some(employee_id))
                 .map(name_of)
                 .collect();
-            names.dedup();
+            // Each name once, in the order they answered.
+            let mut seen = std::collections::HashSet::new();
+            names.retain(|n| seen.insert(n.clone()));
             names
         }
         None => vec![],

@@ -200,16 +200,30 @@ pub fn profile(a: Archetype) -> &'static Profile {
     &PROFILES[i]
 }
 
+/// The longest own style a persona paragraph carries.
+const OWN_STYLE_MAX_CHARS: usize = 120;
+
 /// The persona paragraph for the prompt (at most [`PERSONA_BLOCK_MAX_CHARS`] characters).
 pub fn persona_block(a: Archetype) -> String {
+    persona_block_in(a, profile(a).style)
+}
+
+/// The persona paragraph with the employee's own words for its style (the archetype's
+/// unless the boss wrote another).
+pub fn persona_block_in(a: Archetype, style: &str) -> String {
     let p = profile(a);
+    // The boss's own words are kept to the length of an archetype's.
+    let style: String = if style.trim().is_empty() {
+        p.style.to_owned()
+    } else {
+        style.trim().chars().take(OWN_STYLE_MAX_CHARS).collect()
+    };
     format!(
         "Personality: {name}. {trait_} Tone: {tone}. Quirk: {quirk}. In your words: \"{style}\" {tendencies}",
         name = a.as_str().replace('_', " "),
         trait_ = p.trait_,
         tone = p.tone,
         quirk = p.quirk,
-        style = p.style,
         tendencies = p.tendencies,
     )
 }

@@ -13,24 +13,33 @@
 //! clamped by the engine, so a small model's near-miss still yields a usable thought.
 
 use chrono::{DateTime, Utc};
-use cubicle_llm::{ChatMessage, CompletionRequest};
+use cubicle_llm::{AnswerNote, ChatMessage, CompletionRequest};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::archetypes::persona_block;
+use super::archetypes::persona_block_in;
 use super::memory_rules::MemoryItem;
 use super::seeds::Seed;
 use super::stamina::Stamina;
 use crate::types::{CompanyDto, EmployeeDto, Language};
 use crate::work::urgency;
 
-/// What a prompt may cost, in (estimated) tokens, before old messages are dropped.
-pub const PROMPT_TOKEN_BUDGET: usize = 1400;
+/// What a prompt may cost, in (estimated) tokens, the answer's contract included; past it,
+/// older messages go first, then the lower ranked memories, then impressions.
+pub const PROMPT_TOKEN_BUDGET: usize = 1300;
+/// The newest messages a thought always sees, whatever the budget.
+const MESSAGES_KEPT: usize = 8;
+/// The best ranked memories, which go before impressions of those present.
+const MEMORIES_FIRST: usize = 3;
 /// The longest answer a thought may write.
 pub const THOUGHT_MAX_TOKENS: u32 = 450;
 /// Messages shown in full; longer ones are cut (the summary carries the gist).
 const MESSAGE_PROMPT_CHARS: usize = 320;
 const SUMMARY_PROMPT_CHARS: usize = 500;
+/// A memory as the prompt shows it (memories hold up to 500 characters).
+const MEMORY_PROMPT_CHARS: usize = 120;
+/// An impression as the prompt shows it: its gist (impressions hold up to 200).
+const IMPRESSION_PROMPT_CHARS: usize = 70;
 /// At most this many messages per thought: a chat is a conversation, not a broadcast.
 pub const MAX_MESSAGES_PER_THOUGHT: usize = 2;
 
@@ -240,17 +249,29 @@ pub fn approx_tokens(text: &str) -> usize {
 
 pub fn build(scene: &Scene<'_>) -> Prompt {
     let system = system_prompt(scene);
+    let note = answer_note(scene);
     let head = context_head(scene);
     let tail = context_tail(scene);
-    let fixed = approx_tokens(&system) + approx_tokens(&head) + approx_tokens(&tail);
-    // The newest messages matter most: drop from the oldest until the budget holds.
+    let fixed = approx_tokens(&system)
+        + contract_tokens(&note)
+        + approx_tokens(&head)
+        + approx_tokens(&tail);
+    let mut left = PROMPT_TOKEN_BUDGET.saturating_sub(fixed);
+    // What the budget holds, most needed first: the newest messages, the best ranked
+    // memories, impressions, the other memories, and older messages.
     let lines: Vec<String> = scene.messages.iter().map(message_line).collect();
-    let mut start = 0;
-    let mut used: usize = fixed + lines.iter().map(|l| approx_tokens(l)).sum::<usize>();
-    while used > PROMPT_TOKEN_BUDGET && start + 1 < lines.len() {
-        used -= approx_tokens(&lines[start]);
-        start += 1;
+    let newest = lines.len().saturating_sub(MESSAGES_KEPT);
+    left = left.saturating_sub(lines[newest..].iter().map(|l| approx_tokens(l)).sum());
+    let (best, rest) = scene
+        .memories
+        .split_at(scene.memories.len().min(MEMORIES_FIRST));
+    let mut memories = fitting(best.iter().map(memory_line), &mut left);
+    let impressions = fitting(scene.impressions.iter().map(impression_line), &mut left);
+    if memories.len() == best.len() {
+        memories.extend(fitting(rest.iter().map(memory_line), &mut left));
     }
+    let older = fitting(lines[..newest].iter().rev().cloned(), &mut left).len();
+    let start = newest - older;
     let mut user = head;
     if lines.is_empty() {
         user.push_str("No messages yet.\n");
@@ -261,15 +282,22 @@ pub fn build(scene: &Scene<'_>) -> Prompt {
             user.push('\n');
         }
     }
+    if !memories.is_empty() {
+        user.push_str("You remember:\n");
+        user.push_str(&memories.concat());
+    }
+    if !impressions.is_empty() {
+        user.push_str("Your view of those present:\n");
+        user.push_str(&impressions.concat());
+    }
     user.push_str(&tail);
-    let tokens = approx_tokens(&system) + approx_tokens(&user);
+    let tokens = approx_tokens(&system) + approx_tokens(&note.full) + approx_tokens(&user);
     Prompt {
         request: CompletionRequest {
             messages: vec![ChatMessage::system(system), ChatMessage::user(user)],
             temperature: Some(0.8),
             max_tokens: Some(THOUGHT_MAX_TOKENS),
-            // The system prompt spells out the answer's fields and what they mean.
-            shape_in_prompt: true,
+            answer_note: Some(note),
             ..Default::default()
         },
         tokens,
@@ -284,7 +312,7 @@ fn system_prompt(s: &Scene<'_>) -> String {
     };
     let mut out = super::agent_card(s.me, s.company, s.department);
     out.push('\n');
-    out.push_str(&persona_block(s.me.archetype));
+    out.push_str(&persona_block_in(s.me.archetype, &s.me.speaking_style));
     out.push('\n');
     let members: Vec<String> = s.others.iter().map(|(n, t)| format!("{n} ({t})")).collect();
     out.push_str(&format!(
@@ -320,27 +348,56 @@ fn system_prompt(s: &Scene<'_>) -> String {
         "Write chat messages in {language}, short and in your own voice. Speak only when you add \
          something new; silence is fine. Never speak for others, never claim approvals.\n"
     ));
-    out.push_str(
+    out.truncate(out.trim_end().len());
+    out
+}
+
+/// The thought's answer in words: in full where the server does not enforce the schema,
+/// and beside an enforced schema only what the schema cannot say.
+fn answer_note(s: &Scene<'_>) -> AnswerNote {
+    let mut full = String::from(
         "Answer with one JSON object: {\"innerThoughts\": private, \"interestLevel\": 1-10, \
-         \"topicSaturation\": 1-10 (10 = nothing new to add), \"shouldSpeak\": bool, \"reason\": why, \
-         \"messages\": [{\"content\", \"to\": a colleague's name for a private word, or \"#chat\" for one of your other chats, else omit}] (0-2, only if speaking), \"memorySummary\": one line on this chat, \
+         \"topicSaturation\": 1-10 (10 = nothing new), \"shouldSpeak\": bool, \"reason\", \
+         \"messages\": [{\"content\", \"to\": a colleague for a private word or \"#chat\", else omit}] (0-2, if speaking), \"memorySummary\": one line, \
          \"memoryOps\": [{\"op\": \"add\"|\"delete\", \"type\": \"long_term\"|\"short_term\", \"content\", \
          \"importance\": 1-10, \"ttl\": hours, \"visibility\": \"private\"|\"team\"|\"public\", \"id\"}], \
-         \"relationshipOps\": [{\"name\", \"impression\" (max 200 chars), \"affinity\": 1-100}], \
-         \"taskOps\": [{\"op\": \"create\"|\"resolve\"|\"fail\", \"id\", \"description\", \"type\": \"oneshot\"|\"long_running\"|\"conditional\", \"condition\", \"reportTo\": colleague or \"#chat\" (default: the boss), \"result\"}], \
-         \"toolCalls\": [{\"tool\": one of your tools, \"args\": {…}, \"reason\"}] (sensitive ones wait for the boss's approval)}",
+         \"relationshipOps\": [{\"name\", \"impression\" (≤200 chars), \"affinity\": 1-100}], \
+         \"taskOps\": [{\"op\": \"create\"|\"resolve\"|\"fail\", \"id\", \"description\", \"type\": \"oneshot\"|\"long_running\"|\"conditional\", \"condition\", \"reportTo\": colleague or \"#chat\" (default: the boss), \"result\"}]",
     );
-    // Last: it changes from thought to thought, and what comes before it is a prefix the
-    // provider's prompt cache can serve again.
-    if let Some(note) = s.stamina.prompt_note() {
-        out.push('\n');
-        out.push_str(note);
+    // Tool calls only for someone who has tools.
+    if !s.me.tool_whitelist.is_empty() {
+        full.push_str(", \"toolCalls\": [{\"tool\", \"args\": {…}, \"reason\"}]");
     }
-    out
+    full.push('}');
+    let meanings = "In the JSON: interestLevel and topicSaturation 1-10 (10 = nothing new); messages 0-2, \
+                    only if speaking, \"to\" a colleague for a private word or \"#chat\"; memoryOps \
+                    op add|delete, type long_term|short_term, importance 1-10, ttl in hours, visibility \
+                    private|team|public; relationshipOps affinity 1-100; taskOps op create|resolve|fail, \
+                    type oneshot|long_running|conditional, reportTo a colleague or \"#chat\" (default: \
+                    the boss)."
+        .to_owned();
+    AnswerNote { full, meanings }
+}
+
+/// What the answer's contract costs at most, in estimated tokens: the full note, or the
+/// meanings beside the compacted schema, whichever is larger.
+fn contract_tokens(note: &AnswerNote) -> usize {
+    static SCHEMA_TOKENS: std::sync::LazyLock<usize> = std::sync::LazyLock::new(|| {
+        serde_json::to_value(schemars::schema_for!(Thought))
+            .map(|v| approx_tokens(&cubicle_llm::shape::compact_schema(&v).to_string()))
+            .unwrap_or(0)
+    });
+    approx_tokens(&note.full).max(approx_tokens(&note.meanings) + *SCHEMA_TOKENS)
 }
 
 fn context_head(s: &Scene<'_>) -> String {
     let mut out = String::new();
+    // In the user message: it changes from thought to thought, and the system prompt
+    // before it is a prefix the provider's prompt cache can serve again.
+    if let Some(note) = s.stamina.prompt_note() {
+        out.push_str(note);
+        out.push('\n');
+    }
     if let Some(summary) = s.summary.filter(|x| !x.trim().is_empty()) {
         out.push_str(&format!(
             "Earlier in this chat: {}\n",
@@ -352,23 +409,6 @@ fn context_head(s: &Scene<'_>) -> String {
 
 fn context_tail(s: &Scene<'_>) -> String {
     let mut out = String::new();
-    if !s.memories.is_empty() {
-        out.push_str("You remember:\n");
-        for m in &s.memories {
-            out.push_str(&format!(
-                "- #{} ({}) {}\n",
-                m.id,
-                m.importance,
-                cut(&m.content, 200)
-            ));
-        }
-    }
-    if !s.impressions.is_empty() {
-        out.push_str("Your view of those present:\n");
-        for (name, impression, affinity) in &s.impressions {
-            out.push_str(&format!("- {name} (affinity {affinity}): {impression}\n"));
-        }
-    }
     let tasks: Vec<(String, chrono::TimeDelta)> = s
         .tasks
         .iter()
@@ -410,6 +450,36 @@ fn context_tail(s: &Scene<'_>) -> String {
     out.push_str(&format!("This time: {}\n", s.seed.instruction));
     out.push_str("Think, then answer with the JSON object only.");
     out
+}
+
+/// The lines of `items`, in order, while each fits in what is `left` of the budget.
+fn fitting(items: impl Iterator<Item = String>, left: &mut usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in items {
+        let cost = approx_tokens(&line);
+        if cost > *left {
+            break;
+        }
+        *left -= cost;
+        out.push(line);
+    }
+    out
+}
+
+fn memory_line(m: &MemoryItem) -> String {
+    format!(
+        "- #{} ({}) {}\n",
+        m.id,
+        m.importance,
+        cut(&m.content, MEMORY_PROMPT_CHARS)
+    )
+}
+
+fn impression_line((name, impression, affinity): &(String, String, i32)) -> String {
+    format!(
+        "- {name} (affinity {affinity}): {}\n",
+        cut(impression, IMPRESSION_PROMPT_CHARS)
+    )
 }
 
 fn message_line(m: &SceneMessage) -> String {
@@ -535,8 +605,21 @@ mod tests {
     }
 
     #[test]
-    fn the_prompt_carries_every_part_of_the_context() {
+    fn the_personality_is_said_once_and_tool_calls_only_to_who_has_tools() {
         let (me, co) = (alice(), company());
+        assert!(me.tool_whitelist.is_empty());
+        let p = build(&scene(&me, &co, vec![msg(1, "Ada", "Hi all.", true)]));
+        let system = &p.request.messages[0].content;
+        assert_eq!(system.matches("Personality:").count(), 1, "{system}");
+        let note = p.request.answer_note.expect("the answer described");
+        assert!(!note.full.contains("toolCalls"), "{}", note.full);
+    }
+
+    #[test]
+    fn the_prompt_carries_every_part_of_the_context() {
+        let mut me = alice();
+        me.tool_whitelist = vec!["post_webhook".into()];
+        let co = company();
         let p = build(&scene(
             &me,
             &co,
@@ -563,11 +646,24 @@ mod tests {
             ),
             "tool results"
         );
+        let note = p
+            .request
+            .answer_note
+            .as_ref()
+            .expect("the answer described");
         assert!(
-            system.contains("\"toolCalls\""),
+            note.full.contains("\"toolCalls\""),
             "tool calls in the output format"
         );
-        assert!(system.contains("\"topicSaturation\""), "output format");
+        assert!(note.full.contains("\"topicSaturation\""), "output format");
+        assert!(
+            note.meanings.contains("affinity 1-100"),
+            "what a schema can't say"
+        );
+        assert!(
+            !system.contains("\"topicSaturation\""),
+            "said once, by the pipeline"
+        );
         assert!(user.contains("Earlier in this chat: We agreed to ship on Friday."));
         assert!(user.contains("] Ada (boss): Alice, please look at the API."));
         assert!(user.contains("*["), "unread marks");
@@ -603,6 +699,36 @@ mod tests {
         let user = &p.request.messages[1].content;
         assert!(user.contains("m40 "), "the newest stays");
         assert!(!user.contains("m1 word"), "the oldest goes");
+    }
+
+    #[test]
+    fn the_newest_messages_and_memories_come_before_older_messages() {
+        let (me, co) = (alice(), company());
+        let long = "word ".repeat(20);
+        let messages: Vec<SceneMessage> = (1..=40)
+            .map(|i| msg(i, "Bob", &format!("m{i} {long}"), false))
+            .collect();
+        let mut sc = scene(&me, &co, messages);
+        let memory = sc.memories[0].clone();
+        sc.memories = (0..6)
+            .map(|i| MemoryItem {
+                id: 100 + i,
+                content: format!("fact number {i} about the release"),
+                ..memory.clone()
+            })
+            .collect();
+        let user = build(&sc).request.messages[1].content.clone();
+        for i in 33..=40 {
+            assert!(
+                user.contains(&format!("] Bob: m{i} ")),
+                "m{i}: the newest eight stay"
+            );
+        }
+        assert!(
+            user.contains("fact number 5"),
+            "memories before older messages"
+        );
+        assert!(!user.contains("] Bob: m20 "), "older messages give way");
     }
 
     #[test]

@@ -1,5 +1,5 @@
 use cubicle_llm::structured::complete_json;
-use cubicle_llm::{CompletionRequest, JsonForm, LlmError, Role, StructuredError};
+use cubicle_llm::{AnswerNote, CompletionRequest, JsonForm, LlmError, Role, StructuredError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -113,18 +113,25 @@ async fn json_object_mode_carries_a_one_line_shape_never_the_schema() {
     }
 }
 
+fn noted(text: &str) -> CompletionRequest {
+    CompletionRequest {
+        answer_note: Some(AnswerNote {
+            full: "Answer {name, department, level 1-5}.".into(),
+            meanings: "level: 1-5.".into(),
+        }),
+        ..ask(text)
+    }
+}
+
 #[tokio::test]
-async fn a_prompt_that_describes_the_shape_gets_no_second_description() {
+async fn a_caller_that_describes_its_answer_gets_its_full_note_instead_of_the_shape_line() {
     let server = MockServer::start().await;
     mount_chat(
         &server,
         ResponseTemplate::new(200).set_body_json(chat(GOOD)),
     )
     .await;
-    let req = CompletionRequest {
-        shape_in_prompt: true,
-        ..ask("hire; answer {name, department, level}")
-    };
+    let req = noted("hire Bob for Product");
 
     let out = complete_json::<Hire>(&openai(&server, caps(false, true)), req.clone())
         .await
@@ -132,12 +139,37 @@ async fn a_prompt_that_describes_the_shape_gets_no_second_description() {
 
     assert_eq!(out.value, bob());
     let body = &request_bodies(&server).await[0];
-    assert_eq!(
-        body["messages"],
-        json!(req.messages),
-        "sent as the caller wrote it"
+    let system = body["messages"][0]["content"].as_str().unwrap();
+    assert!(
+        system.ends_with("\n\nAnswer {name, department, level 1-5}."),
+        "{system}"
     );
+    assert!(
+        !system.contains("Shape ("),
+        "one description, not two: {system}"
+    );
+    assert!(!system.contains("level: 1-5."), "{system}");
     assert_eq!(body["response_format"], json!({"type": "json_object"}));
+}
+
+#[tokio::test]
+async fn beside_an_enforced_schema_only_the_meanings_are_sent() {
+    let server = MockServer::start().await;
+    mount_chat(
+        &server,
+        ResponseTemplate::new(200).set_body_json(chat(GOOD)),
+    )
+    .await;
+
+    complete_json::<Hire>(&openai(&server, caps(true, true)), noted("hire Bob"))
+        .await
+        .unwrap();
+
+    let body = &request_bodies(&server).await[0];
+    let system = body["messages"][0]["content"].as_str().unwrap();
+    assert!(system.ends_with("\n\nlevel: 1-5."), "{system}");
+    assert!(!system.contains("Answer {name"), "{system}");
+    assert_eq!(body["response_format"]["type"], "json_schema");
 }
 
 #[tokio::test]

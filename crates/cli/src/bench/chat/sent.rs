@@ -44,15 +44,20 @@ pub(super) enum Dialect {
     DeepSeek,
     /// A forced tool whose `input_schema` is the schema.
     Anthropic,
-    /// The built-in model: the prompt through its chat template; the schema becomes a
-    /// grammar, which is not prompt.
+    /// A small local model (the built-in one, or one its size served locally): no JSON
+    /// thought, the engine's short steps (SPEC §13); counted through the built-in
+    /// model's chat template and vocabulary.
     Builtin,
 }
 
 impl Dialect {
     /// The dialects with a wire, each run through the engine against the scripted server.
-    pub(super) const HTTP: [Dialect; 3] =
-        [Dialect::OpenAiNative, Dialect::DeepSeek, Dialect::Anthropic];
+    pub(super) const ALL: [Dialect; 4] = [
+        Dialect::OpenAiNative,
+        Dialect::DeepSeek,
+        Dialect::Anthropic,
+        Dialect::Builtin,
+    ];
 
     pub(super) fn key(self) -> &'static str {
         match self {
@@ -68,7 +73,17 @@ impl Dialect {
             Dialect::OpenAiNative => "openai",
             Dialect::DeepSeek => "deepseek",
             Dialect::Anthropic => "anthropic",
-            Dialect::Builtin => "builtin",
+            // What a small model gets is the same through a local server (Ollama's
+            // wire) as in process, and only a wire can be captured.
+            Dialect::Builtin => "ollama",
+        }
+    }
+
+    /// The model id the run routes thoughts to: its size decides the engine's path.
+    pub(super) fn model(self) -> &'static str {
+        match self {
+            Dialect::Builtin => "smollm2-135m-instruct",
+            _ => "bench",
         }
     }
 }
@@ -140,9 +155,8 @@ fn mean(xs: &[usize]) -> f64 {
     }
 }
 
-/// Each HTTP dialect's bodies counted with its tokenizer; the built-in model's figure
-/// from the OpenAI run's messages (the same thought prompt, the schema enforced and so
-/// not in the prompt) through its own chat template and vocabulary.
+/// Each dialect's bodies, as captured at the server, counted with its tokenizer; the
+/// small model's steps through the built-in model's own template and vocabulary.
 pub(super) fn measure(runs: &[(Dialect, Vec<Value>)]) -> Result<Vec<Measured>> {
     let mut out = Vec::new();
     for (dialect, bodies) in runs {
@@ -169,12 +183,12 @@ pub(super) fn measure(runs: &[(Dialect, Vec<Value>)]) -> Result<Vec<Measured>> {
             body_bytes: mean(&bytes),
         });
     }
-    let openai = runs
+    let small = runs
         .iter()
-        .find(|(d, _)| *d == Dialect::OpenAiNative)
+        .find(|(d, _)| *d == Dialect::Builtin)
         .map(|(_, b)| b.as_slice())
         .unwrap_or_default();
-    out.push(builtin(openai)?);
+    out.push(builtin(small)?);
     Ok(out)
 }
 
