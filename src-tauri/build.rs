@@ -55,6 +55,7 @@ const COMMANDS: &[&str] = &[
     "requirements_board",
     "set_requirement_status",
     "set_reviewer",
+    "get_deliverable",
     "meeting_view",
     "close_meeting",
     "list_approvals",

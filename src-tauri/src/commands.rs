@@ -70,6 +70,7 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         work::requirements_board,
         work::set_requirement_status,
         work::set_reviewer,
+        work::get_deliverable,
         work::meeting_view,
         work::close_meeting,
         approvals::list_approvals,

@@ -74,6 +74,8 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     crate::work::board::SetRequirementStatus::export_all(&cfg)?;
     crate::work::board::SetReviewer::export_all(&cfg)?;
     crate::work::RequirementDto::export_all(&cfg)?;
+    crate::work::deliverables::DeliverableRef::export_all(&cfg)?;
+    crate::work::deliverables::DeliverableDto::export_all(&cfg)?;
     crate::work::TaskDto::export_all(&cfg)?;
     crate::meeting::view::MeetingViewDto::export_all(&cfg)?;
     crate::meeting::view::MeetingRef::export_all(&cfg)?;

@@ -4,6 +4,7 @@
 //! `work/urgency.rs` holds the urgency rules.
 
 pub mod board;
+pub mod deliverables;
 pub mod urgency;
 
 use cubicle_store::entity::{chat, requirement, task};

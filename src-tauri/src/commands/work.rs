@@ -4,6 +4,7 @@ use cubicle_core::meeting::view::{MeetingRef, MeetingViewDto};
 use cubicle_core::trace::{RECENT_TRACES, TraceDto, TraceRef, TraceSummaryDto};
 use cubicle_core::work::RequirementDto;
 use cubicle_core::work::board::{BoardDto, SetRequirementStatus, SetReviewer};
+use cubicle_core::work::deliverables::{DeliverableDto, DeliverableRef};
 use cubicle_core::{AppCore, IpcError};
 use tauri::State;
 
@@ -34,6 +35,15 @@ pub async fn set_requirement_status(
     input: SetRequirementStatus,
 ) -> Res<RequirementDto> {
     Ok(core.work.set_requirement_status(input).await?)
+}
+
+/// A task's saved deliverable, by task id (the webview never names a path).
+#[tauri::command]
+pub async fn get_deliverable(
+    core: State<'_, AppCore>,
+    input: DeliverableRef,
+) -> Res<DeliverableDto> {
+    core.deliverable(input).await
 }
 
 #[tauri::command]

@@ -27,6 +27,7 @@ import {
   timeline,
   type TimelineEntry,
 } from "./format";
+import { DeliverableLine, parseDeliverableLine } from "./Deliverable";
 import { splitMentions, type MentionMember } from "./mentions";
 import { FailedThoughts, ThoughtCard } from "./ThoughtCard";
 
@@ -337,6 +338,21 @@ function Entry({
 }
 
 function MessageText({ message, mentionable, onDark }: { message: ChatMessageDto; mentionable: MentionMember[]; onDark: boolean }) {
+  // A report's last line may link the deliverable it wrote: that line opens the document.
+  const lastBreak = message.text.lastIndexOf("\n");
+  const link = message.senderKind === "employee" ? parseDeliverableLine(message.text.slice(lastBreak + 1)) : null;
+  if (link) {
+    return (
+      <>
+        <MentionedText message={{ ...message, text: message.text.slice(0, lastBreak + 1) }} mentionable={mentionable} onDark={onDark} />
+        <DeliverableLine {...link} onDark={onDark} />
+      </>
+    );
+  }
+  return <MentionedText message={message} mentionable={mentionable} onDark={onDark} />;
+}
+
+function MentionedText({ message, mentionable, onDark }: { message: ChatMessageDto; mentionable: MentionMember[]; onDark: boolean }) {
   // Only who the backend recorded as mentioned is highlighted: the same rule, the same people.
   const members = mentionable.filter((m) => message.mentions.includes(m.id));
   const segments = members.length === 0 ? [{ text: message.text, mentionId: null }] : splitMentions(message.text, members);

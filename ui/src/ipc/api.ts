@@ -58,6 +58,8 @@ import type { BoardDto } from "../bindings/BoardDto";
 import type { RequirementDto } from "../bindings/RequirementDto";
 import type { SetRequirementStatus } from "../bindings/SetRequirementStatus";
 import type { SetReviewer } from "../bindings/SetReviewer";
+import type { DeliverableDto } from "../bindings/DeliverableDto";
+import type { DeliverableRef } from "../bindings/DeliverableRef";
 import type { MeetingRef } from "../bindings/MeetingRef";
 import type { MeetingViewDto } from "../bindings/MeetingViewDto";
 import type { ApprovalDto } from "../bindings/ApprovalDto";
@@ -184,6 +186,8 @@ export const api = {
   setRequirementStatus: (input: SetRequirementStatus) => invoke<RequirementDto>("set_requirement_status", { input }),
   /** `reviewerId: null` removes the reviewer; `not_found` for an unknown or fired employee. */
   setReviewer: (input: SetReviewer) => invoke<RequirementDto>("set_reviewer", { input }),
+  /** A task's saved deliverable (the document a report links); `not_found` when there is none. */
+  getDeliverable: (input: DeliverableRef) => invoke<DeliverableDto>("get_deliverable", { input }),
 
   // Meetings (SPEC §9): a chat of kind `meeting`, its moderator and the decisions taken in it.
   /** The meeting held in a chat: who has the floor, the decisions, the moderator's reasons; `not_found` for any other chat. */

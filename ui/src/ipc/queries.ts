@@ -40,6 +40,7 @@ export const queryKeys = {
   traces: ["traces"] as const,
   traceList: ["traces", "list"] as const,
   trace: (traceId: string) => ["traces", "view", traceId] as const,
+  deliverable: (taskId: number) => ["deliverables", taskId] as const,
   board: ["board"] as const,
   /** Every meeting's view sits under it (mail about a meeting may change its decisions). */
   meetings: ["meeting"] as const,
@@ -198,6 +199,11 @@ export function useTraces() {
 export function useTrace(traceId: string) {
   // An unknown id stays unknown: no point asking three times.
   return useQuery({ queryKey: queryKeys.trace(traceId), queryFn: () => api.getTrace({ id: traceId }), retry: false });
+}
+
+export function useDeliverable(taskId: number) {
+  // A task without a saved document stays without one: no point asking three times.
+  return useQuery({ queryKey: queryKeys.deliverable(taskId), queryFn: () => api.getDeliverable({ taskId }), retry: false });
 }
 
 export function useBoard() {

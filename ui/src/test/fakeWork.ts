@@ -5,6 +5,8 @@
 // its tasks are the board's tasks carrying it; thoughts and model calls are seeded onto the trace.
 import type { BoardDto } from "../bindings/BoardDto";
 import type { BoardItemDto } from "../bindings/BoardItemDto";
+import type { DeliverableDto } from "../bindings/DeliverableDto";
+import type { DeliverableRef } from "../bindings/DeliverableRef";
 import type { ErrorCode } from "../bindings/ErrorCode";
 import type { IpcError } from "../bindings/IpcError";
 import type { Origin } from "../bindings/Origin";
@@ -80,6 +82,8 @@ export abstract class FakeWork extends FakeMailbox {
   /** Every task of every requirement (and any other task a trace needs), as the board shows them. */
   workTasks: TaskDto[] = [];
   traces: FakeTrace[] = [];
+  /** Saved deliverables by task id, as `get_deliverable` returns them. */
+  deliverables = new Map<number, DeliverableDto>();
   private nextTrace = 1;
 
   /** Answers a work or trace command, or UNHANDLED for any other command. */
@@ -95,6 +99,8 @@ export abstract class FakeWork extends FakeMailbox {
         return this.setRequirementStatus(input as SetRequirementStatus);
       case "set_reviewer":
         return this.setReviewer(input as SetReviewer);
+      case "get_deliverable":
+        return this.getDeliverable(input as DeliverableRef);
       default:
         return UNHANDLED;
     }
@@ -326,6 +332,10 @@ export abstract class FakeWork extends FakeMailbox {
     r.status = input.status;
     this.emit({ type: "work_changed" });
     return structuredClone(r);
+  }
+
+  private getDeliverable(input: DeliverableRef): DeliverableDto {
+    return this.deliverables.get(input.taskId) ?? fail("not_found", `task #${input.taskId} has no saved deliverable`);
   }
 
   private setReviewer(input: SetReviewer): RequirementDto {

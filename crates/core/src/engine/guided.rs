@@ -11,7 +11,7 @@
 //! model cannot post more, or anything else, than a large one could.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use chrono::TimeDelta;
@@ -29,6 +29,7 @@ use crate::mind::guided::{self, Choice, Writer};
 use crate::mind::thought::{OutMessage, TaskOp, Thought, approx_tokens};
 use crate::org::{company_dto, employee_dto};
 use crate::types::{CompanyDto, EmployeeDto, Language};
+use crate::work::deliverables;
 
 /// The perspective-seed field of a step's thought record: steps have none.
 const SEED: &str = "guided";
@@ -411,7 +412,8 @@ async fn report(
     let file = find_deliverable(cx, task.id);
     let outcome = file
         .as_ref()
-        .and_then(|(_, path)| std::fs::read_to_string(path).ok())
+        .and_then(|(_, path)| deliverables::read_no_follow(path).ok())
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
         .or_else(|| task.result.clone())
         .unwrap_or_default();
     let to = cx.company.boss_name.clone();
@@ -516,25 +518,15 @@ fn unusable(why: &str) -> GatewayError {
     GatewayError::Structured(why.to_owned())
 }
 
-/// The employee's folder of deliverables in the company workspace, created on first use.
 fn deliverables_dir(cx: &Ctx<'_>) -> std::io::Result<(PathBuf, PathBuf)> {
-    let runtime = cx.engine.core().approvals.runtime();
-    let root = runtime
-        .workspace_root()
-        .map_err(|e| std::io::Error::other(e.to_string()))?;
-    let dir = runtime
-        .employee_dir(cx.w.me.id)
-        .map_err(|e| std::io::Error::other(e.to_string()))?
-        .join("deliverables");
-    std::fs::create_dir_all(&dir)?;
-    Ok((root, dir))
+    deliverables::folder(cx.engine.core().approvals.runtime(), cx.w.me.id)
 }
 
 /// Writes the document as `task-<id>-<slug>.md` (whole or not at all: written beside,
 /// then renamed) and returns its path relative to the workspace.
 fn save_deliverable(cx: &Ctx<'_>, task_id: i32, document: &str) -> std::io::Result<String> {
     let (root, dir) = deliverables_dir(cx)?;
-    for (_, old) in existing_deliverables(&dir, task_id) {
+    for (_, old) in deliverables::existing(&dir, task_id) {
         std::fs::remove_file(old)?;
     }
     let title = document.lines().next().unwrap_or_default();
@@ -543,33 +535,13 @@ fn save_deliverable(cx: &Ctx<'_>, task_id: i32, document: &str) -> std::io::Resu
     let partial = dir.join(format!(".{name}.partial"));
     std::fs::write(&partial, format!("{}\n", document.trim_end()))?;
     std::fs::rename(&partial, &path)?;
-    Ok(relative(&root, &path))
+    Ok(deliverables::relative(&root, &path))
 }
 
 fn find_deliverable(cx: &Ctx<'_>, task_id: i32) -> Option<(String, PathBuf)> {
     let (root, dir) = deliverables_dir(cx).ok()?;
-    let (_, path) = existing_deliverables(&dir, task_id).into_iter().next()?;
-    Some((relative(&root, &path), path))
-}
-
-fn existing_deliverables(dir: &Path, task_id: i32) -> Vec<(String, PathBuf)> {
-    let exact = format!("task-{task_id}.md");
-    let prefix = format!("task-{task_id}-");
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return vec![];
-    };
-    entries
-        .filter_map(Result::ok)
-        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
-        .filter(|(n, _)| n == &exact || (n.starts_with(&prefix) && n.ends_with(".md")))
-        .collect()
-}
-
-fn relative(root: &Path, path: &Path) -> String {
-    path.strip_prefix(root)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .into_owned()
+    let (_, path) = deliverables::existing(&dir, task_id).into_iter().next()?;
+    Some((deliverables::relative(&root, &path), path))
 }
 
 /// `task-12-gripper-calibration-timeout.md` from a title; `task-12.md` when the title

@@ -6,10 +6,12 @@
 use std::sync::{Arc, Mutex};
 
 use chrono::TimeDelta;
+use cubicle_core::ErrorCode;
 use cubicle_core::engine::{Engine, EngineConfig};
 use cubicle_core::gateway::Purpose;
 use cubicle_core::mailbox::MailKind;
 use cubicle_core::types::{SaveProvider, SetRoute};
+use cubicle_core::work::deliverables::DeliverableRef;
 use serde_json::{Value, json};
 use wiremock::{Request, Respond, ResponseTemplate};
 
@@ -269,6 +271,31 @@ async fn a_small_model_finishes_the_story_in_steps_with_a_saved_document() {
     );
     let mail = mail_of(core, Some(MailKind::Report)).await;
     assert_eq!(mail.len(), 1, "{mail:?}");
+
+    // The boss opens the deliverable by its task: the saved text, never through a link.
+    let opened = core
+        .deliverable(DeliverableRef { task_id: task.id })
+        .await
+        .unwrap();
+    assert_eq!(
+        (opened.path.as_str(), opened.text.as_str()),
+        (rel, doc.as_str())
+    );
+    assert!(!opened.cut);
+    let secret = workspace.join("secret.txt");
+    std::fs::write(&secret, "not for the webview").unwrap();
+    std::fs::remove_file(workspace.join(rel)).unwrap();
+    std::os::unix::fs::symlink(&secret, workspace.join(rel)).unwrap();
+    let refused = core
+        .deliverable(DeliverableRef { task_id: task.id })
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code, ErrorCode::NotFound, "{refused:?}");
+    let none = core
+        .deliverable(DeliverableRef { task_id: 9_999 })
+        .await
+        .unwrap_err();
+    assert_eq!(none.code, ErrorCode::NotFound);
 
     // Every request was a small step with its shape's bound as the cap, and nothing
     // asked for a JSON object.
