@@ -3,9 +3,10 @@
 
 use std::time::Duration;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Subcommand;
 use cubicle_core::AppCore;
+use cubicle_core::gateway::Purpose;
 use cubicle_core::models::{LocalModelDto, LocalModelState};
 use cubicle_llm::download::Outcome;
 
@@ -28,8 +29,13 @@ pub enum ModelsCommand {
         #[arg(long)]
         url: Option<String>,
     },
-    /// Make an installed catalogue model the built-in model.
-    Use { id: String },
+    /// Make an installed catalogue model the built-in model, or (with --purpose) the
+    /// model of one purpose only: thought, intent, summary or report.
+    Use {
+        id: String,
+        #[arg(long)]
+        purpose: Option<String>,
+    },
     /// Find Ollama, LM Studio or llama.cpp servers running on this machine.
     Detect {
         #[arg(long)]
@@ -41,9 +47,20 @@ pub async fn run(core: &AppCore, cmd: ModelsCommand) -> Result<()> {
     match cmd {
         ModelsCommand::List { json } => list(core, json).await,
         ModelsCommand::Download { id, url } => download(core, &id, url).await,
-        ModelsCommand::Use { id } => {
+        ModelsCommand::Use { id, purpose: None } => {
             let status = core.models.use_as_builtin(&id).await?;
             println!("the built-in model is now {}", status.path);
+            Ok(())
+        }
+        ModelsCommand::Use {
+            id,
+            purpose: Some(purpose),
+        } => {
+            let purpose = Purpose::parse(&purpose).with_context(|| {
+                format!("no purpose {purpose:?}: thought, intent, summary or report")
+            })?;
+            core.models.use_for(&id, purpose).await?;
+            println!("{} now goes to {id}, run in process", purpose.as_str());
             Ok(())
         }
         ModelsCommand::Detect { json } => detect(core, json).await,

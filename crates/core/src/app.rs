@@ -152,6 +152,7 @@ impl AppCore {
         let models =
             crate::models::LocalModels::new(bus.clone(), providers.clone(), options.local_models)
                 .map_err(|e| DbError::Db(sea_orm::DbErr::Custom(format!("model downloads: {e}"))))?;
+        providers.set_local_files(models.local_files());
         let clock = options.clock;
         let gateway = Gateway::spawn(
             db.clone(),

@@ -129,6 +129,15 @@ pub struct ResolvedProvider {
 #[async_trait::async_trait]
 pub trait ProviderResolver: Send + Sync {
     async fn resolve(&self, provider_id: &str) -> Result<ResolvedProvider, LlmError>;
+    /// The provider for a route: the same as [`ProviderResolver::resolve`] unless the
+    /// provider serves several local models and the route names one.
+    async fn resolve_model(
+        &self,
+        provider_id: &str,
+        _model: &str,
+    ) -> Result<ResolvedProvider, LlmError> {
+        self.resolve(provider_id).await
+    }
     async fn price(&self, provider_id: &str, preset: &str, model: &str) -> Price;
 }
 
@@ -341,7 +350,11 @@ impl Gateway {
     /// What the model behind `route` can handle (its context, whether it is small), so
     /// the caller sizes the work to it. Asks the provider's client, never the model.
     pub async fn profile(&self, route: &Route) -> Result<cubicle_llm::ModelProfile, GatewayError> {
-        let resolved = self.shared.resolver.resolve(&route.provider_id).await?;
+        let resolved = self
+            .shared
+            .resolver
+            .resolve_model(&route.provider_id, &route.model)
+            .await?;
         Ok(resolved.client.profile(&route.model))
     }
 
@@ -695,7 +708,11 @@ impl Actor {
             }
         }
 
-        let resolved = match self.resolver.resolve(&route.provider_id).await {
+        let resolved = match self
+            .resolver
+            .resolve_model(&route.provider_id, &route.model)
+            .await
+        {
             Ok(r) => r,
             Err(e) => {
                 self.refuse(ctx, &route, "error").await;

@@ -346,6 +346,44 @@ impl LocalModels {
         self.get(id).await
     }
 
+    /// Where downloads go and each catalogue entry's file, for routes that name one.
+    pub fn local_files(&self) -> crate::providers::LocalFiles {
+        crate::providers::LocalFiles {
+            dir: self.inner.dir.clone(),
+            files: self
+                .inner
+                .catalogue
+                .iter()
+                .map(|e| (e.id.clone(), e.file_name.clone()))
+                .collect(),
+        }
+    }
+
+    /// Sends one purpose (employees' thoughts, say) to an installed catalogue model, run
+    /// in process beside the built-in model, which keeps the other purposes.
+    pub async fn use_for(
+        &self,
+        id: &str,
+        purpose: crate::gateway::Purpose,
+    ) -> ModelsResult<crate::types::RouteDto> {
+        let e = self.entry(id)?;
+        if !self.is_installed(&e) {
+            return Err(ModelsError::InvalidInput(format!(
+                "{} is not installed yet; download it first",
+                e.name
+            )));
+        }
+        Ok(self
+            .inner
+            .providers
+            .set_route(crate::types::SetRoute {
+                purpose,
+                provider_id: crate::gateway::BUILTIN.into(),
+                model: e.id.clone(),
+            })
+            .await?)
+    }
+
     /// Makes an installed catalogue model the built-in model.
     pub async fn use_as_builtin(&self, id: &str) -> ModelsResult<BuiltinStatus> {
         let e = self.entry(id)?;

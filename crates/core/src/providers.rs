@@ -100,11 +100,26 @@ pub struct Providers {
     secrets: Arc<dyn SecretStore>,
     /// Set by tests and embedders; wins over everything else.
     builtin_override: Option<PathBuf>,
-    /// The loaded built-in model and the file it came from (reloaded when that changes).
+    /// The loaded built-in models by file: the built-in one, and at most one other that a
+    /// route names (a downloaded catalogue model serving one purpose).
     #[cfg(feature = "builtin")]
-    builtin: tokio::sync::Mutex<Option<(PathBuf, Arc<BuiltinModel>)>>,
+    builtin: tokio::sync::Mutex<Vec<(PathBuf, Arc<BuiltinModel>)>>,
     env: Option<EnvProvider>,
+    /// Where downloaded models live and the catalogue's (id, file name) pairs, so a route
+    /// to the built-in provider can name one of them as its model.
+    local_files: std::sync::OnceLock<LocalFiles>,
 }
+
+/// The downloaded models a route may name: their folder and each catalogue id's file.
+#[derive(Clone, Debug, Default)]
+pub struct LocalFiles {
+    pub dir: PathBuf,
+    pub files: Vec<(String, String)>,
+}
+
+/// Loaded GGUFs kept at once: the built-in model and one routed to a purpose.
+#[cfg(feature = "builtin")]
+const LOADED_MODELS_MAX: usize = 2;
 
 /// `app_setting` key holding the boss's choice of GGUF for the built-in model.
 const BUILTIN_PATH_SETTING: &str = "builtin_model_path";
@@ -117,9 +132,60 @@ impl Providers {
             secrets,
             builtin_override: None,
             #[cfg(feature = "builtin")]
-            builtin: tokio::sync::Mutex::new(None),
+            builtin: tokio::sync::Mutex::new(Vec::new()),
             env: None,
+            local_files: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Lets routes to the built-in provider name a downloaded model (set once, at start).
+    pub fn set_local_files(&self, files: LocalFiles) {
+        let _ = self.local_files.set(files);
+    }
+
+    /// The GGUF a route to the built-in provider loads: the built-in model when the route
+    /// names no model (or the built-in one), else the downloaded model it names, by
+    /// catalogue id or file name — only a plain file name in the models folder.
+    #[cfg(feature = "builtin")]
+    async fn builtin_path_for(&self, model: &str) -> Result<PathBuf, LlmError> {
+        let (default, _) = self.builtin_path().await;
+        let model = model.trim();
+        let is_default = model.is_empty()
+            || default
+                .file_name()
+                .is_some_and(|f| f.to_string_lossy() == model);
+        if is_default {
+            return Ok(default);
+        }
+        let local = self.local_files.get().cloned().unwrap_or_default();
+        let file = local
+            .files
+            .iter()
+            .find(|(id, _)| id == model)
+            .map_or(model, |(_, file)| file.as_str());
+        let plain = !file.is_empty()
+            && !file.starts_with('.')
+            && !file.contains(['/', '\\'])
+            && file.ends_with(".gguf");
+        let path = local.dir.join(file);
+        if !plain || !path.is_file() {
+            return Err(LlmError::Builtin(format!(
+                "the local model {model:?} is not installed; download it in Settings → Local \
+                 models or with `cubicle-cli models download`"
+            )));
+        }
+        Ok(path)
+    }
+
+    /// The files of the built-in models loaded now (the built-in one and any routed one).
+    #[cfg(feature = "builtin")]
+    pub async fn loaded_builtin_models(&self) -> Vec<PathBuf> {
+        self.builtin
+            .lock()
+            .await
+            .iter()
+            .map(|(p, _)| p.clone())
+            .collect()
     }
 
     pub fn with_builtin_path(mut self, path: PathBuf) -> Self {
@@ -540,13 +606,11 @@ impl Providers {
     }
 
     #[cfg(feature = "builtin")]
-    async fn builtin_model(&self) -> Result<Arc<BuiltinModel>, LlmError> {
-        let (path, _) = self.builtin_path().await;
+    async fn builtin_model(&self, model: &str) -> Result<Arc<BuiltinModel>, LlmError> {
+        let path = self.builtin_path_for(model).await?;
         // Held across the load on purpose: concurrent first calls load the file once.
-        let mut slot = self.builtin.lock().await;
-        if let Some((loaded, model)) = slot.as_ref()
-            && *loaded == path
-        {
+        let mut loaded = self.builtin.lock().await;
+        if let Some((_, model)) = loaded.iter().find(|(p, _)| *p == path) {
             return Ok(model.clone());
         }
         if !path.is_file() {
@@ -556,7 +620,11 @@ impl Providers {
             )));
         }
         let model = BuiltinModel::load_async(path.clone(), BuiltinOptions::default()).await?;
-        *slot = Some((path, model.clone()));
+        // The oldest goes first: a file the boss replaced, or a route that moved on.
+        if loaded.len() >= LOADED_MODELS_MAX {
+            loaded.remove(0);
+        }
+        loaded.push((path, model.clone()));
         Ok(model)
     }
 }
@@ -578,10 +646,18 @@ fn check_gguf(path: &std::path::Path) -> Result<(), String> {
 #[async_trait::async_trait]
 impl ProviderResolver for Providers {
     async fn resolve(&self, provider_id: &str) -> Result<ResolvedProvider, LlmError> {
+        self.resolve_model(provider_id, "").await
+    }
+
+    async fn resolve_model(
+        &self,
+        provider_id: &str,
+        model: &str,
+    ) -> Result<ResolvedProvider, LlmError> {
         if provider_id == BUILTIN {
             #[cfg(feature = "builtin")]
             {
-                let model = self.builtin_model().await?;
+                let model = self.builtin_model(model).await?;
                 return Ok(ResolvedProvider {
                     client: Arc::new(BuiltinClient::new(model)),
                     preset: BUILTIN.into(),
@@ -597,7 +673,7 @@ impl ProviderResolver for Providers {
             && let Some(env) = &self.env
         {
             if env.config.dialect == LlmDialect::Builtin {
-                return Box::pin(self.resolve(BUILTIN)).await;
+                return Box::pin(self.resolve_model(BUILTIN, model)).await;
             }
             let client: Arc<dyn LlmClient> = Arc::from(presets::client_for(
                 env.config.clone(),

@@ -9,12 +9,14 @@ use std::time::{Duration, Instant};
 use cubicle_core::app::CoreOptions;
 use cubicle_core::error::ErrorCode;
 use cubicle_core::events::DomainEvent;
+use cubicle_core::gateway::{CallContext, Purpose, Route};
 use cubicle_core::models::{AddLocalServer, LocalModelState, LocalModelsConfig, LocalServerKind};
 use cubicle_core::types::TestProvider;
 use cubicle_llm::catalogue::CatalogueEntry;
 use cubicle_llm::download::fixture::{Fault, FileServer};
 use cubicle_llm::download::{DownloadOptions, partial_path};
 use cubicle_llm::local_servers::{ProbeTarget, ServerKind};
+use cubicle_llm::{ChatMessage, CompletionRequest};
 use serde_json::json;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -152,6 +154,64 @@ async fn a_downloaded_model_becomes_the_builtin_model() {
             .await;
         assert!(result.ok, "{result:?}");
         assert!(result.reply.is_some_and(|r| !r.trim().is_empty()));
+    }
+}
+
+/// A downloaded model serves one purpose while the built-in model keeps the others: a
+/// route to the built-in provider names it by catalogue id.
+#[tokio::test]
+async fn a_route_can_send_one_purpose_to_a_downloaded_model() {
+    let (server, real) = model_server().await;
+    if !real {
+        eprintln!("no real GGUF installed: nothing to load, skipped");
+        return;
+    }
+    let co = company(&server, None).await;
+    co.core.models.start(ID).await.unwrap();
+    let LocalModelState::Installed { path, .. } = wait_for(&co, installed).await else {
+        unreachable!()
+    };
+    let path = std::path::PathBuf::from(path);
+    let route = co.core.models.use_for(ID, Purpose::Thought).await.unwrap();
+    assert_eq!(
+        (route.provider_id.as_str(), route.model.as_str()),
+        ("builtin", ID)
+    );
+    let ask = |model: &str| {
+        let route = Route {
+            provider_id: "builtin".into(),
+            model: model.into(),
+        };
+        let req = CompletionRequest {
+            messages: vec![ChatMessage::user("Say hello.")],
+            max_tokens: Some(8),
+            ..Default::default()
+        };
+        let gateway = co.core.gateway.clone();
+        async move {
+            gateway
+                .complete(&CallContext::new(Purpose::Thought), route, req)
+                .await
+        }
+    };
+
+    ask(ID).await.expect("the downloaded model answers");
+    let loaded = co.core.providers.loaded_builtin_models().await;
+    assert_eq!(
+        loaded,
+        vec![path.clone()],
+        "only the routed file was loaded"
+    );
+    ask("")
+        .await
+        .expect("the built-in model answers the others");
+    let loaded = co.core.providers.loaded_builtin_models().await;
+    assert_eq!(loaded.len(), 2, "{loaded:?}");
+    assert!(loaded.contains(&path));
+
+    for missing in ["qwen-not-downloaded", "../test-model.gguf", "/etc/passwd"] {
+        let err = ask(missing).await.unwrap_err().to_string();
+        assert!(err.contains("is not installed"), "{missing}: {err}");
     }
 }
 
