@@ -143,32 +143,18 @@ impl Providers {
         let _ = self.local_files.set(files);
     }
 
-    /// The GGUF a route to the built-in provider loads: the built-in model when the route
-    /// names no model (or the built-in one), else the downloaded model it names, by
-    /// catalogue id or file name — only a plain file name in the models folder.
+    /// The GGUF a route to the built-in provider loads: the catalogue model the route
+    /// names by id (which must be downloaded), else the built-in model — whatever else the
+    /// model field says (its display name, a file name) is not a path and never opened.
     #[cfg(feature = "builtin")]
     async fn builtin_path_for(&self, model: &str) -> Result<PathBuf, LlmError> {
-        let (default, _) = self.builtin_path().await;
         let model = model.trim();
-        let is_default = model.is_empty()
-            || default
-                .file_name()
-                .is_some_and(|f| f.to_string_lossy() == model);
-        if is_default {
-            return Ok(default);
-        }
         let local = self.local_files.get().cloned().unwrap_or_default();
-        let file = local
-            .files
-            .iter()
-            .find(|(id, _)| id == model)
-            .map_or(model, |(_, file)| file.as_str());
-        let plain = !file.is_empty()
-            && !file.starts_with('.')
-            && !file.contains(['/', '\\'])
-            && file.ends_with(".gguf");
+        let Some((_, file)) = local.files.iter().find(|(id, _)| id == model) else {
+            return Ok(self.builtin_path().await.0);
+        };
         let path = local.dir.join(file);
-        if !plain || !path.is_file() {
+        if !path.is_file() {
             return Err(LlmError::Builtin(format!(
                 "the local model {model:?} is not installed; download it in Settings → Local \
                  models or with `cubicle-cli models download`"

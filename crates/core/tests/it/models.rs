@@ -209,10 +209,15 @@ async fn a_route_can_send_one_purpose_to_a_downloaded_model() {
     assert_eq!(loaded.len(), 2, "{loaded:?}");
     assert!(loaded.contains(&path));
 
-    for missing in ["qwen-not-downloaded", "../test-model.gguf", "/etc/passwd"] {
-        let err = ask(missing).await.unwrap_err().to_string();
-        assert!(err.contains("is not installed"), "{missing}: {err}");
+    // Anything but a catalogue id is no path: the built-in model answers, nothing else loads.
+    for other in ["SmolLM2-135M-Instruct", "../test-model.gguf", "/etc/passwd"] {
+        ask(other).await.expect("the built-in model answers");
     }
+    assert_eq!(co.core.providers.loaded_builtin_models().await.len(), 2);
+    // A catalogue model that is not (or no longer) downloaded gets a clear error.
+    std::fs::remove_file(&path).unwrap();
+    let err = ask(ID).await.unwrap_err().to_string();
+    assert!(err.contains("is not installed"), "{err}");
 }
 
 #[tokio::test]
