@@ -261,12 +261,6 @@ pub(super) async fn think(
         None => vec![],
     };
     // The boss addressed this employee (by @mention or by name) in what is new to them.
-    let first_name = me
-        .name
-        .split_whitespace()
-        .next()
-        .unwrap_or(&me.name)
-        .to_lowercase();
     let addressed = unread.iter().any(|m| {
         m.sender_kind == "boss"
             && (m
@@ -274,7 +268,7 @@ pub(super) async fn think(
                 .as_ref()
                 .and_then(|v| serde_json::from_value::<Vec<i32>>(v.clone()).ok())
                 .is_some_and(|ids| ids.contains(&employee_id))
-                || m.text.to_lowercase().contains(&first_name))
+                || crate::chat::mentions::names(&m.text, &me.name))
     });
     let summary = mq::chat_summary(db, chat.id).await?;
     let context: String = recent
