@@ -21,6 +21,7 @@ pub mod plan;
 mod report;
 mod resync;
 mod review;
+mod stop;
 mod think;
 mod upkeep;
 

@@ -130,7 +130,8 @@ pub struct TraceSummaryDto {
 pub struct TraceDto {
     pub summary: TraceSummaryDto,
     pub events: Vec<TraceEventDto>,
-    /// Thoughts under this trace that said something (the loop guard counts these).
+    /// Thoughts under this trace that said something or wanted to and were held back
+    /// (the loop guard counts these).
     pub steps: u32,
     pub tokens: u32,
     pub tasks_pending: u32,
@@ -299,7 +300,10 @@ impl Traces {
             ));
         }
         let thoughts = q::thoughts_of_trace(db, id).await?;
-        let steps = thoughts.iter().filter(|t| t.spoke).count();
+        let steps = thoughts
+            .iter()
+            .filter(|t| crate::guard::is_step(t.spoke, t.silenced_by.as_deref()))
+            .count();
         for th in &thoughts {
             let text = if th.inner_thoughts.is_empty() {
                 &th.reason
