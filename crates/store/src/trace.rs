@@ -6,7 +6,7 @@ use sea_orm::{
     QueryFilter, QueryOrder, QuerySelect,
 };
 
-use crate::entity::{approval, chat_message, cost_ledger, mail, task, thought, trace};
+use crate::entity::{approval, chat_message, cost_ledger, decision, mail, task, thought, trace};
 
 pub async fn insert_trace(
     conn: &impl ConnectionTrait,
@@ -149,6 +149,18 @@ pub async fn approvals_of_trace(
     approval::Entity::find()
         .filter(approval::Column::TraceId.eq(id))
         .order_by_asc(approval::Column::Id)
+        .all(conn)
+        .await
+}
+
+/// Rulings made under a trace (a meeting's, when the boss convened it), oldest first.
+pub async fn decisions_of_trace(
+    conn: &impl ConnectionTrait,
+    id: &str,
+) -> Result<Vec<decision::Model>, DbErr> {
+    decision::Entity::find()
+        .filter(decision::Column::TraceId.eq(id))
+        .order_by_asc(decision::Column::Id)
         .all(conn)
         .await
 }
