@@ -115,6 +115,8 @@ function Header({ trace }: { trace: TraceDto }) {
   const { t, i18n } = useTranslation();
   const s = trace.summary;
   const stopped = stoppedAtStepCap(trace);
+  // Stopped before its steps ran out: a run of held-back lines (the mail says which).
+  const banner = trace.steps >= MAX_TRACE_STEPS ? "stepCap" : "guardStop";
   return (
     <header>
       <div className="flex items-center gap-2 text-xs text-slate-500">
@@ -153,8 +155,8 @@ function Header({ trace }: { trace: TraceDto }) {
         <div data-testid="trace-step-cap" className="mt-4 flex items-start gap-3 rounded-xl bg-amber-50 px-4 py-3 text-amber-900 ring-1 ring-amber-600/20 ring-inset">
           <WarningIcon className="mt-0.5 shrink-0 text-amber-600" width={18} height={18} />
           <div>
-            <p className="text-sm font-semibold">{t("traces.stepCap.title")}</p>
-            <p className="mt-0.5 text-sm leading-relaxed opacity-90">{t("traces.stepCap.body", { max: MAX_TRACE_STEPS })}</p>
+            <p className="text-sm font-semibold">{t(`traces.${banner}.title`)}</p>
+            <p className="mt-0.5 text-sm leading-relaxed opacity-90">{t(`traces.${banner}.body`, { max: MAX_TRACE_STEPS })}</p>
           </div>
         </div>
       )}

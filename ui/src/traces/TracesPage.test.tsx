@@ -156,12 +156,25 @@ describe("traces page", () => {
   });
 
   it("says when the loop guard stopped the instruction at the step cap", async () => {
-    const { backend, trace } = withTraces();
+    const { backend, trace, api } = withTraces();
+    // Three steps so far; twelve more in the project group make fifteen.
+    for (let i = 0; i < 12; i++) backend.addTracedMessage(trace.id, api.id, i % 2 === 0 ? 12 : 13, `point ${i}`, `2025-03-01T10:${20 + i}:00Z`);
     backend.addMail("escalation", { title: `Stopped: ${trace.instruction}`, traceId: trace.id, employeeId: 11, createdAt: "2025-03-01T10:30:00Z" });
     backend.install();
     window.history.replaceState(null, "", `#traces/${trace.id}`);
     renderApp();
     expect(await screen.findByTestId("trace-step-cap")).toHaveTextContent("Stopped at the step cap");
+  });
+
+  it("says when the loop guard stopped a run of held-back lines before the step cap", async () => {
+    const { backend, trace } = withTraces();
+    backend.addMail("escalation", { title: `Stopped: ${trace.instruction}`, traceId: trace.id, employeeId: 12, createdAt: "2025-03-01T10:30:00Z" });
+    backend.install();
+    window.history.replaceState(null, "", `#traces/${trace.id}`);
+    renderApp();
+    const banner = await screen.findByTestId("trace-step-cap");
+    expect(banner).toHaveTextContent("Stopped: going round in circles");
+    expect(banner).not.toHaveTextContent("15 steps");
   });
 
   it("says so for an unknown trace, and offers the way back", async () => {
