@@ -12,6 +12,7 @@
 //!
 //! [`Clock`]: crate::clock::Clock
 
+mod answer_first;
 mod guided;
 mod moderated;
 mod ops;
@@ -20,6 +21,7 @@ pub mod plan;
 mod report;
 mod resync;
 mod review;
+mod stop;
 mod think;
 mod upkeep;
 
@@ -143,6 +145,8 @@ struct Inner {
     recovered: std::sync::atomic::AtomicBool,
     /// Whether approvals decided elsewhere are being run (one runner at a time).
     running_queued: std::sync::atomic::AtomicBool,
+    /// Colleagues waiting for the answer of the one the boss spoke to.
+    holds: Mutex<Vec<answer_first::Hold>>,
 }
 
 /// How long one thought took, and how much of it was the model call (through the
@@ -189,6 +193,7 @@ impl Engine {
                 seen: Mutex::new(resync::Seen::default()),
                 recovered: std::sync::atomic::AtomicBool::new(false),
                 running_queued: std::sync::atomic::AtomicBool::new(false),
+                holds: Mutex::new(Vec::new()),
             }),
         };
         // The evening digest is the company's own wake-up, every day.
@@ -319,10 +324,23 @@ impl Engine {
         };
         let from_boss = m.sender_kind == "boss";
         let now = self.now();
-        for member in cq::members(db, chat_id).await? {
-            if Some(member.employee_id) == m.sender_employee_id {
-                continue;
-            }
+        let members: Vec<i32> = cq::members(db, chat_id)
+            .await?
+            .into_iter()
+            .map(|x| x.employee_id)
+            .filter(|id| Some(*id) != m.sender_employee_id)
+            .collect();
+        // The boss spoke to someone: they answer first, the others after them.
+        let named = self.addressed_members(&m, &members).await?;
+        if !named.is_empty() {
+            let others: Vec<i32> = members
+                .into_iter()
+                .filter(|id| !named.contains(id))
+                .collect();
+            self.nudge_named_first(chat_id, message_id, &named, &others);
+            return Ok(());
+        }
+        for member in members {
             // The nudge arrives after the SPEC's delay; the woken employee then waits a
             // little to absorb what follows. Nudges coalesce to the earliest, so one
             // thought answers everything that arrived before it.
@@ -331,11 +349,7 @@ impl Engine {
                 self.inner.config.nudge.nudge_delay(from_boss, &mut *rng)
                     + self.inner.config.nudge.absorb_wait(&mut *rng)
             };
-            self.schedule(
-                now + delay,
-                member.employee_id,
-                WakeReason::Nudge { chat_id },
-            );
+            self.schedule(now + delay, member, WakeReason::Nudge { chat_id });
         }
         Ok(())
     }
@@ -569,6 +583,9 @@ impl Engine {
     ) -> Result<(), cubicle_store::DbErr> {
         let started = std::time::Instant::now();
         let outcome = think::think(self, employee_id, chat_id, focus).await?;
+        if outcome != ThinkOutcome::Deferred {
+            self.release_holds(employee_id).await?;
+        }
         if self.inner.config.record_timings
             && let ThinkOutcome::Thought {
                 model_time,

@@ -4,13 +4,68 @@
 
 use crate::mind::memory_rules::similarity;
 
-/// Thoughts that speak under one boss instruction before it is stopped and handed to
-/// the boss.
+/// Steps one boss instruction may take before it is stopped and handed to the boss. A
+/// step is a thought that spoke, or that wanted to and was held back by the engine's own
+/// checks ([`HeldBack`]): it cost a model call all the same.
 pub const MAX_TRACE_STEPS: u32 = 15;
+/// Held-back steps in a row that stop an instruction early: its employees are going
+/// round in circles (the same line again, or lines in someone else's name), and more
+/// thoughts would only cost more.
+pub const MAX_HELD_BACK_IN_A_ROW: usize = 4;
 /// How many times one task may be redone (a rework after a rejected review is a re-run).
 pub const MAX_RERUNS: i32 = 3;
 /// A new attempt at least this similar to the previous one is no progress.
 pub const NO_PROGRESS_SIMILARITY: f64 = 0.9;
+
+/// Why a thought that wanted to speak was held back by the engine's own checks (not by
+/// a chat's pacing gates, which only make it wait): stored as the thought's
+/// `silenced_by`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeldBack {
+    /// Every line repeated what the speaker had just said (the repetition filter).
+    Repetition,
+    /// Every line spoke as someone else, even after one regeneration (the identity check).
+    Identity,
+}
+
+impl HeldBack {
+    pub const ALL: [HeldBack; 2] = [HeldBack::Repetition, HeldBack::Identity];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HeldBack::Repetition => "repetition",
+            HeldBack::Identity => "identity",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|h| h.as_str() == s)
+    }
+}
+
+/// Whether a thought is a step of its instruction: it spoke, or was held back.
+pub fn is_step(spoke: bool, silenced_by: Option<&str>) -> bool {
+    spoke || silenced_by.and_then(HeldBack::parse).is_some()
+}
+
+/// Why an instruction is stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceStop {
+    /// It took its [`MAX_TRACE_STEPS`].
+    Steps,
+    /// Its last [`MAX_HELD_BACK_IN_A_ROW`] steps were all held back, the last for this.
+    HeldBack(HeldBack),
+}
+
+/// Whether an instruction whose steps so far are `steps` (oldest first: `None` for one
+/// that spoke, else why it was held back) must stop.
+pub fn judge_trace(steps: &[Option<HeldBack>], max_steps: u32) -> Option<TraceStop> {
+    let run = steps.iter().rev().take_while(|s| s.is_some()).count();
+    if run >= MAX_HELD_BACK_IN_A_ROW {
+        return steps.last().copied().flatten().map(TraceStop::HeldBack);
+    }
+    (steps.len() >= max_steps as usize).then_some(TraceStop::Steps)
+}
 
 /// What to do with a task's new attempt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +123,29 @@ mod tests {
             ),
             Rerun::Proceed
         );
+    }
+
+    #[test]
+    fn held_back_thoughts_are_steps_and_a_run_of_them_stops_the_instruction() {
+        assert!(is_step(true, None));
+        assert!(is_step(false, Some("repetition")));
+        assert!(is_step(false, Some("identity")));
+        assert!(!is_step(false, Some("saturation")));
+        assert!(!is_step(false, None));
+        let rep = Some(HeldBack::Repetition);
+        let id = Some(HeldBack::Identity);
+        assert_eq!(judge_trace(&[None, rep, rep, rep], 15), None);
+        assert_eq!(
+            judge_trace(&[None, rep, rep, id, rep], 15),
+            Some(TraceStop::HeldBack(HeldBack::Repetition))
+        );
+        assert_eq!(
+            judge_trace(&[rep, rep, rep, None], 15),
+            None,
+            "a spoken line breaks the run"
+        );
+        assert_eq!(judge_trace(&[None; 15], 15), Some(TraceStop::Steps));
+        assert_eq!(judge_trace(&[None; 14], 15), None);
     }
 
     #[test]

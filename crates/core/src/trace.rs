@@ -86,6 +86,10 @@ pub enum TraceEventKind {
     Mail,
     /// An action that waited for the boss (`outcome`: its status).
     Approval,
+    /// A meeting's ruling on conflicting opinions: the question, who decided (`actor`:
+    /// the lead, empty for a vote or the boss) and `outcome`: `approved`, `rejected` or
+    /// `escalated`.
+    Ruling,
 }
 
 /// One line of a trace's timeline.
@@ -130,7 +134,8 @@ pub struct TraceSummaryDto {
 pub struct TraceDto {
     pub summary: TraceSummaryDto,
     pub events: Vec<TraceEventDto>,
-    /// Thoughts under this trace that said something (the loop guard counts these).
+    /// Thoughts under this trace that said something or wanted to and were held back
+    /// (the loop guard counts these).
     pub steps: u32,
     pub tokens: u32,
     pub tasks_pending: u32,
@@ -299,7 +304,10 @@ impl Traces {
             ));
         }
         let thoughts = q::thoughts_of_trace(db, id).await?;
-        let steps = thoughts.iter().filter(|t| t.spoke).count();
+        let steps = thoughts
+            .iter()
+            .filter(|t| crate::guard::is_step(t.spoke, t.silenced_by.as_deref()))
+            .count();
         for th in &thoughts {
             let text = if th.inner_thoughts.is_empty() {
                 &th.reason
@@ -343,7 +351,7 @@ impl Traces {
         for mail in q::mail_of_trace(db, id).await? {
             events.push((
                 mail.created_at,
-                6,
+                7,
                 TraceEventDto {
                     employee_id: mail.employee_id,
                     actor: person(mail.employee_id),
@@ -373,8 +381,27 @@ impl Traces {
                 },
             ));
         }
-        // Same instant: the instruction, then tasks, calls, thoughts, results, messages
-        // and mail, in the order they happen inside one thought.
+        for d in q::decisions_of_trace(db, id).await? {
+            events.push((
+                d.created_at,
+                // Ruled on the turn that objected, so after its message.
+                6,
+                TraceEventDto {
+                    employee_id: d.decided_by_employee_id,
+                    actor: match d.decided_by_kind.as_str() {
+                        "boss" => names.boss().to_owned(),
+                        _ => person(d.decided_by_employee_id),
+                    },
+                    text: clip(&d.question),
+                    chat_id: d.chat_id,
+                    chat_name: chat_name(d.chat_id),
+                    outcome: Some(d.outcome.clone()),
+                    ..blank(d.created_at, TraceEventKind::Ruling)
+                },
+            ));
+        }
+        // Same instant: the instruction, then tasks, calls, thoughts, results, messages,
+        // rulings and mail, in the order they happen inside one thought.
         events.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
         let cost: f64 = ledger.iter().map(|c| c.cost_usd).sum();
         Ok(Some(TraceDto {

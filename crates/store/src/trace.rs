@@ -2,11 +2,11 @@
 //! trace id, read back by that id.
 
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, PaginatorTrait,
+    ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, DbErr, EntityTrait, PaginatorTrait,
     QueryFilter, QueryOrder, QuerySelect,
 };
 
-use crate::entity::{approval, chat_message, cost_ledger, mail, task, thought, trace};
+use crate::entity::{approval, chat_message, cost_ledger, decision, mail, task, thought, trace};
 
 pub async fn insert_trace(
     conn: &impl ConnectionTrait,
@@ -68,12 +68,22 @@ pub async fn thoughts_of_trace(
         .await
 }
 
-/// Thoughts under a trace that did something (spoke): the trace's steps (SPEC §10).
-pub async fn steps_of_trace(conn: &impl ConnectionTrait, id: &str) -> Result<u64, DbErr> {
+/// The trace's steps (SPEC §10), oldest first: thoughts under it that spoke, or that
+/// wanted to and were held back for one of the `held_back` reasons.
+pub async fn steps_of_trace(
+    conn: &impl ConnectionTrait,
+    id: &str,
+    held_back: &[&str],
+) -> Result<Vec<thought::Model>, DbErr> {
     thought::Entity::find()
         .filter(thought::Column::TraceId.eq(id))
-        .filter(thought::Column::Spoke.eq(true))
-        .count(conn)
+        .filter(
+            Condition::any()
+                .add(thought::Column::Spoke.eq(true))
+                .add(thought::Column::SilencedBy.is_in(held_back.iter().copied())),
+        )
+        .order_by_asc(thought::Column::Id)
+        .all(conn)
         .await
 }
 
@@ -139,6 +149,18 @@ pub async fn approvals_of_trace(
     approval::Entity::find()
         .filter(approval::Column::TraceId.eq(id))
         .order_by_asc(approval::Column::Id)
+        .all(conn)
+        .await
+}
+
+/// Rulings made under a trace (a meeting's, when the boss convened it), oldest first.
+pub async fn decisions_of_trace(
+    conn: &impl ConnectionTrait,
+    id: &str,
+) -> Result<Vec<decision::Model>, DbErr> {
+    decision::Entity::find()
+        .filter(decision::Column::TraceId.eq(id))
+        .order_by_asc(decision::Column::Id)
         .all(conn)
         .await
 }

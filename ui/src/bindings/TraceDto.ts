@@ -7,6 +7,7 @@ import type { TraceSummaryDto } from "./TraceSummaryDto";
  */
 export type TraceDto = { summary: TraceSummaryDto, events: Array<TraceEventDto>, 
 /**
- * Thoughts under this trace that said something (the loop guard counts these).
+ * Thoughts under this trace that said something or wanted to and were held back
+ * (the loop guard counts these).
  */
 steps: number, tokens: number, tasksPending: number, };

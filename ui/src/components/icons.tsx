@@ -361,3 +361,12 @@ export const ShieldIcon = (p: IconProps) => (
     <path d="M7.3 10l2 2 3.6-3.8" />
   </Svg>
 );
+
+/** A gavel: a meeting's ruling on conflicting opinions. */
+export const GavelIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M8.2 3.8l4.6 4.6M5.6 6.4l4.6 4.6M6.9 5.1l4.6 4.6" />
+    <path d="M10.6 9.4l5.4 5.4a1.1 1.1 0 0 1-1.6 1.6L9 11" />
+    <path d="M3 17.5h7" />
+  </Svg>
+);

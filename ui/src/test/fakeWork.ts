@@ -47,7 +47,7 @@ const fail = (code: ErrorCode, message: string): never => {
   throw error;
 };
 
-/** Same instant: the instruction, then tasks, calls, thoughts, results and approvals, messages and mail (trace.rs). */
+/** Same instant: the instruction, then tasks, calls, thoughts, results and approvals, messages, rulings and mail (trace.rs). */
 const RANK: Record<TraceEventDto["kind"], number> = {
   instruction: 0,
   task_created: 1,
@@ -57,7 +57,8 @@ const RANK: Record<TraceEventDto["kind"], number> = {
   task_failed: 4,
   approval: 4,
   message: 5,
-  mail: 6,
+  ruling: 6,
+  mail: 7,
 };
 
 const blankEvent = (at: string, kind: TraceEventDto["kind"]): TraceEventDto => ({

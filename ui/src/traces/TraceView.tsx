@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { TraceDto } from "../bindings/TraceDto";
 import type { TraceEventDto } from "../bindings/TraceEventDto";
 import type { TraceEventKind } from "../bindings/TraceEventKind";
-import { AlertIcon, CheckIcon, ChatsIcon, ChipIcon, ClipboardIcon, FlagIcon, MailIcon, ShieldIcon, ThoughtIcon, WarningIcon, XCircleIcon } from "../components/icons";
+import { AlertIcon, CheckIcon, ChatsIcon, ChipIcon, ClipboardIcon, FlagIcon, GavelIcon, MailIcon, ShieldIcon, ThoughtIcon, WarningIcon, XCircleIcon } from "../components/icons";
 import { Badge, ErrorState, LoadingState } from "../components/ui";
 import { SILENCE_REASONS, THOUGHT_FAILURES, formatClock } from "../chats/format";
 import { formatDateTime } from "../employee/format";
@@ -23,12 +23,13 @@ import {
   isCallOutcome,
   isFailedCall,
   isQuiet,
+  isRulingOutcome,
   stoppedAtStepCap,
   visibleEvents,
   withoutEcho,
 } from "./format";
 
-/** Each kind's icon and colours: the instruction dark, tasks amber, results green / red, messages indigo, thoughts violet, calls slate, mail sky, approvals orange. */
+/** Each kind's icon and colours: the instruction dark, tasks amber, results green / red, messages indigo, thoughts violet, calls slate, mail sky, approvals orange, rulings teal. */
 const KIND_STYLE: Record<TraceEventKind, { icon: ComponentType<SVGProps<SVGSVGElement>>; tile: string }> = {
   instruction: { icon: FlagIcon, tile: "bg-slate-900 text-white ring-slate-900" },
   task_created: { icon: ClipboardIcon, tile: "bg-amber-50 text-amber-700 ring-amber-600/20" },
@@ -39,6 +40,7 @@ const KIND_STYLE: Record<TraceEventKind, { icon: ComponentType<SVGProps<SVGSVGEl
   model_call: { icon: ChipIcon, tile: "bg-slate-100 text-slate-500 ring-slate-500/15" },
   mail: { icon: MailIcon, tile: "bg-sky-50 text-sky-700 ring-sky-600/20" },
   approval: { icon: ShieldIcon, tile: "bg-orange-50 text-orange-700 ring-orange-600/20" },
+  ruling: { icon: GavelIcon, tile: "bg-teal-50 text-teal-700 ring-teal-600/20" },
 };
 
 /** One instruction's whole story: the header with what it cost, then the timeline by minute. */
@@ -113,6 +115,8 @@ function Header({ trace }: { trace: TraceDto }) {
   const { t, i18n } = useTranslation();
   const s = trace.summary;
   const stopped = stoppedAtStepCap(trace);
+  // Stopped before its steps ran out: a run of held-back lines (the mail says which).
+  const banner = trace.steps >= MAX_TRACE_STEPS ? "stepCap" : "guardStop";
   return (
     <header>
       <div className="flex items-center gap-2 text-xs text-slate-500">
@@ -151,8 +155,8 @@ function Header({ trace }: { trace: TraceDto }) {
         <div data-testid="trace-step-cap" className="mt-4 flex items-start gap-3 rounded-xl bg-amber-50 px-4 py-3 text-amber-900 ring-1 ring-amber-600/20 ring-inset">
           <WarningIcon className="mt-0.5 shrink-0 text-amber-600" width={18} height={18} />
           <div>
-            <p className="text-sm font-semibold">{t("traces.stepCap.title")}</p>
-            <p className="mt-0.5 text-sm leading-relaxed opacity-90">{t("traces.stepCap.body", { max: MAX_TRACE_STEPS })}</p>
+            <p className="text-sm font-semibold">{t(`traces.${banner}.title`)}</p>
+            <p className="mt-0.5 text-sm leading-relaxed opacity-90">{t(`traces.${banner}.body`, { max: MAX_TRACE_STEPS })}</p>
           </div>
         </div>
       )}
@@ -207,7 +211,8 @@ function EventLine({ event: e, index }: { event: TraceEventDto; index: number })
   const href = eventHref(e);
   const failed = isFailedCall(e);
   const quiet = isQuiet(e.kind);
-  const actor = e.actor || t("traces.system");
+  // A ruling nobody signed was made by the weighted vote.
+  const actor = e.actor || (e.kind === "ruling" ? t("meeting.who.vote") : t("traces.system"));
   return (
     <li
       data-testid={`trace-event-${index}`}
@@ -259,9 +264,17 @@ function EventLine({ event: e, index }: { event: TraceEventDto; index: number })
   );
 }
 
-/** A model call's cost, tokens and outcome; why a thought said nothing; where an approval stands. */
+/** A model call's cost, tokens and outcome; why a thought said nothing; where an approval stands; what a ruling decided. */
 function Details({ event: e }: { event: TraceEventDto }) {
   const { t, i18n } = useTranslation();
+  if (e.kind === "ruling" && isRulingOutcome(e.outcome)) {
+    const tone = e.outcome === "approved" ? "text-emerald-700" : e.outcome === "rejected" ? "text-rose-700" : "text-amber-700";
+    return (
+      <p data-testid="trace-ruling-outcome" className={`mt-0.5 text-xs font-medium ${tone}`}>
+        {t(`meeting.outcome.${e.outcome}`)}
+      </p>
+    );
+  }
   if (e.kind === "approval" && isApprovalStatus(e.outcome)) {
     return (
       <p className="mt-1">

@@ -156,12 +156,25 @@ describe("traces page", () => {
   });
 
   it("says when the loop guard stopped the instruction at the step cap", async () => {
-    const { backend, trace } = withTraces();
+    const { backend, trace, api } = withTraces();
+    // Three steps so far; twelve more in the project group make fifteen.
+    for (let i = 0; i < 12; i++) backend.addTracedMessage(trace.id, api.id, i % 2 === 0 ? 12 : 13, `point ${i}`, `2025-03-01T10:${20 + i}:00Z`);
     backend.addMail("escalation", { title: `Stopped: ${trace.instruction}`, traceId: trace.id, employeeId: 11, createdAt: "2025-03-01T10:30:00Z" });
     backend.install();
     window.history.replaceState(null, "", `#traces/${trace.id}`);
     renderApp();
     expect(await screen.findByTestId("trace-step-cap")).toHaveTextContent("Stopped at the step cap");
+  });
+
+  it("says when the loop guard stopped a run of held-back lines before the step cap", async () => {
+    const { backend, trace } = withTraces();
+    backend.addMail("escalation", { title: `Stopped: ${trace.instruction}`, traceId: trace.id, employeeId: 12, createdAt: "2025-03-01T10:30:00Z" });
+    backend.install();
+    window.history.replaceState(null, "", `#traces/${trace.id}`);
+    renderApp();
+    const banner = await screen.findByTestId("trace-step-cap");
+    expect(banner).toHaveTextContent("Stopped: going round in circles");
+    expect(banner).not.toHaveTextContent("15 steps");
   });
 
   it("says so for an unknown trace, and offers the way back", async () => {
@@ -220,6 +233,42 @@ describe("traces page", () => {
     expect(within(second).getByTestId("trace-approval-status")).toHaveTextContent("Rejected");
     expect(within(second).getByTestId("trace-approval-status").className).toContain("slate");
     expect(within(second).getByRole("link", { name: "run_shell: Clean up" })).toHaveAttribute("href", `#approvals/${rejected.id}`);
+  });
+
+  it("shows a meeting's rulings with who decided and the outcome, leading to the meeting", async () => {
+    const { backend, trace } = withTraces();
+    const meeting = backend.addChat("meeting", "API roadmap", [11, 12, 13]);
+    backend.addTraceEvent(trace.id, { kind: "ruling", at: "2025-03-01T10:10:00Z", employeeId: 11, chatId: meeting.id, text: "Let's move the API to GraphQL this quarter.", outcome: "rejected" });
+    backend.addTraceEvent(trace.id, { kind: "ruling", at: "2025-03-01T10:11:00Z", chatId: meeting.id, text: "Ship the SDK with the release?", outcome: "approved" });
+    backend.install();
+    window.history.replaceState(null, "", `#traces/${trace.id}`);
+    renderApp();
+    await screen.findByTestId("trace-timeline");
+
+    const lines = within(screen.getByTestId("trace-timeline")).getAllByTestId(/^trace-event-\d+$/).filter((li) => li.getAttribute("data-kind") === "ruling");
+    expect(lines).toHaveLength(2);
+    const [lead, vote] = lines as [HTMLElement, HTMLElement];
+    expect(lead).toHaveTextContent("Grace Hopper");
+    expect(lead).toHaveTextContent("ruled on");
+    expect(lead).toHaveTextContent("in API roadmap");
+    expect(within(lead).getByTestId("trace-ruling-outcome")).toHaveTextContent("Rejected");
+    expect(within(lead).getByRole("link", { name: "Let's move the API to GraphQL this quarter." })).toHaveAttribute("href", `#chats/${meeting.id}`);
+    expect(vote).toHaveTextContent("The vote");
+    expect(within(vote).getByTestId("trace-ruling-outcome")).toHaveTextContent("Approved");
+  });
+
+  it("reads a ruling in Chinese", async () => {
+    const { backend, trace } = withTraces({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
+    const meeting = backend.addChat("meeting", "API路线图", [11, 12, 13]);
+    backend.addTraceEvent(trace.id, { kind: "ruling", at: "2025-03-01T10:10:00Z", employeeId: 11, chatId: meeting.id, text: "我们这个季度把API迁到GraphQL吧", outcome: "rejected" });
+    backend.install();
+    window.history.replaceState(null, "", `#traces/${trace.id}`);
+    renderApp();
+    await screen.findByTestId("trace-timeline");
+    await waitFor(() => expect(i18n.language).toBe("zh-CN"));
+    const line = within(screen.getByTestId("trace-timeline")).getAllByTestId(/^trace-event-\d+$/).find((li) => li.getAttribute("data-kind") === "ruling");
+    expect(line).toHaveTextContent("作出裁定");
+    expect(within(line as HTMLElement).getByTestId("trace-ruling-outcome")).toHaveTextContent("否决");
   });
 
   it("reads in Chinese", async () => {

@@ -15,6 +15,7 @@ export const TRACE_EVENT_KINDS = [
   "model_call",
   "mail",
   "approval",
+  "ruling",
 ] as const satisfies readonly TraceEventKind[];
 
 /** A model call's outcome (TraceEventDto.outcome) as the gateway records it. */
@@ -61,7 +62,7 @@ export const isFailedCall = (e: TraceEventDto): boolean => e.kind === "model_cal
 /**
  * Where a line leads: a message or thought to its chat, a task to its owner's profile, mail to the
  * mailbox item, the instruction to where it was given, a model call to whoever made it, an approval
- * to its card in the queue.
+ * to its card in the queue, a ruling to the meeting it was made in.
  */
 export function eventHref(e: TraceEventDto): string | null {
   switch (e.kind) {
@@ -80,6 +81,8 @@ export function eventHref(e: TraceEventDto): string | null {
       return e.employeeId === null ? null : profileHref(e.employeeId);
     case "approval":
       return e.approvalId === null ? routeHref({ page: "approvals", approvalId: null }) : approvalHref(e.approvalId);
+    case "ruling":
+      return e.chatId === null ? null : chatHref(e.chatId);
   }
 }
 
@@ -118,4 +121,12 @@ export function groupByMinute(events: readonly TraceEventDto[]): MinuteGroup[] {
 export function formatTokens(n: number, language: string): string {
   if (n < 10_000) return new Intl.NumberFormat(language).format(n);
   return new Intl.NumberFormat(language, { notation: "compact", maximumFractionDigits: 1 }).format(n);
+}
+
+/** A ruling's outcome (TraceEventDto.outcome) as the meeting records it. */
+export const RULING_OUTCOMES = ["approved", "rejected", "escalated"] as const;
+export type RulingOutcome = (typeof RULING_OUTCOMES)[number];
+
+export function isRulingOutcome(value: string | null): value is RulingOutcome {
+  return value !== null && (RULING_OUTCOMES as readonly string[]).includes(value);
 }

@@ -34,6 +34,53 @@ pub fn find(text: &str, members: &[(i32, String)]) -> Vec<i32> {
     out
 }
 
+/// Whether `text` names `name` without an `@`: the full name, or a Latin first name as a
+/// whole word ("Bob", not "bobcat"); a Chinese name anywhere, since Chinese puts no
+/// spaces around names ("李娜，进度怎么样？").
+pub fn names(text: &str, name: &str) -> bool {
+    let lower = text.to_lowercase();
+    candidates(name).into_iter().any(|c| {
+        let c = c.to_lowercase();
+        lower.match_indices(&c).any(|(i, _)| {
+            starts_cleanly(&lower[..i], &c) && ends_cleanly(&lower[i + c.len()..], &c)
+        })
+    })
+}
+
+/// The members a boss message speaks to: those it @mentions (`mentioned`, as stored with
+/// the message) and those it names. A name inside a longer member's name that the text
+/// also holds ("张伟" in "张伟明") is that longer name, not a second person.
+pub fn addressed(text: &str, mentioned: &[i32], members: &[(i32, String)]) -> Vec<i32> {
+    let named: Vec<&(i32, String)> = members.iter().filter(|(_, n)| names(text, n)).collect();
+    let mut out: Vec<i32> = mentioned
+        .iter()
+        .copied()
+        .filter(|id| members.iter().any(|(m, _)| m == id))
+        .collect();
+    for (id, name) in &named {
+        let inside_longer = named.iter().any(|(other, longer)| {
+            other != id && longer.len() > name.len() && longer.contains(name.as_str())
+        });
+        if !inside_longer && !out.contains(id) {
+            out.push(*id);
+        }
+    }
+    out
+}
+
+/// A Latin name must not continue a word before it ("Malice" does not name "Alice").
+fn starts_cleanly(before: &str, name: &str) -> bool {
+    let latin = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphanumeric());
+    !latin
+        || !before
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() && c.is_ascii())
+}
+
 /// The full name, and its first word when the name has several ("Alice Chen" → "Alice").
 fn candidates(name: &str) -> Vec<&str> {
     let name = name.trim();
@@ -73,6 +120,26 @@ mod tests {
             (4, "张伟明".into()),
             (5, "Bob".into()),
         ]
+    }
+
+    #[test]
+    fn a_name_without_an_at_is_matched_as_a_word_or_in_chinese_anywhere() {
+        assert!(names("Alice, what's the status?", "Alice Chen"));
+        assert!(names("what does alice chen think", "Alice Chen"));
+        assert!(!names("Malice in the logs", "Alice Chen"));
+        assert!(!names("Alicia, look", "Alice Chen"));
+        assert!(names("李娜，校准进度怎么样？", "李娜"));
+        assert!(!names("Alice, what's up?", "Bob"));
+    }
+
+    #[test]
+    fn a_message_addresses_who_it_mentions_and_who_it_names() {
+        let team = team();
+        assert_eq!(addressed("Bob, and @Alice too", &[1], &team), vec![1, 5]);
+        assert_eq!(addressed("张伟明，你来说", &[], &team), vec![4]);
+        assert_eq!(addressed("Team, let's plan", &[], &team), Vec::<i32>::new());
+        // A mention of someone who is not a member here wakes nobody.
+        assert_eq!(addressed("hi", &[99], &team), Vec::<i32>::new());
     }
 
     #[test]

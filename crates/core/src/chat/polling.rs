@@ -90,6 +90,13 @@ impl NudgeConfig {
         secs_to_delta(uniform(range, rng))
     }
 
+    /// The quickest a member hears the boss: the shortest nudge and the shortest wait
+    /// to absorb what follows. The one the boss speaks to is woken this fast, so they
+    /// answer before their colleagues (who wait for that answer).
+    pub fn shortest_after_boss(&self) -> TimeDelta {
+        secs_to_delta(bounds(self.after_boss).0 + bounds(self.absorb).0)
+    }
+
     /// How long a woken employee waits before thinking, so one thought answers the
     /// messages that arrive meanwhile.
     pub fn absorb_wait(&self, rng: &mut impl Rng) -> TimeDelta {
@@ -102,7 +109,17 @@ const MAX_CONFIGURED_SECS: f64 = 86_400.0;
 
 /// A uniform draw in the range, tolerating reversed, negative or non-finite bounds from a
 /// hand-edited config instead of panicking in `random_range`.
-fn uniform((a, b): (f64, f64), rng: &mut impl Rng) -> f64 {
+fn uniform(range: (f64, f64), rng: &mut impl Rng) -> f64 {
+    let (lo, hi) = bounds(range);
+    if lo == hi {
+        lo
+    } else {
+        rng.random_range(lo..=hi)
+    }
+}
+
+/// A configured range as (low, high) within sane bounds.
+fn bounds((a, b): (f64, f64)) -> (f64, f64) {
     let fix = |x: f64| {
         if x.is_nan() {
             0.0
@@ -111,12 +128,7 @@ fn uniform((a, b): (f64, f64), rng: &mut impl Rng) -> f64 {
         }
     };
     let (a, b) = (fix(a), fix(b));
-    let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
-    if lo == hi {
-        lo
-    } else {
-        rng.random_range(lo..=hi)
-    }
+    if a <= b { (a, b) } else { (b, a) }
 }
 
 /// Seconds to a delta at millisecond precision (finer is meaningless for chat pacing).

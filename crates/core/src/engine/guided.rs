@@ -217,23 +217,7 @@ fn addresses(m: &chat_message::Model, me: &employee::Model) -> bool {
         .as_ref()
         .and_then(|v| serde_json::from_value::<Vec<i32>>(v.clone()).ok())
         .is_some_and(|ids| ids.contains(&me.id));
-    mentioned || names_in(&m.text, &me.name)
-}
-
-/// Whether `text` names `name` (the full name, or the first name as a word).
-fn names_in(text: &str, name: &str) -> bool {
-    let text = text.to_lowercase();
-    let name = name.trim().to_lowercase();
-    if name.is_empty() {
-        return false;
-    }
-    if !name.is_ascii() {
-        return text.contains(&name);
-    }
-    // The first name as a whole word ("Bob", not "bobcat") covers the full name too.
-    let first = name.split_whitespace().next().unwrap_or(&name);
-    text.split(|c: char| !c.is_alphanumeric())
-        .any(|word| word == first)
+    mentioned || crate::chat::mentions::names(&m.text, &me.name)
 }
 
 /// Where a task stands with the colleagues it names.
@@ -251,7 +235,11 @@ async fn consult(cx: &Ctx<'_>, task: &task::Model) -> Result<Consult, DbErr> {
     let mut named: Vec<&employee::Model> = cx
         .staff
         .values()
-        .filter(|e| e.id != me.id && e.fired_at.is_none() && names_in(&task.description, &e.name))
+        .filter(|e| {
+            e.id != me.id
+                && e.fired_at.is_none()
+                && crate::chat::mentions::names(&task.description, &e.name)
+        })
         .collect();
     named.sort_by_key(|e| e.id);
     let mut inputs = Vec::new();
@@ -643,11 +631,11 @@ mod tests {
 
     #[test]
     fn names_are_found_as_words_or_characters() {
-        assert!(names_in("discuss it with Bob", "Bob"));
-        assert!(names_in("ask bob smith", "Bob Smith"));
-        assert!(!names_in("the bobcat design", "Bob"));
-        assert!(names_in("和王强讨论一下", "王强"));
-        assert!(!names_in("和王明讨论一下", "王强"));
+        assert!(crate::chat::mentions::names("discuss it with Bob", "Bob"));
+        assert!(crate::chat::mentions::names("ask bob smith", "Bob Smith"));
+        assert!(!crate::chat::mentions::names("the bobcat design", "Bob"));
+        assert!(crate::chat::mentions::names("和王强讨论一下", "王强"));
+        assert!(!crate::chat::mentions::names("和王明讨论一下", "王强"));
     }
 
     #[test]

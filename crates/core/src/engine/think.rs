@@ -10,13 +10,13 @@ use cubicle_store::{DbErr, chat as cq, mind as mq, org as oq};
 use sea_orm::ActiveValue::{NotSet, Set};
 use serde_json::json;
 
-use super::ops::guard_stop;
 use super::pending::{self, Batch, Plan};
 use super::plan::find_by_name;
 use super::{Engine, Focus};
 use crate::chat::gates::{self, ChatMode};
 use crate::chat::polling;
 use crate::gateway::{CallContext, GatewayError, Purpose};
+use crate::guard::HeldBack;
 use crate::mind::clean_chat_message;
 use crate::mind::memory_rules::{self, Viewer};
 use crate::mind::thought::{MAX_MESSAGES_PER_THOUGHT, Scene, SceneMessage, Thought, build, score};
@@ -155,17 +155,17 @@ pub(super) async fn think(
             return Ok(ThinkOutcome::Deferred);
         }
     }
-    // Loop protection: an instruction that has taken its steps stops here and goes to
-    // the boss, once. A report is the step that closes a story, so it is never stopped.
+    // Loop protection: an instruction that has taken its steps, or whose last steps were
+    // all held back, stops here and goes to the boss, once. A report is the step that
+    // closes a story, so it is never stopped.
     if reporting.is_none()
         && let Some(id) = trace.as_deref()
-        && cubicle_store::trace::steps_of_trace(db, id).await?
-            >= u64::from(engine.config().max_trace_steps)
+        && let Some((stop, last)) = super::stop::trace_stop(engine, id).await?
     {
-        if let Some(last) = latest_seen {
-            cq::set_member_read(db, chat.id, employee_id, last).await?;
+        if let Some(seen) = latest_seen {
+            cq::set_member_read(db, chat.id, employee_id, seen).await?;
         }
-        guard_stop(engine, &me, &chat, id).await?;
+        super::stop::guard_stop(engine, id, stop, &last, &chat).await?;
         return Ok(ThinkOutcome::Idle);
     }
 
@@ -271,12 +271,6 @@ pub(super) async fn think(
         None => vec![],
     };
     // The boss addressed this employee (by @mention or by name) in what is new to them.
-    let first_name = me
-        .name
-        .split_whitespace()
-        .next()
-        .unwrap_or(&me.name)
-        .to_lowercase();
     let addressed = unread.iter().any(|m| {
         m.sender_kind == "boss"
             && (m
@@ -284,7 +278,7 @@ pub(super) async fn think(
                 .as_ref()
                 .and_then(|v| serde_json::from_value::<Vec<i32>>(v.clone()).ok())
                 .is_some_and(|ids| ids.contains(&employee_id))
-                || m.text.to_lowercase().contains(&first_name))
+                || crate::chat::mentions::names(&m.text, &me.name))
     });
     let summary = mq::chat_summary(db, chat.id).await?;
     let context: String = recent
@@ -462,7 +456,7 @@ pub(super) async fn think(
     // each once (SPEC §10: a kill from here on is replayed at the next start, never
     // applied twice; before here the chat is still unread and it simply thinks again).
     let (posts, silenced_by, repetitions) = if t.should_speak && kept.is_empty() && impostor {
-        (vec![], Some("identity"), 0)
+        (vec![], Some(HeldBack::Identity.as_str()), 0)
     } else if t.should_speak && !kept.is_empty() {
         let boss_mentioned_me = unread.iter().any(|m| {
             m.sender_kind == "boss"
@@ -702,7 +696,7 @@ async fn gate(
         own.push(text.clone());
         kept.push(text.clone());
     }
-    let why = (kept.is_empty() && repeated > 0).then_some("repetition");
+    let why = (kept.is_empty() && repeated > 0).then_some(HeldBack::Repetition.as_str());
     Ok((kept, why, repeated))
 }
 

@@ -67,8 +67,8 @@ impl Meetings {
                     format!("Minutes: {}", m.topic)
                 },
                 body: minutes.clone(),
-                // Minutes close a meeting, not one instruction: no single trace owns them.
-                trace_id: None,
+                // A meeting the boss convened ends that instruction's story.
+                trace_id: self.trace_of(chat_id).await?,
             })
             .await?;
         self.chats

@@ -456,7 +456,8 @@ fn is_cjk(c: char) -> bool {
 }
 
 /// Whether `text` mentions `keyword`: as a whole word for Latin keywords (so "ui" does
-/// not match "build"), as a substring for Chinese ones.
+/// not match "build"), as a substring for Chinese ones. A Latin word ends where Latin
+/// letters and digits end, so "API" is a word in "把API迁到GraphQL" too.
 pub fn mentions_keyword(text: &str, keyword: &str) -> bool {
     let k = keyword.trim().to_lowercase();
     if k.is_empty() {
@@ -469,7 +470,8 @@ pub fn mentions_keyword(text: &str, keyword: &str) -> bool {
     t.match_indices(&k).any(|(i, _)| {
         let before = t[..i].chars().next_back();
         let after = t[i + k.len()..].chars().next();
-        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+        !before.is_some_and(|c| c.is_ascii_alphanumeric())
+            && !after.is_some_and(|c| c.is_ascii_alphanumeric())
     })
 }
 

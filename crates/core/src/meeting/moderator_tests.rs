@@ -335,6 +335,10 @@ fn keywords_match_whole_words_and_chinese_substrings() {
     assert!(mentions_keyword("Fix the UI, please", "ui"));
     assert!(!mentions_keyword("build it", "ui"));
     assert!(mentions_keyword("这个方案合规吗", "合规"));
+    // Chinese runs straight into Latin words: they are still words.
+    assert!(mentions_keyword("我们把API迁到GraphQL吧", "api"));
+    assert!(mentions_keyword("我们把API迁到GraphQL吧", "graphql"));
+    assert!(!mentions_keyword("我们把APIs迁走", "api"));
     assert!(agrees("I agree"));
     assert!(!agrees("I disagree"));
     assert!(agrees("同意"));

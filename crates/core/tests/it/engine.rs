@@ -9,6 +9,7 @@ use cubicle_core::types::*;
 
 use crate::util::TestCompany;
 
+mod addressed;
 mod crash;
 mod other_process;
 mod world;

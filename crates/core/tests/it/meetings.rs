@@ -21,6 +21,8 @@ use wiremock::{MockServer, Request, Respond, ResponseTemplate};
 
 use crate::util::{TestCompany, mail_of, scripted_company};
 
+mod story;
+
 /// What the scripted model says: each employee's lines in order, the moderator's picks
 /// in order; every prompt it received is kept.
 #[derive(Default)]

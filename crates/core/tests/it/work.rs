@@ -15,6 +15,7 @@ use wiremock::MockServer;
 use crate::util::{TestCompany, mail_of, scripted_company};
 
 mod key_steps;
+mod loops;
 mod offline;
 mod playbook;
 mod reports;
@@ -384,6 +385,26 @@ async fn a_ping_pong_between_two_employees_stops_at_the_step_cap_and_escalates()
         .collect();
     assert_eq!(stops.len(), 1, "{mail:?}");
     assert!(stops[0].body.contains("15 steps"));
+    // It names who took the 15th step, not whoever woke up next.
+    let last = talk.last().unwrap();
+    let (other, other_name) = if last.sender_employee_id == Some(bob) {
+        (charlie, "Charlie")
+    } else {
+        (bob, "Bob")
+    };
+    assert_eq!(
+        stops[0].employee_id, last.sender_employee_id,
+        "{}",
+        stops[0].body
+    );
+    assert_ne!(stops[0].employee_id, Some(other));
+    assert!(
+        stops[0].body.contains(&format!("by {})", last.sender_name)),
+        "{}",
+        stops[0].body
+    );
+    assert!(!stops[0].body.contains(other_name), "{}", stops[0].body);
+    assert_eq!(stops[0].chat_id, Some(group));
     let notes = core.chats.messages(group).await.unwrap();
     assert!(
         notes

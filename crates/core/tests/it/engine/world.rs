@@ -37,6 +37,8 @@ pub(super) struct Script {
     pub(super) resolves: Option<(String, i64)>,
     pub(super) calls: u64,
     pub(super) by_name: HashMap<String, u64>,
+    /// (who thought, what their prompt showed), in the order the calls came.
+    pub(super) prompts: Vec<(String, String)>,
 }
 
 #[derive(Clone)]
@@ -78,6 +80,7 @@ impl Respond for ScriptedModel {
         let other = between(system, "Present: ", " (").unwrap_or("").to_owned();
         let mut s = self.0.lock().unwrap();
         s.calls += 1;
+        s.prompts.push((name.clone(), user.to_owned()));
         let n = {
             let c = s.by_name.entry(name.clone()).or_default();
             *c += 1;
