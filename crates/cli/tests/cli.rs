@@ -486,7 +486,17 @@ fn the_board_lists_requirements_by_status() {
         .iter()
         .map(|c| c["status"].as_str().unwrap())
         .collect();
-    assert_eq!(columns, ["open", "in_progress", "done", "cancelled"]);
+    assert_eq!(
+        columns,
+        [
+            "open",
+            "in_progress",
+            "in_review",
+            "waiting_for_boss",
+            "done",
+            "cancelled"
+        ]
+    );
     cli.ok(&[
         "say",
         "--yes",
@@ -497,8 +507,9 @@ fn the_board_lists_requirements_by_status() {
     assert_eq!(open.as_array().map(Vec::len), Some(1), "{board}");
     assert_eq!(open[0]["departmentName"], "Engineering");
     assert_eq!(open[0]["requirement"]["name"], "the login page");
+    // Nobody in Engineering to own it: it says so, and waits.
     let text = cli.ok(&["board"]);
-    assert!(text.contains("== open (1)"), "{text}");
+    assert!(text.contains("== open, nobody owns it yet (1)"), "{text}");
     assert!(
         text.contains("the login page (Engineering) — 0 pending, 0 done"),
         "{text}"
@@ -528,9 +539,12 @@ fn the_boss_sets_a_reviewer_from_the_terminal_and_by_saying_so() {
         "start a requirement to build the login page in Engineering, reviewed by Dan",
     ]);
     let board: serde_json::Value = serde_json::from_str(&cli.ok(&["board", "--json"])).unwrap();
-    let item = &board["columns"][0]["items"][0];
+    // It started itself: Dan (first of two equally fit) owns it and has its plan to make.
+    assert_eq!(board["columns"][1]["status"], "in_progress", "{board}");
+    let item = &board["columns"][1]["items"][0];
     assert_eq!(item["departmentName"], "Engineering", "{board}");
     assert_eq!(item["reviewerName"], "Dan", "{board}");
+    assert_eq!(item["ownerName"], "Dan", "{board}");
 
     let out = cli.ok(&["reviewer", "login page", "Carol"]);
     assert!(out.contains("reviewed by Carol"), "{out}");
@@ -545,7 +559,7 @@ fn the_boss_sets_a_reviewer_from_the_terminal_and_by_saying_so() {
     let out = cli.run(&["reviewer", "login", "Zed"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("nobody called"));
-    assert!(cli.ok(&["board"]).contains("0 pending"));
+    assert!(cli.ok(&["board"]).contains("1 pending"));
     assert!(!cli.ok(&["board"]).contains("reviewed by"));
 
     let empty = cli.ok(&["decisions"]);

@@ -157,6 +157,9 @@ pub struct TaskOp {
     pub condition: Option<String>,
     /// Where to report when done: `#chat` or a colleague's name; the boss by default.
     pub report_to: Option<String>,
+    /// Who does a created task: a colleague's name. Only a requirement's owner gives out
+    /// work this way, in its group; anyone else's task is their own.
+    pub assignee: Option<String>,
 }
 
 /// A 1–10 score from the model, or the default when it gave none.
@@ -327,7 +330,7 @@ fn system_prompt(s: &Scene<'_>) -> String {
          \"memoryOps\": [{\"op\": \"add\"|\"delete\", \"type\": \"long_term\"|\"short_term\", \"content\", \
          \"importance\": 1-10, \"ttl\": hours, \"visibility\": \"private\"|\"team\"|\"public\", \"id\"}], \
          \"relationshipOps\": [{\"name\", \"impression\" (max 200 chars), \"affinity\": 1-100}], \
-         \"taskOps\": [{\"op\": \"create\"|\"resolve\"|\"fail\", \"id\", \"description\", \"type\": \"oneshot\"|\"long_running\"|\"conditional\", \"condition\", \"reportTo\": colleague or \"#chat\" (default: the boss), \"result\"}], \
+         \"taskOps\": [{\"op\": \"create\"|\"resolve\"|\"fail\", \"id\", \"description\", \"type\": \"oneshot\"|\"long_running\"|\"conditional\", \"condition\", \"reportTo\": colleague or \"#chat\" (default: the boss), \"assignee\": a colleague, when you own the requirement and give out its work, \"result\"}], \
          \"toolCalls\": [{\"tool\": one of your tools, \"args\": {…}, \"reason\"}] (sensitive ones wait for the boss's approval)}",
     );
     // Last: it changes from thought to thought, and what comes before it is a prefix the

@@ -160,7 +160,16 @@ impl Secretary {
                 format!("\n· 未分配部门：{unassigned}人"),
             ));
         }
-        let open = requirements.iter().filter(|r| r.status == "open").count();
+        let open = requirements
+            .iter()
+            .filter(|r| {
+                !matches!(
+                    r.status,
+                    crate::work::board::RequirementStatus::Done
+                        | crate::work::board::RequirementStatus::Cancelled
+                )
+            })
+            .count();
         out.push_str(&lang.pick(
             format!(
                 "\nPending tasks: {}. Open requirements: {open}. Nothing is waiting for your approval.",

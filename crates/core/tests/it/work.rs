@@ -18,6 +18,7 @@ mod key_steps;
 mod offline;
 mod playbook;
 mod reports;
+mod requirements;
 mod review;
 mod tools;
 
