@@ -517,6 +517,80 @@ fn the_board_lists_requirements_by_status() {
 }
 
 #[test]
+fn a_requirement_said_in_the_terminal_is_planned_when_the_engine_runs() {
+    let cli = Cli::new();
+    cli.ok(&["org", "init", "--name", "Acme", "--boss", "Ada"]);
+    cli.ok(&["org", "add-department", "Engineering"]);
+    for (name, title) in [("Bob", "Backend Engineer"), ("Lena", "Frontend Engineer")] {
+        cli.ok(&[
+            "org",
+            "hire",
+            name,
+            "--title",
+            title,
+            "--department",
+            "Engineering",
+        ]);
+    }
+    // No engine runs while the boss says it: the requirement and its planning task wait.
+    cli.ok(&[
+        "say",
+        "--yes",
+        "start a requirement to build the frontend login page in Engineering",
+    ]);
+    let tasks: serde_json::Value = serde_json::from_str(&cli.ok(&["tasks", "--json"])).unwrap();
+    assert_eq!(tasks.as_array().map(Vec::len), Some(1), "{tasks}");
+    assert_eq!(tasks[0]["createdBy"], "plan", "{tasks}");
+    assert_eq!(tasks[0]["status"], "pending", "{tasks}");
+    let plan_id = tasks[0]["id"].as_i64().unwrap();
+    let board = cli.ok(&["board"]);
+    assert!(
+        board.contains("owned by Lena"),
+        "the frontend engineer fits best: {board}"
+    );
+
+    let thought = serde_json::json!({
+        "innerThoughts": "Two halves: the form and the endpoint.",
+        "messages": [{"content": "Plan for the login page: I build the form, Bob the session endpoint."}],
+        "shouldSpeak": true,
+        "taskOps": [{"op": "resolve", "id": plan_id, "result": "Lena: form; Bob: endpoint"}]
+    });
+    let url = scripted_model(&thought.to_string());
+    let out = cli.run_with_model(
+        &url,
+        &["run", "--for", "10m", "--virtual-clock", "--seed", "3"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let tasks: serde_json::Value = serde_json::from_str(&cli.ok(&["tasks", "--json"])).unwrap();
+    let plan = tasks
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == plan_id)
+        .unwrap();
+    assert_eq!(plan["status"], "resolved", "{tasks}");
+    // The plan is in the requirement's group, said by its owner.
+    let chats = cli.ok(&["chats"]);
+    let group = chats
+        .split("# ")
+        .find(|c| c.starts_with("build the frontend login page [requirement"))
+        .unwrap_or_else(|| panic!("{chats}"));
+    assert!(
+        group.contains("Lena: Plan for the login page: I build the form"),
+        "{chats}"
+    );
+    // Her plan gave nothing out: the work stays with her, and the requirement is not done.
+    let board = cli.ok(&["board"]);
+    assert!(board.contains("== in progress (1)"), "{board}");
+    assert!(!chats.contains("is done"), "{chats}");
+}
+
+#[test]
 fn the_boss_sets_a_reviewer_from_the_terminal_and_by_saying_so() {
     let cli = Cli::new();
     cli.ok(&["org", "init", "--name", "Acme", "--boss", "Ada"]);

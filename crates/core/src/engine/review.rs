@@ -26,6 +26,9 @@ pub(super) async fn after_finish(
     key: Option<&str>,
 ) -> Result<(), DbErr> {
     follow_up(engine, me, chat, task, key).await?;
+    if task.status == "resolved" {
+        engine.core().work.work_left_with_owner(task).await?;
+    }
     match task.requirement_id {
         Some(r) => settle(engine, r, task.trace_id.as_deref()).await,
         None => Ok(()),

@@ -64,6 +64,35 @@ impl Work {
         Ok(done)
     }
 
+    /// A plan its owner resolved without giving out any work leaves the work with the
+    /// owner: one task, the requirement itself, so it does not stall with nothing to do.
+    pub async fn work_left_with_owner(
+        &self,
+        plan: &task::Model,
+    ) -> Result<Option<super::TaskDto>, DbErr> {
+        let Some(id) = plan
+            .requirement_id
+            .filter(|_| plan.created_by == super::PLAN_CREATED_BY)
+        else {
+            return Ok(None);
+        };
+        let tasks = q::tasks_of_requirement(&self.db, id).await?;
+        if tasks.iter().any(|t| t.id != plan.id) {
+            return Ok(None);
+        }
+        let Some(r) = q::find_requirement(&self.db, id).await? else {
+            return Ok(None);
+        };
+        let task = self
+            .create(super::NewTask {
+                requirement_id: Some(id),
+                trace_id: plan.trace_id.clone(),
+                ..super::NewTask::new(plan.owner_id, &r.description, super::OWNER_CREATED_BY)
+            })
+            .await?;
+        Ok(Some(task))
+    }
+
     /// Work that was done but stopped on its way (a rework that repeats itself, a third
     /// rejection) waits for the boss: the task is no longer shown as resolved, and its
     /// requirement says it waits for the boss. A failed task keeps its status and holds
@@ -100,7 +129,14 @@ impl Work {
 /// word (waiting, done, cancelled) is not overruled by the engine.
 fn next_status(now: RequirementStatus, tasks: &[task::Model]) -> Option<RequirementStatus> {
     use RequirementStatus as S;
-    if matches!(now, S::WaitingForBoss | S::Done | S::Cancelled) || tasks.is_empty() {
+    if matches!(now, S::WaitingForBoss | S::Done | S::Cancelled) {
+        return None;
+    }
+    // A plan alone is no work done: the requirement is done when work given out is.
+    if !tasks
+        .iter()
+        .any(|t| t.created_by != super::PLAN_CREATED_BY && t.review_of.is_none())
+    {
         return None;
     }
     let pending = |review: bool| {
@@ -166,5 +202,12 @@ mod tests {
             assert_eq!(next_status(held, &working), None, "{held:?}");
         }
         assert_eq!(next_status(S::Open, &[]), None);
+        let mut plan = t(1, "resolved", None);
+        plan.created_by = crate::work::PLAN_CREATED_BY.into();
+        assert_eq!(
+            next_status(S::InProgress, &[plan]),
+            None,
+            "a plan is not the work"
+        );
     }
 }
