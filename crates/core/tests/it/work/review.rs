@@ -277,6 +277,19 @@ async fn the_third_rejection_goes_to_the_boss_and_wears_on_the_author() {
         requirement_status(core, req).await,
         RequirementStatus::WaitingForBoss
     );
+    // Asked how things stand, the secretary says what waits for the boss.
+    let turn = core
+        .secretary
+        .say("How is the company doing?", false)
+        .await
+        .unwrap();
+    assert!(
+        turn.reply
+            .text
+            .contains("Waiting for your decision (see the mailbox): API design."),
+        "{}",
+        turn.reply.text
+    );
 }
 
 async fn requirement_status(core: &cubicle_core::AppCore, id: i32) -> RequirementStatus {
