@@ -5,6 +5,7 @@ use anyhow::Result;
 use cubicle_core::AppCore;
 use cubicle_core::mailbox::MailFilter;
 use cubicle_core::trace::{RECENT_TRACES, TraceEventKind};
+use cubicle_core::work::TaskStatus;
 use cubicle_core::work::board::TaskNodeDto;
 
 pub async fn tasks(core: &AppCore, json: bool) -> Result<()> {
@@ -123,19 +124,19 @@ pub async fn board(core: &AppCore, json: bool) -> Result<()> {
         println!("{}", serde_json::to_string(&board)?);
         return Ok(());
     }
+    let zh = core.mailbox.chinese().await?;
     for col in board.columns {
-        println!(
-            "== {} ({})",
-            serde_json::to_value(col.status)?.as_str().unwrap_or("?"),
-            col.items.len()
-        );
+        println!("== {} ({})", col.status.label(zh), col.items.len());
         for item in col.items {
             println!(
-                "#{} {}{}{} — {} pending, {} done",
+                "#{} {}{}{}{} — {} pending, {} done",
                 item.requirement.id,
                 item.requirement.name,
                 item.department_name
                     .map(|d| format!(" ({d})"))
+                    .unwrap_or_default(),
+                item.owner_name
+                    .map(|o| format!(", owned by {o}"))
                     .unwrap_or_default(),
                 item.reviewer_name
                     .map(|r| format!(", reviewed by {r}"))
@@ -151,7 +152,9 @@ pub async fn board(core: &AppCore, json: bool) -> Result<()> {
 
 fn print_tree(nodes: &[TaskNodeDto], depth: usize) {
     for n in nodes {
-        let badge = if n.task.review_of.is_some() {
+        let badge = if n.task.status == TaskStatus::Escalated {
+            " [waiting for the boss]".to_owned()
+        } else if n.task.review_of.is_some() {
             " [review]".to_owned()
         } else if n.task.attempt > 0 {
             format!(" [rework {}]", n.task.attempt + 1)

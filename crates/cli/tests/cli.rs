@@ -486,7 +486,17 @@ fn the_board_lists_requirements_by_status() {
         .iter()
         .map(|c| c["status"].as_str().unwrap())
         .collect();
-    assert_eq!(columns, ["open", "in_progress", "done", "cancelled"]);
+    assert_eq!(
+        columns,
+        [
+            "open",
+            "in_progress",
+            "in_review",
+            "waiting_for_boss",
+            "done",
+            "cancelled"
+        ]
+    );
     cli.ok(&[
         "say",
         "--yes",
@@ -497,12 +507,87 @@ fn the_board_lists_requirements_by_status() {
     assert_eq!(open.as_array().map(Vec::len), Some(1), "{board}");
     assert_eq!(open[0]["departmentName"], "Engineering");
     assert_eq!(open[0]["requirement"]["name"], "the login page");
+    // Nobody in Engineering to own it: it says so, and waits.
     let text = cli.ok(&["board"]);
-    assert!(text.contains("== open (1)"), "{text}");
+    assert!(text.contains("== open, nobody owns it yet (1)"), "{text}");
     assert!(
         text.contains("the login page (Engineering) — 0 pending, 0 done"),
         "{text}"
     );
+}
+
+#[test]
+fn a_requirement_said_in_the_terminal_is_planned_when_the_engine_runs() {
+    let cli = Cli::new();
+    cli.ok(&["org", "init", "--name", "Acme", "--boss", "Ada"]);
+    cli.ok(&["org", "add-department", "Engineering"]);
+    for (name, title) in [("Bob", "Backend Engineer"), ("Lena", "Frontend Engineer")] {
+        cli.ok(&[
+            "org",
+            "hire",
+            name,
+            "--title",
+            title,
+            "--department",
+            "Engineering",
+        ]);
+    }
+    // No engine runs while the boss says it: the requirement and its planning task wait.
+    cli.ok(&[
+        "say",
+        "--yes",
+        "start a requirement to build the frontend login page in Engineering",
+    ]);
+    let tasks: serde_json::Value = serde_json::from_str(&cli.ok(&["tasks", "--json"])).unwrap();
+    assert_eq!(tasks.as_array().map(Vec::len), Some(1), "{tasks}");
+    assert_eq!(tasks[0]["createdBy"], "plan", "{tasks}");
+    assert_eq!(tasks[0]["status"], "pending", "{tasks}");
+    let plan_id = tasks[0]["id"].as_i64().unwrap();
+    let board = cli.ok(&["board"]);
+    assert!(
+        board.contains("owned by Lena"),
+        "the frontend engineer fits best: {board}"
+    );
+
+    let thought = serde_json::json!({
+        "innerThoughts": "Two halves: the form and the endpoint.",
+        "messages": [{"content": "Plan for the login page: I build the form, Bob the session endpoint."}],
+        "shouldSpeak": true,
+        "taskOps": [{"op": "resolve", "id": plan_id, "result": "Lena: form; Bob: endpoint"}]
+    });
+    let url = scripted_model(&thought.to_string());
+    let out = cli.run_with_model(
+        &url,
+        &["run", "--for", "10m", "--virtual-clock", "--seed", "3"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let tasks: serde_json::Value = serde_json::from_str(&cli.ok(&["tasks", "--json"])).unwrap();
+    let plan = tasks
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == plan_id)
+        .unwrap();
+    assert_eq!(plan["status"], "resolved", "{tasks}");
+    // The plan is in the requirement's group, said by its owner.
+    let chats = cli.ok(&["chats"]);
+    let group = chats
+        .split("# ")
+        .find(|c| c.starts_with("build the frontend login page [requirement"))
+        .unwrap_or_else(|| panic!("{chats}"));
+    assert!(
+        group.contains("Lena: Plan for the login page: I build the form"),
+        "{chats}"
+    );
+    // Her plan gave nothing out: the work stays with her, and the requirement is not done.
+    let board = cli.ok(&["board"]);
+    assert!(board.contains("== in progress (1)"), "{board}");
+    assert!(!chats.contains("is done"), "{chats}");
 }
 
 #[test]
@@ -528,9 +613,12 @@ fn the_boss_sets_a_reviewer_from_the_terminal_and_by_saying_so() {
         "start a requirement to build the login page in Engineering, reviewed by Dan",
     ]);
     let board: serde_json::Value = serde_json::from_str(&cli.ok(&["board", "--json"])).unwrap();
-    let item = &board["columns"][0]["items"][0];
+    // It started itself: Dan (first of two equally fit) owns it and has its plan to make.
+    assert_eq!(board["columns"][1]["status"], "in_progress", "{board}");
+    let item = &board["columns"][1]["items"][0];
     assert_eq!(item["departmentName"], "Engineering", "{board}");
     assert_eq!(item["reviewerName"], "Dan", "{board}");
+    assert_eq!(item["ownerName"], "Dan", "{board}");
 
     let out = cli.ok(&["reviewer", "login page", "Carol"]);
     assert!(out.contains("reviewed by Carol"), "{out}");
@@ -545,7 +633,7 @@ fn the_boss_sets_a_reviewer_from_the_terminal_and_by_saying_so() {
     let out = cli.run(&["reviewer", "login", "Zed"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("nobody called"));
-    assert!(cli.ok(&["board"]).contains("0 pending"));
+    assert!(cli.ok(&["board"]).contains("1 pending"));
     assert!(!cli.ok(&["board"]).contains("reviewed by"));
 
     let empty = cli.ok(&["decisions"]);

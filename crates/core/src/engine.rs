@@ -253,6 +253,7 @@ impl Engine {
             return Ok(());
         };
         self.schedule_approval_expiry().await?;
+        self.take_up_requirements().await?;
         let now = self.now();
         for e in oq::list_employees(db, company.id, false).await? {
             let unread = !cq::chats_with_unread_for(db, e.id).await?.is_empty();
@@ -276,6 +277,18 @@ impl Engine {
         }
         self.take_up_meetings().await?;
         self.take_up_owed_reports(None).await
+    }
+
+    /// Requirements opened while no engine ran and nobody could own them then (or
+    /// before requirements started themselves) start now: an owner and a planning task,
+    /// picked up below like any pending task. Those that already have their planning
+    /// task need nothing more than that.
+    async fn take_up_requirements(&self) -> Result<(), cubicle_store::DbErr> {
+        let work = &self.core().work;
+        for id in work.unstarted_requirements().await? {
+            work.start_requirement(id).await?;
+        }
+        Ok(())
     }
 
     /// Reacts to one committed change.

@@ -5,7 +5,12 @@
 
 pub mod board;
 pub mod deliverables;
+mod progress;
+pub(crate) mod start;
 pub mod urgency;
+
+pub use progress::RequirementDone;
+pub use start::{OWNER_CREATED_BY, PLAN_CREATED_BY};
 
 use cubicle_store::entity::{chat, requirement, task};
 use cubicle_store::{Db, DbErr, TransactionTrait, chat as chat_q, work as q};
@@ -26,7 +31,7 @@ pub struct TaskDto {
     pub id: i32,
     pub owner_id: i32,
     pub description: String,
-    pub status: String,
+    pub status: TaskStatus,
     pub requirement_id: Option<i32>,
     pub created_by: String,
     pub created_at: String,
@@ -49,10 +54,69 @@ pub struct RequirementDto {
     pub name: String,
     pub description: String,
     pub department_id: Option<i32>,
-    pub status: String,
+    pub status: board::RequirementStatus,
     pub chat_id: Option<i32>,
     pub created_at: String,
     pub reviewer_id: Option<i32>,
+    /// Who plans it and answers for it (its department's lead, or the member most fit).
+    pub owner_id: Option<i32>,
+}
+
+/// Where a task stands (SPEC §6 pending | resolved | failed, and escalated: done by its
+/// owner but stopped on its way — a rework that repeats itself, a third rejection —
+/// and waiting for the boss's decision, so it is not shown as finished).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskStatus {
+    #[default]
+    Pending,
+    Resolved,
+    Failed,
+    Escalated,
+}
+
+impl TaskStatus {
+    pub const ALL: [TaskStatus; 4] = [
+        TaskStatus::Pending,
+        TaskStatus::Resolved,
+        TaskStatus::Failed,
+        TaskStatus::Escalated,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaskStatus::Pending => "pending",
+            TaskStatus::Resolved => "resolved",
+            TaskStatus::Failed => "failed",
+            TaskStatus::Escalated => "escalated",
+        }
+    }
+
+    /// The stored text; an unknown value reads as pending (work not known to be done).
+    pub fn parse(s: &str) -> Self {
+        Self::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .unwrap_or_default()
+    }
+}
+
+impl std::fmt::Display for TaskStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq<&str> for TaskStatus {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<str> for TaskStatus {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
 }
 
 /// SPEC §6 task types.
@@ -93,7 +157,8 @@ impl TaskKind {
 pub struct NewTask {
     pub owner_id: i32,
     pub description: String,
-    /// `boss`, `secretary`, `self` or `review`.
+    /// `boss`, `secretary`, `self`, `review`, or [`PLAN_CREATED_BY`] (a requirement's
+    /// first task, for its owner).
     pub created_by: String,
     pub trace_id: Option<String>,
     pub parent_task_id: Option<i32>,
@@ -346,6 +411,7 @@ impl Work {
                 chat_id: Set(Some(c.id)),
                 created_at: Set(self.clock.now()),
                 reviewer_id: Set(None),
+                owner_id: Set(None),
             },
         )
         .await?;
@@ -364,16 +430,28 @@ impl Work {
         Ok(requirement_dto(&r))
     }
 
-    /// Removes a requirement and its chat (the secretary's Undo, minutes after creating it).
-    pub async fn remove_requirement(&self, id: i32, chat_id: Option<i32>) -> Result<(), DbErr> {
+    /// Removes a requirement and its chat (the secretary's Undo, minutes after creating
+    /// it), with its planning task while nobody has worked on it; `false`, and nothing
+    /// removed, once there is any other work in it.
+    pub async fn remove_requirement(&self, id: i32, chat_id: Option<i32>) -> Result<bool, DbErr> {
         let txn = self.db.begin().await?;
+        let tasks = q::tasks_of_requirement(&txn, id).await?;
+        let untouched = tasks
+            .iter()
+            .all(|t| t.created_by == PLAN_CREATED_BY && t.status == TaskStatus::Pending.as_str());
+        if !untouched {
+            return Ok(false);
+        }
+        for t in tasks {
+            q::delete_task(&txn, t.id).await?;
+        }
         q::delete_requirement(&txn, id).await?;
         if let Some(c) = chat_id {
             chat_q::delete_chat(&txn, c).await?;
         }
         txn.commit().await?;
         self.bus.publish(DomainEvent::WorkChanged);
-        Ok(())
+        Ok(true)
     }
 
     pub async fn requirements(&self) -> Result<Vec<RequirementDto>, DbErr> {
@@ -390,7 +468,7 @@ pub(crate) fn task_dto(t: &task::Model) -> TaskDto {
         id: t.id,
         owner_id: t.owner_id,
         description: t.description.clone(),
-        status: t.status.clone(),
+        status: TaskStatus::parse(&t.status),
         requirement_id: t.requirement_id,
         created_by: t.created_by.clone(),
         created_at: t
@@ -415,9 +493,11 @@ pub(crate) fn requirement_dto(r: &requirement::Model) -> RequirementDto {
         name: r.name.clone(),
         description: r.description.clone(),
         department_id: r.department_id,
-        status: r.status.clone(),
+        status: board::RequirementStatus::parse(&r.status)
+            .unwrap_or(board::RequirementStatus::Open),
         chat_id: r.chat_id,
         reviewer_id: r.reviewer_id,
+        owner_id: r.owner_id,
         created_at: r
             .created_at
             .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),

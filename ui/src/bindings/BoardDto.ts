@@ -3,6 +3,7 @@ import type { BoardColumnDto } from "./BoardColumnDto";
 
 export type BoardDto = { 
 /**
- * One column per status, in the order open → in progress → done → cancelled.
+ * One column per status, in the order open → in progress → in review → waiting for
+ * the boss → done → cancelled.
  */
 columns: Array<BoardColumnDto>, };

@@ -2,4 +2,8 @@
 import type { RequirementDto } from "./RequirementDto";
 import type { TaskNodeDto } from "./TaskNodeDto";
 
-export type BoardItemDto = { requirement: RequirementDto, departmentName: string | null, reviewerId: number | null, reviewerName: string | null, tasksPending: number, tasksDone: number, tree: Array<TaskNodeDto>, };
+export type BoardItemDto = { requirement: RequirementDto, departmentName: string | null, reviewerId: number | null, reviewerName: string | null, 
+/**
+ * Who plans it and answers for it.
+ */
+ownerName: string | null, tasksPending: number, tasksDone: number, tree: Array<TaskNodeDto>, };

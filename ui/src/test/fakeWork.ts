@@ -24,7 +24,7 @@ import type { ChatMessageDto } from "../bindings/ChatMessageDto";
 import { UNHANDLED, type Sender } from "./fakeChats";
 import { FakeMailbox } from "./fakeMailbox";
 
-const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ["open", "in_progress", "done", "cancelled"];
+const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ["open", "in_progress", "in_review", "waiting_for_boss", "done", "cancelled"];
 /** As on the Rust side: list_traces returns the latest 200. */
 const TRACE_LIST_LIMIT = 200;
 
@@ -124,6 +124,7 @@ export abstract class FakeWork extends FakeMailbox {
       chatId: null,
       createdAt: this.workAt(),
       reviewerId: null,
+      ownerId: null,
       ...fields,
     };
     this.requirements.push(r);
@@ -309,6 +310,7 @@ export abstract class FakeWork extends FakeMailbox {
       departmentName: this.departments.find((d) => d.id === r.departmentId)?.name ?? null,
       reviewerId: r.reviewerId,
       reviewerName: r.reviewerId === null ? null : this.nameOf(r.reviewerId) || null,
+      ownerName: r.ownerId === null ? null : this.nameOf(r.ownerId) || null,
       tasksPending: tasks.filter((t) => t.status === "pending").length,
       tasksDone: tasks.filter((t) => t.status === "resolved").length,
       tree: this.tree(r.id),

@@ -196,6 +196,44 @@ describe("work page", () => {
     expect(screen.getByTestId(`task-kind-${when.id}`)).toHaveTextContent("条件：p95 延迟超过 200 毫秒");
   });
 
+  it("shows who owns a requirement, and one waiting for the boss says so, with its escalated work not shown as done", async () => {
+    const seed = fixedOrg();
+    const backend = new FakeBackend(seed);
+    const checkout = backend.addRequirement("Checkout", { departmentId: 1, status: "waiting_for_boss", ownerId: 11, createdAt: "2025-03-02T09:00:00Z" });
+    const rework = backend.addWorkTask(12, "Rework the payment form (attempt 2)", { requirementId: checkout.id, status: "escalated", attempt: 1 });
+    const nobody = backend.addRequirement("Icons", { departmentId: 3, createdAt: "2025-03-02T10:00:00Z" });
+    backend.install();
+    const { user } = renderApp();
+    await screen.findByTestId("board");
+
+    expect(inColumn("waiting_for_boss")).toEqual([`requirement-${checkout.id}`]);
+    expect(screen.getByTestId("board-column-waiting_for_boss")).toHaveTextContent("Waiting for you");
+    expect(screen.getByTestId("board-column-in_review")).toHaveTextContent("In review");
+    expect(screen.getByTestId(`requirement-waiting-${checkout.id}`)).toHaveTextContent("went to you");
+    expect(screen.getByTestId(`requirement-owner-${checkout.id}`)).toHaveTextContent("Grace Hopper");
+    expect(screen.getByTestId(`requirement-owner-${nobody.id}`)).toHaveTextContent("Nobody yet");
+    expect(screen.getByTestId(`requirement-unowned-${nobody.id}`)).toHaveTextContent("starts when someone joins");
+    expect(screen.queryByTestId(`requirement-waiting-${nobody.id}`)).not.toBeInTheDocument();
+
+    await user.click(screen.getByTestId(`requirement-toggle-${checkout.id}`));
+    expect(screen.getByTestId(`task-status-${rework.id}`)).toHaveTextContent("Waiting for you");
+    expect(screen.getByTestId(`task-node-${rework.id}`)).toHaveAttribute("data-status", "escalated");
+  });
+
+  it("says in Chinese that a requirement waits for the boss", async () => {
+    const backend = new FakeBackend({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
+    const checkout = backend.addRequirement("结账", { departmentId: 1, status: "waiting_for_boss", ownerId: 11 });
+    backend.addRequirement("图标", { departmentId: 3, status: "in_review", ownerId: 12 });
+    backend.install();
+    renderApp();
+    await screen.findByTestId("board");
+    await waitFor(() => expect(i18n.language).toBe("zh-CN"));
+    expect(screen.getByTestId("board-column-waiting_for_boss")).toHaveTextContent("等你决定");
+    expect(screen.getByTestId("board-column-in_review")).toHaveTextContent("评审中");
+    expect(screen.getByTestId(`requirement-waiting-${checkout.id}`)).toHaveTextContent("先看邮箱");
+    expect(within(screen.getByTestId(`requirement-${checkout.id}`)).getByText("负责人")).toBeInTheDocument();
+  });
+
   it("explains how to start when there are no requirements", async () => {
     new FakeBackend(fixedOrg()).install();
     renderApp();

@@ -127,7 +127,33 @@ function RequirementCard({ item, people }: { item: BoardItemDto; people: Employe
         <span>{t("work.done", { count: item.tasksDone })}</span>
       </p>
 
+      {r.status === "waiting_for_boss" && (
+        <p role="status" data-testid={`requirement-waiting-${r.id}`} className="mt-2 rounded-md bg-rose-50 px-2 py-1.5 text-xs text-rose-800 ring-1 ring-rose-200">
+          {t("work.waitingHint")}
+        </p>
+      )}
+      {r.status === "open" && r.ownerId === null && (
+        <p data-testid={`requirement-unowned-${r.id}`} className="mt-2 text-xs text-slate-500">
+          {t("work.openHint")}
+        </p>
+      )}
+
       <div className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] items-center gap-x-2 gap-y-1.5">
+        <span className="text-[11px] font-medium text-slate-500">{t("work.owner")}</span>
+        {r.ownerId !== null ? (
+          <a
+            href={profileHref(r.ownerId)}
+            data-testid={`requirement-owner-${r.id}`}
+            className="inline-flex min-w-0 items-center gap-1 text-xs text-slate-700 hover:text-slate-900 hover:underline"
+          >
+            <Avatar name={item.ownerName || "?"} size={16} />
+            <span className="truncate">{item.ownerName || t("chats.formerEmployee")}</span>
+          </a>
+        ) : (
+          <span data-testid={`requirement-owner-${r.id}`} className="text-xs text-slate-400">
+            {t("work.noOwner")}
+          </span>
+        )}
         <label htmlFor={reviewerId} className="text-[11px] font-medium text-slate-500">
           {t("work.reviewer")}
         </label>

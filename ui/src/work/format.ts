@@ -3,10 +3,11 @@
 import type { RequirementStatus } from "../bindings/RequirementStatus";
 import type { TaskKind } from "../bindings/TaskKind";
 import type { TaskNodeDto } from "../bindings/TaskNodeDto";
+import type { TaskStatus } from "../bindings/TaskStatus";
 import type { Tone } from "../components/ui";
 
 /** The board's columns, in order. */
-export const REQUIREMENT_STATUSES = ["open", "in_progress", "done", "cancelled"] as const satisfies readonly RequirementStatus[];
+export const REQUIREMENT_STATUSES = ["open", "in_progress", "in_review", "waiting_for_boss", "done", "cancelled"] as const satisfies readonly RequirementStatus[];
 
 // Compile-time check that the list above covers the generated union (each status has its translation).
 const allStatuses: Exclude<RequirementStatus, (typeof REQUIREMENT_STATUSES)[number]> extends never ? true : false = true;
@@ -16,9 +17,10 @@ export function isRequirementStatus(value: string): value is RequirementStatus {
   return (REQUIREMENT_STATUSES as readonly string[]).includes(value);
 }
 
-/** TaskDto.status as the backend writes it. */
-export const TASK_STATUSES = ["pending", "resolved", "failed"] as const;
-export type TaskStatus = (typeof TASK_STATUSES)[number];
+/** TaskDto.status as the backend writes it (escalated: done, but stopped on its way and waiting for the boss). */
+export const TASK_STATUSES = ["pending", "resolved", "failed", "escalated"] as const satisfies readonly TaskStatus[];
+const allTaskStatuses: Exclude<TaskStatus, (typeof TASK_STATUSES)[number]> extends never ? true : false = true;
+void allTaskStatuses;
 
 export function isTaskStatus(value: string): value is TaskStatus {
   return (TASK_STATUSES as readonly string[]).includes(value);
@@ -29,12 +31,14 @@ export const TASK_KINDS = ["oneshot", "long_running", "conditional"] as const sa
 const allKinds: Exclude<TaskKind, (typeof TASK_KINDS)[number]> extends never ? true : false = true;
 void allKinds;
 
-export const TASK_TONE: Record<TaskStatus, Tone> = { pending: "amber", resolved: "green", failed: "rose" };
+export const TASK_TONE: Record<TaskStatus, Tone> = { pending: "amber", resolved: "green", failed: "rose", escalated: "rose" };
 
-/** A column's accent: open slate, in progress indigo, done green, cancelled muted. */
+/** A column's accent: open slate, in progress indigo, in review violet, waiting for the boss rose, done green, cancelled muted. */
 export const COLUMN_DOT: Record<RequirementStatus, string> = {
   open: "bg-slate-400",
   in_progress: "bg-indigo-500",
+  in_review: "bg-violet-500",
+  waiting_for_boss: "bg-rose-500",
   done: "bg-emerald-500",
   cancelled: "bg-slate-300",
 };

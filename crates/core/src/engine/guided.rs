@@ -60,6 +60,9 @@ pub(super) struct Wakeup {
 enum Step {
     /// Report a resolved task in this chat.
     Report(Box<task::Model>),
+    /// Plan a requirement this employee owns, in its group: the work goes to the
+    /// colleague whose skills fit it best (or to the owner, alone in the department).
+    Plan(Box<task::Model>, Box<Assignment>),
     /// Ask a colleague the task names for their input.
     Ask(Box<task::Model>, Box<employee::Model>),
     /// Write the task's deliverable with what colleagues said, and resolve it.
@@ -70,6 +73,14 @@ enum Step {
     MaybeReply,
     /// The boss wrote in the private chat: work to take on, or something to answer.
     TaskOrReply,
+}
+
+/// One piece of a requirement's plan: who does what.
+struct Assignment {
+    requirement: String,
+    /// `None`: the owner does it.
+    to: Option<employee::Model>,
+    task: String,
 }
 
 /// What a step came to, before it is planned and written.
@@ -187,7 +198,14 @@ async fn next_step(cx: &Ctx<'_>) -> Result<Option<Step>, DbErr> {
         .iter()
         .filter(|t| t.kind == "oneshot")
         .min_by_key(|t| (t.created_at, t.id));
-    if let Some(task) = oldest {
+    let planning = oldest.filter(|t| t.created_by == crate::work::PLAN_CREATED_BY);
+    if let Some(task) = planning {
+        // Planned in the requirement's group only; elsewhere, what is new comes first.
+        if let Some(a) = assignment(cx, task).await? {
+            return Ok(Some(Step::Plan(Box::new(task.clone()), Box::new(a))));
+        }
+    }
+    if let Some(task) = oldest.filter(|_| planning.is_none()) {
         match consult(cx, task).await? {
             Consult::Ask(colleague) => {
                 return Ok(Some(Step::Ask(Box::new(task.clone()), colleague)));
@@ -207,6 +225,26 @@ async fn next_step(cx: &Ctx<'_>) -> Result<Option<Step>, DbErr> {
         "boss" | "dm" => Step::Reply,
         _ if unread.iter().any(|m| addresses(m, &w.me)) => Step::Reply,
         _ => Step::MaybeReply,
+    }))
+}
+
+/// The plan of a requirement, when this wake-up is in its group.
+async fn assignment(cx: &Ctx<'_>, task: &task::Model) -> Result<Option<Assignment>, DbErr> {
+    let db = &cx.engine.core().db;
+    let Some(r) = task.requirement_id else {
+        return Ok(None);
+    };
+    let Some(r) = cubicle_store::work::find_requirement(db, r)
+        .await?
+        .filter(|r| r.chat_id == Some(cx.w.chat.id))
+    else {
+        return Ok(None);
+    };
+    let to = crate::work::start::best_helper(&r, cx.w.me.id, cx.staff.values()).cloned();
+    Ok(Some(Assignment {
+        requirement: r.name.clone(),
+        to,
+        task: r.description.clone(),
     }))
 }
 
@@ -282,6 +320,7 @@ async fn consult(cx: &Ctx<'_>, task: &task::Model) -> Result<Consult, DbErr> {
 async fn run(cx: &Ctx<'_>, step: Step, spent: &mut Spent) -> Result<Draft, GatewayError> {
     match step {
         Step::Report(task) => report(cx, &task, spent).await,
+        Step::Plan(task, a) => plan(cx, &task, &a, spent).await,
         Step::Ask(task, colleague) => {
             let req = cx.writer().ask(&task.description, &colleague.name);
             let text = write_line(cx, req, spent).await?;
@@ -388,6 +427,50 @@ async fn deliver(
             ..TaskOp::default()
         }],
         consumed,
+        ..Draft::default()
+    })
+}
+
+/// The owner's plan: one line to the group, the work given out, the planning task
+/// resolved with who does what.
+async fn plan(
+    cx: &Ctx<'_>,
+    task: &task::Model,
+    a: &Assignment,
+    spent: &mut Spent,
+) -> Result<Draft, GatewayError> {
+    let who =
+        a.to.as_ref()
+            .map_or(cx.w.me.name.as_str(), |e| e.name.as_str());
+    let req = cx
+        .writer()
+        .plan(&a.requirement, &[(who.to_owned(), a.task.clone())]);
+    let text = write_line(cx, req, spent).await?;
+    let result = match cx.company.language {
+        Language::ZhCn => format!("计划：{who}负责“{}”", a.task),
+        Language::En => format!("Plan: {who} does \"{}\"", a.task),
+    };
+    Ok(Draft {
+        note: format!(
+            "Planning the requirement \"{}\": {who} does it.",
+            a.requirement
+        ),
+        messages: vec![(Target::Here, text)],
+        task_ops: vec![
+            TaskOp {
+                op: "create".into(),
+                description: Some(a.task.clone()),
+                assignee: a.to.as_ref().map(|e| e.name.clone()),
+                ..TaskOp::default()
+            },
+            TaskOp {
+                op: "resolve".into(),
+                id: Some(i64::from(task.id)),
+                result: Some(result),
+                ..TaskOp::default()
+            },
+        ],
+        consumed: true,
         ..Draft::default()
     })
 }
@@ -593,9 +676,14 @@ async fn commit(cx: &Ctx<'_>, draft: Draft, spent: Spent) -> Result<ThinkOutcome
         task_ops: draft.task_ops,
         ..Thought::default()
     };
+    let requirement = cubicle_store::work::list_requirements(&engine.core().db)
+        .await?
+        .into_iter()
+        .find(|r| r.chat_id == Some(w.chat.id))
+        .map(|r| r.id);
     let plan = Plan {
         thought,
-        requirement: None,
+        requirement,
         latest_seen: if draft.consumed { w.latest_seen } else { None },
         trace: w.trace.clone(),
         follow_up: true,

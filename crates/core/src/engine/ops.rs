@@ -151,12 +151,18 @@ pub(super) async fn apply_ops(
                 kind,
                 condition,
                 report_to,
+                assignee,
             } => {
                 // A task made while working on an instruction belongs to it, and to the
                 // requirement whose chat it was made in.
                 let report_to = match report_to.as_deref() {
                     Some(to) => report_target(engine, me, chat, staff, to).await?,
                     None => None,
+                };
+                // The requirement's owner gives out its work; anyone else's task is theirs.
+                let given = match (assignee, chat_requirement) {
+                    (Some(a), Some(r)) if owns(engine, me.id, r).await? => Some(a),
+                    _ => None,
                 };
                 let task = core
                     .work
@@ -167,16 +173,27 @@ pub(super) async fn apply_ops(
                         condition,
                         on_resolve_target: report_to,
                         effect_key: Some(task_key),
-                        ..NewTask::new(me.id, &description, "self")
+                        ..NewTask::new(
+                            given.unwrap_or(me.id),
+                            &description,
+                            if given.is_some() {
+                                crate::work::OWNER_CREATED_BY
+                            } else {
+                                "self"
+                            },
+                        )
                     })
                     .await?;
-                engine.know_task(task.id);
-                if kind == TaskKind::Oneshot
-                    && let Some(at) = urgency::next_escalation(now, now)
-                {
-                    engine.schedule_escalation(me.id, task.id, at);
+                // A colleague hears of a task given to them like of one from the boss.
+                if given.is_none() {
+                    engine.know_task(task.id);
+                    if kind == TaskKind::Oneshot
+                        && let Some(at) = urgency::next_escalation(now, now)
+                    {
+                        engine.schedule_escalation(me.id, task.id, at);
+                    }
                 }
-                applied.push(json!({"task": "create", "id": task.id}));
+                applied.push(json!({"task": "create", "id": task.id, "owner": task.owner_id}));
             }
             TaskPlan::Finish {
                 id,
@@ -361,4 +378,11 @@ async fn report_target(
         .into_iter()
         .find(|c| c.name.to_lowercase() == bare && !matches!(c.kind.as_str(), "dm" | "boss"))
         .map(|c| format!("chat:{}", c.id)))
+}
+
+/// Whether `employee_id` owns requirement `id`.
+async fn owns(engine: &Engine, employee_id: i32, id: i32) -> Result<bool, DbErr> {
+    Ok(cubicle_store::work::find_requirement(&engine.core().db, id)
+        .await?
+        .is_some_and(|r| r.owner_id == Some(employee_id)))
 }

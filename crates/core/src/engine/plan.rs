@@ -70,6 +70,9 @@ pub enum TaskPlan {
         condition: Option<String>,
         /// As the model wrote it (`#chat`, a colleague, the boss); resolved when applied.
         report_to: Option<String>,
+        /// The colleague the thinker gives this task to (never the thinker); whether it
+        /// may is decided when applied (a requirement's owner, in its group).
+        assignee: Option<i32>,
     },
     Finish {
         id: i32,
@@ -154,6 +157,11 @@ pub fn plan(t: &Thought, me: i32, staff: &HashMap<i32, employee::Model>) -> OpsP
                         .filter(|c| !c.trim().is_empty())
                         .map(clip_task_text),
                     report_to: op.report_to.clone(),
+                    assignee: op
+                        .assignee
+                        .as_deref()
+                        .and_then(|n| find_by_name(staff, n))
+                        .filter(|id| *id != me),
                 });
             }
             name @ ("resolve" | "fail") => {

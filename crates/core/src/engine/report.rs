@@ -31,30 +31,73 @@ impl Engine {
             return wq::set_report_due(db, task_id, None).await;
         }
         let chat_id = self
-            .report_chat(employee_id, t.on_resolve_target.as_deref())
+            .report_chat(
+                employee_id,
+                t.on_resolve_target.as_deref(),
+                t.requirement_id,
+            )
             .await?;
         self.think(employee_id, Some(chat_id), Focus::Report { task_id })
             .await
     }
 
-    /// Where a task's report goes: `chat:<id>` when the owner is a member there, else
-    /// the owner's chat with the boss.
+    /// Where a task's report goes: `chat:<id>` when the owner is a member there; else,
+    /// for work on a requirement, its group chat (where the work is discussed, so the
+    /// team sees it; the boss still gets the mailbox copy); else the owner's chat with
+    /// the boss.
     async fn report_chat(
         &self,
         employee_id: i32,
         target: Option<&str>,
+        requirement: Option<i32>,
     ) -> Result<i32, cubicle_store::DbErr> {
         let db = &self.core().db;
-        if let Some(id) = target
+        let named = target
             .and_then(|t| t.strip_prefix("chat:"))
-            .and_then(|id| id.trim().parse::<i32>().ok())
-            && cubicle_store::chat::find_member(db, id, employee_id)
+            .and_then(|id| id.trim().parse::<i32>().ok());
+        let group = match (target, requirement) {
+            (None, Some(r)) => wq::find_requirement(db, r).await?.and_then(|r| r.chat_id),
+            _ => None,
+        };
+        for id in [named, group].into_iter().flatten() {
+            if cubicle_store::chat::find_member(db, id, employee_id)
                 .await?
                 .is_some()
-        {
-            return Ok(id);
+            {
+                return Ok(id);
+            }
         }
         Ok(self.boss_chat(employee_id).await?.id)
+    }
+
+    /// The group chat of the requirement the employee's oldest pending one-shot task
+    /// (or, with `plans_only`, planning task) belongs to, when it is a member there:
+    /// work on a requirement is discussed in its group, not in the boss's private chat.
+    pub(super) async fn work_chat(
+        &self,
+        employee_id: i32,
+        tasks: &[cubicle_store::entity::task::Model],
+        plans_only: bool,
+    ) -> Result<Option<cubicle_store::entity::chat::Model>, cubicle_store::DbErr> {
+        let db = &self.core().db;
+        let Some(r) = tasks
+            .iter()
+            .filter(|t| t.kind == crate::work::TaskKind::Oneshot.as_str())
+            .filter(|t| !plans_only || t.created_by == crate::work::PLAN_CREATED_BY)
+            .find_map(|t| t.requirement_id)
+        else {
+            return Ok(None);
+        };
+        let Some(chat_id) = wq::find_requirement(db, r).await?.and_then(|r| r.chat_id) else {
+            return Ok(None);
+        };
+        if cubicle_store::chat::find_member(db, chat_id, employee_id)
+            .await?
+            .is_none()
+        {
+            return Ok(None);
+        }
+        cubicle_store::chat::find_chat(db, chat_id).await
     }
 
     /// The employee's chat with the boss, created on first use.

@@ -25,6 +25,24 @@ pub(super) async fn after_finish(
     task: &task::Model,
     key: Option<&str>,
 ) -> Result<(), DbErr> {
+    follow_up(engine, me, chat, task, key).await?;
+    if task.status == "resolved" {
+        engine.core().work.work_left_with_owner(task).await?;
+    }
+    match task.requirement_id {
+        Some(r) => settle(engine, r, task.trace_id.as_deref()).await,
+        None => Ok(()),
+    }
+}
+
+/// Review, rework, report or escalation: what the end of one task calls for.
+async fn follow_up(
+    engine: &Engine,
+    me: &employee::Model,
+    chat: &chat::Model,
+    task: &task::Model,
+    key: Option<&str>,
+) -> Result<(), DbErr> {
     let core = engine.core();
     let resolved = task.status == "resolved";
     if let Some(reviewed) = task.review_of {
@@ -51,7 +69,11 @@ pub(super) async fn after_finish(
 
 /// The reviewer of the requirement a task belongs to, if it has one.
 async fn reviewer_for(engine: &Engine, task: &task::Model) -> Result<Option<i32>, DbErr> {
-    let Some(req) = task.requirement_id else {
+    // A plan is the owner's own call: the work it gives out is what gets reviewed.
+    let Some(req) = task
+        .requirement_id
+        .filter(|_| task.created_by != crate::work::PLAN_CREATED_BY)
+    else {
         return Ok(None);
     };
     Ok(wq::find_requirement(&engine.core().db, req)
@@ -208,6 +230,7 @@ async fn failed(
     task: &task::Model,
 ) -> Result<(), DbErr> {
     let mailbox = &engine.core().mailbox;
+    engine.core().work.escalate(task.id).await?;
     mailbox
         .file(NewMail {
             kind: MailKind::Escalation,
@@ -236,6 +259,7 @@ async fn to_boss(
     title: String,
     body: String,
 ) -> Result<(), DbErr> {
+    engine.core().work.escalate(task.id).await?;
     engine
         .core()
         .mailbox
@@ -266,4 +290,68 @@ pub(super) async fn root_description(engine: &Engine, task: &task::Model) -> Res
         }
     }
     Ok(t.description)
+}
+
+/// After a task of requirement `id` ended: the requirement moves on, and when this was
+/// the last of its work the boss hears that it is done (mailbox) and its group sees it.
+async fn settle(engine: &Engine, id: i32, trace: Option<&str>) -> Result<(), DbErr> {
+    let core = engine.core();
+    let Some(done) = core.work.settle_requirement(id).await? else {
+        return Ok(());
+    };
+    let zh = core.mailbox.chinese().await?;
+    let names = crate::chat::Names::load(&core.db).await?;
+    let reviewed = match done.reviewer_id {
+        Some(r) if done.reviews_passed > 0 => {
+            let who = names.person(r);
+            if zh {
+                format!("{who}评审通过了 {} 项。", done.reviews_passed)
+            } else {
+                format!("{who} passed {} review(s).", done.reviews_passed)
+            }
+        }
+        _ => String::new(),
+    };
+    let lines: Vec<String> = done
+        .deliverables
+        .iter()
+        .map(|(what, result)| match result {
+            Some(r) => format!("- {what}: {r}"),
+            None => format!("- {what}"),
+        })
+        .collect();
+    let (title, note) = if zh {
+        (
+            format!("需求完成：{}", done.name),
+            format!(
+                "需求“{}”已完成：{} 项工作全部结束。{reviewed}",
+                done.name,
+                lines.len()
+            ),
+        )
+    } else {
+        (
+            format!("Requirement done: {}", done.name),
+            format!(
+                "The requirement \"{}\" is done: all {} piece(s) of work finished. {reviewed}",
+                done.name,
+                lines.len()
+            ),
+        )
+    };
+    core.mailbox
+        .file(NewMail {
+            kind: MailKind::Report,
+            employee_id: done.owner_id,
+            chat_id: done.chat_id,
+            task_id: None,
+            title,
+            body: format!("{}\n{}", note.trim_end(), lines.join("\n")),
+            trace_id: trace.map(str::to_owned),
+        })
+        .await?;
+    if let Some(chat) = done.chat_id {
+        core.chats.post_system(chat, note.trim_end()).await?;
+    }
+    Ok(())
 }

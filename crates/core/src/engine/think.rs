@@ -86,13 +86,21 @@ pub(super) async fn think(
     // are in the prompt whenever the employee thinks, but don't wake it every poll.
     let actionable = tasks.iter().any(|t| t.kind == "oneshot");
     // Which chat: the nudging one; on a poll the first with unread messages; with only
-    // tasks pending (or an escalation), the boss chat, where reports go.
+    // tasks pending (or an escalation), the group of the requirement the work is for,
+    // else the boss chat, where reports go.
+    // A requirement to plan comes first: its plan is made and posted in its group.
     let chat = match chat_id {
         Some(id) => cq::find_chat(db, id).await?,
-        None => match cq::chats_with_unread_for(db, employee_id).await?.first() {
-            Some(id) => cq::find_chat(db, *id).await?,
-            None if !actionable => return Ok(ThinkOutcome::Idle),
-            None => Some(engine.boss_chat(employee_id).await?),
+        None => match engine.work_chat(employee_id, &tasks, true).await? {
+            Some(group) => Some(group),
+            None => match cq::chats_with_unread_for(db, employee_id).await?.first() {
+                Some(id) => cq::find_chat(db, *id).await?,
+                None if !actionable => return Ok(ThinkOutcome::Idle),
+                None => match engine.work_chat(employee_id, &tasks, false).await? {
+                    Some(group) => Some(group),
+                    None => Some(engine.boss_chat(employee_id).await?),
+                },
+            },
         },
     };
     let Some(chat) = chat else {

@@ -161,6 +161,29 @@ impl Writer<'_> {
         self.request(user, line(REPORT_MAX_CHARS))
     }
 
+    /// The plan of a requirement its owner posts in the requirement's group: who does
+    /// what (`assignments`: name, task), decided by the engine; the model says it.
+    pub fn plan(&self, requirement: &str, assignments: &[(String, String)]) -> CompletionRequest {
+        let requirement = cut(requirement, LINE_CHARS);
+        let who: Vec<String> = assignments
+            .iter()
+            .map(|(name, task)| format!("- {name}: {}", cut(task, LINE_CHARS)))
+            .collect();
+        let who = who.join("\n");
+        let user = if self.zh() {
+            format!(
+                "你负责需求：{requirement}\n你的计划：\n{who}\n在需求群里告诉大家这个计划：谁做什么。\
+                 一到两句话，用简体中文。只写消息本身。"
+            )
+        } else {
+            format!(
+                "You own the requirement: {requirement}\nYour plan:\n{who}\nTell the group the \
+                 plan: who does what. One or two sentences. Write only the message."
+            )
+        };
+        self.request(user, line(REPLY_MAX_CHARS))
+    }
+
     /// Whether to add something to a group conversation: [`Choice::Reply`] or
     /// [`Choice::Silent`].
     pub fn speak_or_not(&self, chat: &str, lines: &[(String, String)]) -> CompletionRequest {
@@ -371,6 +394,7 @@ mod tests {
             w.reply("Robotics", &lines),
             w.document("write a design note on the gripper timeout", &inputs),
             w.report("the note", &"r".repeat(3000), "Ada"),
+            w.plan(&"p".repeat(3000), &[("Bob".to_owned(), "q".repeat(2000))]),
             w.speak_or_not("Robotics", &lines),
             w.task_or_reply("Please write the note"),
         ] {

@@ -166,6 +166,9 @@ pub struct TaskOp {
     pub condition: Option<String>,
     /// Where to report when done: `#chat` or a colleague's name; the boss by default.
     pub report_to: Option<String>,
+    /// Who does a created task: a colleague's name. Only a requirement's owner gives out
+    /// work this way, in its group; anyone else's task is their own.
+    pub assignee: Option<String>,
 }
 
 /// A 1–10 score from the model, or the default when it gave none.
@@ -362,7 +365,7 @@ fn answer_note(s: &Scene<'_>) -> AnswerNote {
          \"memoryOps\": [{\"op\": \"add\"|\"delete\", \"type\": \"long_term\"|\"short_term\", \"content\", \
          \"importance\": 1-10, \"ttl\": hours, \"visibility\": \"private\"|\"team\"|\"public\", \"id\"}], \
          \"relationshipOps\": [{\"name\", \"impression\" (≤200 chars), \"affinity\": 1-100}], \
-         \"taskOps\": [{\"op\": \"create\"|\"resolve\"|\"fail\", \"id\", \"description\", \"type\": \"oneshot\"|\"long_running\"|\"conditional\", \"condition\", \"reportTo\": colleague or \"#chat\" (default: the boss), \"result\"}]",
+         \"taskOps\": [{\"op\": \"create\"|\"resolve\"|\"fail\", \"id\", \"description\", \"type\": \"oneshot\"|\"long_running\"|\"conditional\", \"condition\", \"reportTo\": colleague or \"#chat\" (default: the boss), \"assignee\": a colleague, when you own the requirement and give out its work, \"result\"}]",
     );
     // Tool calls only for someone who has tools.
     if !s.me.tool_whitelist.is_empty() {
@@ -374,7 +377,7 @@ fn answer_note(s: &Scene<'_>) -> AnswerNote {
                     op add|delete, type long_term|short_term, importance 1-10, ttl in hours, visibility \
                     private|team|public; relationshipOps affinity 1-100; taskOps op create|resolve|fail, \
                     type oneshot|long_running|conditional, reportTo a colleague or \"#chat\" (default: \
-                    the boss)."
+                    the boss), \"assignee\" a colleague when you own the requirement and give out its work."
         .to_owned();
     AnswerNote { full, meanings }
 }

@@ -329,9 +329,10 @@ impl Secretary {
                 reviewer_id,
                 reviewer_name,
             } => {
+                // It starts itself: an owner and a planning task, when anyone can own it.
                 let r = self
                     .work
-                    .create_requirement(name, description, *department_id)
+                    .open_requirement(name, description, *department_id)
                     .await?;
                 if reviewer_id.is_some() {
                     self.write_reviewer(r.id, *reviewer_id).await?;
@@ -342,6 +343,11 @@ impl Secretary {
                 };
                 if let Some(who) = reviewer_name {
                     diff.push_str(&format!(", reviewed by {who}"));
+                }
+                if let Some(owner) = r.owner_id
+                    && let Some(e) = cubicle_store::org::find_employee(&self.db, owner).await?
+                {
+                    diff.push_str(&format!("; {} plans it", e.name));
                 }
                 (
                     Some(Undo::RemoveRequirement {
@@ -501,10 +507,18 @@ impl Secretary {
             Undo::RemoveRequirement {
                 requirement_id,
                 chat_id,
-            } => Ok(self
-                .work
-                .remove_requirement(requirement_id, chat_id)
-                .await?),
+            } => {
+                if !self
+                    .work
+                    .remove_requirement(requirement_id, chat_id)
+                    .await?
+                {
+                    return Err(OrgError::InvalidInput(
+                        "the requirement is already being worked on".into(),
+                    ));
+                }
+                Ok(())
+            }
             Undo::RestorePolicy {
                 level,
                 daily_budget_usd,

@@ -160,7 +160,16 @@ impl Secretary {
                 format!("\n· 未分配部门：{unassigned}人"),
             ));
         }
-        let open = requirements.iter().filter(|r| r.status == "open").count();
+        let open = requirements
+            .iter()
+            .filter(|r| {
+                !matches!(
+                    r.status,
+                    crate::work::board::RequirementStatus::Done
+                        | crate::work::board::RequirementStatus::Cancelled
+                )
+            })
+            .count();
         out.push_str(&lang.pick(
             format!(
                 "\nPending tasks: {}. Open requirements: {open}. Nothing is waiting for your approval.",
@@ -171,6 +180,21 @@ impl Secretary {
                 tasks.len()
             ),
         ));
+        // A requirement held for the boss's decision is theirs to move: name it.
+        let waiting: Vec<&str> = requirements
+            .iter()
+            .filter(|r| r.status == crate::work::board::RequirementStatus::WaitingForBoss)
+            .map(|r| r.name.as_str())
+            .collect();
+        if !waiting.is_empty() {
+            out.push_str(&lang.pick(
+                format!(
+                    "\nWaiting for your decision (see the mailbox): {}.",
+                    waiting.join(", ")
+                ),
+                format!("\n等你决定的需求（见邮箱）：{}。", waiting.join("、")),
+            ));
+        }
         out
     }
 }

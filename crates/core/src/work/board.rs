@@ -19,16 +19,24 @@ use crate::events::DomainEvent;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum RequirementStatus {
+    /// Nobody owns it yet (its department was empty when it was opened).
     Open,
     InProgress,
+    /// Its work is done and only reviews are pending.
+    InReview,
+    /// Something in it went to the boss (a failed task, a third rejection, a rework
+    /// that repeats itself) and waits for their decision.
+    WaitingForBoss,
     Done,
     Cancelled,
 }
 
 impl RequirementStatus {
-    pub const ALL: [RequirementStatus; 4] = [
+    pub const ALL: [RequirementStatus; 6] = [
         RequirementStatus::Open,
         RequirementStatus::InProgress,
+        RequirementStatus::InReview,
+        RequirementStatus::WaitingForBoss,
         RequirementStatus::Done,
         RequirementStatus::Cancelled,
     ];
@@ -37,6 +45,8 @@ impl RequirementStatus {
         match self {
             RequirementStatus::Open => "open",
             RequirementStatus::InProgress => "in_progress",
+            RequirementStatus::InReview => "in_review",
+            RequirementStatus::WaitingForBoss => "waiting_for_boss",
             RequirementStatus::Done => "done",
             RequirementStatus::Cancelled => "cancelled",
         }
@@ -44,6 +54,36 @@ impl RequirementStatus {
 
     pub fn parse(s: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+
+    /// How the board's column reads, for the CLI (the UI has its own strings).
+    pub fn label(self, zh: bool) -> &'static str {
+        match (self, zh) {
+            (RequirementStatus::Open, false) => "open, nobody owns it yet",
+            (RequirementStatus::InProgress, false) => "in progress",
+            (RequirementStatus::InReview, false) => "in review",
+            (RequirementStatus::WaitingForBoss, false) => "waiting for the boss",
+            (RequirementStatus::Done, false) => "done",
+            (RequirementStatus::Cancelled, false) => "cancelled",
+            (RequirementStatus::Open, true) => "待启动（还没有负责人）",
+            (RequirementStatus::InProgress, true) => "进行中",
+            (RequirementStatus::InReview, true) => "评审中",
+            (RequirementStatus::WaitingForBoss, true) => "等待老板决定",
+            (RequirementStatus::Done, true) => "已完成",
+            (RequirementStatus::Cancelled, true) => "已取消",
+        }
+    }
+}
+
+impl std::fmt::Display for RequirementStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq<&str> for RequirementStatus {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
     }
 }
 
@@ -63,6 +103,8 @@ pub struct BoardItemDto {
     pub department_name: Option<String>,
     pub reviewer_id: Option<i32>,
     pub reviewer_name: Option<String>,
+    /// Who plans it and answers for it.
+    pub owner_name: Option<String>,
     pub tasks_pending: u32,
     pub tasks_done: u32,
     pub tree: Vec<TaskNodeDto>,
@@ -78,7 +120,8 @@ pub struct BoardColumnDto {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct BoardDto {
-    /// One column per status, in the order open → in progress → done → cancelled.
+    /// One column per status, in the order open → in progress → in review → waiting for
+    /// the boss → done → cancelled.
     pub columns: Vec<BoardColumnDto>,
 }
 
@@ -143,11 +186,12 @@ impl Work {
                 department_name: r.department_id.and_then(|d| departments.get(&d).cloned()),
                 reviewer_id: r.reviewer_id,
                 reviewer_name: r.reviewer_id.map(|id| names.person(id).to_owned()),
+                owner_name: r.owner_id.map(|id| names.person(id).to_owned()),
                 tasks_pending: count(&tasks, "pending"),
                 tasks_done: count(&tasks, "resolved"),
                 tree: tree(&tasks, &names),
             };
-            let status = RequirementStatus::parse(&r.status).unwrap_or(RequirementStatus::Open);
+            let status = item.requirement.status;
             if let Some(col) = columns.iter_mut().find(|c| c.status == status) {
                 col.items.push(item);
             }

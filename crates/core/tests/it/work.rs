@@ -19,6 +19,7 @@ mod loops;
 mod offline;
 mod playbook;
 mod reports;
+mod requirements;
 mod review;
 mod tools;
 

@@ -11,12 +11,14 @@ pub struct Model {
     #[sea_orm(column_type = "Text")]
     pub description: String,
     pub department_id: Option<i32>,
-    /// `open`, `in_progress`, `done`, `cancelled`.
+    /// `open`, `in_progress`, `in_review`, `waiting_for_boss`, `done`, `cancelled`.
     pub status: String,
     pub chat_id: Option<i32>,
     pub created_at: DateTimeUtc,
     /// Who reviews the deliverables of its tasks, when someone does.
     pub reviewer_id: Option<i32>,
+    /// Who plans it and answers for it; `None` until someone can (an empty department).
+    pub owner_id: Option<i32>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -190,7 +190,15 @@ pub(super) fn fill(
             }
         }
         IntentKind::ConveneMeeting => meeting(&mut s, caps, clause),
-        IntentKind::CreateRequirement => reviewed_by(&mut s),
+        IntentKind::CreateRequirement => {
+            reviewed_by(&mut s);
+            if s.department.is_none() {
+                s.department = CN_REQUIREMENT_DEPT
+                    .captures(clause)
+                    .and_then(|c| c.name("d"))
+                    .and_then(|m| clean_department(m.as_str()));
+            }
+        }
         IntentKind::AssignTask => {
             for_requirement(&mut s);
             together_with(&mut s);
@@ -428,6 +436,11 @@ fn reviewed_by(s: &mut Slots) {
         s.description = clean_description(&desc[..all.start()]);
     }
 }
+
+/// "在工程部启动一个需求：做登录页": the department named before the verb owns it.
+static CN_REQUIREMENT_DEPT: LazyLock<Regex> = LazyLock::new(|| {
+    compile(r"^(?:在|给|为|由)\s*(?P<d>{CNDEPT})\s*(?:新建|创建|建|开|启动|提|新增|立|发起|加|搞)")
+});
 
 /// "ask Carol to write the tests for the login page requirement", "让李娜为登录页需求写测试":
 /// the requirement the task belongs to.

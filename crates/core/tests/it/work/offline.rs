@@ -398,3 +398,70 @@ async fn rambling_or_impersonating_small_models_post_nothing_and_back_off() {
         }
     }
 }
+
+/// A small model's lead gets a plan step too: the engine gives the requirement's work
+/// to the colleague whose skills fit it, the model only says the plan to the group;
+/// the work is then done, and reported, in the requirement's group.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_small_models_lead_plans_a_requirement_in_its_group() {
+    let model = SmallModel::new(|a| {
+        if a.user.contains("Tell the group the plan") {
+            (
+                "Plan: Bob tunes the gripper controls, I keep an eye on it.".to_owned(),
+                "stop",
+            )
+        } else {
+            cooperative(a)
+        }
+    });
+    let o = office(model.clone()).await;
+    let core = &o.co.core;
+    let robotics = core.org.snapshot().await.unwrap().departments[0].id;
+    o.co.make_lead(robotics, o.alice).await;
+    o.engine.bootstrap().await.unwrap();
+    core.secretary
+        .say(
+            "start a requirement to tune the gripper controls in Robotics",
+            true,
+        )
+        .await
+        .unwrap();
+    o.run_for(TimeDelta::hours(1)).await;
+
+    let r = core.work.requirements().await.unwrap().remove(0);
+    assert_eq!(r.owner_id, Some(o.alice));
+    let chat = r.chat_id.unwrap();
+    let said = core.chats.messages(chat).await.unwrap();
+    let plan = said
+        .iter()
+        .find(|m| m.sender_employee_id == Some(o.alice))
+        .unwrap_or_else(|| panic!("Alice posts the plan in the group: {said:#?}"));
+    assert!(plan.text.starts_with("Plan: Bob tunes"), "{}", plan.text);
+    let tasks = core.work.all().await.unwrap();
+    let plan_task = tasks
+        .iter()
+        .find(|t| t.created_by == cubicle_core::work::PLAN_CREATED_BY)
+        .unwrap();
+    assert_eq!(
+        (plan_task.owner_id, plan_task.status),
+        (o.alice, cubicle_core::work::TaskStatus::Resolved)
+    );
+    // The controls engineer fits "gripper controls" best.
+    let bobs = tasks
+        .iter()
+        .find(|t| t.owner_id == o.bob && t.requirement_id == Some(r.id))
+        .unwrap_or_else(|| panic!("Bob has the work: {tasks:#?}"));
+    assert_eq!(bobs.description, "tune the gripper controls");
+    assert_eq!(bobs.status, "resolved", "{bobs:?}");
+    assert!(
+        said.iter().any(|m| m.sender_employee_id == Some(o.bob)
+            && m.text.starts_with("Ada, the design note is done")),
+        "Bob reports in the group: {said:#?}"
+    );
+    let mail = mail_of(core, Some(MailKind::Report)).await;
+    assert!(
+        mail.iter()
+            .any(|m| m.title == "Requirement done: tune the gripper controls"),
+        "{mail:#?}"
+    );
+}

@@ -3,6 +3,8 @@
 
 use chrono::TimeDelta;
 use cubicle_core::mailbox::MailKind;
+use cubicle_core::work::TaskStatus;
+use cubicle_core::work::board::RequirementStatus;
 use serde_json::{Value, json};
 
 use super::playbook::{Seen, silent, speak};
@@ -170,7 +172,7 @@ async fn a_rejected_deliverable_is_reworked_reviewed_again_passed_and_then_repor
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rework_that_repeats_the_last_attempt_stops_the_retry_and_goes_to_the_boss() {
     let stage = Stage::new(review_play(false)).await;
-    let (alice, _bob, _req, trace) = login_requirement(&stage).await;
+    let (alice, _bob, req, trace) = login_requirement(&stage).await;
     let core = &stage.co.core;
     stage.run_for(TimeDelta::hours(2)).await;
 
@@ -179,7 +181,13 @@ async fn a_rework_that_repeats_the_last_attempt_stops_the_retry_and_goes_to_the_
     assert_eq!(tasks.iter().filter(|t| t.review_of.is_some()).count(), 1);
     let rework = tasks.iter().find(|t| t.attempt == 1).unwrap();
     assert_eq!(rework.owner_id, alice);
-    assert_eq!(rework.status, "resolved");
+    // Done by Alice but stopped on its way: it waits for the boss, it is not "resolved",
+    // and so does its requirement.
+    assert_eq!(rework.status, TaskStatus::Escalated);
+    assert_eq!(
+        requirement_status(core, req).await,
+        RequirementStatus::WaitingForBoss
+    );
     assert!(tasks.iter().all(|t| t.attempt <= 1), "no further retry");
     let mail = mail_of(core, None).await;
     let stop = mail
@@ -237,7 +245,7 @@ fn never_satisfied(s: &Seen) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_third_rejection_goes_to_the_boss_and_wears_on_the_author() {
     let stage = Stage::new(never_satisfied).await;
-    let (alice, _bob, _req, _trace) = login_requirement(&stage).await;
+    let (alice, _bob, req, _trace) = login_requirement(&stage).await;
     let core = &stage.co.core;
     stage.run_for(TimeDelta::hours(3)).await;
 
@@ -263,4 +271,35 @@ async fn the_third_rejection_goes_to_the_boss_and_wears_on_the_author() {
     );
     let stamina = core.minds.profile(alice).await.unwrap().stamina;
     assert!(stamina.stress > 0.0, "{stamina:?}");
+    let rejected = tasks.iter().find(|t| t.attempt == 2).unwrap();
+    assert_eq!(rejected.status, TaskStatus::Escalated);
+    assert_eq!(
+        requirement_status(core, req).await,
+        RequirementStatus::WaitingForBoss
+    );
+    // Asked how things stand, the secretary says what waits for the boss.
+    let turn = core
+        .secretary
+        .say("How is the company doing?", false)
+        .await
+        .unwrap();
+    assert!(
+        turn.reply
+            .text
+            .contains("Waiting for your decision (see the mailbox): API design."),
+        "{}",
+        turn.reply.text
+    );
+}
+
+async fn requirement_status(core: &cubicle_core::AppCore, id: i32) -> RequirementStatus {
+    core.work
+        .board()
+        .await
+        .unwrap()
+        .columns
+        .into_iter()
+        .find(|c| c.items.iter().any(|i| i.requirement.id == id))
+        .map(|c| c.status)
+        .unwrap()
 }
