@@ -26,6 +26,7 @@ mod m20261130_000017_create_pending_thought;
 mod m20261130_000018_task_report_due;
 mod m20261130_000019_approval_run_started;
 mod m20261201_000021_ledger_cached_tokens;
+mod m20261201_000022_employee_network_access;
 
 pub struct Migrator;
 
@@ -53,6 +54,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261130_000018_task_report_due::Migration),
             Box::new(m20261130_000019_approval_run_started::Migration),
             Box::new(m20261201_000021_ledger_cached_tokens::Migration),
+            Box::new(m20261201_000022_employee_network_access::Migration),
         ]
     }
 }
