@@ -91,7 +91,8 @@ impl Default for BoxLimits {
 /// How boxes are built on this machine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SandboxConfig {
-    /// The bubblewrap binary; `None` looks in `/usr/bin` and `/usr/local/bin`.
+    /// The bubblewrap binary (default: `CUBICLE_BWRAP`, else `/usr/bin` or
+    /// `/usr/local/bin`).
     pub bwrap: Option<PathBuf>,
     /// Hidden besides the fixed ones: the app's data dir, the engine's own `HOME`…
     pub hidden: Vec<PathBuf>,
@@ -114,7 +115,10 @@ impl Default for SandboxConfig {
         }
         hidden.extend(cubicle_store::db::app_data_dir());
         Self {
-            bwrap: None,
+            // For a bubblewrap installed elsewhere (and to try the refusal).
+            bwrap: std::env::var_os("CUBICLE_BWRAP")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from),
             hidden,
             limits: BoxLimits::default(),
         }
