@@ -27,6 +27,7 @@ mod m20261130_000018_task_report_due;
 mod m20261130_000019_approval_run_started;
 mod m20261201_000021_ledger_cached_tokens;
 mod m20261201_000022_requirement_owner;
+mod m20261201_000023_employee_network_access;
 
 pub struct Migrator;
 
@@ -55,6 +56,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261130_000019_approval_run_started::Migration),
             Box::new(m20261201_000021_ledger_cached_tokens::Migration),
             Box::new(m20261201_000022_requirement_owner::Migration),
+            Box::new(m20261201_000023_employee_network_access::Migration),
         ]
     }
 }

@@ -2,6 +2,7 @@
 
 mod builtin;
 mod chat;
+mod sandbox;
 mod soak;
 
 use std::sync::Arc;
@@ -69,6 +70,18 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
         /// Exit non-zero when a goal is missed.
+        #[arg(long)]
+        check: bool,
+    },
+    /// The sandbox around employees' commands: the start-up of `true` and `echo` in a
+    /// box against the same command unconfined, alternating in one run; p50/p95 and the
+    /// milliseconds the box adds (goal: at most 30 ms at p50).
+    Sandbox {
+        #[arg(long, default_value_t = 200)]
+        iterations: usize,
+        #[arg(long)]
+        json: bool,
+        /// Exit non-zero when the goal is missed.
         #[arg(long)]
         check: bool,
     },
@@ -148,6 +161,11 @@ pub async fn run(cmd: BenchCommand) -> Result<()> {
             )
             .await
         }
+        BenchCommand::Sandbox {
+            iterations,
+            json,
+            check,
+        } => sandbox::run(iterations, json, check).await,
         BenchCommand::Soak {
             days,
             people,

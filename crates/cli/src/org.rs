@@ -74,7 +74,17 @@ pub enum OrgCommand {
         /// The command `run_cli` runs in the employee's folder; "" to clear it.
         #[arg(long)]
         cli_command: Option<String>,
+        /// Whether the sandbox `run_shell` and `run_cli` run in has the network (off by
+        /// default).
+        #[arg(long)]
+        network: Option<Switch>,
     },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Switch {
+    On,
+    Off,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -188,6 +198,7 @@ pub async fn run(core: &AppCore, cmd: OrgCommand) -> Result<()> {
             tools,
             policy,
             cli_command,
+            network,
         } => {
             let snap = org.snapshot().await?;
             let employee_id = find_employee(&snap, &employee)?;
@@ -229,6 +240,11 @@ pub async fn run(core: &AppCore, cmd: OrgCommand) -> Result<()> {
                     .set_cli_command(employee_id, (!c.is_empty()).then(|| c.to_owned()))
                     .await?;
             }
+            if let Some(n) = network {
+                approvals
+                    .set_network_access(employee_id, n == Switch::On)
+                    .await?;
+            }
             let e = org
                 .snapshot()
                 .await?
@@ -236,8 +252,13 @@ pub async fn run(core: &AppCore, cmd: OrgCommand) -> Result<()> {
                 .into_iter()
                 .find(|e| e.id == employee_id)
                 .ok_or_else(|| anyhow!("employee {employee_id} is gone"))?;
+            let network = if approvals.network_access(employee_id).await? {
+                "on"
+            } else {
+                "off"
+            };
             println!(
-                "{}: tools {}; approvals {}{}",
+                "{}: tools {}; approvals {}; sandbox network {network}{}",
                 e.name,
                 if e.tool_whitelist.is_empty() {
                     "none".to_owned()

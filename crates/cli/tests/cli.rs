@@ -301,6 +301,47 @@ fn intent_reads_with_the_model_tier_when_one_is_configured_and_creates_no_databa
 }
 
 #[test]
+fn bench_sandbox_measures_boxed_and_plain_runs_side_by_side() {
+    let out = Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))
+        .args(["bench", "sandbox", "--json", "--iterations", "10"])
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("exactly one JSON object");
+    assert_eq!(v["iterations"], 10);
+    let commands = v["commands"].as_array().expect("commands");
+    assert_eq!(commands.len(), 2, "{v}");
+    for c in commands {
+        let f = |k: &str| c[k].as_f64().unwrap_or_else(|| panic!("{k}: {c}"));
+        assert!(
+            f("unconfined_p50_ms") > 0.0 && f("sandboxed_p50_ms") > 0.0,
+            "{c}"
+        );
+        assert!(f("sandboxed_p95_ms") >= f("sandboxed_p50_ms"), "{c}");
+        let added = f("sandboxed_p50_ms") - f("unconfined_p50_ms");
+        assert!((f("added_p50_ms") - added).abs() < 0.02, "{c}");
+    }
+
+    // Without bubblewrap there is nothing to measure: a clear error, not a figure.
+    let out = Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))
+        .args(["bench", "sandbox", "--iterations", "10"])
+        .env("CUBICLE_BWRAP", "/nonexistent/bwrap")
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("bubblewrap was not found"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
 fn bench_chat_prints_one_json_object_with_sane_figures() {
     // Small sizes keep it quick; the figures are measured all the same.
     let out = Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))
@@ -669,8 +710,16 @@ fn tools_and_approval_policy_are_set_per_employee_from_the_terminal() {
     ]);
     assert_eq!(
         out.trim(),
-        "Mia: tools read_file, post_webhook; approvals manual; runs `echo draft`"
+        "Mia: tools read_file, post_webhook; approvals manual; sandbox network off; runs `echo draft`"
     );
+    // The boss lets Mia's sandbox reach the network, and takes it back.
+    let out = cli.ok(&["org", "set-tools", "Mia", "--network", "on"]);
+    assert!(out.contains("sandbox network on"), "{out}");
+    let bad = cli.run(&["org", "set-tools", "Mia", "--network", "maybe"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("possible values: on, off"));
+    let out = cli.ok(&["org", "set-tools", "Mia", "--network", "off"]);
+    assert!(out.contains("sandbox network off"), "{out}");
     let snap: serde_json::Value =
         serde_json::from_str(&cli.ok(&["org", "show", "--json"])).unwrap();
     let mia = &snap["employees"][0];

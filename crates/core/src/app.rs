@@ -166,14 +166,22 @@ impl AppCore {
         let minds = crate::mind::profile::Minds::new(db.clone(), bus.clone(), clock.clone());
         let mailbox = crate::mailbox::Mailbox::new(db.clone(), bus.clone(), clock.clone());
         let db_for_traces = db.clone();
+        let workspace = options.workspace.unwrap_or_else(|| default_workspace(url));
+        let mut tools = options.approvals.tools.clone();
+        // The folder holding the workspace holds the database and every employee's
+        // folder too: a box sees only the one folder it is given.
+        tools
+            .sandbox
+            .hidden
+            .extend(workspace.parent().map(PathBuf::from));
         let runtime = crate::tools::ToolRuntime {
             db: db.clone(),
             org: org.clone(),
             chats: chats.clone(),
             minds: minds.clone(),
             clock: clock.clone(),
-            workspace: options.workspace.unwrap_or_else(|| default_workspace(url)),
-            config: options.approvals.tools.clone(),
+            workspace,
+            config: tools,
         };
         let approvals = crate::approvals::Approvals::new(
             db.clone(),

@@ -30,7 +30,8 @@ use crate::events::DomainEvent;
 /// The shape of the tables in this version of Cubicle's bundles. 2: `task.report_due_at`
 /// (a report still owed) and `approval.run_started_at` (an approved action's run began).
 /// 3: `cost_ledger.cached_tokens` (input served from the provider's prompt cache).
-pub const SCHEMA_VERSION: u32 = 3;
+/// 4: `employee.network_access` (whether the employee's sandbox has the network).
+pub const SCHEMA_VERSION: u32 = 4;
 /// The `format` field: tells a bundle from any other JSON document.
 pub const FORMAT: &str = "cubicle-company-bundle";
 
@@ -190,8 +191,14 @@ pub async fn import(core: &AppCore, bundle: Bundle) -> Result<ImportReport, Bund
     if !filled.is_empty() {
         return Err(BundleError::NotEmpty(filled.join(", ")));
     }
+    // A bundle is a file anyone could have edited: network access for an employee's
+    // sandbox is the boss's decision on this computer, so it comes in off.
+    let mut tables = bundle.tables;
+    for e in &mut tables.employee {
+        e.network_access = false;
+    }
     // Any error below drops `txn`, which rolls every row back.
-    store::write_all(&txn, bundle.tables)
+    store::write_all(&txn, tables)
         .await
         .map_err(|e| BundleError::Rejected(e.to_string()))?;
     txn.commit().await?;

@@ -426,6 +426,7 @@ impl OrgService {
                 fired_at: Set(None),
                 approval_policy: Set(None),
                 cli_command: Set(None),
+                network_access: Set(false),
             },
         )
         .await?;

@@ -9,6 +9,7 @@
 pub mod company;
 pub mod files;
 pub mod key_steps;
+pub mod sandbox;
 pub mod shell;
 pub mod webhook;
 
@@ -116,6 +117,10 @@ pub enum ToolError {
     EmployeeNotFound(i32),
     #[error("the arguments no longer match the approved ones")]
     ArgsChanged,
+    /// The box could not be built: the command did not run.
+    #[error(transparent)]
+    Sandbox(#[from] sandbox::SandboxError),
+
     #[error(transparent)]
     Org(#[from] OrgError),
     #[error("storage error: {0}")]
@@ -163,6 +168,8 @@ pub struct ToolsConfig {
     pub webhook_timeout: Duration,
     /// Captured stdout/stderr and file reads are cut here.
     pub max_output_chars: usize,
+    /// The box `run_shell` and `run_cli` run in.
+    pub sandbox: sandbox::SandboxConfig,
 }
 
 impl Default for ToolsConfig {
@@ -172,6 +179,7 @@ impl Default for ToolsConfig {
             cli_timeout: Duration::from_secs(300),
             webhook_timeout: Duration::from_secs(20),
             max_output_chars: 16_000,
+            sandbox: sandbox::SandboxConfig::default(),
         }
     }
 }

@@ -169,6 +169,27 @@ impl Approvals {
         })
     }
 
+    /// Gives an employee's sandboxed processes the network, or takes it away. A call
+    /// already approved with the other setting is refused when it comes to run.
+    pub async fn set_network_access(
+        &self,
+        employee_id: i32,
+        allowed: bool,
+    ) -> Result<(), super::ApprovalError> {
+        self.set_employee_field(employee_id, |am| am.network_access = Set(allowed))
+            .await?;
+        tracing::info!(employee_id, allowed, "sandbox network access set");
+        Ok(())
+    }
+
+    /// Whether an employee's sandboxed processes get the network.
+    pub async fn network_access(&self, employee_id: i32) -> Result<bool, super::ApprovalError> {
+        Ok(oq::find_employee(&self.db, employee_id)
+            .await?
+            .ok_or(super::ApprovalError::NotFound(employee_id))?
+            .network_access)
+    }
+
     /// Applies the boss's edit in one go, or changes nothing and says what is wrong.
     pub async fn set_employee_tools(
         &self,

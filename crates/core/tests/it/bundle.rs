@@ -536,6 +536,46 @@ async fn a_version_2_bundle_without_cached_tokens_still_imports() {
 }
 
 #[tokio::test]
+async fn network_access_for_an_employees_sandbox_comes_in_off_and_old_bundles_still_import() {
+    let source = TestCompany::new().await;
+    let dev = source.hire("Dev", "Engineer", None).await;
+    source
+        .core
+        .approvals
+        .set_network_access(dev.id, true)
+        .await
+        .unwrap();
+    let mut v: Value = serde_json::from_str(
+        &bundle::to_json(&bundle::export(&source.core).await.unwrap()).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(v["tables"]["employee"][0]["network_access"], json!(true));
+
+    // An edited file cannot grant the network: the boss decides that on this computer.
+    let fresh = empty_db(cubicle_core::clock::SystemClock::shared()).await;
+    bundle::import(&fresh.core, bundle::parse(&v.to_string()).unwrap())
+        .await
+        .unwrap();
+    assert!(!fresh.core.approvals.network_access(dev.id).await.unwrap());
+
+    // What Cubicle wrote before employees' sandboxes had a network setting.
+    v["schemaVersion"] = json!(3);
+    for row in v["tables"]["employee"].as_array_mut().unwrap() {
+        assert!(
+            row.as_object_mut()
+                .unwrap()
+                .remove("network_access")
+                .is_some()
+        );
+    }
+    let older = empty_db(cubicle_core::clock::SystemClock::shared()).await;
+    bundle::import(&older.core, bundle::parse(&v.to_string()).unwrap())
+        .await
+        .unwrap();
+    assert!(!older.core.approvals.network_access(dev.id).await.unwrap());
+}
+
+#[tokio::test]
 async fn a_bundle_that_fails_halfway_leaves_the_database_empty() {
     let good = small_bundle_json().await;
     let mut b = bundle::parse(&good).unwrap();

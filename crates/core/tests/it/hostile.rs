@@ -46,6 +46,7 @@ fn staff() -> HashMap<i32, employee::Model> {
         fired_at: fired.then_some(epoch),
         approval_policy: None,
         cli_command: None,
+        network_access: false,
     };
     [
         person(ME, "Alice Wang", false),

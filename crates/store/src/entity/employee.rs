@@ -30,6 +30,10 @@ pub struct Model {
     /// A CLI employee's command (run by the `run_cli` tool, always with approval).
     #[sea_orm(column_type = "Text", nullable)]
     pub cli_command: Option<String>,
+    /// Whether `run_shell` and `run_cli` boxes get the network (off unless the boss
+    /// allows it). Bundles from before the column read `false`.
+    #[serde(default)]
+    pub network_access: bool,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
