@@ -163,6 +163,9 @@ pub struct ToolsConfig {
     pub webhook_timeout: Duration,
     /// Captured stdout/stderr and file reads are cut here.
     pub max_output_chars: usize,
+    /// Lets webhooks reach loopback addresses (every other check stays). Tests only:
+    /// they have no public server; set in code, never from anything a model writes.
+    pub webhook_loopback_for_tests: bool,
 }
 
 impl Default for ToolsConfig {
@@ -172,6 +175,7 @@ impl Default for ToolsConfig {
             cli_timeout: Duration::from_secs(300),
             webhook_timeout: Duration::from_secs(20),
             max_output_chars: 16_000,
+            webhook_loopback_for_tests: false,
         }
     }
 }
@@ -233,6 +237,15 @@ pub trait Tool {
     /// Checks and completes the arguments at request time.
     fn bind(_cx: &ToolContext<'_>, args: Self::Args) -> Result<Self::Args, ToolError> {
         Ok(args)
+    }
+
+    /// The risk of this very call, once bound: the tool's own by default; a tool whose
+    /// effect depends on its arguments (a write to a dotfile) raises it. May refuse.
+    fn assess(
+        _cx: &ToolContext<'_>,
+        _args: &Self::Args,
+    ) -> impl Future<Output = Result<Risk, ToolError>> + Send {
+        async { Ok(Self::RISK) }
     }
 
     fn run(
@@ -380,6 +393,38 @@ pub fn bind(
         (cx, args),
         Err(ToolError::UnknownTool(name.to_owned()))
     )
+}
+
+async fn assess_typed<T: Tool>(
+    cx: &ToolContext<'_>,
+    args: &serde_json::Value,
+) -> Result<Risk, ToolError> {
+    T::assess(cx, &parse::<T>(args.clone())?).await
+}
+
+type BoxedRisk<'a> = std::pin::Pin<Box<dyn Future<Output = Result<Risk, ToolError>> + Send + 'a>>;
+
+fn assess_boxed<'a, T: Tool + 'a>(
+    cx: &'a ToolContext<'a>,
+    args: &'a serde_json::Value,
+) -> BoxedRisk<'a> {
+    Box::pin(assess_typed::<T>(cx, args))
+}
+
+/// The risk of a bound call (see [`Tool::assess`]): what the policy weighs.
+pub async fn assess(
+    cx: &ToolContext<'_>,
+    name: &str,
+    args: &serde_json::Value,
+) -> Result<Risk, ToolError> {
+    let unknown = ToolError::UnknownTool(name.to_owned());
+    dispatch!(
+        name,
+        assess_boxed,
+        (cx, args),
+        Box::pin(async move { Err(unknown) }) as BoxedRisk<'_>
+    )
+    .await
 }
 
 async fn run_typed<T: Tool>(

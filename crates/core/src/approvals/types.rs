@@ -195,6 +195,8 @@ pub enum ApprovalError {
     AlreadyDecided { id: i32, status: ApprovalStatus },
     #[error("approval {0} expired; it can no longer be approved")]
     Expired(i32),
+    #[error("{0}")]
+    Invalid(String),
     #[error("storage error: {0}")]
     Storage(#[from] DbErr),
 }
@@ -205,6 +207,7 @@ impl ApprovalError {
             ApprovalError::NotFound(_) => ErrorCode::NotFound,
             ApprovalError::AlreadyDecided { .. } => ErrorCode::AlreadyDecided,
             ApprovalError::Expired(_) => ErrorCode::ApprovalExpired,
+            ApprovalError::Invalid(_) => ErrorCode::InvalidInput,
             ApprovalError::Storage(_) => ErrorCode::Storage,
         }
     }
