@@ -153,6 +153,14 @@ pub struct DecideApproval {
     pub note: Option<String>,
 }
 
+/// The boss's webhook allowlist as Settings edits it: hosts (`hooks.slack.com`),
+/// `host:port`, or pasted webhook URLs, of which only the host is kept.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookDestinations {
+    pub hosts: Vec<String>,
+}
+
 /// Which approvals to list.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(
