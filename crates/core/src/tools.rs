@@ -6,6 +6,7 @@
 //! the only caller of [`execute`]: nothing here is reachable from a model's output
 //! without passing the whitelist and the approval policy first.
 
+pub mod beneath;
 pub mod company;
 pub mod files;
 pub mod key_steps;
@@ -13,7 +14,7 @@ pub mod shell;
 pub mod webhook;
 
 use std::future::Future;
-use std::path::{Component, Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use cubicle_store::entity::employee;
@@ -546,47 +547,6 @@ pub(crate) fn clip(s: &str, max: usize) -> String {
     out
 }
 
-/// `rel` inside `root` (which must be canonical): relative, no `..`, and — after
-/// resolving symlinks of the part that exists — still under `root`.
-pub fn resolve_in(root: &Path, rel: &str) -> Result<PathBuf, ToolError> {
-    let p = Path::new(rel.trim());
-    if rel.trim().is_empty() {
-        return Err(ToolError::OutsideWorkspace("an empty path".into()));
-    }
-    for c in p.components() {
-        match c {
-            Component::Normal(_) | Component::CurDir => {}
-            Component::ParentDir => {
-                return Err(ToolError::OutsideWorkspace(format!(
-                    "{rel}: `..` may not leave the workspace"
-                )));
-            }
-            Component::RootDir | Component::Prefix(_) => {
-                return Err(ToolError::OutsideWorkspace(format!(
-                    "{rel}: only paths inside the workspace, relative to it"
-                )));
-            }
-        }
-    }
-    let full = root.join(p);
-    // A symlink inside the workspace may point out of it: check where the existing part
-    // of the path really is.
-    let mut existing = full.as_path();
-    while !existing.exists() {
-        match existing.parent() {
-            Some(parent) => existing = parent,
-            None => break,
-        }
-    }
-    let real = existing.canonicalize().map_err(io_error)?;
-    if !real.starts_with(root) {
-        return Err(ToolError::OutsideWorkspace(format!(
-            "{rel} leads outside the workspace"
-        )));
-    }
-    Ok(full)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -635,21 +595,5 @@ mod tests {
         assert!(!whitelisted(&old, "write_file"));
         assert!(whitelisted(&["write_file".to_owned()], "write_file"));
         assert!(!whitelisted(&[], "read_file"));
-    }
-
-    #[test]
-    fn paths_stay_in_the_workspace() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap();
-        assert!(resolve_in(&root, "notes/a.txt").is_ok());
-        assert!(resolve_in(&root, "../a.txt").is_err());
-        assert!(resolve_in(&root, "notes/../../a.txt").is_err());
-        assert!(resolve_in(&root, "/etc/passwd").is_err());
-        assert!(resolve_in(&root, "").is_err());
-        #[cfg(unix)]
-        {
-            std::os::unix::fs::symlink("/", root.join("up")).unwrap();
-            assert!(resolve_in(&root, "up/etc/passwd").is_err());
-        }
     }
 }

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
 mod approvals;
+mod attacks;
 mod bindings;
 mod bundle;
 mod chats;
