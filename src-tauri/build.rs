@@ -60,6 +60,8 @@ const COMMANDS: &[&str] = &[
     "close_meeting",
     "list_approvals",
     "decide_approval",
+    "webhook_destinations",
+    "set_webhook_destinations",
     "ui_first_paint",
     "employee_tools",
     "set_employee_tools",

@@ -11,6 +11,7 @@ mod org;
 mod provider;
 mod run;
 mod say;
+mod webhooks;
 mod work;
 
 use anyhow::Result;
@@ -132,6 +133,9 @@ enum Command {
     /// Actions that wait for your approval.
     #[command(subcommand)]
     Approvals(approvals::ApprovalsCommand),
+    /// Where employees' webhooks may post: the boss's allowlist of hosts.
+    #[command(subcommand)]
+    Webhooks(webhooks::WebhooksCommand),
     /// Write the whole company (no API keys) as one JSON bundle, to stdout or --out.
     Export {
         #[arg(long)]
@@ -189,6 +193,12 @@ fn init_logging(default: &str) {
         .try_init();
 }
 
+/// The CLI's own tests post to webhook servers on 127.0.0.1. Debug builds only: a
+/// release binary has no switch that lets a webhook reach this machine.
+fn loopback_webhooks_for_tests() -> bool {
+    cfg!(debug_assertions) && std::env::var("CUBICLE_TEST_WEBHOOK_LOOPBACK").is_ok_and(|v| v == "1")
+}
+
 /// Whether there is a company database to read (a SQLite file that exists, or a server);
 /// `intent` must not create one.
 fn company_exists(db: Option<&str>) -> Result<bool> {
@@ -237,6 +247,7 @@ async fn run(cli: Cli) -> Result<()> {
                 env_provider,
                 ..CoreOptions::default()
             };
+            options.approvals.tools.webhook_loopback_for_tests = loopback_webhooks_for_tests();
             if let Some(m) = &manual {
                 options.clock = m.shared();
             }
@@ -250,6 +261,7 @@ async fn run(cli: Cli) -> Result<()> {
                 }
                 Command::Secretary(cmd) => say::run(&core, cmd).await,
                 Command::Approvals(cmd) => approvals::run(&core, cmd).await,
+                Command::Webhooks(cmd) => webhooks::run(&core, cmd).await,
                 Command::Chats => say::chats(&core).await,
                 Command::Post { chat_id, text } => say::post(&core, chat_id, &text.join(" ")).await,
                 Command::Run(args) => run::run(&core, manual, args).await,

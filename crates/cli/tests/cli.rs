@@ -25,6 +25,8 @@ impl Cli {
             .arg("--db")
             .arg(&self.db)
             .args(args)
+            // Debug builds only: lets webhooks reach the test's loopback servers.
+            .env("CUBICLE_TEST_WEBHOOK_LOOPBACK", "1")
             .output()
             .expect("run cubicle-cli")
     }
@@ -38,6 +40,7 @@ impl Cli {
             .env("CUBICLE_PROVIDER", "openai-compatible")
             .env("CUBICLE_BASE_URL", base_url)
             .env("CUBICLE_MODEL", "m")
+            .env("CUBICLE_TEST_WEBHOOK_LOOPBACK", "1")
             .output()
             .expect("run cubicle-cli")
     }
@@ -766,6 +769,7 @@ fn an_approval_from_a_headless_run_is_decided_from_the_terminal() {
     // A stand-in webhook (it answers any POST) and a model whose every thought asks for
     // the post.
     let hook = scripted_model("{}").replace("/v1", "/hook");
+    cli.ok(&["webhooks", "allow", &hook]);
     let thought = serde_json::json!({
         "innerThoughts": "The boss wants it announced.",
         "messages": [{"content": "I'll post it once Ada approves."}],
@@ -823,6 +827,39 @@ fn an_approval_from_a_headless_run_is_decided_from_the_terminal() {
         cli.ok(&["approvals", "list", "--history"])
             .contains("decided via cli")
     );
+}
+
+#[test]
+fn the_boss_keeps_the_webhook_allowlist_from_the_terminal() {
+    let cli = Cli::new();
+    cli.ok(&["org", "init", "--name", "Acme", "--boss", "Ada"]);
+    assert!(
+        cli.ok(&["webhooks", "list"])
+            .contains("no webhook destinations")
+    );
+    // A pasted webhook URL keeps only its host: the secret path is not stored.
+    let out = cli.ok(&[
+        "webhooks",
+        "allow",
+        "https://Hooks.Slack.com/services/T0/B0/secret",
+    ]);
+    assert_eq!(out.trim(), "hooks.slack.com");
+    cli.ok(&["webhooks", "allow", "open.feishu.cn:8443"]);
+    let listed: Vec<String> =
+        serde_json::from_str(&cli.ok(&["webhooks", "list", "--json"])).unwrap();
+    assert_eq!(listed, ["hooks.slack.com", "open.feishu.cn:8443"]);
+
+    let bad = cli.run(&["webhooks", "allow", "ftp://files.example.com"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("is not a host name"));
+    let missing = cli.run(&["webhooks", "disallow", "example.com"]);
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("not an allowed"));
+
+    cli.ok(&["webhooks", "disallow", "hooks.slack.com"]);
+    let listed: Vec<String> =
+        serde_json::from_str(&cli.ok(&["webhooks", "list", "--json"])).unwrap();
+    assert_eq!(listed, ["open.feishu.cn:8443"], "bad input lost nothing");
 }
 
 #[test]

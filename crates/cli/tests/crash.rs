@@ -232,6 +232,7 @@ impl Company {
             .arg("--db")
             .arg(&self.url)
             .args(args)
+            .env("CUBICLE_TEST_WEBHOOK_LOOPBACK", "1")
             .output()
             .expect("run cubicle-cli");
         assert!(
@@ -251,6 +252,8 @@ impl Company {
             .env("CUBICLE_BASE_URL", &self.model)
             .env("CUBICLE_MODEL", "m")
             .env("RUST_LOG", "off")
+            // Debug builds only: lets webhooks reach the test's loopback server.
+            .env("CUBICLE_TEST_WEBHOOK_LOOPBACK", "1")
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -360,13 +363,14 @@ fn the_engine_survives_twenty_kills_without_losing_or_doubling_anything() {
     let posts = Arc::new(Mutex::new(HashMap::new()));
     let served = Arc::new(AtomicU64::new(0));
     let hook = webhook_server(posts.clone());
-    let model = model_server(hook, served.clone());
+    let model = model_server(hook.clone(), served.clone());
     let company = Company {
         url: url.clone(),
         model,
         _dir: dir,
     };
     company.cli(&["org", "init", "--name", "Acme", "--boss", "Ada"]);
+    company.cli(&["webhooks", "allow", &hook]);
     for dept in ["Engineering", "Sales"] {
         company.cli(&["org", "add-department", dept]);
     }

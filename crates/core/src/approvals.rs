@@ -21,6 +21,7 @@
 //!   `executed_at`: it is not re-run automatically, since whether it ran is unknown;
 //!   [`Approvals::flag_interrupted`] (at engine start) notes it and tells the boss.
 
+mod destinations;
 mod employee_tools;
 pub mod policy;
 mod recovery;
@@ -193,13 +194,17 @@ impl Approvals {
             log(Outcome::Refused, Some(why.clone()), call.args.clone(), None).await?;
             return Ok(CallOutcome::Refused(why));
         }
-        let risk = risk.unwrap_or(Risk::High);
         let cx = ToolContext {
             runtime: &self.runtime,
             employee: &e,
         };
-        let args = match tools::bind(&cx, &call.tool, call.args.clone()) {
-            Ok(a) => a,
+        // Risk follows the effect of these very arguments, not the tool's name alone.
+        let checked = match tools::bind(&cx, &call.tool, call.args.clone()) {
+            Ok(a) => tools::assess(&cx, &call.tool, &a).await.map(|r| (a, r)),
+            Err(err) => Err(err),
+        };
+        let (args, risk) = match checked {
+            Ok(ok) => ok,
             Err(err) => {
                 log(
                     Outcome::Error,

@@ -27,4 +27,4 @@ pub use openai::OpenAiCompatible;
 pub use presets::{Dialect, PRESETS, Preset, ProviderConfig, client_for, preset};
 pub use structured::{Structured, StructuredError, complete_json};
 pub use types::*;
-pub use webhook::{PostError, PostResponse, post_json};
+pub use webhook::{Destinations, PostError, PostResponse, post_json};

@@ -257,6 +257,21 @@ pub async fn list_tool_calls(
         .await
 }
 
+/// The newest calls of `tool` that ran (`ok`), newest first.
+pub async fn ok_calls_of_tool(
+    conn: &impl ConnectionTrait,
+    tool: &str,
+    limit: u64,
+) -> Result<Vec<tool_call::Model>, DbErr> {
+    tool_call::Entity::find()
+        .filter(tool_call::Column::Tool.eq(tool))
+        .filter(tool_call::Column::Outcome.eq("ok"))
+        .order_by_desc(tool_call::Column::Id)
+        .limit(limit)
+        .all(conn)
+        .await
+}
+
 /// Sets an employee's status (only from `from`, when given) unless they were fired:
 /// `fired` is never overwritten. True when the row changed.
 pub async fn set_employee_status(

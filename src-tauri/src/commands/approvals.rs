@@ -1,6 +1,8 @@
 //! The approval queue: what waits for the boss, and the boss's decisions from the UI.
 
-use cubicle_core::approvals::{ApprovalDto, ApprovalFilter, DecideApproval, DecidedVia};
+use cubicle_core::approvals::{
+    ApprovalDto, ApprovalFilter, DecideApproval, DecidedVia, WebhookDestinations,
+};
 use cubicle_core::{AppCore, IpcError};
 use tauri::State;
 
@@ -26,4 +28,18 @@ pub async fn decide_approval(core: State<'_, AppCore>, input: DecideApproval) ->
             input.note,
         )
         .await?)
+}
+
+/// The hosts employees' webhooks may reach (Settings → Webhooks).
+#[tauri::command]
+pub async fn webhook_destinations(core: State<'_, AppCore>) -> Res<WebhookDestinations> {
+    Ok(core.approvals.webhook_settings().await?)
+}
+
+#[tauri::command]
+pub async fn set_webhook_destinations(
+    core: State<'_, AppCore>,
+    input: WebhookDestinations,
+) -> Res<WebhookDestinations> {
+    Ok(core.approvals.save_webhook_settings(input).await?)
 }

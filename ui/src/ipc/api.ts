@@ -65,6 +65,7 @@ import type { MeetingViewDto } from "../bindings/MeetingViewDto";
 import type { ApprovalDto } from "../bindings/ApprovalDto";
 import type { ApprovalFilter } from "../bindings/ApprovalFilter";
 import type { DecideApproval } from "../bindings/DecideApproval";
+import type { WebhookDestinations } from "../bindings/WebhookDestinations";
 import type { EmployeeToolsDto } from "../bindings/EmployeeToolsDto";
 import type { SetEmployeeTools } from "../bindings/SetEmployeeTools";
 import type { ImportReport } from "../bindings/ImportReport";
@@ -203,6 +204,13 @@ export const api = {
    * the approval unchanged; the other way is `already_decided`; past its time, `approval_expired`.
    */
   decideApproval: (input: DecideApproval) => invoke<ApprovalDto>("decide_approval", { input }),
+  /** The hosts employees' webhooks may reach (`host` or `host:port`), in the order added. */
+  webhookDestinations: () => invoke<WebhookDestinations>("webhook_destinations"),
+  /**
+   * Replaces the whole list; each entry is normalised (a pasted URL keeps only its host and explicit port)
+   * and the stored list comes back. `invalid_input` for an entry that is not a host, and nothing changes.
+   */
+  setWebhookDestinations: (input: WebhookDestinations) => invoke<WebhookDestinations>("set_webhook_destinations", { input }),
 
   /** The first frame with the app is painted: the shell logs the start-up time (scripts/startup.sh). */
   uiFirstPaint: () => invoke<void>("ui_first_paint"),

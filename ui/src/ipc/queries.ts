@@ -23,6 +23,7 @@ export const queryKeys = {
   thoughtModel: ["routes", "thought-model"] as const,
   prices: ["prices"] as const,
   spend: ["spend"] as const,
+  webhookDestinations: ["webhook-destinations"] as const,
   secretary: ["secretary"] as const,
   /** Everything about chats: the list and each opened chat sit under it. */
   chats: ["chats"] as const,
@@ -122,6 +123,10 @@ export function useThoughtModel() {
 
 export function usePrices() {
   return useQuery({ queryKey: queryKeys.prices, queryFn: api.listPrices });
+}
+
+export function useWebhookDestinations() {
+  return useQuery({ queryKey: queryKeys.webhookDestinations, queryFn: api.webhookDestinations });
 }
 
 export function useSpend() {

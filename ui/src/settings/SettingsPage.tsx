@@ -11,8 +11,9 @@ import { ProvidersSection } from "./ProvidersSection";
 import { RoutesSection } from "./RoutesSection";
 import { SettingsSection } from "./SettingsSection";
 import { SpendSection } from "./SpendSection";
+import { WebhooksSection } from "./WebhooksSection";
 
-const SECTIONS = ["providers", "local-models", "routes", "budget", "spend", "prices", "language", "bundle"] as const;
+const SECTIONS = ["providers", "local-models", "routes", "budget", "spend", "prices", "webhooks", "language", "bundle"] as const;
 
 /** `local-models` → `localModels`: section ids are anchors, their i18n keys camelCase. */
 const titleKey = (section: string) => `settings.${section.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}.title`;
@@ -55,6 +56,7 @@ export function SettingsPage({ company, section }: { company: CompanyDto; sectio
           <BudgetSection company={company} />
           <SpendSection />
           <PricesSection />
+          <WebhooksSection />
           <SettingsSection id="language" title={t("settings.language.title")} description={t("settings.language.description")} padded>
             <LanguageSwitch company={company} testId="settings-language-switch" />
           </SettingsSection>

@@ -12,6 +12,8 @@ import type { ErrorCode } from "../bindings/ErrorCode";
 import type { IpcError } from "../bindings/IpcError";
 import type { Risk } from "../bindings/Risk";
 import type { TraceEventDto } from "../bindings/TraceEventDto";
+import type { WebhookDestinations } from "../bindings/WebhookDestinations";
+import { destinationOf } from "../settings/webhooks";
 import { UNHANDLED } from "./fakeChats";
 import { FakeMeetings } from "./fakeMeetings";
 
@@ -58,6 +60,8 @@ export function fakeArgsHash(args: unknown): string {
 /** Approvals on top of the meetings; FakeBackend adds the rest. */
 export abstract class FakeApprovals extends FakeMeetings {
   approvals: ApprovalDto[] = [];
+  /** The boss's webhook allowlist. */
+  webhookHosts: string[] = [];
   private nextApproval = 1;
   /** What approving runs into, by approval id: a result, or an error (the decision still stands). */
   actionOutcomes = new Map<number, { result: unknown } | { error: string }>();
@@ -69,6 +73,10 @@ export abstract class FakeApprovals extends FakeMeetings {
         return this.listApprovals(input as ApprovalFilter);
       case "decide_approval":
         return this.decideApproval(input as DecideApproval, "ui");
+      case "webhook_destinations":
+        return { hosts: [...this.webhookHosts] };
+      case "set_webhook_destinations":
+        return this.setWebhookDestinations(input as WebhookDestinations);
       default:
         return UNHANDLED;
     }
@@ -80,6 +88,17 @@ export abstract class FakeApprovals extends FakeMeetings {
 
   private requester(id: number): string {
     return this.employees.find((e) => e.id === id)?.name ?? "";
+  }
+
+  /** As the Rust side: every entry normalised and kept once, or nothing changes. */
+  private setWebhookDestinations(input: WebhookDestinations): WebhookDestinations {
+    const out: string[] = [];
+    for (const raw of input.hosts.filter((h) => h.trim() !== "")) {
+      const host = destinationOf(raw) ?? fail("invalid_input", `${JSON.stringify(raw)} is not a host name, host:port or http(s) URL`);
+      if (!out.includes(host)) out.push(host);
+    }
+    this.webhookHosts = out;
+    return { hosts: [...out] };
   }
 
   /** Approvals still waiting for the boss (the dashboard figure and the nav badge). */

@@ -153,6 +153,14 @@ pub struct DecideApproval {
     pub note: Option<String>,
 }
 
+/// The boss's webhook allowlist as Settings edits it: hosts (`hooks.slack.com`),
+/// `host:port`, or pasted webhook URLs, of which only the host is kept.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookDestinations {
+    pub hosts: Vec<String>,
+}
+
 /// Which approvals to list.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(
@@ -195,6 +203,8 @@ pub enum ApprovalError {
     AlreadyDecided { id: i32, status: ApprovalStatus },
     #[error("approval {0} expired; it can no longer be approved")]
     Expired(i32),
+    #[error("{0}")]
+    Invalid(String),
     #[error("storage error: {0}")]
     Storage(#[from] DbErr),
 }
@@ -205,6 +215,7 @@ impl ApprovalError {
             ApprovalError::NotFound(_) => ErrorCode::NotFound,
             ApprovalError::AlreadyDecided { .. } => ErrorCode::AlreadyDecided,
             ApprovalError::Expired(_) => ErrorCode::ApprovalExpired,
+            ApprovalError::Invalid(_) => ErrorCode::InvalidInput,
             ApprovalError::Storage(_) => ErrorCode::Storage,
         }
     }

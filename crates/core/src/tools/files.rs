@@ -1,10 +1,43 @@
-//! Files in the company workspace: read (read-only), write (logged), delete (high risk).
-//! Paths are relative to the workspace and never leave it ([`super::resolve_in`]).
+//! File tools on the company workspace: read (read-only), write (logged, or high risk by
+//! its effect — see [`write_risk`]), delete (high risk). Paths are relative to the
+//! workspace and opened beneath it without following links ([`super::beneath`]).
 
+use std::ffi::OsStr;
+
+use cubicle_store::approval as q;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Risk, Tool, ToolContext, ToolError, clip, io_error, resolve_in};
+use super::beneath::{self, Beneath, Existing};
+use super::{Risk, Tool, ToolContext, ToolError, clip};
+
+/// How far back the tool-call log is searched for who last wrote a file.
+const WRITER_LOOKBACK: u64 = 5_000;
+/// Names that run as programs or are run by ordinary commands (`make`, `npm test`, `cargo
+/// build`): writing one is writing code that a later, innocent-looking command runs.
+const EXECUTABLE_SUFFIXES: [&str; 12] = [
+    ".sh",
+    ".bash",
+    ".zsh",
+    ".fish",
+    ".command",
+    ".ps1",
+    ".bat",
+    ".cmd",
+    ".exe",
+    ".com",
+    ".appimage",
+    ".run",
+];
+const RUN_BY_TOOLS: [&str; 7] = [
+    "makefile",
+    "gnumakefile",
+    "justfile",
+    "build.rs",
+    "package.json",
+    "cargo.toml",
+    "setup.py",
+];
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -39,8 +72,94 @@ pub struct Deleted {
     pub path: String,
 }
 
-fn checked(cx: &ToolContext<'_>, path: &str) -> Result<std::path::PathBuf, ToolError> {
-    resolve_in(&cx.runtime.workspace_root()?, path)
+fn workspace(cx: &ToolContext<'_>) -> Result<Beneath, ToolError> {
+    Beneath::open(&cx.runtime.workspace_root()?)
+}
+
+/// Checked when asked: a clear refusal for a path out of the workspace or through a link.
+fn checked(cx: &ToolContext<'_>, path: &str) -> Result<Existing, ToolError> {
+    workspace(cx)?.existing(path)
+}
+
+/// Runs a blocking file operation beneath the workspace off the async threads.
+async fn on_workspace<T: Send + 'static>(
+    cx: &ToolContext<'_>,
+    f: impl FnOnce(Beneath) -> Result<T, ToolError> + Send + 'static,
+) -> Result<T, ToolError> {
+    let ws = workspace(cx)?;
+    tokio::task::spawn_blocking(move || f(ws))
+        .await
+        .map_err(|e| ToolError::Io(e.to_string()))?
+}
+
+/// What writing a file would do, beyond writing text in one's own folder.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WriteEffect {
+    /// Outside `employees/<own id>/`.
+    pub outside_own_folder: bool,
+    /// A part of the path starts with `.` (`.bashrc`, `.git/hooks/…`).
+    pub dotfile: bool,
+    /// A script, a program, a build file, or a file already marked executable.
+    pub executable: bool,
+    /// Replaces a file that someone else wrote last (or that no tool call wrote).
+    pub overwrites_others: bool,
+}
+
+/// SPEC §8 by effect: a write is an ordinary logged write only inside the employee's own
+/// folder, to a plain file of their own; anything else waits under `key_steps`.
+pub fn write_risk(effect: WriteEffect) -> Risk {
+    if effect.outside_own_folder || effect.dotfile || effect.executable || effect.overwrites_others
+    {
+        Risk::High
+    } else {
+        Risk::Write
+    }
+}
+
+fn looks_executable(names: &[&OsStr], content: &str) -> bool {
+    let last = names
+        .last()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    content.starts_with("#!")
+        || EXECUTABLE_SUFFIXES.iter().any(|s| last.ends_with(s))
+        || RUN_BY_TOOLS.contains(&last.as_str())
+}
+
+fn same_path(a: &str, b: &[&OsStr]) -> bool {
+    beneath::parts(a).is_ok_and(|p| p == b)
+}
+
+/// Who ran the newest write of `names` (a path's parts), from the tool-call log.
+async fn last_writer(cx: &ToolContext<'_>, names: &[&OsStr]) -> Result<Option<i32>, ToolError> {
+    let calls = q::ok_calls_of_tool(&cx.runtime.db, WriteFile::NAME, WRITER_LOOKBACK).await?;
+    Ok(calls
+        .iter()
+        .find(|c| {
+            c.args
+                .get("path")
+                .and_then(serde_json::Value::as_str)
+                .is_some_and(|p| same_path(p, names))
+        })
+        .map(|c| c.employee_id))
+}
+
+async fn write_effect(cx: &ToolContext<'_>, args: &WriteArgs) -> Result<WriteEffect, ToolError> {
+    let names = beneath::parts(&args.path)?;
+    let me = cx.employee.id.to_string();
+    let own = names.len() > 2 && names[0] == "employees" && names[1] == me.as_str();
+    let existing = checked(cx, &args.path)?;
+    let overwrites_others = match existing {
+        Existing::Nothing => false,
+        _ => last_writer(cx, &names).await? != Some(cx.employee.id),
+    };
+    Ok(WriteEffect {
+        outside_own_folder: !own,
+        dotfile: names.iter().any(|n| n.to_string_lossy().starts_with('.')),
+        executable: looks_executable(&names, &args.content)
+            || matches!(existing, Existing::File { executable: true }),
+        overwrites_others,
+    })
 }
 
 pub struct ReadFile;
@@ -58,8 +177,10 @@ impl Tool for ReadFile {
     }
 
     async fn run(cx: &ToolContext<'_>, args: PathArgs) -> Result<FileContent, ToolError> {
-        let full = checked(cx, &args.path)?;
-        let bytes = tokio::fs::read(&full).await.map_err(io_error)?;
+        // Enough bytes for the character cap whatever the encoding (UTF-8: ≤ 4 per char).
+        let max = (cx.runtime.config.max_output_chars as u64 + 1) * 4;
+        let path = args.path.clone();
+        let bytes = on_workspace(cx, move |ws| ws.read(&path, max)).await?;
         let text = String::from_utf8_lossy(&bytes);
         Ok(FileContent {
             content: clip(&text, cx.runtime.config.max_output_chars),
@@ -77,8 +198,10 @@ pub struct WriteFile;
 impl Tool for WriteFile {
     const NAME: &'static str = "write_file";
     const RISK: Risk = Risk::Write;
-    const DESCRIPTION: &'static str =
-        "Create or replace a text file in the company workspace (logged).";
+    const DESCRIPTION: &'static str = "Create or replace a text file in the company workspace \
+         (logged). In your own folder, employees/<your id>/, a plain file of your own is written at \
+         once; anywhere else, a dotfile, a script or executable, or someone else's file waits for \
+         the boss. Links are not followed.";
     type Args = WriteArgs;
     type Output = Written;
 
@@ -87,16 +210,13 @@ impl Tool for WriteFile {
         Ok(args)
     }
 
+    async fn assess(cx: &ToolContext<'_>, args: &WriteArgs) -> Result<Risk, ToolError> {
+        Ok(write_risk(write_effect(cx, args).await?))
+    }
+
     async fn run(cx: &ToolContext<'_>, args: WriteArgs) -> Result<Written, ToolError> {
-        let full = checked(cx, &args.path)?;
-        if let Some(parent) = full.parent() {
-            tokio::fs::create_dir_all(parent).await.map_err(io_error)?;
-        }
-        // Creating the folders may not have moved the file out (a racing symlink).
-        let full = checked(cx, &args.path)?;
-        tokio::fs::write(&full, args.content.as_bytes())
-            .await
-            .map_err(io_error)?;
+        let (path, content) = (args.path.clone(), args.content.clone());
+        on_workspace(cx, move |ws| ws.write(&path, content.as_bytes())).await?;
         Ok(Written {
             path: args.path,
             bytes: args.content.len(),
@@ -123,15 +243,8 @@ impl Tool for DeleteFile {
     }
 
     async fn run(cx: &ToolContext<'_>, args: PathArgs) -> Result<Deleted, ToolError> {
-        let full = checked(cx, &args.path)?;
-        let meta = tokio::fs::symlink_metadata(&full).await.map_err(io_error)?;
-        if meta.is_dir() {
-            return Err(ToolError::Io(format!(
-                "{} is a folder; only files can be deleted",
-                args.path
-            )));
-        }
-        tokio::fs::remove_file(&full).await.map_err(io_error)?;
+        let path = args.path.clone();
+        on_workspace(cx, move |ws| ws.remove_file(&path)).await?;
         Ok(Deleted { path: args.path })
     }
 

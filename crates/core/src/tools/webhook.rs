@@ -1,11 +1,53 @@
 //! `post_webhook`: a real HTTP POST to a chat webhook outside the company (high risk:
 //! SPEC §8 — sending anything outside the company waits for the boss).
+//!
+//! Only to hosts on the boss's allowlist (an `app_setting`, edited in Settings and with
+//! `cubicle-cli webhooks`), only to public addresses, and only the status line comes
+//! back (see `cubicle_llm::webhook` for the fence around the POST itself).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use cubicle_store::{DbErr, models as settings};
+
 use super::{Risk, Tool, ToolContext, ToolError};
+
+/// `app_setting` key holding the boss's webhook destinations (a JSON array of hosts).
+const DESTINATIONS_SETTING: &str = "webhook_destinations";
+
+/// The boss's webhook destinations (`host` or `host:port`), in the order added.
+pub async fn destinations(
+    conn: &impl cubicle_store::ConnectionTrait,
+) -> Result<Vec<String>, DbErr> {
+    Ok(settings::get_setting(conn, DESTINATIONS_SETTING)
+        .await?
+        .and_then(|v| serde_json::from_str(&v).ok())
+        .unwrap_or_default())
+}
+
+/// `hosts` as allowlist entries: each normalised (a pasted URL keeps only its host and
+/// explicit port) and kept once; the error names the first one that is not a host.
+pub fn normalize_destinations(hosts: &[String]) -> Result<Vec<String>, String> {
+    let mut out: Vec<String> = Vec::new();
+    for h in hosts.iter().filter(|h| !h.trim().is_empty()) {
+        let d = cubicle_llm::webhook::destination(h)
+            .map_err(|_| format!("{h:?} is not a host name, host:port or http(s) URL"))?;
+        if !out.contains(&d) {
+            out.push(d);
+        }
+    }
+    Ok(out)
+}
+
+/// Stores the (normalised) destinations.
+pub async fn store_destinations(
+    conn: &impl cubicle_store::ConnectionTrait,
+    list: &[String],
+) -> Result<(), DbErr> {
+    let json = serde_json::to_string(list).unwrap_or_else(|_| "[]".into());
+    settings::set_setting(conn, DESTINATIONS_SETTING, Some(&json)).await
+}
 
 /// The JSON shape the receiving service expects.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
@@ -45,11 +87,11 @@ pub struct PostWebhookArgs {
     pub style: WebhookStyle,
 }
 
+/// Only the status: the server's answer is not shown to the model, which could be
+/// steered into fetching something it should not read.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Posted {
     pub status: u16,
-    /// The start of the server's answer.
-    pub body: String,
 }
 
 pub struct PostWebhook;
@@ -57,8 +99,8 @@ pub struct PostWebhook;
 impl Tool for PostWebhook {
     const NAME: &'static str = "post_webhook";
     const RISK: Risk = Risk::High;
-    const DESCRIPTION: &'static str =
-        "Post a text message to a Slack, Feishu or DingTalk webhook outside the company.";
+    const DESCRIPTION: &'static str = "Post a text message to a Slack, Feishu or DingTalk webhook \
+         outside the company. Only hosts the boss allowed; you get the HTTP status back, not the answer.";
     type Args = PostWebhookArgs;
     type Output = Posted;
 
@@ -76,16 +118,27 @@ impl Tool for PostWebhook {
         })
     }
 
+    /// Refused at once when the host is not allowed, rather than after the boss approved.
+    async fn assess(cx: &ToolContext<'_>, args: &PostWebhookArgs) -> Result<Risk, ToolError> {
+        let list = destinations(&cx.runtime.db).await?;
+        cubicle_llm::Destinations::new(list).permits(&args.url)?;
+        Ok(Self::RISK)
+    }
+
+    /// The allowlist is read again: the boss may have removed the host since.
     async fn run(cx: &ToolContext<'_>, args: PostWebhookArgs) -> Result<Posted, ToolError> {
+        let list = destinations(&cx.runtime.db).await?;
+        let fence = cubicle_llm::Destinations::new(list)
+            .with_loopback_for_tests(cx.runtime.config.webhook_loopback_for_tests);
         let resp = cubicle_llm::post_json(
             &args.url,
             &args.style.payload(&args.text),
             cx.runtime.config.webhook_timeout,
+            &fence,
         )
         .await?;
         Ok(Posted {
             status: resp.status,
-            body: resp.body,
         })
     }
 

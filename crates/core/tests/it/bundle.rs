@@ -429,6 +429,7 @@ async fn a_version_1_bundle_still_imports() {
         .set_tool_whitelist(mia.id, vec!["post_webhook".into()])
         .await
         .unwrap();
+    source.allow_webhooks_to("http://127.0.0.1:9").await;
     let asked = source
         .core
         .approvals

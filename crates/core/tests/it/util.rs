@@ -31,7 +31,16 @@ impl TestCompany {
         .await
     }
 
+    /// A company whose webhooks may reach the test's loopback servers (every other
+    /// fence stays: the allowlist, private and link-local addresses, redirects).
     pub async fn with_options(mut options: CoreOptions) -> Self {
+        options.approvals.tools.webhook_loopback_for_tests = true;
+        Self::fenced(options).await
+    }
+
+    /// A company exactly as `options` say: with the default tools configuration its
+    /// webhooks reach public addresses only, as in production.
+    pub async fn fenced(mut options: CoreOptions) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let (url, pg) = match crate::pg::PgDatabase::for_this_test().await {
             Some(pg) => {
@@ -72,6 +81,17 @@ impl TestCompany {
             _db: pg,
             _dir: dir,
         }
+    }
+
+    /// Puts the host of `url` on the boss's webhook allowlist.
+    pub async fn allow_webhooks_to(&self, url: &str) {
+        let mut list = self.core.approvals.webhook_destinations().await.unwrap();
+        list.push(url.to_owned());
+        self.core
+            .approvals
+            .set_webhook_destinations(list)
+            .await
+            .unwrap();
     }
 
     pub async fn dept(&self, name: &str, parent: Option<i32>) -> DepartmentDto {
@@ -148,6 +168,10 @@ impl TestCompany {
             &self.url,
             CoreOptions {
                 clock: self.core.clock.clone(),
+                approvals: cubicle_core::approvals::ApprovalsConfig {
+                    tools: self.core.approvals.runtime().config.clone(),
+                    ..Default::default()
+                },
                 ..CoreOptions::default()
             },
         )
@@ -164,6 +188,7 @@ impl TestCompany {
                 clock: self.core.clock.clone(),
                 approvals: cubicle_core::approvals::ApprovalsConfig {
                     run_here: false,
+                    tools: self.core.approvals.runtime().config.clone(),
                     ..Default::default()
                 },
                 ..CoreOptions::default()

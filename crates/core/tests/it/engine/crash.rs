@@ -176,6 +176,7 @@ async fn an_approved_action_killed_before_it_ran_is_shown_to_the_boss_and_not_ru
         .set_tool_whitelist(alice.id, vec!["post_webhook".into()])
         .await
         .unwrap();
+    co.allow_webhooks_to(&hook.uri()).await;
     let outcome = co
         .core
         .approvals

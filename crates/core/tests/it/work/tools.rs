@@ -72,6 +72,7 @@ async fn a_webhook_from_a_thought_waits_for_the_boss_and_runs_once_when_approved
         .set_tool_whitelist(alice, vec!["post_webhook".into()])
         .await
         .unwrap();
+    stage.co.allow_webhooks_to(&hook.uri()).await;
     let asked = stage
         .boss_says(
             group,
@@ -157,6 +158,7 @@ async fn an_unanswered_approval_expires_and_its_requester_is_told() {
         .set_tool_whitelist(alice, vec!["post_webhook".into()])
         .await
         .unwrap();
+    stage.co.allow_webhooks_to(&hook.uri()).await;
     stage
         .boss_says(
             group,
@@ -234,6 +236,7 @@ async fn the_boss_rejects_by_chat_and_with_several_waiting_the_secretary_asks_wh
         .set_tool_whitelist(alice, vec!["post_webhook".into(), "write_file".into()])
         .await
         .unwrap();
+    stage.co.allow_webhooks_to(&hook.uri()).await;
     core.approvals
         .set_employee_policy(alice, Some(cubicle_core::types::ApprovalPolicy::Manual))
         .await

@@ -1,0 +1,176 @@
+//! Webhook SSRF: the model picks the URL. Only hosts the boss allowed, only public
+//! addresses (checked after DNS, connected to as checked), no redirects, and nothing of
+//! the answer but its status.
+
+use std::time::Duration;
+
+use cubicle_core::app::CoreOptions;
+use cubicle_core::approvals::{ApprovalsConfig, DecidedVia, Decision};
+use cubicle_core::tools::{ToolError, ToolsConfig};
+use serde_json::json;
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+use super::{ask, staff, waiting};
+use crate::util::TestCompany;
+
+/// A company as in production: no test escape for loopback webhooks.
+async fn fenced() -> TestCompany {
+    TestCompany::fenced(CoreOptions {
+        approvals: ApprovalsConfig {
+            tools: ToolsConfig {
+                webhook_timeout: Duration::from_secs(3),
+                ..ToolsConfig::default()
+            },
+            ..ApprovalsConfig::default()
+        },
+        ..CoreOptions::default()
+    })
+    .await
+}
+
+async fn answering(status: u16, body: &str) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(status).set_body_string(body))
+        .mount(&server)
+        .await;
+    server
+}
+
+/// The boss approves `url` (the host allowed, the request approved); the action's error.
+async fn approved_post(c: &TestCompany, url: &str) -> Option<String> {
+    c.allow_webhooks_to(url).await;
+    let ops = staff(c, "Olga", &["post_webhook"]).await;
+    let id = waiting(
+        ask(c, &ops, "post_webhook", json!({"url": url, "text": "hi"}))
+            .await
+            .unwrap(),
+    );
+    let a = c
+        .core
+        .approvals
+        .decide(id, Decision::Approve, DecidedVia::Ui, None)
+        .await
+        .unwrap();
+    a.error
+}
+
+#[tokio::test]
+async fn a_webhook_to_loopback_is_refused_even_when_the_boss_allowed_and_approved_it() {
+    let server = answering(200, "ok").await;
+    let c = fenced().await;
+    let err = approved_post(&c, &format!("{}/hook", server.uri())).await;
+    let err = err.expect("refused");
+    assert!(err.contains("loopback"), "{err}");
+    assert!(server.received_requests().await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_name_that_resolves_to_loopback_is_refused_after_resolution() {
+    let server = answering(200, "ok").await;
+    let port = server.address().port();
+    let c = fenced().await;
+    let err = approved_post(&c, &format!("http://localhost:{port}/hook")).await;
+    let err = err.expect("refused");
+    assert!(
+        err.contains("localhost resolves to") && err.contains("loopback"),
+        "{err}"
+    );
+    assert!(server.received_requests().await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn the_cloud_metadata_address_is_refused_before_any_connection() {
+    let c = fenced().await;
+    let started = std::time::Instant::now();
+    let err = approved_post(&c, "http://169.254.169.254/latest/meta-data/iam").await;
+    let err = err.expect("refused");
+    assert!(
+        err.contains("169.254.169.254") && err.contains("link-local"),
+        "{err}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "no connection was tried"
+    );
+    for private in [
+        "http://10.0.0.8/hook",
+        "http://[fd00::1]/hook",
+        "http://[::ffff:127.0.0.1]:9/hook",
+    ] {
+        let c = fenced().await;
+        let err = approved_post(&c, private).await.expect("refused");
+        assert!(
+            err.contains("webhooks only go to public addresses"),
+            "{private}: {err}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_redirect_is_not_followed() {
+    let inner = answering(200, "metadata").await;
+    let outer = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/hook"))
+        .respond_with(
+            ResponseTemplate::new(307).insert_header("location", format!("{}/steal", inner.uri())),
+        )
+        .mount(&outer)
+        .await;
+    // The test escape lets loopback through; everything else stays fenced.
+    let c = TestCompany::new().await;
+    c.allow_webhooks_to(&inner.uri()).await;
+    let err = approved_post(&c, &format!("{}/hook", outer.uri())).await;
+    let err = err.expect("refused");
+    assert!(
+        err.contains("307") && err.contains("redirects are not followed"),
+        "{err}"
+    );
+    assert_eq!(outer.received_requests().await.unwrap().len(), 1);
+    assert!(
+        inner.received_requests().await.unwrap().is_empty(),
+        "not followed"
+    );
+}
+
+#[tokio::test]
+async fn a_host_not_on_the_allowlist_is_refused_when_asked_and_never_waits() {
+    let server = answering(200, "ok").await;
+    let c = TestCompany::new().await;
+    c.allow_webhooks_to("https://hooks.slack.com").await;
+    let ops = staff(&c, "Olga", &["post_webhook"]).await;
+    let err = ask(
+        &c,
+        &ops,
+        "post_webhook",
+        json!({"url": format!("{}/hook", server.uri()), "text": "hi"}),
+    )
+    .await
+    .unwrap_err();
+    assert!(matches!(err, ToolError::Webhook(_)), "{err}");
+    assert!(err.to_string().contains("not on the boss's list"), "{err}");
+    assert_eq!(c.core.approvals.pending_count().await.unwrap(), 0);
+    assert!(server.received_requests().await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn the_webhook_answer_never_reaches_the_model_or_the_log() {
+    let server = answering(200, "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI").await;
+    let c = TestCompany::new().await;
+    assert!(
+        approved_post(&c, &format!("{}/hook", server.uri()))
+            .await
+            .is_none()
+    );
+    let runs = c.core.approvals.tool_calls(None).await.unwrap();
+    let ran = runs.iter().find(|t| t.outcome == "ok").expect("it ran");
+    assert_eq!(ran.output.as_deref(), Some(r#"{"status":200}"#));
+    let failing = answering(500, "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI").await;
+    let c = TestCompany::new().await;
+    let err = approved_post(&c, &format!("{}/hook", failing.uri()))
+        .await
+        .unwrap();
+    assert!(err.contains("500") && !err.contains("AWS_SECRET"), "{err}");
+}
