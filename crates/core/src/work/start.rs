@@ -198,6 +198,7 @@ mod tests {
             skills: serde_json::json!(skills),
             backend_provider: String::new(),
             backend_model: String::new(),
+            network_access: false,
             tool_whitelist: serde_json::json!([]),
             avatar: None,
             status: "idle".into(),
