@@ -443,6 +443,26 @@ mod tests {
         let bind = args.find(&format!("--bind {folder} {folder}")).unwrap();
         assert!(hide < bind, "{args}");
         assert!(args.contains("--unshare-all") && !args.contains("--share-net"));
+        // A configured folder holding the system is never hidden: the box would have no
+        // programs left.
+        let config = SandboxConfig {
+            hidden: vec!["/".into(), "/usr".into()],
+            ..config
+        };
+        let system_kept = bwrap_args(&config, &spec);
+        let tmpfs: Vec<&str> = system_kept
+            .windows(2)
+            .filter(|w| w[0] == "--tmpfs")
+            .map(|w| w[1].as_str())
+            .collect();
+        assert!(
+            !tmpfs.contains(&"/") && !tmpfs.contains(&"/usr"),
+            "{tmpfs:?}"
+        );
+        assert!(
+            tmpfs.contains(&"/home") && tmpfs.contains(&"/tmp"),
+            "{tmpfs:?}"
+        );
         assert!(args.ends_with("-- sh -c ls"), "{args}");
     }
 }
