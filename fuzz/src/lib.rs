@@ -222,6 +222,7 @@ fn employee(id: i32, name: &str, fired: bool) -> employee::Model {
         fired_at: fired.then_some(epoch),
         approval_policy: None,
         cli_command: None,
+        network_access: false,
     }
 }
 

@@ -449,8 +449,8 @@ mod tests {
             hidden: vec!["/".into(), "/usr".into()],
             ..config
         };
-        let args = bwrap_args(&config, &spec);
-        let tmpfs: Vec<&str> = args
+        let system_kept = bwrap_args(&config, &spec);
+        let tmpfs: Vec<&str> = system_kept
             .windows(2)
             .filter(|w| w[0] == "--tmpfs")
             .map(|w| w[1].as_str())
