@@ -126,20 +126,25 @@ async fn submit(
         .await;
     }
     let what = root_description(engine, task).await?;
+    // In the company's language: the board shows it, and a Chinese team reads it.
+    let description = if core.mailbox.chinese().await? {
+        format!(
+            "评审{}在“{what}”上的工作：{result} —— 通过就 resolve 这项任务，不通过就 fail 并写上意见，退回重做。",
+            me.name
+        )
+    } else {
+        format!(
+            "Review {}'s work on \"{what}\": {result} — resolve this task to pass it, or fail it with your comments to send it back.",
+            me.name
+        )
+    };
     core.work
         .create(NewTask {
             trace_id: task.trace_id.clone(),
             requirement_id: task.requirement_id,
             review_of: Some(task.id),
             effect_key: key.map(|k| format!("{k}:task")),
-            ..NewTask::new(
-                reviewer,
-                &format!(
-                    "Review {}'s work on \"{what}\": {result} — resolve this task to pass it, or fail it with your comments to send it back.",
-                    me.name
-                ),
-                "review",
-            )
+            ..NewTask::new(reviewer, &description, "review")
         })
         .await?;
     Ok(())
@@ -200,6 +205,19 @@ async fn verdict(
         )
         .await;
     }
+    let description = if core.mailbox.chinese().await? {
+        format!(
+            "返工“{what}”（第 {} 次）：{}退回了它 —— {comments}",
+            work.attempt + 2,
+            reviewer.name
+        )
+    } else {
+        format!(
+            "Rework \"{what}\" (attempt {}): {} sent it back — {comments}",
+            work.attempt + 2,
+            reviewer.name
+        )
+    };
     core.work
         .create(NewTask {
             trace_id: work.trace_id.clone(),
@@ -208,15 +226,7 @@ async fn verdict(
             attempt: work.attempt + 1,
             on_resolve_target: work.on_resolve_target.clone(),
             effect_key: key.map(|k| format!("{k}:task")),
-            ..NewTask::new(
-                author,
-                &format!(
-                    "Rework \"{what}\" (attempt {}): {} sent it back — {comments}",
-                    work.attempt + 2,
-                    reviewer.name
-                ),
-                "review",
-            )
+            ..NewTask::new(author, &description, "review")
         })
         .await?;
     Ok(())

@@ -85,23 +85,9 @@ pub(super) async fn think(
     // Only one-shot work is a reason to think on its own; ongoing and conditional tasks
     // are in the prompt whenever the employee thinks, but don't wake it every poll.
     let actionable = tasks.iter().any(|t| t.kind == "oneshot");
-    // Which chat: the nudging one; on a poll the first with unread messages; with only
-    // tasks pending (or an escalation), the group of the requirement the work is for,
-    // else the boss chat, where reports go.
-    // A requirement to plan comes first: its plan is made and posted in its group.
     let chat = match chat_id {
         Some(id) => cq::find_chat(db, id).await?,
-        None => match engine.work_chat(employee_id, &tasks, true).await? {
-            Some(group) => Some(group),
-            None => match cq::chats_with_unread_for(db, employee_id).await?.first() {
-                Some(id) => cq::find_chat(db, *id).await?,
-                None if !actionable => return Ok(ThinkOutcome::Idle),
-                None => match engine.work_chat(employee_id, &tasks, false).await? {
-                    Some(group) => Some(group),
-                    None => Some(engine.boss_chat(employee_id).await?),
-                },
-            },
-        },
+        None => poll_chat(engine, employee_id, &tasks, actionable).await?,
     };
     let Some(chat) = chat else {
         return Ok(ThinkOutcome::Idle);
@@ -515,6 +501,32 @@ pub(super) async fn think(
         model_time,
         prompt_tokens: prompt.tokens,
     })
+}
+
+/// Where a poll thinks: a requirement to plan first (its plan is made and posted in
+/// its group); else the first chat with unread messages; with only tasks pending, the
+/// group of the requirement the work is for, else the boss chat, where reports go.
+/// `None` when there is nothing to think about.
+async fn poll_chat(
+    engine: &Engine,
+    employee_id: i32,
+    tasks: &[cubicle_store::entity::task::Model],
+    actionable: bool,
+) -> Result<Option<chat::Model>, DbErr> {
+    let db = &engine.core().db;
+    if let Some(group) = engine.work_chat(employee_id, tasks, true).await? {
+        return Ok(Some(group));
+    }
+    if let Some(id) = cq::chats_with_unread_for(db, employee_id).await?.first() {
+        return cq::find_chat(db, *id).await;
+    }
+    if !actionable {
+        return Ok(None);
+    }
+    match engine.work_chat(employee_id, tasks, false).await? {
+        Some(group) => Ok(Some(group)),
+        None => Ok(Some(engine.boss_chat(employee_id).await?)),
+    }
 }
 
 /// A thought that could not be had: what the record and the outcome need.

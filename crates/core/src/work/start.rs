@@ -164,7 +164,7 @@ fn plan_task_text(r: &requirement::Model, zh: bool) -> (String, String) {
     if zh {
         (
             format!(
-                "规划需求“{}”：{}。这个需求由你负责：把它拆成最初的几项任务，每项交给最合适的同事（taskOps create 带 assignee），然后 resolve 这项任务，结果写计划。",
+                "规划需求“{}”：{}。这个需求由你负责：拆成最初的几项任务，每项交给最合适的同事，然后把计划写进这项任务的结果。",
                 r.name, r.description
             ),
             "在需求群里发出计划：谁做什么。".to_owned(),
@@ -172,7 +172,7 @@ fn plan_task_text(r: &requirement::Model, zh: bool) -> (String, String) {
     } else {
         (
             format!(
-                "Plan the requirement \"{}\": {}. You own it: split it into the first tasks, give each to the colleague best suited (taskOps create with an assignee), then resolve this task with the plan as its result.",
+                "Plan the requirement \"{}\": {}. You own it: split it into the first tasks, give each to the colleague best suited, and resolve this task with the plan.",
                 r.name, r.description
             ),
             "Post the plan in the requirement's group: who does what.".to_owned(),

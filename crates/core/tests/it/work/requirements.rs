@@ -67,7 +67,7 @@ fn login_team(s: &Seen) -> Value {
             ),
             None => silent("Bob"),
         },
-        "Dan" => match s.task("Review") {
+        "Dan" => match s.task("Review").or_else(|| s.task("评审")) {
             Some(id) => speak(
                 "Looks right.",
                 &[("Reviewed: this part of the login page passes.", None)],
@@ -344,6 +344,7 @@ async fn a_requirement_opened_in_chinese_is_planned_by_the_departments_lead() {
         .hire("Carol", "Frontend Engineer", Some(eng.id))
         .await;
     let bob = stage.co.hire("Bob", "Backend Engineer", Some(eng.id)).await;
+    let dan = stage.co.hire("Dan", "QA Engineer", Some(eng.id)).await;
     stage.co.make_lead(eng.id, lena.id).await;
 
     let turn = core
@@ -358,6 +359,11 @@ async fn a_requirement_opened_in_chinese_is_planned_by_the_departments_lead() {
         ("做登录页", Some(eng.id))
     );
     assert_eq!(r.owner_id, Some(lena.id));
+    core.secretary
+        .say("让Dan当做登录页需求的评审", true)
+        .await
+        .unwrap();
+    assert_eq!(the_requirement(&stage).await.reviewer_id, Some(dan.id));
     stage.run_for(TimeDelta::hours(1)).await;
 
     let tasks = tasks_of(&stage, r.id).await;
@@ -377,11 +383,19 @@ async fn a_requirement_opened_in_chinese_is_planned_by_the_departments_lead() {
             .iter()
             .any(|m| m.text.starts_with("Plan for the login page"))
     );
-    // No reviewer: the work is done when it is, and the boss hears it in Chinese.
-    let mail = mail_of(core, Some(MailKind::Report)).await;
+    // Reviewed in Chinese, done, and the boss hears it in Chinese.
+    let reviews: Vec<&TaskDto> = tasks.iter().filter(|t| t.review_of.is_some()).collect();
+    assert_eq!(reviews.len(), 2, "{tasks:#?}");
     assert!(
-        mail.iter().any(|m| m.title == "需求完成：做登录页"),
-        "{mail:#?}"
+        reviews
+            .iter()
+            .all(|t| t.description.starts_with("评审") && t.owner_id == dan.id)
     );
+    let mail = mail_of(core, Some(MailKind::Report)).await;
+    let done = mail
+        .iter()
+        .find(|m| m.title == "需求完成：做登录页")
+        .unwrap_or_else(|| panic!("{mail:#?}"));
+    assert!(done.body.contains("Dan评审通过了 2 项"), "{}", done.body);
     assert_eq!(status_on_board(&stage, r.id).await, RequirementStatus::Done);
 }
