@@ -27,9 +27,10 @@ impl TestCompany {
             "sqlite://{}?mode=rwc",
             dir.path().join("cubicle.db").display()
         );
-        let core = AppCore::open_with(&url, CoreOptions::default())
-            .await
-            .expect("open db");
+        let mut options = CoreOptions::default();
+        // The scenarios' webhooks are loopback test servers; every other fence stays.
+        options.approvals.tools.webhook_loopback_for_tests = true;
+        let core = AppCore::open_with(&url, options).await.expect("open db");
         core.org
             .setup_company(SetupCompany {
                 name: "Acme Robotics".into(),
@@ -68,9 +69,21 @@ impl TestCompany {
         e
     }
 
-    /// `employee` asks to post `text` to the webhook at `url`; under `key_steps` it
-    /// waits for the boss. Returns the approval's id.
+    /// `employee` asks to post `text` to the webhook at `url` (the boss allowed its
+    /// host); under `key_steps` it waits for the boss. Returns the approval's id.
     pub async fn ask_to_post(&self, employee: &EmployeeDto, url: &str, text: &str) -> i32 {
+        let mut hosts = self
+            .core
+            .approvals
+            .webhook_destinations()
+            .await
+            .expect("destinations");
+        hosts.push(url.to_owned());
+        self.core
+            .approvals
+            .set_webhook_destinations(hosts)
+            .await
+            .expect("allow the webhook's host");
         let outcome = self
             .core
             .approvals

@@ -111,8 +111,9 @@ impl From<BundleError> for IpcError {
 /// Reads the whole company in one transaction, so the bundle is one consistent moment.
 pub async fn export(core: &AppCore) -> Result<Bundle, BundleError> {
     let txn = core.db.begin().await?;
-    let tables = store::read_all(&txn).await?;
+    let mut tables = store::read_all(&txn).await?;
     txn.commit().await?;
+    redact_webhook_urls(&mut tables);
     Ok(Bundle {
         format: FORMAT.to_owned(),
         schema_version: SCHEMA_VERSION,
@@ -120,6 +121,28 @@ pub async fn export(core: &AppCore) -> Result<Bundle, BundleError> {
         app_version: env!("CARGO_PKG_VERSION").to_owned(),
         tables,
     })
+}
+
+/// A webhook URL is a bearer secret (Slack's and Feishu's carry their token in the
+/// path): a bundle keeps only where it went. An approval imported with a redacted URL no
+/// longer matches its hash, so it can never run.
+fn redact_webhook_urls(tables: &mut Tables) {
+    let redact = |tool: &str, args: &mut serde_json::Value| {
+        if tool != <crate::tools::PostWebhook as crate::tools::Tool>::NAME {
+            return;
+        }
+        if let Some(url) = args.get_mut("url")
+            && let Some(text) = url.as_str()
+        {
+            *url = serde_json::Value::String(crate::tools::webhook::redacted_url(text));
+        }
+    };
+    for a in &mut tables.approval {
+        redact(&a.tool, &mut a.args);
+    }
+    for t in &mut tables.tool_call {
+        redact(&t.tool, &mut t.args);
+    }
 }
 
 /// The bundle as the JSON document users keep (indented: people do open these files).

@@ -254,7 +254,8 @@ pub async fn post_json(
         .json(body)
         .send()
         .await
-        .map_err(|e| PostError::Transport(crate::http::error_chain(&e)))?;
+        // Without the URL: its path or query is often the webhook's secret.
+        .map_err(|e| PostError::Transport(crate::http::error_chain(&e.without_url())))?;
     let status = resp.status();
     if status.is_redirection() {
         return Err(PostError::Redirect(status.as_u16()));

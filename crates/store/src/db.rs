@@ -108,13 +108,24 @@ pub fn server_label(url: &str) -> Option<String> {
     Some(rest.to_owned())
 }
 
-/// The URL without a password, safe for logs and error messages.
+/// The URL without a password, safe for logs and error messages: the user info is
+/// masked and the query string dropped (`?password=…`, `?sslpassword=…` carry secrets too;
+/// `?…` is left as a sign that something was there).
 pub fn redact_url(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
+    let (base, had_query) = match url.find(['?', '#']) {
+        Some(i) => (&url[..i], true),
+        None => (url, false),
+    };
+    let masked = match (base.find("://"), base.rfind('@')) {
         (Some(scheme_end), Some(at)) if at > scheme_end => {
-            format!("{}://***{}", &url[..scheme_end], &url[at..])
+            format!("{}://***{}", &base[..scheme_end], &base[at..])
         }
-        _ => url.to_owned(),
+        _ => base.to_owned(),
+    };
+    if had_query {
+        format!("{masked}?…")
+    } else {
+        masked
     }
 }
 
@@ -129,6 +140,23 @@ mod tests {
             "postgres://***@localhost:5432/db"
         );
         assert_eq!(redact_url("sqlite://x.db"), "sqlite://x.db");
+    }
+
+    #[test]
+    fn redact_url_drops_the_query_string() {
+        assert_eq!(
+            redact_url("postgres://db.example.com/acme?user=cubicle&password=s3cret"),
+            "postgres://db.example.com/acme?…"
+        );
+        // An `@` in the query is not the end of user info.
+        assert_eq!(
+            redact_url("postgres://u:pw@db/acme?password=a@b"),
+            "postgres://***@db/acme?…"
+        );
+        assert_eq!(
+            redact_url("sqlite:///tmp/c.db?mode=rwc"),
+            "sqlite:///tmp/c.db?…"
+        );
     }
 
     #[test]

@@ -49,6 +49,16 @@ pub async fn store_destinations(
     settings::set_setting(conn, DESTINATIONS_SETTING, Some(&json)).await
 }
 
+/// `url` with only its scheme, host and port: what a bundle or a log may keep of a
+/// webhook whose path or query is its secret.
+pub fn redacted_url(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let tail = if host.len() < rest.len() { "/…" } else { "" };
+    format!("{scheme}://{host}{tail}")
+}
+
 /// The JSON shape the receiving service expects.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]
@@ -144,5 +154,23 @@ impl Tool for PostWebhook {
 
     fn describe(args: &PostWebhookArgs) -> String {
         format!("post to {}: {}", args.url, args.text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_redacted_webhook_url_keeps_only_where_it_went() {
+        assert_eq!(
+            redacted_url("https://hooks.slack.com/services/T0/B0/XYZ?x=1"),
+            "https://hooks.slack.com/…"
+        );
+        assert_eq!(
+            redacted_url("http://user:pw@127.0.0.1:9/hook"),
+            "http://127.0.0.1:9/…"
+        );
+        assert_eq!(redacted_url("https://example.com"), "https://example.com");
     }
 }

@@ -27,12 +27,12 @@ use crate::util::TestCompany;
 use crate::work::{Stage, engineering, seed_000};
 
 /// A database with no company in it (what a fresh install or `--db new.db` is).
-struct Empty {
-    core: AppCore,
+pub(crate) struct Empty {
+    pub(crate) core: AppCore,
     _dir: TempDir,
 }
 
-async fn empty_db(clock: SharedClock) -> Empty {
+pub(crate) async fn empty_db(clock: SharedClock) -> Empty {
     let dir = tempfile::tempdir().unwrap();
     let url = format!(
         "sqlite://{}?mode=rwc",

@@ -174,3 +174,49 @@ async fn the_webhook_answer_never_reaches_the_model_or_the_log() {
         .unwrap();
     assert!(err.contains("500") && !err.contains("AWS_SECRET"), "{err}");
 }
+
+#[tokio::test]
+async fn a_bundle_keeps_where_a_webhook_went_but_not_its_secret_and_it_cannot_run_after_import() {
+    let c = TestCompany::new().await;
+    let secret = "https://hooks.slack.com/services/T0/B0/xoxb-bearer-secret";
+    c.allow_webhooks_to(secret).await;
+    let ops = staff(&c, "Olga", &["post_webhook"]).await;
+    waiting(
+        ask(
+            &c,
+            &ops,
+            "post_webhook",
+            json!({"url": secret, "text": "hi"}),
+        )
+        .await
+        .unwrap(),
+    );
+    let bundle = cubicle_core::bundle::export(&c.core).await.unwrap();
+    let text = cubicle_core::bundle::to_json(&bundle).unwrap();
+    assert!(
+        !text.contains("xoxb-bearer-secret"),
+        "the token is not exported"
+    );
+    assert!(
+        text.contains("https://hooks.slack.com/…"),
+        "where it went is kept"
+    );
+
+    let fresh = crate::bundle::empty_db(cubicle_core::clock::SystemClock::shared()).await;
+    cubicle_core::bundle::import(&fresh.core, bundle)
+        .await
+        .unwrap();
+    let waiting = fresh
+        .core
+        .approvals
+        .list(cubicle_core::approvals::ApprovalFilter::Pending)
+        .await
+        .unwrap();
+    let a = fresh
+        .core
+        .approvals
+        .decide(waiting[0].id, Decision::Approve, DecidedVia::Ui, None)
+        .await
+        .unwrap();
+    assert!(a.error.unwrap().contains("no longer match"), "never posted");
+}
