@@ -88,7 +88,7 @@ pub fn run() {
             // A provider given entirely by the environment (CUBICLE_PROVIDER, …) works in
             // the app too, as in the CLI: handy for scripted setups and tests.
             let server = cubicle_store::db::server_label(&url);
-            let options = cubicle_core::app::CoreOptions {
+            let mut options = cubicle_core::app::CoreOptions {
                 env_provider: cubicle_core::providers::EnvProvider::from_env()?,
                 // Attached to a server, approved actions run on the server (its engine,
                 // its workspace, its network), not on this desktop.
@@ -98,6 +98,8 @@ pub fn run() {
                 },
                 ..Default::default()
             };
+            options.approvals.tools.webhook_loopback_for_tests =
+                cubicle_core::tools::loopback_webhooks_for_tests_from_env();
             let core =
                 tauri::async_runtime::block_on(cubicle_core::AppCore::open_with(&url, options))?;
             events::spawn_bridge(app.handle().clone(), &core.bus);

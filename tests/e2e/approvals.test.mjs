@@ -25,6 +25,7 @@ test("a webhook post waits in the approval queue and goes out once when approved
   cli("org", "init", "--name", "Acme Robotics", "--boss", "Ada", "--language", "en");
   cli("org", "add-department", "Marketing");
   cli("org", "hire", "Mia Wong", "--title", "Marketing Manager", "--department", "Marketing");
+  cli("webhooks", "allow", scripted.hookHost);
   const env = { ...home.env, ...scripted.modelEnv };
   driver = await startDriver(env, 4486);
   const b = await openApp(driver);

@@ -60,8 +60,12 @@ export async function startReleaseNote() {
   await listen(model);
   return {
     received,
-    /** Environment that points Cubicle's thoughts at the scripted model. */
+    /** The webhook's host, for the boss's allowlist (`cubicle-cli webhooks allow`). */
+    hookHost: `127.0.0.1:${hook.address().port}`,
+    /** Environment that points Cubicle's thoughts at the scripted model; its webhook
+     *  receiver is on loopback, which only a debug build's test switch lets through. */
     modelEnv: {
+      CUBICLE_TEST_WEBHOOK_LOOPBACK: "1",
       CUBICLE_PROVIDER: "openai-compatible",
       CUBICLE_BASE_URL: `http://127.0.0.1:${model.address().port}/v1`,
       CUBICLE_MODEL: "scripted-1",

@@ -42,6 +42,7 @@ test("a desktop attached to a company server approves, and the server runs the a
   cli("org", "init", "--name", "Acme Robotics", "--boss", "Ada", "--language", "en");
   cli("org", "add-department", "Marketing");
   cli("org", "hire", "Mia Wong", "--title", "Marketing Manager", "--department", "Marketing");
+  cli("webhooks", "allow", scripted.hookHost);
 
   // The server: the company's engine, with the model. The desktop gets no model at all.
   server = spawn(CLI, ["--db", url, "run", "--for", "5m"], {

@@ -193,12 +193,6 @@ fn init_logging(default: &str) {
         .try_init();
 }
 
-/// The CLI's own tests post to webhook servers on 127.0.0.1. Debug builds only: a
-/// release binary has no switch that lets a webhook reach this machine.
-fn loopback_webhooks_for_tests() -> bool {
-    cfg!(debug_assertions) && std::env::var("CUBICLE_TEST_WEBHOOK_LOOPBACK").is_ok_and(|v| v == "1")
-}
-
 /// Whether there is a company database to read (a SQLite file that exists, or a server);
 /// `intent` must not create one.
 fn company_exists(db: Option<&str>) -> Result<bool> {
@@ -247,7 +241,8 @@ async fn run(cli: Cli) -> Result<()> {
                 env_provider,
                 ..CoreOptions::default()
             };
-            options.approvals.tools.webhook_loopback_for_tests = loopback_webhooks_for_tests();
+            options.approvals.tools.webhook_loopback_for_tests =
+                cubicle_core::tools::loopback_webhooks_for_tests_from_env();
             if let Some(m) = &manual {
                 options.clock = m.shared();
             }

@@ -176,6 +176,13 @@ pub struct ToolsConfig {
     pub webhook_loopback_for_tests: bool,
 }
 
+/// Whether `CUBICLE_TEST_WEBHOOK_LOOPBACK=1` lets webhooks reach 127.0.0.1: the CLI's and
+/// the desktop app's own end-to-end tests post to receivers there. Debug builds only: a
+/// release binary has no switch that lets a webhook reach this machine.
+pub fn loopback_webhooks_for_tests_from_env() -> bool {
+    cfg!(debug_assertions) && std::env::var("CUBICLE_TEST_WEBHOOK_LOOPBACK").is_ok_and(|v| v == "1")
+}
+
 impl Default for ToolsConfig {
     fn default() -> Self {
         Self {
