@@ -36,6 +36,11 @@ pub async fn export(core: &AppCore, out: Option<PathBuf>) -> Result<()> {
 }
 
 pub async fn import(core: &AppCore, file: &Path) -> Result<()> {
+    // Refused before it is read: a file far larger than any company's bundle.
+    let len = std::fs::metadata(file)
+        .with_context(|| format!("reading {}", file.display()))?
+        .len();
+    bundle::check_size(len)?;
     let json =
         std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
     let b = bundle::parse(&json)?;

@@ -78,6 +78,11 @@ pub enum BundleError {
     TooNew { found: u32, supported: u32 },
     #[error("the bundle's rows do not fit together ({0}); nothing was imported")]
     Rejected(String),
+    #[error(
+        "this bundle is {mb} MB; Cubicle imports bundles of up to {max_mb} MB (a company's \
+         whole history is far smaller): it is not a bundle Cubicle wrote"
+    )]
+    TooLarge { mb: u64, max_mb: u64 },
     #[error("{0}")]
     BadFileName(String),
     #[error("the bundle could not be saved: {0}")]
@@ -90,7 +95,9 @@ impl BundleError {
     pub fn code(&self) -> ErrorCode {
         match self {
             BundleError::NotEmpty(_) => ErrorCode::DatabaseNotEmpty,
-            BundleError::Malformed(_) | BundleError::Rejected(_) => ErrorCode::BundleInvalid,
+            BundleError::Malformed(_) | BundleError::Rejected(_) | BundleError::TooLarge { .. } => {
+                ErrorCode::BundleInvalid
+            }
             BundleError::TooNew { .. } => ErrorCode::BundleTooNew,
             BundleError::BadFileName(_) => ErrorCode::InvalidInput,
             BundleError::Write(_) => ErrorCode::Internal,
@@ -151,9 +158,26 @@ pub fn to_json(bundle: &Bundle) -> Result<String, BundleError> {
         .map_err(|e| BundleError::Malformed(format!("could not write JSON: {e}")))
 }
 
+/// The largest bundle imported: a file anyone could have written must not exhaust memory.
+pub const MAX_BUNDLE_BYTES: usize = 256 << 20;
+
+/// Refuses a bundle of `len` bytes past [`MAX_BUNDLE_BYTES`] (callers with a file check
+/// before reading it).
+pub fn check_size(len: u64) -> Result<(), BundleError> {
+    let max = MAX_BUNDLE_BYTES as u64;
+    if len > max {
+        return Err(BundleError::TooLarge {
+            mb: len.div_ceil(1 << 20),
+            max_mb: max >> 20,
+        });
+    }
+    Ok(())
+}
+
 /// Reads a bundle, checking what it is and its version before its tables, so a newer
 /// bundle gets "update Cubicle" rather than a complaint about a field.
 pub fn parse(json: &str) -> Result<Bundle, BundleError> {
+    check_size(json.len() as u64)?;
     let value: serde_json::Value = serde_json::from_str(json)
         .map_err(|e| BundleError::Malformed(format!("not valid JSON ({e})")))?;
     let Some(obj) = value.as_object() else {
@@ -217,9 +241,7 @@ pub async fn import(core: &AppCore, bundle: Bundle) -> Result<ImportReport, Bund
     // A bundle is a file anyone could have edited: network access for an employee's
     // sandbox is the boss's decision on this computer, so it comes in off.
     let mut tables = bundle.tables;
-    for e in &mut tables.employee {
-        e.network_access = false;
-    }
+    distrust(&mut tables);
     // Any error below drops `txn`, which rolls every row back.
     store::write_all(&txn, tables)
         .await
@@ -232,6 +254,32 @@ pub async fn import(core: &AppCore, bundle: Bundle) -> Result<ImportReport, Bund
     );
     core.bus.publish(DomainEvent::CompanyUpdated { company_id });
     Ok(report)
+}
+
+/// A bundle is a file anyone could have edited, so nothing in it acts on this computer
+/// until the boss says so here: network access for an employee's sandbox comes in off,
+/// every approval policy looser than `key_steps` goes back to it (`manual` stays), and an
+/// action approved but never started comes in expired. One still waiting keeps waiting:
+/// the boss sees what it would do and decides it here.
+fn distrust(tables: &mut Tables) {
+    let manual = crate::types::ApprovalPolicy::Manual.as_str();
+    for e in &mut tables.employee {
+        e.network_access = false;
+        // Stricter than the company's stays; anything looser goes.
+        if e.approval_policy.as_deref() != Some(manual) {
+            e.approval_policy = None;
+        }
+    }
+    for c in &mut tables.company {
+        if c.approval_policy != manual {
+            c.approval_policy = crate::types::ApprovalPolicy::KeySteps.as_str().to_owned();
+        }
+    }
+    for a in &mut tables.approval {
+        if a.status == "approved" && a.run_started_at.is_none() {
+            a.status = "expired".into();
+        }
+    }
 }
 
 fn count(n: usize) -> u32 {

@@ -9,6 +9,7 @@ use cubicle_core::types::EmployeeDto;
 use crate::util::TestCompany;
 
 mod approvals;
+mod bundle;
 mod files;
 mod net;
 mod sandbox;
