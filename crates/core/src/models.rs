@@ -366,13 +366,7 @@ impl LocalModels {
         id: &str,
         purpose: crate::gateway::Purpose,
     ) -> ModelsResult<crate::types::RouteDto> {
-        let e = self.entry(id)?;
-        if !self.is_installed(&e) {
-            return Err(ModelsError::InvalidInput(format!(
-                "{} is not installed yet; download it first",
-                e.name
-            )));
-        }
+        let e = self.installed_entry(id)?;
         Ok(self
             .inner
             .providers
@@ -386,13 +380,7 @@ impl LocalModels {
 
     /// Makes an installed catalogue model the built-in model.
     pub async fn use_as_builtin(&self, id: &str) -> ModelsResult<BuiltinStatus> {
-        let e = self.entry(id)?;
-        if !self.is_installed(&e) {
-            return Err(ModelsError::InvalidInput(format!(
-                "{} is not installed yet; download it first",
-                e.name
-            )));
-        }
+        let e = self.installed_entry(id)?;
         let path = self.inner.dir.join(&e.file_name);
         let status = self
             .inner
@@ -607,6 +595,18 @@ impl LocalModels {
 
     async fn builtin_path(&self) -> PathBuf {
         PathBuf::from(self.inner.providers.builtin_status().await.path)
+    }
+
+    /// The catalogue entry `id`, which must be downloaded and verified.
+    fn installed_entry(&self, id: &str) -> ModelsResult<Arc<CatalogueEntry>> {
+        let e = self.entry(id)?;
+        if !self.is_installed(&e) {
+            return Err(ModelsError::InvalidInput(format!(
+                "{} is not installed yet; download it first",
+                e.name
+            )));
+        }
+        Ok(e)
     }
 
     fn entry(&self, id: &str) -> ModelsResult<Arc<CatalogueEntry>> {
