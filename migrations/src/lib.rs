@@ -28,6 +28,7 @@ mod m20261130_000019_approval_run_started;
 mod m20261201_000021_ledger_cached_tokens;
 mod m20261201_000022_requirement_owner;
 mod m20261201_000023_employee_network_access;
+mod m20261201_000024_company_secret_scope;
 
 pub struct Migrator;
 
@@ -57,6 +58,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261201_000021_ledger_cached_tokens::Migration),
             Box::new(m20261201_000022_requirement_owner::Migration),
             Box::new(m20261201_000023_employee_network_access::Migration),
+            Box::new(m20261201_000024_company_secret_scope::Migration),
         ]
     }
 }

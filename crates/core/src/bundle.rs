@@ -271,6 +271,10 @@ fn distrust(tables: &mut Tables) {
         }
     }
     for c in &mut tables.company {
+        // Never the bundle's: that name could be another company's on this computer,
+        // whose keys it would then read. Drawn here, not left empty: an empty scope
+        // means a database from before scopes, whose old entries get moved into it.
+        c.secret_scope = Some(crate::secrets::draw_scope());
         if c.approval_policy != manual {
             c.approval_policy = crate::types::ApprovalPolicy::KeySteps.as_str().to_owned();
         }

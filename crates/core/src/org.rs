@@ -168,6 +168,7 @@ impl OrgService {
                 language: Set(input.language.as_str().to_owned()),
                 approval_policy: Set(ApprovalPolicy::KeySteps.as_str().to_owned()),
                 daily_budget_usd: Set(DEFAULT_DAILY_BUDGET_USD),
+                secret_scope: Set(None),
                 created_at: Set(now),
                 updated_at: Set(now),
             },

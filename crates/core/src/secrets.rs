@@ -121,6 +121,34 @@ impl<S: SecretStore> SecretStore for EnvOverlay<S> {
     }
 }
 
+/// The name a company's keychain entries are filed under, and whether this call drew it
+/// (a database from before scopes, or a company just set up): a caller moving entries
+/// from an older naming does it then, once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompanyScope {
+    pub name: String,
+    pub newly_drawn: bool,
+}
+
+/// 128 random bits, hex: a fresh scope.
+pub fn draw_scope() -> String {
+    let bits: u128 = rand::random();
+    format!("{bits:032x}")
+}
+
+/// This database's company scope, drawn (and stored) the first time it is asked for;
+/// `None` before the company is set up.
+pub async fn company_scope(
+    conn: &impl sea_orm::ConnectionTrait,
+) -> Result<Option<CompanyScope>, sea_orm::DbErr> {
+    let candidate = draw_scope();
+    let claimed = cubicle_store::org::claim_secret_scope(conn, &candidate).await?;
+    Ok(claimed.map(|name| CompanyScope {
+        newly_drawn: name == candidate,
+        name,
+    }))
+}
+
 /// The store the app and the CLI use: environment first, then the OS keychain.
 pub fn default_store() -> EnvOverlay<KeyringStore> {
     EnvOverlay::new(KeyringStore)
@@ -129,6 +157,14 @@ pub fn default_store() -> EnvOverlay<KeyringStore> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scopes_are_128_random_bits() {
+        let (a, b) = (draw_scope(), draw_scope());
+        assert_eq!(a.len(), 32);
+        assert!(a.chars().all(|c| c.is_ascii_hexdigit()));
+        assert_ne!(a, b);
+    }
 
     #[test]
     fn env_var_names_are_shell_safe() {

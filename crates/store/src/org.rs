@@ -35,6 +35,27 @@ pub async fn update_company(
     model.update(conn).await
 }
 
+/// The company's keychain scope: `candidate` if it had none yet (first writer wins, so
+/// two processes opening one database agree), else the one it has. `None` without a company.
+pub async fn claim_secret_scope(
+    conn: &impl ConnectionTrait,
+    candidate: &str,
+) -> Result<Option<String>, DbErr> {
+    let Some(c) = find_company(conn).await? else {
+        return Ok(None);
+    };
+    if let Some(scope) = c.secret_scope {
+        return Ok(Some(scope));
+    }
+    company::Entity::update_many()
+        .col_expr(company::Column::SecretScope, Expr::value(candidate))
+        .filter(company::Column::Id.eq(c.id))
+        .filter(company::Column::SecretScope.is_null())
+        .exec(conn)
+        .await?;
+    Ok(find_company(conn).await?.and_then(|c| c.secret_scope))
+}
+
 // ---------- departments ----------
 
 pub async fn list_departments(

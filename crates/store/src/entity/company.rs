@@ -14,6 +14,8 @@ pub struct Model {
     pub approval_policy: String,
     #[sea_orm(column_type = "Double")]
     pub daily_budget_usd: f64,
+    /// What this company's keychain entries are filed under; see `cubicle_core::secrets`.
+    pub secret_scope: Option<String>,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
 }

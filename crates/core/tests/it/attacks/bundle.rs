@@ -82,3 +82,37 @@ async fn a_bundle_larger_than_any_company_is_refused_before_it_is_read() {
     assert!(matches!(err, BundleError::TooLarge { .. }), "{err:?}");
     assert!(err.to_string().contains("MB"), "{err}");
 }
+
+#[tokio::test]
+async fn an_imported_company_files_its_keys_under_a_name_of_its_own() {
+    let source = TestCompany::new().await;
+    let mine = cubicle_core::secrets::company_scope(&source.core.db)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(mine.newly_drawn);
+    let again = cubicle_core::secrets::company_scope(&source.core.db)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(again.name, mine.name, "one company, one scope");
+    assert!(!again.newly_drawn);
+
+    let fresh = empty_db(SystemClock::shared()).await;
+    bundle::import(
+        &fresh.core,
+        bundle::parse(&bundle::to_json(&bundle::export(&source.core).await.unwrap()).unwrap())
+            .unwrap(),
+    )
+    .await
+    .unwrap();
+    let theirs = cubicle_core::secrets::company_scope(&fresh.core.db)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_ne!(theirs.name, mine.name, "the bundle's scope was taken");
+    assert!(
+        !theirs.newly_drawn,
+        "drawn at import, not taken for an old database"
+    );
+}
