@@ -11,7 +11,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use cubicle_core::approvals::{ApprovalDto, ApprovalStatus, DecidedVia, Decision};
+use cubicle_core::approvals::{ApprovalDto, ApprovalStatus, DecideApproval, DecidedVia, Decision};
 use cubicle_core::events::DomainEvent;
 use cubicle_core::notify::{self, DesktopNotifier};
 use cubicle_core::types::Language;
@@ -98,6 +98,22 @@ impl Scene {
 
     async fn approval(&self, id: i32) -> ApprovalDto {
         self.company.core.approvals.get(id).await.unwrap()
+    }
+
+    /// Decides `id` elsewhere (the queue, the CLI), as a boss looking at it now.
+    async fn decide_elsewhere(&self, id: i32, decision: Decision, via: DecidedVia) {
+        let input = DecideApproval {
+            approval_id: id,
+            decision,
+            note: None,
+            args_hash: self.approval(id).await.args_hash,
+        };
+        self.company
+            .core
+            .approvals
+            .decide(input, via)
+            .await
+            .unwrap();
     }
 
     /// Waits until approval `id` satisfies `done`; panics after the server's patience.
@@ -241,12 +257,8 @@ async fn an_approval_decided_in_the_app_closes_its_notification() {
     let id = s.olga_asks_to_post().await;
     let n = s.server.wait_for_notifications(1).await.remove(0);
 
-    s.company
-        .core
-        .approvals
-        .decide(id, Decision::Reject, DecidedVia::Ui, None)
-        .await
-        .unwrap();
+    s.decide_elsewhere(id, Decision::Reject, DecidedVia::Ui)
+        .await;
     s.server.wait_for_close(n.id).await;
 
     // A late press on the closed notification changes nothing.
@@ -274,12 +286,8 @@ async fn a_dismissed_notification_leaves_the_approval_waiting_in_the_queue() {
     assert_eq!(s.server.notifications().len(), 1, "not raised again");
 
     // The queue in the app still decides it.
-    s.company
-        .core
-        .approvals
-        .decide(id, Decision::Approve, DecidedVia::Ui, None)
-        .await
-        .unwrap();
+    s.decide_elsewhere(id, Decision::Approve, DecidedVia::Ui)
+        .await;
     assert_eq!(s.posts().await, 1);
 }
 
@@ -379,12 +387,8 @@ async fn an_attached_desktop_is_notified_of_the_servers_approvals_and_the_server
         )
         .await;
     let n2 = s.server.wait_for_notifications(2).await.remove(1);
-    s.company
-        .core
-        .approvals
-        .decide(second, Decision::Reject, DecidedVia::Cli, None)
-        .await
-        .unwrap();
+    s.decide_elsewhere(second, Decision::Reject, DecidedVia::Cli)
+        .await;
     s.server.wait_for_close(n2.id).await;
     assert_eq!(s.server.notifications().len(), 2, "one per approval");
     watch.abort();

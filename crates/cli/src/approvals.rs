@@ -1,10 +1,18 @@
 //! `cubicle-cli approvals list | decide`: the approval queue from the terminal. A
-//! decision made here is recorded as `decided_via = cli`.
+//! decision made here is recorded as `decided_via = cli`. Approving is bound to what the
+//! boss saw: in a terminal, `decide` shows the whole action and asks; from a script it
+//! needs `--hash` with the seal `list` printed, and an action changed since is refused.
 
-use anyhow::Result;
+use std::io::{BufRead, IsTerminal, Write};
+
+use anyhow::{Result, bail};
 use clap::{Subcommand, ValueEnum};
 use cubicle_core::AppCore;
-use cubicle_core::approvals::{ApprovalFilter, DecidedVia, Decision};
+use cubicle_core::approvals::{ApprovalDto, ApprovalFilter, DecideApproval, DecidedVia, Decision};
+use cubicle_core::notify::plain as shown;
+
+/// How much of a seal `list` prints and `--hash` must give at least.
+const SEAL_SHOWN: usize = 12;
 
 #[derive(Subcommand)]
 pub enum ApprovalsCommand {
@@ -21,6 +29,10 @@ pub enum ApprovalsCommand {
         decision: Verdict,
         #[arg(long)]
         note: Option<String>,
+        /// The seal `approvals list` showed (at least its first 12 characters): what you
+        /// approve. Without it, a terminal shows the whole action and asks.
+        #[arg(long)]
+        hash: Option<String>,
         #[arg(long)]
         json: bool,
     },
@@ -60,16 +72,17 @@ pub async fn run(core: &AppCore, cmd: ApprovalsCommand) -> Result<()> {
             }
             for a in items {
                 println!(
-                    "#{} [{}] {} wants {}: {}\n    why: {}{}",
+                    "#{} [{}] {} wants {}: {}\n    why: {}{}\n    seal: {}",
                     a.id,
                     a.status.as_str(),
-                    a.requester_name,
+                    shown(&a.requester_name),
                     a.tool,
-                    a.summary,
-                    a.reason,
+                    shown(&a.summary),
+                    shown(&a.reason),
                     a.decided_via
                         .map(|v| format!(" (decided via {})", v.as_str()))
-                        .unwrap_or_default()
+                        .unwrap_or_default(),
+                    &a.args_hash[..a.args_hash.len().min(SEAL_SHOWN)]
                 );
             }
         }
@@ -77,13 +90,26 @@ pub async fn run(core: &AppCore, cmd: ApprovalsCommand) -> Result<()> {
             id,
             decision,
             note,
+            hash,
             json,
         } => {
             let d = match decision {
                 Verdict::Approve => Decision::Approve,
                 Verdict::Reject => Decision::Reject,
             };
-            let a = core.approvals.decide(id, d, DecidedVia::Cli, note).await?;
+            let current = core.approvals.get(id).await?;
+            let args_hash = match (d, hash) {
+                (Decision::Reject, _) => current.args_hash.clone(),
+                (Decision::Approve, Some(h)) => matching_seal(&current.args_hash, &h)?,
+                (Decision::Approve, None) => confirm_in_terminal(&current)?,
+            };
+            let input = DecideApproval {
+                approval_id: id,
+                decision: d,
+                note,
+                args_hash,
+            };
+            let a = core.approvals.decide(input, DecidedVia::Cli).await?;
             if json {
                 println!("{}", serde_json::to_string(&a)?);
             } else {
@@ -100,4 +126,47 @@ pub async fn run(core: &AppCore, cmd: ApprovalsCommand) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The full seal when `given` is (a long enough start of) it.
+fn matching_seal(seal: &str, given: &str) -> Result<String> {
+    let given = given.trim().to_ascii_lowercase();
+    if given.len() < SEAL_SHOWN {
+        bail!("--hash needs at least the {SEAL_SHOWN} characters `approvals list` shows");
+    }
+    if !seal.starts_with(&given) {
+        bail!(
+            "approval's seal is not {given}: its action is not the one you looked at. \
+             Run `approvals list` and look at it again; nothing was decided"
+        );
+    }
+    Ok(seal.to_owned())
+}
+
+/// Shows the whole action in a terminal and asks; the seal of what was shown on yes.
+fn confirm_in_terminal(a: &ApprovalDto) -> Result<String> {
+    if !std::io::stdin().is_terminal() {
+        bail!(
+            "approving #{} from a script needs --hash with the seal `approvals list` shows \
+             (so the decision is bound to what you saw); nothing was decided",
+            a.id
+        );
+    }
+    let args = serde_json::to_string_pretty(&a.args)?;
+    print!(
+        "#{} {} wants {}:\n  {}\n  why: {}\n  arguments: {}\nApprove exactly this? [y/N] ",
+        a.id,
+        shown(&a.requester_name),
+        a.tool,
+        shown(&a.summary),
+        shown(&a.reason),
+        shown(&args)
+    );
+    std::io::stdout().flush()?;
+    let mut answer = String::new();
+    std::io::stdin().lock().read_line(&mut answer)?;
+    if !matches!(answer.trim(), "y" | "Y" | "yes") {
+        bail!("not approved; nothing was decided");
+    }
+    Ok(a.args_hash.clone())
 }

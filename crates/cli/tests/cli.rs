@@ -805,11 +805,36 @@ fn an_approval_from_a_headless_run_is_decided_from_the_terminal() {
             .contains("Mia wants post_webhook")
     );
 
+    // From a script, approving needs the seal `list` showed: bound to what was seen.
+    let blind = cli.run(&["approvals", "decide", &id, "approve"]);
+    assert!(!blind.status.success());
+    assert!(
+        String::from_utf8_lossy(&blind.stderr).contains("needs --hash"),
+        "{}",
+        String::from_utf8_lossy(&blind.stderr)
+    );
+    let seal = waiting[0]["argsHash"].as_str().unwrap().to_owned();
+    assert!(
+        cli.ok(&["approvals", "list"])
+            .contains(&format!("seal: {}", &seal[..12]))
+    );
+    let other = cli.run(&[
+        "approvals",
+        "decide",
+        &id,
+        "approve",
+        "--hash",
+        "0123456789ab",
+    ]);
+    assert!(!other.status.success());
+    assert!(String::from_utf8_lossy(&other.stderr).contains("not the one you looked at"));
     let decided: serde_json::Value = serde_json::from_str(&cli.ok(&[
         "approvals",
         "decide",
         &id,
         "approve",
+        "--hash",
+        &seal[..12],
         "--note",
         "ship it",
         "--json",

@@ -484,7 +484,23 @@ fn the_engine_survives_twenty_kills_without_losing_or_doubling_anything() {
                 .block_on(ids(&db, "SELECT id FROM approval WHERE status = 'waiting'"))
                 .first()
         {
-            let out = company.cli(&["approvals", "decide", &id.to_string(), "approve", "--json"]);
+            let listed: serde_json::Value =
+                serde_json::from_str(&company.cli(&["approvals", "list", "--json"])).expect("json");
+            let seal = listed
+                .as_array()
+                .and_then(|all| all.iter().find(|a| a["id"] == *id))
+                .and_then(|a| a["argsHash"].as_str())
+                .expect("the waiting approval is listed with its seal")
+                .to_owned();
+            let out = company.cli(&[
+                "approvals",
+                "decide",
+                &id.to_string(),
+                "approve",
+                "--hash",
+                &seal,
+                "--json",
+            ]);
             let v: serde_json::Value = serde_json::from_str(&out).expect("json");
             assert!(v["executedAt"].is_string(), "it ran once: {v}");
             decided += 1;

@@ -143,6 +143,7 @@ impl AppCore {
         roles::seed(&db).await?;
         let bus = EventBus::new();
         let org = OrgService::new(db.clone(), bus.clone());
+        let secrets = options.secrets.clone();
         let mut providers = Providers::new(db.clone(), bus.clone(), options.secrets)
             .with_env_provider(options.env_provider);
         if let Some(path) = options.builtin_model {
@@ -192,7 +193,8 @@ impl AppCore {
             runtime,
             options.approvals.ttl,
         )
-        .running_here(options.approvals.run_here);
+        .running_here(options.approvals.run_here)
+        .sealed_with(secrets);
 
         let meetings = crate::meeting::Meetings::new(
             db.clone(),

@@ -3,9 +3,12 @@
 //!
 //! [`Approvals::request`] is what an employee's thought calls: it applies the
 //! whitelist and the approval policy, runs what may run at once and files the rest as a
-//! waiting approval bound to the exact tool and the SHA-256 of its canonical arguments.
+//! waiting approval sealed with an HMAC of the exact tool and its canonical arguments
+//! under the company's approval key ([`Seal`]).
 //! [`Approvals::decide`] is what the boss's UI, a notification's buttons, the CLI or a
-//! policy call; nothing a model writes reaches it. Deciding is claimed by a conditional
+//! policy call; nothing a model writes reaches it. An approval carries the seal of what
+//! its decider displayed: one that differs, or a row whose arguments no longer match
+//! its seal, is refused. Deciding is claimed by a conditional
 //! UPDATE (`WHERE status = 'waiting'`), so however many deciders race, one wins and the
 //! action runs once. Nothing an approval describes happens before it is approved.
 //!
@@ -26,11 +29,13 @@ mod employee_tools;
 pub mod policy;
 mod recovery;
 mod run;
+mod seal;
 mod types;
 pub mod watch;
 
 pub use employee_tools::*;
 pub use recovery::INTERRUPTED;
+pub use seal::{APPROVAL_KEY_ENV, KeySource, Seal, SealError};
 pub use types::*;
 use types::{dto, tool_call_dto};
 
@@ -47,6 +52,7 @@ use crate::events::{DomainEvent, EventBus};
 use crate::mailbox::{MailKind, Mailbox, NewMail};
 use crate::meeting::arbitration::Link;
 use crate::roles;
+use crate::secrets::SecretStore;
 use crate::tools::{self, Risk, ToolCall, ToolContext, ToolError, ToolRuntime};
 use crate::types::{ApprovalPolicy, EmployeeStatus};
 
@@ -69,6 +75,8 @@ pub struct Approvals {
     /// Whether an approved action runs where it is decided (the app with its engine,
     /// the CLI); not on a desktop attached to a company server, whose engine runs it.
     run_here: bool,
+    /// The company's approval key: what binds a decision to what the boss saw.
+    seal: Seal,
 }
 
 impl std::fmt::Debug for Approvals {
@@ -99,6 +107,19 @@ impl Outcome {
     }
 }
 
+/// One approval row about to be filed, sealed.
+struct NewApproval<'a> {
+    employee: &'a employee::Model,
+    call: &'a ToolCall,
+    args: &'a serde_json::Value,
+    seal: String,
+    risk: Risk,
+    trace_id: Option<&'a str>,
+    chat_id: Option<i32>,
+    chain: Vec<Link>,
+    now: DateTime<Utc>,
+}
+
 struct LogEntry<'a> {
     employee_id: i32,
     tool: &'a str,
@@ -121,7 +142,7 @@ impl Approvals {
         ttl: Duration,
     ) -> Self {
         Self {
-            db,
+            db: db.clone(),
             bus,
             clock,
             chats,
@@ -129,7 +150,33 @@ impl Approvals {
             runtime,
             ttl: TimeDelta::from_std(ttl).unwrap_or(TimeDelta::days(1)),
             run_here: true,
+            seal: Seal::new(db, None),
         }
+    }
+
+    /// Keeps the approval key in `secrets` (the OS keychain) instead of this process.
+    pub fn sealed_with(mut self, secrets: std::sync::Arc<dyn SecretStore>) -> Self {
+        self.seal = Seal::new(self.db.clone(), Some(secrets));
+        self
+    }
+
+    /// The company's approval key.
+    pub fn seal(&self) -> &Seal {
+        &self.seal
+    }
+
+    /// Seals every waiting approval anew with this company's key: for a company just
+    /// imported, whose rows carry another key's seals (or none a file's editor could
+    /// not forge). The boss sees each one here before deciding it. Returns how many.
+    pub async fn reseal_waiting(&self) -> Result<usize, ApprovalError> {
+        let mut n = 0;
+        for row in q::all_waiting(&self.db).await? {
+            let seal = self.seal.seal(&row.tool, &row.args).await?;
+            if q::reseal_waiting(&self.db, row.id, &seal).await? {
+                n += 1;
+            }
+        }
+        Ok(n)
     }
 
     /// With `run_here` false, decisions only: an approved action is queued for the
@@ -270,14 +317,17 @@ impl Approvals {
             }
             let row = Self::insert_approval_in(
                 &txn,
-                &e,
-                &call,
-                &args,
-                risk,
-                trace_id,
-                chat_id,
-                chain,
-                now,
+                NewApproval {
+                    employee: &e,
+                    call: &call,
+                    args: &args,
+                    seal: self.seal.seal(&call.tool, &args).await?,
+                    risk,
+                    trace_id,
+                    chat_id,
+                    chain,
+                    now,
+                },
                 now + self.ttl,
             )
             .await?;
@@ -309,8 +359,8 @@ impl Approvals {
             };
         }
 
-        let hash = tools::args_hash(&call.tool, &args);
-        if let Some(existing) = q::find_waiting_same(&self.db, e.id, &call.tool, &hash).await? {
+        let seal = self.seal.seal(&call.tool, &args).await?;
+        if let Some(existing) = q::find_waiting_same(&self.db, e.id, &call.tool, &seal).await? {
             log(Outcome::Waiting, None, args.clone(), Some(existing.id)).await?;
             return Ok(CallOutcome::Waiting(existing.id));
         }
@@ -323,14 +373,17 @@ impl Approvals {
         }
         let row = Self::insert_approval_in(
             &txn,
-            &e,
-            &call,
-            &args,
-            risk,
-            trace_id,
-            chat_id,
-            chain,
-            now,
+            NewApproval {
+                employee: &e,
+                call: &call,
+                args: &args,
+                seal,
+                risk,
+                trace_id,
+                chat_id,
+                chain,
+                now,
+            },
             now + self.ttl,
         )
         .await?;
@@ -372,12 +425,19 @@ impl Approvals {
     /// approval's `error`, not returned as an error: the decision itself stood.
     pub async fn decide(
         &self,
-        id: i32,
-        decision: Decision,
+        input: DecideApproval,
         via: DecidedVia,
-        note: Option<String>,
     ) -> Result<ApprovalDto, ApprovalError> {
+        let DecideApproval {
+            approval_id: id,
+            decision,
+            note,
+            args_hash: shown,
+        } = input;
         let row = self.reload(id).await?;
+        if decision == Decision::Approve && row.status == ApprovalStatus::Waiting.as_str() {
+            self.check_seal(&row, &shown).await?;
+        }
         let now = self.clock.now();
         if row.status == ApprovalStatus::Waiting.as_str() && row.expires_at <= now {
             self.expire_one(&row, now).await?;
@@ -570,6 +630,30 @@ impl Approvals {
         Ok(())
     }
 
+    /// An approval goes ahead only for what the decider showed (`shown`, the seal it
+    /// displayed) and only while the row still matches its seal. The key is checked
+    /// where the action will run: a desktop attached to a server has no copy of the
+    /// server's key, and the server checks again before running.
+    async fn check_seal(&self, row: &approval::Model, shown: &str) -> Result<(), ApprovalError> {
+        if shown != row.args_hash {
+            tracing::warn!(approval_id = row.id, "approval refused: not what was shown");
+            return Err(ApprovalError::NotWhatWasShown(row.id));
+        }
+        if self.run_here
+            && !self
+                .seal
+                .verify(&row.tool, &row.args, &row.args_hash)
+                .await?
+        {
+            tracing::warn!(
+                approval_id = row.id,
+                "approval refused: arguments do not match the seal"
+            );
+            return Err(ApprovalError::Unverified(row.id));
+        }
+        Ok(())
+    }
+
     async fn reload(&self, id: i32) -> Result<approval::Model, ApprovalError> {
         q::find_approval(&self.db, id)
             .await?
@@ -584,19 +668,22 @@ impl Approvals {
         Ok(dto(row, &name))
     }
 
-    #[allow(clippy::too_many_arguments)]
     async fn insert_approval_in(
         conn: &impl cubicle_store::ConnectionTrait,
-        e: &employee::Model,
-        call: &ToolCall,
-        args: &serde_json::Value,
-        risk: Risk,
-        trace_id: Option<&str>,
-        chat_id: Option<i32>,
-        chain: Vec<Link>,
-        now: DateTime<Utc>,
+        new: NewApproval<'_>,
         expires_at: DateTime<Utc>,
     ) -> Result<approval::Model, DbErr> {
+        let NewApproval {
+            employee: e,
+            call,
+            args,
+            seal,
+            risk,
+            trace_id,
+            chat_id,
+            chain,
+            now,
+        } = new;
         q::insert_approval(
             conn,
             approval::ActiveModel {
@@ -604,7 +691,7 @@ impl Approvals {
                 employee_id: Set(e.id),
                 tool: Set(call.tool.clone()),
                 args: Set(args.clone()),
-                args_hash: Set(tools::args_hash(&call.tool, args)),
+                args_hash: Set(seal),
                 reason: Set(call.reason.chars().take(2000).collect()),
                 risk: Set(risk.as_str().to_owned()),
                 trace_id: Set(trace_id.map(str::to_owned)),
@@ -657,7 +744,7 @@ impl Approvals {
             approval_id: row.id,
         });
         self.settle_requester(row.employee_id).await?;
-        let (summary, _) = tools::describe(&row.tool, &row.args);
+        let summary = tools::describe_short(&row.tool, &row.args);
         let text = format!(
             "Your request to {summary} expired without an answer from the boss; nothing was done."
         );

@@ -247,6 +247,11 @@ pub async fn import(core: &AppCore, bundle: Bundle) -> Result<ImportReport, Bund
         .await
         .map_err(|e| BundleError::Rejected(e.to_string()))?;
     txn.commit().await?;
+    // The rows still waiting carry the exporting company's seals; they are sealed here,
+    // with this company's key, for the boss to decide on what this computer shows.
+    if let Err(e) = core.approvals.reseal_waiting().await {
+        tracing::warn!(error = %e, "imported approvals could not be sealed; they cannot be approved, only rejected");
+    }
     tracing::info!(
         company = %report.company_name,
         rows = report.rows,

@@ -26,6 +26,9 @@ pub enum ErrorCode {
     AlreadyDecided,
     /// The approval expired; it can no longer be approved.
     ApprovalExpired,
+    /// The approval's action is not what the deciding screen showed, or no longer
+    /// matches its seal: nothing ran.
+    ApprovalChanged,
     /// A tool ran and failed (a time-out, a file error, a webhook's answer).
     ToolFailed,
     /// An import needs an empty database and this one holds data.
@@ -65,6 +68,7 @@ impl ErrorCode {
             ErrorCode::Internal => "internal",
             ErrorCode::AlreadyDecided => "already_decided",
             ErrorCode::ApprovalExpired => "approval_expired",
+            ErrorCode::ApprovalChanged => "approval_changed",
             ErrorCode::ToolFailed => "tool_failed",
             ErrorCode::DatabaseNotEmpty => "database_not_empty",
             ErrorCode::BundleInvalid => "bundle_invalid",

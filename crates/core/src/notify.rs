@@ -21,7 +21,9 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::AppCore;
-use crate::approvals::{ApprovalDto, ApprovalFilter, ApprovalStatus, DecidedVia, Decision};
+use crate::approvals::{
+    ApprovalDto, ApprovalFilter, ApprovalStatus, DecideApproval, DecidedVia, Decision,
+};
 use crate::events::DomainEvent;
 
 pub use desktop::DesktopNotifier;
@@ -35,14 +37,28 @@ pub const ACTION_APPROVE: &str = "approve";
 pub const ACTION_REJECT: &str = "reject";
 pub const ACTION_OPEN: &str = "default";
 
+/// The longest notification body: what fits a notification bubble. A longer action is
+/// not offered for approval from the notification, only opened in the app.
+pub const BODY_MAX_CHARS: usize = 600;
+/// The longest title (the requester's name is the boss's own input, but a title is one line).
+pub const TITLE_MAX_CHARS: usize = 120;
+
 /// What one approval's notification says, in the company's language.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApprovalNotice {
     pub approval_id: i32,
+    /// The seal of the action this notice shows: Approve sends it back, so an action
+    /// changed after the notice went up is refused.
+    pub args_hash: String,
     /// "Olga wants to post to a webhook".
     pub title: String,
-    /// The one-line summary of exactly what would happen, then the requester's reason.
+    /// Exactly what would happen (the whole command, its input, the file's content),
+    /// then the requester's reason: plain text, control and direction-changing
+    /// characters shown as `?`, at most [`BODY_MAX_CHARS`].
     pub body: String,
+    /// Whether the body shows the whole action. When it does not, the notification
+    /// offers no Approve button: the boss approves only what they could read.
+    pub complete: bool,
     pub approve_label: String,
     pub reject_label: String,
     pub open_label: String,
@@ -57,11 +73,14 @@ impl ApprovalNotice {
             (None, false) => format!("{who} needs your approval"),
             (None, true) => format!("{who} 请求你的批准"),
         };
-        let reason = a.reason.trim();
-        let body = match (reason.is_empty(), zh) {
-            (true, _) => a.summary.clone(),
-            (false, false) => format!("{}\nReason: {reason}", a.summary),
-            (false, true) => format!("{}\n理由：{reason}", a.summary),
+        let (action, complete) = clip(&plain(&a.summary), BODY_MAX_CHARS, zh);
+        // The reason gets what the action leaves; cutting it hides nothing that would run.
+        let room = BODY_MAX_CHARS.saturating_sub(action.chars().count() + 8);
+        let (reason, _) = clip(&plain(a.reason.trim()), room, zh);
+        let body = match (reason.is_empty() || !complete, zh) {
+            (true, _) => action,
+            (false, false) => format!("{action}\nReason: {reason}"),
+            (false, true) => format!("{action}\n理由：{reason}"),
         };
         let (approve, reject, open) = if zh {
             ("批准", "拒绝", "打开")
@@ -70,13 +89,56 @@ impl ApprovalNotice {
         };
         Self {
             approval_id: a.id,
-            title,
+            args_hash: a.args_hash.clone(),
+            title: clip(&plain(&title), TITLE_MAX_CHARS, zh).0,
             body,
+            complete,
             approve_label: approve.to_owned(),
             reject_label: reject.to_owned(),
             open_label: open.to_owned(),
         }
     }
+}
+
+/// Model text made safe to show as plain text: control characters (but line breaks)
+/// and the characters that reorder text on screen (bidi overrides, isolates, marks)
+/// become `?`, so `rm -rf ~` cannot be made to read as something else. For any screen
+/// that shows model text as plain text (a notification, a terminal).
+pub fn plain(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            let reorders = matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+            if (c.is_control() && c != '\n') || reorders {
+                '?'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// The body for a server that reads markup in it (the `body-markup` capability): `&`,
+/// `<` and `>` as entities, so model text is shown, never rendered.
+pub(crate) fn escape_markup(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// `s` cut to `max` characters with a note saying how much more there is, and whether
+/// it was whole.
+fn clip(s: &str, max: usize, zh: bool) -> (String, bool) {
+    let n = s.chars().count();
+    if n <= max {
+        return (s.to_owned(), true);
+    }
+    let note = if zh {
+        format!("…（还有 {} 个字符，请在应用中查看全部）", n - max)
+    } else {
+        format!("… ({} more characters: open the app to see all)", n - max)
+    };
+    let keep = max.saturating_sub(note.chars().count());
+    (s.chars().take(keep).chain(note.chars()).collect(), false)
 }
 
 /// A short verb phrase per tool for the title; the body carries the exact details.
@@ -220,10 +282,14 @@ fn notify_once<N: Notifier + ?Sized>(
         let outcome = notify_and_wait(&core, notifier.as_ref(), id, withdraw).await;
         lock(&shown).open.remove(&id);
         match outcome {
-            Some(NotificationOutcome::Approve) => decide(&core, id, Decision::Approve).await,
-            Some(NotificationOutcome::Reject) => decide(&core, id, Decision::Reject).await,
-            Some(NotificationOutcome::Open) => on_open(id),
-            Some(NotificationOutcome::Closed | NotificationOutcome::Withdrawn) | None => {}
+            Some((NotificationOutcome::Approve, seen)) => {
+                decide(&core, id, Decision::Approve, seen).await;
+            }
+            Some((NotificationOutcome::Reject, seen)) => {
+                decide(&core, id, Decision::Reject, seen).await;
+            }
+            Some((NotificationOutcome::Open, _)) => on_open(id),
+            Some((NotificationOutcome::Closed | NotificationOutcome::Withdrawn, _)) | None => {}
         }
     });
 }
@@ -233,7 +299,7 @@ async fn notify_and_wait<N: Notifier + ?Sized>(
     notifier: &N,
     id: i32,
     withdraw: CancellationToken,
-) -> Option<NotificationOutcome> {
+) -> Option<(NotificationOutcome, String)> {
     let approval = match core.approvals.get(id).await {
         Ok(a) => a,
         Err(e) => {
@@ -252,7 +318,7 @@ async fn notify_and_wait<N: Notifier + ?Sized>(
     match notifier.approval_requested(&notice, withdraw).await {
         Ok(outcome) => {
             tracing::debug!(approval_id = id, ?outcome, "approval notification done");
-            Some(outcome)
+            Some((outcome, notice.args_hash))
         }
         Err(e) => {
             tracing::warn!(approval_id = id, error = %e, "approval notification not shown; the queue in the app still has it");
@@ -261,18 +327,22 @@ async fn notify_and_wait<N: Notifier + ?Sized>(
     }
 }
 
-async fn decide(core: &AppCore, id: i32, decision: Decision) {
-    match core
-        .approvals
-        .decide(id, decision, DecidedVia::Notification, None)
-        .await
-    {
+/// Decides `id` as the notification that showed `seen` (its seal) asked.
+async fn decide(core: &AppCore, id: i32, decision: Decision, seen: String) {
+    let input = DecideApproval {
+        approval_id: id,
+        decision,
+        note: None,
+        args_hash: seen,
+    };
+    match core.approvals.decide(input, DecidedVia::Notification).await {
         Ok(a) => tracing::info!(
             approval_id = id,
             status = a.status.as_str(),
             "decided from a notification"
         ),
-        // Decided elsewhere first or expired: the queue shows what happened.
+        // Decided elsewhere first, expired, or changed since it was shown: nothing ran
+        // on this click; the queue shows what happened.
         Err(e) => tracing::info!(approval_id = id, error = %e, "notification decision not applied"),
     }
 }
@@ -322,6 +392,48 @@ mod tests {
             (n.approve_label.as_str(), n.reject_label.as_str()),
             ("Approve", "Reject")
         );
+    }
+
+    #[test]
+    fn model_text_cannot_reorder_or_hide_what_would_run() {
+        let mut a = approval("run_shell", "tidy\u{7}up");
+        // An override that would show "rm -rf ~" reversed, and a terminal escape.
+        a.summary = "run `echo hi \u{202e}~ fr- mr\u{1b}[2J` in the company workspace".into();
+        let n = ApprovalNotice::new(&a, false);
+        assert!(
+            !n.body.contains('\u{202e}') && !n.body.contains('\u{1b}'),
+            "{}",
+            n.body
+        );
+        assert!(n.body.contains("echo hi ?~ fr- mr?[2J"), "{}", n.body);
+        assert!(n.body.ends_with("Reason: tidy?up"), "{}", n.body);
+        assert!(n.complete);
+    }
+
+    #[test]
+    fn markup_is_escaped_for_servers_that_read_it() {
+        assert_eq!(
+            escape_markup("<b>x</b> & <a href=\"y\">"),
+            "&lt;b&gt;x&lt;/b&gt; &amp; &lt;a href=\"y\"&gt;"
+        );
+    }
+
+    #[test]
+    fn a_long_action_is_capped_and_cannot_be_approved_from_the_notification() {
+        let mut a = approval("run_cli", "why");
+        a.summary = format!("run `cat` with input: {}", "x".repeat(10_000));
+        let n = ApprovalNotice::new(&a, false);
+        assert!(n.body.chars().count() <= BODY_MAX_CHARS, "{}", n.body.len());
+        assert!(
+            n.body
+                .ends_with("more characters: open the app to see all)"),
+            "{}",
+            n.body
+        );
+        assert!(!n.complete, "only what the boss could read is approvable");
+        let n = ApprovalNotice::new(&a, true);
+        assert!(n.body.chars().count() <= BODY_MAX_CHARS);
+        assert!(n.body.contains("请在应用中查看全部"), "{}", n.body);
     }
 
     #[test]

@@ -23,7 +23,6 @@ use cubicle_store::{Db, DbErr};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use ts_rs::TS;
 
 use crate::chat::Chats;
@@ -121,6 +120,9 @@ pub enum ToolError {
     /// The box could not be built: the command did not run.
     #[error(transparent)]
     Sandbox(#[from] sandbox::SandboxError),
+    /// The approval key could not be had: nothing was filed or run.
+    #[error(transparent)]
+    Seal(#[from] crate::approvals::SealError),
 
     #[error(transparent)]
     Org(#[from] OrgError),
@@ -487,6 +489,15 @@ pub fn describe(name: &str, args: &serde_json::Value) -> (String, f64) {
     dispatch!(name, describe_typed, (args), (name.to_owned(), 0.0))
 }
 
+/// The most of an action's description a chat line or a mail quotes; the queue and the
+/// approval's own view show all of it.
+pub const SHORT_DESCRIPTION_CHARS: usize = 200;
+
+/// [`describe`], cut for a chat line or a mail.
+pub fn describe_short(name: &str, args: &serde_json::Value) -> String {
+    clip(&describe(name, args).0, SHORT_DESCRIPTION_CHARS)
+}
+
 /// Whether `tool` is on the whitelist. The key steps every employee has
 /// ([`key_steps::BUILT_IN`]) always are; names from before the tools existed
 /// (`read_company_docs`, `write_workspace_file`) grant what they meant.
@@ -538,16 +549,6 @@ pub fn canonical_json(v: &serde_json::Value) -> String {
     out
 }
 
-/// SHA-256 (hex) of the tool name and the canonical JSON of its arguments: what an
-/// approval is bound to.
-pub fn args_hash(tool: &str, args: &serde_json::Value) -> String {
-    let mut h = Sha256::new();
-    h.update(tool.as_bytes());
-    h.update([0u8]);
-    h.update(canonical_json(args).as_bytes());
-    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
-}
-
 pub(crate) fn io_error(e: std::io::Error) -> ToolError {
     ToolError::Io(e.to_string())
 }
@@ -575,12 +576,6 @@ mod tests {
         assert_eq!(
             canonical_json(&a),
             r#"{"a":{"x":"s","y":[1,{"j":3,"k":2}]},"b":1}"#
-        );
-        assert_eq!(args_hash("t", &a), args_hash("t", &b));
-        assert_ne!(args_hash("t", &a), args_hash("u", &a));
-        assert_ne!(
-            args_hash("t", &a),
-            args_hash("t", &serde_json::json!({"b": 2}))
         );
     }
 

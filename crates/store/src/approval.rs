@@ -45,6 +45,30 @@ pub async fn find_waiting_same(
         .await
 }
 
+/// Every waiting approval.
+pub async fn all_waiting(conn: &impl ConnectionTrait) -> Result<Vec<approval::Model>, DbErr> {
+    approval::Entity::find()
+        .filter(approval::Column::Status.eq(WAITING))
+        .order_by_asc(approval::Column::Id)
+        .all(conn)
+        .await
+}
+
+/// Sets a still-waiting approval's seal; false when it was decided meanwhile.
+pub async fn reseal_waiting(
+    conn: &impl ConnectionTrait,
+    id: i32,
+    args_hash: &str,
+) -> Result<bool, DbErr> {
+    let r = approval::Entity::update_many()
+        .col_expr(approval::Column::ArgsHash, Expr::value(args_hash))
+        .filter(approval::Column::Id.eq(id))
+        .filter(approval::Column::Status.eq(WAITING))
+        .exec(conn)
+        .await?;
+    Ok(r.rows_affected == 1)
+}
+
 /// What a decision writes, claimed only if the row is still waiting and (when
 /// `unexpired_at` is given) has not expired by then.
 #[derive(Clone, Debug)]

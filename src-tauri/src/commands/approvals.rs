@@ -19,15 +19,7 @@ pub async fn list_approvals(
 /// The UI decides as `ui`; the sender cannot claim another channel.
 #[tauri::command]
 pub async fn decide_approval(core: State<'_, AppCore>, input: DecideApproval) -> Res<ApprovalDto> {
-    Ok(core
-        .approvals
-        .decide(
-            input.approval_id,
-            input.decision,
-            DecidedVia::Ui,
-            input.note,
-        )
-        .await?)
+    Ok(core.approvals.decide(input, DecidedVia::Ui).await?)
 }
 
 /// The hosts employees' webhooks may reach (Settings → Webhooks).

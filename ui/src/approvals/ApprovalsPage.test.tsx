@@ -130,7 +130,7 @@ describe("approvals page", () => {
     await user.type(await screen.findByTestId(`${id}-note`), "Go for it");
     await user.click(screen.getByTestId(`${id}-approve`));
 
-    expect(backend.inputsOf("decide_approval")).toEqual([{ approvalId: webhook.id, decision: "approve", note: "Go for it" }]);
+    expect(backend.inputsOf("decide_approval")).toEqual([{ approvalId: webhook.id, decision: "approve", note: "Go for it", argsHash: webhook.argsHash }]);
     await waitFor(() => expect(screen.queryByTestId(id)).not.toBeInTheDocument());
     await waitFor(() => expect(within(screen.getByRole("navigation", { name: "Main navigation" })).getByTestId("nav-approvals-waiting")).toHaveTextContent("2"));
 
@@ -152,7 +152,7 @@ describe("approvals page", () => {
     const { user } = renderApp();
 
     await user.click(await screen.findByTestId(`approval-${shell.id}-reject`));
-    expect(backend.inputsOf("decide_approval")).toEqual([{ approvalId: shell.id, decision: "reject", note: null }]);
+    expect(backend.inputsOf("decide_approval")).toEqual([{ approvalId: shell.id, decision: "reject", note: null, argsHash: shell.argsHash }]);
     await waitFor(() => expect(screen.queryByTestId(`approval-${shell.id}`)).not.toBeInTheDocument());
     expect(backend.approvals.find((a) => a.id === shell.id)?.status).toBe("rejected");
     expect(backend.approvals.find((a) => a.id === shell.id)?.executedAt).toBeNull();
@@ -180,8 +180,8 @@ describe("approvals page", () => {
 
     await waitFor(() => expect(screen.queryByTestId("approvals-batch-dialog")).not.toBeInTheDocument());
     expect(backend.inputsOf("decide_approval")).toEqual([
-      { approvalId: webhook.id, decision: "approve", note: null },
-      { approvalId: shell.id, decision: "approve", note: null },
+      { approvalId: webhook.id, decision: "approve", note: null, argsHash: webhook.argsHash },
+      { approvalId: shell.id, decision: "approve", note: null, argsHash: shell.argsHash },
     ]);
     await waitFor(() => expect(waitingIds()).toEqual([budget.id]));
   });

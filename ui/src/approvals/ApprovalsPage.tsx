@@ -280,7 +280,7 @@ function BatchApproveDialog({
     let failure: unknown = null;
     for (const a of approvals) {
       try {
-        await api.decideApproval({ approvalId: a.id, decision: "approve", note: null });
+        await api.decideApproval({ approvalId: a.id, decision: "approve", note: null, argsHash: a.argsHash });
       } catch (e) {
         if (errorCode(e) === "already_decided" || errorCode(e) === "approval_expired") {
           const now = await currentState(client, a.id);
@@ -494,7 +494,13 @@ function DecideForm({ approval: a, testId, onSettledElsewhere }: { approval: App
     setPending(decision);
     setError(null);
     try {
-      await api.decideApproval({ approvalId: a.id, decision, note: note.trim() === "" ? null : note.trim() });
+      await api.decideApproval({
+        approvalId: a.id,
+        decision,
+        note: note.trim() === "" ? null : note.trim(),
+        // What this screen shows: an action changed since is refused, not approved.
+        argsHash: a.argsHash,
+      });
       await refresh();
     } catch (e) {
       const code = errorCode(e);
@@ -503,7 +509,11 @@ function DecideForm({ approval: a, testId, onSettledElsewhere }: { approval: App
         if (now) onSettledElsewhere?.(now);
         else setError(e);
         await refresh();
-      } else setError(e);
+      } else {
+        setError(e);
+        // Show what it is now, so the boss decides on that.
+        if (code === "approval_changed") await refresh();
+      }
     } finally {
       setPending(null);
     }

@@ -30,8 +30,18 @@ describe("approval helpers", () => {
 });
 
 describe("the fake backend decides like the Rust side", () => {
-  const decide = (b: FakeBackend, approvalId: number, decision: "approve" | "reject") =>
-    b.handle("decide_approval", { input: { approvalId, decision, note: null } }) as ApprovalDto;
+  const decide = (b: FakeBackend, approvalId: number, decision: "approve" | "reject", seen?: string) => {
+    const argsHash = seen ?? b.approvals.find((a) => a.id === approvalId)?.argsHash ?? "";
+    return b.handle("decide_approval", { input: { approvalId, decision, note: null, argsHash } }) as ApprovalDto;
+  };
+
+  it("refuses to approve an action that is not the one the screen showed, and it keeps waiting", () => {
+    const b = new FakeBackend(fixedOrg()).install();
+    const a = b.addApproval(13, "run_shell", { args: { command: "ls" } });
+    expect(() => decide(b, a.id, "approve", "stale")).toThrow(expect.objectContaining({ code: "approval_changed" }));
+    expect(b.approvals[0]!.status).toBe("waiting");
+    expect(decide(b, a.id, "approve").status).toBe("approved");
+  });
 
   it("lets the first decision win: the same again is unchanged, the other way is already_decided", () => {
     const b = new FakeBackend(fixedOrg()).install();

@@ -9,7 +9,8 @@ import type { Risk } from "./Risk";
  */
 export type ApprovalDto = { id: number, employeeId: number, requesterName: string, tool: string, risk: Risk, args: unknown, 
 /**
- * SHA-256 of the canonical arguments: what the decision is bound to.
+ * The seal of the tool and its canonical arguments (HMAC-SHA256 under the company's
+ * approval key): what a decision sends back to say what it saw.
  */
 argsHash: string, 
 /**

@@ -5,4 +5,9 @@ import type { Decision } from "./Decision";
  * What the approval queue, a notification button or the CLI sends (`via` is set by
  * whichever of them calls [`Approvals::decide`], never by the sender).
  */
-export type DecideApproval = { approvalId: number, decision: Decision, note: string | null, };
+export type DecideApproval = { approvalId: number, decision: Decision, note: string | null, 
+/**
+ * The `argsHash` of the approval as the deciding screen showed it. An approval
+ * whose action changed since is refused ([`ApprovalError::NotWhatWasShown`]).
+ */
+argsHash: string, };

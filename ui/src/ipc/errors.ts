@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   "missing_key",
   "already_decided",
   "approval_expired",
+  "approval_changed",
   "tool_failed",
   "database_not_empty",
   "bundle_invalid",

@@ -68,7 +68,7 @@ describe("commands", () => {
     await api.setMailStatus({ mailId: 5, status: "archived" });
     await api.listApprovals({ kind: "pending" });
     await api.listApprovals({ kind: "history", status: "rejected", employeeId: 13 });
-    await api.decideApproval({ approvalId: 4, decision: "approve", note: null });
+    await api.decideApproval({ approvalId: 4, decision: "approve", note: null, argsHash: "ab12" });
     expect(seen).toEqual([
       ["get_org", {}],
       ["list_role_templates", {}],
@@ -105,7 +105,7 @@ describe("commands", () => {
       ["set_mail_status", { input: { mailId: 5, status: "archived" } }],
       ["list_approvals", { input: { kind: "pending" } }],
       ["list_approvals", { input: { kind: "history", status: "rejected", employeeId: 13 } }],
-      ["decide_approval", { input: { approvalId: 4, decision: "approve", note: null } }],
+      ["decide_approval", { input: { approvalId: 4, decision: "approve", note: null, argsHash: "ab12" } }],
     ]);
   });
 

@@ -154,7 +154,8 @@ export abstract class FakeApprovals extends FakeMeetings {
 
   /** Someone else decides first (a notification button, the CLI, a policy), as the Rust side records it. */
   decideElsewhere(approvalId: number, decision: Decision, via: DecidedVia, note: string | null = null): ApprovalDto {
-    return this.decideApproval({ approvalId, decision, note }, via);
+    const argsHash = this.approvals.find((x) => x.id === approvalId)?.argsHash ?? "";
+    return this.decideApproval({ approvalId, decision, note, argsHash }, via);
   }
 
   // ---- Commands ----
@@ -184,6 +185,10 @@ export abstract class FakeApprovals extends FakeMeetings {
       this.emit({ type: "approval_decided", approvalId: a.id });
     }
     const wanted = input.decision === "approve" ? "approved" : "rejected";
+    // As core: approving is bound to the action the deciding screen showed.
+    if (a.status === "waiting" && input.decision === "approve" && input.argsHash !== a.argsHash) {
+      fail("approval_changed", `approval ${a.id} changed after it was shown to you; nothing was run`);
+    }
     if (a.status !== "waiting") {
       if (a.status === wanted) return structuredClone(a);
       if (a.status === "expired") fail("approval_expired", `approval ${a.id} expired`);

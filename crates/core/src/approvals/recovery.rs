@@ -32,7 +32,7 @@ impl Approvals {
                 .publish(crate::events::DomainEvent::ApprovalDecided {
                     approval_id: row.id,
                 });
-            let (summary, _) = tools::describe(&row.tool, &row.args);
+            let summary = tools::describe_short(&row.tool, &row.args);
             let zh = self.mailbox.chinese().await?;
             let (title, body, note) = if zh {
                 (

@@ -61,7 +61,7 @@ impl Approvals {
             "Nothing was done.".to_owned()
         };
         self.settle_requester(row.employee_id).await?;
-        let (summary, _) = tools::describe(&row.tool, &row.args);
+        let summary = tools::describe_short(&row.tool, &row.args);
         let decider = if via == DecidedVia::Policy {
             "The approval policy"
         } else {
@@ -113,8 +113,17 @@ impl Approvals {
     }
 
     async fn run_approved(&self, row: &approval::Model) -> Result<serde_json::Value, ToolError> {
-        if tools::args_hash(&row.tool, &row.args) != row.args_hash {
-            tracing::warn!(approval_id = row.id, "approved arguments changed; not run");
+        // Checked again right before it runs, with this process's key: a decision made on
+        // an attached desktop, or a row edited after its decision, is held to its seal here.
+        let sealed = self
+            .seal
+            .verify(&row.tool, &row.args, &row.args_hash)
+            .await?;
+        if !sealed {
+            tracing::warn!(
+                approval_id = row.id,
+                "approved arguments do not match their seal; not run"
+            );
             return Err(ToolError::ArgsChanged);
         }
         let e = oq::find_employee(&self.db, row.employee_id)

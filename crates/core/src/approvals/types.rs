@@ -8,7 +8,7 @@ use cubicle_store::entity::{approval, tool_call};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::DEFAULT_APPROVAL_TTL;
+use super::{DEFAULT_APPROVAL_TTL, SealError};
 use crate::chat::rfc3339;
 use crate::error::{ErrorCode, IpcError};
 use crate::meeting::arbitration::Link;
@@ -118,7 +118,8 @@ pub struct ApprovalDto {
     pub risk: Risk,
     #[ts(type = "unknown")]
     pub args: serde_json::Value,
-    /// SHA-256 of the canonical arguments: what the decision is bound to.
+    /// The seal of the tool and its canonical arguments (HMAC-SHA256 under the company's
+    /// approval key): what a decision sends back to say what it saw.
     pub args_hash: String,
     /// One line: what exactly would happen (command and folder, URL and text, …).
     pub summary: String,
@@ -151,6 +152,9 @@ pub struct DecideApproval {
     pub approval_id: i32,
     pub decision: Decision,
     pub note: Option<String>,
+    /// The `argsHash` of the approval as the deciding screen showed it. An approval
+    /// whose action changed since is refused ([`ApprovalError::NotWhatWasShown`]).
+    pub args_hash: String,
 }
 
 /// The boss's webhook allowlist as Settings edits it: hosts (`hooks.slack.com`),
@@ -205,6 +209,17 @@ pub enum ApprovalError {
     Expired(i32),
     #[error("{0}")]
     Invalid(String),
+    #[error(
+        "approval {0} changed after it was shown to you; nothing was run. Look at it again before deciding"
+    )]
+    NotWhatWasShown(i32),
+    #[error(
+        "approval {0} no longer matches its seal: its action was edited outside Cubicle, or it was \
+         asked for under another approval key. Nothing was run; reject it and ask again"
+    )]
+    Unverified(i32),
+    #[error(transparent)]
+    Seal(#[from] SealError),
     #[error("storage error: {0}")]
     Storage(#[from] DbErr),
 }
@@ -216,7 +231,11 @@ impl ApprovalError {
             ApprovalError::AlreadyDecided { .. } => ErrorCode::AlreadyDecided,
             ApprovalError::Expired(_) => ErrorCode::ApprovalExpired,
             ApprovalError::Invalid(_) => ErrorCode::InvalidInput,
-            ApprovalError::Storage(_) => ErrorCode::Storage,
+            ApprovalError::NotWhatWasShown(_) | ApprovalError::Unverified(_) => {
+                ErrorCode::ApprovalChanged
+            }
+            ApprovalError::Seal(SealError::Db(_)) | ApprovalError::Storage(_) => ErrorCode::Storage,
+            ApprovalError::Seal(_) => ErrorCode::SecretUnavailable,
         }
     }
 }

@@ -36,10 +36,17 @@ impl Notifier for DesktopNotifier {
             .map_err(|e| NotifyError::Unavailable(e.to_string()))?
             .map_err(|e| NotifyError::Unavailable(e.to_string()))?;
         let buttons = caps.iter().any(|c| c == "actions");
+        // A server that reads markup in the body would render a model's `<a href>` or
+        // `<b>`: there the text goes escaped, so it shows as the characters it is.
+        let body = if caps.iter().any(|c| c == "body-markup") {
+            super::escape_markup(&notice.body)
+        } else {
+            notice.body.clone()
+        };
         let mut n = Notification::new();
         n.appname(APP_NAME)
             .summary(&notice.title)
-            .body(&notice.body)
+            .body(&body)
             .icon("dialog-question")
             .hint(Hint::Category(CATEGORY.to_owned()))
             .hint(Hint::DesktopEntry("cubicle".to_owned()))
@@ -48,9 +55,12 @@ impl Notifier for DesktopNotifier {
             // Stays until answered (servers that honour it); the queue has it anyway.
             n.hint(Hint::Resident(true))
                 .timeout(Timeout::Never)
-                .action(ACTION_OPEN, &notice.open_label)
-                .action(ACTION_APPROVE, &notice.approve_label)
-                .action(ACTION_REJECT, &notice.reject_label);
+                .action(ACTION_OPEN, &notice.open_label);
+            // Approve only what the boss could read whole; the app shows the rest.
+            if notice.complete {
+                n.action(ACTION_APPROVE, &notice.approve_label);
+            }
+            n.action(ACTION_REJECT, &notice.reject_label);
         }
         let handle = n
             .show_async()
@@ -83,7 +93,9 @@ impl Notifier for DesktopNotifier {
         };
         Ok(match response {
             // Without buttons on offer, an action key cannot be the boss's choice.
-            NotificationResponse::Action(key) if buttons && key == ACTION_APPROVE => {
+            NotificationResponse::Action(key)
+                if buttons && notice.complete && key == ACTION_APPROVE =>
+            {
                 NotificationOutcome::Approve
             }
             NotificationResponse::Action(key) if buttons && key == ACTION_REJECT => {

@@ -2,25 +2,35 @@
 //! "approve #12" — or "approve it" / "reject it" when exactly one thing waits — and the
 //! approval is decided through the same service as the queue's buttons, as the boss's
 //! own decision in the app (`decided_via = ui`). With several waiting and no number the
-//! secretary lists them and asks which; it never picks one itself.
+//! secretary lists them and asks which; it never picks one itself. Only the rule tier's
+//! reading decides: when the model tier read the words, the secretary asks for them plainly.
 
 use cubicle_store::approval as aq;
 
-use super::intent::Slots;
+use super::intent::{Slots, Tier};
 use super::service::{Outcome, Secretary, SecretaryResult};
 use super::text::Lang;
-use crate::approvals::{ApprovalError, ApprovalStatus, DecidedVia, Decision};
+use crate::approvals::{ApprovalError, ApprovalStatus, DecideApproval, DecidedVia, Decision};
 use crate::types::OrgSnapshot;
 
 impl Secretary {
     pub(super) async fn decide_by_chat(
         &self,
         s: &Slots,
+        tier: Tier,
         snap: &OrgSnapshot,
         lang: Lang,
         approve: bool,
     ) -> SecretaryResult<Outcome> {
         let waiting = aq::list_approvals(&self.db, &["waiting"], None, 20).await?;
+        if tier != Tier::Rules {
+            // A model read the words as a decision: it may have been steered (a pasted
+            // message, an injected name). It says what it understood and decides nothing.
+            return Ok(Outcome::Say(lang.pick(
+                "I only decide approvals when you say it plainly, e.g. \"approve #12\" or \"reject #12\" — or use the approval queue.",
+                "审批只按你的明确指令执行，比如“批准 #12”或“拒绝 #12”，也可以在审批队列里处理。",
+            )));
+        }
         let named = s
             .name
             .as_deref()
@@ -69,20 +79,42 @@ impl Secretary {
         } else {
             Decision::Reject
         };
+        // What the boss refers to is the action as it stands now; its seal still has to
+        // hold, so one edited behind Cubicle's back is refused.
+        let Some(shown) = aq::find_approval(&self.db, id).await?.map(|a| a.args_hash) else {
+            return Ok(Outcome::Say(lang.pick(
+                format!("There is no approval #{id}."),
+                format!("没有编号为 #{id} 的审批。"),
+            )));
+        };
+        let input = DecideApproval {
+            approval_id: id,
+            decision,
+            note: None,
+            args_hash: shown,
+        };
         Ok(Outcome::Say(
-            match self
-                .approvals
-                .decide(id, decision, DecidedVia::Ui, None)
-                .await
-            {
+            match self.approvals.decide(input, DecidedVia::Ui).await {
                 Ok(a) => {
                     let who = person(snap, a.employee_id);
                     match (a.status, a.error.as_deref(), lang) {
                         (ApprovalStatus::Approved, None, Lang::Zh) => {
-                            format!("已批准 #{id}：{who}——{}。已经执行。", a.summary)
+                            format!(
+                                "已批准 #{id}：{who}——{}。已经执行。",
+                                crate::tools::clip(
+                                    &a.summary,
+                                    crate::tools::SHORT_DESCRIPTION_CHARS
+                                )
+                            )
                         }
                         (ApprovalStatus::Approved, None, Lang::En) => {
-                            format!("Approved #{id}: {who} — {}. It was done.", a.summary)
+                            format!(
+                                "Approved #{id}: {who} — {}. It was done.",
+                                crate::tools::clip(
+                                    &a.summary,
+                                    crate::tools::SHORT_DESCRIPTION_CHARS
+                                )
+                            )
                         }
                         (ApprovalStatus::Approved, Some(e), Lang::Zh) => {
                             format!("已批准 #{id}，但执行失败：{e}")
@@ -91,10 +123,22 @@ impl Secretary {
                             format!("Approved #{id}, but it failed: {e}")
                         }
                         (_, _, Lang::Zh) => {
-                            format!("已拒绝 #{id}：{who}——{}。什么都没做。", a.summary)
+                            format!(
+                                "已拒绝 #{id}：{who}——{}。什么都没做。",
+                                crate::tools::clip(
+                                    &a.summary,
+                                    crate::tools::SHORT_DESCRIPTION_CHARS
+                                )
+                            )
                         }
                         (_, _, Lang::En) => {
-                            format!("Rejected #{id}: {who} — {}. Nothing was done.", a.summary)
+                            format!(
+                                "Rejected #{id}: {who} — {}. Nothing was done.",
+                                crate::tools::clip(
+                                    &a.summary,
+                                    crate::tools::SHORT_DESCRIPTION_CHARS
+                                )
+                            )
                         }
                     }
                 }

@@ -260,7 +260,10 @@ impl Secretary {
         };
         lines.extend(written);
         for intent in todo {
-            match self.handle(intent, &snap, lang, &mut taken).await? {
+            match self
+                .handle(intent, parse.tier, &snap, lang, &mut taken)
+                .await?
+            {
                 Outcome::Say(s) => lines.push(s),
                 Outcome::Propose(ps, s) => {
                     lines.push(s);
@@ -496,6 +499,7 @@ impl Secretary {
     async fn handle(
         &self,
         intent: &Intent,
+        tier: super::intent::Tier,
         snap: &OrgSnapshot,
         lang: Lang,
         taken: &mut Vec<String>,
@@ -574,10 +578,11 @@ impl Secretary {
             }
             // The boss decides by saying so: "approve #12", or "approve it" / "reject
             // it" when exactly one thing waits; with several, the secretary lists them
-            // and asks which. It decides nothing on its own.
+            // and asks which. It decides nothing on its own, and never on a model's
+            // reading of the boss's words: only the rules' plain reading decides.
             IntentKind::Approve | IntentKind::Reject => {
                 let approve = matches!(intent.kind, IntentKind::Approve);
-                self.decide_by_chat(s, snap, lang, approve).await?
+                self.decide_by_chat(s, tier, snap, lang, approve).await?
             }
             IntentKind::Chitchat => Outcome::Say(lang.pick(
                 "Hello! Tell me whom to hire, move or let go, or ask how the company is doing.",

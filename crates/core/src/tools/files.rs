@@ -224,7 +224,13 @@ impl Tool for WriteFile {
     }
 
     fn describe(args: &WriteArgs) -> String {
-        format!("write {} ({} bytes)", args.path, args.content.len())
+        // The content is what a script or dotfile would do: shown whole, not summed up.
+        format!(
+            "write {} ({} bytes): {}",
+            args.path,
+            args.content.len(),
+            args.content
+        )
     }
 }
 

@@ -241,8 +241,14 @@ impl Tool for RunCli {
     }
 
     fn describe(args: &RunCliArgs) -> String {
+        // The input is what the agent acts on: approving the command is approving it.
+        let input = if args.input.is_empty() {
+            String::new()
+        } else {
+            format!(" with input: {}", args.input)
+        };
         format!(
-            "run `{}` in {} ({})",
+            "run `{}` in {} ({}){input}",
             args.command,
             args.folder,
             network_note(args.network)

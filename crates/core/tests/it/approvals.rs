@@ -1,6 +1,7 @@
 //! Approvals and tools (SPEC §8): policies, the whitelist, fail-closed execution,
 //! race-safe idempotent decisions, expiry, and what each tool may touch.
 
+use crate::util::DecideShown;
 use std::time::Duration;
 
 use chrono::{TimeDelta, TimeZone, Utc};
@@ -161,7 +162,7 @@ async fn key_steps_runs_reads_and_writes_at_once_but_holds_high_risk_actions() {
     let a = c
         .core
         .approvals
-        .decide(id, Decision::Approve, DecidedVia::Ui, None)
+        .decide_shown(id, Decision::Approve, DecidedVia::Ui, None)
         .await
         .unwrap();
     assert_eq!(a.status, ApprovalStatus::Approved);
@@ -217,7 +218,7 @@ async fn manual_policy_holds_every_write_and_nothing_is_written_before_approval(
 
     c.core
         .approvals
-        .decide(id, Decision::Approve, DecidedVia::Cli, None)
+        .decide_shown(id, Decision::Approve, DecidedVia::Cli, None)
         .await
         .unwrap();
     assert_eq!(
@@ -358,7 +359,7 @@ async fn a_rejected_action_never_runs() {
     let a = c
         .core
         .approvals
-        .decide(
+        .decide_shown(
             id,
             Decision::Reject,
             DecidedVia::Notification,
@@ -411,7 +412,9 @@ async fn twenty_concurrent_approvals_post_the_webhook_exactly_once() {
             DecidedVia::Notification
         };
         handles.push(tokio::spawn(async move {
-            approvals.decide(id, Decision::Approve, via, None).await
+            approvals
+                .decide_shown(id, Decision::Approve, via, None)
+                .await
         }));
     }
     for h in handles {
@@ -463,7 +466,7 @@ async fn the_webhook_receives_the_slack_payload_only_after_approval() {
     let a = c
         .core
         .approvals
-        .decide(id, Decision::Approve, DecidedVia::Ui, None)
+        .decide_shown(id, Decision::Approve, DecidedVia::Ui, None)
         .await
         .unwrap();
     assert!(a.error.is_none(), "{a:?}");
@@ -523,15 +526,24 @@ async fn changed_arguments_cannot_ride_an_existing_approval() {
         ))
         .await
         .unwrap();
-    let a = c
+    let err = c
         .core
         .approvals
-        .decide(id, Decision::Approve, DecidedVia::Ui, None)
+        .decide_shown(id, Decision::Approve, DecidedVia::Ui, None)
         .await
-        .unwrap();
+        .unwrap_err();
     assert!(
-        a.error.as_deref().unwrap().contains("no longer match"),
-        "{a:?}"
+        matches!(err, cubicle_core::approvals::ApprovalError::Unverified(i) if i == id),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string().contains("no longer matches its seal"),
+        "{err}"
+    );
+    assert_eq!(
+        c.core.approvals.get(id).await.unwrap().status,
+        ApprovalStatus::Waiting,
+        "nothing decided"
     );
     assert!(!workspace(&c).join("b.txt").exists());
     assert!(!workspace(&c).join("a.txt").exists());
@@ -559,7 +571,7 @@ async fn a_decision_records_its_authorization_chain_and_is_idempotent() {
     let a = c
         .core
         .approvals
-        .decide(
+        .decide_shown(
             id,
             Decision::Approve,
             DecidedVia::Notification,
@@ -596,14 +608,14 @@ async fn a_decision_records_its_authorization_chain_and_is_idempotent() {
     let again = c
         .core
         .approvals
-        .decide(id, Decision::Approve, DecidedVia::Ui, None)
+        .decide_shown(id, Decision::Approve, DecidedVia::Ui, None)
         .await
         .unwrap();
     assert_eq!(again, a);
     let err = c
         .core
         .approvals
-        .decide(id, Decision::Reject, DecidedVia::Ui, None)
+        .decide_shown(id, Decision::Reject, DecidedVia::Ui, None)
         .await
         .unwrap_err();
     assert!(matches!(
@@ -663,7 +675,7 @@ async fn an_expired_approval_cannot_be_approved_and_the_requester_is_told() {
     let err = c
         .core
         .approvals
-        .decide(id, Decision::Approve, DecidedVia::Ui, None)
+        .decide_shown(id, Decision::Approve, DecidedVia::Ui, None)
         .await
         .unwrap_err();
     assert!(matches!(err, ApprovalError::Expired(_)), "{err}");
@@ -706,7 +718,7 @@ async fn an_approval_past_its_time_expires_when_someone_tries_to_approve_it() {
     let err = c
         .core
         .approvals
-        .decide(id, Decision::Approve, DecidedVia::Notification, None)
+        .decide_shown(id, Decision::Approve, DecidedVia::Notification, None)
         .await
         .unwrap_err();
     assert!(matches!(err, ApprovalError::Expired(_)));

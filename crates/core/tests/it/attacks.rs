@@ -10,6 +10,7 @@ use crate::util::TestCompany;
 
 mod approvals;
 mod bundle;
+mod decisions;
 mod files;
 mod net;
 mod sandbox;

@@ -2,6 +2,7 @@
 //! and comes back whole in a fresh SQLite database; bad bundles and busy databases are
 //! refused and leave everything as it was; no API key ever lands in a bundle.
 
+use crate::util::DecideShown;
 use std::sync::{Arc, Mutex};
 
 use chrono::TimeDelta;
@@ -165,7 +166,7 @@ async fn rich_company() -> (Stage, i32, i32) {
         }
     }
     core.approvals
-        .decide(
+        .decide_shown(
             asked[0],
             Decision::Reject,
             DecidedVia::Ui,

@@ -254,3 +254,35 @@ pub async fn mail_of(
         .expect("list mail")
         .items
 }
+
+/// Deciding as a boss who is looking at the approval right now: with the seal the queue
+/// shows for it.
+#[allow(async_fn_in_trait)]
+pub trait DecideShown {
+    async fn decide_shown(
+        &self,
+        id: i32,
+        decision: cubicle_core::approvals::Decision,
+        via: cubicle_core::approvals::DecidedVia,
+        note: Option<String>,
+    ) -> Result<cubicle_core::approvals::ApprovalDto, cubicle_core::approvals::ApprovalError>;
+}
+
+impl DecideShown for cubicle_core::approvals::Approvals {
+    async fn decide_shown(
+        &self,
+        id: i32,
+        decision: cubicle_core::approvals::Decision,
+        via: cubicle_core::approvals::DecidedVia,
+        note: Option<String>,
+    ) -> Result<cubicle_core::approvals::ApprovalDto, cubicle_core::approvals::ApprovalError> {
+        let shown = self.get(id).await?.args_hash;
+        let input = cubicle_core::approvals::DecideApproval {
+            approval_id: id,
+            decision,
+            note,
+            args_hash: shown,
+        };
+        self.decide(input, via).await
+    }
+}

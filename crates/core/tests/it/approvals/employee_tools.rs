@@ -1,6 +1,7 @@
 //! The boss's "Tools & approvals" edit: checked as a whole, applied in one go, and what
 //! it changes is what the next tool call meets.
 
+use crate::util::DecideShown;
 use cubicle_core::approvals::{EmployeeToolsError, SetEmployeeTools};
 use cubicle_core::events::DomainEvent;
 
@@ -152,7 +153,7 @@ async fn a_cli_employee_gets_its_command_and_clearing_the_policy_follows_the_com
     let a = c
         .core
         .approvals
-        .decide(id, Decision::Approve, DecidedVia::Ui, None)
+        .decide_shown(id, Decision::Approve, DecidedVia::Ui, None)
         .await
         .unwrap();
     assert_eq!(

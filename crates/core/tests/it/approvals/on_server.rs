@@ -2,6 +2,7 @@
 //! records the boss's decision, and the server's engine runs the approved action — once,
 //! however many desktops decide or engines look — in the server's workspace.
 
+use crate::util::DecideShown;
 use cubicle_core::engine::{Engine, EngineConfig};
 
 use super::*;
@@ -55,15 +56,18 @@ pub(super) async fn an_approval_decided_on_an_attached_desktop_runs_once_on_the_
     // The boss approves on two desktops at once, while no engine runs.
     let desktops = [c.attached_desktop().await, c.attached_desktop().await];
     let (a, b) = tokio::join!(
-        desktops[0].approvals.decide(
+        desktops[0].approvals.decide_shown(
             first,
             Decision::Approve,
             DecidedVia::Ui,
             Some("ship it".into())
         ),
-        desktops[1]
-            .approvals
-            .decide(first, Decision::Approve, DecidedVia::Notification, None),
+        desktops[1].approvals.decide_shown(
+            first,
+            Decision::Approve,
+            DecidedVia::Notification,
+            None
+        ),
     );
     for decided in [a.unwrap(), b.unwrap()] {
         assert_eq!(decided.status, ApprovalStatus::Approved);
@@ -119,12 +123,12 @@ pub(super) async fn an_approval_decided_on_an_attached_desktop_runs_once_on_the_
     );
     desktops[1]
         .approvals
-        .decide(second, Decision::Approve, DecidedVia::Ui, None)
+        .decide_shown(second, Decision::Approve, DecidedVia::Ui, None)
         .await
         .unwrap();
     desktops[0]
         .approvals
-        .decide(
+        .decide_shown(
             rejected,
             Decision::Reject,
             DecidedVia::Ui,

@@ -2,6 +2,7 @@
 //! respect visibility, a CLI employee runs only its configured command.
 
 use super::*;
+use crate::util::DecideShown;
 
 #[tokio::test]
 async fn the_shell_runs_in_its_folder_and_cannot_write_outside_it() {
@@ -22,7 +23,7 @@ async fn the_shell_runs_in_its_folder_and_cannot_write_outside_it() {
     let a = c
         .core
         .approvals
-        .decide(id, Decision::Approve, DecidedVia::Ui, None)
+        .decide_shown(id, Decision::Approve, DecidedVia::Ui, None)
         .await
         .unwrap();
     let out = a.result.expect("ran");
@@ -59,7 +60,7 @@ async fn the_shell_runs_in_its_folder_and_cannot_write_outside_it() {
         let a = c
             .core
             .approvals
-            .decide(id, Decision::Approve, DecidedVia::Ui, None)
+            .decide_shown(id, Decision::Approve, DecidedVia::Ui, None)
             .await
             .unwrap();
         assert!(a.result.is_some(), "{command}: {a:?}");
@@ -91,7 +92,7 @@ async fn run_shell_is_killed_at_its_time_limit() {
     let a = c
         .core
         .approvals
-        .decide(id, Decision::Approve, DecidedVia::Ui, None)
+        .decide_shown(id, Decision::Approve, DecidedVia::Ui, None)
         .await
         .unwrap();
     assert!(t0.elapsed() < Duration::from_secs(15));
@@ -237,7 +238,7 @@ async fn a_cli_employee_runs_its_configured_command_in_its_folder_after_approval
     let a = c
         .core
         .approvals
-        .decide(id, Decision::Approve, DecidedVia::Ui, None)
+        .decide_shown(id, Decision::Approve, DecidedVia::Ui, None)
         .await
         .unwrap();
     let out = a.result.expect("ran");
@@ -256,7 +257,7 @@ async fn a_cli_employee_runs_its_configured_command_in_its_folder_after_approval
     let a = c
         .core
         .approvals
-        .decide(id, Decision::Approve, DecidedVia::Ui, None)
+        .decide_shown(id, Decision::Approve, DecidedVia::Ui, None)
         .await
         .unwrap();
     assert!(a.error.is_some() && a.result.is_none(), "{a:?}");

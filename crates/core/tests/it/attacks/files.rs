@@ -3,6 +3,7 @@
 
 #![cfg(unix)]
 
+use crate::util::DecideShown;
 use std::os::unix::fs::symlink;
 
 use cubicle_core::approvals::{CallOutcome, DecidedVia, Decision};
@@ -25,7 +26,7 @@ async fn write_anyway(c: &TestCompany, e: &cubicle_core::types::EmployeeDto, pat
         let a = c
             .core
             .approvals
-            .decide(id, Decision::Approve, DecidedVia::Ui, None)
+            .decide_shown(id, Decision::Approve, DecidedVia::Ui, None)
             .await
             .unwrap();
         let err = a.error.expect("the approved write still fails");

@@ -2,6 +2,7 @@
 //! addresses (checked after DNS, connected to as checked), no redirects, and nothing of
 //! the answer but its status.
 
+use crate::util::DecideShown;
 use std::time::Duration;
 
 use cubicle_core::app::CoreOptions;
@@ -50,7 +51,7 @@ async fn approved_post(c: &TestCompany, url: &str) -> Option<String> {
     let a = c
         .core
         .approvals
-        .decide(id, Decision::Approve, DecidedVia::Ui, None)
+        .decide_shown(id, Decision::Approve, DecidedVia::Ui, None)
         .await
         .unwrap();
     a.error
@@ -215,7 +216,7 @@ async fn a_bundle_keeps_where_a_webhook_went_but_not_its_secret_and_it_cannot_ru
     let a = fresh
         .core
         .approvals
-        .decide(waiting[0].id, Decision::Approve, DecidedVia::Ui, None)
+        .decide_shown(waiting[0].id, Decision::Approve, DecidedVia::Ui, None)
         .await
         .unwrap();
     assert!(a.error.unwrap().contains("no longer match"), "never posted");

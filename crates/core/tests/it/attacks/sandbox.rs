@@ -4,6 +4,7 @@
 //! `cd '.''.'`, which the old text filter let through, so each attack is a real one
 //! against a shell without a box.
 
+use crate::util::DecideShown;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -94,7 +95,7 @@ impl Office {
         self.c
             .core
             .approvals
-            .decide(id, Decision::Approve, DecidedVia::Ui, None)
+            .decide_shown(id, Decision::Approve, DecidedVia::Ui, None)
             .await
             .unwrap()
     }
@@ -273,7 +274,7 @@ async fn a_call_approved_without_network_does_not_run_after_the_setting_changes(
     let a =
         o.c.core
             .approvals
-            .decide(id, Decision::Approve, DecidedVia::Ui, None)
+            .decide_shown(id, Decision::Approve, DecidedVia::Ui, None)
             .await
             .unwrap();
     assert!(

@@ -3,6 +3,7 @@
 //! employee's whitelist; a private memory is written at once; under `auto` the shared
 //! memory is written and the policy is recorded as the decider.
 
+use crate::util::DecideShown;
 use chrono::TimeDelta;
 use cubicle_core::approvals::{ApprovalFilter, ApprovalStatus, DecidedVia, Decision};
 use cubicle_core::mind::memory_rules::{Viewer, Visibility};
@@ -125,7 +126,7 @@ async fn a_team_memory_waits_for_the_boss_and_a_private_one_does_not() {
     );
 
     core.approvals
-        .decide(a.id, Decision::Approve, DecidedVia::Ui, None)
+        .decide_shown(a.id, Decision::Approve, DecidedVia::Ui, None)
         .await
         .unwrap();
     assert!(
@@ -162,7 +163,7 @@ async fn a_date_commitment_waits_and_a_rejection_leaves_no_promise() {
 
     let decided = core
         .approvals
-        .decide(
+        .decide_shown(
             a.id,
             Decision::Reject,
             DecidedVia::Ui,

@@ -2,6 +2,7 @@
 //! waits for the boss whatever the thought or a colleague claims, runs once when the
 //! boss approves, and the employee sees the result; an unanswered approval expires.
 
+use crate::util::DecideShown;
 use chrono::TimeDelta;
 use cubicle_core::approvals::{ApprovalFilter, ApprovalStatus, DecidedVia, Decision};
 use cubicle_core::mailbox::MailKind;
@@ -179,7 +180,7 @@ async fn an_unanswered_approval_expires_and_its_requester_is_told() {
     assert_eq!(posts(&hook).await, 0);
     let err = core
         .approvals
-        .decide(history[0].id, Decision::Approve, DecidedVia::Ui, None)
+        .decide_shown(history[0].id, Decision::Approve, DecidedVia::Ui, None)
         .await;
     assert!(err.is_err(), "an expired approval cannot be approved");
     let mail = mail_of(core, Some(MailKind::Escalation)).await;
