@@ -183,7 +183,7 @@ mod tests {
         let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
         let core = tauri::async_runtime::block_on(AppCore::open(&url)).expect("core");
         let (app, w) = app(core);
-        let server = cubicle_store::db::server_label("postgres://cubicle:s3cret@db:5432/acme");
+        let server = cubicle_core::location::server_label("postgres://cubicle:s3cret@db:5432/acme");
         app.manage(crate::Connection(cubicle_core::types::ConnectionDto {
             server,
         }));

@@ -80,14 +80,14 @@ pub fn run() {
             let log_dir = app.path().app_log_dir()?;
             let guard = logging::init(&log_dir, logging::DEFAULT_FILTER)?;
             app.manage(guard);
-            let url = match std::env::var(cubicle_store::db::DATABASE_URL_ENV) {
+            let url = match std::env::var(cubicle_core::location::DATABASE_URL_ENV) {
                 Ok(url) if !url.trim().is_empty() => url,
-                _ => cubicle_store::db::sqlite_url_in(&app.path().app_data_dir()?)?,
+                _ => cubicle_core::location::sqlite_url_in(&app.path().app_data_dir()?)?,
             };
-            tracing::info!(db = %cubicle_store::db::redact_url(&url), "opening company");
+            tracing::info!(db = %cubicle_core::location::redact_url(&url), "opening company");
             // A provider given entirely by the environment (CUBICLE_PROVIDER, …) works in
             // the app too, as in the CLI: handy for scripted setups and tests.
-            let server = cubicle_store::db::server_label(&url);
+            let server = cubicle_core::location::server_label(&url);
             let mut options = cubicle_core::app::CoreOptions {
                 env_provider: cubicle_core::providers::EnvProvider::from_env()?,
                 // Attached to a server, approved actions run on the server (its engine,

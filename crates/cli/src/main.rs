@@ -198,7 +198,7 @@ fn init_logging(default: &str) {
 fn company_exists(db: Option<&str>) -> Result<bool> {
     let url = match db {
         Some(url) => url.to_owned(),
-        None => cubicle_store::default_database_url()?,
+        None => cubicle_core::location::default_database_url()?,
     };
     Ok(match url.strip_prefix("sqlite:") {
         Some(rest) => {
@@ -226,7 +226,7 @@ async fn run(cli: Cli) -> Result<()> {
         command => {
             let url = match cli.db {
                 Some(url) => url,
-                None => cubicle_store::default_database_url()?,
+                None => cubicle_core::location::default_database_url()?,
             };
             // A provider straight from the environment, for scripts and servers.
             let env_provider = EnvProvider::from_env()?;

@@ -196,27 +196,27 @@ impl AppCore {
         .running_here(options.approvals.run_here)
         .sealed_with(secrets);
 
-        let meetings = crate::meeting::Meetings::new(
-            db.clone(),
-            bus.clone(),
-            clock.clone(),
-            chats.clone(),
-            minds.clone(),
-            mailbox.clone(),
-            gateway.clone(),
-            providers.clone(),
-        );
-        let secretary = crate::secretary::Secretary::new(
-            db.clone(),
-            org.clone(),
-            chats.clone(),
-            meetings.clone(),
-            approvals.clone(),
-            gateway.clone(),
-            providers.clone(),
-            work.clone(),
-            bus.clone(),
-        );
+        let meetings = crate::meeting::Meetings::new(crate::meeting::MeetingServices {
+            db: db.clone(),
+            bus: bus.clone(),
+            clock: clock.clone(),
+            chats: chats.clone(),
+            minds: minds.clone(),
+            mailbox: mailbox.clone(),
+            gateway: gateway.clone(),
+            providers: providers.clone(),
+        });
+        let secretary = crate::secretary::Secretary::new(crate::secretary::SecretaryServices {
+            db: db.clone(),
+            org: org.clone(),
+            chats: chats.clone(),
+            meetings: meetings.clone(),
+            approvals: approvals.clone(),
+            gateway: gateway.clone(),
+            providers: providers.clone(),
+            work: work.clone(),
+            bus: bus.clone(),
+        });
         Ok(Self {
             db,
             bus,

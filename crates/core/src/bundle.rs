@@ -33,6 +33,12 @@ use crate::events::DomainEvent;
 /// 4: `employee.network_access` (whether the employee's sandbox has the network).
 pub const SCHEMA_VERSION: u32 = 4;
 /// The `format` field: tells a bundle from any other JSON document.
+/// The row types a bundle's tables hold, for readers of an exported snapshot (the
+/// bench's reports read the whole company this way, through core).
+pub mod entity {
+    pub use cubicle_store::entity::*;
+}
+
 pub const FORMAT: &str = "cubicle-company-bundle";
 
 mod file;
@@ -121,6 +127,11 @@ pub async fn export(core: &AppCore) -> Result<Bundle, BundleError> {
     let mut tables = store::read_all(&txn).await?;
     txn.commit().await?;
     redact_webhook_urls(&mut tables);
+    // Where this computer files the company's keys is this computer's business; an
+    // import draws its own.
+    for c in &mut tables.company {
+        c.secret_scope = None;
+    }
     Ok(Bundle {
         format: FORMAT.to_owned(),
         schema_version: SCHEMA_VERSION,

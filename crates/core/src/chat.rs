@@ -172,6 +172,12 @@ pub struct Chats {
 }
 
 impl Chats {
+    /// The chats holding messages `employee_id` has not read (others' messages after its
+    /// last read one).
+    pub async fn unread_chats_of(&self, employee_id: i32) -> Result<Vec<i32>, DbErr> {
+        cubicle_store::chat::chats_with_unread_for(&self.db, employee_id).await
+    }
+
     pub fn new(db: Db, bus: EventBus, clock: SharedClock) -> Self {
         Self { db, bus, clock }
     }

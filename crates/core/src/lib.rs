@@ -37,6 +37,13 @@ pub mod work;
 
 pub use app::AppCore;
 
+/// Where a company's database lives and how it is named in logs and on screen. The shell
+/// and the CLI reach the store only through core: these are the store's own helpers.
+pub mod location {
+    pub use cubicle_store::db::{DATABASE_URL_ENV, redact_url, server_label, sqlite_url_in};
+    pub use cubicle_store::{DbError, default_database_url};
+}
+
 /// What the app logs unless `CUBICLE_LOG` says otherwise: our own info, and only warnings
 /// from the database layers (their debug output is noisy and may echo statements).
 pub const DEFAULT_LOG_FILTER: &str = "info,sqlx=warn,sea_orm=warn";

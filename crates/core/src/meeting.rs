@@ -100,6 +100,18 @@ pub struct Meetings {
     providers: Arc<Providers>,
 }
 
+/// The services a meeting touches.
+pub struct MeetingServices {
+    pub db: Db,
+    pub bus: EventBus,
+    pub clock: SharedClock,
+    pub chats: Chats,
+    pub minds: Minds,
+    pub mailbox: Mailbox,
+    pub gateway: Gateway,
+    pub providers: Arc<Providers>,
+}
+
 impl std::fmt::Debug for Meetings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Meetings").finish_non_exhaustive()
@@ -107,17 +119,17 @@ impl std::fmt::Debug for Meetings {
 }
 
 impl Meetings {
-    #[allow(clippy::too_many_arguments)] // the services a meeting touches, spelled out
-    pub fn new(
-        db: Db,
-        bus: EventBus,
-        clock: SharedClock,
-        chats: Chats,
-        minds: Minds,
-        mailbox: Mailbox,
-        gateway: Gateway,
-        providers: Arc<Providers>,
-    ) -> Self {
+    pub fn new(services: MeetingServices) -> Self {
+        let MeetingServices {
+            db,
+            bus,
+            clock,
+            chats,
+            minds,
+            mailbox,
+            gateway,
+            providers,
+        } = services;
         Self {
             db,
             bus,

@@ -23,4 +23,4 @@ mod text;
 pub use intent::{CONFIDENT, Intent, IntentKind, Parse, Slots, TEAM, Tier};
 pub use names::{NameMatch, match_name};
 pub use rules::{parse_rules, parse_rules_knowing};
-pub use service::{Secretary, SecretaryError, SecretaryTurn};
+pub use service::{Secretary, SecretaryError, SecretaryServices, SecretaryTurn};

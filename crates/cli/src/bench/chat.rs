@@ -581,14 +581,19 @@ struct History {
 
 impl History {
     async fn load(core: &AppCore) -> Result<Self> {
-        let db = &core.db;
+        // The whole company as one consistent moment, read through core.
+        let mut all = cubicle_core::bundle::export(core).await?.tables;
+        all.chat_message.sort_by_key(|m| m.id);
+        all.memory.sort_by_key(|m| m.id);
+        all.relationship.sort_by_key(|r| r.other_employee_id);
         let staff = core.org.all_employees().await?;
         let names: HashMap<i32, String> = staff.iter().map(|e| (e.id, e.name.clone())).collect();
         let mut messages = HashMap::new();
         for c in core.chats.all().await? {
-            let lines = cubicle_store::chat::messages(db, c.id)
-                .await?
-                .into_iter()
+            let lines = all
+                .chat_message
+                .iter()
+                .filter(|m| m.chat_id == c.id)
                 .map(|m| {
                     let who = match m.sender_kind.as_str() {
                         "boss" => format!("{BOSS} (boss)"),
@@ -607,18 +612,20 @@ impl History {
         let mut memories = HashMap::new();
         let mut relationships = HashMap::new();
         for e in &staff {
-            let mine = cubicle_store::mind::memories(db, e.id)
-                .await?
-                .into_iter()
+            let mine = all
+                .memory
+                .iter()
+                .filter(|m| m.employee_id == e.id)
                 .map(|m| {
                     let l = format!("- #{} ({}) {}\n", m.id, m.importance, m.content);
                     (m.created_at, approx_tokens(&l))
                 })
                 .collect();
             memories.insert(e.name.clone(), mine);
-            let rels = cubicle_store::mind::relationships_of(db, e.id)
-                .await?
-                .into_iter()
+            let rels = all
+                .relationship
+                .iter()
+                .filter(|r| r.employee_id == e.id)
                 .map(|r| {
                     let other = names
                         .get(&r.other_employee_id)

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Engine;
 use super::ops::{Scope, apply_ops, file_report};
-use super::think::thought_row;
+use super::think::ThoughtRecord;
 use crate::mind::profile::Minds;
 use crate::mind::thought::Thought;
 
@@ -84,6 +84,14 @@ impl Engine {
         };
         if replayed + interrupted > 0 {
             tracing::info!(replayed, interrupted, "recovered from a stop");
+        }
+        // Found now rather than at the first approval, so a server without a lasting
+        // approval key says so when it starts, not hours later.
+        match self.core().approvals.seal().source().await {
+            Ok(source) => tracing::info!(?source, "approval key ready"),
+            Err(e) => {
+                tracing::warn!(error = %e, "no approval key: actions cannot wait for the boss")
+            }
         }
         let mut s = super::lock(&self.inner.stats);
         s.replayed += replayed as u64;
@@ -216,22 +224,23 @@ async fn apply(
     }
     let row = mq::insert_thought(
         &txn,
-        thought_row(
+        ThoughtRecord {
             employee_id,
             chat_id,
-            &t.inner_thoughts,
-            &t.reason,
-            t.should_speak,
-            plan.posted() > 0,
-            plan.silenced_by.as_deref(),
-            Some(plan.interest),
-            Some(plan.saturation),
-            &plan.seed,
-            plan.prompt_tokens,
+            inner: &t.inner_thoughts,
+            reason: &t.reason,
+            should_speak: t.should_speak,
+            spoke: plan.posted() > 0,
+            silenced_by: plan.silenced_by.as_deref(),
+            interest: Some(plan.interest),
+            saturation: Some(plan.saturation),
+            seed: &plan.seed,
+            prompt_tokens: plan.prompt_tokens,
             ops,
-            plan.trace.clone(),
-            plan.at,
-        ),
+            trace: plan.trace.clone(),
+            at: plan.at,
+        }
+        .row(),
     )
     .await?;
     Minds::settle_in(

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use chrono::TimeDelta;
-use cubicle_store::entity::{chat, employee, thought as thought_row_entity};
+use cubicle_store::entity::{chat, chat_message, employee, task, thought as thought_row_entity};
 use cubicle_store::{DbErr, chat as cq, mind as mq, org as oq};
 use sea_orm::ActiveValue::{NotSet, Set};
 use serde_json::json;
@@ -66,105 +66,24 @@ pub enum ThinkOutcome {
     },
 }
 
+/// One wake-up, stage by stage: gather what is new, hold back when the gates or the
+/// loop guard say so, pick the route (a small model gets guided steps instead), cast
+/// the scene, ask the model, then plan and apply what it said.
 pub(super) async fn think(
     engine: &Engine,
     employee_id: i32,
     chat_id: Option<i32>,
     focus: Focus,
 ) -> Result<ThinkOutcome, DbErr> {
-    let core = engine.core();
-    let db = &core.db;
-    let Some(me) = oq::find_employee(db, employee_id)
-        .await?
-        .filter(|e| e.fired_at.is_none())
-    else {
+    let Some(w) = gather(engine, employee_id, chat_id, focus).await? else {
         return Ok(ThinkOutcome::Idle);
     };
-    pending::finish_left_over(engine, employee_id).await?;
-    let tasks = core.work.pending_of(employee_id).await?;
-    // Only one-shot work is a reason to think on its own; ongoing and conditional tasks
-    // are in the prompt whenever the employee thinks, but don't wake it every poll.
-    let actionable = tasks.iter().any(|t| t.kind == "oneshot");
-    let chat = match chat_id {
-        Some(id) => cq::find_chat(db, id).await?,
-        None => poll_chat(engine, employee_id, &tasks, actionable).await?,
-    };
-    let Some(chat) = chat else {
-        return Ok(ThinkOutcome::Idle);
-    };
-    let Some(member) = cq::find_member(db, chat.id, employee_id).await? else {
-        return Ok(ThinkOutcome::Idle);
-    };
-    let read_up_to = member.last_read_message_id.unwrap_or(0);
-    let recent = cq::last_messages(db, chat.id, SCENE_MESSAGES).await?;
-    let unread: Vec<_> = recent
-        .iter()
-        .filter(|m| m.id > read_up_to && m.sender_employee_id != Some(employee_id))
-        .collect();
-    // The task being reported, when this wake-up is an onResolve.
-    let reporting = match focus {
-        Focus::Report { task_id } => cubicle_store::work::find_task(db, task_id)
-            .await?
-            .filter(|t| t.owner_id == employee_id && t.status == "resolved"),
-        _ => None,
-    };
-    if unread.is_empty() && !actionable && focus == Focus::Messages {
-        return Ok(ThinkOutcome::Idle);
+    if let Some(held) = hold(engine, &w).await? {
+        return Ok(held);
     }
-    let latest_seen = recent.last().map(|m| m.id);
-    // The boss instruction this thought works under (SPEC §10): the report's task; else
-    // the newest new word from the boss; else the newest new message that belongs to
-    // an instruction; else the oldest pending task's.
-    let trace: Option<String> = match &reporting {
-        Some(t) => t.trace_id.clone(),
-        None => unread
-            .iter()
-            .rev()
-            .find(|m| m.sender_kind == "boss" && m.trace_id.is_some())
-            .or_else(|| unread.iter().rev().find(|m| m.trace_id.is_some()))
-            .and_then(|m| m.trace_id.clone())
-            .or_else(|| tasks.iter().find_map(|t| t.trace_id.clone())),
-    };
-    // Someone who may not speak here yet waits rather than think now and have what it
-    // says thrown away by the gates: a question to it is answered (a report written)
-    // once the cooldown or the anti-spam window lets it, and no model call is spent in
-    // between.
-    let wants_to_speak = match focus {
-        Focus::Messages => !unread.is_empty(),
-        Focus::Report { .. } => reporting.is_some(),
-        Focus::Escalation | Focus::ToolResult => false,
-    };
-    if wants_to_speak {
-        let now = engine.now();
-        let (mode, posts) = my_gate_posts(db, &chat, employee_id, now).await?;
-        if matches!(
-            gates::check(mode, now, &posts, 0, false),
-            Err(gates::GateReason::Cooldown | gates::GateReason::AntiSpam)
-        ) {
-            let again = match focus {
-                Focus::Report { task_id } => WakeReason::Report { task_id },
-                _ => WakeReason::Nudge { chat_id: chat.id },
-            };
-            engine.defer(employee_id, again, gates::next_open_at(mode, now, &posts));
-            return Ok(ThinkOutcome::Deferred);
-        }
-    }
-    // Loop protection: an instruction that has taken its steps, or whose last steps were
-    // all held back, stops here and goes to the boss, once. A report is the step that
-    // closes a story, so it is never stopped.
-    if reporting.is_none()
-        && let Some(id) = trace.as_deref()
-        && let Some((stop, last)) = super::stop::trace_stop(engine, id).await?
-    {
-        if let Some(seen) = latest_seen {
-            cq::set_member_read(db, chat.id, employee_id, seen).await?;
-        }
-        super::stop::guard_stop(engine, id, stop, &last, &chat).await?;
-        return Ok(ThinkOutcome::Idle);
-    }
-
-    let me_dto = employee_dto(&me);
-    let route = match core
+    let me_dto = employee_dto(&w.me);
+    let route = match engine
+        .core()
         .providers
         .route_for_employee(Purpose::Thought, &me_dto.backend)
         .await
@@ -176,150 +95,456 @@ pub(super) async fn think(
         }
     };
     // A small model gets the work in short steps it can carry, not one JSON thought.
-    let profile = core.gateway.profile(&route).await.ok();
+    let profile = engine.core().gateway.profile(&route).await.ok();
     if let Some(profile) = profile.filter(|p| p.small) {
-        let unread_ids = unread.iter().map(|m| m.id).collect();
-        return super::guided::think(
-            engine,
-            super::guided::Wakeup {
-                me,
-                chat,
-                recent,
-                unread: unread_ids,
-                tasks,
-                reporting,
-                trace,
-                latest_seen,
-                route,
-                profile,
-                focus,
-            },
-        )
-        .await;
+        return super::guided::think(engine, w.guided(route, profile)).await;
     }
-    let Some(company) = oq::find_company(db).await? else {
+    let Some(cast) = Cast::load(engine, &w).await? else {
         return Ok(ThinkOutcome::Idle);
     };
-    let company = company_dto(&company);
-    let staff: HashMap<i32, employee::Model> = oq::list_employees(db, company.id, true)
-        .await?
-        .into_iter()
-        .map(|e| (e.id, e))
-        .collect();
-    let department = match me.department_id {
-        Some(d) => oq::find_department(db, d).await?,
-        None => None,
+    let lines = Lines::load(engine, &w, &cast).await?;
+    let seed = engine.pick_seed();
+    let mut prompt = build(&lines.scene(&w, &cast, &me_dto, seed));
+    prompt.request.seed = engine.sampling_seed();
+    let asked = ask(
+        engine,
+        &w,
+        &cast,
+        &lines.other_groups,
+        &me_dto,
+        route,
+        &prompt.request,
+    )
+    .await;
+    let is_dm = matches!(w.chat.kind.as_str(), "dm" | "boss");
+    let Some((t, kept, impostor)) = asked.answer else {
+        let dropped = Dropped {
+            employee_id,
+            chat_id: w.chat.id,
+            failure: asked.failure,
+            seed: seed.id,
+            prompt_tokens: prompt.tokens,
+            trace: w.trace.clone(),
+            is_dm,
+            calls: asked.calls,
+            model_time: asked.model_time,
+        };
+        return drop_thought(engine, dropped).await;
     };
-    let member_ids: Vec<i32> = cq::members(db, chat.id)
+    let said = Said {
+        thought: t,
+        kept,
+        impostor,
+        chat_requirement: lines.chat_requirement,
+        at: lines.now,
+        seed: seed.id,
+        prompt_tokens: prompt.tokens,
+        calls: asked.calls,
+        model_time: asked.model_time,
+    };
+    settle(engine, &w, said).await
+}
+
+/// What one wake-up found before anything is asked of a model.
+pub(super) struct Woken {
+    pub me: employee::Model,
+    pub tasks: Vec<task::Model>,
+    pub chat: chat::Model,
+    /// The last message it had read in this chat before this wake-up.
+    pub read_up_to: i32,
+    pub recent: Vec<chat_message::Model>,
+    /// The task being reported, when this wake-up is an onResolve.
+    pub reporting: Option<task::Model>,
+    /// The boss instruction this thought works under (SPEC §10).
+    pub trace: Option<String>,
+    pub latest_seen: Option<i32>,
+    pub focus: Focus,
+}
+
+impl Woken {
+    /// What is new to it: others' messages after the last it read.
+    fn unread(&self) -> impl Iterator<Item = &chat_message::Model> {
+        self.recent
+            .iter()
+            .filter(|m| m.id > self.read_up_to && m.sender_employee_id != Some(self.me.id))
+    }
+
+    fn guided(
+        self,
+        route: crate::gateway::Route,
+        profile: cubicle_llm::ModelProfile,
+    ) -> super::guided::Wakeup {
+        let unread = self.unread().map(|m| m.id).collect();
+        super::guided::Wakeup {
+            me: self.me,
+            chat: self.chat,
+            recent: self.recent,
+            unread,
+            tasks: self.tasks,
+            reporting: self.reporting,
+            trace: self.trace,
+            latest_seen: self.latest_seen,
+            route,
+            profile,
+            focus: self.focus,
+        }
+    }
+}
+
+/// Who is waking, where, and what is new; `None` when there is nothing to think about.
+async fn gather(
+    engine: &Engine,
+    employee_id: i32,
+    chat_id: Option<i32>,
+    focus: Focus,
+) -> Result<Option<Woken>, DbErr> {
+    let core = engine.core();
+    let db = &core.db;
+    let Some(me) = oq::find_employee(db, employee_id)
         .await?
-        .into_iter()
-        .map(|m| m.employee_id)
-        .filter(|id| *id != employee_id)
-        .collect();
-    let others: Vec<(String, String)> = member_ids
-        .iter()
-        .filter_map(|id| staff.get(id))
         .filter(|e| e.fired_at.is_none())
-        .map(|e| (e.name.clone(), e.title.clone()))
-        .collect();
-    let name_of = |m: &cubicle_store::entity::chat_message::Model| match m.sender_kind.as_str() {
-        "boss" => company.boss_name.clone(),
-        "system" => "(note)".to_owned(),
-        _ => m
-            .sender_employee_id
-            .and_then(|id| staff.get(&id))
-            .map_or_else(|| "someone".to_owned(), |e| e.name.clone()),
+    else {
+        return Ok(None);
     };
-    let messages: Vec<SceneMessage> = recent
+    pending::finish_left_over(engine, employee_id).await?;
+    let tasks = core.work.pending_of(employee_id).await?;
+    // Only one-shot work is a reason to think on its own; ongoing and conditional tasks
+    // are in the prompt whenever the employee thinks, but don't wake it every poll.
+    let actionable = tasks.iter().any(|t| t.kind == "oneshot");
+    let chat = match chat_id {
+        Some(id) => cq::find_chat(db, id).await?,
+        None => poll_chat(engine, employee_id, &tasks, actionable).await?,
+    };
+    let Some(chat) = chat else {
+        return Ok(None);
+    };
+    let Some(member) = cq::find_member(db, chat.id, employee_id).await? else {
+        return Ok(None);
+    };
+    let reporting = match focus {
+        Focus::Report { task_id } => cubicle_store::work::find_task(db, task_id)
+            .await?
+            .filter(|t| t.owner_id == employee_id && t.status == "resolved"),
+        _ => None,
+    };
+    let mut w = Woken {
+        recent: cq::last_messages(db, chat.id, SCENE_MESSAGES).await?,
+        read_up_to: member.last_read_message_id.unwrap_or(0),
+        me,
+        tasks,
+        chat,
+        reporting,
+        trace: None,
+        latest_seen: None,
+        focus,
+    };
+    if w.unread().next().is_none() && !actionable && focus == Focus::Messages {
+        return Ok(None);
+    }
+    w.latest_seen = w.recent.last().map(|m| m.id);
+    w.trace = instruction_of(&w);
+    Ok(Some(w))
+}
+
+/// The boss instruction a thought works under: the report's task; else the newest new
+/// word from the boss; else the newest new message that belongs to an instruction;
+/// else the oldest pending task's.
+fn instruction_of(w: &Woken) -> Option<String> {
+    if let Some(t) = &w.reporting {
+        return t.trace_id.clone();
+    }
+    let unread: Vec<_> = w.unread().collect();
+    unread
+        .iter()
+        .rev()
+        .find(|m| m.sender_kind == "boss" && m.trace_id.is_some())
+        .or_else(|| unread.iter().rev().find(|m| m.trace_id.is_some()))
+        .and_then(|m| m.trace_id.clone())
+        .or_else(|| w.tasks.iter().find_map(|t| t.trace_id.clone()))
+}
+
+/// Holds the thought back before any model call: someone who may not speak here yet
+/// waits for the gate (a nudge is scheduled), and an instruction that has taken its
+/// steps stops and goes to the boss, once.
+async fn hold(engine: &Engine, w: &Woken) -> Result<Option<ThinkOutcome>, DbErr> {
+    let db = &engine.core().db;
+    // A question to it is answered (a report written) once the cooldown or the
+    // anti-spam window lets it, and no model call is spent in between.
+    let wants_to_speak = match w.focus {
+        Focus::Messages => w.unread().next().is_some(),
+        Focus::Report { .. } => w.reporting.is_some(),
+        Focus::Escalation | Focus::ToolResult => false,
+    };
+    if wants_to_speak {
+        let now = engine.now();
+        let (mode, posts) = my_gate_posts(db, &w.chat, w.me.id, now).await?;
+        if matches!(
+            gates::check(mode, now, &posts, 0, false),
+            Err(gates::GateReason::Cooldown | gates::GateReason::AntiSpam)
+        ) {
+            let again = match w.focus {
+                Focus::Report { task_id } => WakeReason::Report { task_id },
+                _ => WakeReason::Nudge { chat_id: w.chat.id },
+            };
+            engine.defer(w.me.id, again, gates::next_open_at(mode, now, &posts));
+            return Ok(Some(ThinkOutcome::Deferred));
+        }
+    }
+    // A report is the step that closes a story, so it is never stopped.
+    if w.reporting.is_none()
+        && let Some(id) = w.trace.as_deref()
+        && let Some((stop, last)) = super::stop::trace_stop(engine, id).await?
+    {
+        if let Some(seen) = w.latest_seen {
+            cq::set_member_read(db, w.chat.id, w.me.id, seen).await?;
+        }
+        super::stop::guard_stop(engine, id, stop, &last, &w.chat).await?;
+        return Ok(Some(ThinkOutcome::Idle));
+    }
+    Ok(None)
+}
+
+/// The people around the thought: the company, its staff, the employee's department
+/// and the chat's other members.
+struct Cast {
+    company: crate::types::CompanyDto,
+    staff: HashMap<i32, employee::Model>,
+    department: Option<cubicle_store::entity::department::Model>,
+    member_ids: Vec<i32>,
+}
+
+impl Cast {
+    async fn load(engine: &Engine, w: &Woken) -> Result<Option<Self>, DbErr> {
+        let db = &engine.core().db;
+        let Some(company) = oq::find_company(db).await? else {
+            return Ok(None);
+        };
+        let company = company_dto(&company);
+        let staff = oq::list_employees(db, company.id, true)
+            .await?
+            .into_iter()
+            .map(|e| (e.id, e))
+            .collect();
+        let department = match w.me.department_id {
+            Some(d) => oq::find_department(db, d).await?,
+            None => None,
+        };
+        let member_ids = cq::members(db, w.chat.id)
+            .await?
+            .into_iter()
+            .map(|m| m.employee_id)
+            .filter(|id| *id != w.me.id)
+            .collect();
+        Ok(Some(Self {
+            company,
+            staff,
+            department,
+            member_ids,
+        }))
+    }
+
+    /// How a message's sender is called in the scene.
+    fn name_of(&self, m: &chat_message::Model) -> String {
+        match m.sender_kind.as_str() {
+            "boss" => self.company.boss_name.clone(),
+            "system" => "(note)".to_owned(),
+            _ => m
+                .sender_employee_id
+                .and_then(|id| self.staff.get(&id))
+                .map_or_else(|| "someone".to_owned(), |e| e.name.clone()),
+        }
+    }
+
+    /// Everyone a message could wrongly speak as: colleagues and the boss.
+    fn other_names(&self, me: i32) -> Vec<String> {
+        self.staff
+            .values()
+            .filter(|e| e.id != me)
+            .map(|e| e.name.clone())
+            .chain(std::iter::once(self.company.boss_name.clone()))
+            .collect()
+    }
+}
+
+/// What the scene says besides the people: memories, impressions, tasks, other chats.
+struct Lines {
+    summary: Option<String>,
+    memories: Vec<crate::mind::memory_rules::MemoryItem>,
+    impressions: Vec<(String, String, i32)>,
+    tasks: Vec<(i32, String, TimeDelta)>,
+    stamina: crate::mind::stamina::Stamina,
+    tool_results: Vec<String>,
+    other_groups: Vec<(i32, String)>,
+    chat_requirement: Option<i32>,
+    /// When the scene was cast: the tasks' ages and the thought's time.
+    now: chrono::DateTime<chrono::Utc>,
+}
+
+impl Lines {
+    async fn load(engine: &Engine, w: &Woken, cast: &Cast) -> Result<Self, DbErr> {
+        let core = engine.core();
+        let db = &core.db;
+        let employee_id = w.me.id;
+        let context: String = w
+            .recent
+            .iter()
+            .rev()
+            .take(6)
+            .map(|m| m.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        // Team memories reach the employee's department and the projects it is part of.
+        let my_chat_rows = cq::chats_of_employee(db, employee_id).await?;
+        let my_chats: Vec<i32> = my_chat_rows.iter().map(|c| c.id).collect();
+        let requirements = cubicle_store::work::list_requirements(db).await?;
+        let viewer = Viewer {
+            employee_id,
+            department_id: w.me.department_id,
+            requirement_ids: requirements
+                .iter()
+                .filter(|r| r.chat_id.is_some_and(|c| my_chats.contains(&c)))
+                .map(|r| r.id)
+                .collect(),
+        };
+        let now = engine.now();
+        let impressions = core
+            .minds
+            .impressions(employee_id, &cast.member_ids)
+            .await?
+            .into_iter()
+            .filter_map(|(id, imp, aff)| cast.staff.get(&id).map(|e| (e.name.clone(), imp, aff)))
+            .collect();
+        Ok(Self {
+            summary: mq::chat_summary(db, w.chat.id).await?.map(|s| s.summary),
+            memories: core
+                .minds
+                .recall(&viewer, &context, engine.config().memory_recall)
+                .await?,
+            impressions,
+            tasks: task_lines(&w.tasks, now),
+            stamina: core.minds.stamina(employee_id).await?,
+            tool_results: recent_tool_results(engine, employee_id).await?,
+            // Group chats it can also post in (`"to": "#name"`).
+            other_groups: my_chat_rows
+                .iter()
+                .filter(|c| c.id != w.chat.id && !matches!(c.kind.as_str(), "dm" | "boss"))
+                .map(|c| (c.id, c.name.clone()))
+                .collect(),
+            chat_requirement: requirements
+                .iter()
+                .find(|r| r.chat_id == Some(w.chat.id))
+                .map(|r| r.id),
+            now,
+        })
+    }
+
+    /// The whole scene of one thought.
+    fn scene<'a>(
+        &'a self,
+        w: &'a Woken,
+        cast: &'a Cast,
+        me: &'a crate::types::EmployeeDto,
+        seed: &'static crate::mind::seeds::Seed,
+    ) -> Scene<'a> {
+        let department = cast.department.as_ref();
+        Scene {
+            me,
+            company: &cast.company,
+            department: department.map(|d| d.name.as_str()),
+            department_mission: department.map(|d| d.mission.as_str()),
+            chat_name: &w.chat.name,
+            chat_kind: &w.chat.kind,
+            chat_topic: w.chat.topic.as_deref(),
+            others: cast
+                .member_ids
+                .iter()
+                .filter_map(|id| cast.staff.get(id))
+                .filter(|e| e.fired_at.is_none())
+                .map(|e| (e.name.clone(), e.title.clone()))
+                .collect(),
+            messages: scene_messages(w, cast),
+            summary: self.summary.as_deref(),
+            memories: self.memories.clone(),
+            impressions: self.impressions.clone(),
+            tasks: self.tasks.clone(),
+            already_replied: already_replied(w, cast),
+            seed,
+            stamina: self.stamina.clone(),
+            addressed: addressed(w),
+            other_chats: self.other_groups.iter().map(|(_, n)| n.clone()).collect(),
+            tool_results: self.tool_results.clone(),
+            report: w.reporting.as_ref().map(|t| crate::mind::thought::Report {
+                description: t.description.clone(),
+                result: t.result.clone(),
+                hint: t.on_resolve_hint.clone(),
+            }),
+        }
+    }
+}
+
+fn scene_messages(w: &Woken, cast: &Cast) -> Vec<SceneMessage> {
+    w.recent
         .iter()
         .map(|m| SceneMessage {
             id: m.id,
-            sender: name_of(m),
+            sender: cast.name_of(m),
             is_boss: m.sender_kind == "boss",
-            is_me: m.sender_employee_id == Some(employee_id),
+            is_me: m.sender_employee_id == Some(w.me.id),
             text: m.text.clone(),
-            unread: m.id > read_up_to && m.sender_employee_id != Some(employee_id),
+            unread: m.id > w.read_up_to && m.sender_employee_id != Some(w.me.id),
             at: m.created_at,
         })
-        .collect();
-    // De-dup hint: who already answered what this employee has to answer — the boss's
-    // newest word among what is new to them, else the first new message.
-    let anchor = unread
+        .collect()
+}
+
+/// De-dup hint: who already answered what this employee has to answer — the boss's
+/// newest word among what is new to them, else the first new message. Each name once,
+/// in the order they answered.
+fn already_replied(w: &Woken, cast: &Cast) -> Vec<String> {
+    let unread: Vec<_> = w.unread().collect();
+    let Some(anchor) = unread
         .iter()
         .rev()
         .find(|m| m.sender_kind == "boss")
-        .or(unread.first());
-    let already_replied: Vec<String> = match anchor {
-        Some(first) => {
-            let mut names: Vec<String> = recent
-                .iter()
-                .filter(|m| m.id > first.id && m.sender_kind == "employee")
-                .filter(|m| m.sender_employee_id != Some(employee_id))
-                .map(name_of)
-                .collect();
-            // Each name once, in the order they answered.
-            let mut seen = std::collections::HashSet::new();
-            names.retain(|n| seen.insert(n.clone()));
-            names
-        }
-        None => vec![],
+        .or(unread.first())
+    else {
+        return vec![];
     };
-    // The boss addressed this employee (by @mention or by name) in what is new to them.
-    let addressed = unread.iter().any(|m| {
+    let mut seen = std::collections::HashSet::new();
+    w.recent
+        .iter()
+        .filter(|m| m.id > anchor.id && m.sender_kind == "employee")
+        .filter(|m| m.sender_employee_id != Some(w.me.id))
+        .map(|m| cast.name_of(m))
+        .filter(|n| seen.insert(n.clone()))
+        .collect()
+}
+
+/// Whether the boss @mentioned this employee in what is new to it.
+fn boss_mentioned(w: &Woken) -> bool {
+    w.unread().any(|m| {
         m.sender_kind == "boss"
-            && (m
-                .mentions
+            && m.mentions
                 .as_ref()
                 .and_then(|v| serde_json::from_value::<Vec<i32>>(v.clone()).ok())
-                .is_some_and(|ids| ids.contains(&employee_id))
-                || crate::chat::mentions::names(&m.text, &me.name))
-    });
-    let summary = mq::chat_summary(db, chat.id).await?;
-    let context: String = recent
-        .iter()
-        .rev()
-        .take(6)
-        .map(|m| m.text.as_str())
-        .collect::<Vec<_>>()
-        .join(" ");
-    // Team memories reach the employee's department and the projects it is part of.
-    let my_chat_rows = cq::chats_of_employee(db, employee_id).await?;
-    let my_chats: Vec<i32> = my_chat_rows.iter().map(|c| c.id).collect();
-    // Group chats it can also post in (`"to": "#name"`).
-    let other_groups: Vec<(i32, String)> = my_chat_rows
-        .iter()
-        .filter(|c| c.id != chat.id && !matches!(c.kind.as_str(), "dm" | "boss"))
-        .map(|c| (c.id, c.name.clone()))
-        .collect();
-    let requirements = cubicle_store::work::list_requirements(db).await?;
-    let requirement_ids: Vec<i32> = requirements
-        .iter()
-        .filter(|r| r.chat_id.is_some_and(|c| my_chats.contains(&c)))
-        .map(|r| r.id)
-        .collect();
-    let chat_requirement = requirements
-        .iter()
-        .find(|r| r.chat_id == Some(chat.id))
-        .map(|r| r.id);
-    let viewer = Viewer {
-        employee_id,
-        department_id: me.department_id,
-        requirement_ids,
-    };
-    let memories = core
-        .minds
-        .recall(&viewer, &context, engine.config().memory_recall)
-        .await?;
-    let impressions = core
-        .minds
-        .impressions(employee_id, &member_ids)
-        .await?
-        .into_iter()
-        .filter_map(|(id, imp, aff)| staff.get(&id).map(|e| (e.name.clone(), imp, aff)))
-        .collect();
-    let now = engine.now();
-    // Ongoing and conditional tasks say so and never age into urgency.
-    let task_lines: Vec<(i32, String, TimeDelta)> = tasks
+                .is_some_and(|ids| ids.contains(&w.me.id))
+    })
+}
+
+/// Whether the boss addressed this employee (by @mention or by name) in what is new.
+fn addressed(w: &Woken) -> bool {
+    boss_mentioned(w)
+        || w.unread()
+            .any(|m| m.sender_kind == "boss" && crate::chat::mentions::names(&m.text, &w.me.name))
+}
+
+/// The tasks as the scene lists them: ongoing and conditional ones say so and never
+/// age into urgency.
+fn task_lines(
+    tasks: &[task::Model],
+    now: chrono::DateTime<chrono::Utc>,
+) -> Vec<(i32, String, TimeDelta)> {
+    tasks
         .iter()
         .map(|t| match t.kind.as_str() {
             "long_running" => (
@@ -338,157 +563,136 @@ pub(super) async fn think(
             ),
             _ => (t.id, t.description.clone(), now - t.created_at),
         })
-        .collect();
-    let stamina = core.minds.stamina(employee_id).await?;
-    let tool_results = recent_tool_results(engine, employee_id).await?;
-    let seed = engine.pick_seed();
-    let scene = Scene {
-        me: &me_dto,
-        company: &company,
-        department: department.as_ref().map(|d| d.name.as_str()),
-        department_mission: department.as_ref().map(|d| d.mission.as_str()),
-        chat_name: &chat.name,
-        chat_kind: &chat.kind,
-        chat_topic: chat.topic.as_deref(),
-        others,
-        messages,
-        summary: summary.as_ref().map(|s| s.summary.as_str()),
-        memories,
-        impressions,
-        tasks: task_lines,
-        already_replied,
-        seed,
-        stamina,
-        addressed,
-        other_chats: other_groups.iter().map(|(_, n)| n.clone()).collect(),
-        tool_results,
-        report: reporting.as_ref().map(|t| crate::mind::thought::Report {
-            description: t.description.clone(),
-            result: t.result.clone(),
-            hint: t.on_resolve_hint.clone(),
-        }),
-    };
-    let mut prompt = build(&scene);
-    prompt.request.seed = engine.sampling_seed();
-    let is_dm = matches!(chat.kind.as_str(), "dm" | "boss");
-    let (default_interest, default_saturation) = polling::defaults(is_dm);
+        .collect()
+}
 
-    // Think, and regenerate once when a message speaks as someone else (SPEC §10).
+/// What asking the model came to.
+struct Asked {
+    /// The thought, its messages that passed the identity check (with where each goes),
+    /// and whether one spoke as someone else even after the retry.
+    answer: Option<(Thought, Vec<Outgoing>, bool)>,
+    failure: Option<GatewayError>,
+    calls: u32,
+    model_time: std::time::Duration,
+}
+
+/// Asks for the thought, and once more when a message speaks as someone else (SPEC §10).
+async fn ask(
+    engine: &Engine,
+    w: &Woken,
+    cast: &Cast,
+    groups: &[(i32, String)],
+    me: &crate::types::EmployeeDto,
+    route: crate::gateway::Route,
+    request: &cubicle_llm::CompletionRequest,
+) -> Asked {
     let ctx = CallContext {
         purpose: Purpose::Thought,
-        trace_id: trace.clone(),
-        employee_id: Some(employee_id),
+        trace_id: w.trace.clone(),
+        employee_id: Some(w.me.id),
     };
-    let other_names: Vec<String> = staff
-        .values()
-        .filter(|e| e.id != employee_id)
-        .map(|e| e.name.clone())
-        .chain(std::iter::once(company.boss_name.clone()))
-        .collect();
+    let other_names = cast.other_names(w.me.id);
     let other_refs: Vec<&str> = other_names.iter().map(String::as_str).collect();
-    let mut calls = 0u32;
-    let mut model_time = std::time::Duration::ZERO;
-    let mut answer: Option<(Thought, Vec<Outgoing>, bool)> = None;
-    let mut failure: Option<GatewayError> = None;
+    let mut asked = Asked {
+        answer: None,
+        failure: None,
+        calls: 0,
+        model_time: std::time::Duration::ZERO,
+    };
     for _ in 0..2 {
-        calls += 1;
-        let asked = std::time::Instant::now();
-        let reply = core
+        asked.calls += 1;
+        let started = std::time::Instant::now();
+        let reply = engine
+            .core()
             .gateway
-            .complete_json::<Thought>(&ctx, route.clone(), prompt.request.clone())
+            .complete_json::<Thought>(&ctx, route.clone(), request.clone())
             .await;
-        model_time += asked.elapsed();
-        match reply {
-            Ok(reply) => {
-                let t = reply.value;
-                let cleaned: Vec<Option<Outgoing>> = t
-                    .messages
-                    .iter()
-                    .filter(|m| !m.content.trim().is_empty())
-                    .map(|m| {
-                        let to = m.to.as_deref().map_or(Target::Here, |n| {
-                            target_of(n, employee_id, &staff, &other_groups, &chat)
-                        });
-                        clean_chat_message(&m.content, &me_dto, &other_refs).map(|c| (to, c))
-                    })
-                    .collect();
-                let impostor = cleaned.iter().any(Option::is_none);
-                let kept: Vec<Outgoing> = cleaned.into_iter().flatten().collect();
-                let done = !impostor;
-                answer = Some((t, kept, impostor));
-                failure = None;
-                if done {
-                    break;
-                }
-            }
+        asked.model_time += started.elapsed();
+        let t = match reply {
+            Ok(reply) => reply.value,
             Err(e) => {
-                failure = Some(e);
+                asked.failure = Some(e);
                 break;
             }
+        };
+        let cleaned: Vec<Option<Outgoing>> = t
+            .messages
+            .iter()
+            .filter(|m| !m.content.trim().is_empty())
+            .map(|m| {
+                let to = m.to.as_deref().map_or(Target::Here, |n| {
+                    target_of(n, w.me.id, &cast.staff, groups, &w.chat)
+                });
+                clean_chat_message(&m.content, me, &other_refs).map(|c| (to, c))
+            })
+            .collect();
+        let impostor = cleaned.iter().any(Option::is_none);
+        asked.answer = Some((t, cleaned.into_iter().flatten().collect(), impostor));
+        asked.failure = None;
+        if !impostor {
+            break;
         }
     }
+    asked
+}
 
-    let Some((t, kept, impostor)) = answer else {
-        let dropped = Dropped {
-            employee_id,
-            chat_id: chat.id,
-            failure,
-            seed: seed.id,
-            prompt_tokens: prompt.tokens,
-            trace: trace.clone(),
-            is_dm,
-            calls,
-            model_time,
-        };
-        return drop_thought(engine, dropped).await;
-    };
+/// What the thought said, ready to be planned and applied.
+struct Said<'a> {
+    thought: Thought,
+    kept: Vec<Outgoing>,
+    impostor: bool,
+    chat_requirement: Option<i32>,
+    at: chrono::DateTime<chrono::Utc>,
+    seed: &'a str,
+    prompt_tokens: usize,
+    calls: u32,
+    model_time: std::time::Duration,
+}
 
+/// Where its messages go is decided through the gates before anything is written; then
+/// the whole thought is written ahead as one row, and its effects after it, each once
+/// (SPEC §10: a kill from here on is replayed at the next start, never applied twice;
+/// before here the chat is still unread and it simply thinks again).
+async fn settle(engine: &Engine, w: &Woken, said: Said<'_>) -> Result<ThinkOutcome, DbErr> {
+    let is_dm = matches!(w.chat.kind.as_str(), "dm" | "boss");
+    let (default_interest, default_saturation) = polling::defaults(is_dm);
+    let t = said.thought;
     let interest = score(t.interest_level, default_interest);
     let saturation = score(t.topic_saturation, default_saturation);
-    // Where its messages go is decided through the gates before anything is written;
-    // then the whole thought is written ahead as one row, and its effects after it,
-    // each once (SPEC §10: a kill from here on is replayed at the next start, never
-    // applied twice; before here the chat is still unread and it simply thinks again).
-    let (posts, silenced_by, repetitions) = if t.should_speak && kept.is_empty() && impostor {
-        (vec![], Some(HeldBack::Identity.as_str()), 0)
-    } else if t.should_speak && !kept.is_empty() {
-        let boss_mentioned_me = unread.iter().any(|m| {
-            m.sender_kind == "boss"
-                && m.mentions
-                    .as_ref()
-                    .and_then(|v| serde_json::from_value::<Vec<i32>>(v.clone()).ok())
-                    .is_some_and(|ids| ids.contains(&employee_id))
-        });
-        plan_posts(
-            engine,
-            employee_id,
-            &chat,
-            &kept,
-            saturation,
-            boss_mentioned_me,
-        )
-        .await?
-    } else {
-        (vec![], None, 0)
-    };
+    let (posts, silenced_by, repetitions) =
+        if t.should_speak && said.kept.is_empty() && said.impostor {
+            (vec![], Some(HeldBack::Identity.as_str()), 0)
+        } else if t.should_speak && !said.kept.is_empty() {
+            plan_posts(
+                engine,
+                w.me.id,
+                &w.chat,
+                &said.kept,
+                saturation,
+                boss_mentioned(w),
+            )
+            .await?
+        } else {
+            (vec![], None, 0)
+        };
     let plan = Plan {
         thought: t,
-        requirement: chat_requirement,
-        latest_seen,
-        trace: trace.clone(),
-        follow_up: focus != Focus::ToolResult,
+        requirement: said.chat_requirement,
+        latest_seen: w.latest_seen,
+        trace: w.trace.clone(),
+        follow_up: w.focus != Focus::ToolResult,
         posts,
         repetitions,
         silenced_by: silenced_by.map(str::to_owned),
-        report_task: reporting.as_ref().map(|t| t.id),
+        report_task: w.reporting.as_ref().map(|t| t.id),
         interest,
         saturation,
-        seed: seed.id.to_owned(),
-        prompt_tokens: prompt.tokens,
-        at: now,
+        seed: said.seed.to_owned(),
+        prompt_tokens: said.prompt_tokens,
+        at: said.at,
     };
     let posted = plan.posted();
-    pending::write_and_apply(engine, employee_id, chat.id, plan).await?;
+    pending::write_and_apply(engine, w.me.id, w.chat.id, plan).await?;
     Ok(ThinkOutcome::Thought {
         interest: Some(interest),
         saturation: Some(saturation),
@@ -497,9 +701,9 @@ pub(super) async fn think(
         silenced: silenced_by.is_some(),
         malformed: false,
         failed: false,
-        calls,
-        model_time,
-        prompt_tokens: prompt.tokens,
+        calls: said.calls,
+        model_time: said.model_time,
+        prompt_tokens: said.prompt_tokens,
     })
 }
 
@@ -559,22 +763,25 @@ pub(super) async fn drop_thought(engine: &Engine, d: Dropped<'_>) -> Result<Thin
     engine
         .core()
         .minds
-        .record_thought(thought_row(
-            d.employee_id,
-            d.chat_id,
-            "",
-            &e,
-            false,
-            false,
-            Some(why),
-            None,
-            None,
-            d.seed,
-            d.prompt_tokens,
-            json!({}),
-            d.trace,
-            engine.now(),
-        ))
+        .record_thought(
+            ThoughtRecord {
+                employee_id: d.employee_id,
+                chat_id: d.chat_id,
+                inner: "",
+                reason: &e,
+                should_speak: false,
+                spoke: false,
+                silenced_by: Some(why),
+                interest: None,
+                saturation: None,
+                seed: d.seed,
+                prompt_tokens: d.prompt_tokens,
+                ops: json!({}),
+                trace: d.trace,
+                at: engine.now(),
+            }
+            .row(),
+        )
         .await?;
     if budget {
         // …but only until the budget does: the day's `max_cost` is spent, not the work.
@@ -720,39 +927,43 @@ async fn gate(
     Ok((kept, why, repeated))
 }
 
-#[allow(clippy::too_many_arguments)] // one row, spelled out
-pub(super) fn thought_row(
-    employee_id: i32,
-    chat_id: i32,
-    inner: &str,
-    reason: &str,
-    should_speak: bool,
-    spoke: bool,
-    silenced_by: Option<&str>,
-    interest: Option<u8>,
-    saturation: Option<u8>,
-    seed: &str,
-    prompt_tokens: usize,
-    ops: serde_json::Value,
-    trace: Option<String>,
-    now: chrono::DateTime<chrono::Utc>,
-) -> thought_row_entity::ActiveModel {
-    thought_row_entity::ActiveModel {
-        id: NotSet,
-        employee_id: Set(employee_id),
-        chat_id: Set(Some(chat_id)),
-        inner_thoughts: Set(inner.chars().take(2000).collect()),
-        reason: Set(reason.chars().take(500).collect()),
-        should_speak: Set(should_speak),
-        spoke: Set(spoke),
-        silenced_by: Set(silenced_by.map(str::to_owned)),
-        interest: Set(interest.map(i32::from)),
-        saturation: Set(saturation.map(i32::from)),
-        perspective_seed: Set(seed.to_owned()),
-        prompt_tokens: Set(i32::try_from(prompt_tokens).unwrap_or(i32::MAX)),
-        ops: Set(ops),
-        trace_id: Set(trace),
-        created_at: Set(now),
+/// One thought as its row records it.
+pub(super) struct ThoughtRecord<'a> {
+    pub employee_id: i32,
+    pub chat_id: i32,
+    pub inner: &'a str,
+    pub reason: &'a str,
+    pub should_speak: bool,
+    pub spoke: bool,
+    pub silenced_by: Option<&'a str>,
+    pub interest: Option<u8>,
+    pub saturation: Option<u8>,
+    pub seed: &'a str,
+    pub prompt_tokens: usize,
+    pub ops: serde_json::Value,
+    pub trace: Option<String>,
+    pub at: chrono::DateTime<chrono::Utc>,
+}
+
+impl ThoughtRecord<'_> {
+    pub(super) fn row(self) -> thought_row_entity::ActiveModel {
+        thought_row_entity::ActiveModel {
+            id: NotSet,
+            employee_id: Set(self.employee_id),
+            chat_id: Set(Some(self.chat_id)),
+            inner_thoughts: Set(self.inner.chars().take(2000).collect()),
+            reason: Set(self.reason.chars().take(500).collect()),
+            should_speak: Set(self.should_speak),
+            spoke: Set(self.spoke),
+            silenced_by: Set(self.silenced_by.map(str::to_owned)),
+            interest: Set(self.interest.map(i32::from)),
+            saturation: Set(self.saturation.map(i32::from)),
+            perspective_seed: Set(self.seed.to_owned()),
+            prompt_tokens: Set(i32::try_from(self.prompt_tokens).unwrap_or(i32::MAX)),
+            ops: Set(self.ops),
+            trace_id: Set(self.trace),
+            created_at: Set(self.at),
+        }
     }
 }
 

@@ -100,6 +100,19 @@ pub struct Secretary {
     tasks: TaskTracker,
 }
 
+/// The services the secretary acts through.
+pub struct SecretaryServices {
+    pub db: Db,
+    pub org: OrgService,
+    pub chats: Chats,
+    pub meetings: crate::meeting::Meetings,
+    pub approvals: crate::approvals::Approvals,
+    pub gateway: Gateway,
+    pub providers: Arc<Providers>,
+    pub work: Work,
+    pub bus: EventBus,
+}
+
 impl std::fmt::Debug for Secretary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Secretary").finish_non_exhaustive()
@@ -113,18 +126,18 @@ pub(super) enum Outcome {
 }
 
 impl Secretary {
-    #[allow(clippy::too_many_arguments)] // the services the secretary acts through
-    pub fn new(
-        db: Db,
-        org: OrgService,
-        chats: Chats,
-        meetings: crate::meeting::Meetings,
-        approvals: crate::approvals::Approvals,
-        gateway: Gateway,
-        providers: Arc<Providers>,
-        work: Work,
-        bus: EventBus,
-    ) -> Self {
+    pub fn new(services: SecretaryServices) -> Self {
+        let SecretaryServices {
+            db,
+            org,
+            chats,
+            meetings,
+            approvals,
+            gateway,
+            providers,
+            work,
+            bus,
+        } = services;
         Self {
             db,
             org,

@@ -7,10 +7,9 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 use chrono::{DateTime, TimeDelta, Utc};
 use cubicle_core::AppCore;
+use cubicle_core::bundle::entity::{approval, cost_ledger, employee, task};
 use cubicle_core::engine::Engine;
 use cubicle_core::gateway::start_of_day;
-use cubicle_store::entity::{approval, chat_message, cost_ledger, employee, task, thought};
-use sea_orm::{EntityTrait, QueryOrder};
 use serde::Serialize;
 
 /// A task pending this long with no model call by its owner (budget stops aside) is
@@ -93,11 +92,10 @@ pub async fn compute(
     days: u32,
     budget: f64,
 ) -> Result<Figures> {
-    let db = &core.db;
-    let ledger = cost_ledger::Entity::find()
-        .order_by_asc(cost_ledger::Column::Id)
-        .all(db)
-        .await?;
+    // The whole company as one consistent moment, read through core.
+    let all = cubicle_core::bundle::export(core).await?.tables;
+    let mut ledger = all.cost_ledger;
+    ledger.sort_by_key(|r| r.id);
     let mut f = Figures {
         simulated_days: days,
         ..Figures::default()
@@ -134,7 +132,7 @@ pub async fn compute(
     f.days_budget_bound = f.spend.iter().filter(|d| d.refused > 0).count() as u64;
     f.spend_total_usd = ledger.iter().map(|r| r.cost_usd).sum();
 
-    for t in thought::Entity::find().all(db).await? {
+    for t in &all.thought {
         match t.silenced_by.as_deref() {
             Some(why @ ("malformed" | "model_error" | "budget")) => {
                 *f.thoughts_lost.entry(why.to_owned()).or_default() += 1;
@@ -142,14 +140,14 @@ pub async fn compute(
             _ => f.thoughts_ok += 1,
         }
     }
-    for m in chat_message::Entity::find().all(db).await? {
+    for m in &all.chat_message {
         match m.sender_kind.as_str() {
             "boss" => f.boss_messages += 1,
             "employee" => f.employee_messages += 1,
             _ => {}
         }
     }
-    let tasks = task::Entity::find().all(db).await?;
+    let tasks = all.task;
     for t in &tasks {
         if t.created_by == "boss" {
             f.tasks_by_boss += 1;
@@ -163,10 +161,16 @@ pub async fn compute(
         }
     }
 
-    let staff = employee::Entity::find().all(db).await?;
+    let staff = all.employee;
     f.employees = staff.iter().filter(|e| e.fired_at.is_none()).count();
     let end = from + TimeDelta::days(i64::from(days));
-    f.stuck = stuck(core, engine, &staff, &tasks, &ledger, end).await?;
+    let books = Books {
+        staff: &staff,
+        tasks: &tasks,
+        ledger: &ledger,
+        approvals: &all.approval,
+    };
+    f.stuck = stuck(core, engine, books, end).await?;
     Ok(f)
 }
 
@@ -226,6 +230,15 @@ fn spend_per_day(
         .collect()
 }
 
+/// What the end of the run holds, as read once for the report.
+#[derive(Clone, Copy)]
+struct Books<'a> {
+    staff: &'a [employee::Model],
+    tasks: &'a [task::Model],
+    ledger: &'a [cost_ledger::Model],
+    approvals: &'a [approval::Model],
+}
+
 /// Stuck employees, precisely:
 /// 1. at the end, a status other than `idle` that nothing explains (`waiting_approval`
 ///    with no approval waiting);
@@ -237,13 +250,15 @@ fn spend_per_day(
 async fn stuck(
     core: &AppCore,
     engine: &Engine,
-    staff: &[employee::Model],
-    tasks: &[task::Model],
-    ledger: &[cost_ledger::Model],
+    books: Books<'_>,
     end: DateTime<Utc>,
 ) -> Result<Vec<Stuck>> {
-    let db = &core.db;
-    let waiting = approval::Entity::find().all(db).await?;
+    let Books {
+        staff,
+        tasks,
+        ledger,
+        approvals: waiting,
+    } = books;
     let mut out = Vec::new();
     // After a day's first refusal for money nobody can work until midnight.
     let stops: Vec<(DateTime<Utc>, DateTime<Utc>)> = {
@@ -279,9 +294,7 @@ async fn stuck(
             .iter()
             .filter(|t| t.owner_id == e.id && t.kind == "oneshot" && t.status == "pending")
             .count();
-        let unread = cubicle_store::chat::chats_with_unread_for(db, e.id)
-            .await?
-            .len();
+        let unread = core.chats.unread_chats_of(e.id).await?.len();
         if (pending > 0 || unread > 0) && engine.pending_for(e.id).is_empty() {
             out.push(Stuck {
                 employee: name.clone(),

@@ -219,5 +219,9 @@ async fn a_bundle_keeps_where_a_webhook_went_but_not_its_secret_and_it_cannot_ru
         .decide_shown(waiting[0].id, Decision::Approve, DecidedVia::Ui, None)
         .await
         .unwrap();
-    assert!(a.error.unwrap().contains("no longer match"), "never posted");
+    // Sealed anew on import, it can be decided here; what it carries is the redacted
+    // URL, which goes nowhere.
+    let error = a.error.expect("never posted");
+    assert!(error.contains("hooks.slack.com"), "{error}");
+    assert!(a.result.is_none(), "{a:?}");
 }
