@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The Rust supply chain, checked with cargo-deny against deny.toml:
-#   scripts/supply-chain.sh policy       licences, sources and bans (needs no network)
+#   scripts/supply-chain.sh policy       licences, sources and bans (no database needed)
 #   scripts/supply-chain.sh advisories   known vulnerabilities (RustSec advisory database)
 # The advisory database is a git repository. It comes from, in this order:
 #   CUBICLE_ADVISORY_DB=PATH   a local copy (a clone or a bare mirror of rustsec/advisory-db)
 #   the network                cargo deny fetches it, for at most CUBICLE_ADVISORY_FETCH_SECONDS (60)
-#   an earlier fetch           if cargo-deny still accepts it (at most 90 days old)
+#   an earlier fetch           if its newest commit is at most 90 days old
 # With none of these the advisories are NOT checked: that is said loudly, with the reason,
 # and the step passes unless CUBICLE_REQUIRE_ADVISORIES=1, where it fails.
 set -uo pipefail
