@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything Cubicle needs on a fresh Debian 12 / Ubuntu machine and builds it.
 #   scripts/setup.sh          system packages, npm packages, UI build, desktop app build
-#   scripts/setup.sh --test   the same plus what the test suite needs (tauri-driver, nightly
-#                             Rust and cargo-fuzz, and llama-cpp-python's OpenAI-compatible
+#   scripts/setup.sh --test   the same plus what the test suite needs (tauri-driver, cargo-deny,
+#                             nightly Rust and cargo-fuzz, and llama-cpp-python's OpenAI-compatible
 #                             server, a real third-party server for the client tests)
 # Safe to run again: each step is skipped when already done.
 set -euo pipefail
@@ -75,6 +75,19 @@ if ((WITH_TEST)); then
     cargo install tauri-driver --locked --quiet
   fi
   tauri-driver --help >/dev/null 2>&1 || true
+
+  # cargo-deny checks the Rust supply chain (scripts/supply-chain.sh, deny.toml). Built from
+  # crates.io with its own lock file, pinned: a newer one may read deny.toml differently.
+  step "cargo-deny (licences, sources, bans and advisories of the Rust dependencies)"
+  CARGO_DENY_VERSION=0.20.2
+  t0=$(date +%s)
+  if [[ "$(cargo deny --version 2>/dev/null)" == "cargo-deny $CARGO_DENY_VERSION" ]]; then
+    echo "present: cargo-deny $CARGO_DENY_VERSION"
+  else
+    cargo install --locked --quiet "cargo-deny@$CARGO_DENY_VERSION"
+  fi
+  cargo deny --version
+  echo "cargo-deny: $(($(date +%s) - t0)) s"
 
   step "nightly Rust and cargo-fuzz (the fuzz suite, scripts/fuzz.sh)"
   t0=$(date +%s)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets up everything (scripts/setup.sh --test) and runs every test suite:
-# format + lints, Rust tests (real SQLite, real PostgreSQL, a real keyring session), fuzzing,
-# the UI tests, the desktop end-to-end test (the real app under Xvfb via WebDriver) and
-# the Linux packages (.deb + AppImage, built and checked).
+# format + lints, the supply chain (cargo deny, npm audit), Rust tests (real SQLite, real
+# PostgreSQL, a real keyring session), fuzzing, the UI tests, the desktop end-to-end test
+# (the real app under Xvfb via WebDriver) and the Linux packages (.deb + AppImage, built
+# and checked).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -48,6 +49,15 @@ trap stop_postgres EXIT
 
 suite "rustfmt" cargo fmt --all -- --check
 suite "clippy" cargo clippy --workspace --all-targets --features custom-protocol -- -D warnings
+
+# The supply chain: licences, sources and bans of every Rust crate (deny.toml); known
+# vulnerabilities in the Rust crates (RustSec) and in the UI's runtime npm packages, each
+# against a reviewed ignore list. Without an advisory database the advisories steps say
+# loudly that nothing was checked (docs/security.md#supply-chain).
+suite "supply chain: cargo deny (licences, sources, bans)" scripts/supply-chain.sh policy
+suite "supply chain: cargo deny (RustSec advisories)" scripts/supply-chain.sh advisories
+suite "supply chain: npm audit --omit=dev (ui/ and the root package)" bash -c \
+  "node --test scripts/npm-audit.test.mjs && node scripts/npm-audit.mjs ui ."
 
 step "start PostgreSQL"
 start_postgres || { echo "could not start PostgreSQL" >&2; exit 1; }

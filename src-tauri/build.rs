@@ -65,6 +65,8 @@ const COMMANDS: &[&str] = &[
     "ui_first_paint",
     "employee_tools",
     "set_employee_tools",
+    "employee_network_access",
+    "set_employee_network_access",
     "export_company",
     "import_company",
     "save_company_bundle",

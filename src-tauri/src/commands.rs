@@ -80,6 +80,8 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         app::ui_first_paint,
         employee_tools::employee_tools,
         employee_tools::set_employee_tools,
+        employee_tools::employee_network_access,
+        employee_tools::set_employee_network_access,
         bundle::export_company,
         bundle::import_company,
         bundle::save_company_bundle,
@@ -311,6 +313,75 @@ mod tests {
         assert_eq!(saved["cliCommand"], "codex exec");
         let org = invoke(&w, "get_org", json!({})).expect("org");
         assert_eq!(org["employees"][0]["approvalPolicy"], "manual");
+    }
+
+    #[test]
+    fn an_employees_sandbox_network_is_off_until_the_boss_switches_it_on() {
+        let dir = tempfile::tempdir().expect("dir");
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
+        let core = tauri::async_runtime::block_on(AppCore::open(&url)).expect("core");
+        let (_app, w) = app(core.clone());
+        invoke(
+            &w,
+            "setup_company",
+            json!({"input": {"name": "Acme", "bossName": "Ada", "language": "en", "mission": null}}),
+        )
+        .expect("setup");
+        let bob = invoke(
+            &w,
+            "hire_employee",
+            json!({"input": {"name": "Bob", "title": "DevOps", "departmentId": null, "managerId": null, "archetype": null}}),
+        )
+        .expect("hire");
+        let read = |w: &WebviewWindow<MockRuntime>| {
+            invoke(
+                w,
+                "employee_network_access",
+                json!({"input": {"employeeId": bob["id"]}}),
+            )
+        };
+        assert_eq!(read(&w).expect("read"), json!(false), "off by default");
+
+        let set = |allowed: bool| {
+            invoke(
+                &w,
+                "set_employee_network_access",
+                json!({"input": {"employeeId": bob["id"], "allowed": allowed}}),
+            )
+        };
+        set(true).expect("on");
+        assert_eq!(read(&w).expect("read"), json!(true));
+        let id = bob["id"]
+            .as_i64()
+            .and_then(|i| i32::try_from(i).ok())
+            .expect("id");
+        let stored = tauri::async_runtime::block_on(core.approvals.network_access(id));
+        assert!(
+            stored.expect("stored"),
+            "what the sandbox reads is what was set"
+        );
+        set(false).expect("off");
+        assert_eq!(read(&w).expect("read"), json!(false));
+
+        let err = invoke(
+            &w,
+            "set_employee_network_access",
+            json!({"input": {"employeeId": bob["id"], "allowed": "yes"}}),
+        )
+        .expect_err("not a boolean");
+        assert!(err.to_string().contains("boolean"), "{err}");
+        let err = invoke(
+            &w,
+            "employee_network_access",
+            json!({"input": {"employeeId": 999}}),
+        )
+        .expect_err("unknown employee");
+        assert_eq!(err["code"], "not_found");
+        assert_eq!(
+            read(&w).expect("read"),
+            json!(false),
+            "a refused call changes nothing"
+        );
     }
 
     #[test]

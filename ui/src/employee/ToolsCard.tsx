@@ -9,6 +9,7 @@ import { errorDetail } from "../ipc/errors";
 import { employeeToolsKeys, useEmployeeTools, useInvalidatingMutation } from "../ipc/queries";
 import { api } from "../ipc/api";
 import { Card } from "./Card";
+import { NetworkToggle } from "./NetworkToggle";
 import {
   POLICY_CHOICES,
   RUN_CLI,
@@ -35,6 +36,7 @@ const SAVED_NOTICE_MS = 4000;
  */
 export function ToolsCard({ employeeId, name, fired }: { employeeId: number; name: string; fired: boolean }) {
   const { t } = useTranslation();
+  const networkHeading = useId();
   const query = useEmployeeTools(employeeId);
   return (
     <Card title={t("profile.tools.title")} description={t("profile.tools.description", { name })} testId="profile-tools">
@@ -48,7 +50,15 @@ export function ToolsCard({ employeeId, name, fired }: { employeeId: number; nam
           </Button>
         </div>
       ) : (
-        <ToolsForm key={employeeId} data={query.data} name={name} fired={fired} />
+        <>
+          <ToolsForm key={employeeId} data={query.data} name={name} fired={fired} />
+          <section aria-labelledby={networkHeading} className="mt-5 space-y-2 border-t border-slate-100 pt-4">
+            <h4 id={networkHeading} className="text-sm font-medium text-slate-700">
+              {t("profile.tools.network.title")}
+            </h4>
+            <NetworkToggle employeeId={employeeId} name={name} fired={fired} />
+          </section>
+        </>
       )}
     </Card>
   );

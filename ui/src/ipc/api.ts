@@ -222,6 +222,10 @@ export const api = {
    * or `run_cli` without a command; `already_fired` for someone who left.
    */
   setEmployeeTools: (input: SetEmployeeTools) => invoke<EmployeeToolsDto>("set_employee_tools", { input }),
+  /** Whether the sandbox their commands (`run_shell`, `run_cli`) run in has the network: off by default. */
+  employeeNetworkAccess: (input: EmployeeRef) => invoke<boolean>("employee_network_access", { input }),
+  /** Switches it at once; a call approved under the other setting is refused when it comes to run. */
+  setEmployeeNetworkAccess: (input: SetNetworkAccess) => invoke<void>("set_employee_network_access", { input }),
   /** Exports and saves the bundle as `fileName` in the user's Downloads folder (never over a file); says where. */
   saveCompanyBundle: (fileName: string) => invoke<SavedBundle>("save_company_bundle", { fileName }),
   /** Reads a bundle into an empty database only (`database_not_empty` otherwise), all or nothing. */
@@ -231,6 +235,10 @@ export const api = {
 // Plain Rust input structs of the chat and mind commands (no generated bindings).
 export interface ChatRef {
   chatId: number;
+}
+export interface SetNetworkAccess {
+  employeeId: number;
+  allowed: boolean;
 }
 export interface EmployeeRef {
   employeeId: number;

@@ -51,6 +51,8 @@ export const queryKeys = {
   /** Each employee's tools-and-approvals card sits under it. */
   employeeTools: ["employee-tools"] as const,
   employeeToolsOf: (employeeId: number) => ["employee-tools", employeeId] as const,
+  /** Under the employee's card, so whatever makes the card stale makes this stale too. */
+  employeeNetworkOf: (employeeId: number) => ["employee-tools", employeeId, "network"] as const,
   approvalList: (filter: ApprovalFilter) =>
     filter.kind === "pending" ? (["approvals", "pending"] as const) : (["approvals", "history", filter.status, filter.employeeId] as const),
 };
@@ -256,6 +258,11 @@ export const APPROVAL_KEYS = [queryKeys.approvals, queryKeys.dashboard, queryKey
 
 export function useEmployeeTools(employeeId: number) {
   return useQuery({ queryKey: queryKeys.employeeToolsOf(employeeId), queryFn: () => api.employeeTools({ employeeId }) });
+}
+
+/** Whether the sandbox of someone's commands has the network. */
+export function useEmployeeNetwork(employeeId: number) {
+  return useQuery({ queryKey: queryKeys.employeeNetworkOf(employeeId), queryFn: () => api.employeeNetworkAccess({ employeeId }) });
 }
 
 /** What saving someone's tools and approvals makes stale: their card, the org chart (side panel) and their profile. */

@@ -1,5 +1,6 @@
 // The "tools and approvals" half of the in-memory Cubicle (see fakeBackend.ts): one employee's own
-// approval policy, tool whitelist and CLI command, read and saved as one card, with the same checks,
+// approval policy, tool whitelist and CLI command, read and saved as one card, and whether their
+// sandbox has the network, switched on its own; with the same checks,
 // error codes and domain event as the Rust side (crates/core/src/approvals/employee_tools.rs): the
 // whole edit is checked before any of it is written.
 import type { EmployeeToolsDto } from "../bindings/EmployeeToolsDto";
@@ -7,7 +8,7 @@ import type { ErrorCode } from "../bindings/ErrorCode";
 import type { IpcError } from "../bindings/IpcError";
 import type { SetEmployeeTools } from "../bindings/SetEmployeeTools";
 import type { ToolSpec } from "../bindings/ToolSpec";
-import type { EmployeeRef } from "../ipc/api";
+import type { EmployeeRef, SetNetworkAccess } from "../ipc/api";
 import { FakeApprovals } from "./fakeApprovals";
 import { UNHANDLED } from "./fakeChats";
 
@@ -52,6 +53,9 @@ function currentTools(whitelist: string[]): string[] {
 
 /** Tools and approvals on top of the approval queue; FakeBackend adds the rest. */
 export abstract class FakeTools extends FakeApprovals {
+  /** Employees whose sandbox has the network (employee.network_access); everyone else's has none. */
+  networkAllowed = new Set<number>();
+
   /** Answers a tools command, or UNHANDLED for any other command. */
   protected toolsCommand(cmd: string, input: unknown): unknown {
     switch (cmd) {
@@ -59,6 +63,10 @@ export abstract class FakeTools extends FakeApprovals {
         return this.employeeTools((input as EmployeeRef).employeeId);
       case "set_employee_tools":
         return this.setEmployeeTools(input as SetEmployeeTools);
+      case "employee_network_access":
+        return this.networkAllowed.has(this.employeeForNetwork((input as EmployeeRef).employeeId));
+      case "set_employee_network_access":
+        return this.setNetworkAccess(input as SetNetworkAccess);
       default:
         return UNHANDLED;
     }
@@ -98,5 +106,20 @@ export abstract class FakeTools extends FakeApprovals {
     e.cliCommand = command;
     this.emit({ type: "employee_updated", employeeId: e.id });
     return this.employeeTools(e.id);
+  }
+
+  /** As Approvals::network_access: an unknown id is `not_found`. */
+  private employeeForNetwork(employeeId: number): number {
+    return (this.employees.find((x) => x.id === employeeId) ?? fail("not_found", `employee ${employeeId} does not exist`)).id;
+  }
+
+  /** As Approvals::set_network_access: written at once, with the same domain event. */
+  private setNetworkAccess(input: SetNetworkAccess): null {
+    if (typeof input.allowed !== "boolean") fail("invalid_input", "invalid type: expected a boolean");
+    const id = this.employeeForNetwork(input.employeeId);
+    if (input.allowed) this.networkAllowed.add(id);
+    else this.networkAllowed.delete(id);
+    this.emit({ type: "employee_updated", employeeId: id });
+    return null;
   }
 }
