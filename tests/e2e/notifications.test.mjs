@@ -12,7 +12,6 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import fs from "node:fs";
-import path from "node:path";
 import crypto from "node:crypto";
 import { execFileSync, execFile } from "node:child_process";
 import { promisify } from "node:util";
