@@ -89,6 +89,9 @@ suite "UI tests (Vitest)" bash -c "cd ui && npm test --silent"
 # The desktop tests get their own D-Bus session with an unlocked gnome-keyring too, so
 # keys set in the app land in a real (throwaway) keychain.
 e2e_tests() {
+  # The notification daemon the suite presses buttons on (cubicle-test-notifications) is a
+  # binary of the tests crate: the Rust test build above makes it, so this is a no-op then.
+  cargo test --workspace --features custom-protocol --no-run --quiet || return 1
   dbus-run-session -- bash -c '
     export XDG_DATA_HOME=$(mktemp -d)
     mkdir -p "$XDG_DATA_HOME/keyrings"

@@ -220,6 +220,14 @@ impl NotificationServer {
         lock(&self.state).notifications.clone()
     }
 
+    /// The process id behind a bus name (a [`Recorded::sender`]), as the bus daemon
+    /// knows it: which program raised a notification.
+    pub async fn sender_pid(&self, sender: &str) -> zbus::Result<u32> {
+        let name = zbus::names::BusName::try_from(sender)?;
+        let bus = zbus::fdo::DBusProxy::new(&self.conn).await?;
+        Ok(bus.get_connection_unix_process_id(name).await?)
+    }
+
     /// Ids the client closed itself.
     pub fn closed_by_client(&self) -> Vec<u32> {
         lock(&self.state).closed_by_client.clone()
@@ -288,20 +296,9 @@ impl NotificationServer {
     /// before that is lost to it. The bus daemon's statistics interface says when the
     /// subscription is in place (or that the client's connection is gone).
     async fn wait_until_listening(&self, sender: &str) -> zbus::Result<()> {
-        let stats = zbus::fdo::StatsProxy::new(&self.conn).await?;
         let deadline = tokio::time::Instant::now() + PATIENCE;
         loop {
-            let rules = stats.get_all_match_rules().await?;
-            let listening =
-                rules
-                    .iter()
-                    .find(|(name, _)| name.as_str() == sender)
-                    .map(|(_, rules)| {
-                        rules
-                            .iter()
-                            .any(|r| r.member().is_some_and(|m| m.as_str() == "ActionInvoked"))
-                    });
-            match listening {
+            match self.listens_for_actions(sender).await? {
                 Some(true) | None => return Ok(()),
                 Some(false) if tokio::time::Instant::now() >= deadline => {
                     return Err(zbus::Error::Failure(format!(
@@ -311,6 +308,26 @@ impl NotificationServer {
                 Some(false) => tokio::time::sleep(Duration::from_millis(20)).await,
             }
         }
+    }
+
+    /// Whether `sender` has a match rule for `ActionInvoked` (`None`: it is not on the bus).
+    /// The rules are read as plain text: a real app's connections (GLib, WebKit, AT-SPI)
+    /// hold rules that zbus's typed `MatchRule` does not parse, which would fail the call.
+    async fn listens_for_actions(&self, sender: &str) -> zbus::Result<Option<bool>> {
+        let reply = self
+            .conn
+            .call_method(
+                Some("org.freedesktop.DBus"),
+                "/org/freedesktop/DBus",
+                Some("org.freedesktop.DBus.Debug.Stats"),
+                "GetAllMatchRules",
+                &(),
+            )
+            .await?;
+        let rules: HashMap<String, Vec<String>> = reply.body().deserialize()?;
+        Ok(rules
+            .get(sender)
+            .map(|rules| rules.iter().any(|r| r.contains("member='ActionInvoked'"))))
     }
 }
 
