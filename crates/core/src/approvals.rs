@@ -308,6 +308,9 @@ impl Approvals {
             // A high-risk action the policy lets through still gets an approval row,
             // decided by the policy, so the boss can see afterwards what ran unasked.
             chain.push(policy::decided("policy", rule));
+            // Sealed before the transaction: finding the key may write the company row,
+            // which would wait on this very transaction's lock.
+            let seal = self.seal.seal(&call.tool, &args).await?;
             let now = self.clock.now();
             let txn = self.db.begin().await?;
             if let Some(key) = key
@@ -321,7 +324,7 @@ impl Approvals {
                     employee: &e,
                     call: &call,
                     args: &args,
-                    seal: self.seal.seal(&call.tool, &args).await?,
+                    seal,
                     risk,
                     trace_id,
                     chat_id,

@@ -221,7 +221,7 @@ async fn a_bundle_keeps_where_a_webhook_went_but_not_its_secret_and_it_cannot_ru
         .unwrap();
     // Sealed anew on import, it can be decided here; what it carries is the redacted
     // URL, which goes nowhere.
-    let error = a.error.expect("never posted");
+    let error = a.error.clone().expect("never posted");
     assert!(error.contains("hooks.slack.com"), "{error}");
     assert!(a.result.is_none(), "{a:?}");
 }
