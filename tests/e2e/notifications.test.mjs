@@ -189,7 +189,7 @@ after(async () => {
   }
 });
 
-test("the running app raises one notification per approval, naming the employee, with Approve and Reject", () => {
+test("the running app raises one notification per approval, naming the employee, with Reject, and Approve when the whole action fits", () => {
   const exe = fs.realpathSync(APP);
   for (const [tag, n] of Object.entries(byTag)) {
     assert.equal(notifications.notifications().filter((m) => m.body.includes(tag)).length, 1, `${tag}: one notification`);

@@ -89,6 +89,8 @@ impl Engine {
         // approval key says so when it starts, not hours later.
         match self.core().approvals.seal().source().await {
             Ok(source) => tracing::info!(?source, "approval key ready"),
+            // Found once the company is set up, when the first action waits.
+            Err(crate::approvals::SealError::NoCompany) => {}
             Err(e) => {
                 tracing::warn!(error = %e, "no approval key: actions cannot wait for the boss")
             }
