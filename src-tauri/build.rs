@@ -60,6 +60,7 @@ const COMMANDS: &[&str] = &[
     "close_meeting",
     "list_approvals",
     "decide_approval",
+    "decide_approvals",
     "webhook_destinations",
     "set_webhook_destinations",
     "ui_first_paint",

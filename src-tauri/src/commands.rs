@@ -75,6 +75,7 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         work::close_meeting,
         approvals::list_approvals,
         approvals::decide_approval,
+        approvals::decide_approvals,
         approvals::webhook_destinations,
         approvals::set_webhook_destinations,
         app::ui_first_paint,

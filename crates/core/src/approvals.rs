@@ -505,6 +505,33 @@ impl Approvals {
         self.dto(&self.reload(id).await?).await
     }
 
+    /// Decides each of `batch` in turn, as [`Approvals::decide`] would one by one, and
+    /// says what came of each: one refused or settled elsewhere does not stop the rest.
+    pub async fn decide_all(
+        &self,
+        batch: DecideApprovals,
+        via: DecidedVia,
+    ) -> Result<Vec<DecisionResult>, ApprovalError> {
+        let mut out = Vec::with_capacity(batch.decisions.len());
+        for input in batch.decisions {
+            let id = input.approval_id;
+            out.push(match self.decide(input, via).await {
+                Ok(approval) => DecisionResult::Decided { approval },
+                Err(ApprovalError::AlreadyDecided { .. } | ApprovalError::Expired(_)) => {
+                    DecisionResult::SettledElsewhere {
+                        approval: self.get(id).await?,
+                    }
+                }
+                Err(ApprovalError::Storage(e)) => return Err(ApprovalError::Storage(e)),
+                Err(e) => DecisionResult::Failed {
+                    approval_id: id,
+                    error: e.into(),
+                },
+            });
+        }
+        Ok(out)
+    }
+
     /// Expires every waiting approval whose time is up at `now`; each requester is told
     /// (a note in its chat with the boss and a mailbox item). Returns the expired ones.
     pub async fn expire_due(&self, now: DateTime<Utc>) -> Result<Vec<ApprovalDto>, ApprovalError> {

@@ -86,6 +86,8 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     crate::models::LocalModelRef::export_all(&cfg)?;
     crate::approvals::ApprovalFilter::export_all(&cfg)?;
     crate::approvals::DecideApproval::export_all(&cfg)?;
+    crate::approvals::DecideApprovals::export_all(&cfg)?;
+    crate::approvals::DecisionResult::export_all(&cfg)?;
     crate::approvals::WebhookDestinations::export_all(&cfg)?;
     crate::approvals::DecidedVia::export_all(&cfg)?;
     crate::bundle::ImportReport::export_all(&cfg)?;

@@ -1,7 +1,8 @@
 //! The approval queue: what waits for the boss, and the boss's decisions from the UI.
 
 use cubicle_core::approvals::{
-    ApprovalDto, ApprovalFilter, DecideApproval, DecidedVia, WebhookDestinations,
+    ApprovalDto, ApprovalFilter, DecideApproval, DecideApprovals, DecidedVia, DecisionResult,
+    WebhookDestinations,
 };
 use cubicle_core::{AppCore, IpcError};
 use tauri::State;
@@ -20,6 +21,15 @@ pub async fn list_approvals(
 #[tauri::command]
 pub async fn decide_approval(core: State<'_, AppCore>, input: DecideApproval) -> Res<ApprovalDto> {
     Ok(core.approvals.decide(input, DecidedVia::Ui).await?)
+}
+
+/// Several at once ("approve selected"): what came of each.
+#[tauri::command]
+pub async fn decide_approvals(
+    core: State<'_, AppCore>,
+    input: DecideApprovals,
+) -> Res<Vec<DecisionResult>> {
+    Ok(core.approvals.decide_all(input, DecidedVia::Ui).await?)
 }
 
 /// The hosts employees' webhooks may reach (Settings → Webhooks).

@@ -196,15 +196,40 @@ describe("approvals page", () => {
       expect.stringContaining("Release 2.3 is out 🎉"),
       expect.stringContaining("cargo test --release"),
     ]);
-    expect(backend.callsOf("decide_approval")).toHaveLength(0);
+    expect(backend.callsOf("decide_approvals")).toHaveLength(0);
     await user.click(within(dialog).getByTestId("approvals-batch-confirm"));
 
     await waitFor(() => expect(screen.queryByTestId("approvals-batch-dialog")).not.toBeInTheDocument());
-    expect(backend.inputsOf("decide_approval")).toEqual([
-      { approvalId: webhook.id, decision: "approve", note: null, argsHash: webhook.argsHash },
-      { approvalId: shell.id, decision: "approve", note: null, argsHash: shell.argsHash },
+    // One call for the batch, each decision bound to the seal its card showed.
+    expect(backend.inputsOf("decide_approvals")).toEqual([
+      {
+        decisions: [
+          { approvalId: webhook.id, decision: "approve", note: null, argsHash: webhook.argsHash },
+          { approvalId: shell.id, decision: "approve", note: null, argsHash: shell.argsHash },
+        ],
+      },
     ]);
     await waitFor(() => expect(waitingIds()).toEqual([budget.id]));
+  });
+
+  it("in a batch, one decided elsewhere is shown as it stands and one that changed is refused, the rest approved", async () => {
+    const { backend, webhook, shell, budget } = withApprovals();
+    backend.install();
+    const { user } = renderApp();
+
+    for (const a of [webhook, shell, budget]) await user.click(await screen.findByTestId(`approval-check-${a.id}`));
+    await user.click(screen.getByTestId("approvals-approve-selected"));
+    const dialog = await screen.findByTestId("approvals-batch-dialog");
+    // Meanwhile: the webhook was rejected from its notification, the budget raise changed.
+    Object.assign(backend.approvals.find((a) => a.id === webhook.id)!, { status: "rejected", decidedVia: "notification", decidedAt: ago(0) });
+    Object.assign(backend.approvals.find((a) => a.id === budget.id)!, { args: { dailyBudgetUsd: 500 }, argsHash: "e".repeat(64) });
+    await user.click(within(dialog).getByTestId("approvals-batch-confirm"));
+
+    expect(await within(dialog).findByText(/changed after it was shown to you, so nothing was run/)).toBeInTheDocument();
+    expect(backend.callsOf("decide_approvals")).toHaveLength(1);
+    expect(backend.approvals.find((a) => a.id === shell.id)?.status).toBe("approved");
+    expect(backend.approvals.find((a) => a.id === budget.id)?.status).toBe("waiting");
+    expect(await screen.findByTestId(`approval-${webhook.id}-already`)).toHaveTextContent("Already decided via notification.");
   });
 
   it("shows who decided first when a notification got there before the boss", async () => {

@@ -271,22 +271,24 @@ function BatchApproveDialog({
   onDone: () => void;
 }) {
   const { t } = useTranslation();
-  const { client, refresh } = useDecide();
+  const { refresh } = useDecide();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const run = async () => {
     setPending(true);
     setError(null);
     let failure: unknown = null;
-    for (const a of approvals) {
-      try {
-        await api.decideApproval({ approvalId: a.id, decision: "approve", note: null, argsHash: a.argsHash });
-      } catch (e) {
-        if (errorCode(e) === "already_decided" || errorCode(e) === "approval_expired") {
-          const now = await currentState(client, a.id);
-          if (now) onSettledElsewhere(now);
-        } else failure ??= e;
+    try {
+      // One call: core decides each in turn and says what came of it.
+      const results = await api.decideApprovals({
+        decisions: approvals.map((a) => ({ approvalId: a.id, decision: "approve", note: null, argsHash: a.argsHash })),
+      });
+      for (const r of results) {
+        if (r.kind === "settled_elsewhere") onSettledElsewhere(r.approval);
+        else if (r.kind === "failed") failure ??= r.error;
       }
+    } catch (e) {
+      failure = e;
     }
     await refresh();
     setPending(false);

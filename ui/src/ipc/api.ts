@@ -65,6 +65,8 @@ import type { MeetingViewDto } from "../bindings/MeetingViewDto";
 import type { ApprovalDto } from "../bindings/ApprovalDto";
 import type { ApprovalFilter } from "../bindings/ApprovalFilter";
 import type { DecideApproval } from "../bindings/DecideApproval";
+import type { DecideApprovals } from "../bindings/DecideApprovals";
+import type { DecisionResult } from "../bindings/DecisionResult";
 import type { WebhookDestinations } from "../bindings/WebhookDestinations";
 import type { EmployeeToolsDto } from "../bindings/EmployeeToolsDto";
 import type { SetEmployeeTools } from "../bindings/SetEmployeeTools";
@@ -204,6 +206,8 @@ export const api = {
    * the approval unchanged; the other way is `already_decided`; past its time, `approval_expired`.
    */
   decideApproval: (input: DecideApproval) => invoke<ApprovalDto>("decide_approval", { input }),
+  /** Several at once, each bound to the seal its card showed; what came of each, in order. */
+  decideApprovals: (input: DecideApprovals) => invoke<DecisionResult[]>("decide_approvals", { input }),
   /** The hosts employees' webhooks may reach (`host` or `host:port`), in the order added. */
   webhookDestinations: () => invoke<WebhookDestinations>("webhook_destinations"),
   /**

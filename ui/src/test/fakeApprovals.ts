@@ -6,6 +6,8 @@
 import type { ApprovalDto } from "../bindings/ApprovalDto";
 import type { ApprovalFilter } from "../bindings/ApprovalFilter";
 import type { DecideApproval } from "../bindings/DecideApproval";
+import type { DecideApprovals } from "../bindings/DecideApprovals";
+import type { DecisionResult } from "../bindings/DecisionResult";
 import type { DecidedVia } from "../bindings/DecidedVia";
 import type { Decision } from "../bindings/Decision";
 import type { ErrorCode } from "../bindings/ErrorCode";
@@ -73,6 +75,8 @@ export abstract class FakeApprovals extends FakeMeetings {
         return this.listApprovals(input as ApprovalFilter);
       case "decide_approval":
         return this.decideApproval(input as DecideApproval, "ui");
+      case "decide_approvals":
+        return (input as DecideApprovals).decisions.map((d) => this.decideOneOfMany(d));
       case "webhook_destinations":
         return { hosts: [...this.webhookHosts] };
       case "set_webhook_destinations":
@@ -174,6 +178,20 @@ export abstract class FakeApprovals extends FakeMeetings {
         .sort((a, b) => byAge(b, a))
         .slice(0, APPROVAL_LIST_LIMIT),
     );
+  }
+
+  /** As core's `decide_all`: one refused or settled elsewhere does not stop the rest. */
+  private decideOneOfMany(input: DecideApproval): DecisionResult {
+    try {
+      return { kind: "decided", approval: this.decideApproval(input, "ui") };
+    } catch (e) {
+      const error = e as IpcError;
+      const now = this.approvals.find((x) => x.id === input.approvalId);
+      if (now && (error.code === "already_decided" || error.code === "approval_expired")) {
+        return { kind: "settled_elsewhere", approval: structuredClone(now) };
+      }
+      return { kind: "failed", approvalId: input.approvalId, error };
+    }
   }
 
   private decideApproval(input: DecideApproval, via: DecidedVia): ApprovalDto {

@@ -157,6 +157,30 @@ pub struct DecideApproval {
     pub args_hash: String,
 }
 
+/// Several decisions at once (the queue's "approve selected"), each bound to the seal
+/// its card showed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DecideApprovals {
+    pub decisions: Vec<DecideApproval>,
+}
+
+/// What came of one decision of a batch.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
+pub enum DecisionResult {
+    /// Decided as asked (a failing action still counts: its error is in the approval).
+    Decided { approval: ApprovalDto },
+    /// Someone else decided it first, or it expired: how it stands now.
+    SettledElsewhere { approval: ApprovalDto },
+    /// Refused (changed since it was shown, gone, …): nothing was decided.
+    Failed { approval_id: i32, error: IpcError },
+}
+
 /// The boss's webhook allowlist as Settings edits it: hosts (`hooks.slack.com`),
 /// `host:port`, or pasted webhook URLs, of which only the host is kept.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]

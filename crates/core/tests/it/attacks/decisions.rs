@@ -228,3 +228,73 @@ async fn a_model_reading_of_the_bosss_words_never_decides_an_approval() {
             .exists()
     );
 }
+
+#[tokio::test]
+async fn a_batch_decides_each_as_shown_and_one_refusal_stops_nothing_else() {
+    use cubicle_core::approvals::{DecideApprovals, DecisionResult};
+    let c = TestCompany::new().await;
+    let dev = staff(&c, "Dev", &["write_file"]).await;
+    let mut ids = Vec::new();
+    for name in ["a.sh", "b.sh", "c.sh"] {
+        let args = json!({"path": format!("employees/{}/{name}", dev.id), "content": "echo ok"});
+        ids.push(waiting(ask(&c, &dev, "write_file", args).await.unwrap()));
+    }
+    let seals: Vec<String> = {
+        let mut v = Vec::new();
+        for id in &ids {
+            v.push(c.core.approvals.get(*id).await.unwrap().args_hash);
+        }
+        v
+    };
+    // The first is rejected elsewhere before the batch lands; the second is sent with a
+    // seal from another card; the third is as shown.
+    c.core
+        .approvals
+        .decide(
+            DecideApproval {
+                decision: Decision::Reject,
+                ..approve(ids[0], &seals[0])
+            },
+            DecidedVia::Notification,
+        )
+        .await
+        .unwrap();
+    let batch = DecideApprovals {
+        decisions: vec![
+            approve(ids[0], &seals[0]),
+            approve(ids[1], &seals[2]),
+            approve(ids[2], &seals[2]),
+        ],
+    };
+    let results = c
+        .core
+        .approvals
+        .decide_all(batch, DecidedVia::Ui)
+        .await
+        .unwrap();
+    assert!(
+        matches!(&results[0], DecisionResult::SettledElsewhere { approval } if approval.status == ApprovalStatus::Rejected),
+        "{:?}",
+        results[0]
+    );
+    assert!(
+        matches!(&results[1], DecisionResult::Failed { approval_id, error } if *approval_id == ids[1] && error.code.as_str() == "approval_changed"),
+        "{:?}",
+        results[1]
+    );
+    assert!(
+        matches!(&results[2], DecisionResult::Decided { approval } if approval.status == ApprovalStatus::Approved),
+        "{:?}",
+        results[2]
+    );
+    assert!(
+        workspace(&c)
+            .join(format!("employees/{}/c.sh", dev.id))
+            .exists()
+    );
+    assert!(
+        !workspace(&c)
+            .join(format!("employees/{}/b.sh", dev.id))
+            .exists()
+    );
+}
