@@ -447,10 +447,7 @@ impl Approvals {
         }
         let mut chain: Vec<Link> =
             serde_json::from_value(row.authorization_chain.clone()).unwrap_or_default();
-        let verb = match decision {
-            Decision::Approve => "approved",
-            Decision::Reject => "rejected",
-        };
+        let verb = decision.status().as_str();
         let who = if via == DecidedVia::Policy {
             "policy"
         } else {

@@ -296,8 +296,10 @@ fn distrust(tables: &mut Tables) {
         }
     }
     for a in &mut tables.approval {
-        if a.status == "approved" && a.run_started_at.is_none() {
-            a.status = "expired".into();
+        if a.status == crate::approvals::ApprovalStatus::Approved.as_str()
+            && a.run_started_at.is_none()
+        {
+            a.status = crate::approvals::ApprovalStatus::Expired.as_str().into();
         }
     }
 }

@@ -14,6 +14,8 @@ use crate::entity::{approval, tool_call};
 
 /// The status a decision may only be claimed from.
 pub const WAITING: &str = "waiting";
+/// The status of an approved action (run, running or queued to run).
+pub const APPROVED: &str = "approved";
 
 pub async fn insert_approval(
     conn: &impl ConnectionTrait,
@@ -150,7 +152,7 @@ async fn approved_not_run(
 ) -> Result<Vec<approval::Model>, DbErr> {
     let begun = approval::Column::RunStartedAt;
     approval::Entity::find()
-        .filter(approval::Column::Status.eq("approved"))
+        .filter(approval::Column::Status.eq(APPROVED))
         .filter(if started {
             begun.is_not_null()
         } else {
@@ -173,7 +175,7 @@ pub async fn claim_run(
     let res = approval::Entity::update_many()
         .col_expr(approval::Column::RunStartedAt, Expr::value(now))
         .filter(approval::Column::Id.eq(id))
-        .filter(approval::Column::Status.eq("approved"))
+        .filter(approval::Column::Status.eq(APPROVED))
         .filter(approval::Column::RunStartedAt.is_null())
         .filter(approval::Column::ExecutedAt.is_null())
         .filter(approval::Column::Error.is_null())
@@ -191,7 +193,7 @@ pub async fn mark_interrupted(
     let res = approval::Entity::update_many()
         .col_expr(approval::Column::Error, Expr::value(error))
         .filter(approval::Column::Id.eq(id))
-        .filter(approval::Column::Status.eq("approved"))
+        .filter(approval::Column::Status.eq(APPROVED))
         .filter(approval::Column::ExecutedAt.is_null())
         .filter(approval::Column::Error.is_null())
         .exec(conn)

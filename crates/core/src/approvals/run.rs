@@ -48,10 +48,7 @@ impl Approvals {
         decision: Decision,
         via: DecidedVia,
     ) -> Result<(), ApprovalError> {
-        let verb = match decision {
-            Decision::Approve => "approved",
-            Decision::Reject => "rejected",
-        };
+        let verb = decision.status().as_str();
         let outcome = if decision == Decision::Approve {
             match self.execute(row).await? {
                 Ok(_) => "It was done.".to_owned(),

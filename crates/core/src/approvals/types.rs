@@ -33,8 +33,9 @@ impl ApprovalStatus {
 
     pub fn as_str(self) -> &'static str {
         match self {
-            ApprovalStatus::Waiting => "waiting",
-            ApprovalStatus::Approved => "approved",
+            // The store's queries filter on these two; one spelling for both.
+            ApprovalStatus::Waiting => cubicle_store::approval::WAITING,
+            ApprovalStatus::Approved => cubicle_store::approval::APPROVED,
             ApprovalStatus::Rejected => "rejected",
             ApprovalStatus::Expired => "expired",
         }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 use chrono::{DateTime, TimeDelta, Utc};
 use cubicle_core::AppCore;
+use cubicle_core::approvals::ApprovalStatus;
 use cubicle_core::bundle::entity::{approval, cost_ledger, employee, task};
 use cubicle_core::engine::Engine;
 use cubicle_core::gateway::start_of_day;
@@ -283,7 +284,7 @@ async fn stuck(
             && !(e.status == "waiting_approval"
                 && waiting
                     .iter()
-                    .any(|a| a.employee_id == e.id && a.status == "waiting"))
+                    .any(|a| a.employee_id == e.id && a.status == ApprovalStatus::Waiting.as_str()))
         {
             out.push(Stuck {
                 employee: name.clone(),
