@@ -44,20 +44,94 @@ pub(super) async fn apply_ops(
     t: &Thought,
     staff: &HashMap<i32, employee::Model>,
 ) -> Result<serde_json::Value, DbErr> {
-    let Scope {
-        chat,
-        requirement: chat_requirement,
-        latest_seen,
-        trace,
-        follow_up: _,
-        key,
-    } = *scope;
-    let core = engine.core();
-    let now = engine.now();
+    let key = scope.key;
     let plan = plan::plan(t, me.id, staff);
+    let cx = Cx {
+        engine,
+        me,
+        scope,
+        staff,
+        now: engine.now(),
+    };
     let mut applied = Vec::new();
     for (i, op) in plan.memory.into_iter().enumerate() {
-        let tool_key = format!("{key}mem:{i}");
+        applied.extend(cx.memory(op, format!("{key}mem:{i}")).await?);
+    }
+    for (j, op) in plan.relationships.into_iter().enumerate() {
+        applied.push(cx.relationship(op, format!("{key}rel:{j}")).await?);
+    }
+    for (k, op) in plan.tasks.into_iter().enumerate() {
+        let task_key = format!("{key}task:{k}");
+        match op {
+            TaskPlan::Create {
+                description,
+                kind,
+                condition,
+                report_to,
+                assignee,
+            } => {
+                let own = OwnTask {
+                    description,
+                    kind,
+                    condition,
+                    report_to,
+                    assignee,
+                };
+                applied.push(cx.create_task(own, task_key).await?);
+            }
+            TaskPlan::Finish {
+                id,
+                resolved,
+                result,
+            } => applied.extend(cx.finish_task(id, resolved, result, task_key).await?),
+        }
+    }
+    // Tools go through the approval policy, whatever the thought claims: a thought has
+    // no way to approve anything (SPEC §8, fail closed).
+    for (l, request) in plan.tool_calls.into_iter().enumerate() {
+        let tool_key = format!("{key}tool:{l}");
+        applied.push(request_tool(engine, me, scope, request, tool_key).await?);
+    }
+    if let (Some(summary), Some(upto)) = (plan.summary, scope.latest_seen) {
+        mq::upsert_chat_summary(&engine.core().db, scope.chat.id, &summary, upto, cx.now).await?;
+    }
+    Ok(json!(applied))
+}
+
+/// One thought's ops being applied: who, where, and when.
+struct Cx<'a> {
+    engine: &'a Engine,
+    me: &'a employee::Model,
+    scope: &'a Scope<'a>,
+    staff: &'a HashMap<i32, employee::Model>,
+    now: chrono::DateTime<chrono::Utc>,
+}
+
+/// A task the thought makes: its own, or (by a requirement's owner) a colleague's.
+struct OwnTask {
+    description: String,
+    kind: TaskKind,
+    condition: Option<String>,
+    report_to: Option<String>,
+    assignee: Option<i32>,
+}
+
+impl Cx<'_> {
+    /// One memory op; what was applied, if anything.
+    async fn memory(
+        &self,
+        op: MemoryPlan,
+        tool_key: String,
+    ) -> Result<Option<serde_json::Value>, DbErr> {
+        let Cx {
+            engine,
+            me,
+            scope,
+            now,
+            ..
+        } = *self;
+        let (core, chat, chat_requirement) = (engine.core(), scope.chat, scope.requirement);
+        let mut out = None;
         match op {
             MemoryPlan::Add {
                 kind,
@@ -80,8 +154,7 @@ pub(super) async fn apply_ops(
                         }),
                         "share a memory",
                     );
-                    applied.push(request_tool(engine, me, scope, call, tool_key).await?);
-                    continue;
+                    return Ok(Some(request_tool(engine, me, scope, call, tool_key).await?));
                 }
                 let added = core
                     .minds
@@ -100,7 +173,7 @@ pub(super) async fn apply_ops(
                     )
                     .await?;
                 if let Some(id) = added {
-                    applied.push(json!({"memory": "add", "id": id, "kind": kind.as_str()}));
+                    out = Some(json!({"memory": "add", "id": id, "kind": kind.as_str()}));
                     if kind == MemoryKind::ShortTerm {
                         let at = memory_rules::short_term_expires_at(now, ttl_hours);
                         engine.schedule_expiry(me.id, at);
@@ -119,128 +192,151 @@ pub(super) async fn apply_ops(
                         json!({"action": "delete", "memoryId": id}),
                         "forget a shared memory",
                     );
-                    applied.push(request_tool(engine, me, scope, call, tool_key).await?);
+                    return Ok(Some(request_tool(engine, me, scope, call, tool_key).await?));
                 } else if core.minds.forget(me.id, id).await? {
-                    applied.push(json!({"memory": "delete", "id": id}));
+                    out = Some(json!({"memory": "delete", "id": id}));
                 }
             }
         }
+        Ok(out)
     }
-    for (j, op) in plan.relationships.into_iter().enumerate() {
-        let rel_key = format!("{key}rel:{j}");
-        let affinity = core
+
+    /// One relationship op.
+    async fn relationship(
+        &self,
+        op: plan::RelationshipPlan,
+        rel_key: String,
+    ) -> Result<serde_json::Value, DbErr> {
+        let affinity = self
+            .engine
+            .core()
             .minds
             .relate_keyed(
-                me.id,
+                self.me.id,
                 op.other,
                 op.impression.as_deref(),
                 op.affinity,
                 &rel_key,
             )
             .await?;
-        applied.push(match affinity {
+        Ok(match affinity {
             Some(affinity) => json!({"relationship": op.other, "affinity": affinity}),
             None => json!({"already": rel_key}),
-        });
+        })
     }
-    for (k, op) in plan.tasks.into_iter().enumerate() {
-        let task_key = format!("{key}task:{k}");
-        match op {
-            TaskPlan::Create {
-                description,
+
+    /// Makes a task the thought asked for.
+    async fn create_task(
+        &self,
+        own: OwnTask,
+        task_key: String,
+    ) -> Result<serde_json::Value, DbErr> {
+        let Cx {
+            engine,
+            me,
+            scope,
+            staff,
+            now,
+        } = *self;
+        let (core, chat, chat_requirement, trace) =
+            (engine.core(), scope.chat, scope.requirement, scope.trace);
+        let OwnTask {
+            description,
+            kind,
+            condition,
+            report_to,
+            assignee,
+        } = own;
+        // A task made while working on an instruction belongs to it, and to the
+        // requirement whose chat it was made in.
+        let report_to = match report_to.as_deref() {
+            Some(to) => report_target(engine, me, chat, staff, to).await?,
+            None => None,
+        };
+        // The requirement's owner gives out its work; anyone else's task is theirs.
+        let given = match (assignee, chat_requirement) {
+            (Some(a), Some(r)) if owns(engine, me.id, r).await? => Some(a),
+            _ => None,
+        };
+        let task = core
+            .work
+            .create(NewTask {
+                trace_id: trace.map(str::to_owned),
+                requirement_id: chat_requirement,
                 kind,
                 condition,
-                report_to,
-                assignee,
-            } => {
-                // A task made while working on an instruction belongs to it, and to the
-                // requirement whose chat it was made in.
-                let report_to = match report_to.as_deref() {
-                    Some(to) => report_target(engine, me, chat, staff, to).await?,
-                    None => None,
-                };
-                // The requirement's owner gives out its work; anyone else's task is theirs.
-                let given = match (assignee, chat_requirement) {
-                    (Some(a), Some(r)) if owns(engine, me.id, r).await? => Some(a),
-                    _ => None,
-                };
-                let task = core
-                    .work
-                    .create(NewTask {
-                        trace_id: trace.map(str::to_owned),
-                        requirement_id: chat_requirement,
-                        kind,
-                        condition,
-                        on_resolve_target: report_to,
-                        effect_key: Some(task_key),
-                        ..NewTask::new(
-                            given.unwrap_or(me.id),
-                            &description,
-                            if given.is_some() {
-                                crate::work::OWNER_CREATED_BY
-                            } else {
-                                "self"
-                            },
-                        )
-                    })
-                    .await?;
-                // A colleague hears of a task given to them like of one from the boss.
-                if given.is_none() {
-                    engine.know_task(task.id);
-                    if kind == TaskKind::Oneshot
-                        && let Some(at) = urgency::next_escalation(now, now)
-                    {
-                        engine.schedule_escalation(me.id, task.id, at);
-                    }
-                }
-                applied.push(json!({"task": "create", "id": task.id, "owner": task.owner_id}));
-            }
-            TaskPlan::Finish {
-                id,
-                resolved,
-                result,
-            } => {
-                let op_name = if resolved { "resolve" } else { "fail" };
-                let after_key = format!("{task_key}:after");
-                let task = match cubicle_store::effect::applied(&core.db, &task_key).await? {
-                    // Finished by an earlier run of this thought: only what follows
-                    // (review, report) may be missing.
-                    Some(_) => {
-                        applied.push(json!({"already": task_key}));
-                        match cubicle_store::effect::applied(&core.db, &after_key).await? {
-                            Some(_) => None,
-                            None => cubicle_store::work::find_task(&core.db, id).await?,
-                        }
-                    }
-                    None => {
-                        let task = core
-                            .work
-                            .finish_keyed(me.id, id, resolved, result.as_deref(), &task_key)
-                            .await?;
-                        if task.is_some() {
-                            applied.push(json!({"task": op_name, "id": id}));
-                        }
-                        task
-                    }
-                };
-                if let Some(task) = task {
-                    engine.cancel_escalation(me.id, id);
-                    super::review::after_finish(engine, me, chat, &task, Some(&after_key)).await?;
-                    cubicle_store::effect::claim(&core.db, &after_key, now).await?;
-                }
+                on_resolve_target: report_to,
+                effect_key: Some(task_key),
+                ..NewTask::new(
+                    given.unwrap_or(me.id),
+                    &description,
+                    if given.is_some() {
+                        crate::work::OWNER_CREATED_BY
+                    } else {
+                        "self"
+                    },
+                )
+            })
+            .await?;
+        // A colleague hears of a task given to them like of one from the boss.
+        if given.is_none() {
+            engine.know_task(task.id);
+            if kind == TaskKind::Oneshot
+                && let Some(at) = urgency::next_escalation(now, now)
+            {
+                engine.schedule_escalation(me.id, task.id, at);
             }
         }
+        Ok(json!({"task": "create", "id": task.id, "owner": task.owner_id}))
     }
-    // Tools go through the approval policy, whatever the thought claims: a thought has
-    // no way to approve anything (SPEC §8, fail closed).
-    for (l, request) in plan.tool_calls.into_iter().enumerate() {
-        let tool_key = format!("{key}tool:{l}");
-        applied.push(request_tool(engine, me, scope, request, tool_key).await?);
+
+    /// Resolves or fails a task, then what follows it (review, report) — each once.
+    async fn finish_task(
+        &self,
+        id: i32,
+        resolved: bool,
+        result: Option<String>,
+        task_key: String,
+    ) -> Result<Vec<serde_json::Value>, DbErr> {
+        let Cx {
+            engine,
+            me,
+            scope,
+            now,
+            ..
+        } = *self;
+        let (core, chat) = (engine.core(), scope.chat);
+        let mut out = Vec::new();
+        let op_name = if resolved { "resolve" } else { "fail" };
+        let after_key = format!("{task_key}:after");
+        let task = match cubicle_store::effect::applied(&core.db, &task_key).await? {
+            // Finished by an earlier run of this thought: only what follows
+            // (review, report) may be missing.
+            Some(_) => {
+                out.push(json!({"already": task_key}));
+                match cubicle_store::effect::applied(&core.db, &after_key).await? {
+                    Some(_) => None,
+                    None => cubicle_store::work::find_task(&core.db, id).await?,
+                }
+            }
+            None => {
+                let task = core
+                    .work
+                    .finish_keyed(me.id, id, resolved, result.as_deref(), &task_key)
+                    .await?;
+                if task.is_some() {
+                    out.push(json!({"task": op_name, "id": id}));
+                }
+                task
+            }
+        };
+        if let Some(task) = task {
+            engine.cancel_escalation(me.id, id);
+            super::review::after_finish(engine, me, chat, &task, Some(&after_key)).await?;
+            cubicle_store::effect::claim(&core.db, &after_key, now).await?;
+        }
+        Ok(out)
     }
-    if let (Some(summary), Some(upto)) = (plan.summary, latest_seen) {
-        mq::upsert_chat_summary(&core.db, chat.id, &summary, upto, now).await?;
-    }
-    Ok(json!(applied))
 }
 
 /// Asks the approvals service to run `call` for `me` under the company's policy and
