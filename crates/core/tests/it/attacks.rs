@@ -11,6 +11,7 @@ use crate::util::TestCompany;
 mod approvals;
 mod bundle;
 mod files;
+mod imported;
 mod net;
 mod sandbox;
 
