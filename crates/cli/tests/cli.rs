@@ -932,8 +932,14 @@ fn a_company_moves_to_a_new_database_through_a_bundle_file() {
     assert!(!wrong.status.success());
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("imported list"));
     let confirmed = b.ok(&["imported", "confirm", "provider", "moonshot-kimi"]);
-    assert!(confirmed.contains("confirmed: https://api.moonshot"), "{confirmed}");
-    assert!(b.ok(&["imported", "list"]).contains("nothing imported waits"));
+    assert!(
+        confirmed.contains("confirmed: https://api.moonshot"),
+        "{confirmed}"
+    );
+    assert!(
+        b.ok(&["imported", "list"])
+            .contains("nothing imported waits")
+    );
     assert_eq!(
         b.ok(&["org", "show", "--json"]),
         a.ok(&["org", "show", "--json"])
