@@ -68,6 +68,25 @@ describe("what an imported company brought", () => {
     expect(backend.providers.find((p) => p.id === "deepseek")!.importedUnconfirmed).toBe(true);
   });
 
+  it("points from the dashboard to what waits, and is gone once all is confirmed", async () => {
+    const backend = new FakeBackend(fixedOrg());
+    backend.providers.push(provider("deepseek", { baseUrl: URL, importedUnconfirmed: true }));
+    backend.install();
+    const { user } = renderApp();
+    await user.click(await screen.findByTestId("nav-dashboard"));
+    const notice = await screen.findByTestId("imported-notice");
+    expect(notice).toHaveTextContent("1 provider URL or CLI command came in with the imported company");
+    expect(within(notice).getByTestId("imported-notice-check")).toHaveAttribute("href", "#settings/bundle");
+
+    await user.click(within(notice).getByTestId("imported-notice-check"));
+    const section = await screen.findByTestId("settings-section-bundle");
+    await user.click(await within(section).findByTestId("imported-provider-deepseek-confirm"));
+    await within(section).findByTestId("imported-checks-empty");
+    await user.click(screen.getByTestId("nav-dashboard"));
+    await screen.findByTestId("dashboard-figures");
+    expect(screen.queryByTestId("imported-notice")).not.toBeInTheDocument();
+  });
+
   it("says so when nothing waits", async () => {
     const backend = new FakeBackend(fixedOrg());
     backend.install();
