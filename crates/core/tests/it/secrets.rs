@@ -129,3 +129,45 @@ async fn keys_from_before_scopes_move_under_their_company_once_and_never_into_an
         "the key goes with the provider"
     );
 }
+
+/// Keys are filed under the company: before one is set up there is nowhere to file a key,
+/// and saying so beats filing it under a name no company will ever have.
+#[tokio::test]
+async fn a_key_before_the_company_is_set_up_is_refused_with_what_to_do() {
+    use cubicle_core::clock::SystemClock;
+    use cubicle_core::error::ErrorCode;
+    use cubicle_core::providers::ProviderError;
+    use cubicle_core::types::*;
+
+    let empty = crate::bundle::empty_db(SystemClock::shared()).await;
+    let p = empty
+        .core
+        .providers
+        .save(SaveProvider {
+            id: None,
+            name: "DeepSeek".into(),
+            preset: "deepseek".into(),
+            base_url: "https://api.deepseek.com".into(),
+            default_model: "deepseek-chat".into(),
+            models: vec![],
+            enabled: true,
+        })
+        .await
+        .unwrap();
+    assert!(!p.has_key);
+    let err = empty
+        .core
+        .providers
+        .set_key(SetProviderKey {
+            provider_id: p.id.clone(),
+            key: "sk-nowhere-0123456789".into(),
+        })
+        .await
+        .unwrap_err();
+    assert!(matches!(err, ProviderError::Secret(_)), "{err:?}");
+    assert_eq!(err.code(), ErrorCode::CompanyMissing);
+    assert!(
+        err.to_string().contains("set up the company first"),
+        "{err}"
+    );
+}
