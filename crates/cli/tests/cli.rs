@@ -921,6 +921,11 @@ fn a_company_moves_to_a_new_database_through_a_bundle_file() {
         said.contains("cubicle-cli imported confirm provider moonshot-kimi"),
         "{said}"
     );
+    assert!(
+        b.ok(&["provider", "list"])
+            .contains("IMPORTED: not used until"),
+        "provider list says so too"
+    );
     let listed: serde_json::Value =
         serde_json::from_str(&b.ok(&["imported", "list", "--json"])).unwrap();
     assert_eq!(listed["providers"][0]["providerId"], "moonshot-kimi");
