@@ -71,6 +71,8 @@ const COMMANDS: &[&str] = &[
     "export_company",
     "import_company",
     "save_company_bundle",
+    "imported_to_confirm",
+    "confirm_imported",
     "connection",
     "list_local_models",
     "start_model_download",

@@ -223,6 +223,7 @@ fn employee(id: i32, name: &str, fired: bool) -> employee::Model {
         approval_policy: None,
         cli_command: None,
         network_access: false,
+        imported_cli_command: None,
     }
 }
 

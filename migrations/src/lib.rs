@@ -29,6 +29,7 @@ mod m20261201_000021_ledger_cached_tokens;
 mod m20261201_000022_requirement_owner;
 mod m20261201_000023_employee_network_access;
 mod m20261201_000024_company_secret_scope;
+mod m20261201_000025_imported_unconfirmed;
 
 pub struct Migrator;
 
@@ -59,6 +60,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261201_000022_requirement_owner::Migration),
             Box::new(m20261201_000023_employee_network_access::Migration),
             Box::new(m20261201_000024_company_secret_scope::Migration),
+            Box::new(m20261201_000025_imported_unconfirmed::Migration),
         ]
     }
 }

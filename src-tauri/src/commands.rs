@@ -86,6 +86,8 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         bundle::export_company,
         bundle::import_company,
         bundle::save_company_bundle,
+        bundle::imported_to_confirm,
+        bundle::confirm_imported,
         models::list_local_models,
         models::start_model_download,
         models::pause_model_download,
@@ -402,6 +404,13 @@ mod tests {
             json!({"input": {"name": "Acme", "bossName": "Ada", "language": "en", "mission": null}}),
         )
         .expect("setup");
+        invoke(
+            &wa,
+            "save_provider",
+            json!({"input": {"id": null, "name": "Lab", "preset": "vllm",
+                "baseUrl": "http://127.0.0.1:9/v1", "defaultModel": "m", "models": [], "enabled": true}}),
+        )
+        .expect("save provider");
         let json = invoke(&wa, "export_company", json!({})).expect("export");
         let json = json.as_str().expect("a JSON string").to_owned();
         assert!(json.contains("\"schemaVersion\""));
@@ -415,6 +424,25 @@ mod tests {
         assert_eq!(org["company"]["name"], "Acme");
         let again = invoke(&wb, "import_company", json!({"json": json})).expect_err("busy");
         assert_eq!(again["code"], "database_not_empty");
+
+        // The imported provider's URL waits for the boss, who confirms what they saw.
+        let waiting = invoke(&wb, "imported_to_confirm", json!({})).expect("to confirm");
+        assert_eq!(waiting["providers"][0]["providerId"], "lab");
+        assert_eq!(waiting["providers"][0]["baseUrl"], "http://127.0.0.1:9/v1");
+        let stale = invoke(
+            &wb,
+            "confirm_imported",
+            json!({"input": {"kind": "provider_url", "providerId": "lab", "baseUrl": "http://elsewhere/v1"}}),
+        )
+        .expect_err("not what was shown");
+        assert_eq!(stale["code"], "invalid_input");
+        let left = invoke(
+            &wb,
+            "confirm_imported",
+            json!({"input": {"kind": "provider_url", "providerId": "lab", "baseUrl": "http://127.0.0.1:9/v1"}}),
+        )
+        .expect("confirm");
+        assert_eq!(left["providers"], json!([]));
     }
 
     /// The keychain tests need a Secret Service: scripts/test.sh runs them inside a private

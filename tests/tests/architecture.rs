@@ -3,6 +3,8 @@
 //! core; the model client knows nothing of the store. A forbidden dependency fails here
 //! before it spreads.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
 use std::collections::BTreeMap;
 use std::process::Command;
 

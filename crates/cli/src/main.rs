@@ -143,6 +143,10 @@ enum Command {
     },
     /// Read a company bundle into this database, which must be empty (e.g. a new --db).
     Import { file: std::path::PathBuf },
+    /// What came in with an imported company and waits for your confirmation: provider
+    /// URLs and CLI commands.
+    #[command(subcommand)]
+    Imported(bundle::ImportedCommand),
     /// Parse a boss message into secretary intents (no side effects, no database).
     Intent(intent::IntentArgs),
     /// Developer tasks.
@@ -280,6 +284,7 @@ async fn run(cli: Cli) -> Result<()> {
                 Command::Intent(args) => intent::run(&core, args).await,
                 Command::Export { out } => bundle::export(&core, out).await,
                 Command::Import { file } => bundle::import(&core, &file).await,
+                Command::Imported(cmd) => bundle::imported(&core, cmd).await,
                 Command::Dev(_) | Command::Bench(_) => unreachable!("handled above"),
             }
         }

@@ -68,6 +68,11 @@ pub async fn run(core: &AppCore, cmd: ProviderCommand) -> Result<()> {
                     x.default_model,
                     if x.builtin {
                         format!("built-in, {}", installed(&p.builtin_status().await))
+                    } else if x.imported_unconfirmed {
+                        format!(
+                            "{key}, IMPORTED: not used until `cubicle-cli imported confirm provider {}`",
+                            x.id
+                        )
                     } else {
                         key.to_owned()
                     }

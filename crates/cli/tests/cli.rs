@@ -940,6 +940,36 @@ fn a_company_moves_to_a_new_database_through_a_bundle_file() {
     let b = Cli::new();
     let said = b.ok(&["import", file.to_str().unwrap()]);
     assert!(said.contains("imported Acme (1 people"), "{said}");
+    // The imported provider's URL is not used before the boss confirms it, and the
+    // import says how.
+    assert!(
+        said.contains("cubicle-cli imported confirm provider moonshot-kimi"),
+        "{said}"
+    );
+    assert!(
+        b.ok(&["provider", "list"])
+            .contains("IMPORTED: not used until"),
+        "provider list says so too"
+    );
+    let listed: serde_json::Value =
+        serde_json::from_str(&b.ok(&["imported", "list", "--json"])).unwrap();
+    assert_eq!(listed["providers"][0]["providerId"], "moonshot-kimi");
+    let asked = b.run(&["ask", "--provider", "moonshot-kimi", "hello"]);
+    assert!(!asked.status.success());
+    let err = String::from_utf8_lossy(&asked.stderr);
+    assert!(err.contains("has not been confirmed"), "{err}");
+    let wrong = b.run(&["imported", "confirm", "provider", "nobody"]);
+    assert!(!wrong.status.success());
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("imported list"));
+    let confirmed = b.ok(&["imported", "confirm", "provider", "moonshot-kimi"]);
+    assert!(
+        confirmed.contains("confirmed: https://api.moonshot"),
+        "{confirmed}"
+    );
+    assert!(
+        b.ok(&["imported", "list"])
+            .contains("nothing imported waits")
+    );
     assert_eq!(
         b.ok(&["org", "show", "--json"]),
         a.ok(&["org", "show", "--json"])

@@ -150,6 +150,7 @@ impl AppCore {
             providers = providers.with_builtin_path(path);
         }
         let providers = Arc::new(providers);
+        providers.settle_keys().await;
         let models =
             crate::models::LocalModels::new(bus.clone(), providers.clone(), options.local_models)
                 .map_err(|e| DbError::Db(sea_orm::DbErr::Custom(format!("model downloads: {e}"))))?;

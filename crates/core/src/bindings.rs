@@ -96,5 +96,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     crate::tools::ToolSpec::export_all(&cfg)?;
     crate::approvals::EmployeeToolsDto::export_all(&cfg)?;
     crate::approvals::SetEmployeeTools::export_all(&cfg)?;
+    crate::imported::ImportedToConfirm::export_all(&cfg)?;
+    crate::imported::ConfirmImported::export_all(&cfg)?;
     Ok(())
 }

@@ -274,8 +274,9 @@ pub async fn import(core: &AppCore, bundle: Bundle) -> Result<ImportReport, Bund
 
 /// A bundle is a file anyone could have edited, so nothing in it acts on this computer
 /// until the boss says so here: network access for an employee's sandbox comes in off,
-/// every approval policy looser than `key_steps` goes back to it (`manual` stays), and an
-/// action approved but never started comes in expired. One still waiting keeps waiting:
+/// every approval policy looser than `key_steps` goes back to it (`manual` stays), an
+/// action approved but never started comes in expired, and providers' base URLs and CLI
+/// commands wait for the boss's confirmation ([`crate::imported`]). One still waiting keeps waiting:
 /// the boss sees what it would do and decides it here.
 fn distrust(tables: &mut Tables) {
     let manual = crate::types::ApprovalPolicy::Manual.as_str();
@@ -302,6 +303,8 @@ fn distrust(tables: &mut Tables) {
             a.status = crate::approvals::ApprovalStatus::Expired.as_str().into();
         }
     }
+    // Where prompts go and what `run_cli` runs wait for the boss to confirm them here.
+    crate::imported::mark(tables);
 }
 
 fn count(n: usize) -> u32 {

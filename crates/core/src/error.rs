@@ -45,6 +45,9 @@ pub enum ErrorCode {
     DownloadFailed,
     /// The boss cancelled it.
     Cancelled,
+    /// It came in with an imported company and waits for the boss to confirm it on this
+    /// computer (a provider's base URL, a CLI command); the message says where.
+    NotConfirmed,
 }
 
 impl ErrorCode {
@@ -77,6 +80,7 @@ impl ErrorCode {
             ErrorCode::ChecksumMismatch => "checksum_mismatch",
             ErrorCode::DownloadFailed => "download_failed",
             ErrorCode::Cancelled => "cancelled",
+            ErrorCode::NotConfirmed => "not_confirmed",
         }
     }
 }

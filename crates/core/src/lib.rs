@@ -19,6 +19,7 @@ pub mod error;
 pub mod events;
 pub mod gateway;
 pub mod guard;
+pub mod imported;
 pub mod mailbox;
 pub mod meeting;
 pub mod mind;

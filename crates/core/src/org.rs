@@ -428,6 +428,7 @@ impl OrgService {
                 approval_policy: Set(None),
                 cli_command: Set(None),
                 network_access: Set(false),
+                imported_cli_command: Set(None),
             },
         )
         .await?;

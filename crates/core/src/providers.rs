@@ -31,7 +31,7 @@ use crate::gateway::{
     BUILTIN, CallContext, Gateway, GatewayError, ProviderResolver, Purpose, ResolvedProvider, Route,
 };
 use crate::roles::json_strings;
-use crate::secrets::{SecretError, SecretStore, env_var_for};
+use crate::secrets::{ProviderKeys, SecretError, SecretStore};
 use crate::types::*;
 
 /// How long an HTTP provider may stay silent before the call counts as timed out.
@@ -64,6 +64,8 @@ impl ProviderError {
             ProviderError::DuplicateName(_) => ErrorCode::DuplicateName,
             ProviderError::NotFound(_) => ErrorCode::NotFound,
             ProviderError::Secret(SecretError::BadId(_)) => ErrorCode::InvalidInput,
+            ProviderError::Secret(SecretError::NoCompany) => ErrorCode::CompanyMissing,
+            ProviderError::Secret(SecretError::Storage(_)) => ErrorCode::Storage,
             ProviderError::Secret(_) => ErrorCode::SecretUnavailable,
             ProviderError::Gateway(e) => gateway_code(e),
             ProviderError::Storage(_) => ErrorCode::Storage,
@@ -76,6 +78,7 @@ pub fn gateway_code(e: &GatewayError) -> ErrorCode {
         GatewayError::BudgetExceeded { .. } => ErrorCode::BudgetExceeded,
         GatewayError::BreakerOpen { .. } => ErrorCode::BreakerOpen,
         GatewayError::Llm(LlmError::MissingKey(_)) => ErrorCode::MissingKey,
+        GatewayError::Llm(LlmError::Unconfirmed(_)) => ErrorCode::NotConfirmed,
         GatewayError::Llm(_) | GatewayError::Structured(_) => ErrorCode::ProviderError,
         GatewayError::Storage(_) => ErrorCode::Storage,
         GatewayError::Closed => ErrorCode::Internal,
@@ -97,7 +100,8 @@ pub type ProviderResult<T> = Result<T, ProviderError>;
 pub struct Providers {
     pub(crate) db: Db,
     pub(crate) bus: EventBus,
-    secrets: Arc<dyn SecretStore>,
+    /// The company's provider keys (environment, then its own keychain entries).
+    keys: ProviderKeys,
     /// Set by tests and embedders; wins over everything else.
     builtin_override: Option<PathBuf>,
     /// The loaded built-in models by file: the built-in one, and at most one other that a
@@ -127,9 +131,9 @@ const BUILTIN_PATH_SETTING: &str = "builtin_model_path";
 impl Providers {
     pub fn new(db: Db, bus: EventBus, secrets: Arc<dyn SecretStore>) -> Self {
         Self {
+            keys: ProviderKeys::new(db.clone(), secrets),
             db,
             bus,
-            secrets,
             builtin_override: None,
             #[cfg(feature = "builtin")]
             builtin: tokio::sync::Mutex::new(Vec::new()),
@@ -258,15 +262,13 @@ impl Providers {
             has_key: false,
             key_source: KeySource::None,
             builtin: true,
+            imported_unconfirmed: false,
         }
     }
 
-    fn key_source(&self, id: &str) -> (bool, KeySource) {
-        if std::env::var(env_var_for(id)).is_ok_and(|v| !v.is_empty()) {
-            return (true, KeySource::Environment);
-        }
-        match self.secrets.get(id) {
-            Ok(Some(_)) => (true, KeySource::Keychain),
+    async fn key_source(&self, id: &str) -> (bool, KeySource) {
+        match self.keys.get(id).await {
+            Ok(Some((_, source))) => (true, source),
             Ok(None) => (false, KeySource::None),
             Err(e) => {
                 tracing::warn!(error = %e, "keychain unavailable while listing providers");
@@ -275,9 +277,14 @@ impl Providers {
         }
     }
 
-    fn provider_dto(&self, m: &provider::Model) -> ProviderDto {
+    /// Settles the company's key scope (see [`ProviderKeys::settle`]).
+    pub async fn settle_keys(&self) {
+        self.keys.settle().await;
+    }
+
+    async fn provider_dto(&self, m: &provider::Model) -> ProviderDto {
         let key_required = presets::preset(&m.preset).is_none_or(|p| p.key_required);
-        let (has_key, key_source) = self.key_source(&m.id);
+        let (has_key, key_source) = self.key_source(&m.id).await;
         ProviderDto {
             id: m.id.clone(),
             name: m.name.clone(),
@@ -291,13 +298,14 @@ impl Providers {
             has_key,
             key_source,
             builtin: false,
+            imported_unconfirmed: crate::imported::provider_unconfirmed(m),
         }
     }
 
     pub async fn list(&self) -> ProviderResult<Vec<ProviderDto>> {
         let mut out = vec![self.builtin_dto()];
         for m in q::list_providers(&self.db).await? {
-            out.push(self.provider_dto(&m));
+            out.push(self.provider_dto(&m).await);
         }
         Ok(out)
     }
@@ -387,13 +395,14 @@ impl Providers {
                         models: Set(serde_json::json!(models)),
                         enabled: Set(input.enabled),
                         created_at: Set(Utc::now()),
+                        imported_base_url: Set(None),
                     },
                 )
                 .await?
             }
         };
         self.bus.publish(DomainEvent::ProvidersChanged);
-        Ok(self.provider_dto(&saved))
+        Ok(self.provider_dto(&saved).await)
     }
 
     pub async fn delete(&self, id: &str) -> ProviderResult<()> {
@@ -406,7 +415,7 @@ impl Providers {
             .await?
             .ok_or_else(|| ProviderError::NotFound(id.to_owned()))?;
         // The key goes with the provider; a keychain hiccup must not leave it behind silently.
-        self.secrets.delete(id)?;
+        self.keys.delete(id).await?;
         q::delete_provider(&self.db, id).await?;
         for r in q::list_routes(&self.db).await? {
             if r.provider_id == id {
@@ -423,16 +432,16 @@ impl Providers {
         if key.is_empty() {
             return Err(ProviderError::InvalidInput("the key is empty".into()));
         }
-        self.secrets.set(&m.id, &ApiKey::new(key))?;
+        self.keys.set(&m.id, &ApiKey::new(key)).await?;
         self.bus.publish(DomainEvent::ProvidersChanged);
-        Ok(self.provider_dto(&m))
+        Ok(self.provider_dto(&m).await)
     }
 
     pub async fn delete_key(&self, id: &str) -> ProviderResult<ProviderDto> {
         let m = self.require(id).await?;
-        self.secrets.delete(&m.id)?;
+        self.keys.delete(&m.id).await?;
         self.bus.publish(DomainEvent::ProvidersChanged);
-        Ok(self.provider_dto(&m))
+        Ok(self.provider_dto(&m).await)
     }
 
     async fn require(&self, id: &str) -> ProviderResult<provider::Model> {
@@ -684,10 +693,14 @@ impl ProviderResolver for Providers {
                 m.name
             )));
         }
+        // Before the key is looked up and before anything is sent there.
+        if crate::imported::provider_unconfirmed(&m) {
+            return Err(LlmError::Unconfirmed(crate::imported::provider_refusal(&m)));
+        }
         let preset = presets::preset(&m.preset);
         let key_required = preset.is_none_or(|p| p.key_required);
-        let key = match self.secrets.get(&m.id) {
-            Ok(key) => key,
+        let key = match self.keys.get(&m.id).await {
+            Ok(key) => key.map(|(k, _)| k),
             // A local server needs no key: a missing keychain is no reason to fail.
             Err(_) if !key_required => None,
             Err(e) => return Err(LlmError::MissingKey(format!("{} ({e})", m.id))),
@@ -801,6 +814,7 @@ mod tests {
             models: serde_json::json!([]),
             enabled: true,
             created_at: Utc::now(),
+            imported_base_url: None,
         }
     }
 

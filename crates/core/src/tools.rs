@@ -113,6 +113,9 @@ pub enum ToolError {
     Webhook(#[from] cubicle_llm::PostError),
     #[error("{0}")]
     NotConfigured(String),
+    /// Came in with an imported company; the boss has not confirmed it here.
+    #[error("{0}")]
+    NotConfirmed(String),
     #[error("employee {0} does not exist")]
     EmployeeNotFound(i32),
     #[error("the arguments no longer match the approved ones")]
@@ -138,6 +141,7 @@ impl ToolError {
                 ErrorCode::InvalidInput
             }
             ToolError::Org(e) => e.code(),
+            ToolError::NotConfirmed(_) => ErrorCode::NotConfirmed,
             ToolError::Storage(_) => ErrorCode::Storage,
             _ => ErrorCode::ToolFailed,
         }

@@ -417,6 +417,9 @@ pub struct ProviderDto {
     pub has_key: bool,
     pub key_source: KeySource,
     pub builtin: bool,
+    /// Came in with an imported company and not yet confirmed here: no call goes to its
+    /// base URL until the boss confirms it.
+    pub imported_unconfirmed: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]

@@ -373,6 +373,10 @@ pub enum LlmError {
     MissingKey(String),
     #[error("the built-in model is unavailable: {0}")]
     Builtin(String),
+    /// The provider's configuration came from somewhere the boss has not vouched for
+    /// (an imported company): nothing was sent. The message says how to confirm it.
+    #[error("{0}")]
+    Unconfirmed(String),
     /// The server refused the way structured output was asked for (e.g. llama-cpp-python
     /// answers HTTP 500 to `response_format: json_schema`); another [`JsonForm`] may work.
     #[error("the provider does not accept {} output (HTTP {status}): {body}", form.as_str())]
@@ -396,6 +400,7 @@ impl LlmError {
             | LlmError::Provider(_)
             | LlmError::MissingKey(_)
             | LlmError::Builtin(_)
+            | LlmError::Unconfirmed(_)
             | LlmError::UnsupportedJsonForm { .. } => false,
         }
     }
@@ -412,6 +417,7 @@ impl LlmError {
             LlmError::StreamCut => "stream_cut",
             LlmError::MissingKey(_) => "missing_key",
             LlmError::Builtin(_) => "builtin",
+            LlmError::Unconfirmed(_) => "unconfirmed",
             LlmError::UnsupportedJsonForm { .. } => "unsupported_json_form",
         }
     }

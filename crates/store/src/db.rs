@@ -5,7 +5,10 @@ use std::time::Duration;
 
 use cubicle_migrations::{Migrator, MigratorTrait};
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
-use sea_orm::{ConnectOptions, Database, DatabaseConnection, DbErr};
+use sea_orm::{ConnectOptions, Database, DatabaseConnection, DbErr, RuntimeErr};
+
+mod tls;
+pub use tls::{ServerConnection, ServerTls, server_connection};
 
 /// The handle every query and mutation runs on (a connection pool).
 pub type Db = DatabaseConnection;
@@ -29,6 +32,8 @@ pub enum DbError {
     },
     #[error("unsupported database URL (use sqlite: or postgres:): {0}")]
     UnsupportedUrl(String),
+    #[error("{0}")]
+    ServerTls(String),
     #[error("database error: {0}")]
     Db(#[from] DbErr),
 }
@@ -82,13 +87,53 @@ pub async fn connect(url: &str) -> Result<Db, DbError> {
                     .create_if_missing(true)
             });
     } else if is_server_url(url) {
-        opts.max_connections(8);
+        return connect_server(url, opts).await;
     } else {
         return Err(DbError::UnsupportedUrl(redact_url(url)));
     }
     let db = Database::connect(opts).await?;
     Migrator::up(&db, None).await?;
     Ok(db)
+}
+
+/// A PostgreSQL server: verified TLS across the network unless the URL says otherwise
+/// ([`tls`]), a warning for anything weaker, and a TLS failure explained.
+async fn connect_server(url: &str, mut opts: ConnectOptions) -> Result<Db, DbError> {
+    let label = server_label(url).unwrap_or_else(|| redact_url(url));
+    let server = server_connection(url).map_err(|e| {
+        DbError::UnsupportedUrl(format!("{} ({})", redact_url(url), first_line(&e)))
+    })?;
+    if let Some(warning) = server.tls.warning(&label) {
+        tracing::warn!("{warning}");
+    }
+    opts.max_connections(8);
+    if let Some(mode) = server.forced_mode {
+        opts.map_sqlx_postgres_opts(move |o| o.ssl_mode(mode));
+    }
+    let db = Database::connect(opts)
+        .await
+        .map_err(|e| match tls_cause(&e) {
+            Some(cause) => DbError::ServerTls(tls::verify_failed(&label, server.mode, &cause)),
+            None => DbError::Db(e),
+        })?;
+    Migrator::up(&db, None).await?;
+    Ok(db)
+}
+
+/// The driver's TLS error, if that is why the connection failed.
+fn tls_cause(e: &DbErr) -> Option<String> {
+    match e {
+        DbErr::Conn(RuntimeErr::SqlxError(inner)) => match inner.as_ref() {
+            sea_orm::sqlx::Error::Tls(cause) => Some(first_line(&cause.to_string())),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// One line of a driver's message: a URL it echoes could carry a password further down.
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or_default().to_owned()
 }
 
 /// Whether `url` is a shared database server (PostgreSQL) rather than a local file.

@@ -38,6 +38,25 @@ pub async fn update_provider(
     model.update(conn).await
 }
 
+/// Marks an imported provider's base URL confirmed, only while it is still `shown` (what
+/// the boss checked). False when the provider does not exist or its URL is another now.
+pub async fn confirm_provider_url(
+    conn: &impl ConnectionTrait,
+    id: &str,
+    shown: &str,
+) -> Result<bool, DbErr> {
+    let done = provider::Entity::update_many()
+        .col_expr(
+            provider::Column::ImportedBaseUrl,
+            sea_orm::sea_query::Expr::value(Option::<String>::None),
+        )
+        .filter(provider::Column::Id.eq(id))
+        .filter(provider::Column::BaseUrl.eq(shown))
+        .exec(conn)
+        .await?;
+    Ok(done.rows_affected == 1)
+}
+
 pub async fn delete_provider(conn: &impl ConnectionTrait, id: &str) -> Result<(), DbErr> {
     provider::Entity::delete_by_id(id.to_owned())
         .exec(conn)

@@ -247,6 +247,25 @@ pub async fn update_employee(
     model.update(conn).await
 }
 
+/// Marks an employee's imported CLI command confirmed, only while it is still `shown`
+/// (what the boss checked). False when there is no such employee or the command changed.
+pub async fn confirm_cli_command(
+    conn: &impl ConnectionTrait,
+    employee_id: i32,
+    shown: &str,
+) -> Result<bool, DbErr> {
+    let done = employee::Entity::update_many()
+        .col_expr(
+            employee::Column::ImportedCliCommand,
+            Expr::value(Option::<String>::None),
+        )
+        .filter(employee::Column::Id.eq(employee_id))
+        .filter(employee::Column::CliCommand.eq(shown))
+        .exec(conn)
+        .await?;
+    Ok(done.rows_affected == 1)
+}
+
 /// Moves everyone (current and former) recorded in department `from` to `to`; their
 /// team is cleared because teams belong to a department.
 pub async fn move_employees_of_department(

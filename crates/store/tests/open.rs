@@ -64,3 +64,55 @@ async fn connecting_twice_to_the_same_file_keeps_the_data() {
         .expect("company");
     assert_eq!(c.name, "Acme");
 }
+
+/// A stand-in for a PostgreSQL server that offers no TLS: it answers every SSLRequest
+/// with `N` and records whether a client then went on in plain text.
+fn server_without_tls() -> (u16, std::sync::mpsc::Receiver<&'static str>) {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut s) = stream else { return };
+            let mut request = [0u8; 8];
+            if s.read_exact(&mut request).is_err() {
+                continue;
+            }
+            // Length 8, code 80877103: "may we speak TLS?"
+            if request == [0, 0, 0, 8, 4, 210, 22, 47] {
+                let _ = s.write_all(b"N");
+                let mut next = [0u8; 1];
+                let said = match s.read(&mut next) {
+                    Ok(n) if n > 0 => "plain text after the refusal",
+                    _ => "hung up",
+                };
+                let _ = tx.send(said);
+            }
+        }
+    });
+    (port, rx)
+}
+
+#[tokio::test]
+async fn a_server_that_cannot_prove_itself_is_refused_with_what_to_do() {
+    let (port, said) = server_without_tls();
+    for mode in ["verify-full", "require"] {
+        let url = format!("postgres://cubicle:s3cret@127.0.0.1:{port}/acme?sslmode={mode}");
+        let err = connect(&url).await.expect_err("no TLS, no connection");
+        let msg = err.to_string();
+        assert!(
+            msg.contains(&format!(
+                "no TLS connection to 127.0.0.1:{port}/acme (sslmode={mode}"
+            )),
+            "{msg}"
+        );
+        assert!(msg.contains("sslrootcert="), "{msg}");
+        assert!(!msg.contains("s3cret"), "{msg}");
+        assert_eq!(
+            said.recv_timeout(std::time::Duration::from_secs(10)),
+            Ok("hung up"),
+            "nothing was sent in plain text"
+        );
+    }
+}

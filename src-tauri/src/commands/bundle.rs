@@ -1,6 +1,7 @@
 //! Company bundles: export the whole company as JSON, import one into an empty database.
 
 use cubicle_core::bundle::{self, ImportReport, SavedBundle};
+use cubicle_core::imported::{ConfirmImported, ImportedToConfirm};
 use cubicle_core::{AppCore, IpcError};
 use tauri::{AppHandle, Manager, Runtime, State};
 
@@ -39,4 +40,19 @@ pub async fn save_company_bundle<R: Runtime>(
 #[tauri::command]
 pub async fn import_company(core: State<'_, AppCore>, json: String) -> Res<ImportReport> {
     Ok(bundle::import(&core, bundle::parse(&json)?).await?)
+}
+
+/// Provider URLs and CLI commands imported with the company, not yet confirmed here.
+#[tauri::command]
+pub async fn imported_to_confirm(core: State<'_, AppCore>) -> Res<ImportedToConfirm> {
+    Ok(core.imported_to_confirm().await?)
+}
+
+/// The boss confirms one of them, exactly as it was shown.
+#[tauri::command]
+pub async fn confirm_imported(
+    core: State<'_, AppCore>,
+    input: ConfirmImported,
+) -> Res<ImportedToConfirm> {
+    Ok(core.confirm_imported(input).await?)
 }

@@ -5,4 +5,9 @@ import type { KeySource } from "./KeySource";
 /**
  * A configured provider. The key never crosses IPC: only whether one is set.
  */
-export type ProviderDto = { id: string, name: string, preset: string, dialect: Dialect, baseUrl: string, defaultModel: string, models: Array<string>, enabled: boolean, keyRequired: boolean, hasKey: boolean, keySource: KeySource, builtin: boolean, };
+export type ProviderDto = { id: string, name: string, preset: string, dialect: Dialect, baseUrl: string, defaultModel: string, models: Array<string>, enabled: boolean, keyRequired: boolean, hasKey: boolean, keySource: KeySource, builtin: boolean, 
+/**
+ * Came in with an imported company and not yet confirmed here: no call goes to its
+ * base URL until the boss confirms it.
+ */
+importedUnconfirmed: boolean, };

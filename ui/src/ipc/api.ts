@@ -76,6 +76,8 @@ import type { AddLocalServer } from "../bindings/AddLocalServer";
 import type { LocalModelDto } from "../bindings/LocalModelDto";
 import type { LocalModelRef } from "../bindings/LocalModelRef";
 import type { LocalServerDto } from "../bindings/LocalServerDto";
+import type { ConfirmImported } from "../bindings/ConfirmImported";
+import type { ImportedToConfirm } from "../bindings/ImportedToConfirm";
 
 export const api = {
   getOrg: () => invoke<OrgSnapshot>("get_org"),
@@ -234,6 +236,10 @@ export const api = {
   saveCompanyBundle: (fileName: string) => invoke<SavedBundle>("save_company_bundle", { fileName }),
   /** Reads a bundle into an empty database only (`database_not_empty` otherwise), all or nothing. */
   importCompany: (json: string) => invoke<ImportReport>("import_company", { json }),
+  /** Provider URLs and CLI commands that came in with an imported company and are not used until confirmed. */
+  importedToConfirm: () => invoke<ImportedToConfirm>("imported_to_confirm"),
+  /** Confirms one, exactly as shown: `invalid_input` when it changed since (nothing is confirmed). */
+  confirmImported: (input: ConfirmImported) => invoke<ImportedToConfirm>("confirm_imported", { input }),
 };
 
 // Plain Rust input structs of the chat and mind commands (no generated bindings).

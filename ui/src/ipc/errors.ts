@@ -30,6 +30,7 @@ export const ERROR_CODES = [
   "checksum_mismatch",
   "download_failed",
   "cancelled",
+  "not_confirmed",
 ] as const satisfies readonly ErrorCode[];
 
 type MissingCode = Exclude<ErrorCode, (typeof ERROR_CODES)[number]>;

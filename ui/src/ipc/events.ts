@@ -24,7 +24,8 @@ export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
     case "company_updated":
       // The company carries the daily budget, which the spend report compares against, and the
       // approval policy that people without their own follow.
-      return [queryKeys.org, queryKeys.company, queryKeys.spend, queryKeys.employeeTools];
+      // An import is announced this way: what it brought may wait for the boss's confirmation.
+      return [queryKeys.org, queryKeys.company, queryKeys.spend, queryKeys.employeeTools, queryKeys.importedToConfirm];
     case "department_created":
     case "department_updated":
     case "department_deleted":
@@ -43,6 +44,8 @@ export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
         queryKeys.board,
         queryKeys.employeeTools,
         queryKeys.thoughtModel,
+        // A CLI command confirmed or replaced no longer waits.
+        queryKeys.importedToConfirm,
       ];
     case "work_changed":
       // Tasks and requirements: profiles list each person's pending tasks.

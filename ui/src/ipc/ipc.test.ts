@@ -130,10 +130,14 @@ describe("domain events", () => {
   });
 
   it("invalidates the org query (and profiles and the graph) for every org event, and the company (and spend) queries for company changes", () => {
-    expect(keysFor({ type: "company_updated", companyId: 1 })).toEqual([["org"], ["company"], ["spend"], ["employee-tools"]]);
+    expect(keysFor({ type: "company_updated", companyId: 1 })).toEqual([["org"], ["company"], ["spend"], ["employee-tools"], ["providers", "imported-to-confirm"]]);
     expect(keysFor({ type: "local_model_changed", modelId: "qwen2.5-1.5b-instruct-q4_k_m" })).toEqual([["providers", "local-models"]]);
-    expect(keysFor({ type: "department_deleted", departmentId: 2 })).toEqual([["org"], ["profile"], ["relationship-graph"], ["dashboard"], ["board"], ["employee-tools"], ["routes", "thought-model"]]);
-    expect(keysFor({ type: "employee_updated", employeeId: 2 })).toEqual([["org"], ["profile"], ["relationship-graph"], ["dashboard"], ["board"], ["employee-tools"], ["routes", "thought-model"]]);
+    expect(keysFor({ type: "department_deleted", departmentId: 2 })).toEqual([
+      ["org"], ["profile"], ["relationship-graph"], ["dashboard"], ["board"], ["employee-tools"], ["routes", "thought-model"], ["providers", "imported-to-confirm"],
+    ]);
+    expect(keysFor({ type: "employee_updated", employeeId: 2 })).toEqual([
+      ["org"], ["profile"], ["relationship-graph"], ["dashboard"], ["board"], ["employee-tools"], ["routes", "thought-model"], ["providers", "imported-to-confirm"],
+    ]);
   });
 
   it("invalidates the chat list and the one chat a chat event is about", () => {

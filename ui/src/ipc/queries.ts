@@ -14,6 +14,11 @@ export const queryKeys = {
   /** Under `providers`: which model is in use, and which servers are added, follow the providers. */
   localModels: ["providers", "local-models"] as const,
   localServers: ["providers", "local-servers"] as const,
+  /**
+   * Under `providers`: imported provider URLs and CLI commands waiting for the boss follow the providers;
+   * employee and company events refresh it too (a CLI command confirmed or changed, an import).
+   */
+  importedToConfirm: ["providers", "imported-to-confirm"] as const,
   connection: ["connection"] as const,
   routes: ["routes"] as const,
   /**
@@ -141,6 +146,11 @@ export function useLocalModels() {
 
 export function useLocalServers() {
   return useQuery({ queryKey: queryKeys.localServers, queryFn: api.detectLocalServers });
+}
+
+/** What an imported company brought that waits for the boss's confirmation. */
+export function useImportedToConfirm() {
+  return useQuery({ queryKey: queryKeys.importedToConfirm, queryFn: api.importedToConfirm });
 }
 
 /** The built-in model's file: its status sits under `providers`, so this refreshes both. */

@@ -6,6 +6,7 @@ import { ImportBundle } from "../bundle/ImportBundle";
 import { Button, InlineError, Spinner } from "../components/ui";
 import { api } from "../ipc/api";
 import { formatBytes } from "./format";
+import { ImportedChecks } from "./ImportedChecks";
 import { SettingsSection } from "./SettingsSection";
 
 /**
@@ -40,6 +41,10 @@ export function BundleSection({ company }: { company: CompanyDto }) {
         <div className="space-y-2 border-t border-slate-100 pt-4">
           <h4 className="text-sm font-medium text-slate-900">{t("settings.bundle.importTitle")}</h4>
           <ImportBundle testId="settings-import" disabledReason={t("settings.bundle.importOnlyEmpty")} />
+        </div>
+        <div className="space-y-2 border-t border-slate-100 pt-4">
+          <h4 className="text-sm font-medium text-slate-900">{t("settings.bundle.imported.title")}</h4>
+          <ImportedChecks />
         </div>
       </div>
     </SettingsSection>

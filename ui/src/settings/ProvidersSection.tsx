@@ -10,6 +10,7 @@ import { errorCode, errorDetail, errorKey } from "../ipc/errors";
 import { BUILTIN_MODEL_KEYS, PROVIDER_KEYS, useBuiltinStatus, useInvalidatingMutation, useProviders } from "../ipc/queries";
 import { currentLanguage } from "../i18n";
 import { envVarFor, formatBytes, isAbsolutePath, keyStatus, type KeyStatus } from "./format";
+import { useConfirmImported } from "./ImportedChecks";
 import { DeleteProviderDialog, ProviderDialog } from "./ProviderDialog";
 import { SettingsSection } from "./SettingsSection";
 import { useSetProviderKey } from "./useProviderKey";
@@ -88,6 +89,11 @@ function ProviderRow({ provider: p, onEdit, onDelete }: { provider: ProviderDto;
               <Badge>{p.preset}</Badge>
             )}
             {!p.enabled && <Badge tone="amber">{t("settings.providers.disabled")}</Badge>}
+            {p.importedUnconfirmed && (
+              <Badge tone="amber" data-testid={`provider-imported-${p.id}`}>
+                {t("settings.providers.importedBadge")}
+              </Badge>
+            )}
             {!p.builtin && <KeyBadge provider={p} />}
           </div>
           <dl className="mt-1.5 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs">
@@ -140,6 +146,8 @@ function ProviderRow({ provider: p, onEdit, onDelete }: { provider: ProviderDto;
         </div>
       </div>
 
+      {p.importedUnconfirmed && <ConfirmImportedUrl provider={p} />}
+
       {p.builtin ? <BuiltinInstall /> : <KeyForm provider={p} />}
 
       {(test.isPending || test.isSuccess || test.isError) && (
@@ -157,6 +165,33 @@ function ProviderRow({ provider: p, onEdit, onDelete }: { provider: ProviderDto;
         </div>
       )}
     </li>
+  );
+}
+
+/** An imported provider's base URL, shown whole, with the one button that lets calls go there. */
+function ConfirmImportedUrl({ provider: p }: { provider: ProviderDto }) {
+  const { t } = useTranslation();
+  const confirm = useConfirmImported();
+  return (
+    <div data-testid={`provider-confirm-box-${p.id}`} className="mt-3 rounded-lg bg-amber-50 px-3 py-2 text-xs text-amber-900 ring-1 ring-amber-200 ring-inset">
+      <p>{t("settings.providers.importedHint")}</p>
+      <div className="mt-1.5 flex flex-wrap items-center gap-2">
+        <code className="min-w-0 flex-1 rounded bg-white/70 px-1.5 py-1 font-mono break-all text-amber-950">{p.baseUrl}</code>
+        <Button
+          data-testid={`provider-confirm-${p.id}`}
+          disabled={confirm.isPending}
+          onClick={() => confirm.mutate({ kind: "provider_url", providerId: p.id, baseUrl: p.baseUrl })}
+        >
+          {confirm.isPending && <Spinner className="size-3.5" />}
+          {confirm.isPending ? t("settings.providers.confirming") : t("settings.providers.confirmUrl")}
+        </Button>
+      </div>
+      {confirm.isError && (
+        <div className="mt-2">
+          <InlineError error={confirm.error} />
+        </div>
+      )}
+    </div>
   );
 }
 

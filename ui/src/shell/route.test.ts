@@ -65,6 +65,7 @@ describe("routes", () => {
       { page: "settings" },
       { page: "settings", section: "local-models" },
       { page: "settings", section: "add-provider" },
+      { page: "settings", section: "bundle" },
       { page: "employee", employeeId: 42 },
       { page: "work" },
       { page: "traces", traceId: null },

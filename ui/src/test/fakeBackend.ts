@@ -123,6 +123,8 @@ export class FakeBackend extends FakeTools {
   employees: EmployeeDto[];
   templates: RoleTemplateDto[] = ROLE_TEMPLATES;
   savedBundles: { path: string; text: string }[] = [];
+  /** CLI commands as a bundle brought them, by employee id (see fakeBundle.ts). */
+  importedCli = new Map<number, string>();
   calls: Call[] = [];
   /** Make the next call of a command fail with this error (once). */
   failures = new Map<string, IpcError>();
@@ -571,12 +573,15 @@ export class FakeBackend extends FakeTools {
         hasKey: false,
         keySource: "none",
         builtin: false,
+        importedUnconfirmed: false,
       };
       this.providers.push(p);
     } else {
       p = this.provider(input.id);
       if (p.builtin) fail("invalid_input", "the built-in provider is fixed");
-      Object.assign(p, { name, baseUrl: input.baseUrl, defaultModel: input.defaultModel, models: [...input.models], enabled: input.enabled });
+      // A URL the boss types is theirs; the imported one stays unconfirmed (as on the Rust side).
+      const importedUnconfirmed = p.importedUnconfirmed && p.baseUrl === input.baseUrl;
+      Object.assign(p, { name, baseUrl: input.baseUrl, defaultModel: input.defaultModel, models: [...input.models], enabled: input.enabled, importedUnconfirmed });
     }
     this.emit({ type: "providers_changed" });
     return structuredClone(p);
@@ -621,6 +626,10 @@ export class FakeBackend extends FakeTools {
     const model = input.model ?? p.defaultModel;
     const canned = this.testResults.get(p.id);
     if (canned) return structuredClone(canned);
+    if (p.importedUnconfirmed) {
+      const message = `the provider ${p.name} (${p.id}) was imported with the company and its base URL ${p.baseUrl} has not been confirmed on this computer; nothing was sent.`;
+      return { ok: false, latencyMs: 0, model, reply: null, error: { code: "not_confirmed", message } };
+    }
     if (p.keyRequired && !p.hasKey) {
       return { ok: false, latencyMs: 0, model, reply: null, error: { code: "missing_key", message: `no API key for ${p.id}` } };
     }

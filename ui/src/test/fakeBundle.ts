@@ -4,10 +4,12 @@
 // not a bundle (`bundle_invalid`) or comes from a newer Cubicle (`bundle_too_new`), and is all or nothing.
 // The fake keeps its tables as the DTOs it already holds (company, departments, employees, providers).
 import type { CompanyDto } from "../bindings/CompanyDto";
+import type { ConfirmImported } from "../bindings/ConfirmImported";
 import type { DepartmentDto } from "../bindings/DepartmentDto";
 import type { EmployeeDto } from "../bindings/EmployeeDto";
 import type { ErrorCode } from "../bindings/ErrorCode";
 import type { ImportReport } from "../bindings/ImportReport";
+import type { ImportedToConfirm } from "../bindings/ImportedToConfirm";
 import type { IpcError } from "../bindings/IpcError";
 import type { ProviderDto } from "../bindings/ProviderDto";
 import type { SavedBundle } from "../bindings/SavedBundle";
@@ -25,7 +27,11 @@ export interface BundleHost {
   providers: ProviderDto[];
   /** What `save_company_bundle` wrote, as the real app would to the Downloads folder. */
   savedBundles: { path: string; text: string }[];
-  emit(event: { type: "company_updated"; companyId: number }): void;
+  /** CLI commands as a bundle brought them, by employee id: unconfirmed while unchanged. */
+  importedCli: Map<number, string>;
+  emit(
+    event: { type: "company_updated"; companyId: number } | { type: "providers_changed" } | { type: "employee_updated"; employeeId: number },
+  ): void;
 }
 
 /** The fake user's Downloads folder. */
@@ -90,7 +96,9 @@ export function importBundle(host: BundleHost, json: string): ImportReport {
   host.company = structuredClone(company);
   host.departments = structuredClone(t.department);
   host.employees = structuredClone(t.employee);
-  host.providers.push(...structuredClone(t.provider));
+  // As on the Rust side: where prompts go and what run_cli runs wait for the boss's confirmation.
+  host.providers.push(...structuredClone(t.provider).map((p) => ({ ...p, importedUnconfirmed: true })));
+  host.importedCli = new Map(t.employee.flatMap((e) => (e.cliCommand === null ? [] : [[e.id, e.cliCommand] as const])));
   host.emit({ type: "company_updated", companyId: company.id });
   return {
     companyName: company.name,
@@ -110,6 +118,31 @@ function saveBundle(host: BundleHost, fileName: string): SavedBundle {
   return { path, bytes: new TextEncoder().encode(text).length };
 }
 
+export function importedToConfirm(host: BundleHost): ImportedToConfirm {
+  return {
+    providers: host.providers.filter((p) => p.importedUnconfirmed).map((p) => ({ providerId: p.id, name: p.name, baseUrl: p.baseUrl })),
+    cliCommands: host.employees
+      .filter((e) => e.firedAt === null && e.cliCommand !== null && host.importedCli.get(e.id) === e.cliCommand)
+      .map((e) => ({ employeeId: e.id, employeeName: e.name, command: e.cliCommand ?? "" })),
+  };
+}
+
+/** Confirms only what was shown: a value that changed since is `invalid_input`, as on the Rust side. */
+function confirmImported(host: BundleHost, input: ConfirmImported): ImportedToConfirm {
+  if (input.kind === "provider_url") {
+    const p = host.providers.find((x) => x.id === input.providerId) ?? fail("not_found", `there is no provider "${input.providerId}"`);
+    if (p.baseUrl !== input.baseUrl) fail("invalid_input", `the base URL of ${p.name} is no longer what you were shown (it is now ${p.baseUrl})`);
+    p.importedUnconfirmed = false;
+    host.emit({ type: "providers_changed" });
+  } else {
+    const e = host.employees.find((x) => x.id === input.employeeId) ?? fail("not_found", `employee ${input.employeeId} does not exist`);
+    if (e.cliCommand !== input.command) fail("invalid_input", `${e.name}'s CLI command is no longer what you were shown`);
+    host.importedCli.delete(e.id);
+    host.emit({ type: "employee_updated", employeeId: e.id });
+  }
+  return importedToConfirm(host);
+}
+
 export function bundleCommand(host: BundleHost, cmd: string, args: Record<string, unknown> | undefined): unknown {
   switch (cmd) {
     case "export_company":
@@ -118,6 +151,10 @@ export function bundleCommand(host: BundleHost, cmd: string, args: Record<string
       return saveBundle(host, typeof args?.fileName === "string" ? args.fileName : "");
     case "import_company":
       return importBundle(host, typeof args?.json === "string" ? args.json : "");
+    case "imported_to_confirm":
+      return importedToConfirm(host);
+    case "confirm_imported":
+      return confirmImported(host, args?.input as ConfirmImported);
     default:
       return UNHANDLED;
   }

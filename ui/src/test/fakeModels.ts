@@ -98,6 +98,7 @@ function addServer(host: ModelsHost, input: AddLocalServer): ProviderDto {
     hasKey: false,
     keySource: "none",
     builtin: false,
+    importedUnconfirmed: false,
   };
   host.providers.push(p);
   host.emit({ type: "providers_changed" });

@@ -140,6 +140,7 @@ export function builtinProvider(): ProviderDto {
     hasKey: false,
     keySource: "none",
     builtin: true,
+    importedUnconfirmed: false,
   };
 }
 
@@ -159,6 +160,7 @@ export function provider(presetId: string, overrides: Partial<ProviderDto> = {})
     hasKey: false,
     keySource: "none",
     builtin: false,
+    importedUnconfirmed: false,
     ...overrides,
   };
 }

@@ -469,7 +469,7 @@ impl Lines {
             tasks: self.tasks.clone(),
             already_replied: already_replied(w, cast),
             seed,
-            stamina: self.stamina.clone(),
+            stamina: self.stamina,
             addressed: addressed(w),
             other_chats: self.other_groups.iter().map(|(_, n)| n.clone()).collect(),
             tool_results: self.tool_results.clone(),

@@ -190,6 +190,13 @@ impl RunCli {
                 ToolError::NotConfigured(format!("{} has no CLI command", cx.employee.name))
             })?
             .to_owned();
+        // Checked when the call is made and again when it would run: an imported waiting
+        // approval must not run it either.
+        if crate::imported::cli_unconfirmed(cx.employee) {
+            return Err(ToolError::NotConfirmed(crate::imported::cli_refusal(
+                cx.employee,
+            )));
+        }
         let folder = cx.runtime.employee_dir(cx.employee.id)?;
         Ok(Configured {
             command,

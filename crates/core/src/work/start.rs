@@ -206,6 +206,7 @@ mod tests {
             fired_at: None,
             approval_policy: None,
             cli_command: None,
+            imported_cli_command: None,
         }
     }
 

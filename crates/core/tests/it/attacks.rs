@@ -12,6 +12,7 @@ mod approvals;
 mod bundle;
 mod decisions;
 mod files;
+mod imported;
 mod net;
 mod sandbox;
 

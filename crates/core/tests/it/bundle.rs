@@ -177,20 +177,13 @@ async fn rich_company() -> (Stage, i32, i32) {
     (stage, alice, dana.id)
 }
 
-/// Every row of every table, compared without the moment of export.
+/// Every row of every table, compared without the moment of export and without what
+/// an import sets for this computer alone (a key scope of its own, providers' URLs and
+/// CLI commands waiting for the boss's confirmation).
 fn same_company(a: &Bundle, b: &Bundle) {
     assert_eq!(a.schema_version, b.schema_version);
     assert_eq!(a.format, b.format);
-    // What still waits is sealed anew with the importing company's own key (checked by
-    // `waiting_approvals_verify`); everything else comes back as it left.
-    let unsealed = |bundle: &Bundle| {
-        let mut t = bundle.tables.clone();
-        for r in t.approval.iter_mut().filter(|r| r.status == "waiting") {
-            r.args_hash.clear();
-        }
-        t
-    };
-    let (ta, tb) = (unsealed(a), unsealed(b));
+    let (ta, tb) = (as_exported(&a.tables), as_exported(&b.tables));
     // Table by table first, so a failure names the table.
     let (ja, jb) = (json!(ta), json!(tb));
     for (table, rows) in ja.as_object().unwrap() {
@@ -220,6 +213,26 @@ async fn waiting_approvals_verify(core: &cubicle_core::AppCore) {
             a.id
         );
     }
+}
+
+/// `t` without what an import sets for this computer alone: the keychain scope, the
+/// imported-and-unconfirmed marks, and the seals of what still waits (sealed anew with
+/// the importing company's key, checked by `waiting_approvals_verify`).
+fn as_exported(t: &cubicle_store::bundle::Tables) -> cubicle_store::bundle::Tables {
+    let mut t = t.clone();
+    for c in &mut t.company {
+        c.secret_scope = None;
+    }
+    for p in &mut t.provider {
+        p.imported_base_url = None;
+    }
+    for e in &mut t.employee {
+        e.imported_cli_command = None;
+    }
+    for r in t.approval.iter_mut().filter(|r| r.status == "waiting") {
+        r.args_hash.clear();
+    }
+    t
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -47,6 +47,7 @@ fn staff() -> HashMap<i32, employee::Model> {
         approval_policy: None,
         cli_command: None,
         network_access: false,
+        imported_cli_command: None,
     };
     [
         person(ME, "Alice Wang", false),

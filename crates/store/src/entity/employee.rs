@@ -34,6 +34,11 @@ pub struct Model {
     /// allows it). Bundles from before the column read `false`.
     #[serde(default)]
     pub network_access: bool,
+    /// The CLI command as it came in a company bundle, until the boss confirms it here:
+    /// while `cli_command` still equals it, `run_cli` refuses. `None` for commands set
+    /// on this computer.
+    #[sea_orm(column_type = "Text", nullable)]
+    pub imported_cli_command: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

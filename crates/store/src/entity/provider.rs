@@ -18,6 +18,11 @@ pub struct Model {
     pub models: Json,
     pub enabled: bool,
     pub created_at: DateTimeUtc,
+    /// The base URL as it came in a company bundle, until the boss confirms it here:
+    /// while `base_url` still equals it, no call goes there. `None` for providers set up
+    /// on this computer.
+    #[sea_orm(column_type = "Text", nullable)]
+    pub imported_base_url: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
