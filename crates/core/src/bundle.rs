@@ -42,6 +42,7 @@ pub mod entity {
 pub const FORMAT: &str = "cubicle-company-bundle";
 
 mod file;
+pub mod scrub;
 pub use file::{SavedBundle, write_file};
 
 /// One company, whole.
@@ -127,6 +128,7 @@ pub async fn export(core: &AppCore) -> Result<Bundle, BundleError> {
     let mut tables = store::read_all(&txn).await?;
     txn.commit().await?;
     redact_webhook_urls(&mut tables);
+    scrub_tool_data(&mut tables, &core.providers.held_keys().await?);
     // Where this computer files the company's keys is this computer's business; an
     // import draws its own.
     for c in &mut tables.company {
@@ -160,6 +162,21 @@ fn redact_webhook_urls(tables: &mut Tables) {
     }
     for t in &mut tables.tool_call {
         redact(&t.tool, &mut t.args);
+    }
+}
+
+/// Cuts credentials out of what tools were given and what they returned (see [`scrub`]).
+fn scrub_tool_data(tables: &mut Tables, known: &[String]) {
+    for a in &mut tables.approval {
+        scrub::scrub_json(&mut a.args, known);
+        if let Some(r) = a.result.as_mut() {
+            scrub::scrub_json(r, known);
+        }
+        a.error = a.error.as_deref().map(|e| scrub::scrub(e, known));
+    }
+    for t in &mut tables.tool_call {
+        scrub::scrub_json(&mut t.args, known);
+        t.output = t.output.as_deref().map(|o| scrub::scrub(o, known));
     }
 }
 

@@ -302,6 +302,22 @@ impl Providers {
         }
     }
 
+    /// Every API key this company's providers hold (keychain or environment), to cut out
+    /// of what leaves the computer. A key that cannot be read is left out, said in the log.
+    pub(crate) async fn held_keys(&self) -> Result<Vec<String>, cubicle_store::DbErr> {
+        let mut keys = Vec::new();
+        for m in q::list_providers(&self.db).await? {
+            match self.keys.get(&m.id).await {
+                Ok(Some((k, _))) => keys.push(k.expose().to_owned()),
+                Ok(None) => {}
+                Err(e) => {
+                    tracing::warn!(provider = %m.id, error = %e, "a key could not be read to redact it")
+                }
+            }
+        }
+        Ok(keys)
+    }
+
     pub async fn list(&self) -> ProviderResult<Vec<ProviderDto>> {
         let mut out = vec![self.builtin_dto()];
         for m in q::list_providers(&self.db).await? {

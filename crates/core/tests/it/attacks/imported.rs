@@ -444,3 +444,37 @@ async fn imported_company(v: Value) -> Empty {
 fn workspace_of(core: &AppCore) -> std::path::PathBuf {
     core.approvals.runtime().workspace_root().unwrap()
 }
+
+#[tokio::test]
+async fn a_bundle_carries_no_key_a_tool_printed_nor_a_credential_shaped_string() {
+    if !require_keyring() {
+        return;
+    }
+    let c = TestCompany::new().await;
+    let ds = add_provider(&c.core, "DeepSeek", "deepseek", "https://api.deepseek.com").await;
+    let held = "held-by-this-company-0123456789";
+    set_key(&c, &ds.id, held).await;
+    // A script echoed the key and a token from a config file it read; the log keeps it.
+    let dev = super::staff(&c, "Dev", &["read_file"]).await;
+    let printed = format!(
+        "DEEPSEEK_KEY={held}\nslack: xoxb-2222222222-abcdefghij\nurl https://u:pw@git.example/r?t=1"
+    );
+    std::fs::create_dir_all(super::workspace(&c)).unwrap();
+    std::fs::write(super::workspace(&c).join("notes.txt"), &printed).unwrap();
+    let out = super::ask(&c, &dev, "read_file", json!({"path": "notes.txt"}))
+        .await
+        .unwrap();
+    assert!(
+        format!("{out:?}").contains(held),
+        "the tool really read it: {out:?}"
+    );
+
+    let text = bundle::to_json(&bundle::export(&c.core).await.unwrap()).unwrap();
+    for secret in [held, "xoxb-2222222222", "u:pw", "t=1"] {
+        assert!(!text.contains(secret), "{secret} is in the bundle");
+    }
+    assert!(
+        text.contains("DEEPSEEK_KEY=[redacted]"),
+        "what the output said stays readable"
+    );
+}
