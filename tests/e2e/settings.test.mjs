@@ -74,7 +74,23 @@ test("boss adds a provider, stores its key in the keychain and tests the connect
     await (await byTestId(b, "provider-submit")).click();
     await byTestId(b, "provider-row-scripted");
 
-    await (await byTestId(b, "provider-key-input-scripted")).setValue(KEY);
+    // The row settles first (the list refetches after the save and redraws the row);
+    // typing into it while it redraws can lose keystrokes to the element it replaces.
+    await b.waitUntil(
+      async () => (await (await b.$('[data-testid="provider-key-status-scripted"]')).getAttribute("data-status")) === "missing",
+      { ...WAIT, timeoutMsg: "the new provider's row never showed it has no key" },
+    );
+    await b.waitUntil(
+      async () => {
+        const input = await byTestId(b, "provider-key-input-scripted");
+        if ((await input.getValue()) !== KEY) {
+          await input.clearValue();
+          await input.setValue(KEY);
+        }
+        return (await input.getValue()) === KEY;
+      },
+      { ...WAIT, timeoutMsg: "the key field never held the whole key" },
+    );
     await (await byTestId(b, "provider-key-submit-scripted")).click();
     await b.waitUntil(
       async () => (await (await b.$('[data-testid="provider-key-status-scripted"]')).getAttribute("data-status")) === "keychain",
