@@ -278,6 +278,18 @@ impl Approvals {
             }
         }
 
+        // The row either path files: this call, sealed, with its chain so far.
+        let filing = |seal: String, chain: Vec<Link>, now: DateTime<Utc>| NewApproval {
+            employee: &e,
+            call: &call,
+            args: &args,
+            seal,
+            risk,
+            trace_id,
+            chat_id,
+            chain,
+            now,
+        };
         if !policy::needs_approval(policy, risk) {
             if risk != Risk::High {
                 // At most once: the key is taken before the tool runs, since whether a
@@ -318,22 +330,8 @@ impl Approvals {
             {
                 return Ok(CallOutcome::Refused("already asked".into()));
             }
-            let row = Self::insert_approval_in(
-                &txn,
-                NewApproval {
-                    employee: &e,
-                    call: &call,
-                    args: &args,
-                    seal,
-                    risk,
-                    trace_id,
-                    chat_id,
-                    chain,
-                    now,
-                },
-                now + self.ttl,
-            )
-            .await?;
+            let row =
+                Self::insert_approval_in(&txn, filing(seal, chain, now), now + self.ttl).await?;
             txn.commit().await?;
             let claimed = q::claim_decision(
                 &self.db,
@@ -374,22 +372,7 @@ impl Approvals {
         {
             return Ok(CallOutcome::Refused("already asked".into()));
         }
-        let row = Self::insert_approval_in(
-            &txn,
-            NewApproval {
-                employee: &e,
-                call: &call,
-                args: &args,
-                seal,
-                risk,
-                trace_id,
-                chat_id,
-                chain,
-                now,
-            },
-            now + self.ttl,
-        )
-        .await?;
+        let row = Self::insert_approval_in(&txn, filing(seal, chain, now), now + self.ttl).await?;
         q::insert_tool_call(
             &txn,
             Self::log_row(

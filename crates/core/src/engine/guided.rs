@@ -122,14 +122,7 @@ impl Ctx<'_> {
     }
 
     fn name_of(&self, m: &chat_message::Model) -> String {
-        match m.sender_kind.as_str() {
-            "boss" => self.company.boss_name.clone(),
-            "system" => "(note)".to_owned(),
-            _ => m
-                .sender_employee_id
-                .and_then(|id| self.staff.get(&id))
-                .map_or_else(|| "someone".to_owned(), |e| e.name.clone()),
-        }
+        super::think::sender_name(m, &self.company.boss_name, &self.staff)
     }
 
     fn unread(&self) -> Vec<&chat_message::Model> {

@@ -345,14 +345,7 @@ impl Cast {
 
     /// How a message's sender is called in the scene.
     fn name_of(&self, m: &chat_message::Model) -> String {
-        match m.sender_kind.as_str() {
-            "boss" => self.company.boss_name.clone(),
-            "system" => "(note)".to_owned(),
-            _ => m
-                .sender_employee_id
-                .and_then(|id| self.staff.get(&id))
-                .map_or_else(|| "someone".to_owned(), |e| e.name.clone()),
-        }
+        sender_name(m, &self.company.boss_name, &self.staff)
     }
 
     /// Everyone a message could wrongly speak as: colleagues and the boss.
@@ -479,6 +472,23 @@ impl Lines {
                 hint: t.on_resolve_hint.clone(),
             }),
         }
+    }
+}
+
+/// How a message's sender is called in a prompt: the boss by name, a note as a note,
+/// a colleague by name.
+pub(super) fn sender_name(
+    m: &chat_message::Model,
+    boss: &str,
+    staff: &HashMap<i32, employee::Model>,
+) -> String {
+    match m.sender_kind.as_str() {
+        "boss" => boss.to_owned(),
+        "system" => "(note)".to_owned(),
+        _ => m
+            .sender_employee_id
+            .and_then(|id| staff.get(&id))
+            .map_or_else(|| "someone".to_owned(), |e| e.name.clone()),
     }
 }
 

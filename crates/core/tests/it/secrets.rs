@@ -1,20 +1,8 @@
 //! The OS keychain, for real: gnome-keyring on a private D-Bus session (scripts/test.sh).
 
+use crate::util::require_keyring;
 use cubicle_core::secrets::{KeyringStore, SecretStore};
 use cubicle_llm::ApiKey;
-
-fn require_keyring() -> bool {
-    if std::env::var("CUBICLE_TEST_KEYRING").is_ok_and(|v| v == "1") {
-        return true;
-    }
-    if std::env::var("CUBICLE_SKIP_KEYRING").is_ok_and(|v| v == "1") {
-        eprintln!("SKIPPED: keychain test (CUBICLE_SKIP_KEYRING=1)");
-        return false;
-    }
-    panic!(
-        "no test keychain: run scripts/test.sh, or set CUBICLE_SKIP_KEYRING=1 to skip knowingly"
-    );
-}
 
 #[test]
 fn a_key_round_trips_through_the_os_keychain() {

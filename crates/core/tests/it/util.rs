@@ -286,3 +286,18 @@ impl DecideShown for cubicle_core::approvals::Approvals {
         self.decide(input, via).await
     }
 }
+
+/// Whether the keychain tests run: under scripts/test.sh's throwaway keyring, or skipped
+/// knowingly with `CUBICLE_SKIP_KEYRING=1`; anything else is a loud failure.
+pub fn require_keyring() -> bool {
+    if std::env::var("CUBICLE_TEST_KEYRING").is_ok_and(|v| v == "1") {
+        return true;
+    }
+    if std::env::var("CUBICLE_SKIP_KEYRING").is_ok_and(|v| v == "1") {
+        eprintln!("SKIPPED: keychain test (CUBICLE_SKIP_KEYRING=1)");
+        return false;
+    }
+    panic!(
+        "no test keychain: run scripts/test.sh, or set CUBICLE_SKIP_KEYRING=1 to skip knowingly"
+    );
+}

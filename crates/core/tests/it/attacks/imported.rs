@@ -18,21 +18,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 use super::{ask, staff, waiting};
 use crate::bundle::{Empty, empty_db};
 use crate::gateway::chat;
-use crate::util::TestCompany;
-
-/// The same switch as the other keychain tests (see secrets.rs).
-fn require_keyring() -> bool {
-    if std::env::var("CUBICLE_TEST_KEYRING").is_ok_and(|v| v == "1") {
-        return true;
-    }
-    if std::env::var("CUBICLE_SKIP_KEYRING").is_ok_and(|v| v == "1") {
-        eprintln!("SKIPPED: keychain test (CUBICLE_SKIP_KEYRING=1)");
-        return false;
-    }
-    panic!(
-        "no test keychain: run scripts/test.sh, or set CUBICLE_SKIP_KEYRING=1 to skip knowingly"
-    );
-}
+use crate::util::{TestCompany, require_keyring};
 
 /// The attacker's stand-in: an OpenAI-compatible server on loopback that answers
 /// anything and keeps every request it got.
