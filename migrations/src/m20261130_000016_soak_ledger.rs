@@ -1,4 +1,4 @@
-//! The cost ledger shows the guard rails at work (SPEC §10, issue #8): how long the
+//! The cost ledger shows the guard rails at work (SPEC §10): how long the
 //! gateway waited before retrying a failed attempt (backoff, or the provider's
 //! `Retry-After`), and what became of a structured answer (valid, repaired, reported
 //! back to the model, dropped). Breaker transitions are rows of their own

@@ -1,4 +1,4 @@
-//! The tray (issue #7): the real desktop app under its own Xvfb, on the test's session
+//! The tray: the real desktop app under its own Xvfb, on the test's session
 //! bus, with this test as the system tray (a StatusNotifierWatcher that reads the
 //! icon's dbusmenu and clicks it). A company with one waiting approval: the tray says
 //! "Approvals (1)"; closing the window only hides it; "Open Cubicle" brings it back; an

@@ -1,4 +1,4 @@
-//! Crash safety (issue #8, SPEC §10) with real processes: `cubicle-cli run` is killed
+//! Crash safety (SPEC §10) with real processes: `cubicle-cli run` is killed
 //! with SIGKILL at random points of a busy scripted company, 20 times, and restarted;
 //! after each kill nothing that was committed is gone, nothing is there twice, every
 //! interrupted thought is replayed at the next start, and no approved action runs twice.

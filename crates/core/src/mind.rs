@@ -1,6 +1,7 @@
-//! How an employee thinks: prompts built from the persona and agent card (SPEC §2, §4).
-//! This first piece writes a new hire's self-introduction; the flow-of-thought engine
-//! (issue 5) grows here.
+//! How an employee thinks: prompts built from the persona and agent card (SPEC §2, §4):
+//! a new hire's self-introduction, the thought's scene and answer shape (`thought`), the
+//! guided steps for a small model (`guided`), and the rules of memory, relationships and
+//! stamina the engine applies.
 
 pub mod archetypes;
 pub mod guided;

@@ -1,4 +1,4 @@
-//! Employees' minds and the richer chat queries (issue 5), on a real SQLite file; and
+//! Employees' minds and the richer chat queries, on a real SQLite file; and
 //! the same scenarios on PostgreSQL when `CUBICLE_TEST_PG_URL` is set (scripts/test.sh
 //! sets it), so every query is checked on both backends.
 

@@ -6,7 +6,7 @@ use ts_rs::TS;
 use crate::org::DeletedDepartment;
 use crate::types::{ApprovalPolicy, Archetype};
 
-/// Undo stays possible this long after an action is applied (issue 4: 10 minutes).
+/// Undo stays possible this long after an action is applied (10 minutes).
 pub const UNDO_WINDOW_MINUTES: i64 = 10;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
@@ -99,8 +99,7 @@ pub enum Proposal {
         destination_name: Option<String>,
         headcount: u32,
     },
-    /// A meeting chat with these participants on a topic; the moderator (issue 6)
-    /// builds on it.
+    /// A meeting chat with these participants on a topic, run by the moderator.
     ConveneMeeting {
         topic: String,
         participant_ids: Vec<i32>,

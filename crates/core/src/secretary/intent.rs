@@ -1,5 +1,5 @@
 //! What the parser produces (SPEC §3): one or more intents, each with a kind, a
-//! confidence and its slots. The serde shape is the CLI's JSON contract (issue 4) and the
+//! confidence and its slots. The serde shape is the CLI's JSON contract and the
 //! model tier's JSON-schema-constrained output, so both tiers share these types.
 
 use schemars::JsonSchema;

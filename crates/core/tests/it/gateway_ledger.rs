@@ -1,4 +1,4 @@
-//! What the ledger shows of the guard rails (issue #8): the fate of each structured
+//! What the ledger shows of the guard rails: the fate of each structured
 //! answer, and the breaker on the company's clock.
 
 use std::sync::Arc;
