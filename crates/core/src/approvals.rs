@@ -166,8 +166,8 @@ impl Approvals {
     }
 
     /// Seals every waiting approval anew with this company's key: for a company just
-    /// imported, whose rows carry another key's seals (or none a file's editor could
-    /// not forge). The boss sees each one here before deciding it. Returns how many.
+    /// imported, whose rows carry another company's seals, or seals whoever edited the
+    /// file made up. The boss sees each one here before deciding it. Returns how many.
     pub async fn reseal_waiting(&self) -> Result<usize, ApprovalError> {
         let mut n = 0;
         for row in q::all_waiting(&self.db).await? {
