@@ -369,31 +369,6 @@ impl Minds {
         Ok(s)
     }
 
-    /// Remembers the interest and saturation of the last thought (adaptive polling).
-    pub async fn record_mood(
-        &self,
-        employee_id: i32,
-        interest: Option<u8>,
-        saturation: Option<u8>,
-    ) -> Result<(), DbErr> {
-        let exists = q::employee_state(&self.db, employee_id).await?.is_some();
-        let s = Stamina::default();
-        let mut am = employee_state::ActiveModel {
-            employee_id: Set(employee_id),
-            last_interest: Set(interest.map(i32::from)),
-            last_saturation: Set(saturation.map(i32::from)),
-            updated_at: Set(self.clock.now()),
-            ..Default::default()
-        };
-        if !exists {
-            am.patience = Set(s.patience);
-            am.fatigue = Set(s.fatigue);
-            am.stress = Set(s.stress);
-        }
-        q::upsert_employee_state(&self.db, am).await?;
-        Ok(())
-    }
-
     /// What a thought leaves in the employee's gauges — its interest and saturation,
     /// and the stamina its repeated messages cost — written in the caller's transaction
     /// (the end of a pending thought, SPEC §10). Announce it with [`Minds::announce`].
