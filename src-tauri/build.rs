@@ -79,6 +79,7 @@ const COMMANDS: &[&str] = &[
     "pause_model_download",
     "cancel_model_download",
     "use_local_model",
+    "use_local_model_for",
     "detect_local_servers",
     "add_local_server",
 ];

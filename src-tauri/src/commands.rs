@@ -93,6 +93,7 @@ pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + 
         models::pause_model_download,
         models::cancel_model_download,
         models::use_local_model,
+        models::use_local_model_for,
         models::detect_local_servers,
         models::add_local_server,
     ]

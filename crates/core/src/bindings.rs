@@ -84,6 +84,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     crate::models::LocalServerDto::export_all(&cfg)?;
     crate::models::AddLocalServer::export_all(&cfg)?;
     crate::models::LocalModelRef::export_all(&cfg)?;
+    crate::models::UseLocalModelFor::export_all(&cfg)?;
     crate::approvals::ApprovalFilter::export_all(&cfg)?;
     crate::approvals::DecideApproval::export_all(&cfg)?;
     crate::approvals::DecideApprovals::export_all(&cfg)?;

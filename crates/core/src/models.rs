@@ -133,6 +133,14 @@ pub struct LocalModelRef {
     pub model_id: String,
 }
 
+/// Send one kind of work (employees' thoughts, say) to an installed catalogue model.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct UseLocalModelFor {
+    pub model_id: String,
+    pub purpose: crate::gateway::Purpose,
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ModelsError {
     #[error("no catalogue model {0:?}")]

@@ -1,7 +1,9 @@
 //! Local models: the catalogue, downloads, and model servers running on this machine.
 
-use cubicle_core::models::{AddLocalServer, LocalModelDto, LocalModelRef, LocalServerDto};
-use cubicle_core::types::{BuiltinStatus, ProviderDto};
+use cubicle_core::models::{
+    AddLocalServer, LocalModelDto, LocalModelRef, LocalServerDto, UseLocalModelFor,
+};
+use cubicle_core::types::{BuiltinStatus, ProviderDto, RouteDto};
 use cubicle_core::{AppCore, IpcError};
 use tauri::State;
 
@@ -40,6 +42,16 @@ pub async fn cancel_model_download(
 #[tauri::command]
 pub async fn use_local_model(core: State<'_, AppCore>, input: LocalModelRef) -> Res<BuiltinStatus> {
     Ok(core.models.use_as_builtin(&input.model_id).await?)
+}
+
+/// One kind of work (employees' thoughts) to an installed model; the built-in model
+/// keeps the rest.
+#[tauri::command]
+pub async fn use_local_model_for(
+    core: State<'_, AppCore>,
+    input: UseLocalModelFor,
+) -> Res<RouteDto> {
+    Ok(core.models.use_for(&input.model_id, input.purpose).await?)
 }
 
 #[tauri::command]

@@ -75,6 +75,7 @@ import type { SavedBundle } from "../bindings/SavedBundle";
 import type { AddLocalServer } from "../bindings/AddLocalServer";
 import type { LocalModelDto } from "../bindings/LocalModelDto";
 import type { LocalModelRef } from "../bindings/LocalModelRef";
+import type { UseLocalModelFor } from "../bindings/UseLocalModelFor";
 import type { LocalServerDto } from "../bindings/LocalServerDto";
 import type { ConfirmImported } from "../bindings/ConfirmImported";
 import type { ImportedToConfirm } from "../bindings/ImportedToConfirm";
@@ -132,6 +133,8 @@ export const api = {
   cancelModelDownload: (input: LocalModelRef) => invoke<LocalModelDto>("cancel_model_download", { input }),
   /** An installed (verified) model becomes the built-in model. */
   useLocalModel: (input: LocalModelRef) => invoke<BuiltinStatus>("use_local_model", { input }),
+  /** One kind of work (employees' thoughts) to an installed model; the built-in model keeps the rest. */
+  useLocalModelFor: (input: UseLocalModelFor) => invoke<RouteDto>("use_local_model_for", { input }),
   /** Ollama, LM Studio or llama.cpp servers answering on their default ports. */
   detectLocalServers: () => invoke<LocalServerDto[]>("detect_local_servers"),
   addLocalServer: (input: AddLocalServer) => invoke<ProviderDto>("add_local_server", { input }),

@@ -94,6 +94,25 @@ describe("local models in settings", () => {
     expect(backend.builtin.custom).toBe(true);
   });
 
+  it("sends employees' thoughts to an installed model while the built-in model keeps the rest", async () => {
+    const backend = withModels();
+    const { user } = await openSection();
+    await user.click(screen.getByTestId(`local-model-download-${QWEN}`));
+    await waitFor(() => expect(backend.callsOf("start_model_download")).toHaveLength(1));
+    finishDownload(backend, QWEN);
+
+    const button = await screen.findByTestId(`local-model-use-for-thoughts-${QWEN}`);
+    expect(button).toHaveTextContent("Use for employees' thoughts");
+    await user.click(button);
+
+    await waitFor(() => expect(screen.getByTestId(`local-model-thinks-${QWEN}`)).toHaveTextContent("Thinks for employees"));
+    expect(backend.inputsOf("use_local_model_for")).toEqual([{ modelId: QWEN, purpose: "thought" }]);
+    expect(backend.routes.find((r) => r.purpose === "thought")).toEqual({ purpose: "thought", providerId: "builtin", model: QWEN });
+    // Still not the built-in model: the secretary and the rest keep theirs.
+    expect(screen.getByTestId(`local-model-use-${QWEN}`)).toBeInTheDocument();
+    expect(backend.builtin.custom).toBe(false);
+  });
+
   it("shows a failed download's reason clearly and offers to resume what arrived", async () => {
     const backend = withModels();
     await openSection();

@@ -5,7 +5,7 @@ import { AlertIcon, CheckIcon, ChipIcon, PlugIcon, PlusIcon } from "../component
 import { Badge, Button, ErrorState, InlineError, LoadingState, Spinner } from "../components/ui";
 import { api } from "../ipc/api";
 import { errorDetail } from "../ipc/errors";
-import { PROVIDER_KEYS, queryKeys, useInvalidatingMutation, useLocalModels, useLocalServers } from "../ipc/queries";
+import { PROVIDER_KEYS, queryKeys, useInvalidatingMutation, useLocalModels, useLocalServers, useRoutes } from "../ipc/queries";
 import { currentLanguage } from "../i18n";
 import { formatRate, formatSize, progressPercent } from "./format";
 import { SettingsSection } from "./SettingsSection";
@@ -93,9 +93,12 @@ function ModelActions({ model: m }: { model: LocalModelDto }) {
   const pause = useInvalidatingMutation(api.pauseModelDownload, keys);
   const cancel = useInvalidatingMutation(api.cancelModelDownload, keys);
   const use = useInvalidatingMutation(api.useLocalModel, [...PROVIDER_KEYS]);
+  const useForThoughts = useInvalidatingMutation(api.useLocalModelFor, [...PROVIDER_KEYS]);
+  const routes = useRoutes();
+  const thinks = routes.data?.some((r) => r.purpose === "thought" && r.providerId === "builtin" && r.model === m.id) ?? false;
   const ref = { modelId: m.id };
-  const busy = start.isPending || pause.isPending || cancel.isPending || use.isPending;
-  const error = start.error ?? pause.error ?? cancel.error ?? use.error;
+  const busy = start.isPending || pause.isPending || cancel.isPending || use.isPending || useForThoughts.isPending;
+  const error = start.error ?? pause.error ?? cancel.error ?? use.error ?? useForThoughts.error;
   const s = m.state;
 
   const cancelButton = (
@@ -147,6 +150,23 @@ function ModelActions({ model: m }: { model: LocalModelDto }) {
                 {t("settings.localModels.use")}
               </Button>
             </>
+          ))}
+        {s.status === "installed" &&
+          !s.inUse &&
+          (thinks ? (
+            <Badge tone="indigo" data-testid={`local-model-thinks-${m.id}`}>
+              <CheckIcon />
+              {t("settings.localModels.thinks")}
+            </Badge>
+          ) : (
+            <Button
+              data-testid={`local-model-use-for-thoughts-${m.id}`}
+              disabled={busy || routes.isLoading}
+              title={t("settings.localModels.useForThoughtsHint")}
+              onClick={() => useForThoughts.mutate({ modelId: m.id, purpose: "thought" })}
+            >
+              {t("settings.localModels.useForThoughts")}
+            </Button>
           ))}
       </div>
       {error !== null && <InlineError error={error} />}

@@ -12,6 +12,8 @@ import type { LocalModelDto } from "../bindings/LocalModelDto";
 import type { LocalModelRef } from "../bindings/LocalModelRef";
 import type { LocalServerDto } from "../bindings/LocalServerDto";
 import type { ProviderDto } from "../bindings/ProviderDto";
+import type { RouteDto } from "../bindings/RouteDto";
+import type { UseLocalModelFor } from "../bindings/UseLocalModelFor";
 import { UNHANDLED } from "./fakeChats";
 
 export const FAKE_MODELS_DIR = "/home/ada/.local/share/app.cubicle.desktop/models";
@@ -22,6 +24,7 @@ export interface ModelsHost {
   localServers: LocalServerDto[];
   providers: ProviderDto[];
   builtin: BuiltinStatus;
+  routes: RouteDto[];
   emit(event: DomainEvent): void;
 }
 
@@ -76,6 +79,16 @@ function useModel(host: ModelsHost, { modelId }: LocalModelRef): BuiltinStatus {
   return structuredClone(host.builtin);
 }
 
+/** As core's `use_for`: the route of one purpose goes to the built-in provider with this model. */
+function useModelFor(host: ModelsHost, { modelId, purpose }: UseLocalModelFor): RouteDto {
+  const m = model(host, modelId);
+  if (m.state.status !== "installed") return fail("invalid_input", `${m.name} is not installed yet; download it first`);
+  const route: RouteDto = { purpose, providerId: "builtin", model: m.id };
+  host.routes = [...host.routes.filter((r) => r.purpose !== purpose), route];
+  host.emit({ type: "providers_changed" });
+  return structuredClone(route);
+}
+
 const PRESET_OF = { ollama: "ollama", lm_studio: "lmstudio", llama_cpp: "custom" } as const;
 
 function detect(host: ModelsHost): LocalServerDto[] {
@@ -117,6 +130,8 @@ export function modelsCommand(host: ModelsHost, cmd: string, input: unknown): un
       return cancel(host, input as LocalModelRef);
     case "use_local_model":
       return useModel(host, input as LocalModelRef);
+    case "use_local_model_for":
+      return useModelFor(host, input as UseLocalModelFor);
     case "detect_local_servers":
       return detect(host);
     case "add_local_server":
