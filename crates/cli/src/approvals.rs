@@ -46,84 +46,98 @@ pub enum Verdict {
 
 pub async fn run(core: &AppCore, cmd: ApprovalsCommand) -> Result<()> {
     match cmd {
-        ApprovalsCommand::List { history, json } => {
-            let filter = if history {
-                ApprovalFilter::History {
-                    status: None,
-                    employee_id: None,
-                }
-            } else {
-                ApprovalFilter::Pending
-            };
-            let items = core.approvals.list(filter).await?;
-            if json {
-                println!("{}", serde_json::to_string(&items)?);
-                return Ok(());
-            }
-            if items.is_empty() {
-                println!(
-                    "{}",
-                    if history {
-                        "nothing decided yet"
-                    } else {
-                        "nothing waits for you"
-                    }
-                );
-            }
-            for a in items {
-                println!(
-                    "#{} [{}] {} wants {}: {}\n    why: {}{}\n    seal: {}",
-                    a.id,
-                    a.status.as_str(),
-                    shown(&a.requester_name),
-                    a.tool,
-                    shown(&a.summary),
-                    shown(&a.reason),
-                    a.decided_via
-                        .map(|v| format!(" (decided via {})", v.as_str()))
-                        .unwrap_or_default(),
-                    &a.args_hash[..a.args_hash.len().min(SEAL_SHOWN)]
-                );
-            }
-        }
+        ApprovalsCommand::List { history, json } => list(core, history, json).await,
         ApprovalsCommand::Decide {
             id,
             decision,
             note,
             hash,
             json,
-        } => {
-            let d = match decision {
-                Verdict::Approve => Decision::Approve,
-                Verdict::Reject => Decision::Reject,
-            };
-            let current = core.approvals.get(id).await?;
-            let args_hash = match (d, hash) {
-                (Decision::Reject, _) => current.args_hash.clone(),
-                (Decision::Approve, Some(h)) => matching_seal(&current.args_hash, &h)?,
-                (Decision::Approve, None) => confirm_in_terminal(&current)?,
-            };
-            let input = DecideApproval {
-                approval_id: id,
-                decision: d,
-                note,
-                args_hash,
-            };
-            let a = core.approvals.decide(input, DecidedVia::Cli).await?;
-            if json {
-                println!("{}", serde_json::to_string(&a)?);
-            } else {
-                println!(
-                    "#{} {}{}",
-                    a.id,
-                    a.status.as_str(),
-                    a.error
-                        .as_deref()
-                        .map(|e| format!(" — it failed: {e}"))
-                        .unwrap_or_default()
-                );
-            }
+        } => decide(core, id, decision, note, hash, json).await,
+    }
+}
+
+/// What waits (or, with `history`, what was decided), each with the seal to approve it by.
+async fn list(core: &AppCore, history: bool, json: bool) -> Result<()> {
+    let filter = if history {
+        ApprovalFilter::History {
+            status: None,
+            employee_id: None,
         }
+    } else {
+        ApprovalFilter::Pending
+    };
+    let items = core.approvals.list(filter).await?;
+    if json {
+        println!("{}", serde_json::to_string(&items)?);
+        return Ok(());
+    }
+    if items.is_empty() {
+        println!(
+            "{}",
+            if history {
+                "nothing decided yet"
+            } else {
+                "nothing waits for you"
+            }
+        );
+    }
+    for a in items {
+        println!(
+            "#{} [{}] {} wants {}: {}\n    why: {}{}\n    seal: {}",
+            a.id,
+            a.status.as_str(),
+            shown(&a.requester_name),
+            a.tool,
+            shown(&a.summary),
+            shown(&a.reason),
+            a.decided_via
+                .map(|v| format!(" (decided via {})", v.as_str()))
+                .unwrap_or_default(),
+            &a.args_hash[..a.args_hash.len().min(SEAL_SHOWN)]
+        );
+    }
+    Ok(())
+}
+
+/// One decision, bound to the seal the boss saw (`--hash`, or the terminal's question).
+async fn decide(
+    core: &AppCore,
+    id: i32,
+    decision: Verdict,
+    note: Option<String>,
+    hash: Option<String>,
+    json: bool,
+) -> Result<()> {
+    let d = match decision {
+        Verdict::Approve => Decision::Approve,
+        Verdict::Reject => Decision::Reject,
+    };
+    let current = core.approvals.get(id).await?;
+    let args_hash = match (d, hash) {
+        (Decision::Reject, _) => current.args_hash.clone(),
+        (Decision::Approve, Some(h)) => matching_seal(&current.args_hash, &h)?,
+        (Decision::Approve, None) => confirm_in_terminal(&current)?,
+    };
+    let input = DecideApproval {
+        approval_id: id,
+        decision: d,
+        note,
+        args_hash,
+    };
+    let a = core.approvals.decide(input, DecidedVia::Cli).await?;
+    if json {
+        println!("{}", serde_json::to_string(&a)?);
+    } else {
+        println!(
+            "#{} {}{}",
+            a.id,
+            a.status.as_str(),
+            a.error
+                .as_deref()
+                .map(|e| format!(" — it failed: {e}"))
+                .unwrap_or_default()
+        );
     }
     Ok(())
 }

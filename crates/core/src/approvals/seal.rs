@@ -90,11 +90,7 @@ impl Seal {
     /// The seal of `tool` with `args`: hex HMAC-SHA256 over the tool name, a zero byte
     /// and the canonical JSON of the arguments.
     pub async fn seal(&self, tool: &str, args: &serde_json::Value) -> Result<String, SealError> {
-        let mut mac = self.mac().await?;
-        mac.update(tool.as_bytes());
-        mac.update(&[0]);
-        mac.update(canonical_json(args).as_bytes());
-        Ok(hex(&mac.finalize().into_bytes()))
+        Ok(hex(&self.mac_of(tool, args).await?.finalize().into_bytes()))
     }
 
     /// Whether `seal` is the seal of `tool` with `args` under this company's key
@@ -108,11 +104,11 @@ impl Seal {
         let Some(claimed) = unhex(seal) else {
             return Ok(false);
         };
-        let mut mac = self.mac().await?;
-        mac.update(tool.as_bytes());
-        mac.update(&[0]);
-        mac.update(canonical_json(args).as_bytes());
-        Ok(mac.verify_slice(&claimed).is_ok())
+        Ok(self
+            .mac_of(tool, args)
+            .await?
+            .verify_slice(&claimed)
+            .is_ok())
     }
 
     /// Where the key came from (finding it first if need be).
@@ -120,9 +116,15 @@ impl Seal {
         Ok(self.key().await?.source)
     }
 
-    async fn mac(&self) -> Result<HmacSha256, SealError> {
+    /// The keyed MAC over the tool name, a zero byte and the canonical JSON of the arguments.
+    async fn mac_of(&self, tool: &str, args: &serde_json::Value) -> Result<HmacSha256, SealError> {
         let key = self.key().await?;
-        HmacSha256::new_from_slice(&key.bytes).map_err(|e| SealError::Key(e.to_string()))
+        let mut mac =
+            HmacSha256::new_from_slice(&key.bytes).map_err(|e| SealError::Key(e.to_string()))?;
+        mac.update(tool.as_bytes());
+        mac.update(&[0]);
+        mac.update(canonical_json(args).as_bytes());
+        Ok(mac)
     }
 
     async fn key(&self) -> Result<&Key, SealError> {

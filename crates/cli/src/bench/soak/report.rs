@@ -101,34 +101,7 @@ pub async fn compute(
         simulated_days: days,
         ..Figures::default()
     };
-    for r in &ledger {
-        match r.outcome.as_str() {
-            "ok" | "error" | "cancelled" => {
-                f.attempts += 1;
-                f.calls += u64::from(r.attempt == 1);
-                if r.outcome == "ok" {
-                    f.attempts_ok += 1;
-                } else {
-                    *f.attempts_failed
-                        .entry(kind_of(r.error.as_deref().unwrap_or("")))
-                        .or_default() += 1;
-                }
-                if let Some(ms) = r.backoff_ms {
-                    f.retries += 1;
-                    f.retry_wait_ms_total += i64::from(ms);
-                    f.retry_wait_ms_max = f.retry_wait_ms_max.max(i64::from(ms));
-                }
-                if let Some(o) = &r.output {
-                    *f.outputs.entry(o.clone()).or_default() += 1;
-                }
-            }
-            "breaker_opened" => f.breaker_opened += 1,
-            "breaker_closed" => f.breaker_closed += 1,
-            "breaker_open" => f.refused_breaker_open += 1,
-            "budget_exceeded" => f.refused_budget += 1,
-            _ => {}
-        }
-    }
+    tally_calls(&mut f, &ledger);
     f.spend = spend_per_day(&ledger, from, days, budget);
     f.days_budget_bound = f.spend.iter().filter(|d| d.refused > 0).count() as u64;
     f.spend_total_usd = ledger.iter().map(|r| r.cost_usd).sum();
@@ -231,6 +204,62 @@ fn spend_per_day(
         .collect()
 }
 
+/// Calls, attempts, retries, breaker turns and refusals, from the ledger.
+fn tally_calls(f: &mut Figures, ledger: &[cost_ledger::Model]) {
+    for r in ledger {
+        match r.outcome.as_str() {
+            "ok" | "error" | "cancelled" => {
+                f.attempts += 1;
+                f.calls += u64::from(r.attempt == 1);
+                if r.outcome == "ok" {
+                    f.attempts_ok += 1;
+                } else {
+                    *f.attempts_failed
+                        .entry(kind_of(r.error.as_deref().unwrap_or("")))
+                        .or_default() += 1;
+                }
+                if let Some(ms) = r.backoff_ms {
+                    f.retries += 1;
+                    f.retry_wait_ms_total += i64::from(ms);
+                    f.retry_wait_ms_max = f.retry_wait_ms_max.max(i64::from(ms));
+                }
+                if let Some(o) = &r.output {
+                    *f.outputs.entry(o.clone()).or_default() += 1;
+                }
+            }
+            "breaker_opened" => f.breaker_opened += 1,
+            "breaker_closed" => f.breaker_closed += 1,
+            "breaker_open" => f.refused_breaker_open += 1,
+            "budget_exceeded" => f.refused_budget += 1,
+            _ => {}
+        }
+    }
+}
+
+/// A status other than idle at the end, unless an approval of theirs still waits.
+fn unexplained_status(e: &employee::Model, approvals: &[approval::Model]) -> Option<Stuck> {
+    let waits = approvals
+        .iter()
+        .any(|a| a.employee_id == e.id && a.status == ApprovalStatus::Waiting.as_str());
+    (e.status != "idle" && !(e.status == "waiting_approval" && waits)).then(|| Stuck {
+        employee: e.name.clone(),
+        why: format!("status {} at the end with nothing to explain it", e.status),
+    })
+}
+
+/// The spans in which nobody could work: after a day's first refusal for money, until
+/// midnight.
+fn budget_stops(ledger: &[cost_ledger::Model]) -> Vec<(DateTime<Utc>, DateTime<Utc>)> {
+    let mut v: Vec<(DateTime<Utc>, DateTime<Utc>)> = Vec::new();
+    for r in ledger.iter().filter(|r| r.outcome == "budget_exceeded") {
+        let midnight = start_of_day(r.at) + TimeDelta::days(1);
+        if v.last().is_none_or(|(_, to)| *to != midnight) {
+            v.push((r.at, midnight));
+        }
+    }
+    v
+}
+
 /// What the end of the run holds, as read once for the report.
 #[derive(Clone, Copy)]
 struct Books<'a> {
@@ -261,17 +290,7 @@ async fn stuck(
         approvals: waiting,
     } = books;
     let mut out = Vec::new();
-    // After a day's first refusal for money nobody can work until midnight.
-    let stops: Vec<(DateTime<Utc>, DateTime<Utc>)> = {
-        let mut v: Vec<(DateTime<Utc>, DateTime<Utc>)> = Vec::new();
-        for r in ledger.iter().filter(|r| r.outcome == "budget_exceeded") {
-            let midnight = start_of_day(r.at) + TimeDelta::days(1);
-            if v.last().is_none_or(|(_, to)| *to != midnight) {
-                v.push((r.at, midnight));
-            }
-        }
-        v
-    };
+    let stops = budget_stops(ledger);
     let stopped = |a: DateTime<Utc>, b: DateTime<Utc>| -> TimeDelta {
         stops
             .iter()
@@ -280,17 +299,7 @@ async fn stuck(
     };
     for e in staff.iter().filter(|e| e.fired_at.is_none()) {
         let name = e.name.clone();
-        if e.status != "idle"
-            && !(e.status == "waiting_approval"
-                && waiting
-                    .iter()
-                    .any(|a| a.employee_id == e.id && a.status == ApprovalStatus::Waiting.as_str()))
-        {
-            out.push(Stuck {
-                employee: name.clone(),
-                why: format!("status {} at the end with nothing to explain it", e.status),
-            });
-        }
+        out.extend(unexplained_status(e, waiting));
         let pending = tasks
             .iter()
             .filter(|t| t.owner_id == e.id && t.kind == "oneshot" && t.status == "pending")
