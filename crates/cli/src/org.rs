@@ -160,7 +160,7 @@ pub async fn run(core: &AppCore, cmd: OrgCommand) -> Result<()> {
                     })
                 })
                 .transpose()?;
-            let e = core
+            let e = org
                 .hire(NewEmployee {
                     name,
                     title,
@@ -179,7 +179,7 @@ pub async fn run(core: &AppCore, cmd: OrgCommand) -> Result<()> {
             } else {
                 Some(find_department(&snap, &to)?)
             };
-            let e = core
+            let e = org
                 .move_employee(MoveEmployee {
                     employee_id,
                     department_id,

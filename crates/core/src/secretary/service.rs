@@ -161,8 +161,8 @@ impl Secretary {
         self.tasks.reopen();
     }
 
-    /// A new hire joins their department's group chat at once, then posts a
-    /// self-introduction written by their own model. The writing runs in the background
+    /// A new hire (already in their department's group chat: the hire put them there)
+    /// posts a self-introduction written by their own model. The writing runs in the background
     /// (a model may take seconds); a failure is logged, never faked.
     pub(super) async fn welcome(&self, e: &EmployeeDto) -> Result<(), DbErr> {
         let Some(dept_id) = e.department_id else {
@@ -179,8 +179,8 @@ impl Secretary {
         ) else {
             return Ok(());
         };
+        // The hire already put them in this chat; the greeting goes there.
         let chat = self.chats.department_chat(dept.id, &dept.name).await?;
-        self.chats.join(chat.id, e.id).await?;
         let others: Vec<String> = snap
             .employees
             .iter()

@@ -519,8 +519,8 @@ async fn changed_arguments_cannot_ride_an_existing_approval() {
 
     // Someone edits the stored arguments behind the approval's back.
     use cubicle_store::ConnectionTrait;
-    c.core
-        .db
+    c.db()
+        .await
         .execute_unprepared(&format!(
             r#"UPDATE approval SET args = '{{"path": "b.txt", "content": "evil"}}' WHERE id = {id}"#
         ))
