@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use super::Engine;
 use super::ops::{Scope, apply_ops, file_report};
 use super::think::ThoughtRecord;
+use crate::chat::polling::Mood;
 use crate::mind::profile::Minds;
 use crate::mind::thought::Thought;
 
@@ -53,8 +54,9 @@ pub(super) struct Plan {
     pub silenced_by: Option<String>,
     /// The task this thought reports on (onResolve).
     pub report_task: Option<i32>,
-    pub interest: u8,
-    pub saturation: u8,
+    /// Stored as its two fields beside the others, as plans written before it were.
+    #[serde(flatten)]
+    pub mood: Mood,
     pub seed: String,
     pub prompt_tokens: usize,
     pub at: DateTime<Utc>,
@@ -234,8 +236,7 @@ async fn apply(
             should_speak: t.should_speak,
             spoke: plan.posted() > 0,
             silenced_by: plan.silenced_by.as_deref(),
-            interest: Some(plan.interest),
-            saturation: Some(plan.saturation),
+            mood: Some(plan.mood),
             seed: &plan.seed,
             prompt_tokens: plan.prompt_tokens,
             ops,
@@ -245,14 +246,7 @@ async fn apply(
         .row(),
     )
     .await?;
-    Minds::settle_in(
-        &txn,
-        employee_id,
-        (plan.interest, plan.saturation),
-        plan.repetitions,
-        engine.now(),
-    )
-    .await?;
+    Minds::settle_in(&txn, employee_id, plan.repetitions, engine.now()).await?;
     txn.commit().await?;
     core.minds.announce(&row);
     Ok(())
