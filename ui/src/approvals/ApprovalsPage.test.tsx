@@ -3,7 +3,7 @@ import { emit } from "@tauri-apps/api/event";
 import { beforeEach, describe, expect, it } from "vitest";
 import i18n from "../i18n";
 import { FakeBackend } from "../test/fakeBackend";
-import { company, fixedOrg } from "../test/fixtures";
+import { company, fixedOrg } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");

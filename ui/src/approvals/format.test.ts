@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApprovalDto } from "../bindings/ApprovalDto";
 import { FakeBackend } from "../test/fakeBackend";
-import { fixedOrg } from "../test/fixtures";
+import { fixedOrg } from "../test/fakeFixtures";
 import { canDecide, historyFilter, isLiteralSummary, minutesLeft, prettyArgs, resultText, shortHash } from "./format";
 
 const NOW = Date.parse("2025-03-01T12:00:00Z");

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import i18n from "../i18n";
 import { FakeBackend } from "../test/fakeBackend";
 import { BUNDLE_SCHEMA_VERSION, FAKE_DOWNLOADS, exportBundle, importBundle } from "../test/fakeBundle";
-import { fixedOrg, provider } from "../test/fixtures";
+import { fixedOrg, provider } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 import { bundleFileName } from "./bundleFile";
 

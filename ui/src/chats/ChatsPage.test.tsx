@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { FakeBackend } from "../test/fakeBackend";
-import { company, fixedOrg } from "../test/fixtures";
+import { company, fixedOrg } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 /** The fixed company: department chats for Engineering (11, 12, 13), Frontend (21, 22) and Marketing (31, 32). */

@@ -1,7 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { FakeBackend } from "../test/fakeBackend";
-import { fixedOrg } from "../test/fixtures";
+import { fixedOrg } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 import { parseDeliverableLine } from "./Deliverable";
 

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { FakeBackend } from "../test/fakeBackend";
-import { company, fixedOrg, sampleSpend } from "../test/fixtures";
+import { company, fixedOrg, sampleSpend } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");

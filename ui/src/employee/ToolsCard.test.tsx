@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import i18n from "../i18n";
 import { FakeBackend } from "../test/fakeBackend";
-import { company, fixedOrg } from "../test/fixtures";
+import { company, fixedOrg } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 /** Alan Turing (12) may read memories and files and write files; he follows the company's key_steps. */

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { FakeBackend } from "../test/fakeBackend";
-import { company, fixedOrg } from "../test/fixtures";
+import { company, fixedOrg } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 /**

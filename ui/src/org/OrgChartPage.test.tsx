@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { FakeBackend } from "../test/fakeBackend";
-import { company, employee, fixedOrg, provider } from "../test/fixtures";
+import { company, employee, fixedOrg, provider } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 /**

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ActionDto } from "../bindings/ActionDto";
 import { FakeBackend, UNDO_WINDOW_MS } from "../test/fakeBackend";
-import { company, fixedOrg } from "../test/fixtures";
+import { company, fixedOrg } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 const withCompany = () => new FakeBackend(fixedOrg()).install();

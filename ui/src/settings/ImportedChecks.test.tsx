@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { FakeBackend } from "../test/fakeBackend";
-import { fixedOrg, provider } from "../test/fixtures";
+import { fixedOrg, provider } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 const URL = "http://10.0.0.9:8000/v1";

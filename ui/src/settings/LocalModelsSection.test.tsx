@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import i18n from "../i18n";
 import { FakeBackend } from "../test/fakeBackend";
 import { FAKE_MODELS_DIR, failDownload, finishDownload, progressDownload } from "../test/fakeModels";
-import { company, fixedOrg } from "../test/fixtures";
+import { company, fixedOrg } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 const QWEN = "qwen2.5-1.5b-instruct-q4_k_m";

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { FakeBackend } from "../test/fakeBackend";
-import { PRESETS, fixedOrg, provider, sampleSpend } from "../test/fixtures";
+import { PRESETS, fixedOrg, provider, sampleSpend } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 const withSettings = (configure?: (b: FakeBackend) => void) => {

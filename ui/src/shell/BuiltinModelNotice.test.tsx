@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { QueryClient } from "@tanstack/react-query";
 import { queryKeys } from "../ipc/queries";
 import { FakeBackend } from "../test/fakeBackend";
-import { company, fixedOrg, provider } from "../test/fixtures";
+import { company, fixedOrg, provider } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 const ENGLISH_NOTICE = "Employees think with the built-in offline model (SmolLM2-135M-Instruct): short, simple work only.";

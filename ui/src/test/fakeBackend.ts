@@ -69,7 +69,7 @@ import {
   defaultRoutes,
   emptySpend,
   employee as makeEmployee,
-} from "./fixtures";
+} from "./fakeFixtures";
 
 const ROUTABLE = new Set(["intent", "thought", "summary", "report"]);
 /** The GGUF the app ships (DEFAULT_MODEL_FILE on the Rust side). */

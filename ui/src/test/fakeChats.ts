@@ -22,7 +22,7 @@ import type { ThoughtDto } from "../bindings/ThoughtDto";
 import type { Zone } from "../bindings/Zone";
 import { findMentions } from "../chats/mentions";
 import type { ChatRef, EmployeeRef, MemoryRef } from "../ipc/api";
-import { CREATED } from "./fixtures";
+import { CREATED } from "./fakeFixtures";
 
 /** As on the Rust side: the boss's messages are at most this long; a chat view shows this many. */
 const MAX_MESSAGE_CHARS = 4000;

@@ -1,4 +1,10 @@
+import type { BuiltinStatus } from "../bindings/BuiltinStatus";
 import type { CompanyDto } from "../bindings/CompanyDto";
+import type { EmployeeProfileDto } from "../bindings/EmployeeProfileDto";
+import type { EmployeeToolsDto } from "../bindings/EmployeeToolsDto";
+import type { Risk } from "../bindings/Risk";
+import type { ToolSpec } from "../bindings/ToolSpec";
+import type { Handlers } from "./fake";
 import type { Dialect } from "../bindings/Dialect";
 import type { PresetDto } from "../bindings/PresetDto";
 import type { PriceDto } from "../bindings/PriceDto";
@@ -11,6 +17,8 @@ import type { OrgSnapshot } from "../bindings/OrgSnapshot";
 import type { RoleTemplateDto } from "../bindings/RoleTemplateDto";
 
 export const CREATED = "2025-03-01T09:00:00Z";
+
+const defaultCompany = () => company();
 
 export function company(overrides: Partial<CompanyDto> = {}): CompanyDto {
   return {
@@ -210,5 +218,108 @@ export function sampleSpend(budgetUsd = 20): SpendReport {
       { providerId: "builtin", model: BUILTIN_MODEL, costUsd: 0, calls: 24, inputTokens: 52_000, outputTokens: 9_800, fallbackCalls: 9 },
       { providerId: "deepseek", model: "deepseek-chat", costUsd: 3.45, calls: 32, inputTokens: 610_000, outputTokens: 98_000, fallbackCalls: 0 },
     ],
+  };
+}
+
+// ---- The world a test starts from ----
+
+/** The GGUF the app ships, where the app keeps it. */
+export const BUNDLED_MODEL_PATH = "/home/ada/.local/share/app.cubicle.desktop/models/SmolLM2-135M-Instruct.Q4_1.gguf";
+
+export function builtinStatus(overrides: Partial<BuiltinStatus> = {}): BuiltinStatus {
+  return { installed: true, path: BUNDLED_MODEL_PATH, sizeBytes: 94_371_840, custom: false, defaultPath: BUNDLED_MODEL_PATH, ...overrides };
+}
+
+/**
+ * Every read the app makes on start, answering this org and otherwise nothing: no chats, no mail, no
+ * work, the built-in model on every route. Handlers return the objects given, so a test that mutates
+ * them (in a scripted command) is what the next refetch sees.
+ */
+export function world(org: OrgSnapshot = fixedOrg()): Handlers {
+  return {
+    getOrg: () => org,
+    listRoleTemplates: () => ROLE_TEMPLATES,
+    listPresets: () => PRESETS,
+    listProviders: () => [builtinProvider()],
+    builtinStatus: () => builtinStatus(),
+    connection: () => ({ server: null }),
+    getRoutes: () => defaultRoutes(),
+    thoughtModel: () => ({ company: { providerId: "builtin", model: BUILTIN_MODEL, kind: "bundled" }, bundledModel: BUILTIN_MODEL, bundledEmployeeIds: [] }),
+    listPrices: () => defaultPrices(),
+    getSpend: () => emptySpend(org.company?.dailyBudgetUsd),
+    listLocalModels: () => [],
+    detectLocalServers: () => [],
+    importedToConfirm: () => ({ providers: [], cliCommands: [] }),
+    webhookDestinations: () => ({ hosts: [] }),
+    secretaryHistory: () => [],
+    listChats: () => [],
+    relationshipGraph: () => ({ nodes: [], edges: [] }),
+    listMail: () => ({ items: [], unread: 0 }),
+    getDashboard: () => ({ tasks: [], activity: [], pendingApprovals: 0 }),
+    listTraces: () => [],
+    requirementsBoard: () => ({ columns: [] }),
+    listApprovals: () => [],
+    uiFirstPaint: () => undefined,
+  };
+}
+
+// ---- Employees: profile, tools ----
+
+/** What the profile page shows of someone: calm and unhurried, nothing remembered, no spend. */
+export function profile(e: EmployeeDto, org: OrgSnapshot, overrides: Partial<EmployeeProfileDto> = {}): EmployeeProfileDto {
+  return {
+    employee: e,
+    departmentName: org.departments.find((d) => d.id === e.departmentId)?.name ?? null,
+    managerName: org.employees.find((m) => m.id === e.managerId)?.name ?? null,
+    persona: `Personality: ${e.archetype.replace(/_/g, " ")}. Calm, experienced and hard to rattle. Tone: dry, economical.`,
+    stamina: { patience: 90, fatigue: 10, stress: 10, comfort: 90, zone: "green" },
+    memories: [],
+    relationships: [],
+    pendingTasks: [],
+    spendTodayUsd: 0,
+    spendTotalUsd: 0,
+    thoughts: [],
+    ...overrides,
+  };
+}
+
+/** The tool catalogue, as the Rust side lists it (names, order, risks). */
+export const TOOL_CATALOGUE: ToolSpec[] = (
+  [
+    ["read_memory", "read_only", "Search the memories you may see."],
+    ["read_file", "read_only", "Read a text file from the company workspace."],
+    ["write_file", "write", "Create or replace a text file in the company workspace (logged)."],
+    ["delete_file", "high", "Delete one file from the company workspace."],
+    ["run_shell", "high", "Run a shell command in the company workspace folder, in a sandbox."],
+    ["run_cli", "high", "Run this employee's configured command-line program in its own folder, in a sandbox."],
+    ["post_webhook", "high", "Post a text message to a webhook outside the company."],
+    ["raise_budget", "high", "Ask to raise the company's daily model budget by an amount."],
+    ["hire", "high", "Ask the boss to hire someone."],
+    ["fire", "high", "Ask the boss to let a colleague go."],
+  ] as const
+).map(([name, risk, description]): ToolSpec => ({ name, risk: risk as Risk, description, argsSchema: { type: "object" } }));
+
+export const WORKSPACE = "/home/ada/.local/share/app.cubicle.desktop/workspace";
+
+/** The tools card of someone as seeded (their own whitelist, policy and CLI command). */
+export function toolsOf(e: EmployeeDto, company: CompanyDto = defaultCompany()): EmployeeToolsDto {
+  return {
+    employeeId: e.id,
+    policy: e.approvalPolicy,
+    companyPolicy: company.approvalPolicy,
+    tools: e.toolWhitelist,
+    cliCommand: e.cliCommand,
+    workingDir: `${WORKSPACE}/employees/${e.id}`,
+    catalogue: TOOL_CATALOGUE,
+  };
+}
+
+/** Profile, tools and network switch of each person in the org (the network off). */
+export function people(org: OrgSnapshot): Handlers {
+  const find = (id: number) => org.employees.find((e) => e.id === id)!;
+  return {
+    employeeProfile: ({ employeeId }) => profile(find(employeeId), org),
+    employeeTools: ({ employeeId }) => toolsOf(find(employeeId), org.company ?? undefined),
+    employeeNetworkAccess: () => false,
   };
 }
