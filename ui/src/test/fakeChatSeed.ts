@@ -9,13 +9,10 @@ import type { TraceDto } from "../bindings/TraceDto";
 import type { TraceEventDto } from "../bindings/TraceEventDto";
 import type { TraceSummaryDto } from "../bindings/TraceSummaryDto";
 import { ipcError, type Handlers } from "./fake";
-import { CREATED } from "./fakeFixtures";
+import { CREATED, seedId } from "./fakeFixtures";
 
 export type Sender = "boss" | "system" | number;
 
-let nextId = 5000;
-/** Ids for seeded rows, unique within a test run. */
-export const seedId = () => nextId++;
 
 export class ChatSeed {
   chats: ChatDto[] = [];

@@ -4,7 +4,13 @@ import type { EmployeeProfileDto } from "../bindings/EmployeeProfileDto";
 import type { EmployeeToolsDto } from "../bindings/EmployeeToolsDto";
 import type { Risk } from "../bindings/Risk";
 import type { ToolSpec } from "../bindings/ToolSpec";
-import type { Handlers } from "./fake";
+import type { MemoryDto } from "../bindings/MemoryDto";
+import type { RelationshipDto } from "../bindings/RelationshipDto";
+import { ipcError, type Handlers } from "./fake";
+
+let nextId = 5000;
+/** Ids for seeded rows, unique within a test run. */
+export const seedId = () => nextId++;
 import type { Dialect } from "../bindings/Dialect";
 import type { PresetDto } from "../bindings/PresetDto";
 import type { PriceDto } from "../bindings/PriceDto";
@@ -314,12 +320,25 @@ export function toolsOf(e: EmployeeDto, company: CompanyDto = defaultCompany()):
   };
 }
 
-/** Profile, tools and network switch of each person in the org (the network off). */
-export function people(org: OrgSnapshot): Handlers {
-  const find = (id: number) => org.employees.find((e) => e.id === id)!;
+/** Each person's profile as the profile page gets it, by id. */
+export function profilesOf(org: OrgSnapshot): Map<number, EmployeeProfileDto> {
+  return new Map(org.employees.map((e) => [e.id, profile(e, org)]));
+}
+
+/** Profile, tools and network switch of each person in the given profiles (the network off). */
+export function people(org: OrgSnapshot, profiles = profilesOf(org)): Handlers {
+  const find = (id: number) => org.employees.find((e) => e.id === id) ?? ipcError("not_found", `employee ${id} does not exist`);
   return {
-    employeeProfile: ({ employeeId }) => profile(find(employeeId), org),
+    employeeProfile: ({ employeeId }) => profiles.get(employeeId) ?? ipcError("not_found", `employee ${employeeId} does not exist`),
     employeeTools: ({ employeeId }) => toolsOf(find(employeeId), org.company ?? undefined),
     employeeNetworkAccess: () => false,
   };
+}
+
+export function memory(content: string, fields: Partial<MemoryDto> = {}): MemoryDto {
+  return { id: seedId(), kind: "long_term", content, importance: 5, visibility: "private", expiresAt: null, createdAt: CREATED, ...fields };
+}
+
+export function relationship(other: EmployeeDto, affinity: number, impression = "", interactions = 3): RelationshipDto {
+  return { otherId: other.id, otherName: other.name, impression, affinity, interactions, updatedAt: CREATED };
 }
