@@ -6,6 +6,7 @@ import type { Risk } from "../bindings/Risk";
 import type { ToolSpec } from "../bindings/ToolSpec";
 import type { MemoryDto } from "../bindings/MemoryDto";
 import type { RelationshipDto } from "../bindings/RelationshipDto";
+import type { RelationshipGraphDto } from "../bindings/RelationshipGraphDto";
 import { ipcError, type Handlers } from "./fake";
 
 let nextId = 5000;
@@ -266,6 +267,7 @@ export function world(org: OrgSnapshot = fixedOrg()): Handlers {
     requirementsBoard: () => ({ columns: [] }),
     listApprovals: () => [],
     uiFirstPaint: () => undefined,
+    ...people(org),
   };
 }
 
@@ -341,4 +343,18 @@ export function memory(content: string, fields: Partial<MemoryDto> = {}): Memory
 
 export function relationship(other: EmployeeDto, affinity: number, impression = "", interactions = 3): RelationshipDto {
   return { otherId: other.id, otherName: other.name, impression, affinity, interactions, updatedAt: CREATED };
+}
+
+/** The relationship graph of everyone in the org, with these opinions (from → to). */
+export function graphOf(org: OrgSnapshot, edges: Array<[number, number, number, string]> = []): RelationshipGraphDto {
+  return {
+    nodes: org.employees.map((e) => ({
+      id: e.id,
+      name: e.name,
+      title: e.title,
+      departmentId: e.departmentId,
+      departmentName: org.departments.find((d) => d.id === e.departmentId)?.name ?? null,
+    })),
+    edges: edges.map(([from, to, affinity, impression]) => ({ from, to, affinity, impression })),
+  };
 }
