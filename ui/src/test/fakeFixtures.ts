@@ -105,6 +105,11 @@ export function fixedOrg(): OrgSnapshot {
   };
 }
 
+/** A fresh install: no company yet (the first-run screen). */
+export function emptyOrg(): OrgSnapshot {
+  return { company: null, departments: [], teams: [], employees: [] };
+}
+
 export const ROLE_TEMPLATES: RoleTemplateDto[] = [
   { key: "frontend_engineer", title: "Frontend engineer", titleZh: "前端工程师", archetype: "ultra_grinder", skills: ["react"] },
   { key: "designer", title: "Product designer", titleZh: "产品设计师", archetype: "idealist", skills: ["figma"] },
