@@ -4,6 +4,7 @@ import type { EmployeeProfileDto } from "../bindings/EmployeeProfileDto";
 import type { EmployeeToolsDto } from "../bindings/EmployeeToolsDto";
 import type { Risk } from "../bindings/Risk";
 import type { ToolSpec } from "../bindings/ToolSpec";
+import type { LocalModelDto } from "../bindings/LocalModelDto";
 import type { MemoryDto } from "../bindings/MemoryDto";
 import type { RelationshipDto } from "../bindings/RelationshipDto";
 import type { RelationshipGraphDto } from "../bindings/RelationshipGraphDto";
@@ -362,4 +363,31 @@ export function graphOf(org: OrgSnapshot, edges: Array<[number, number, number, 
     })),
     edges: edges.map(([from, to, affinity, impression]) => ({ from, to, affinity, impression })),
   };
+}
+
+// ---- Local models ----
+
+export const MODELS_DIR = "/home/ada/.local/share/app.cubicle.desktop/models";
+
+/** A small catalogue in the real one's shape, nothing installed. */
+export function catalogue(): LocalModelDto[] {
+  const entry = (id: string, name: string, params: string, sizeBytes: number, zh: boolean, licence: string): LocalModelDto => ({
+    id,
+    name,
+    params,
+    quantization: "Q4_K_M",
+    fileName: `${id}.gguf`,
+    sizeBytes,
+    ramBytes: 2_000_000_000,
+    languages: zh ? ["zh", "en", "fr"] : ["en", "de", "fr"],
+    writesChinese: zh,
+    recommendedForZh: zh,
+    licence,
+    licenceUrl: "https://example.invalid/licence",
+    state: { status: "not_installed" },
+  });
+  return [
+    entry("qwen2.5-1.5b-instruct-q4_k_m", "Qwen2.5 1.5B Instruct", "1.5B", 1_117_320_736, true, "Apache-2.0"),
+    entry("llama-3.2-1b-instruct-q4_k_m", "Llama 3.2 1B Instruct", "1B", 807_690_656, false, "Llama 3.2 Community License"),
+  ];
 }
