@@ -5,6 +5,10 @@ import type { EmployeeToolsDto } from "../bindings/EmployeeToolsDto";
 import type { Risk } from "../bindings/Risk";
 import type { ToolSpec } from "../bindings/ToolSpec";
 import type { LocalModelDto } from "../bindings/LocalModelDto";
+import type { ActivityItem } from "../bindings/ActivityItem";
+import type { DashboardTask } from "../bindings/DashboardTask";
+import type { MailDto } from "../bindings/MailDto";
+import type { MailKind } from "../bindings/MailKind";
 import type { MemoryDto } from "../bindings/MemoryDto";
 import type { RelationshipDto } from "../bindings/RelationshipDto";
 import type { RelationshipGraphDto } from "../bindings/RelationshipGraphDto";
@@ -390,4 +394,22 @@ export function catalogue(): LocalModelDto[] {
     entry("qwen2.5-1.5b-instruct-q4_k_m", "Qwen2.5 1.5B Instruct", "1.5B", 1_117_320_736, true, "Apache-2.0"),
     entry("llama-3.2-1b-instruct-q4_k_m", "Llama 3.2 1B Instruct", "1B", 807_690_656, false, "Llama 3.2 Community License"),
   ];
+}
+
+// ---- Mail, dashboard ----
+
+/** An item in the mailbox, unread unless told otherwise. */
+export function mailItem(kind: MailKind, title: string, fields: Partial<MailDto> = {}): MailDto {
+  const base = { id: seedId(), kind, employeeId: null, employeeName: "", chatId: null, taskId: null, title, body: "" };
+  return { ...base, status: "unread", createdAt: CREATED, traceId: null, ...fields };
+}
+
+/** A pending task as the dashboard lists it. */
+export function dashboardTask(owner: EmployeeDto, description: string, urgency: DashboardTask["urgency"], ageMinutes: number): DashboardTask {
+  return { id: seedId(), ownerId: owner.id, ownerName: owner.name, description, urgency, ageMinutes };
+}
+
+/** A line of the dashboard's activity feed. */
+export function activityItem(kind: ActivityItem["kind"], at: string, fields: Partial<ActivityItem> = {}): ActivityItem {
+  return { kind, at, employeeId: null, actor: "", text: "", chatId: null, taskId: null, mailId: null, status: null, ...fields };
 }
