@@ -6,6 +6,9 @@ import type { Risk } from "../bindings/Risk";
 import type { ToolSpec } from "../bindings/ToolSpec";
 import type { LocalModelDto } from "../bindings/LocalModelDto";
 import type { ActivityItem } from "../bindings/ActivityItem";
+import type { ApprovalDto } from "../bindings/ApprovalDto";
+import type { DecidedVia } from "../bindings/DecidedVia";
+import type { DecisionResult } from "../bindings/DecisionResult";
 import type { DashboardTask } from "../bindings/DashboardTask";
 import type { MailDto } from "../bindings/MailDto";
 import type { MailKind } from "../bindings/MailKind";
@@ -412,4 +415,74 @@ export function dashboardTask(owner: EmployeeDto, description: string, urgency: 
 /** A line of the dashboard's activity feed. */
 export function activityItem(kind: ActivityItem["kind"], at: string, fields: Partial<ActivityItem> = {}): ActivityItem {
   return { kind, at, employeeId: null, actor: "", text: "", chatId: null, taskId: null, mailId: null, status: null, ...fields };
+}
+
+// ---- Approvals ----
+
+/** An approval as the queue shows it: waiting, a day to decide, proposed by its requester. */
+export function approval(requester: EmployeeDto, tool: string, fields: Partial<ApprovalDto> = {}): ApprovalDto {
+  const id = seedId();
+  const createdAt = fields.createdAt ?? CREATED;
+  const expiresAt = new Date(Date.parse(createdAt) + 24 * 3600_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+  const reason = fields.reason ?? "";
+  const risk = (TOOL_CATALOGUE.find((t) => t.name === tool)?.risk ?? "high") satisfies Risk;
+  return {
+    id,
+    employeeId: requester.id,
+    requesterName: requester.name,
+    tool,
+    risk,
+    args: {},
+    argsHash: id.toString(16).padStart(64, "0"),
+    summary: tool,
+    reason,
+    costEstimateUsd: 0,
+    traceId: null,
+    chatId: null,
+    status: "waiting",
+    authorizationChain: [{ who: requester.name, employeeId: requester.id, role: "proposed", rule: reason, weight: null }],
+    decidedVia: null,
+    note: null,
+    createdAt,
+    expiresAt,
+    decidedAt: null,
+    result: null,
+    error: null,
+    executedAt: null,
+    runStartedAt: null,
+    ...fields,
+  };
+}
+
+/** The approval as the backend answers once decided (approving runs it: result "done"). */
+export function decided(a: ApprovalDto, decision: "approve" | "reject", via: DecidedVia = "ui", note: string | null = null): ApprovalDto {
+  const status = decision === "approve" ? "approved" : "rejected";
+  const at = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+  const link = { who: "boss", employeeId: null, role: "decided" as const, rule: `${status} via ${via}${note ? `: ${note}` : ""}`, weight: null };
+  const ran = status === "approved" ? { result: "done", executedAt: at, runStartedAt: at } : {};
+  return { ...a, status, decidedVia: via, decidedAt: at, note, authorizationChain: [...a.authorizationChain, link], ...ran };
+}
+
+/**
+ * A queue of approvals the test holds: listings filter it (the waiting in the order given, the rest in
+ * the order given), and a decision stores what `decided` builds. Refusals are the test's to script.
+ */
+export function approvalDesk(approvals: ApprovalDto[]): Handlers {
+  const decide = (approvalId: number, decision: "approve" | "reject", note: string | null) => {
+    const i = approvals.findIndex((a) => a.id === approvalId);
+    if (i < 0) return ipcError("not_found", `approval ${approvalId} does not exist`);
+    approvals[i] = decided(approvals[i]!, decision, "ui", note);
+    return approvals[i]!;
+  };
+  return {
+    listApprovals: (filter) =>
+      filter.kind === "pending"
+        ? approvals.filter((a) => a.status === "waiting")
+        : approvals.filter(
+            (a) => a.status !== "waiting" && (filter.status === null || a.status === filter.status) && (filter.employeeId === null || a.employeeId === filter.employeeId),
+          ),
+    decideApproval: ({ approvalId, decision, note }) => decide(approvalId, decision, note),
+    decideApprovals: ({ decisions }) =>
+      decisions.map((d): DecisionResult => ({ kind: "decided", approval: decide(d.approvalId, d.decision, d.note) })),
+  };
 }
