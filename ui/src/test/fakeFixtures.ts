@@ -486,3 +486,23 @@ export function approvalDesk(approvals: ApprovalDto[]): Handlers {
       decisions.map((d): DecisionResult => ({ kind: "decided", approval: decide(d.approvalId, d.decision, d.note) })),
   };
 }
+
+/**
+ * A mailbox the test holds, in the order given (the backend's: newest first). Listings filter it
+ * (`status: null` is all but the archive); a status change is stored as sent.
+ */
+export function mailDesk(items: MailDto[]): Handlers {
+  return {
+    listMail: ({ status, kind, employeeId }) => ({
+      items: items.filter(
+        (m) => (status === null ? m.status !== "archived" : m.status === status) && (kind === null || m.kind === kind) && (employeeId === null || m.employeeId === employeeId),
+      ),
+      unread: items.filter((m) => m.status === "unread").length,
+    }),
+    setMailStatus: ({ mailId, status }) => {
+      const item = items.find((m) => m.id === mailId) ?? ipcError("not_found", `mail ${mailId} does not exist`);
+      item.status = status;
+      return null;
+    },
+  };
+}
