@@ -6,6 +6,11 @@ import type { Risk } from "../bindings/Risk";
 import type { ToolSpec } from "../bindings/ToolSpec";
 import type { LocalModelDto } from "../bindings/LocalModelDto";
 import type { ActivityItem } from "../bindings/ActivityItem";
+import type { BoardItemDto } from "../bindings/BoardItemDto";
+import type { RequirementDto } from "../bindings/RequirementDto";
+import type { RequirementStatus } from "../bindings/RequirementStatus";
+import type { TaskDto } from "../bindings/TaskDto";
+import type { TaskNodeDto } from "../bindings/TaskNodeDto";
 import type { ApprovalDto } from "../bindings/ApprovalDto";
 import type { DecidedVia } from "../bindings/DecidedVia";
 import type { DecisionResult } from "../bindings/DecisionResult";
@@ -503,6 +508,58 @@ export function mailDesk(items: MailDto[]): Handlers {
       const item = items.find((m) => m.id === mailId) ?? ipcError("not_found", `mail ${mailId} does not exist`);
       item.status = status;
       return null;
+    },
+  };
+}
+
+// ---- Work: requirements and task trees ----
+
+export function requirement(name: string, fields: Partial<RequirementDto> = {}): RequirementDto {
+  const base = { id: seedId(), name, description: "", departmentId: null, status: "open" as const, chatId: null };
+  return { ...base, createdAt: CREATED, reviewerId: null, ownerId: null, ...fields };
+}
+
+/** A task: pending, a one-shot, first attempt, given by the boss, unless told otherwise. */
+export function workTask(ownerId: number, description: string, fields: Partial<TaskDto> = {}): TaskDto {
+  const base = { id: seedId(), ownerId, description, status: "pending" as const, requirementId: null, createdBy: "boss" };
+  const rest = { result: null, resolvedAt: null, parentTaskId: null, traceId: null, attempt: 0, reviewOf: null };
+  return { ...base, createdAt: CREATED, ...rest, kind: "oneshot", condition: null, ...fields };
+}
+
+/** A line of a requirement's task tree (the backend nests reworks and reviews under what they redo). */
+export function taskNode(org: OrgSnapshot, task: TaskDto, children: TaskNodeDto[] = []): TaskNodeDto {
+  return { task, ownerName: nameIn(org, task.ownerId), children };
+}
+
+/** A card of the board; the counts are the test's to give. */
+export function boardItem(org: OrgSnapshot, r: RequirementDto, tree: TaskNodeDto[] = [], counts = { tasksPending: 0, tasksDone: 0 }): BoardItemDto {
+  const departmentName = org.departments.find((d) => d.id === r.departmentId)?.name ?? null;
+  const reviewerName = r.reviewerId === null ? null : nameIn(org, r.reviewerId);
+  const ownerName = r.ownerId === null ? null : nameIn(org, r.ownerId);
+  return { requirement: r, departmentName, reviewerId: r.reviewerId, reviewerName, ownerName, ...counts, tree };
+}
+
+const nameIn = (org: OrgSnapshot, id: number) => org.employees.find((e) => e.id === id)?.name ?? "";
+
+const REQUIREMENT_STATUSES: RequirementStatus[] = ["open", "in_progress", "in_review", "waiting_for_boss", "done", "cancelled"];
+
+/** The board of these cards, in the order given; a reviewer or status change is stored as sent. */
+export function boardDesk(org: OrgSnapshot, items: BoardItemDto[]): Handlers {
+  const find = (id: number) => items.find((i) => i.requirement.id === id) ?? ipcError("not_found", `requirement ${id} does not exist`);
+  return {
+    requirementsBoard: () => ({
+      columns: REQUIREMENT_STATUSES.map((status) => ({ status, items: items.filter((i) => i.requirement.status === status) })),
+    }),
+    setReviewer: ({ requirementId, reviewerId }) => {
+      const item = find(requirementId);
+      Object.assign(item, { reviewerId, reviewerName: reviewerId === null ? null : nameIn(org, reviewerId) });
+      item.requirement.reviewerId = reviewerId;
+      return item.requirement;
+    },
+    setRequirementStatus: ({ requirementId, status }) => {
+      const item = find(requirementId);
+      item.requirement.status = status;
+      return item.requirement;
     },
   };
 }
