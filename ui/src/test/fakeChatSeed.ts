@@ -4,6 +4,8 @@ import type { ChatDto } from "../bindings/ChatDto";
 import type { ChatKind } from "../bindings/ChatKind";
 import type { ChatMessageDto } from "../bindings/ChatMessageDto";
 import type { OrgSnapshot } from "../bindings/OrgSnapshot";
+import type { DecisionDto } from "../bindings/DecisionDto";
+import type { MeetingViewDto } from "../bindings/MeetingViewDto";
 import type { ThoughtDto } from "../bindings/ThoughtDto";
 import type { TraceDto } from "../bindings/TraceDto";
 import type { TraceEventDto } from "../bindings/TraceEventDto";
@@ -119,4 +121,18 @@ export function traceOf(instruction: string, summary: Partial<TraceSummaryDto> =
   const s: TraceSummaryDto = { id, origin: "chat", instruction, chatId: null, createdAt: CREATED, calls: 0, costUsd: 0, ...summary };
   const events = [traceEvent({ kind: "instruction", at: s.createdAt, text: instruction, chatId: s.chatId })];
   return { summary: s, events, steps: 0, tokens: 0, tasksPending: 0, ...rest };
+}
+
+// ---- Meetings ----
+
+/** A meeting as meeting_view answers it: open, rule-based, nobody on the floor yet, no decisions. */
+export function meetingOf(chat: ChatDto, fields: Partial<MeetingViewDto> = {}): MeetingViewDto {
+  const base = { chatId: chat.id, topic: chat.topic ?? chat.name, strategy: "rule_based" as const, status: "open", maxTurns: 12 };
+  return { ...base, speakerId: null, speakerName: null, minutes: null, notes: [], decisions: [], createdAt: chat.createdAt, closedAt: null, ...fields };
+}
+
+/** A decision ruled in a meeting (by vote, approved) unless told otherwise. */
+export function decision(question: string, fields: Partial<DecisionDto> = {}): DecisionDto {
+  const base = { id: seedId(), question, decisionType: "other", outcome: "approved", decidedByKind: "vote", decidedByName: null };
+  return { ...base, status: "decided", authorizationChain: [], traceId: null, createdAt: CREATED, ...fields };
 }
