@@ -1,57 +1,59 @@
+// Typed builders of what the backend answers (DTOs from ../bindings), a fixed company to start from, and
+// small holders (approvals, mail, the board) whose listings filter what a test put in and whose
+// commands store what the UI sent. No rule of the app is here: refusals and outcomes are the tests'.
+import type { ActivityItem } from "../bindings/ActivityItem";
+import type { ApprovalDto } from "../bindings/ApprovalDto";
+import type { BoardItemDto } from "../bindings/BoardItemDto";
 import type { BuiltinStatus } from "../bindings/BuiltinStatus";
 import type { CompanyDto } from "../bindings/CompanyDto";
-import type { EmployeeProfileDto } from "../bindings/EmployeeProfileDto";
-import type { EmployeeToolsDto } from "../bindings/EmployeeToolsDto";
-import type { Risk } from "../bindings/Risk";
-import type { ToolSpec } from "../bindings/ToolSpec";
-import type { LocalModelDto } from "../bindings/LocalModelDto";
-import type { ActivityItem } from "../bindings/ActivityItem";
-import type { BoardItemDto } from "../bindings/BoardItemDto";
-import type { RequirementDto } from "../bindings/RequirementDto";
-import type { RequirementStatus } from "../bindings/RequirementStatus";
-import type { TaskDto } from "../bindings/TaskDto";
-import type { TaskNodeDto } from "../bindings/TaskNodeDto";
-import type { ApprovalDto } from "../bindings/ApprovalDto";
+import type { DashboardTask } from "../bindings/DashboardTask";
 import type { DecidedVia } from "../bindings/DecidedVia";
 import type { DecisionResult } from "../bindings/DecisionResult";
-import type { DashboardTask } from "../bindings/DashboardTask";
+import type { DepartmentDto } from "../bindings/DepartmentDto";
+import type { Dialect } from "../bindings/Dialect";
+import type { EmployeeDto } from "../bindings/EmployeeDto";
+import type { EmployeeProfileDto } from "../bindings/EmployeeProfileDto";
+import type { EmployeeToolsDto } from "../bindings/EmployeeToolsDto";
+import type { LocalModelDto } from "../bindings/LocalModelDto";
 import type { MailDto } from "../bindings/MailDto";
 import type { MailKind } from "../bindings/MailKind";
 import type { MemoryDto } from "../bindings/MemoryDto";
+import type { OrgSnapshot } from "../bindings/OrgSnapshot";
+import type { PresetDto } from "../bindings/PresetDto";
+import type { PriceDto } from "../bindings/PriceDto";
+import type { ProviderDto } from "../bindings/ProviderDto";
 import type { RelationshipDto } from "../bindings/RelationshipDto";
 import type { RelationshipGraphDto } from "../bindings/RelationshipGraphDto";
+import type { RequirementDto } from "../bindings/RequirementDto";
+import type { RequirementStatus } from "../bindings/RequirementStatus";
+import type { Risk } from "../bindings/Risk";
+import type { RoleTemplateDto } from "../bindings/RoleTemplateDto";
+import type { RouteDto } from "../bindings/RouteDto";
+import type { SpendReport } from "../bindings/SpendReport";
+import type { TaskDto } from "../bindings/TaskDto";
+import type { TaskNodeDto } from "../bindings/TaskNodeDto";
+import type { ToolSpec } from "../bindings/ToolSpec";
 import { ipcError, type Handlers } from "./fake";
 
 let nextId = 5000;
 /** Ids for seeded rows, unique within a test run. */
 export const seedId = () => nextId++;
-import type { Dialect } from "../bindings/Dialect";
-import type { PresetDto } from "../bindings/PresetDto";
-import type { PriceDto } from "../bindings/PriceDto";
-import type { ProviderDto } from "../bindings/ProviderDto";
-import type { RouteDto } from "../bindings/RouteDto";
-import type { SpendReport } from "../bindings/SpendReport";
-import type { DepartmentDto } from "../bindings/DepartmentDto";
-import type { EmployeeDto } from "../bindings/EmployeeDto";
-import type { OrgSnapshot } from "../bindings/OrgSnapshot";
-import type { RoleTemplateDto } from "../bindings/RoleTemplateDto";
 
 export const CREATED = "2025-03-01T09:00:00Z";
 
-const defaultCompany = () => company();
+const fixedCompany: CompanyDto = {
+  id: 1,
+  name: "Northwind Labs",
+  mission: "Build helpful robots",
+  bossName: "Ada Lovelace",
+  language: "en",
+  approvalPolicy: "key_steps",
+  dailyBudgetUsd: 20,
+  createdAt: CREATED,
+};
 
 export function company(overrides: Partial<CompanyDto> = {}): CompanyDto {
-  return {
-    id: 1,
-    name: "Northwind Labs",
-    mission: "Build helpful robots",
-    bossName: "Ada Lovelace",
-    language: "en",
-    approvalPolicy: "key_steps",
-    dailyBudgetUsd: 20,
-    createdAt: CREATED,
-    ...overrides,
-  };
+  return { ...fixedCompany, ...overrides };
 }
 
 export function department(id: number, name: string, parentId: number | null = null, overrides: Partial<DepartmentDto> = {}): DepartmentDto {
@@ -328,7 +330,7 @@ export const TOOL_CATALOGUE: ToolSpec[] = (
 export const WORKSPACE = "/home/ada/.local/share/app.cubicle.desktop/workspace";
 
 /** The tools card of someone as seeded (their own whitelist, policy and CLI command). */
-export function toolsOf(e: EmployeeDto, company: CompanyDto = defaultCompany()): EmployeeToolsDto {
+export function toolsOf(e: EmployeeDto, company: CompanyDto = fixedCompany): EmployeeToolsDto {
   return {
     employeeId: e.id,
     policy: e.approvalPolicy,
