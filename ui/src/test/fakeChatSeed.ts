@@ -1,11 +1,12 @@
-// Seeded chats, messages and thoughts, and the reads that show them. Nothing is computed: unread
-// counts and the order of the list are what the test sets; a chat's last message is its last seeded one.
+// Seeded chats, messages and thoughts, and the reads that show them; builders of traces and meetings.
+// Nothing is computed: unread counts and the order of the list are what the test sets; a chat's last
+// message is its last seeded one.
 import type { ChatDto } from "../bindings/ChatDto";
 import type { ChatKind } from "../bindings/ChatKind";
 import type { ChatMessageDto } from "../bindings/ChatMessageDto";
-import type { OrgSnapshot } from "../bindings/OrgSnapshot";
 import type { DecisionDto } from "../bindings/DecisionDto";
 import type { MeetingViewDto } from "../bindings/MeetingViewDto";
+import type { OrgSnapshot } from "../bindings/OrgSnapshot";
 import type { ThoughtDto } from "../bindings/ThoughtDto";
 import type { TraceDto } from "../bindings/TraceDto";
 import type { TraceEventDto } from "../bindings/TraceEventDto";
@@ -14,7 +15,6 @@ import { ipcError, type Handlers } from "./fake";
 import { CREATED, seedId } from "./fakeFixtures";
 
 export type Sender = "boss" | "system" | number;
-
 
 export class ChatSeed {
   chats: ChatDto[] = [];
