@@ -25,7 +25,7 @@ import "../index.css";
 import { App } from "../App";
 import { AppProviders, createQueryClient } from "../providers";
 import { FakeBackend } from "../test/fakeBackend";
-import { company, fixedOrg, provider, sampleSpend } from "../test/fakeFixtures";
+import { company, fixedOrg, provider, sampleSpend } from "../test/fixtures";
 import { seedDemoApprovals } from "./demoApprovals";
 import { seedDemoMail } from "./demoMail";
 import { seedDemoMeetings } from "./demoMeetings";
