@@ -307,7 +307,29 @@ impl BuiltinModel {
         let backend = backend()?;
         let prompt = self.render_prompt(&req.messages)?;
         let tokens = self.tokenize_prompt(&prompt)?;
-        let n_prompt = tokens.len() as u32;
+        let shape = req.shape.as_ref().filter(|_| req.json_schema.is_none());
+        let max_tokens = self.answer_cap(req, shape, tokens.len() as u32)?;
+        let grammar = self.grammar(req, shape)?;
+        let chain = self.sampler_chain(req, shape);
+        let ctx = self.new_context(backend)?;
+        Ok(Prepared {
+            ctx,
+            tokens,
+            max_tokens,
+            grammar,
+            chain,
+            stop: text::StopFilter::new(&req.stop),
+            setup_time: started.elapsed(),
+        })
+    }
+
+    /// How many tokens the answer may take once the prompt's `n_prompt` are in the context.
+    fn answer_cap(
+        &self,
+        req: &CompletionRequest,
+        shape: Option<&TextShape>,
+        n_prompt: u32,
+    ) -> Result<u32, LlmError> {
         if n_prompt >= self.context_len {
             return Err(LlmError::Builtin(format!(
                 "the prompt is {n_prompt} tokens but the built-in model's context holds {} \
@@ -318,7 +340,6 @@ impl BuiltinModel {
         let room = self.context_len - n_prompt;
         // A shaped answer ends by itself within its bound, so the cap is set to that bound;
         // a prompt that leaves less room than the bound is refused rather than cut off.
-        let shape = req.shape.as_ref().filter(|_| req.json_schema.is_none());
         let wanted = req
             .max_tokens
             .filter(|&n| n > 0)
@@ -327,20 +348,25 @@ impl BuiltinModel {
             } else {
                 DEFAULT_MAX_TOKENS_TEXT
             });
-        let max_tokens = match shape {
-            Some(shape) if shape.max_tokens() > room => {
-                return Err(LlmError::Builtin(format!(
-                    "the prompt is {n_prompt} tokens, which leaves {room} of the built-in model's \
-                     {} for the answer, but an answer of this shape may take {}: shorten the \
-                     prompt or the answer",
-                    self.context_len,
-                    shape.max_tokens()
-                )));
-            }
-            Some(shape) => shape.max_tokens(),
-            None => wanted.min(room),
-        };
+        match shape {
+            Some(shape) if shape.max_tokens() > room => Err(LlmError::Builtin(format!(
+                "the prompt is {n_prompt} tokens, which leaves {room} of the built-in model's \
+                 {} for the answer, but an answer of this shape may take {}: shorten the \
+                 prompt or the answer",
+                self.context_len,
+                shape.max_tokens()
+            ))),
+            Some(shape) => Ok(shape.max_tokens()),
+            None => Ok(wanted.min(room)),
+        }
+    }
 
+    /// The grammar that holds the answer to the request's schema or shape, if it has one.
+    fn grammar(
+        &self,
+        req: &CompletionRequest,
+        shape: Option<&TextShape>,
+    ) -> Result<Option<LlamaSampler>, LlmError> {
         let gbnf = match (&req.json_schema, shape) {
             (Some(spec), _) => Some((
                 grammar::grammar_for_schema(&spec.schema).map_err(LlmError::Builtin)?,
@@ -352,13 +378,22 @@ impl BuiltinModel {
             )),
             (None, None) => None,
         };
-        let grammar = match gbnf {
-            Some((gbnf, what)) => Some(LlamaSampler::grammar(&self.model, &gbnf, "root").map_err(
-                |e| LlmError::Builtin(format!("llama.cpp rejected the grammar for {what}: {e}")),
-            )?),
-            None => None,
+        let Some((gbnf, what)) = gbnf else {
+            return Ok(None);
         };
+        LlamaSampler::grammar(&self.model, &gbnf, "root")
+            .map(Some)
+            .map_err(|e| {
+                LlmError::Builtin(format!("llama.cpp rejected the grammar for {what}: {e}"))
+            })
+    }
+
+    /// Greedy at temperature 0, else top-k → top-p → min-p → temperature → a seeded draw.
+    fn sampler_chain(&self, req: &CompletionRequest, shape: Option<&TextShape>) -> LlamaSampler {
         let temperature = req.temperature.unwrap_or(DEFAULT_TEMPERATURE);
+        if temperature <= 0.0 {
+            return LlamaSampler::greedy();
+        }
         // Small models fall into loops in free text ("the the the", a line said again);
         // a mild repetition penalty over the last tokens keeps shaped prose moving.
         let penalties = matches!(shape, Some(TextShape::Text { .. })).then(|| {
@@ -370,21 +405,19 @@ impl BuiltinModel {
                 0.0,
             )
         });
-        let chain = if temperature <= 0.0 {
-            LlamaSampler::greedy()
-        } else {
-            LlamaSampler::chain(
-                penalties.into_iter().chain([
-                    LlamaSampler::top_k(40),
-                    LlamaSampler::top_p(0.95, 1),
-                    LlamaSampler::min_p(0.05, 1),
-                    LlamaSampler::temp(temperature),
-                    LlamaSampler::dist(req.seed.map_or_else(seed, |s| (s ^ (s >> 32)) as u32)),
-                ]),
-                true,
-            )
-        };
+        LlamaSampler::chain(
+            penalties.into_iter().chain([
+                LlamaSampler::top_k(40),
+                LlamaSampler::top_p(0.95, 1),
+                LlamaSampler::min_p(0.05, 1),
+                LlamaSampler::temp(temperature),
+                LlamaSampler::dist(req.seed.map_or_else(seed, |s| (s ^ (s >> 32)) as u32)),
+            ]),
+            true,
+        )
+    }
 
+    fn new_context(&self, backend: &LlamaBackend) -> Result<LlamaContext<'_>, LlmError> {
         let threads = i32::try_from(self.options.threads).unwrap_or(1);
         let params = LlamaContextParams::default()
             .with_n_ctx(NonZeroU32::new(self.context_len))
@@ -392,23 +425,12 @@ impl BuiltinModel {
             .with_n_threads(threads)
             .with_n_threads_batch(threads)
             .with_no_perf(true);
-        let ctx = {
-            let _turn = CONTEXT_CREATION.lock().unwrap_or_else(|p| p.into_inner());
-            self.model.new_context(backend, params).map_err(|e| {
-                LlmError::Builtin(format!(
-                    "could not create a llama.cpp context of {} tokens: {e}",
-                    self.context_len
-                ))
-            })?
-        };
-        Ok(Prepared {
-            ctx,
-            tokens,
-            max_tokens,
-            grammar,
-            chain,
-            stop: text::StopFilter::new(&req.stop),
-            setup_time: started.elapsed(),
+        let _turn = CONTEXT_CREATION.lock().unwrap_or_else(|p| p.into_inner());
+        self.model.new_context(backend, params).map_err(|e| {
+            LlmError::Builtin(format!(
+                "could not create a llama.cpp context of {} tokens: {e}",
+                self.context_len
+            ))
         })
     }
 
