@@ -440,96 +440,16 @@ impl BuiltinModel {
         cancel: &AtomicBool,
         on_delta: &mut dyn FnMut(&str) -> bool,
     ) -> Result<(CompletionResponse, GenerationStats), LlmError> {
-        let decode_err = |e: llama_cpp_2::DecodeError| {
-            LlmError::Builtin(format!("llama.cpp could not decode: {e}"))
-        };
-        let batch_err = |e: llama_cpp_2::llama_batch::BatchAddError| {
-            LlmError::Builtin(format!("llama.cpp batch: {e}"))
-        };
-        let vocab = self.model.vocab();
         let mut batch = LlamaBatch::new(PROMPT_BATCH, 1);
-
         let prompt_started = Instant::now();
-        let mut pos: i32 = 0;
-        let last = p.tokens.len().saturating_sub(1);
-        for (chunk_no, chunk) in p.tokens.chunks(PROMPT_BATCH).enumerate() {
-            batch.clear();
-            for (i, &token) in chunk.iter().enumerate() {
-                let is_last = chunk_no * PROMPT_BATCH + i == last;
-                batch.add(token, pos, &[0], is_last).map_err(batch_err)?;
-                pos += 1;
-            }
-            p.ctx.decode(&mut batch).map_err(decode_err)?;
-            if cancel.load(Ordering::Relaxed) {
-                return Err(LlmError::Builtin("generation cancelled".into()));
-            }
-        }
+        let pos = read_prompt(p, &mut batch, cancel)?;
         let prompt_time = prompt_started.elapsed();
-        let mut logits_at = batch.n_tokens() - 1;
-
         let gen_started = Instant::now();
-        let mut utf8 = text::Utf8Assembler::default();
-        let mut out = String::new();
-        let mut generated: u32 = 0;
-        let mut finish = FinishReason::Length;
-        let mut hit_stop_string = false;
-        let mut piece = Vec::new();
-        let mut emit = |s: &str, out: &mut String| -> bool {
-            if s.is_empty() {
-                return true;
-            }
-            out.push_str(s);
-            on_delta(s)
-        };
-        while generated < p.max_tokens {
-            if cancel.load(Ordering::Relaxed) {
-                return Err(LlmError::Builtin("generation cancelled".into()));
-            }
-            let token = sample(&p.ctx, logits_at, p.grammar.as_mut(), &mut p.chain)?;
-            if vocab.is_eog(token) {
-                finish = FinishReason::Stop;
-                break;
-            }
-            generated += 1;
-            piece.clear();
-            vocab.token_to_piece_into(token, &mut piece, false, None);
-            let filtered = p.stop.push(&utf8.push(&piece));
-            if !emit(&filtered.emit, &mut out) {
-                return Err(LlmError::Builtin("the reader went away".into()));
-            }
-            if filtered.stopped {
-                finish = FinishReason::Stop;
-                hit_stop_string = true;
-                break;
-            }
-            if generated == p.max_tokens {
-                break; // no need to decode a token nobody will read
-            }
-            batch.clear();
-            batch.add(token, pos, &[0], true).map_err(batch_err)?;
-            pos += 1;
-            p.ctx.decode(&mut batch).map_err(decode_err)?;
-            logits_at = 0;
-        }
-        if !hit_stop_string {
-            // Flush what was held back: an unfinished character, a possible stop-string start.
-            let tail = p.stop.push(&utf8.finish());
-            let mut rest = tail.emit;
-            if !tail.stopped {
-                rest.push_str(&p.stop.finish());
-            }
-            emit(&rest, &mut out);
-        }
+        let answer = self.generate(p, &mut batch, pos, cancel, on_delta)?;
         let generation_time = gen_started.elapsed();
-
-        let usage = Usage {
-            input_tokens: p.tokens.len() as u32,
-            output_tokens: generated,
-            cached_input_tokens: 0,
-        };
         let stats = GenerationStats {
-            prompt_tokens: usage.input_tokens,
-            generated_tokens: generated,
+            prompt_tokens: p.tokens.len() as u32,
+            generated_tokens: answer.tokens,
             setup_time: p.setup_time,
             prompt_time,
             generation_time,
@@ -539,18 +459,83 @@ impl BuiltinModel {
             generated_tokens = stats.generated_tokens,
             prompt_tps = stats.prompt_tokens_per_sec(),
             gen_tps = stats.generation_tokens_per_sec(),
-            finish = ?finish,
+            finish = ?answer.finish,
             "built-in generation"
         );
-        Ok((
-            CompletionResponse {
-                text: out,
-                usage,
-                finish_reason: finish,
-                model: self.name.clone(),
+        let response = CompletionResponse {
+            text: answer.text,
+            usage: Usage {
+                input_tokens: stats.prompt_tokens,
+                output_tokens: answer.tokens,
+                cached_input_tokens: 0,
             },
-            stats,
-        ))
+            finish_reason: answer.finish,
+            model: self.name.clone(),
+        };
+        Ok((response, stats))
+    }
+
+    /// Samples and decodes one token at a time from the prompt's last logits until the
+    /// model ends, a stop string appears or the cap is reached, passing text on as it
+    /// comes.
+    fn generate(
+        &self,
+        p: &mut Prepared<'_>,
+        batch: &mut LlamaBatch,
+        mut pos: i32,
+        cancel: &AtomicBool,
+        on_delta: &mut dyn FnMut(&str) -> bool,
+    ) -> Result<Generated, LlmError> {
+        let vocab = self.model.vocab();
+        let mut logits_at = batch.n_tokens() - 1;
+        let mut utf8 = text::Utf8Assembler::default();
+        let mut out = Generated {
+            text: String::new(),
+            tokens: 0,
+            finish: FinishReason::Length,
+        };
+        let mut hit_stop_string = false;
+        let mut piece = Vec::new();
+        while out.tokens < p.max_tokens {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(LlmError::Builtin("generation cancelled".into()));
+            }
+            let token = sample(&p.ctx, logits_at, p.grammar.as_mut(), &mut p.chain)?;
+            if vocab.is_eog(token) {
+                out.finish = FinishReason::Stop;
+                break;
+            }
+            out.tokens += 1;
+            piece.clear();
+            vocab.token_to_piece_into(token, &mut piece, false, None);
+            let filtered = p.stop.push(&utf8.push(&piece));
+            if !emit(&filtered.emit, &mut out.text, on_delta) {
+                return Err(LlmError::Builtin("the reader went away".into()));
+            }
+            if filtered.stopped {
+                out.finish = FinishReason::Stop;
+                hit_stop_string = true;
+                break;
+            }
+            if out.tokens == p.max_tokens {
+                break; // no need to decode a token nobody will read
+            }
+            batch.clear();
+            batch.add(token, pos, &[0], true).map_err(batch_err)?;
+            pos += 1;
+            p.ctx.decode(batch).map_err(decode_err)?;
+            logits_at = 0;
+        }
+        if !hit_stop_string {
+            // Flush what was held back: an unfinished character, a possible stop-string start.
+            let tail = p.stop.push(&utf8.finish());
+            let mut rest = tail.emit;
+            if !tail.stopped {
+                rest.push_str(&p.stop.finish());
+            }
+            emit(&rest, &mut out.text, on_delta);
+        }
+        Ok(out)
     }
 
     fn render_prompt(&self, messages: &[ChatMessage]) -> Result<String, LlmError> {
@@ -620,6 +605,54 @@ struct Prepared<'m> {
     chain: LlamaSampler,
     stop: text::StopFilter,
     setup_time: Duration,
+}
+
+/// The answer as generation left it.
+struct Generated {
+    text: String,
+    tokens: u32,
+    finish: FinishReason,
+}
+
+/// Decodes the prompt in batches, asking for logits of its last token only; returns the
+/// position the answer starts at.
+fn read_prompt(
+    p: &mut Prepared<'_>,
+    batch: &mut LlamaBatch,
+    cancel: &AtomicBool,
+) -> Result<i32, LlmError> {
+    let mut pos: i32 = 0;
+    let last = p.tokens.len().saturating_sub(1);
+    for (chunk_no, chunk) in p.tokens.chunks(PROMPT_BATCH).enumerate() {
+        batch.clear();
+        for (i, &token) in chunk.iter().enumerate() {
+            let is_last = chunk_no * PROMPT_BATCH + i == last;
+            batch.add(token, pos, &[0], is_last).map_err(batch_err)?;
+            pos += 1;
+        }
+        p.ctx.decode(batch).map_err(decode_err)?;
+        if cancel.load(Ordering::Relaxed) {
+            return Err(LlmError::Builtin("generation cancelled".into()));
+        }
+    }
+    Ok(pos)
+}
+
+/// Appends `s` to the answer and hands it to the reader; `false` when the reader went away.
+fn emit(s: &str, out: &mut String, on_delta: &mut dyn FnMut(&str) -> bool) -> bool {
+    if s.is_empty() {
+        return true;
+    }
+    out.push_str(s);
+    on_delta(s)
+}
+
+fn decode_err(e: llama_cpp_2::DecodeError) -> LlmError {
+    LlmError::Builtin(format!("llama.cpp could not decode: {e}"))
+}
+
+fn batch_err(e: llama_cpp_2::llama_batch::BatchAddError) -> LlmError {
+    LlmError::Builtin(format!("llama.cpp batch: {e}"))
 }
 
 /// Picks the next token. Like llama.cpp's common sampler, it samples without the grammar
