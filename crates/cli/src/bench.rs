@@ -144,16 +144,11 @@ pub async fn run(cmd: BenchCommand) -> Result<()> {
             json,
             check,
         } => {
-            let language = match language.as_str() {
-                "en" => cubicle_core::types::Language::En,
-                "zh-CN" | "zh" => cubicle_core::types::Language::ZhCn,
-                other => anyhow::bail!("--language must be en or zh-CN, not {other:?}"),
-            };
             builtin::run(
                 builtin::Options {
                     seeds: seeds.clamp(1, 50),
                     minutes: minutes.clamp(1, 24 * 60),
-                    language,
+                    language: parse_language(&language)?,
                     model,
                 },
                 json,
@@ -176,12 +171,7 @@ pub async fn run(cmd: BenchCommand) -> Result<()> {
             backoff_ms,
             json,
         } => {
-            if !(0.0..=1.0).contains(&failure_rate) {
-                anyhow::bail!("--failure-rate must be between 0 and 1");
-            }
-            if !(budget.is_finite() && budget > 0.0) {
-                anyhow::bail!("--budget must be a positive number of dollars");
-            }
+            check_soak_args(failure_rate, budget)?;
             soak::run(
                 soak::Options {
                     days: days.clamp(1, 30),
@@ -198,6 +188,25 @@ pub async fn run(cmd: BenchCommand) -> Result<()> {
             .await
         }
     }
+}
+
+fn parse_language(language: &str) -> Result<cubicle_core::types::Language> {
+    match language {
+        "en" => Ok(cubicle_core::types::Language::En),
+        "zh-CN" | "zh" => Ok(cubicle_core::types::Language::ZhCn),
+        other => anyhow::bail!("--language must be en or zh-CN, not {other:?}"),
+    }
+}
+
+/// The soak's arguments that cannot be clamped into range, refused with a clear message.
+fn check_soak_args(failure_rate: f64, budget: f64) -> Result<()> {
+    if !(0.0..=1.0).contains(&failure_rate) {
+        anyhow::bail!("--failure-rate must be between 0 and 1");
+    }
+    if !(budget.is_finite() && budget > 0.0) {
+        anyhow::bail!("--budget must be a positive number of dollars");
+    }
+    Ok(())
 }
 
 /// What a scripted server answers: the assistant's content for one request body.
