@@ -540,8 +540,34 @@ fn delta(after: EngineStats, before: EngineStats) -> EngineStats {
 /// 10 minutes (quiet phase).
 async fn busy_and_quiet(sizes: Sizes) -> Result<Big> {
     let w = world(BUSY_PRESET, "bench").await?;
+    let (people, mut chats) = staff_departments(&w, sizes).await?;
+    chats.extend(project_chats(&w, sizes, &people).await?);
+    let engine = w.engine();
+    let busy_end = start() + TimeDelta::minutes(i64::from(sizes.busy_minutes));
+    let (busy, busy_wall) = busy_phase(&w, &engine, &chats, busy_end).await?;
+    let quiet = quiet_phase(&w, &engine, &chats, busy_end, sizes.quiet_hours).await?;
+    let asked = w.script.take_asked();
+    let history = History::load(&w.core).await?;
+    let priced = asked.iter().map(|a| (a.ours, history.naive(a))).collect();
+    Ok(Big {
+        employees: people.len(),
+        chats: chats.len(),
+        busy,
+        busy_wall,
+        quiet,
+        timings: engine.take_timings(),
+        priced,
+    })
+}
+
+/// Every department with its people in its group chat: each person with their index in
+/// the department, and the chats.
+async fn staff_departments(
+    w: &World,
+    sizes: Sizes,
+) -> Result<(Vec<(usize, EmployeeDto)>, Vec<i32>)> {
     let core = &w.core;
-    let mut people: Vec<(usize, EmployeeDto)> = Vec::new(); // (index in department, person)
+    let mut people: Vec<(usize, EmployeeDto)> = Vec::new();
     let mut chats = Vec::new();
     for d in 0..sizes.departments {
         let (name, mission) = DEPARTMENTS.get(d).map_or_else(
@@ -572,6 +598,18 @@ async fn busy_and_quiet(sizes: Sizes) -> Result<Big> {
             people.push((i, e));
         }
     }
+    Ok((people, chats))
+}
+
+/// One requirement per department whose chat takes the people at the same index in every
+/// department (when at least two), so each project chat mixes departments.
+async fn project_chats(
+    w: &World,
+    sizes: Sizes,
+    people: &[(usize, EmployeeDto)],
+) -> Result<Vec<i32>> {
+    let core = &w.core;
+    let mut chats = Vec::new();
     for p in 0..sizes.departments {
         let members: Vec<i32> = people
             .iter()
@@ -598,21 +636,36 @@ async fn busy_and_quiet(sizes: Sizes) -> Result<Big> {
         }
         chats.push(chat_id);
     }
+    Ok(chats)
+}
 
-    let engine = w.engine();
-    // Busy: the boss starts a conversation in every chat.
+/// The boss starts a conversation in every chat and the company talks until `busy_end`:
+/// what the engine did, and the wall-clock time it took.
+async fn busy_phase(
+    w: &World,
+    engine: &Engine,
+    chats: &[i32],
+    busy_end: DateTime<Utc>,
+) -> Result<(EngineStats, Duration)> {
     for (i, c) in chats.iter().enumerate() {
         w.boss_says(*c, BOSS_LINES[i % BOSS_LINES.len()]).await?;
     }
     let before = engine.stats();
     let t = Instant::now();
-    let busy_end = start() + TimeDelta::minutes(i64::from(sizes.busy_minutes));
     engine.run_simulated(&w.clock, busy_end).await;
     let busy_wall = t.elapsed();
-    let busy = delta(engine.stats(), before);
+    Ok((delta(engine.stats(), before), busy_wall))
+}
 
-    // Quiet: one boss message per chat every 10 minutes, the chats staggered.
-    let quiet_secs = (sizes.quiet_hours * 3600.0).round() as i64;
+/// One boss message per chat every 10 minutes for `quiet_hours`, the chats staggered.
+async fn quiet_phase(
+    w: &World,
+    engine: &Engine,
+    chats: &[i32],
+    busy_end: DateTime<Utc>,
+    quiet_hours: f64,
+) -> Result<EngineStats> {
+    let quiet_secs = (quiet_hours * 3600.0).round() as i64;
     let slot = TimeDelta::minutes(10);
     let gap = TimeDelta::seconds(600 / chats.len().max(1) as i64);
     let before = engine.stats();
@@ -632,20 +685,7 @@ async fn busy_and_quiet(sizes: Sizes) -> Result<Big> {
     engine
         .run_simulated(&w.clock, busy_end + TimeDelta::seconds(quiet_secs))
         .await;
-    let quiet = delta(engine.stats(), before);
-
-    let asked = w.script.take_asked();
-    let history = History::load(core).await?;
-    let priced = asked.iter().map(|a| (a.ours, history.naive(a))).collect();
-    Ok(Big {
-        employees: people.len(),
-        chats: chats.len(),
-        busy,
-        busy_wall,
-        quiet,
-        timings: engine.take_timings(),
-        priced,
-    })
+    Ok(delta(engine.stats(), before))
 }
 
 /// Everything a naive prompt would send, line by line with its time, to price any
