@@ -834,10 +834,56 @@ const MEMORY_FACTS: [&str; 4] = [
     "came up in the retrospective as a recurring pain point for the team",
 ];
 
+/// The open tasks every member of the department holds.
+const DEPT_TASKS: [&str; 2] = [
+    "review the arm controller timeout change and report back",
+    "draft the release-note line about the USB teach pendant",
+];
+
 /// A six-person department with 20+ messages in its group chat, memories, impressions
 /// of every colleague and pending tasks; the boss posts and everyone thinks once.
 async fn department_thought(preset: &str, model: &str) -> Result<DeptThought> {
     let w = world(preset, model).await?;
+    let (chat_id, people) = engineering(&w).await?;
+    past_talk(&w, chat_id, &people).await?;
+    let memories = fill_minds(&w, chat_id, &people).await?;
+    for e in &people {
+        for t in DEPT_TASKS {
+            w.core.work.assign(e.id, t, "boss").await?;
+        }
+    }
+
+    let engine = w.engine();
+    w.clock.advance(TimeDelta::minutes(5));
+    w.boss_says(
+        chat_id,
+        "Thanks all. Let's lock the release plan today: what's still open on your side?",
+    )
+    .await?;
+    // The opening, the team's talk and this message.
+    let messages = DEPT_TALK.len() + 2;
+    // Every member is nudged within 1–5 s and thinks after absorbing for 2–8 s.
+    let until = w.clock.now() + TimeDelta::seconds(13);
+    engine.run_simulated(&w.clock, until).await;
+    let prompt_tokens: Vec<usize> = engine
+        .take_timings()
+        .iter()
+        .map(|t| t.prompt_tokens)
+        .collect();
+    let asked = w.script.take_asked();
+    let history = History::load(&w.core).await?;
+    Ok(DeptThought {
+        prompt_tokens,
+        naive: asked.iter().map(|a| history.naive(a)).collect(),
+        messages,
+        memories,
+        tasks: DEPT_TASKS.len(),
+        bodies: w.script.take_bodies(),
+    })
+}
+
+/// Engineering with six people in its group chat: the chat and the people.
+async fn engineering(w: &World) -> Result<(i32, Vec<EmployeeDto>)> {
     let core = &w.core;
     let dept = core
         .org
@@ -871,50 +917,32 @@ async fn department_thought(preset: &str, model: &str) -> Result<DeptThought> {
         core.chats.join(chat.id, e.id).await?;
         people.push(e);
     }
-    // The conversation so far: the boss opens, the team talks (no engine yet).
+    Ok((chat.id, people))
+}
+
+/// The conversation so far: the boss opens, the team talks (no engine yet).
+async fn past_talk(w: &World, chat_id: i32, people: &[EmployeeDto]) -> Result<()> {
     w.boss_says(
-        chat.id,
+        chat_id,
         "Morning team, what's the state of the firmware release?",
     )
     .await?;
     for (i, text) in DEPT_TALK.iter().enumerate() {
         w.clock.advance(TimeDelta::minutes(3));
-        core.chats
-            .post_as_employee(chat.id, people[i % people.len()].id, text)
+        w.core
+            .chats
+            .post_as_employee(chat_id, people[i % people.len()].id, text)
             .await?;
     }
-    // Memories (long- and short-term), impressions of every colleague, pending tasks;
-    // `memories` is what each employee holds (the fewest, should one be a duplicate).
+    Ok(())
+}
+
+/// Memories (long- and short-term) and impressions of every colleague for each person;
+/// returns how many memories each holds (the fewest, should one be a duplicate).
+async fn fill_minds(w: &World, chat_id: i32, people: &[EmployeeDto]) -> Result<usize> {
     let mut memories = usize::MAX;
     for (i, e) in people.iter().enumerate() {
-        let mut mine = 0;
-        for (j, topic) in MEMORY_TOPICS.iter().enumerate() {
-            for (f, fact) in MEMORY_FACTS.iter().enumerate().skip((i + j) % 2).step_by(2) {
-                let kind = if (j + f) % 3 == 0 {
-                    MemoryKind::ShortTerm
-                } else {
-                    MemoryKind::LongTerm
-                };
-                let added = core
-                    .minds
-                    .remember(
-                        e.id,
-                        e.department_id,
-                        NewMemory {
-                            kind,
-                            content: format!("{topic} {fact}"),
-                            importance: Some(i32::try_from(2 + (i + j + f) % 8).unwrap_or(5)),
-                            ttl_hours: None,
-                            visibility: Visibility::Private,
-                            requirement_id: None,
-                            source_chat_id: Some(chat.id),
-                        },
-                    )
-                    .await?;
-                mine += usize::from(added.is_some());
-            }
-        }
-        memories = memories.min(mine);
+        memories = memories.min(remember_topics(w, chat_id, i, e).await?);
         for other in people.iter().filter(|o| o.id != e.id) {
             let impression = format!(
                 "{} is a dependable {} who explains things patiently; sometimes slow to answer in the \
@@ -922,7 +950,8 @@ async fn department_thought(preset: &str, model: &str) -> Result<DeptThought> {
                 other.name,
                 other.title.to_lowercase()
             );
-            core.minds
+            w.core
+                .minds
                 .relate(
                     e.id,
                     other.id,
@@ -932,41 +961,38 @@ async fn department_thought(preset: &str, model: &str) -> Result<DeptThought> {
                 .await?;
         }
     }
-    let task_texts = [
-        "review the arm controller timeout change and report back",
-        "draft the release-note line about the USB teach pendant",
-    ];
-    for e in &people {
-        for t in task_texts {
-            core.work.assign(e.id, t, "boss").await?;
+    Ok(memories)
+}
+
+/// Half the facts of every topic as memories of the `i`-th person; how many were kept.
+async fn remember_topics(w: &World, chat_id: i32, i: usize, e: &EmployeeDto) -> Result<usize> {
+    let mut mine = 0;
+    for (j, topic) in MEMORY_TOPICS.iter().enumerate() {
+        for (f, fact) in MEMORY_FACTS.iter().enumerate().skip((i + j) % 2).step_by(2) {
+            let kind = if (j + f) % 3 == 0 {
+                MemoryKind::ShortTerm
+            } else {
+                MemoryKind::LongTerm
+            };
+            let added = w
+                .core
+                .minds
+                .remember(
+                    e.id,
+                    e.department_id,
+                    NewMemory {
+                        kind,
+                        content: format!("{topic} {fact}"),
+                        importance: Some(i32::try_from(2 + (i + j + f) % 8).unwrap_or(5)),
+                        ttl_hours: None,
+                        visibility: Visibility::Private,
+                        requirement_id: None,
+                        source_chat_id: Some(chat_id),
+                    },
+                )
+                .await?;
+            mine += usize::from(added.is_some());
         }
     }
-
-    let engine = w.engine();
-    w.clock.advance(TimeDelta::minutes(5));
-    w.boss_says(
-        chat.id,
-        "Thanks all. Let's lock the release plan today: what's still open on your side?",
-    )
-    .await?;
-    // The opening, the team's talk and this message.
-    let messages = DEPT_TALK.len() + 2;
-    // Every member is nudged within 1–5 s and thinks after absorbing for 2–8 s.
-    let until = w.clock.now() + TimeDelta::seconds(13);
-    engine.run_simulated(&w.clock, until).await;
-    let prompt_tokens: Vec<usize> = engine
-        .take_timings()
-        .iter()
-        .map(|t| t.prompt_tokens)
-        .collect();
-    let asked = w.script.take_asked();
-    let history = History::load(core).await?;
-    Ok(DeptThought {
-        prompt_tokens,
-        naive: asked.iter().map(|a| history.naive(a)).collect(),
-        messages,
-        memories,
-        tasks: task_texts.len(),
-        bodies: w.script.take_bodies(),
-    })
+    Ok(mine)
 }
