@@ -122,14 +122,65 @@ pub async fn soak(o: Options) -> Result<Soak> {
     let from = monday();
     let clock = ManualClock::new(from);
     let dir = tempfile::tempdir()?;
-    let url = format!("sqlite://{}?mode=rwc", dir.path().join("soak.db").display());
     let backoff = [o.backoff, o.backoff * 2, o.backoff * 4];
+    let core = open_company(dir.path(), &clock, &o, &backoff).await?;
+    let company = company::build(&core, o.people.clamp(2, 60)).await?;
+    let days = o.days.clamp(1, 30);
+    let plan = company::plan(
+        o.seed,
+        from,
+        days,
+        company.people.len(),
+        company.chats.len(),
+        TimeDelta::minutes(o.outage_minutes.max(1)),
+    );
+    let provider = faults::FaultyProvider::new(
+        faults::FaultConfig {
+            seed: o.seed,
+            rate: o.failure_rate,
+            hold: o.call_timeout + Duration::from_millis(500),
+            outages: plan.outages.clone(),
+        },
+        clock.shared(),
+    );
+    connect(&core, provider.serve().await?, o.price).await?;
+    let engine = Engine::new(
+        &core,
+        EngineConfig {
+            seed: Some(o.seed),
+            ..EngineConfig::default()
+        },
+    );
+    let end = from + TimeDelta::days(i64::from(days));
+    work_the_plan(&engine, &core, &clock, company, plan, end).await?;
+    let mut figures = report::compute(&core, &engine, from, days, o.budget_usd).await?;
+    figures.crashes = PANICS.load(Ordering::SeqCst) - panics_before;
+    figures.wall_seconds = started.elapsed().as_secs_f64();
+    Ok(Soak {
+        figures,
+        injected: provider.injected(),
+        call_timeout_ms: o.call_timeout.as_millis() as u64,
+        backoff_ms: backoff.map(|d| d.as_millis() as u64),
+        seed: o.seed,
+        failure_rate: o.failure_rate,
+    })
+}
+
+/// The company in a fresh database under `dir`, on `clock`, with the run's timeout,
+/// backoff and daily budget.
+async fn open_company(
+    dir: &std::path::Path,
+    clock: &ManualClock,
+    o: &Options,
+    backoff: &[Duration; 3],
+) -> Result<AppCore> {
+    let url = format!("sqlite://{}?mode=rwc", dir.join("soak.db").display());
     let core = AppCore::open_with(
         &url,
         CoreOptions {
             clock: clock.shared(),
             // No built-in model: an open breaker or a spent budget must show as such.
-            builtin_model: Some(dir.path().join("no-model.gguf")),
+            builtin_model: Some(dir.join("no-model.gguf")),
             gateway: GatewayConfig {
                 call_timeout: o.call_timeout,
                 backoff: backoff.to_vec(),
@@ -152,25 +203,12 @@ pub async fn soak(o: Options) -> Result<Soak> {
             daily_budget_usd: o.budget_usd,
         })
         .await?;
-    let company = company::build(&core, o.people.clamp(2, 60)).await?;
-    let plan = company::plan(
-        o.seed,
-        from,
-        o.days.clamp(1, 30),
-        company.people.len(),
-        company.chats.len(),
-        TimeDelta::minutes(o.outage_minutes.max(1)),
-    );
-    let provider = faults::FaultyProvider::new(
-        faults::FaultConfig {
-            seed: o.seed,
-            rate: o.failure_rate,
-            hold: o.call_timeout + Duration::from_millis(500),
-            outages: plan.outages.clone(),
-        },
-        clock.shared(),
-    );
-    let base_url = provider.serve().await?;
+    Ok(core)
+}
+
+/// The faulty server at `base_url` as the provider of every purpose, at `price` (USD per
+/// million input and output tokens).
+async fn connect(core: &AppCore, base_url: String, price: (f64, f64)) -> Result<()> {
     let p = core
         .providers
         .save(SaveProvider {
@@ -187,8 +225,8 @@ pub async fn soak(o: Options) -> Result<Soak> {
         .set_price(SetPrice {
             provider_id: p.id.clone(),
             model: "soak".into(),
-            input_per_mtok: o.price.0,
-            output_per_mtok: o.price.1,
+            input_per_mtok: price.0,
+            output_per_mtok: price.1,
         })
         .await?;
     for purpose in Purpose::ROUTABLE {
@@ -200,21 +238,23 @@ pub async fn soak(o: Options) -> Result<Soak> {
             })
             .await?;
     }
+    Ok(())
+}
 
-    let engine = Engine::new(
-        &core,
-        EngineConfig {
-            seed: Some(o.seed),
-            ..EngineConfig::default()
-        },
-    );
-    let days = o.days.clamp(1, 30);
-    let end = from + TimeDelta::days(i64::from(days));
+/// The boss's plan acted out with the engine running between its steps, until `end`.
+async fn work_the_plan(
+    engine: &Engine,
+    core: &AppCore,
+    clock: &ManualClock,
+    company: company::Company,
+    plan: company::Plan,
+    end: DateTime<Utc>,
+) -> Result<()> {
     // The run itself in a task of its own: a panic anywhere in it is caught and counted
     // as a crash instead of ending the soak.
     let run = {
         let (engine, core, clock) = (engine.clone(), core.clone(), clock.clone());
-        let actions = plan.actions.clone();
+        let actions = plan.actions;
         tokio::spawn(async move {
             engine.bootstrap().await?;
             for (at, action) in &actions {
@@ -226,21 +266,13 @@ pub async fn soak(o: Options) -> Result<Soak> {
         })
     };
     match run.await {
-        Ok(r) => r?,
-        Err(e) if e.is_panic() => tracing_panic(),
-        Err(e) => return Err(e.into()),
+        Ok(r) => r,
+        Err(e) if e.is_panic() => {
+            tracing_panic();
+            Ok(())
+        }
+        Err(e) => Err(e.into()),
     }
-    let mut figures = report::compute(&core, &engine, from, days, o.budget_usd).await?;
-    figures.crashes = PANICS.load(Ordering::SeqCst) - panics_before;
-    figures.wall_seconds = started.elapsed().as_secs_f64();
-    Ok(Soak {
-        figures,
-        injected: provider.injected(),
-        call_timeout_ms: o.call_timeout.as_millis() as u64,
-        backoff_ms: backoff.map(|d| d.as_millis() as u64),
-        seed: o.seed,
-        failure_rate: o.failure_rate,
-    })
 }
 
 /// The panic hook already counted it; the run simply stopped there.
