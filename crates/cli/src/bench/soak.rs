@@ -282,8 +282,6 @@ fn tracing_panic() {
 
 fn print(s: &Soak) {
     let f = &s.figures;
-    let inj = &s.injected;
-    let faults: u64 = inj.faults.values().sum();
     println!(
         "bench soak — {} people, {} simulated days, seed {}, {:.0} % random faults + a daily outage, \
          per-call timeout {} ms (SPEC 60 s), backoff {:?} ms (SPEC 1/2/4 s), Retry-After honoured in full",
@@ -297,124 +295,10 @@ fn print(s: &Soak) {
     println!();
     println!("| figure | value |");
     println!("| --- | --- |");
-    let row = |k: &str, v: String| println!("| {k} | {v} |");
-    row("simulated days", f.simulated_days.to_string());
-    row(
-        "requests at the provider",
-        format!(
-            "{} ({} valid, {} random faults = {:.1} %, {} in outages, {} garbage again after feedback)",
-            inj.requests,
-            inj.valid,
-            faults,
-            100.0 * faults as f64 / inj.requests.max(1) as f64,
-            inj.outage,
-            inj.garbage_after_feedback
-        ),
-    );
-    for (k, n) in &inj.faults {
-        row(&format!("  injected: {}", k.as_str()), n.to_string());
+    let rows = [call_rows(s), budget_rows(f), outcome_rows(f)];
+    for (k, v) in rows.iter().flatten() {
+        println!("| {k} | {v} |");
     }
-    row("model calls (ledger, first attempts)", f.calls.to_string());
-    row(
-        "attempts on the wire: ok / failed",
-        format!(
-            "{} / {}",
-            f.attempts_ok,
-            f.attempts_failed.values().sum::<u64>()
-        ),
-    );
-    for (k, n) in &f.attempts_failed {
-        row(&format!("  failed: {k}"), n.to_string());
-    }
-    row(
-        "retries (ledger rows with a backoff wait)",
-        format!(
-            "{} (waits: {} ms in all, longest {} ms)",
-            f.retries, f.retry_wait_ms_total, f.retry_wait_ms_max
-        ),
-    );
-    row(
-        "breaker: opened / closed / calls refused while open",
-        format!(
-            "{} / {} / {}",
-            f.breaker_opened, f.breaker_closed, f.refused_breaker_open
-        ),
-    );
-    row(
-        "budget_exceeded refusals (days the budget bound)",
-        format!("{} ({})", f.refused_budget, f.days_budget_bound),
-    );
-    for d in &f.spend {
-        row(
-            &format!("  spend {}", d.day),
-            format!(
-                "${:.4} of ${:.2}{} — {}",
-                d.spent_usd,
-                d.budget_usd,
-                if d.refused > 0 {
-                    format!(
-                        ", {} refused, in-flight call ${:.4}",
-                        d.refused, d.in_flight_usd
-                    )
-                } else {
-                    String::new()
-                },
-                if d.within_rule { "ok" } else { "OVER" }
-            ),
-        );
-    }
-    row(
-        "structured answers: valid / repaired / rejected (reported back) / dropped",
-        format!(
-            "{} / {} / {} / {}",
-            f.outputs.get("valid").unwrap_or(&0),
-            f.outputs.get("repaired").unwrap_or(&0),
-            f.outputs.get("rejected").unwrap_or(&0),
-            f.outputs.get("dropped").unwrap_or(&0)
-        ),
-    );
-    row(
-        "thoughts had / lost",
-        format!(
-            "{} / {}",
-            f.thoughts_ok,
-            f.thoughts_lost
-                .iter()
-                .map(|(k, n)| format!("{n} {k}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    );
-    row(
-        "messages: boss / employees",
-        format!("{} / {}", f.boss_messages, f.employee_messages),
-    );
-    row(
-        "tasks: by boss / by employees / resolved / failed / pending at end",
-        format!(
-            "{} / {} / {} / {} / {}",
-            f.tasks_by_boss,
-            f.tasks_by_employees,
-            f.tasks_resolved,
-            f.tasks_failed,
-            f.tasks_pending_at_end
-        ),
-    );
-    row("spend in all", format!("${:.4}", f.spend_total_usd));
-    row("crashes (panics)", f.crashes.to_string());
-    row(
-        "stuck employees",
-        if f.stuck.is_empty() {
-            "0".to_owned()
-        } else {
-            f.stuck
-                .iter()
-                .map(|s| format!("{}: {}", s.employee, s.why))
-                .collect::<Vec<_>>()
-                .join("; ")
-        },
-    );
-    row("wall time", format!("{:.1} s", f.wall_seconds));
     println!();
     println!(
         "stuck = at the end a status other than idle with nothing to explain it, or pending work \
@@ -424,4 +308,146 @@ fn print(s: &Soak) {
          spend ≤ budget + the one call in flight when the budget was reached.",
         report::STUCK_AFTER.num_hours()
     );
+}
+
+/// One row of the report's table: the figure and its value.
+type Row = (String, String);
+
+fn row(k: impl Into<String>, v: impl Into<String>) -> Row {
+    (k.into(), v.into())
+}
+
+/// What the provider was sent and did, and what the gateway made of it: faults,
+/// attempts, retries, the breaker.
+fn call_rows(s: &Soak) -> Vec<Row> {
+    let (f, inj) = (&s.figures, &s.injected);
+    let faults: u64 = inj.faults.values().sum();
+    let mut rows = vec![
+        row("simulated days", f.simulated_days.to_string()),
+        row(
+            "requests at the provider",
+            format!(
+                "{} ({} valid, {} random faults = {:.1} %, {} in outages, {} garbage again after feedback)",
+                inj.requests,
+                inj.valid,
+                faults,
+                100.0 * faults as f64 / inj.requests.max(1) as f64,
+                inj.outage,
+                inj.garbage_after_feedback
+            ),
+        ),
+    ];
+    for (k, n) in &inj.faults {
+        rows.push(row(format!("  injected: {}", k.as_str()), n.to_string()));
+    }
+    rows.push(row(
+        "model calls (ledger, first attempts)",
+        f.calls.to_string(),
+    ));
+    rows.push(row(
+        "attempts on the wire: ok / failed",
+        format!(
+            "{} / {}",
+            f.attempts_ok,
+            f.attempts_failed.values().sum::<u64>()
+        ),
+    ));
+    for (k, n) in &f.attempts_failed {
+        rows.push(row(format!("  failed: {k}"), n.to_string()));
+    }
+    rows.push(row(
+        "retries (ledger rows with a backoff wait)",
+        format!(
+            "{} (waits: {} ms in all, longest {} ms)",
+            f.retries, f.retry_wait_ms_total, f.retry_wait_ms_max
+        ),
+    ));
+    rows.push(row(
+        "breaker: opened / closed / calls refused while open",
+        format!(
+            "{} / {} / {}",
+            f.breaker_opened, f.breaker_closed, f.refused_breaker_open
+        ),
+    ));
+    rows
+}
+
+/// The budget's refusals and each day's spend against it.
+fn budget_rows(f: &Figures) -> Vec<Row> {
+    let mut rows = vec![row(
+        "budget_exceeded refusals (days the budget bound)",
+        format!("{} ({})", f.refused_budget, f.days_budget_bound),
+    )];
+    for d in &f.spend {
+        let refused = if d.refused > 0 {
+            format!(
+                ", {} refused, in-flight call ${:.4}",
+                d.refused, d.in_flight_usd
+            )
+        } else {
+            String::new()
+        };
+        rows.push(row(
+            format!("  spend {}", d.day),
+            format!(
+                "${:.4} of ${:.2}{refused} — {}",
+                d.spent_usd,
+                d.budget_usd,
+                if d.within_rule { "ok" } else { "OVER" }
+            ),
+        ));
+    }
+    rows
+}
+
+/// What the company got done despite the faults, and whether anything broke or stuck.
+fn outcome_rows(f: &Figures) -> Vec<Row> {
+    let output = |k: &str| f.outputs.get(k).unwrap_or(&0);
+    let lost = f
+        .thoughts_lost
+        .iter()
+        .map(|(k, n)| format!("{n} {k}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let stuck = if f.stuck.is_empty() {
+        "0".to_owned()
+    } else {
+        f.stuck
+            .iter()
+            .map(|s| format!("{}: {}", s.employee, s.why))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    vec![
+        row(
+            "structured answers: valid / repaired / rejected (reported back) / dropped",
+            format!(
+                "{} / {} / {} / {}",
+                output("valid"),
+                output("repaired"),
+                output("rejected"),
+                output("dropped")
+            ),
+        ),
+        row("thoughts had / lost", format!("{} / {lost}", f.thoughts_ok)),
+        row(
+            "messages: boss / employees",
+            format!("{} / {}", f.boss_messages, f.employee_messages),
+        ),
+        row(
+            "tasks: by boss / by employees / resolved / failed / pending at end",
+            format!(
+                "{} / {} / {} / {} / {}",
+                f.tasks_by_boss,
+                f.tasks_by_employees,
+                f.tasks_resolved,
+                f.tasks_failed,
+                f.tasks_pending_at_end
+            ),
+        ),
+        row("spend in all", format!("${:.4}", f.spend_total_usd)),
+        row("crashes (panics)", f.crashes.to_string()),
+        row("stuck employees", stuck),
+        row("wall time", format!("{:.1} s", f.wall_seconds)),
+    ]
 }
