@@ -11,7 +11,7 @@ use crate::dashboard::DashboardDto;
 use crate::error::IpcError;
 use crate::events::DomainEvent;
 use crate::mailbox::{MailFilter, MailboxDto, SetMailStatus};
-use crate::mind::profile::{EmployeeProfileDto, RelationshipGraphDto, ResetRelationships};
+use crate::mind::minds::{EmployeeProfileDto, RelationshipGraphDto, ResetRelationships};
 use crate::providers::ThoughtModelDto;
 use crate::secretary::actions::HireEdits;
 use crate::secretary::{Parse, SecretaryTurn};

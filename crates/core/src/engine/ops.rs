@@ -12,7 +12,7 @@ use super::Engine;
 use super::plan::{self, MemoryPlan, TaskPlan, find_by_name};
 use crate::mailbox::{MailKind, NewMail};
 use crate::mind::memory_rules::{self, MemoryKind, Visibility};
-use crate::mind::profile::NewMemory;
+use crate::mind::minds::NewMemory;
 use crate::mind::thought::Thought;
 use crate::work::{NewTask, TaskKind, urgency};
 

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use cubicle_store::entity::employee;
 
 use crate::mind::memory_rules::{self, MemoryKind, Visibility};
-use crate::mind::profile::MEMORY_MAX_CHARS;
+use crate::mind::minds::MEMORY_MAX_CHARS;
 use crate::mind::relationship_rules::{AFFINITY_MAX, AFFINITY_MIN, clip_impression};
 use crate::mind::thought::Thought;
 use crate::tools::ToolCall;
