@@ -151,48 +151,10 @@ impl Secretary {
         let Some(description) = s.description.as_deref().filter(|d| !d.trim().is_empty()) else {
             return Outcome::Say(lang.pick("What should the task be?", "要安排什么任务？"));
         };
-        let who = s.assignee.as_deref().or(s.name.as_deref());
-        let owner = match self.person(who, snap, lang) {
+        let description = description.trim();
+        let owner = match self.task_owner(s.assignee.as_deref().or(s.name.as_deref()), snap, lang) {
             Ok(e) => e,
-            Err(question) => {
-                // "ask Engineering to …": the department's lead takes it.
-                let dept =
-                    who.and_then(
-                        |w| match pick(w, &snap.departments, |d| d.id, |d| &d.name) {
-                            Pick::One(d) => Some(d),
-                            _ => None,
-                        },
-                    );
-                match dept.map(|d| {
-                    (
-                        d,
-                        d.lead_id
-                            .and_then(|id| snap.employees.iter().find(|e| e.id == id)),
-                    )
-                }) {
-                    Some((_, Some(lead))) => lead,
-                    // No lead: whoever is most willing to take work on (their archetype's
-                    // tendency, SPEC §4), the longest-serving among equals.
-                    Some((d, None)) => match snap
-                        .employees
-                        .iter()
-                        .filter(|e| e.department_id == Some(d.id))
-                        .max_by(|a, b| {
-                            willingness(a)
-                                .total_cmp(&willingness(b))
-                                .then(b.id.cmp(&a.id))
-                        }) {
-                        Some(e) => e,
-                        None => {
-                            return Outcome::Say(lang.pick(
-                                format!("{} has nobody in it yet to take the task.", d.name),
-                                format!("{}还没有人，这个任务暂时没人能接。", d.name),
-                            ));
-                        }
-                    },
-                    None => return Outcome::Say(question),
-                }
-            }
+            Err(q) => return Outcome::Say(q),
         };
         let requirement = match s.requirement.as_deref() {
             None => None,
@@ -206,27 +168,12 @@ impl Secretary {
             Err(q) => return Outcome::Say(q),
         };
         let helper_names: Vec<String> = helpers.iter().map(|e| e.name.clone()).collect();
-        let mut say = lang.pick(
-            format!("I'll give {} the task: {}.", owner.name, description.trim()),
-            format!("我来把这个任务交给{}：{}。", owner.name, description.trim()),
-        );
-        if !helper_names.is_empty() {
-            say.push_str(&lang.pick(
-                format!(" {} will work on it with them.", helper_names.join(", ")),
-                format!("{}会和{}一起做。", helper_names.join("、"), owner.name),
-            ));
-        }
-        if let Some(r) = requirement {
-            say.push_str(&lang.pick(
-                format!(" It is part of the requirement \"{}\".", r.name),
-                format!("这个任务属于需求“{}”。", r.name),
-            ));
-        }
+        let say = task_reply(owner, description, &helper_names, requirement, lang);
         Outcome::Propose(
             vec![Proposal::AssignTask {
                 employee_id: owner.id,
                 name: owner.name.clone(),
-                description: description.trim().to_owned(),
+                description: description.to_owned(),
                 requirement_id: requirement.map(|r| r.id),
                 requirement_name: requirement.map(|r| r.name.clone()),
                 participant_ids: helpers.iter().map(|e| e.id).collect(),
@@ -234,6 +181,51 @@ impl Secretary {
             }],
             say,
         )
+    }
+
+    /// Who takes a task: the person named, or — "ask Engineering to …" — the department's
+    /// lead, else its most willing member. Otherwise the question to ask.
+    fn task_owner<'a>(
+        &self,
+        who: Option<&str>,
+        snap: &'a OrgSnapshot,
+        lang: Lang,
+    ) -> Result<&'a EmployeeDto, String> {
+        let question = match self.person(who, snap, lang) {
+            Ok(e) => return Ok(e),
+            Err(q) => q,
+        };
+        let dept = who.and_then(
+            |w| match pick(w, &snap.departments, |d| d.id, |d| &d.name) {
+                Pick::One(d) => Some(d),
+                _ => None,
+            },
+        );
+        let Some(d) = dept else {
+            return Err(question);
+        };
+        if let Some(lead) = d
+            .lead_id
+            .and_then(|id| snap.employees.iter().find(|e| e.id == id))
+        {
+            return Ok(lead);
+        }
+        // No lead: whoever is most willing to take work on (their archetype's tendency,
+        // SPEC §4), the longest-serving among equals.
+        snap.employees
+            .iter()
+            .filter(|e| e.department_id == Some(d.id))
+            .max_by(|a, b| {
+                willingness(a)
+                    .total_cmp(&willingness(b))
+                    .then(b.id.cmp(&a.id))
+            })
+            .ok_or_else(|| {
+                lang.pick(
+                    format!("{} has nobody in it yet to take the task.", d.name),
+                    format!("{}还没有人，这个任务暂时没人能接。", d.name),
+                )
+            })
     }
 
     /// A requirement (project) in a department, with its own group chat.
@@ -439,6 +431,33 @@ impl Secretary {
             ),
         )
     }
+}
+
+/// What the secretary says about a task card: who takes it, who helps, which requirement.
+fn task_reply(
+    owner: &EmployeeDto,
+    description: &str,
+    helper_names: &[String],
+    requirement: Option<&crate::work::RequirementDto>,
+    lang: Lang,
+) -> String {
+    let mut say = lang.pick(
+        format!("I'll give {} the task: {description}.", owner.name),
+        format!("我来把这个任务交给{}：{description}。", owner.name),
+    );
+    if !helper_names.is_empty() {
+        say.push_str(&lang.pick(
+            format!(" {} will work on it with them.", helper_names.join(", ")),
+            format!("{}会和{}一起做。", helper_names.join("、"), owner.name),
+        ));
+    }
+    if let Some(r) = requirement {
+        say.push_str(&lang.pick(
+            format!(" It is part of the requirement \"{}\".", r.name),
+            format!("这个任务属于需求“{}”。", r.name),
+        ));
+    }
+    say
 }
 
 fn willingness(e: &EmployeeDto) -> f32 {
