@@ -88,6 +88,75 @@ impl Secretary {
         Outcome::Propose(proposals, say)
     }
 
+    /// Letting someone go waits for the boss's confirmation like every card.
+    pub(super) fn fire(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+        match self.person(s.name.as_deref(), snap, lang) {
+            Err(q) => Outcome::Say(q),
+            Ok(e) => Outcome::Propose(
+                vec![Proposal::Fire {
+                    employee_id: e.id,
+                    name: e.name.clone(),
+                }],
+                lang.pick(
+                    format!(
+                        "Firing {} can't be taken back lightly — please confirm.",
+                        e.name
+                    ),
+                    format!("确定要辞退{}吗？请确认。", e.name),
+                ),
+            ),
+        }
+    }
+
+    /// A new department, under the parent named if any.
+    pub(super) fn create_department(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+        let Some(name) = s.department.as_deref().or(s.new_name.as_deref()) else {
+            return Outcome::Say(lang.pick(
+                "What should the new department be called?",
+                "新部门叫什么名字？",
+            ));
+        };
+        let parent = match s.target_department.as_deref() {
+            None => None,
+            Some(p) => match self.department(Some(p), snap, lang) {
+                Ok(d) => Some(d),
+                Err(q) => return Outcome::Say(q),
+            },
+        };
+        Outcome::Propose(
+            vec![Proposal::CreateDepartment {
+                name: name.to_owned(),
+                parent_id: parent.map(|d| d.id),
+                parent_name: parent.map(|d| d.name.clone()),
+            }],
+            lang.pick(
+                format!("I'll create the {name} department."),
+                format!("我来新建{name}。"),
+            ),
+        )
+    }
+
+    pub(super) fn rename_department(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+        let d = match self.department(s.department.as_deref(), snap, lang) {
+            Ok(d) => d,
+            Err(q) => return Outcome::Say(q),
+        };
+        let Some(new_name) = s.new_name.as_deref() else {
+            return Outcome::Say(lang.pick("What should it be called?", "要改成什么名字？"));
+        };
+        Outcome::Propose(
+            vec![Proposal::RenameDepartment {
+                department_id: d.id,
+                old_name: d.name.clone(),
+                new_name: new_name.to_owned(),
+            }],
+            lang.pick(
+                format!("I'll rename {} to {new_name}.", d.name),
+                format!("我来把{}改名为{new_name}。", d.name),
+            ),
+        )
+    }
+
     /// Moves the person named, and any named with them ("把李娜和王强调到市场部"), to
     /// the target department: one card each.
     pub(super) fn transfer(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {

@@ -521,70 +521,17 @@ impl Secretary {
         if !intent.is_confident()
             && !matches!(intent.kind, IntentKind::Chitchat | IntentKind::Question)
         {
-            return Ok(Outcome::Say(match intent.kind {
-                IntentKind::HireEmployee => lang.pick(
-                    "Whom should I hire? Tell me the role, e.g. \"hire a frontend engineer for Engineering\".",
-                    "要招什么岗位呢？比如“给工程部招一个前端工程师”。",
-                ),
-                _ => clarify(lang),
-            }));
+            return Ok(Outcome::Say(unsure(intent.kind, lang)));
         }
         Ok(match intent.kind {
             IntentKind::HireEmployee => self.hire(s, snap, lang, taken),
-            IntentKind::FireEmployee => match self.person(s.name.as_deref(), snap, lang) {
-                Err(q) => Outcome::Say(q),
-                Ok(e) => Outcome::Propose(
-                    vec![Proposal::Fire {
-                        employee_id: e.id,
-                        name: e.name.clone(),
-                    }],
-                    lang.pick(
-                        format!("Firing {} can't be taken back lightly — please confirm.", e.name),
-                        format!("确定要辞退{}吗？请确认。", e.name),
-                    ),
-                ),
-            },
+            IntentKind::FireEmployee => self.fire(s, snap, lang),
             IntentKind::TransferEmployee => self.transfer(s, snap, lang),
-            IntentKind::CreateDepartment => {
-                let Some(name) = s.department.as_deref().or(s.new_name.as_deref()) else {
-                    return Ok(Outcome::Say(lang.pick("What should the new department be called?", "新部门叫什么名字？")));
-                };
-                let parent = match s.target_department.as_deref() {
-                    None => None,
-                    Some(p) => match self.department(Some(p), snap, lang) {
-                        Ok(d) => Some(d),
-                        Err(q) => return Ok(Outcome::Say(q)),
-                    },
-                };
-                Outcome::Propose(
-                    vec![Proposal::CreateDepartment {
-                        name: name.to_owned(),
-                        parent_id: parent.map(|d| d.id),
-                        parent_name: parent.map(|d| d.name.clone()),
-                    }],
-                    lang.pick(format!("I'll create the {name} department."), format!("我来新建{name}。")),
-                )
-            }
-            IntentKind::RenameDepartment => match (self.department(s.department.as_deref(), snap, lang), s.new_name.as_deref()) {
-                (Err(q), _) => Outcome::Say(q),
-                (Ok(_), None) => Outcome::Say(lang.pick("What should it be called?", "要改成什么名字？")),
-                (Ok(d), Some(new_name)) => Outcome::Propose(
-                    vec![Proposal::RenameDepartment {
-                        department_id: d.id,
-                        old_name: d.name.clone(),
-                        new_name: new_name.to_owned(),
-                    }],
-                    lang.pick(format!("I'll rename {} to {new_name}.", d.name), format!("我来把{}改名为{new_name}。", d.name)),
-                ),
-            },
-            IntentKind::SetPolicy if s.level.is_some() || s.amount.is_some() => Outcome::Propose(
-                vec![Proposal::SetPolicy {
-                    level: s.level,
-                    daily_budget_usd: s.amount,
-                }],
-                lang.pick("I'll update the company policy.", "我来更新公司的审批和预算设置。"),
-            ),
-                        IntentKind::AskStatus | IntentKind::RequestReport => {
+            IntentKind::CreateDepartment => self.create_department(s, snap, lang),
+            IntentKind::RenameDepartment => self.rename_department(s, snap, lang),
+            IntentKind::DeleteDepartment => self.delete_department(s, snap, lang),
+            IntentKind::SetPolicy => set_policy(s, lang),
+            IntentKind::AskStatus | IntentKind::RequestReport => {
                 let tasks = self.work.pending().await?;
                 let requirements = self.work.requirements().await?;
                 Outcome::Say(self.facts(s, snap, lang, &tasks, &requirements))
@@ -602,7 +549,6 @@ impl Secretary {
                 "你好！可以让我招人、调岗、辞退，或者问问公司现在的情况。",
             )),
             IntentKind::Question => Outcome::Say(capabilities(lang)),
-            IntentKind::DeleteDepartment => self.delete_department(s, snap, lang),
             IntentKind::AssignTask => {
                 let requirements = match s.requirement {
                     Some(_) => self.work.requirements().await?,
@@ -615,10 +561,6 @@ impl Secretary {
                 self.set_reviewer(s, snap, &requirements, lang)
             }
             IntentKind::CreateRequirement => self.create_requirement(s, snap, lang),
-            IntentKind::SetPolicy => Outcome::Say(lang.pick(
-                "Which policy should change? Say e.g. \"approvals: manual\" or \"daily budget $5\".",
-                "要改哪项设置？比如“审批改成手动”或“每日预算5美元”。",
-            )),
             IntentKind::ConveneMeeting => self.convene_meeting(s, snap, lang),
             IntentKind::Unknown => Outcome::Say(clarify(lang)),
         })
@@ -713,4 +655,35 @@ pub(super) fn action_dto(a: &secretary_action::Model) -> ActionDto {
             .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
         error: a.error.clone(),
     }
+}
+
+/// What to ask when the secretary is not sure what the boss wants done.
+fn unsure(kind: IntentKind, lang: Lang) -> String {
+    match kind {
+        IntentKind::HireEmployee => lang.pick(
+            "Whom should I hire? Tell me the role, e.g. \"hire a frontend engineer for Engineering\".",
+            "要招什么岗位呢？比如“给工程部招一个前端工程师”。",
+        ),
+        _ => clarify(lang),
+    }
+}
+
+/// A policy card when the boss named a level or a budget; otherwise ask which.
+fn set_policy(s: &super::intent::Slots, lang: Lang) -> Outcome {
+    if s.level.is_none() && s.amount.is_none() {
+        return Outcome::Say(lang.pick(
+            "Which policy should change? Say e.g. \"approvals: manual\" or \"daily budget $5\".",
+            "要改哪项设置？比如“审批改成手动”或“每日预算5美元”。",
+        ));
+    }
+    Outcome::Propose(
+        vec![Proposal::SetPolicy {
+            level: s.level,
+            daily_budget_usd: s.amount,
+        }],
+        lang.pick(
+            "I'll update the company policy.",
+            "我来更新公司的审批和预算设置。",
+        ),
+    )
 }
