@@ -119,6 +119,13 @@ impl std::fmt::Debug for Secretary {
     }
 }
 
+/// A turn as stored: both messages, and each card's id with whether it is destructive.
+struct StoredTurn {
+    boss: secretary_message::Model,
+    reply: secretary_message::Model,
+    cards: Vec<(i32, bool)>,
+}
+
 /// What the secretary makes of one intent.
 pub(super) enum Outcome {
     Say(String),
@@ -257,13 +264,41 @@ impl Secretary {
             _ => Lang::En,
         };
         let parse = self.parse_with(text, &snap).await;
+        let (lines, proposals) = self.answer(text, &parse, &snap, lang).await?;
+        let StoredTurn { boss, reply, cards } = self.record_turn(text, &lines, &proposals).await?;
+        // What the model tier proposes always waits for the boss, even with --yes.
+        if auto_confirm && parse.tier == super::intent::Tier::Rules {
+            for (id, destructive) in &cards {
+                if !destructive {
+                    // A failure is recorded on the card; the turn itself still succeeds.
+                    let _ = self.confirm(*id, None).await;
+                }
+            }
+        }
+        let actions = q::actions_of_messages(&self.db, vec![reply.id]).await?;
+        Ok(SecretaryTurn {
+            boss: message_dto(&boss, vec![]),
+            parse,
+            reply: message_dto(&reply, actions.iter().collect()),
+        })
+    }
+
+    /// The reply's lines and the cards it proposes: small talk written by the model, or
+    /// one answer per intent; a clarifying question when nothing came of it.
+    async fn answer(
+        &self,
+        text: &str,
+        parse: &Parse,
+        snap: &OrgSnapshot,
+        lang: Lang,
+    ) -> SecretaryResult<(Vec<String>, Vec<Proposal>)> {
         let mut lines = Vec::new();
         let mut proposals = Vec::new();
         // Names proposed earlier in this message count as taken for the next hire.
         let mut taken: Vec<String> = snap.employees.iter().map(|e| e.name.clone()).collect();
         let small_talk = parse.intents.iter().all(|i| i.kind == IntentKind::Chitchat);
         let written = match small_talk {
-            true => self.small_talk(text, &snap, lang).await,
+            true => self.small_talk(text, snap, lang).await,
             false => None,
         };
         let todo: &[Intent] = if written.is_some() {
@@ -274,7 +309,7 @@ impl Secretary {
         lines.extend(written);
         for intent in todo {
             match self
-                .handle(intent, parse.tier, &snap, lang, &mut taken)
+                .handle(intent, parse.tier, snap, lang, &mut taken)
                 .await?
             {
                 Outcome::Say(s) => lines.push(s),
@@ -287,7 +322,16 @@ impl Secretary {
         if lines.is_empty() {
             lines.push(clarify(lang));
         }
+        Ok((lines, proposals))
+    }
 
+    /// Stores the boss's message, the reply and its cards in one transaction.
+    async fn record_turn(
+        &self,
+        text: &str,
+        lines: &[String],
+        proposals: &[Proposal],
+    ) -> SecretaryResult<StoredTurn> {
         let now = Utc::now();
         let txn = self.db.begin().await?;
         // A turn that proposes actions is an instruction: what its cards cause carries
@@ -297,30 +341,17 @@ impl Secretary {
         } else {
             Some(crate::trace::start(&txn, crate::trace::Origin::Secretary, text, None, now).await?)
         };
-        let boss = q::insert_message(
-            &txn,
-            secretary_message::ActiveModel {
-                id: NotSet,
-                at: Set(now),
-                role: Set("boss".into()),
-                text: Set(text.to_owned()),
-                trace_id: Set(trace.clone()),
-            },
-        )
-        .await?;
-        let reply = q::insert_message(
-            &txn,
-            secretary_message::ActiveModel {
-                id: NotSet,
-                at: Set(now),
-                role: Set("secretary".into()),
-                text: Set(lines.join("\n")),
-                trace_id: Set(trace),
-            },
-        )
-        .await?;
-        let mut ids = Vec::new();
-        for p in &proposals {
+        let message = |role: &str, text: String| secretary_message::ActiveModel {
+            id: NotSet,
+            at: Set(now),
+            role: Set(role.into()),
+            text: Set(text),
+            trace_id: Set(trace.clone()),
+        };
+        let boss = q::insert_message(&txn, message("boss", text.to_owned())).await?;
+        let reply = q::insert_message(&txn, message("secretary", lines.join("\n"))).await?;
+        let mut cards = Vec::new();
+        for p in proposals {
             let row = q::insert_action(
                 &txn,
                 secretary_action::ActiveModel {
@@ -337,25 +368,10 @@ impl Secretary {
                 },
             )
             .await?;
-            ids.push((row.id, p.is_destructive()));
+            cards.push((row.id, p.is_destructive()));
         }
         txn.commit().await?;
-
-        // What the model tier proposes always waits for the boss, even with --yes.
-        if auto_confirm && parse.tier == super::intent::Tier::Rules {
-            for (id, destructive) in &ids {
-                if !destructive {
-                    // A failure is recorded on the card; the turn itself still succeeds.
-                    let _ = self.confirm(*id, None).await;
-                }
-            }
-        }
-        let actions = q::actions_of_messages(&self.db, vec![reply.id]).await?;
-        Ok(SecretaryTurn {
-            boss: message_dto(&boss, vec![]),
-            parse,
-            reply: message_dto(&reply, actions.iter().collect()),
-        })
+        Ok(StoredTurn { boss, reply, cards })
     }
 
     /// Small talk is written by the secretary's model and streamed to the UI as it
