@@ -327,60 +327,12 @@ impl Providers {
     }
 
     pub async fn save(&self, input: SaveProvider) -> ProviderResult<ProviderDto> {
-        let name = input.name.trim().to_owned();
-        if name.is_empty() || name.chars().count() > 80 {
-            return Err(ProviderError::InvalidInput(
-                "a provider needs a name of at most 80 characters".into(),
-            ));
-        }
-        let preset = presets::preset(&input.preset);
-        let dialect = match preset {
-            Some(p) if p.dialect == LlmDialect::Builtin => {
-                return Err(ProviderError::InvalidInput(
-                    "the built-in model is always there; it cannot be added again".into(),
-                ));
-            }
-            Some(p) => p.dialect,
-            None if input.preset == "custom" || input.preset == "anthropic_compatible" => {
-                if input.preset == "custom" {
-                    LlmDialect::OpenAiCompatible
-                } else {
-                    LlmDialect::Anthropic
-                }
-            }
-            None => {
-                return Err(ProviderError::InvalidInput(format!(
-                    "unknown preset {:?}",
-                    input.preset
-                )));
-            }
-        };
-        let base_url = input.base_url.trim().trim_end_matches('/').to_owned();
-        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-            return Err(ProviderError::InvalidInput(
-                "the base URL must start with http:// or https://".into(),
-            ));
-        }
-        let default_model = input.default_model.trim().to_owned();
-        if default_model.is_empty() {
-            return Err(ProviderError::InvalidInput("choose a default model".into()));
-        }
-        let mut models: Vec<String> = input
-            .models
-            .iter()
-            .map(|m| m.trim().to_owned())
-            .filter(|m| !m.is_empty())
-            .collect();
-        if !models.contains(&default_model) {
-            models.insert(0, default_model.clone());
-        }
-        models.dedup();
-
+        let fields = ProviderFields::check(&input)?;
         let existing = q::list_providers(&self.db).await?;
         if existing.iter().any(|p| {
-            Some(&p.id) != input.id.as_ref() && p.name.to_lowercase() == name.to_lowercase()
+            Some(&p.id) != input.id.as_ref() && p.name.to_lowercase() == fields.name.to_lowercase()
         }) {
-            return Err(ProviderError::DuplicateName(name));
+            return Err(ProviderError::DuplicateName(fields.name));
         }
         let saved = match &input.id {
             Some(id) => {
@@ -388,33 +340,18 @@ impl Providers {
                     .await?
                     .ok_or_else(|| ProviderError::NotFound(id.clone()))?;
                 let mut am = m.into_active_model();
-                am.name = Set(name);
-                am.preset = Set(input.preset.clone());
-                am.dialect = Set(dialect_str(dialect).into());
-                am.base_url = Set(base_url);
-                am.default_model = Set(default_model);
-                am.models = Set(serde_json::json!(models));
-                am.enabled = Set(input.enabled);
+                fields.write_to(&mut am);
                 q::update_provider(&self.db, am).await?
             }
             None => {
-                let id = unique_id(&name, &input.preset, &existing);
-                q::insert_provider(
-                    &self.db,
-                    provider::ActiveModel {
-                        id: Set(id),
-                        name: Set(name),
-                        preset: Set(input.preset.clone()),
-                        dialect: Set(dialect_str(dialect).into()),
-                        base_url: Set(base_url),
-                        default_model: Set(default_model),
-                        models: Set(serde_json::json!(models)),
-                        enabled: Set(input.enabled),
-                        created_at: Set(Utc::now()),
-                        imported_base_url: Set(None),
-                    },
-                )
-                .await?
+                let mut am = provider::ActiveModel {
+                    id: Set(unique_id(&fields.name, &input.preset, &existing)),
+                    created_at: Set(Utc::now()),
+                    imported_base_url: Set(None),
+                    ..Default::default()
+                };
+                fields.write_to(&mut am);
+                q::insert_provider(&self.db, am).await?
             }
         };
         self.bus.publish(DomainEvent::ProvidersChanged);
@@ -754,6 +691,86 @@ impl ProviderResolver for Providers {
             };
         }
         pricing::default_price(preset, model).unwrap_or(pricing::UNKNOWN_PAID_MODEL)
+    }
+}
+
+/// A provider as the boss saved it, checked: a name, a preset the app knows, an http(s)
+/// endpoint, and a default model that is one of its models.
+struct ProviderFields {
+    name: String,
+    preset: String,
+    dialect: LlmDialect,
+    base_url: String,
+    default_model: String,
+    models: Vec<String>,
+    enabled: bool,
+}
+
+impl ProviderFields {
+    fn check(input: &SaveProvider) -> ProviderResult<Self> {
+        let name = input.name.trim().to_owned();
+        if name.is_empty() || name.chars().count() > 80 {
+            return Err(ProviderError::InvalidInput(
+                "a provider needs a name of at most 80 characters".into(),
+            ));
+        }
+        let dialect = preset_dialect(&input.preset)?;
+        let base_url = input.base_url.trim().trim_end_matches('/').to_owned();
+        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+            return Err(ProviderError::InvalidInput(
+                "the base URL must start with http:// or https://".into(),
+            ));
+        }
+        let default_model = input.default_model.trim().to_owned();
+        if default_model.is_empty() {
+            return Err(ProviderError::InvalidInput("choose a default model".into()));
+        }
+        let mut models: Vec<String> = input
+            .models
+            .iter()
+            .map(|m| m.trim().to_owned())
+            .filter(|m| !m.is_empty())
+            .collect();
+        if !models.contains(&default_model) {
+            models.insert(0, default_model.clone());
+        }
+        models.dedup();
+        Ok(Self {
+            name,
+            preset: input.preset.clone(),
+            dialect,
+            base_url,
+            default_model,
+            models,
+            enabled: input.enabled,
+        })
+    }
+
+    /// Sets every field the boss edits on a row, new or existing.
+    fn write_to(self, am: &mut provider::ActiveModel) {
+        am.name = Set(self.name);
+        am.preset = Set(self.preset);
+        am.dialect = Set(dialect_str(self.dialect).into());
+        am.base_url = Set(self.base_url);
+        am.default_model = Set(self.default_model);
+        am.models = Set(serde_json::json!(self.models));
+        am.enabled = Set(self.enabled);
+    }
+}
+
+/// The wire dialect of a preset. The built-in model is not one the boss can add; "custom"
+/// and "anthropic_compatible" are endpoints of either dialect that no preset describes.
+fn preset_dialect(preset: &str) -> ProviderResult<LlmDialect> {
+    match presets::preset(preset) {
+        Some(p) if p.dialect == LlmDialect::Builtin => Err(ProviderError::InvalidInput(
+            "the built-in model is always there; it cannot be added again".into(),
+        )),
+        Some(p) => Ok(p.dialect),
+        None if preset == "custom" => Ok(LlmDialect::OpenAiCompatible),
+        None if preset == "anthropic_compatible" => Ok(LlmDialect::Anthropic),
+        None => Err(ProviderError::InvalidInput(format!(
+            "unknown preset {preset:?}"
+        ))),
     }
 }
 
