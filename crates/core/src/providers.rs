@@ -603,25 +603,13 @@ impl ProviderResolver for Providers {
         model: &str,
     ) -> Result<ResolvedProvider, LlmError> {
         if provider_id == BUILTIN {
-            #[cfg(feature = "builtin")]
-            {
-                let model = self.builtin_model(model).await?;
-                return Ok(ResolvedProvider {
-                    client: Arc::new(BuiltinClient::new(model)),
-                    preset: BUILTIN.into(),
-                });
-            }
-            #[cfg(not(feature = "builtin"))]
-            return Err(LlmError::Builtin(
-                "this build of Cubicle has no built-in model (built without the `builtin` feature)"
-                    .into(),
-            ));
+            return self.resolve_builtin(model).await;
         }
         if provider_id == ENV_PROVIDER_ID
             && let Some(env) = &self.env
         {
             if env.config.dialect == LlmDialect::Builtin {
-                return Box::pin(self.resolve_model(BUILTIN, model)).await;
+                return self.resolve_builtin(model).await;
             }
             let client: Arc<dyn LlmClient> = Arc::from(presets::client_for(
                 env.config.clone(),
@@ -634,6 +622,45 @@ impl ProviderResolver for Providers {
                 preset: env.preset.clone(),
             });
         }
+        self.resolve_configured(provider_id).await
+    }
+
+    async fn price(&self, provider_id: &str, preset: &str, model: &str) -> Price {
+        if let Ok(Some(p)) = q::find_price(&self.db, provider_id, model).await {
+            return Price {
+                input_per_mtok: p.input_per_mtok,
+                output_per_mtok: p.output_per_mtok,
+            };
+        }
+        pricing::default_price(preset, model).unwrap_or(pricing::UNKNOWN_PAID_MODEL)
+    }
+}
+
+/// How each kind of provider becomes a live client.
+impl Providers {
+    /// The built-in model, loaded once per model file.
+    async fn resolve_builtin(&self, model: &str) -> Result<ResolvedProvider, LlmError> {
+        #[cfg(feature = "builtin")]
+        {
+            let model = self.builtin_model(model).await?;
+            Ok(ResolvedProvider {
+                client: Arc::new(BuiltinClient::new(model)),
+                preset: BUILTIN.into(),
+            })
+        }
+        #[cfg(not(feature = "builtin"))]
+        {
+            let _ = model;
+            Err(LlmError::Builtin(
+                "this build of Cubicle has no built-in model (built without the `builtin` feature)"
+                    .into(),
+            ))
+        }
+    }
+
+    /// A provider configured in Settings: enabled, confirmed if it came in a bundle, with its
+    /// key from the keychain when it needs one.
+    async fn resolve_configured(&self, provider_id: &str) -> Result<ResolvedProvider, LlmError> {
         let m = q::find_provider(&self.db, provider_id)
             .await
             .map_err(|e| LlmError::Provider(format!("settings unavailable: {e}")))?
@@ -658,23 +685,7 @@ impl ProviderResolver for Providers {
             Err(_) if !key_required => None,
             Err(e) => return Err(LlmError::MissingKey(format!("{} ({e})", m.id))),
         };
-        let config = ProviderConfig {
-            id: m.id.clone(),
-            dialect: match parse_dialect(&m.dialect) {
-                Dialect::Anthropic => LlmDialect::Anthropic,
-                _ => LlmDialect::OpenAiCompatible,
-            },
-            base_url: m.base_url.clone(),
-            default_model: m.default_model.clone(),
-            key_required: preset.is_none_or(|p| p.key_required),
-            capabilities: preset
-                .map(|p| p.capabilities)
-                .unwrap_or(cubicle_llm::Capabilities {
-                    json_schema: false,
-                    json_object: false,
-                    stream: true,
-                }),
-        };
+        let config = provider_config(&m, preset);
         let client: Arc<dyn LlmClient> =
             Arc::from(presets::client_for(config, None, key, HTTP_TIMEOUT)?);
         Ok(ResolvedProvider {
@@ -682,15 +693,27 @@ impl ProviderResolver for Providers {
             preset: m.preset,
         })
     }
+}
 
-    async fn price(&self, provider_id: &str, preset: &str, model: &str) -> Price {
-        if let Ok(Some(p)) = q::find_price(&self.db, provider_id, model).await {
-            return Price {
-                input_per_mtok: p.input_per_mtok,
-                output_per_mtok: p.output_per_mtok,
-            };
-        }
-        pricing::default_price(preset, model).unwrap_or(pricing::UNKNOWN_PAID_MODEL)
+/// What the client of a configured provider needs to know; a provider made from no preset
+/// is assumed to need a key and to stream, without structured output.
+fn provider_config(m: &provider::Model, preset: Option<&presets::Preset>) -> ProviderConfig {
+    ProviderConfig {
+        id: m.id.clone(),
+        dialect: match parse_dialect(&m.dialect) {
+            Dialect::Anthropic => LlmDialect::Anthropic,
+            _ => LlmDialect::OpenAiCompatible,
+        },
+        base_url: m.base_url.clone(),
+        default_model: m.default_model.clone(),
+        key_required: preset.is_none_or(|p| p.key_required),
+        capabilities: preset
+            .map(|p| p.capabilities)
+            .unwrap_or(cubicle_llm::Capabilities {
+                json_schema: false,
+                json_object: false,
+                stream: true,
+            }),
     }
 }
 
