@@ -6,11 +6,16 @@
 pub mod archetypes;
 pub mod guided;
 pub mod memory_rules;
-pub mod profile;
+pub mod minds;
 pub mod relationship_rules;
 pub mod seeds;
 pub mod stamina;
 pub mod thought;
+
+/// The old name of [`minds`], still used by the shell, the CLI and a few core modules;
+/// new code names `minds`.
+#[doc(hidden)]
+pub use minds as profile;
 
 use cubicle_llm::{ChatMessage, CompletionRequest};
 

@@ -15,7 +15,7 @@ use cubicle_core::error::ErrorCode;
 use cubicle_core::meeting::OpenMeeting;
 use cubicle_core::meeting::moderator::Strategy;
 use cubicle_core::mind::memory_rules::{MemoryKind, Visibility};
-use cubicle_core::mind::profile::NewMemory;
+use cubicle_core::mind::minds::NewMemory;
 use cubicle_core::secrets::{SecretError, SecretStore};
 use cubicle_core::tools::ToolCall;
 use cubicle_core::types::*;
