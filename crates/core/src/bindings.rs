@@ -99,5 +99,12 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     crate::approvals::SetEmployeeTools::export_all(&cfg)?;
     crate::imported::ImportedToConfirm::export_all(&cfg)?;
     crate::imported::ConfirmImported::export_all(&cfg)?;
+    crate::inputs::ChatRef::export_all(&cfg)?;
+    crate::inputs::EmployeeRef::export_all(&cfg)?;
+    crate::inputs::MemoryRef::export_all(&cfg)?;
+    crate::inputs::SetNetworkAccess::export_all(&cfg)?;
+    crate::inputs::SecretarySay::export_all(&cfg)?;
+    crate::inputs::SecretaryActionRef::export_all(&cfg)?;
+    crate::inputs::SecretaryConfirm::export_all(&cfg)?;
     Ok(())
 }
