@@ -1,8 +1,6 @@
 //! The app shell itself (no company data).
 
 /// The first frame with the app is painted: the shell logs the start-up time (scripts/startup.sh).
-///
-/// The webview painted its first frame with the app (start-up figures).
 #[tauri::command]
 pub fn ui_first_paint() {
     crate::startup::first_paint();

@@ -13,11 +13,9 @@ pub async fn export_company(core: State<'_, AppCore>) -> Res<String> {
     Ok(bundle::to_json(&bundle::export(&core).await?)?)
 }
 
-/// Exports and saves the bundle as `fileName` in the user's Downloads folder (never over a file);
-/// says where.
-///
-/// Saves the bundle as `file_name` in the user's Downloads folder (their home when there
-/// is none) and says where: a webview download would land wherever the app was started.
+/// Exports and saves the bundle as `fileName` in the user's Downloads folder (their home when
+/// there is none; never over a file) and says where: a webview download would land wherever the
+/// app was started.
 #[tauri::command]
 pub async fn save_company_bundle<R: Runtime>(
     app: AppHandle<R>,

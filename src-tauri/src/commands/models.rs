@@ -14,9 +14,8 @@ pub async fn list_local_models(core: State<'_, AppCore>) -> Res<Vec<LocalModelDt
     Ok(core.models.list().await)
 }
 
-/// Starts or resumes a download (a running or installed model is left as it is).
-///
-/// Starts or resumes a download; progress arrives as `local_model_changed` events.
+/// Starts or resumes a download (a running or installed model is left as it is); progress
+/// arrives as `local_model_changed` events.
 #[tauri::command]
 pub async fn start_model_download(
     core: State<'_, AppCore>,

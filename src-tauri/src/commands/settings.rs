@@ -72,9 +72,8 @@ pub async fn get_spend(core: State<'_, AppCore>) -> Res<SpendReport> {
     Ok(core.providers.spend().await?)
 }
 
-/// Whether the company lives on a shared server (`host:port/database`, never credentials).
-///
-/// Whether the app is attached to a shared server (and which), for the shell's badge.
+/// Whether the company lives on a shared server (`host:port/database`, never credentials), for
+/// the shell's badge.
 #[tauri::command]
 pub fn connection(conn: State<'_, crate::Connection>) -> ConnectionDto {
     conn.0.clone()

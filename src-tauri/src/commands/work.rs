@@ -40,9 +40,8 @@ pub async fn set_requirement_status(
     Ok(core.work.set_requirement_status(input).await?)
 }
 
-/// A task's saved deliverable (the document a report links); `not_found` when there is none.
-///
-/// A task's saved deliverable, by task id (the webview never names a path).
+/// A task's saved deliverable by task id (the document a report links; the webview never names a
+/// path); `not_found` when there is none.
 #[tauri::command]
 pub async fn get_deliverable(
     core: State<'_, AppCore>,

@@ -173,11 +173,7 @@ export type Commands = {
 
 /** One typed wrapper per command; failures reject with an `IpcError`. */
 export const commands = {
-  /**
-   * The first frame with the app is painted: the shell logs the start-up time (scripts/startup.sh).
-   *
-   * The webview painted its first frame with the app (start-up figures).
-   */
+  /** The first frame with the app is painted: the shell logs the start-up time (scripts/startup.sh). */
   uiFirstPaint: () => invoke<null>("ui_first_paint"),
   /**
    * Waiting ones oldest first (`pending`), or decided ones newest first (`history`, each filter when
@@ -205,11 +201,9 @@ export const commands = {
   /** The bundle as a JSON string; the webview saves it as a file (no key is in it). */
   exportCompany: () => invoke<string>("export_company"),
   /**
-   * Exports and saves the bundle as `fileName` in the user's Downloads folder (never over a file);
-   * says where.
-   *
-   * Saves the bundle as `file_name` in the user's Downloads folder (their home when there
-   * is none) and says where: a webview download would land wherever the app was started.
+   * Exports and saves the bundle as `fileName` in the user's Downloads folder (their home when
+   * there is none; never over a file) and says where: a webview download would land wherever the
+   * app was started.
    */
   saveCompanyBundle: (fileName: string) => invoke<SavedBundle>("save_company_bundle", { fileName }),
   /** Reads a bundle into an empty database only (`database_not_empty` otherwise), all or nothing. */
@@ -269,9 +263,8 @@ export const commands = {
   getDashboard: () => invoke<DashboardDto>("get_dashboard"),
   listLocalModels: () => invoke<LocalModelDto[]>("list_local_models"),
   /**
-   * Starts or resumes a download (a running or installed model is left as it is).
-   *
-   * Starts or resumes a download; progress arrives as `local_model_changed` events.
+   * Starts or resumes a download (a running or installed model is left as it is); progress
+   * arrives as `local_model_changed` events.
    */
   startModelDownload: (input: LocalModelRef) => invoke<LocalModelDto>("start_model_download", { input }),
   /** Stops a running download and keeps its bytes for a resume. */
@@ -330,9 +323,8 @@ export const commands = {
   setBudget: (input: SetBudget) => invoke<CompanyDto>("set_budget", { input }),
   getSpend: () => invoke<SpendReport>("get_spend"),
   /**
-   * Whether the company lives on a shared server (`host:port/database`, never credentials).
-   *
-   * Whether the app is attached to a shared server (and which), for the shell's badge.
+   * Whether the company lives on a shared server (`host:port/database`, never credentials), for
+   * the shell's badge.
    */
   connection: () => invoke<ConnectionDto>("connection"),
   builtinStatus: () => invoke<BuiltinStatus>("builtin_status"),
@@ -351,9 +343,8 @@ export const commands = {
   requirementsBoard: () => invoke<BoardDto>("requirements_board"),
   setRequirementStatus: (input: SetRequirementStatus) => invoke<RequirementDto>("set_requirement_status", { input }),
   /**
-   * A task's saved deliverable (the document a report links); `not_found` when there is none.
-   *
-   * A task's saved deliverable, by task id (the webview never names a path).
+   * A task's saved deliverable by task id (the document a report links; the webview never names a
+   * path); `not_found` when there is none.
    */
   getDeliverable: (input: DeliverableRef) => invoke<DeliverableDto>("get_deliverable", { input }),
   /** `reviewerId: null` removes the reviewer; `not_found` for an unknown or fired employee. */
