@@ -6,6 +6,12 @@
 //! touches the database directly.
 
 mod commands;
+/// build.rs's command-list reader, compiled again so the tests can feed it sources.
+#[cfg(test)]
+#[path = "../build/commands.rs"]
+mod commands_list;
+#[cfg(test)]
+mod commands_list_tests;
 mod events;
 mod logging;
 mod notifications;

@@ -107,4 +107,11 @@ const EXPORTS: &[Export] = &[
     crate::approvals::SetEmployeeTools::export_all,
     crate::imported::ImportedToConfirm::export_all,
     crate::imported::ConfirmImported::export_all,
+    crate::inputs::ChatRef::export_all,
+    crate::inputs::EmployeeRef::export_all,
+    crate::inputs::MemoryRef::export_all,
+    crate::inputs::SetNetworkAccess::export_all,
+    crate::inputs::SecretarySay::export_all,
+    crate::inputs::SecretaryActionRef::export_all,
+    crate::inputs::SecretaryConfirm::export_all,
 ];

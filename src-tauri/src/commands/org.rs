@@ -81,6 +81,7 @@ pub async fn fire_employee(core: State<'_, AppCore>, input: FireEmployee) -> Res
     Ok(core.org.fire(input).await?)
 }
 
+/// The employee's own provider + model; `provider: null` (or "") goes back to the company default.
 #[tauri::command]
 pub async fn set_employee_backend(
     core: State<'_, AppCore>,
