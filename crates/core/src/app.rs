@@ -24,7 +24,7 @@ pub struct AppCore {
     pub secretary: crate::secretary::Secretary,
     pub chats: crate::chat::Chats,
     pub work: crate::work::Work,
-    pub minds: crate::mind::profile::Minds,
+    pub minds: crate::mind::minds::Minds,
     pub mailbox: crate::mailbox::Mailbox,
     pub traces: crate::trace::Traces,
     pub meetings: crate::meeting::Meetings,
@@ -205,7 +205,7 @@ struct Base {
     org: OrgService,
     chats: crate::chat::Chats,
     work: crate::work::Work,
-    minds: crate::mind::profile::Minds,
+    minds: crate::mind::minds::Minds,
     mailbox: crate::mailbox::Mailbox,
 }
 
@@ -215,7 +215,7 @@ impl Base {
             org: OrgService::new(db.clone(), bus.clone()),
             chats: crate::chat::Chats::new(db.clone(), bus.clone(), clock.clone()),
             work: crate::work::Work::new(db.clone(), bus.clone(), clock.clone()),
-            minds: crate::mind::profile::Minds::new(db.clone(), bus.clone(), clock.clone()),
+            minds: crate::mind::minds::Minds::new(db.clone(), bus.clone(), clock.clone()),
             mailbox: crate::mailbox::Mailbox::new(db.clone(), bus.clone(), clock.clone()),
             db,
             bus,

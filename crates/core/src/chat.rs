@@ -21,7 +21,7 @@ use crate::chat::gates::ChatMode;
 use crate::clock::SharedClock;
 use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};
-use crate::mind::profile::{ThoughtDto, thought_dto};
+use crate::mind::minds::{ThoughtDto, thought_dto};
 
 /// The longest message the boss can post; a chat is not a document store.
 pub const MAX_MESSAGE_CHARS: usize = 4000;

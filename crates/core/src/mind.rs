@@ -12,11 +12,6 @@ pub mod seeds;
 pub mod stamina;
 pub mod thought;
 
-/// The old name of [`minds`], still used by the shell, the CLI and a few core modules;
-/// new code names `minds`.
-#[doc(hidden)]
-pub use minds as profile;
-
 use cubicle_llm::{ChatMessage, CompletionRequest};
 
 use crate::tools::{CommitToDate, Tool as _};

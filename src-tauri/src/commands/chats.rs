@@ -1,6 +1,6 @@
 use cubicle_core::chat::{ChatDto, ChatMessageDto, ChatViewDto, CreateGroup, PostMessage};
 use cubicle_core::inputs::{ChatRef, EmployeeRef, MemoryRef};
-use cubicle_core::mind::profile::{EmployeeProfileDto, RelationshipGraphDto, ResetRelationships};
+use cubicle_core::mind::minds::{EmployeeProfileDto, RelationshipGraphDto, ResetRelationships};
 use cubicle_core::{AppCore, IpcError};
 use tauri::State;
 

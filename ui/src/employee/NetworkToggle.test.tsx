@@ -16,6 +16,7 @@ function alansProfile(allowed = false) {
     .on("employeeNetworkAccess", () => network.allowed)
     .on("setEmployeeNetworkAccess", (input) => {
       network.allowed = input.allowed;
+      return null;
     });
   return { backend, org, alan, network };
 }

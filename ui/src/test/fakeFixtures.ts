@@ -286,7 +286,7 @@ export function world(org: OrgSnapshot = fixedOrg()): Handlers {
     listTraces: () => [],
     requirementsBoard: () => ({ columns: [] }),
     listApprovals: () => [],
-    uiFirstPaint: () => undefined,
+    uiFirstPaint: () => null,
     ...people(org),
   };
 }

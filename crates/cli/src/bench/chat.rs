@@ -33,7 +33,7 @@ use cubicle_core::clock::{Clock as _, ManualClock};
 use cubicle_core::engine::{Engine, EngineConfig, EngineStats, ThoughtTiming};
 use cubicle_core::gateway::Purpose;
 use cubicle_core::mind::memory_rules::{MemoryKind, Visibility};
-use cubicle_core::mind::profile::NewMemory;
+use cubicle_core::mind::minds::NewMemory;
 use cubicle_core::mind::thought::{PROMPT_TOKEN_BUDGET, approx_tokens};
 use cubicle_core::types::{
     Archetype, EmployeeDto, Language, NewDepartment, NewEmployee, SaveProvider, SetBudget,
@@ -49,7 +49,7 @@ mod sent;
 use script::{Asked, Script};
 
 /// IdeaCo's group-chat prompt for a department of this kind: about 23,000 characters,
-/// ~6,000 tokens per thought (the reference of the issue).
+/// ~6,000 tokens per thought, as IdeaCo's own prompt builder assembles it.
 const IDEACO_DEPT_PROMPT_TOKENS: f64 = 6000.0;
 /// A polling loop that thinks at every 10-s poll: 3600 s / 10 s, by definition.
 const POLLING_CALLS_PER_EMPLOYEE_HOUR: f64 = 360.0;

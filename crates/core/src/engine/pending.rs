@@ -25,7 +25,7 @@ use super::Engine;
 use super::ops::{Scope, apply_ops, file_report};
 use super::think::ThoughtRecord;
 use crate::chat::polling::Mood;
-use crate::mind::profile::Minds;
+use crate::mind::minds::Minds;
 use crate::mind::thought::Thought;
 
 /// Messages to post in one chat.
