@@ -23,6 +23,7 @@ pub use startup::mark_process_start;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use cubicle_core::engine::lease::EngineLease;
 use cubicle_core::engine::{Engine, EngineConfig};
 use tauri::Manager;
 use tauri::async_runtime::JoinHandle;
@@ -64,6 +65,19 @@ impl EngineStop {
 
 /// Where the company lives (a file here, or a shared server), for the shell.
 pub(crate) struct Connection(pub(crate) cubicle_core::types::ConnectionDto);
+
+/// The local company's engine lease, or `None` (logged) when another engine — a
+/// `cubicle-cli run` on the same file — already runs it: the app then works without an
+/// engine of its own, as when attached to a server.
+fn local_engine_lease(core: &cubicle_core::AppCore) -> Option<EngineLease> {
+    match tauri::async_runtime::block_on(EngineLease::try_take(core)) {
+        Ok(lease) => Some(lease),
+        Err(e) => {
+            tracing::warn!(error = %e, "no local engine: {e}");
+            None
+        }
+    }
+}
 
 /// tauri-driver starts the app with this set to turn on WebKit automation.
 fn driven_by_webdriver() -> bool {
@@ -161,10 +175,18 @@ fn watch_server(server: &str, core: &cubicle_core::AppCore) {
 /// The company keeps working while the app runs: the engine wakes employees as
 /// messages arrive and their polls fall due.
 fn start_engine(app: &tauri::App, core: &cubicle_core::AppCore) {
+    // One company, one engine: a `cubicle-cli run` already holding it keeps it.
+    let Some(lease) = local_engine_lease(core) else {
+        return;
+    };
     let engine = Engine::new(core, EngineConfig::default());
     let cancel = CancellationToken::new();
     let stop = cancel.clone();
-    let running = tauri::async_runtime::spawn(async move { engine.run(stop).await });
+    // The lease lives as long as the engine runs.
+    let running = tauri::async_runtime::spawn(async move {
+        engine.run(stop).await;
+        drop(lease);
+    });
     app.manage(EngineStop {
         cancel,
         running: Mutex::new(Some(running)),

@@ -8,6 +8,7 @@ use anyhow::{Result, bail};
 use clap::Args;
 use cubicle_core::AppCore;
 use cubicle_core::clock::ManualClock;
+use cubicle_core::engine::lease::EngineLease;
 use cubicle_core::engine::{Engine, EngineConfig};
 use tokio_util::sync::CancellationToken;
 
@@ -52,6 +53,7 @@ pub async fn run(core: &AppCore, clock: Option<ManualClock>, args: RunArgs) -> R
     if core.org.company().await?.is_none() {
         bail!("no company yet: run `cubicle-cli org init` first");
     }
+    let lease = take_lease(core).await?;
     let engine = Engine::new(
         core,
         EngineConfig {
@@ -63,9 +65,15 @@ pub async fn run(core: &AppCore, clock: Option<ManualClock>, args: RunArgs) -> R
     let started = std::time::Instant::now();
     match clock {
         Some(clock) => {
-            engine.bootstrap().await?;
             let until = clock.shared().now() + d;
-            engine.run_simulated(&clock, until).await;
+            tokio::select! {
+                done = async {
+                    engine.bootstrap().await?;
+                    engine.run_simulated(&clock, until).await;
+                    anyhow::Ok(())
+                } => done?,
+                () = lease.lost() => bail!("{LOST}"),
+            }
         }
         None => {
             let cancel = CancellationToken::new();
@@ -73,11 +81,16 @@ pub async fn run(core: &AppCore, clock: Option<ManualClock>, args: RunArgs) -> R
             tokio::select! {
                 () = tokio::time::sleep(args.duration) => {}
                 _ = tokio::signal::ctrl_c() => eprintln!("stopping…"),
+                () = lease.lost() => {
+                    handle.abort();
+                    bail!("{LOST}");
+                }
             }
             cancel.cancel();
             handle.await?;
         }
     }
+    drop(lease);
     core.secretary.settle().await;
     let s = engine.stats();
     if args.json {
@@ -119,6 +132,22 @@ pub async fn run(core: &AppCore, clock: Option<ManualClock>, args: RunArgs) -> R
         );
     }
     Ok(())
+}
+
+/// Why a running engine stopped on its own: past this point another engine may hold the
+/// company, and two must never run. A supervisor restarts this one as a standby.
+const LOST: &str = "the engine lease was lost (the database session holding it failed); \
+stopped at once so that two engines never run this company";
+
+/// The company's engine lease: on a server, standing by (logged) while another engine
+/// holds it; on a local file, refused with who holds it.
+async fn take_lease(core: &AppCore) -> Result<EngineLease> {
+    let stop = CancellationToken::new();
+    let lease = tokio::select! {
+        taken = EngineLease::take_or_stand_by(core, &stop) => taken?,
+        _ = tokio::signal::ctrl_c() => bail!("stopped while standing by"),
+    };
+    Ok(lease)
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@
 
 mod answer_first;
 mod guided;
+pub mod lease;
 mod moderated;
 mod ops;
 mod pending;

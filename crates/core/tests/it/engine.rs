@@ -11,6 +11,7 @@ use crate::util::TestCompany;
 
 mod addressed;
 mod crash;
+mod lease;
 mod other_process;
 mod world;
 
