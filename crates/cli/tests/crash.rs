@@ -49,6 +49,6 @@ fn the_engine_survives_twenty_kills_without_losing_or_doubling_anything() {
         &busy,
         &before,
         &format!("crash test ({:.1?})", started.elapsed()),
-        decided,
+        (decided, false),
     );
 }

@@ -201,7 +201,7 @@ fn a_standby_engine_takes_over_five_kills_on_postgres_without_losing_or_doubling
         &busy,
         &before,
         &format!("hand-over ({:.1?})", started.elapsed()),
-        decided,
+        (decided, true),
     );
     drop(busy);
     drop(pg);
