@@ -3,6 +3,7 @@
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Subcommand, ValueEnum};
 use cubicle_core::AppCore;
+use cubicle_core::types::read_name;
 use cubicle_core::types::*;
 
 #[derive(Subcommand)]
@@ -228,7 +229,7 @@ pub async fn run(core: &AppCore, cmd: OrgCommand) -> Result<()> {
             if let Some(p) = policy {
                 let level = match p.trim() {
                     "company" => None,
-                    other => Some(ApprovalPolicy::parse(other).ok_or_else(|| {
+                    other => Some(read_name::<ApprovalPolicy>(other).ok_or_else(|| {
                         anyhow!("policy must be auto, key_steps, manual or company")
                     })?),
                 };
@@ -265,7 +266,8 @@ pub async fn run(core: &AppCore, cmd: OrgCommand) -> Result<()> {
                 } else {
                     e.tool_whitelist.join(", ")
                 },
-                e.approval_policy.map_or("as the company", |p| p.as_str()),
+                e.approval_policy
+                    .map_or_else(|| "as the company".to_owned(), |p| p.to_string()),
                 e.cli_command
                     .as_deref()
                     .map(|c| format!("; runs `{c}`"))

@@ -126,9 +126,7 @@ fn print_action(a: &ActionDto) {
             daily_budget_usd,
         } => format!(
             "set policy{}{}",
-            level
-                .map(|l| format!(" approvals={}", l.as_str()))
-                .unwrap_or_default(),
+            level.map(|l| format!(" approvals={l}")).unwrap_or_default(),
             daily_budget_usd
                 .map(|b| format!(" budget=${b:.2}"))
                 .unwrap_or_default()

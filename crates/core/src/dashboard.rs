@@ -4,6 +4,7 @@
 
 use chrono::TimeDelta;
 use cubicle_store::{Db, DbErr, chat as cq, mailbox as mq, work as wq};
+use sea_orm::ActiveEnum;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -125,7 +126,7 @@ pub async fn dashboard(db: &Db, clock: &SharedClock) -> Result<DashboardDto, DbE
                 chat_id: None,
                 task_id: Some(t.id),
                 mail_id: None,
-                status: Some(t.status),
+                status: Some(t.status.to_value()),
             },
         ));
     }

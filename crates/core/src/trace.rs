@@ -8,12 +8,14 @@ use chrono::{DateTime, Utc};
 use cubicle_store::entity::trace;
 use cubicle_store::{ConnectionTrait, Db, DbErr, chat as cq, trace as q};
 use rand::Rng;
+use sea_orm::ActiveEnum;
 use sea_orm::ActiveValue::Set;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::chat::{Names, rfc3339};
 use crate::error::{ErrorCode, IpcError};
+use crate::work::TaskStatus;
 
 /// How much of an instruction, message or thought a timeline line shows.
 const LINE_CHARS: usize = 280;
@@ -37,7 +39,7 @@ pub(crate) async fn start(
         conn,
         trace::ActiveModel {
             id: Set(id.clone()),
-            origin: Set(origin.as_str().into()),
+            origin: Set(origin),
             instruction: Set(instruction.chars().take(2000).collect()),
             chat_id: Set(chat_id),
             created_at: Set(at),
@@ -47,31 +49,8 @@ pub(crate) async fn start(
     Ok(id)
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum Origin {
-    /// The boss wrote in a chat.
-    Chat,
-    /// The boss confirmed a secretary's action card.
-    Secretary,
-}
-
-impl Origin {
-    fn as_str(self) -> &'static str {
-        match self {
-            Origin::Chat => "chat",
-            Origin::Secretary => "secretary",
-        }
-    }
-
-    fn parse(s: &str) -> Self {
-        if s == "secretary" {
-            Origin::Secretary
-        } else {
-            Origin::Chat
-        }
-    }
-}
+/// Where an instruction came from.
+pub use cubicle_store::enums::TraceOrigin as Origin;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
@@ -249,7 +228,10 @@ impl Traces {
             },
         ));
         let tasks = q::tasks_of_trace(db, id).await?;
-        let tasks_pending = tasks.iter().filter(|t| t.status == "pending").count();
+        let tasks_pending = tasks
+            .iter()
+            .filter(|t| t.status == TaskStatus::Pending)
+            .count();
         for task in &tasks {
             let base = TraceEventDto {
                 employee_id: Some(task.owner_id),
@@ -266,7 +248,7 @@ impl Traces {
                 },
             ));
             if let Some(done) = task.resolved_at {
-                let kind = if task.status == "failed" {
+                let kind = if task.status == TaskStatus::Failed {
                     TraceEventKind::TaskFailed
                 } else {
                     TraceEventKind::TaskResolved
@@ -306,7 +288,7 @@ impl Traces {
         let thoughts = q::thoughts_of_trace(db, id).await?;
         let steps = thoughts
             .iter()
-            .filter(|t| crate::guard::is_step(t.spoke, t.silenced_by.as_deref()))
+            .filter(|t| crate::guard::is_step(t.spoke, t.silenced_by))
             .count();
         for th in &thoughts {
             let text = if th.inner_thoughts.is_empty() {
@@ -323,7 +305,7 @@ impl Traces {
                     text: clip(text),
                     chat_id: th.chat_id,
                     chat_name: chat_name(th.chat_id),
-                    outcome: th.silenced_by.clone(),
+                    outcome: th.silenced_by.map(|r| r.to_value()),
                     ..blank(th.created_at, TraceEventKind::Thought)
                 },
             ));
@@ -360,7 +342,7 @@ impl Traces {
                     chat_name: chat_name(mail.chat_id),
                     task_id: mail.task_id,
                     mail_id: Some(mail.id),
-                    outcome: Some(mail.kind.clone()),
+                    outcome: Some(mail.kind.to_value()),
                     ..blank(mail.created_at, TraceEventKind::Mail)
                 },
             ));
@@ -376,7 +358,7 @@ impl Traces {
                     chat_id: a.chat_id,
                     chat_name: chat_name(a.chat_id),
                     approval_id: Some(a.id),
-                    outcome: Some(a.status.clone()),
+                    outcome: Some(a.status.to_value()),
                     ..blank(a.created_at, TraceEventKind::Approval)
                 },
             ));
@@ -417,7 +399,7 @@ impl Traces {
 fn summary(t: &trace::Model, calls: i64, cost: f64) -> TraceSummaryDto {
     TraceSummaryDto {
         id: t.id.clone(),
-        origin: Origin::parse(&t.origin),
+        origin: t.origin,
         instruction: clip(&t.instruction),
         chat_id: t.chat_id,
         created_at: rfc3339(t.created_at),

@@ -149,7 +149,7 @@ impl Cx<'_> {
                             "action": "add",
                             "content": content,
                             "importance": importance,
-                            "visibility": visibility.as_str(),
+                            "visibility": visibility,
                             "requirementId": chat_requirement,
                         }),
                         "share a memory",
@@ -173,7 +173,7 @@ impl Cx<'_> {
                     )
                     .await?;
                 if let Some(id) = added {
-                    out = Some(json!({"memory": "add", "id": id, "kind": kind.as_str()}));
+                    out = Some(json!({"memory": "add", "id": id, "kind": kind}));
                     if kind == MemoryKind::ShortTerm {
                         let at = memory_rules::short_term_expires_at(now, ttl_hours);
                         engine.schedule_expiry(me.id, at);
@@ -181,11 +181,9 @@ impl Cx<'_> {
                 }
             }
             MemoryPlan::Delete { id } => {
-                let shared = mq::find_memory(&core.db, id).await?.is_some_and(|m| {
-                    m.employee_id == me.id
-                        && Visibility::parse(&m.visibility).unwrap_or_default()
-                            != Visibility::Private
-                });
+                let shared = mq::find_memory(&core.db, id)
+                    .await?
+                    .is_some_and(|m| m.employee_id == me.id && m.visibility != Visibility::Private);
                 if shared {
                     let call = crate::tools::ToolCall::new(
                         crate::tools::key_steps::CHANGE_TEAM_MEMORY,
@@ -375,7 +373,7 @@ async fn request_tool(
                 json!({"tool": tool, "outcome": "done"})
             }
             Ok(crate::approvals::CallOutcome::Waiting(id)) => {
-                json!({"tool": tool, "outcome": "waiting", "approval": id})
+                json!({"tool": tool, "outcome": crate::approvals::ApprovalStatus::Waiting, "approval": id})
             }
             Ok(crate::approvals::CallOutcome::Refused(why)) => {
                 // Told at once, so it can say it can't rather than wait for nothing.

@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use super::Engine;
 use super::ops::{Scope, apply_ops, file_report};
 use super::think::ThoughtRecord;
+use crate::chat::gates::SilenceReason;
 use crate::mind::profile::Minds;
 use crate::mind::thought::Thought;
 
@@ -50,7 +51,7 @@ pub(super) struct Plan {
     pub posts: Vec<Batch>,
     /// Messages dropped as repeats (each costs stamina).
     pub repetitions: u32,
-    pub silenced_by: Option<String>,
+    pub silenced_by: Option<SilenceReason>,
     /// The task this thought reports on (onResolve).
     pub report_task: Option<i32>,
     pub interest: u8,
@@ -233,7 +234,7 @@ async fn apply(
             reason: &t.reason,
             should_speak: t.should_speak,
             spoke: plan.posted() > 0,
-            silenced_by: plan.silenced_by.as_deref(),
+            silenced_by: plan.silenced_by,
             interest: Some(plan.interest),
             saturation: Some(plan.saturation),
             seed: &plan.seed,

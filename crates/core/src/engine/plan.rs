@@ -14,6 +14,7 @@ use crate::mind::profile::MEMORY_MAX_CHARS;
 use crate::mind::relationship_rules::{AFFINITY_MAX, AFFINITY_MIN, clip_impression};
 use crate::mind::thought::Thought;
 use crate::tools::ToolCall;
+use crate::types::read_name;
 use crate::work::{TaskKind, clip_task_text};
 
 /// Tool calls one thought may make.
@@ -91,7 +92,7 @@ pub fn plan(t: &Thought, me: i32, staff: &HashMap<i32, employee::Model>) -> OpsP
                 if content.is_empty() {
                     continue;
                 }
-                let kind = MemoryKind::parse(&op.kind).unwrap_or(MemoryKind::ShortTerm);
+                let kind = read_name(&op.kind).unwrap_or(MemoryKind::ShortTerm);
                 out.memory.push(MemoryPlan::Add {
                     kind,
                     content: content.chars().take(MEMORY_MAX_CHARS).collect(),
@@ -105,7 +106,7 @@ pub fn plan(t: &Thought, me: i32, staff: &HashMap<i32, employee::Model>) -> OpsP
                     visibility: op
                         .visibility
                         .as_deref()
-                        .and_then(Visibility::parse)
+                        .and_then(read_name)
                         .unwrap_or(Visibility::Private),
                 });
             }
@@ -146,11 +147,7 @@ pub fn plan(t: &Thought, me: i32, staff: &HashMap<i32, employee::Model>) -> OpsP
                 };
                 out.tasks.push(TaskPlan::Create {
                     description: clip_task_text(d),
-                    kind: op
-                        .kind
-                        .as_deref()
-                        .and_then(TaskKind::parse)
-                        .unwrap_or_default(),
+                    kind: op.kind.as_deref().and_then(read_name).unwrap_or_default(),
                     condition: op
                         .condition
                         .as_deref()
