@@ -1,96 +1,78 @@
-//! Builds the Tauri context from the root tauri.conf.json, with an ACL that only knows
-//! our own commands (each gets an `allow-<command>` permission used in capabilities/).
+//! Builds the Tauri context from the root tauri.conf.json. The IPC commands are read once
+//! from their fns (`build/commands.rs` says how) and everything that names them is
+//! generated into OUT_DIR: the handler registration, the ACL manifest (each command gets an
+//! `allow-<command>` permission), the capability that allows them all to the main window,
+//! and the TypeScript API the shell's test compares with `ui/src/ipc/commands.ts`.
 
-const COMMANDS: &[&str] = &[
-    "get_org",
-    "list_role_templates",
-    "setup_company",
-    "update_company",
-    "create_department",
-    "rename_department",
-    "move_department",
-    "delete_department",
-    "set_department_lead",
-    "hire_employee",
-    "move_employee",
-    "set_manager",
-    "fire_employee",
-    "set_employee_backend",
-    "secretary_history",
-    "secretary_say",
-    "secretary_confirm",
-    "secretary_cancel",
-    "secretary_undo",
-    "list_presets",
-    "list_providers",
-    "save_provider",
-    "delete_provider",
-    "set_provider_key",
-    "delete_provider_key",
-    "test_provider",
-    "get_routes",
-    "set_route",
-    "list_prices",
-    "set_price",
-    "set_budget",
-    "get_spend",
-    "builtin_status",
-    "set_builtin_model",
-    "thought_model",
-    "list_chats",
-    "chat_view",
-    "post_message",
-    "mark_chat_read",
-    "open_boss_chat",
-    "create_group",
-    "employee_profile",
-    "delete_memory",
-    "reset_relationships",
-    "relationship_graph",
-    "list_mail",
-    "set_mail_status",
-    "get_dashboard",
-    "list_traces",
-    "get_trace",
-    "requirements_board",
-    "set_requirement_status",
-    "set_reviewer",
-    "get_deliverable",
-    "meeting_view",
-    "close_meeting",
-    "list_approvals",
-    "decide_approval",
-    "decide_approvals",
-    "webhook_destinations",
-    "set_webhook_destinations",
-    "ui_first_paint",
-    "employee_tools",
-    "set_employee_tools",
-    "employee_network_access",
-    "set_employee_network_access",
-    "export_company",
-    "import_company",
-    "save_company_bundle",
-    "imported_to_confirm",
-    "confirm_imported",
-    "connection",
-    "list_local_models",
-    "start_model_download",
-    "pause_model_download",
-    "cancel_model_download",
-    "use_local_model",
-    "use_local_model_for",
-    "detect_local_servers",
-    "add_local_server",
-];
+#[path = "build/commands.rs"]
+mod commands;
+
+use std::path::{Path, PathBuf};
+
+const COMMANDS_DIR: &str = "src-tauri/src/commands";
 
 fn main() {
-    println!("cargo:rerun-if-changed=src-tauri/capabilities");
-    let attrs = tauri_build::Attributes::new()
-        .capabilities_path_pattern("./src-tauri/capabilities/**/*")
-        .app_manifest(tauri_build::AppManifest::new().commands(COMMANDS));
-    if let Err(e) = tauri_build::try_build(attrs) {
-        eprintln!("tauri build failed: {e:#}");
+    if let Err(e) = run() {
+        eprintln!("build failed: {e}");
         std::process::exit(1);
     }
+}
+
+fn run() -> Result<(), String> {
+    println!("cargo:rerun-if-changed={COMMANDS_DIR}");
+    println!("cargo:rerun-if-changed=src-tauri/build");
+    let out = PathBuf::from(std::env::var("OUT_DIR").map_err(|e| format!("OUT_DIR: {e}"))?);
+    // tauri_build keeps the names and the capability pattern as `&'static`; leaking them in
+    // a build script that exits right after costs nothing.
+    let list: &'static [commands::Command] =
+        Box::leak(read_commands(Path::new(COMMANDS_DIR))?.into_boxed_slice());
+    let names: &'static [&'static str] = Box::leak(
+        list.iter()
+            .map(|c| c.name.as_str())
+            .collect::<Vec<_>>()
+            .into_boxed_slice(),
+    );
+    let names_rs: Vec<String> = names.iter().map(|n| format!("    \"{n}\",\n")).collect();
+    write(&out.join("handler.rs"), &commands::handler(list))?;
+    write(
+        &out.join("command_names.rs"),
+        &format!("&[\n{}]\n", names_rs.concat()),
+    )?;
+    write(&out.join("commands.ts"), &commands::typescript(list))?;
+    let capabilities = out.join("capabilities");
+    std::fs::create_dir_all(&capabilities).map_err(|e| e.to_string())?;
+    write(
+        &capabilities.join("default.json"),
+        &commands::capability(list),
+    )?;
+    let pattern: &'static str = Box::leak(format!("{}/**/*", capabilities.display()).into());
+    let attrs = tauri_build::Attributes::new()
+        .capabilities_path_pattern(pattern)
+        .app_manifest(tauri_build::AppManifest::new().commands(names));
+    tauri_build::try_build(attrs).map_err(|e| format!("tauri build: {e:#}"))
+}
+
+/// Every module's commands, modules in name order, fns in the order they are written.
+fn read_commands(dir: &Path) -> Result<Vec<commands::Command>, String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .collect();
+    files.sort();
+    let mut list = Vec::new();
+    for path in files {
+        let module = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .ok_or_else(|| format!("{}: not a module name", path.display()))?;
+        let source =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        list.extend(commands::parse(module, &source)?);
+    }
+    Ok(list)
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -11,7 +11,7 @@ use cubicle_core::engine::plan::{
     self, MAX_TOOL_CALLS, MemoryPlan, OpsPlan, SUMMARY_MAX_CHARS, TaskPlan,
 };
 use cubicle_core::mind::memory_rules::{IMPORTANCE_MAX, IMPORTANCE_MIN, MAX_SHORT_TERM_TTL_HOURS};
-use cubicle_core::mind::profile::MEMORY_MAX_CHARS;
+use cubicle_core::mind::minds::MEMORY_MAX_CHARS;
 use cubicle_core::mind::relationship_rules::{
     AFFINITY_MAX, AFFINITY_MIN, IMPRESSION_MAX_CHARS, clip_impression,
 };

@@ -30,6 +30,7 @@ mod m20261201_000022_requirement_owner;
 mod m20261201_000023_employee_network_access;
 mod m20261201_000024_company_secret_scope;
 mod m20261201_000025_imported_unconfirmed;
+mod m20261202_000026_employee_state_without_last_mood;
 
 pub struct Migrator;
 
@@ -61,6 +62,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261201_000023_employee_network_access::Migration),
             Box::new(m20261201_000024_company_secret_scope::Migration),
             Box::new(m20261201_000025_imported_unconfirmed::Migration),
+            Box::new(m20261202_000026_employee_state_without_last_mood::Migration),
         ]
     }
 }

@@ -81,7 +81,7 @@ async fn up_down_up(db: &DatabaseConnection) {
         "INSERT INTO memory (employee_id, kind, content, importance, visibility, department_id, requirement_id, source_chat_id, expires_at, created_at) VALUES (1, 'short_term', 'Bob likes blue', 5, 'team', 2, 1, 1, '2026-12-01T00:00:00Z', '2026-11-30T00:00:00Z')",
         "INSERT INTO chat_summary (chat_id, summary, upto_message_id, updated_at) VALUES (1, 'They said hi.', 1, '2026-11-30T00:00:00Z')",
         "INSERT INTO relationship (employee_id, other_employee_id, impression, affinity, updated_at) VALUES (1, 2, 'friendly', 60, '2026-11-30T00:00:00Z')",
-        "INSERT INTO employee_state (employee_id, patience, fatigue, stress, last_interest, last_saturation, updated_at) VALUES (1, 100.0, 0.0, 0.0, 7, 3, '2026-11-30T00:00:00Z')",
+        "INSERT INTO employee_state (employee_id, patience, fatigue, stress, updated_at) VALUES (1, 100.0, 0.0, 0.0, '2026-11-30T00:00:00Z')",
         "INSERT INTO mail (kind, employee_id, chat_id, task_id, title, body, status, created_at) VALUES ('report', 1, 1, 1, 'Build it: done', 'It is built.', 'unread', '2026-11-30T00:00:00Z')",
         "INSERT INTO meeting (chat_id, strategy, topic, status, max_turns, current_speaker_id, created_at) VALUES (1, 'rule_based', 'the login form', 'open', 12, 1, '2026-11-30T00:00:00Z')",
         "INSERT INTO moderator_note (meeting_id, move, employee_id, reason, created_at) VALUES (1, 'speak', 1, 'Alice knows the form', '2026-11-30T00:00:00Z')",

@@ -6,6 +6,12 @@
 //! touches the database directly.
 
 mod commands;
+/// build.rs's command-list reader, compiled again so the tests can feed it sources.
+#[cfg(test)]
+#[path = "../build/commands.rs"]
+mod commands_list;
+#[cfg(test)]
+mod commands_list_tests;
 mod events;
 mod logging;
 mod notifications;
@@ -76,99 +82,118 @@ pub fn run() {
         }))
         .plugin(tauri_plugin_window_state::Builder::default().build())
         .invoke_handler(commands::handler())
-        .setup(|app| {
-            let log_dir = app.path().app_log_dir()?;
-            let guard = logging::init(&log_dir, logging::DEFAULT_FILTER)?;
-            app.manage(guard);
-            let url = match std::env::var(cubicle_core::location::DATABASE_URL_ENV) {
-                Ok(url) if !url.trim().is_empty() => url,
-                _ => cubicle_core::location::sqlite_url_in(&app.path().app_data_dir()?)?,
-            };
-            tracing::info!(db = %cubicle_core::location::redact_url(&url), "opening company");
-            // A provider given entirely by the environment (CUBICLE_PROVIDER, …) works in
-            // the app too, as in the CLI: handy for scripted setups and tests.
-            let server = cubicle_core::location::server_label(&url);
-            let mut options = cubicle_core::app::CoreOptions {
-                env_provider: cubicle_core::providers::EnvProvider::from_env()?,
-                // Attached to a server, approved actions run on the server (its engine,
-                // its workspace, its network), not on this desktop.
-                approvals: cubicle_core::approvals::ApprovalsConfig {
-                    run_here: server.is_none(),
-                    ..Default::default()
-                },
-                ..Default::default()
-            };
-            options.approvals.tools.webhook_loopback_for_tests =
-                cubicle_core::tools::loopback_webhooks_for_tests_from_env();
-            let core =
-                tauri::async_runtime::block_on(cubicle_core::AppCore::open_with(&url, options))?;
-            events::spawn_bridge(app.handle().clone(), &core.bus);
-            if let Some(server) = &server {
-                // A shared company: the server's `cubicle-cli run` is its one engine (two
-                // would think twice for everyone). This app reads and writes the same
-                // database; what it posts, that engine picks up on its next resync.
-                tracing::info!(%server, "attached to a company server; no local engine");
-                // Approvals the server's engine raises (and decisions made elsewhere)
-                // reach this app's notifications and views through the watch.
-                let watched = core.clone();
-                tauri::async_runtime::spawn(async move {
-                    cubicle_core::approvals::watch::spawn_watch(
-                        watched,
-                        cubicle_core::approvals::watch::WATCH_EVERY,
-                    );
-                });
-            } else {
-                // The company keeps working while the app runs: the engine wakes
-                // employees as messages arrive and their polls fall due.
-                let engine = Engine::new(&core, EngineConfig::default());
-                let cancel = CancellationToken::new();
-                let stop = cancel.clone();
-                let running = tauri::async_runtime::spawn(async move { engine.run(stop).await });
-                app.manage(EngineStop {
-                    cancel,
-                    running: Mutex::new(Some(running)),
-                });
-            }
-            app.manage(Connection(cubicle_core::types::ConnectionDto { server }));
-            // Each new approval raises a desktop notification (SPEC §8); the tray keeps
-            // the company reachable with the window closed.
-            notifications::spawn(app.handle(), &core);
-            if tray::create(app.handle(), &core) {
-                app.manage(tray::TrayAlive);
-            }
-            app.manage(core);
-            Ok(())
-        })
-        .on_window_event(|window, event| {
-            // With a tray, closing the window hides it: the company keeps running.
-            // Not under WebDriver: the driver owns the app's life and ends a session by
-            // closing the window (hiding would leave it to be killed mid-flight).
-            if let tauri::WindowEvent::CloseRequested { api, .. } = event
-                && window.label() == "main"
-                && window.app_handle().try_state::<tray::TrayAlive>().is_some()
-                && !driven_by_webdriver()
-            {
-                api.prevent_close();
-                let _ = window.hide();
-            }
-        })
+        .setup(setup)
+        .on_window_event(hide_on_close)
         .build(tauri::generate_context!("tauri.conf.json"));
     match app {
-        Ok(app) => app.run(|app, event| {
-            // The process ends right after this (std::process::exit): nothing in app
-            // state is dropped, so stop the engine and flush the logs here.
-            if let tauri::RunEvent::Exit = event {
-                if let Some(stop) = app.try_state::<EngineStop>() {
-                    stop.stop();
-                }
-                if let Some(logs) = app.try_state::<logging::LogGuard>() {
-                    logs.flush();
-                }
-            }
-        }),
+        Ok(app) => app.run(on_exit),
         Err(e) => {
             eprintln!("Cubicle could not start: {e}");
             std::process::exit(1);
+        }
+    }
+}
+
+/// Logging, the company, its engine (or the watch of a server's), notifications and
+/// the tray, each put in app state.
+fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
+    let log_dir = app.path().app_log_dir()?;
+    let guard = logging::init(&log_dir, logging::DEFAULT_FILTER)?;
+    app.manage(guard);
+    let url = match std::env::var(cubicle_core::location::DATABASE_URL_ENV) {
+        Ok(url) if !url.trim().is_empty() => url,
+        _ => cubicle_core::location::sqlite_url_in(&app.path().app_data_dir()?)?,
+    };
+    tracing::info!(db = %cubicle_core::location::redact_url(&url), "opening company");
+    let server = cubicle_core::location::server_label(&url);
+    let options = core_options(server.is_none())?;
+    let core = tauri::async_runtime::block_on(cubicle_core::AppCore::open_with(&url, options))?;
+    events::spawn_bridge(app.handle().clone(), &core.bus);
+    match &server {
+        Some(server) => watch_server(server, &core),
+        None => start_engine(app, &core),
+    }
+    app.manage(Connection(cubicle_core::types::ConnectionDto { server }));
+    // Each new approval raises a desktop notification (SPEC §8); the tray keeps
+    // the company reachable with the window closed.
+    notifications::spawn(app.handle(), &core);
+    if tray::create(app.handle(), &core) {
+        app.manage(tray::TrayAlive);
+    }
+    app.manage(core);
+    Ok(())
+}
+
+fn core_options(local: bool) -> Result<cubicle_core::app::CoreOptions, Box<dyn std::error::Error>> {
+    // A provider given entirely by the environment (CUBICLE_PROVIDER, …) works in
+    // the app too, as in the CLI: handy for scripted setups and tests.
+    let mut options = cubicle_core::app::CoreOptions {
+        env_provider: cubicle_core::providers::EnvProvider::from_env()?,
+        // Attached to a server, approved actions run on the server (its engine,
+        // its workspace, its network), not on this desktop.
+        approvals: cubicle_core::approvals::ApprovalsConfig {
+            run_here: local,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    options.approvals.tools.webhook_loopback_for_tests =
+        cubicle_core::tools::loopback_webhooks_for_tests_from_env();
+    Ok(options)
+}
+
+/// A shared company: the server's `cubicle-cli run` is its one engine (two would think
+/// twice for everyone). This app reads and writes the same database; what it posts,
+/// that engine picks up on its next resync.
+fn watch_server(server: &str, core: &cubicle_core::AppCore) {
+    tracing::info!(%server, "attached to a company server; no local engine");
+    // Approvals the server's engine raises (and decisions made elsewhere)
+    // reach this app's notifications and views through the watch.
+    let watched = core.clone();
+    tauri::async_runtime::spawn(async move {
+        cubicle_core::approvals::watch::spawn_watch(
+            watched,
+            cubicle_core::approvals::watch::WATCH_EVERY,
+        );
+    });
+}
+
+/// The company keeps working while the app runs: the engine wakes employees as
+/// messages arrive and their polls fall due.
+fn start_engine(app: &tauri::App, core: &cubicle_core::AppCore) {
+    let engine = Engine::new(core, EngineConfig::default());
+    let cancel = CancellationToken::new();
+    let stop = cancel.clone();
+    let running = tauri::async_runtime::spawn(async move { engine.run(stop).await });
+    app.manage(EngineStop {
+        cancel,
+        running: Mutex::new(Some(running)),
+    });
+}
+
+/// With a tray, closing the window hides it: the company keeps running.
+/// Not under WebDriver: the driver owns the app's life and ends a session by
+/// closing the window (hiding would leave it to be killed mid-flight).
+fn hide_on_close(window: &tauri::Window, event: &tauri::WindowEvent) {
+    if let tauri::WindowEvent::CloseRequested { api, .. } = event
+        && window.label() == "main"
+        && window.app_handle().try_state::<tray::TrayAlive>().is_some()
+        && !driven_by_webdriver()
+    {
+        api.prevent_close();
+        let _ = window.hide();
+    }
+}
+
+/// The process ends right after this (std::process::exit): nothing in app state is
+/// dropped, so stop the engine and flush the logs here.
+fn on_exit(app: &tauri::AppHandle, event: tauri::RunEvent) {
+    if let tauri::RunEvent::Exit = event {
+        if let Some(stop) = app.try_state::<EngineStop>() {
+            stop.stop();
+        }
+        if let Some(logs) = app.try_state::<logging::LogGuard>() {
+            logs.flush();
         }
     }
 }

@@ -162,6 +162,8 @@ async fn llama_cpp_python_refuses_json_schema_and_the_client_falls_back_and_reme
     let server = start(&python, &model);
     let company = TestCompany::new().await;
     let core = &company.core;
+    // The test's own look at what the app stored.
+    let db = cubicle_store::db::connect(&company.url).await.unwrap();
     let provider = core
         .providers
         .save(SaveProvider {
@@ -188,7 +190,7 @@ async fn llama_cpp_python_refuses_json_schema_and_the_client_falls_back_and_reme
         .await
         .unwrap_or_else(|e| panic!("{e}\nserver log:\n{}", server.log_text()));
 
-    let rows = cubicle_store::models::ledger_since(&core.db, since)
+    let rows = cubicle_store::models::ledger_since(&db, since)
         .await
         .unwrap();
     let attempts: Vec<(&str, Option<&str>)> = rows
@@ -212,10 +214,13 @@ async fn llama_cpp_python_refuses_json_schema_and_the_client_falls_back_and_reme
         "usage is read from the real server"
     );
     let stored =
-        cubicle_store::models::get_setting(&core.db, &format!("structured_form.{}", provider.id))
+        cubicle_store::models::get_setting(&db, &format!("structured_form.{}", provider.id))
             .await
             .unwrap();
-    assert_eq!(stored.as_deref(), Some(JsonForm::JsonObjectSchema.as_str()));
+    assert_eq!(
+        stored.as_deref(),
+        Some(JsonForm::JsonObjectSchema.to_string().as_str())
+    );
     eprintln!(
         "first answer: {:?} (ripe: {})",
         first.value.colour, first.value.ripe
@@ -226,7 +231,7 @@ async fn llama_cpp_python_refuses_json_schema_and_the_client_falls_back_and_reme
         .complete_json::<Fruit>(&ctx, route, ask())
         .await
         .unwrap_or_else(|e| panic!("{e}\nserver log:\n{}", server.log_text()));
-    let rows = cubicle_store::models::ledger_since(&core.db, since)
+    let rows = cubicle_store::models::ledger_since(&db, since)
         .await
         .unwrap();
     assert_eq!(rows.len(), 3, "the second call is one request");

@@ -144,16 +144,11 @@ pub async fn run(cmd: BenchCommand) -> Result<()> {
             json,
             check,
         } => {
-            let language = match language.as_str() {
-                "en" => cubicle_core::types::Language::En,
-                "zh-CN" | "zh" => cubicle_core::types::Language::ZhCn,
-                other => anyhow::bail!("--language must be en or zh-CN, not {other:?}"),
-            };
             builtin::run(
                 builtin::Options {
                     seeds: seeds.clamp(1, 50),
                     minutes: minutes.clamp(1, 24 * 60),
-                    language,
+                    language: parse_language(&language)?,
                     model,
                 },
                 json,
@@ -176,12 +171,7 @@ pub async fn run(cmd: BenchCommand) -> Result<()> {
             backoff_ms,
             json,
         } => {
-            if !(0.0..=1.0).contains(&failure_rate) {
-                anyhow::bail!("--failure-rate must be between 0 and 1");
-            }
-            if !(budget.is_finite() && budget > 0.0) {
-                anyhow::bail!("--budget must be a positive number of dollars");
-            }
+            check_soak_args(failure_rate, budget)?;
             soak::run(
                 soak::Options {
                     days: days.clamp(1, 30),
@@ -198,6 +188,25 @@ pub async fn run(cmd: BenchCommand) -> Result<()> {
             .await
         }
     }
+}
+
+fn parse_language(language: &str) -> Result<cubicle_core::types::Language> {
+    match language {
+        "en" => Ok(cubicle_core::types::Language::En),
+        "zh-CN" | "zh" => Ok(cubicle_core::types::Language::ZhCn),
+        other => anyhow::bail!("--language must be en or zh-CN, not {other:?}"),
+    }
+}
+
+/// The soak's arguments that cannot be clamped into range, refused with a clear message.
+fn check_soak_args(failure_rate: f64, budget: f64) -> Result<()> {
+    if !(0.0..=1.0).contains(&failure_rate) {
+        anyhow::bail!("--failure-rate must be between 0 and 1");
+    }
+    if !(budget.is_finite() && budget > 0.0) {
+        anyhow::bail!("--budget must be a positive number of dollars");
+    }
+    Ok(())
 }
 
 /// What a scripted server answers: the assistant's content for one request body.
@@ -304,10 +313,17 @@ async fn gateway(calls: usize, json: bool) -> Result<()> {
     let calls = calls.max(10);
     let base = zero_latency_server().await?;
     let dir = tempfile::tempdir()?;
-    let url = format!(
-        "sqlite://{}?mode=rwc",
-        dir.path().join("bench.db").display()
-    );
+    let (core, route) = bench_company(dir.path(), &base).await?;
+    let direct = direct_client(&base)?;
+    let (d, g) = time_both(calls, direct.as_ref(), &core, &route).await?;
+    print_gateway(calls, &d, &g, json);
+    Ok(())
+}
+
+/// A company in a fresh database under `dir` whose one provider is the server at `base`,
+/// and the route to it.
+async fn bench_company(dir: &std::path::Path, base: &str) -> Result<(AppCore, Route)> {
+    let url = format!("sqlite://{}?mode=rwc", dir.join("bench.db").display());
     let core = AppCore::open_with(&url, CoreOptions::default()).await?;
     core.org
         .setup_company(SetupCompany {
@@ -323,32 +339,45 @@ async fn gateway(calls: usize, json: bool) -> Result<()> {
             id: None,
             name: "Local".into(),
             preset: "vllm".into(),
-            base_url: base.clone(),
+            base_url: base.to_owned(),
             default_model: "bench".into(),
             models: vec![],
             enabled: true,
         })
         .await?;
+    let route = Route {
+        provider_id: p.id,
+        model: "bench".into(),
+    };
+    Ok((core, route))
+}
+
+/// The same OpenAI-compatible client the gateway would build, called without it.
+fn direct_client(base: &str) -> Result<Arc<dyn cubicle_llm::LlmClient>> {
     let preset = presets::preset("vllm").ok_or_else(|| anyhow::anyhow!("vllm preset"))?;
     let mut config = ProviderConfig::from(preset);
-    config.base_url = base;
-    let direct: Arc<dyn cubicle_llm::LlmClient> = Arc::from(presets::client_for(
+    config.base_url = base.to_owned();
+    Ok(Arc::from(presets::client_for(
         config,
         None,
         None,
         Duration::from_secs(10),
-    )?);
+    )?))
+}
+
+/// `calls` timings of the direct client and of the gateway, each sorted.
+async fn time_both(
+    calls: usize,
+    direct: &dyn cubicle_llm::LlmClient,
+    core: &AppCore,
+    route: &Route,
+) -> Result<(Vec<Duration>, Vec<Duration>)> {
     let req = CompletionRequest {
         messages: vec![ChatMessage::user("ping")],
         max_tokens: Some(4),
         ..Default::default()
     };
-    let route = Route {
-        provider_id: p.id,
-        model: "bench".into(),
-    };
     let ctx = CallContext::new(Purpose::Test);
-
     // Warm both paths (connections, statement caches), then interleave the measurements
     // so background noise hits both equally.
     for _ in 0..10 {
@@ -370,8 +399,12 @@ async fn gateway(calls: usize, json: bool) -> Result<()> {
     }
     d.sort();
     g.sort();
-    let (d50, g50) = (percentile(&d, 0.5), percentile(&g, 0.5));
-    let (d99, g99) = (percentile(&d, 0.99), percentile(&g, 0.99));
+    Ok((d, g))
+}
+
+fn print_gateway(calls: usize, d: &[Duration], g: &[Duration], json: bool) {
+    let (d50, g50) = (percentile(d, 0.5), percentile(g, 0.5));
+    let (d99, g99) = (percentile(d, 0.99), percentile(g, 0.99));
     let overhead = g50.saturating_sub(d50);
     let ratio = g50.as_secs_f64() / d50.as_secs_f64().max(1e-9);
     if json {
@@ -384,22 +417,21 @@ async fn gateway(calls: usize, json: bool) -> Result<()> {
                 "overhead_us_p50": overhead.as_micros(), "gateway_over_direct": ratio,
             })
         );
-    } else {
-        println!("gateway overhead, {calls} calls each, zero-latency local server:");
-        println!(
-            "  direct client   p50 {:>7} µs   p99 {:>7} µs",
-            d50.as_micros(),
-            d99.as_micros()
-        );
-        println!(
-            "  through gateway p50 {:>7} µs   p99 {:>7} µs",
-            g50.as_micros(),
-            g99.as_micros()
-        );
-        println!(
-            "  overhead p50 {} µs per call (gateway / direct = {ratio:.2}×; includes the ledger write)",
-            overhead.as_micros()
-        );
+        return;
     }
-    Ok(())
+    println!("gateway overhead, {calls} calls each, zero-latency local server:");
+    println!(
+        "  direct client   p50 {:>7} µs   p99 {:>7} µs",
+        d50.as_micros(),
+        d99.as_micros()
+    );
+    println!(
+        "  through gateway p50 {:>7} µs   p99 {:>7} µs",
+        g50.as_micros(),
+        g99.as_micros()
+    );
+    println!(
+        "  overhead p50 {} µs per call (gateway / direct = {ratio:.2}×; includes the ledger write)",
+        overhead.as_micros()
+    );
 }

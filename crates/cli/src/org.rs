@@ -96,104 +96,34 @@ pub enum Lang {
 }
 
 pub async fn run(core: &AppCore, cmd: OrgCommand) -> Result<()> {
-    let org = &core.org;
     match cmd {
-        OrgCommand::Show { json } => {
-            let snap = org.snapshot().await?;
-            if json {
-                println!("{}", serde_json::to_string_pretty(&snap)?);
-            } else {
-                print!("{}", render_tree(&snap));
-            }
-        }
+        OrgCommand::Show { json } => show(core, json).await,
         OrgCommand::Init {
             name,
             boss,
             language,
             mission,
         } => {
-            let c = org
-                .setup_company(SetupCompany {
-                    name,
-                    boss_name: boss,
-                    language: match language {
-                        Lang::En => Language::En,
-                        Lang::ZhCn => Language::ZhCn,
-                    },
-                    mission,
-                })
-                .await?;
-            println!("company {} set up (#{})", c.name, c.id);
+            let language = match language {
+                Lang::En => Language::En,
+                Lang::ZhCn => Language::ZhCn,
+            };
+            init(core, name, boss, language, mission).await
         }
         OrgCommand::AddDepartment {
             name,
             parent,
             mission,
-        } => {
-            let snap = org.snapshot().await?;
-            let parent_id = parent.map(|p| find_department(&snap, &p)).transpose()?;
-            let d = org
-                .create_department(NewDepartment {
-                    name,
-                    parent_id,
-                    mission,
-                })
-                .await?;
-            println!("department {} created (#{})", d.name, d.id);
-        }
+        } => add_department(core, name, parent, mission).await,
         OrgCommand::Hire {
             name,
             title,
             department,
             manager,
             archetype,
-        } => {
-            let snap = org.snapshot().await?;
-            let department_id = department.map(|d| find_department(&snap, &d)).transpose()?;
-            let manager_id = manager.map(|m| find_employee(&snap, &m)).transpose()?;
-            let archetype = archetype
-                .map(|a| {
-                    Archetype::parse(&a).ok_or_else(|| {
-                        anyhow!(
-                            "unknown archetype {a:?}; one of: {}",
-                            Archetype::ALL.map(|x| x.as_str()).join(", ")
-                        )
-                    })
-                })
-                .transpose()?;
-            let e = core
-                .hire(NewEmployee {
-                    name,
-                    title,
-                    department_id,
-                    manager_id,
-                    archetype,
-                })
-                .await?;
-            println!("hired {} as {} (#{})", e.name, e.title, e.id);
-        }
-        OrgCommand::Move { employee, to } => {
-            let snap = org.snapshot().await?;
-            let employee_id = find_employee(&snap, &employee)?;
-            let department_id = if to.eq_ignore_ascii_case("none") {
-                None
-            } else {
-                Some(find_department(&snap, &to)?)
-            };
-            let e = core
-                .move_employee(MoveEmployee {
-                    employee_id,
-                    department_id,
-                })
-                .await?;
-            println!("moved {}", e.name);
-        }
-        OrgCommand::Fire { employee } => {
-            let snap = org.snapshot().await?;
-            let employee_id = find_employee(&snap, &employee)?;
-            let e = org.fire(FireEmployee { employee_id }).await?;
-            println!("{} no longer works here (record kept)", e.name);
-        }
+        } => hire(core, name, title, department, manager, archetype).await,
+        OrgCommand::Move { employee, to } => move_employee(core, &employee, &to).await,
+        OrgCommand::Fire { employee } => fire(core, &employee).await,
         OrgCommand::SetTools {
             employee,
             tools,
@@ -201,80 +131,226 @@ pub async fn run(core: &AppCore, cmd: OrgCommand) -> Result<()> {
             cli_command,
             network,
         } => {
-            let snap = org.snapshot().await?;
-            let employee_id = find_employee(&snap, &employee)?;
-            let approvals = &core.approvals;
-            if let Some(tools) = tools {
-                let names: Vec<String> = tools
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|t| !t.is_empty())
-                    .map(str::to_owned)
-                    .collect();
-                if let Some(bad) = names
-                    .iter()
-                    .find(|t| cubicle_core::tools::risk_of(t).is_none())
-                {
-                    bail!(
-                        "no tool named {bad:?}; tools: {}",
-                        cubicle_core::tools::catalogue()
-                            .iter()
-                            .map(|t| t.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    );
-                }
-                approvals.set_tool_whitelist(employee_id, names).await?;
-            }
-            if let Some(p) = policy {
-                let level = match p.trim() {
-                    "company" => None,
-                    other => Some(read_name::<ApprovalPolicy>(other).ok_or_else(|| {
-                        anyhow!("policy must be auto, key_steps, manual or company")
-                    })?),
-                };
-                approvals.set_employee_policy(employee_id, level).await?;
-            }
-            if let Some(c) = cli_command {
-                let c = c.trim();
-                approvals
-                    .set_cli_command(employee_id, (!c.is_empty()).then(|| c.to_owned()))
-                    .await?;
-            }
-            if let Some(n) = network {
-                approvals
-                    .set_network_access(employee_id, n == Switch::On)
-                    .await?;
-            }
-            let e = org
-                .snapshot()
-                .await?
-                .employees
-                .into_iter()
-                .find(|e| e.id == employee_id)
-                .ok_or_else(|| anyhow!("employee {employee_id} is gone"))?;
-            let network = if approvals.network_access(employee_id).await? {
-                "on"
-            } else {
-                "off"
+            let employee_id = find_employee(&core.org.snapshot().await?, &employee)?;
+            let settings = ToolSettings {
+                tools: tools.as_deref().map(parse_tools).transpose()?,
+                policy: policy.as_deref().map(parse_policy).transpose()?,
+                cli_command,
+                network,
             };
-            println!(
-                "{}: tools {}; approvals {}; sandbox network {network}{}",
-                e.name,
-                if e.tool_whitelist.is_empty() {
-                    "none".to_owned()
-                } else {
-                    e.tool_whitelist.join(", ")
-                },
-                e.approval_policy
-                    .map_or_else(|| "as the company".to_owned(), |p| p.to_string()),
-                e.cli_command
-                    .as_deref()
-                    .map(|c| format!("; runs `{c}`"))
-                    .unwrap_or_default()
-            );
+            set_tools(core, employee_id, settings).await?;
+            print_tools(core, employee_id).await
         }
     }
+}
+
+async fn show(core: &AppCore, json: bool) -> Result<()> {
+    let snap = core.org.snapshot().await?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&snap)?);
+    } else {
+        print!("{}", render_tree(&snap));
+    }
+    Ok(())
+}
+
+async fn init(
+    core: &AppCore,
+    name: String,
+    boss_name: String,
+    language: Language,
+    mission: Option<String>,
+) -> Result<()> {
+    let c = core
+        .org
+        .setup_company(SetupCompany {
+            name,
+            boss_name,
+            language,
+            mission,
+        })
+        .await?;
+    println!("company {} set up (#{})", c.name, c.id);
+    Ok(())
+}
+
+async fn add_department(
+    core: &AppCore,
+    name: String,
+    parent: Option<String>,
+    mission: Option<String>,
+) -> Result<()> {
+    let snap = core.org.snapshot().await?;
+    let parent_id = parent.map(|p| find_department(&snap, &p)).transpose()?;
+    let d = core
+        .org
+        .create_department(NewDepartment {
+            name,
+            parent_id,
+            mission,
+        })
+        .await?;
+    println!("department {} created (#{})", d.name, d.id);
+    Ok(())
+}
+
+async fn hire(
+    core: &AppCore,
+    name: String,
+    title: String,
+    department: Option<String>,
+    manager: Option<String>,
+    archetype: Option<String>,
+) -> Result<()> {
+    let snap = core.org.snapshot().await?;
+    let department_id = department.map(|d| find_department(&snap, &d)).transpose()?;
+    let manager_id = manager.map(|m| find_employee(&snap, &m)).transpose()?;
+    let archetype = archetype.as_deref().map(parse_archetype).transpose()?;
+    let e = core
+        .org
+        .hire(NewEmployee {
+            name,
+            title,
+            department_id,
+            manager_id,
+            archetype,
+        })
+        .await?;
+    println!("hired {} as {} (#{})", e.name, e.title, e.id);
+    Ok(())
+}
+
+fn parse_archetype(a: &str) -> Result<Archetype> {
+    Archetype::parse(a).ok_or_else(|| {
+        anyhow!(
+            "unknown archetype {a:?}; one of: {}",
+            Archetype::ALL.map(|x| x.as_str()).join(", ")
+        )
+    })
+}
+
+async fn move_employee(core: &AppCore, employee: &str, to: &str) -> Result<()> {
+    let snap = core.org.snapshot().await?;
+    let employee_id = find_employee(&snap, employee)?;
+    let department_id = if to.eq_ignore_ascii_case("none") {
+        None
+    } else {
+        Some(find_department(&snap, to)?)
+    };
+    let e = core
+        .org
+        .move_employee(MoveEmployee {
+            employee_id,
+            department_id,
+        })
+        .await?;
+    println!("moved {}", e.name);
+    Ok(())
+}
+
+async fn fire(core: &AppCore, employee: &str) -> Result<()> {
+    let snap = core.org.snapshot().await?;
+    let employee_id = find_employee(&snap, employee)?;
+    let e = core.org.fire(FireEmployee { employee_id }).await?;
+    println!("{} no longer works here (record kept)", e.name);
+    Ok(())
+}
+
+/// What `org set-tools` changes; `None` leaves a setting as it is.
+struct ToolSettings {
+    tools: Option<Vec<String>>,
+    /// `Some(None)`: follow the company's policy.
+    policy: Option<Option<ApprovalPolicy>>,
+    cli_command: Option<String>,
+    network: Option<Switch>,
+}
+
+/// Comma-separated tool names, each one the catalogue knows.
+fn parse_tools(tools: &str) -> Result<Vec<String>> {
+    let names: Vec<String> = tools
+        .split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if let Some(bad) = names
+        .iter()
+        .find(|t| cubicle_core::tools::risk_of(t).is_none())
+    {
+        bail!(
+            "no tool named {bad:?}; tools: {}",
+            cubicle_core::tools::catalogue()
+                .iter()
+                .map(|t| t.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    Ok(names)
+}
+
+/// An approval level, or `None` for "company".
+fn parse_policy(policy: &str) -> Result<Option<ApprovalPolicy>> {
+    match policy.trim() {
+        "company" => Ok(None),
+        other => Ok(Some(read_name::<ApprovalPolicy>(other).ok_or_else(
+            || anyhow!("policy must be auto, key_steps, manual or company"),
+        )?)),
+    }
+}
+
+async fn set_tools(core: &AppCore, employee_id: i32, settings: ToolSettings) -> Result<()> {
+    let approvals = &core.approvals;
+    if let Some(names) = settings.tools {
+        approvals.set_tool_whitelist(employee_id, names).await?;
+    }
+    if let Some(level) = settings.policy {
+        approvals.set_employee_policy(employee_id, level).await?;
+    }
+    if let Some(c) = settings.cli_command {
+        let c = c.trim();
+        approvals
+            .set_cli_command(employee_id, (!c.is_empty()).then(|| c.to_owned()))
+            .await?;
+    }
+    if let Some(n) = settings.network {
+        approvals
+            .set_network_access(employee_id, n == Switch::On)
+            .await?;
+    }
+    Ok(())
+}
+
+/// One line: the employee's tools, approval policy, sandbox network and CLI command.
+async fn print_tools(core: &AppCore, employee_id: i32) -> Result<()> {
+    let e = core
+        .org
+        .snapshot()
+        .await?
+        .employees
+        .into_iter()
+        .find(|e| e.id == employee_id)
+        .ok_or_else(|| anyhow!("employee {employee_id} is gone"))?;
+    let network = if core.approvals.network_access(employee_id).await? {
+        "on"
+    } else {
+        "off"
+    };
+    println!(
+        "{}: tools {}; approvals {}; sandbox network {network}{}",
+        e.name,
+        if e.tool_whitelist.is_empty() {
+            "none".to_owned()
+        } else {
+            e.tool_whitelist.join(", ")
+        },
+        e.approval_policy
+            .map_or_else(|| "as the company".to_owned(), |p| p.to_string()),
+        e.cli_command
+            .as_deref()
+            .map(|c| format!("; runs `{c}`"))
+            .unwrap_or_default()
+    );
     Ok(())
 }
 

@@ -46,119 +46,141 @@ pub enum ProviderCommand {
 }
 
 pub async fn run(core: &AppCore, cmd: ProviderCommand) -> Result<()> {
-    let p = &core.providers;
     match cmd {
-        ProviderCommand::List { json } => {
-            let list = p.list().await?;
-            if json {
-                println!("{}", serde_json::to_string_pretty(&list)?);
-                return Ok(());
-            }
-            for x in list {
-                let key = match (x.key_required, x.key_source) {
-                    (false, _) => "no key needed",
-                    (true, KeySource::Keychain) => "key in keychain",
-                    (true, KeySource::Environment) => "key from environment",
-                    (true, KeySource::None) => "NO KEY",
-                };
-                println!(
-                    "{:<16} {:<28} {:<24} {}",
-                    x.id,
-                    x.name,
-                    x.default_model,
-                    if x.builtin {
-                        format!("built-in, {}", installed(&p.builtin_status().await))
-                    } else if x.imported_unconfirmed {
-                        format!(
-                            "{key}, IMPORTED: not used until `cubicle-cli imported confirm provider {}`",
-                            x.id
-                        )
-                    } else {
-                        key.to_owned()
-                    }
-                );
-            }
-        }
+        ProviderCommand::List { json } => list(core, json).await,
         ProviderCommand::Add {
             preset,
             name,
             base_url,
             model,
-        } => {
-            let known = p
-                .list_presets()
-                .into_iter()
-                .find(|x| x.id == preset)
-                .ok_or_else(|| anyhow!("unknown preset {preset:?}"))?;
-            let saved = p
-                .save(SaveProvider {
-                    id: None,
-                    name: name.unwrap_or(known.name),
-                    preset,
-                    base_url: base_url.unwrap_or(known.base_url),
-                    default_model: model.unwrap_or(known.default_model),
-                    models: vec![],
-                    enabled: true,
-                })
-                .await?;
-            println!("provider {} added", saved.id);
-            if saved.key_required && !saved.has_key {
-                println!(
-                    "set its key with: cubicle-cli provider set-key {} < keyfile",
-                    saved.id
-                );
-            }
-        }
-        ProviderCommand::SetKey { provider } => {
-            let mut key = String::new();
-            std::io::stdin().read_to_string(&mut key)?;
-            let key = key.trim().to_owned();
-            if key.is_empty() {
-                bail!(
-                    "no key on stdin: pipe it in, e.g. `cubicle-cli provider set-key {provider} < keyfile`"
-                );
-            }
-            p.set_key(SetProviderKey {
-                provider_id: provider.clone(),
-                key,
-            })
-            .await?;
-            println!("key for {provider} stored in the OS keychain");
-        }
+        } => add(core, preset, name, base_url, model).await,
+        ProviderCommand::SetKey { provider } => set_key(core, provider).await,
         ProviderCommand::SetBuiltin { path, default } => {
-            let status = p
+            let status = core
+                .providers
                 .set_builtin_model(SetBuiltinModel {
                     path: if default { None } else { path },
                 })
                 .await?;
             println!("built-in model: {}", installed(&status));
+            Ok(())
         }
-        ProviderCommand::Test { provider, model } => {
-            let r = p
-                .test(
-                    &core.gateway,
-                    TestProvider {
-                        provider_id: provider.clone(),
-                        model,
-                    },
-                )
-                .await;
-            if r.ok {
-                println!(
-                    "ok: {provider} ({}) answered in {} ms: {}",
-                    r.model,
-                    r.latency_ms,
-                    r.reply.unwrap_or_default()
-                );
-            } else {
-                let e = r
-                    .error
-                    .map(|e| format!("{}: {}", e.code.as_str(), e.message))
-                    .unwrap_or_default();
-                bail!("{provider} failed after {} ms: {e}", r.latency_ms);
-            }
-        }
+        ProviderCommand::Test { provider, model } => test(core, provider, model).await,
     }
+}
+
+async fn list(core: &AppCore, json: bool) -> Result<()> {
+    let p = &core.providers;
+    let list = p.list().await?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&list)?);
+        return Ok(());
+    }
+    for x in list {
+        let key = match (x.key_required, x.key_source) {
+            (false, _) => "no key needed",
+            (true, KeySource::Keychain) => "key in keychain",
+            (true, KeySource::Environment) => "key from environment",
+            (true, KeySource::None) => "NO KEY",
+        };
+        println!(
+            "{:<16} {:<28} {:<24} {}",
+            x.id,
+            x.name,
+            x.default_model,
+            if x.builtin {
+                format!("built-in, {}", installed(&p.builtin_status().await))
+            } else if x.imported_unconfirmed {
+                format!(
+                    "{key}, IMPORTED: not used until `cubicle-cli imported confirm provider {}`",
+                    x.id
+                )
+            } else {
+                key.to_owned()
+            }
+        );
+    }
+    Ok(())
+}
+
+/// A provider from `preset`, each value the caller leaves out taken from the preset.
+async fn add(
+    core: &AppCore,
+    preset: String,
+    name: Option<String>,
+    base_url: Option<String>,
+    model: Option<String>,
+) -> Result<()> {
+    let p = &core.providers;
+    let known = p
+        .list_presets()
+        .into_iter()
+        .find(|x| x.id == preset)
+        .ok_or_else(|| anyhow!("unknown preset {preset:?}"))?;
+    let saved = p
+        .save(SaveProvider {
+            id: None,
+            name: name.unwrap_or(known.name),
+            preset,
+            base_url: base_url.unwrap_or(known.base_url),
+            default_model: model.unwrap_or(known.default_model),
+            models: vec![],
+            enabled: true,
+        })
+        .await?;
+    println!("provider {} added", saved.id);
+    if saved.key_required && !saved.has_key {
+        println!(
+            "set its key with: cubicle-cli provider set-key {} < keyfile",
+            saved.id
+        );
+    }
+    Ok(())
+}
+
+async fn set_key(core: &AppCore, provider: String) -> Result<()> {
+    let mut key = String::new();
+    std::io::stdin().read_to_string(&mut key)?;
+    let key = key.trim().to_owned();
+    if key.is_empty() {
+        bail!(
+            "no key on stdin: pipe it in, e.g. `cubicle-cli provider set-key {provider} < keyfile`"
+        );
+    }
+    core.providers
+        .set_key(SetProviderKey {
+            provider_id: provider.clone(),
+            key,
+        })
+        .await?;
+    println!("key for {provider} stored in the OS keychain");
+    Ok(())
+}
+
+async fn test(core: &AppCore, provider: String, model: Option<String>) -> Result<()> {
+    let r = core
+        .providers
+        .test(
+            &core.gateway,
+            TestProvider {
+                provider_id: provider.clone(),
+                model,
+            },
+        )
+        .await;
+    if !r.ok {
+        let e = r
+            .error
+            .map(|e| format!("{}: {}", e.code.as_str(), e.message))
+            .unwrap_or_default();
+        bail!("{provider} failed after {} ms: {e}", r.latency_ms);
+    }
+    println!(
+        "ok: {provider} ({}) answered in {} ms: {}",
+        r.model,
+        r.latency_ms,
+        r.reply.unwrap_or_default()
+    );
     Ok(())
 }
 

@@ -63,7 +63,29 @@ pub async fn run(core: &AppCore, cmd: SecretaryCommand) -> Result<()> {
 }
 
 fn print_action(a: &ActionDto) {
-    let what = match &a.proposal {
+    println!(
+        "  #{} {} — {}",
+        a.id,
+        describe(&a.proposal),
+        status_label(a)
+    );
+    if let Some(d) = &a.diff {
+        println!("     {d}");
+    }
+    if let Some(e) = &a.error {
+        println!("     error: {e}");
+    }
+    if a.status == ActionStatus::Proposed {
+        println!(
+            "     cubicle-cli secretary confirm {} | cancel {}",
+            a.id, a.id
+        );
+    }
+}
+
+/// The action in a few words, as the boss would say it.
+fn describe(proposal: &Proposal) -> String {
+    match proposal {
         Proposal::Hire {
             name,
             title,
@@ -71,10 +93,7 @@ fn print_action(a: &ActionDto) {
             ..
         } => format!(
             "hire {name} as {title}{}",
-            department_name
-                .as_ref()
-                .map(|d| format!(" in {d}"))
-                .unwrap_or_default()
+            tail(" in ", department_name.as_deref())
         ),
         Proposal::Fire { name, .. } => format!("fire {name}"),
         Proposal::Transfer {
@@ -95,10 +114,7 @@ fn print_action(a: &ActionDto) {
             ..
         } => format!(
             "open requirement \"{name}\"{}",
-            department_name
-                .as_ref()
-                .map(|d| format!(" in {d}"))
-                .unwrap_or_default()
+            tail(" in ", department_name.as_deref())
         ),
         Proposal::DeleteDepartment {
             name,
@@ -106,10 +122,7 @@ fn print_action(a: &ActionDto) {
             ..
         } => format!(
             "delete department {name}{}",
-            destination_name
-                .as_ref()
-                .map(|d| format!(", its people to {d}"))
-                .unwrap_or_default()
+            tail(", its people to ", destination_name.as_deref())
         ),
         Proposal::ConveneMeeting {
             topic,
@@ -126,32 +139,27 @@ fn print_action(a: &ActionDto) {
             daily_budget_usd,
         } => format!(
             "set policy{}{}",
-            level.map(|l| format!(" approvals={l}")).unwrap_or_default(),
+            tail(" approvals=", level.map(|l| l.to_string()).as_deref()),
             daily_budget_usd
                 .map(|b| format!(" budget=${b:.2}"))
                 .unwrap_or_default()
         ),
-    };
-    let status = match a.status {
+    }
+}
+
+/// `prefix` and `value`, or nothing when there is no value.
+fn tail(prefix: &str, value: Option<&str>) -> String {
+    value.map(|v| format!("{prefix}{v}")).unwrap_or_default()
+}
+
+fn status_label(a: &ActionDto) -> &'static str {
+    match a.status {
         ActionStatus::Proposed if a.destructive => "waiting for your confirmation (destructive)",
         ActionStatus::Proposed => "proposed",
         ActionStatus::Applied => "applied",
         ActionStatus::Cancelled => "cancelled",
         ActionStatus::Undone => "undone",
         ActionStatus::Failed => "failed",
-    };
-    println!("  #{} {what} — {status}", a.id);
-    if let Some(d) = &a.diff {
-        println!("     {d}");
-    }
-    if let Some(e) = &a.error {
-        println!("     error: {e}");
-    }
-    if a.status == ActionStatus::Proposed {
-        println!(
-            "     cubicle-cli secretary confirm {} | cancel {}",
-            a.id, a.id
-        );
     }
 }
 

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use cubicle_store::{Db, DbError};
+use cubicle_store::{Db, DbErr, DbError};
 
 use crate::clock::{SharedClock, SystemClock};
 use crate::events::EventBus;
@@ -15,7 +15,8 @@ use crate::secrets::{self, SecretStore};
 
 #[derive(Clone)]
 pub struct AppCore {
-    pub db: Db,
+    /// Services are the door to the store: nothing outside core holds the connection.
+    pub(crate) db: Db,
     pub bus: EventBus,
     pub org: OrgService,
     pub providers: Arc<Providers>,
@@ -23,7 +24,7 @@ pub struct AppCore {
     pub secretary: crate::secretary::Secretary,
     pub chats: crate::chat::Chats,
     pub work: crate::work::Work,
-    pub minds: crate::mind::profile::Minds,
+    pub minds: crate::mind::minds::Minds,
     pub mailbox: crate::mailbox::Mailbox,
     pub traces: crate::trace::Traces,
     pub meetings: crate::meeting::Meetings,
@@ -99,26 +100,6 @@ impl AppCore {
             .await?)
     }
 
-    /// Hires someone (org chart or CLI) and puts them in their department's group chat.
-    pub async fn hire(
-        &self,
-        input: crate::types::NewEmployee,
-    ) -> Result<crate::types::EmployeeDto, crate::org::OrgError> {
-        let e = self.org.hire(input).await?;
-        self.chats.follow_department(e.id, e.department_id).await?;
-        Ok(e)
-    }
-
-    /// Moves someone to another department, and to its group chat.
-    pub async fn move_employee(
-        &self,
-        input: crate::types::MoveEmployee,
-    ) -> Result<crate::types::EmployeeDto, crate::org::OrgError> {
-        let e = self.org.move_employee(input).await?;
-        self.chats.follow_department(e.id, e.department_id).await?;
-        Ok(e)
-    }
-
     /// Pending work by urgency and the latest activity (SPEC §11).
     pub async fn dashboard(
         &self,
@@ -129,6 +110,12 @@ impl AppCore {
                 tracing::error!(error = %e, "storage error");
                 crate::error::IpcError::new(crate::error::ErrorCode::Storage, e.to_string())
             })
+    }
+
+    /// Closes the database connection (every clone of this core shares it), so the file
+    /// or the server session is released before the process goes on.
+    pub async fn close(self) -> Result<(), DbErr> {
+        self.db.close().await
     }
 
     /// Opens the database at `url` (migrating it) with the OS keychain for secrets.
@@ -142,19 +129,8 @@ impl AppCore {
         let db = cubicle_store::connect(url).await?;
         roles::seed(&db).await?;
         let bus = EventBus::new();
-        let org = OrgService::new(db.clone(), bus.clone());
         let secrets = options.secrets.clone();
-        let mut providers = Providers::new(db.clone(), bus.clone(), options.secrets)
-            .with_env_provider(options.env_provider);
-        if let Some(path) = options.builtin_model {
-            providers = providers.with_builtin_path(path);
-        }
-        let providers = Arc::new(providers);
-        providers.settle_keys().await;
-        let models =
-            crate::models::LocalModels::new(bus.clone(), providers.clone(), options.local_models)
-                .map_err(|e| DbError::Db(sea_orm::DbErr::Custom(format!("model downloads: {e}"))))?;
-        providers.set_local_files(models.local_files());
+        let (providers, models) = open_providers(&db, &bus, &options).await?;
         let clock = options.clock;
         let gateway = Gateway::spawn(
             db.clone(),
@@ -163,13 +139,98 @@ impl AppCore {
             options.gateway,
             clock.clone(),
         );
-        let chats = crate::chat::Chats::new(db.clone(), bus.clone(), clock.clone());
-        let work = crate::work::Work::new(db.clone(), bus.clone(), clock.clone());
-        let minds = crate::mind::profile::Minds::new(db.clone(), bus.clone(), clock.clone());
-        let mailbox = crate::mailbox::Mailbox::new(db.clone(), bus.clone(), clock.clone());
-        let db_for_traces = db.clone();
+        let base = Base::new(db, bus, clock);
         let workspace = options.workspace.unwrap_or_else(|| default_workspace(url));
-        let mut tools = options.approvals.tools.clone();
+        let approvals = base.approvals(options.approvals, workspace, secrets);
+        let meetings = base.meetings(&gateway, &providers);
+        let secretary = crate::secretary::Secretary::new(crate::secretary::SecretaryServices {
+            db: base.db.clone(),
+            org: base.org.clone(),
+            chats: base.chats.clone(),
+            meetings: meetings.clone(),
+            approvals: approvals.clone(),
+            gateway: gateway.clone(),
+            providers: providers.clone(),
+            work: base.work.clone(),
+            bus: base.bus.clone(),
+        });
+        Ok(Self {
+            traces: crate::trace::Traces::new(base.db.clone()),
+            db: base.db,
+            bus: base.bus,
+            org: base.org,
+            providers,
+            gateway,
+            secretary,
+            chats: base.chats,
+            work: base.work,
+            minds: base.minds,
+            mailbox: base.mailbox,
+            meetings,
+            approvals,
+            models,
+            clock: base.clock,
+        })
+    }
+}
+
+/// The providers (their keys settled) and the local models they can run.
+async fn open_providers(
+    db: &Db,
+    bus: &EventBus,
+    options: &CoreOptions,
+) -> Result<(Arc<Providers>, crate::models::LocalModels), DbError> {
+    let mut providers = Providers::new(db.clone(), bus.clone(), options.secrets.clone())
+        .with_env_provider(options.env_provider.clone());
+    if let Some(path) = options.builtin_model.clone() {
+        providers = providers.with_builtin_path(path);
+    }
+    let providers = Arc::new(providers);
+    providers.settle_keys().await;
+    let models = crate::models::LocalModels::new(
+        bus.clone(),
+        providers.clone(),
+        options.local_models.clone(),
+    )
+    .map_err(|e| DbError::Db(sea_orm::DbErr::Custom(format!("model downloads: {e}"))))?;
+    providers.set_local_files(models.local_files());
+    Ok((providers, models))
+}
+
+/// The services the others are built on, over one connection, bus and clock.
+struct Base {
+    db: Db,
+    bus: EventBus,
+    clock: SharedClock,
+    org: OrgService,
+    chats: crate::chat::Chats,
+    work: crate::work::Work,
+    minds: crate::mind::minds::Minds,
+    mailbox: crate::mailbox::Mailbox,
+}
+
+impl Base {
+    fn new(db: Db, bus: EventBus, clock: SharedClock) -> Self {
+        Self {
+            org: OrgService::new(db.clone(), bus.clone()),
+            chats: crate::chat::Chats::new(db.clone(), bus.clone(), clock.clone()),
+            work: crate::work::Work::new(db.clone(), bus.clone(), clock.clone()),
+            minds: crate::mind::minds::Minds::new(db.clone(), bus.clone(), clock.clone()),
+            mailbox: crate::mailbox::Mailbox::new(db.clone(), bus.clone(), clock.clone()),
+            db,
+            bus,
+            clock,
+        }
+    }
+
+    /// The approval queue and the tools it runs, boxed to `workspace`.
+    fn approvals(
+        &self,
+        config: crate::approvals::ApprovalsConfig,
+        workspace: PathBuf,
+        secrets: Arc<dyn SecretStore>,
+    ) -> crate::approvals::Approvals {
+        let mut tools = config.tools.clone();
         // The folder holding the workspace holds the database and every employee's
         // folder too: a box sees only the one folder it is given.
         tools
@@ -177,63 +238,37 @@ impl AppCore {
             .hidden
             .extend(workspace.parent().map(PathBuf::from));
         let runtime = crate::tools::ToolRuntime {
-            db: db.clone(),
-            org: org.clone(),
-            chats: chats.clone(),
-            minds: minds.clone(),
-            clock: clock.clone(),
+            db: self.db.clone(),
+            org: self.org.clone(),
+            chats: self.chats.clone(),
+            minds: self.minds.clone(),
+            clock: self.clock.clone(),
             workspace,
             config: tools,
         };
-        let approvals = crate::approvals::Approvals::new(
-            db.clone(),
-            bus.clone(),
-            clock.clone(),
-            chats.clone(),
-            mailbox.clone(),
+        crate::approvals::Approvals::new(
+            self.db.clone(),
+            self.bus.clone(),
+            self.clock.clone(),
+            self.chats.clone(),
+            self.mailbox.clone(),
             runtime,
-            options.approvals.ttl,
+            config.ttl,
         )
-        .running_here(options.approvals.run_here)
-        .sealed_with(secrets);
+        .running_here(config.run_here)
+        .sealed_with(secrets)
+    }
 
-        let meetings = crate::meeting::Meetings::new(crate::meeting::MeetingServices {
-            db: db.clone(),
-            bus: bus.clone(),
-            clock: clock.clone(),
-            chats: chats.clone(),
-            minds: minds.clone(),
-            mailbox: mailbox.clone(),
+    fn meetings(&self, gateway: &Gateway, providers: &Arc<Providers>) -> crate::meeting::Meetings {
+        crate::meeting::Meetings::new(crate::meeting::MeetingServices {
+            db: self.db.clone(),
+            bus: self.bus.clone(),
+            clock: self.clock.clone(),
+            chats: self.chats.clone(),
+            minds: self.minds.clone(),
+            mailbox: self.mailbox.clone(),
             gateway: gateway.clone(),
             providers: providers.clone(),
-        });
-        let secretary = crate::secretary::Secretary::new(crate::secretary::SecretaryServices {
-            db: db.clone(),
-            org: org.clone(),
-            chats: chats.clone(),
-            meetings: meetings.clone(),
-            approvals: approvals.clone(),
-            gateway: gateway.clone(),
-            providers: providers.clone(),
-            work: work.clone(),
-            bus: bus.clone(),
-        });
-        Ok(Self {
-            db,
-            bus,
-            org,
-            providers,
-            gateway,
-            secretary,
-            chats,
-            work,
-            minds,
-            mailbox,
-            traces: crate::trace::Traces::new(db_for_traces),
-            meetings,
-            approvals,
-            models,
-            clock,
         })
     }
 }

@@ -4,14 +4,14 @@
 
 use std::path::Path;
 
-use ts_rs::{ExportError, TS};
+use ts_rs::{Config, ExportError, TS};
 
 use crate::chat::{ChatDto, ChatViewDto, CreateGroup, PostMessage};
 use crate::dashboard::DashboardDto;
 use crate::error::IpcError;
 use crate::events::DomainEvent;
 use crate::mailbox::{MailFilter, MailboxDto, SetMailStatus};
-use crate::mind::profile::{EmployeeProfileDto, RelationshipGraphDto, ResetRelationships};
+use crate::mind::minds::{EmployeeProfileDto, RelationshipGraphDto, ResetRelationships};
 use crate::providers::ThoughtModelDto;
 use crate::secretary::actions::HireEdits;
 use crate::secretary::{Parse, SecretaryTurn};
@@ -19,85 +19,99 @@ use crate::types::*;
 
 /// Writes one `.ts` file per type (and the types they reference) into `dir`.
 pub fn export_all(dir: &Path) -> Result<(), ExportError> {
-    let cfg = ts_rs::Config::new().with_out_dir(dir);
-    OrgSnapshot::export_all(&cfg)?;
-    RoleTemplateDto::export_all(&cfg)?;
-    SetupCompany::export_all(&cfg)?;
-    UpdateCompany::export_all(&cfg)?;
-    NewDepartment::export_all(&cfg)?;
-    RenameDepartment::export_all(&cfg)?;
-    MoveDepartment::export_all(&cfg)?;
-    DeleteDepartment::export_all(&cfg)?;
-    SetDepartmentLead::export_all(&cfg)?;
-    NewEmployee::export_all(&cfg)?;
-    MoveEmployee::export_all(&cfg)?;
-    SetManager::export_all(&cfg)?;
-    FireEmployee::export_all(&cfg)?;
-    SetEmployeeBackend::export_all(&cfg)?;
-    IpcError::export_all(&cfg)?;
-    DomainEvent::export_all(&cfg)?;
-    Parse::export_all(&cfg)?;
-    SecretaryTurn::export_all(&cfg)?;
-    HireEdits::export_all(&cfg)?;
-    PresetDto::export_all(&cfg)?;
-    ProviderDto::export_all(&cfg)?;
-    SaveProvider::export_all(&cfg)?;
-    SetProviderKey::export_all(&cfg)?;
-    ProviderRef::export_all(&cfg)?;
-    TestProvider::export_all(&cfg)?;
-    TestResult::export_all(&cfg)?;
-    RouteDto::export_all(&cfg)?;
-    SetRoute::export_all(&cfg)?;
-    PriceDto::export_all(&cfg)?;
-    SetPrice::export_all(&cfg)?;
-    SetBudget::export_all(&cfg)?;
-    SpendReport::export_all(&cfg)?;
-    BuiltinStatus::export_all(&cfg)?;
-    ConnectionDto::export_all(&cfg)?;
-    SetBuiltinModel::export_all(&cfg)?;
-    ThoughtModelDto::export_all(&cfg)?;
-    ChatDto::export_all(&cfg)?;
-    ChatViewDto::export_all(&cfg)?;
-    PostMessage::export_all(&cfg)?;
-    CreateGroup::export_all(&cfg)?;
-    EmployeeProfileDto::export_all(&cfg)?;
-    RelationshipGraphDto::export_all(&cfg)?;
-    ResetRelationships::export_all(&cfg)?;
-    MailFilter::export_all(&cfg)?;
-    DashboardDto::export_all(&cfg)?;
-    MailboxDto::export_all(&cfg)?;
-    SetMailStatus::export_all(&cfg)?;
-    crate::trace::TraceDto::export_all(&cfg)?;
-    crate::trace::TraceSummaryDto::export_all(&cfg)?;
-    crate::trace::TraceRef::export_all(&cfg)?;
-    crate::work::board::BoardDto::export_all(&cfg)?;
-    crate::work::board::SetRequirementStatus::export_all(&cfg)?;
-    crate::work::board::SetReviewer::export_all(&cfg)?;
-    crate::work::RequirementDto::export_all(&cfg)?;
-    crate::work::deliverables::DeliverableRef::export_all(&cfg)?;
-    crate::work::deliverables::DeliverableDto::export_all(&cfg)?;
-    crate::work::TaskDto::export_all(&cfg)?;
-    crate::meeting::view::MeetingViewDto::export_all(&cfg)?;
-    crate::meeting::view::MeetingRef::export_all(&cfg)?;
-    crate::approvals::ApprovalDto::export_all(&cfg)?;
-    crate::models::LocalModelDto::export_all(&cfg)?;
-    crate::models::LocalServerDto::export_all(&cfg)?;
-    crate::models::AddLocalServer::export_all(&cfg)?;
-    crate::models::LocalModelRef::export_all(&cfg)?;
-    crate::models::UseLocalModelFor::export_all(&cfg)?;
-    crate::approvals::ApprovalFilter::export_all(&cfg)?;
-    crate::approvals::DecideApproval::export_all(&cfg)?;
-    crate::approvals::DecideApprovals::export_all(&cfg)?;
-    crate::approvals::DecisionResult::export_all(&cfg)?;
-    crate::approvals::WebhookDestinations::export_all(&cfg)?;
-    crate::approvals::DecidedVia::export_all(&cfg)?;
-    crate::bundle::ImportReport::export_all(&cfg)?;
-    crate::bundle::SavedBundle::export_all(&cfg)?;
-    crate::approvals::ToolCallDto::export_all(&cfg)?;
-    crate::tools::ToolSpec::export_all(&cfg)?;
-    crate::approvals::EmployeeToolsDto::export_all(&cfg)?;
-    crate::approvals::SetEmployeeTools::export_all(&cfg)?;
-    crate::imported::ImportedToConfirm::export_all(&cfg)?;
-    crate::imported::ConfirmImported::export_all(&cfg)?;
-    Ok(())
+    let cfg = Config::new().with_out_dir(dir);
+    EXPORTS.iter().try_for_each(|export| export(&cfg))
 }
+
+/// Exports one type and the types it references.
+type Export = fn(&Config) -> Result<(), ExportError>;
+
+/// Every type that crosses IPC.
+const EXPORTS: &[Export] = &[
+    OrgSnapshot::export_all,
+    RoleTemplateDto::export_all,
+    SetupCompany::export_all,
+    UpdateCompany::export_all,
+    NewDepartment::export_all,
+    RenameDepartment::export_all,
+    MoveDepartment::export_all,
+    DeleteDepartment::export_all,
+    SetDepartmentLead::export_all,
+    NewEmployee::export_all,
+    MoveEmployee::export_all,
+    SetManager::export_all,
+    FireEmployee::export_all,
+    SetEmployeeBackend::export_all,
+    IpcError::export_all,
+    DomainEvent::export_all,
+    Parse::export_all,
+    SecretaryTurn::export_all,
+    HireEdits::export_all,
+    PresetDto::export_all,
+    ProviderDto::export_all,
+    SaveProvider::export_all,
+    SetProviderKey::export_all,
+    ProviderRef::export_all,
+    TestProvider::export_all,
+    TestResult::export_all,
+    RouteDto::export_all,
+    SetRoute::export_all,
+    PriceDto::export_all,
+    SetPrice::export_all,
+    SetBudget::export_all,
+    SpendReport::export_all,
+    BuiltinStatus::export_all,
+    ConnectionDto::export_all,
+    SetBuiltinModel::export_all,
+    ThoughtModelDto::export_all,
+    ChatDto::export_all,
+    ChatViewDto::export_all,
+    PostMessage::export_all,
+    CreateGroup::export_all,
+    EmployeeProfileDto::export_all,
+    RelationshipGraphDto::export_all,
+    ResetRelationships::export_all,
+    MailFilter::export_all,
+    DashboardDto::export_all,
+    MailboxDto::export_all,
+    SetMailStatus::export_all,
+    crate::trace::TraceDto::export_all,
+    crate::trace::TraceSummaryDto::export_all,
+    crate::trace::TraceRef::export_all,
+    crate::work::board::BoardDto::export_all,
+    crate::work::board::SetRequirementStatus::export_all,
+    crate::work::board::SetReviewer::export_all,
+    crate::work::RequirementDto::export_all,
+    crate::work::deliverables::DeliverableRef::export_all,
+    crate::work::deliverables::DeliverableDto::export_all,
+    crate::work::TaskDto::export_all,
+    crate::meeting::view::MeetingViewDto::export_all,
+    crate::meeting::view::MeetingRef::export_all,
+    crate::approvals::ApprovalDto::export_all,
+    crate::models::LocalModelDto::export_all,
+    crate::models::LocalServerDto::export_all,
+    crate::models::AddLocalServer::export_all,
+    crate::models::LocalModelRef::export_all,
+    crate::models::UseLocalModelFor::export_all,
+    crate::approvals::ApprovalFilter::export_all,
+    crate::approvals::DecideApproval::export_all,
+    crate::approvals::DecideApprovals::export_all,
+    crate::approvals::DecisionResult::export_all,
+    crate::approvals::WebhookDestinations::export_all,
+    crate::approvals::DecidedVia::export_all,
+    crate::bundle::ImportReport::export_all,
+    crate::bundle::SavedBundle::export_all,
+    crate::approvals::ToolCallDto::export_all,
+    crate::tools::ToolSpec::export_all,
+    crate::approvals::EmployeeToolsDto::export_all,
+    crate::approvals::SetEmployeeTools::export_all,
+    crate::imported::ImportedToConfirm::export_all,
+    crate::imported::ConfirmImported::export_all,
+    crate::inputs::ChatRef::export_all,
+    crate::inputs::EmployeeRef::export_all,
+    crate::inputs::MemoryRef::export_all,
+    crate::inputs::SetNetworkAccess::export_all,
+    crate::inputs::SecretarySay::export_all,
+    crate::inputs::SecretaryActionRef::export_all,
+    crate::inputs::SecretaryConfirm::export_all,
+];

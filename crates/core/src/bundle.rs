@@ -31,7 +31,9 @@ use crate::events::DomainEvent;
 /// (a report still owed) and `approval.run_started_at` (an approved action's run began).
 /// 3: `cost_ledger.cached_tokens` (input served from the provider's prompt cache).
 /// 4: `employee.network_access` (whether the employee's sandbox has the network).
-pub const SCHEMA_VERSION: u32 = 4;
+/// 5: `employee_state` without `last_interest` / `last_saturation` (a thought's mood is on
+/// the thought's own row); older bundles are read with those two fields dropped.
+pub const SCHEMA_VERSION: u32 = 5;
 /// The `format` field: tells a bundle from any other JSON document.
 /// The row types a bundle's tables hold, for readers of an exported snapshot (the
 /// bench's reports read the whole company this way, through core).
@@ -222,8 +224,26 @@ pub fn parse(json: &str) -> Result<Bundle, BundleError> {
         .get("schemaVersion")
         .and_then(|v| v.as_u64())
         .ok_or_else(|| BundleError::Malformed("no \"schemaVersion\" number".into()))?;
-    check_version(u32::try_from(version).unwrap_or(u32::MAX))?;
+    let version = u32::try_from(version).unwrap_or(u32::MAX);
+    check_version(version)?;
+    let mut value = value;
+    upgrade(&mut value, version);
     serde_json::from_value(value).map_err(|e| BundleError::Malformed(e.to_string()))
+}
+
+/// Brings an older bundle's tables to this version's shape, where a column was dropped
+/// since (an added one needs nothing: its field has a default).
+fn upgrade(bundle: &mut serde_json::Value, version: u32) {
+    if version < 5
+        && let Some(rows) = bundle
+            .pointer_mut("/tables/employee_state")
+            .and_then(|v| v.as_array_mut())
+    {
+        for row in rows.iter_mut().filter_map(|r| r.as_object_mut()) {
+            row.remove("last_interest");
+            row.remove("last_saturation");
+        }
+    }
 }
 
 fn check_version(found: u32) -> Result<(), BundleError> {

@@ -21,7 +21,7 @@ use crate::chat::gates::ChatMode;
 use crate::clock::SharedClock;
 use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};
-use crate::mind::profile::{ThoughtDto, thought_dto};
+use crate::mind::minds::{ThoughtDto, thought_dto};
 
 /// The longest message the boss can post; a chat is not a document store.
 pub const MAX_MESSAGE_CHARS: usize = 4000;
@@ -217,28 +217,6 @@ impl Chats {
         {
             insert_member(&self.db, chat_id, employee_id, self.now()).await?;
             self.bus.publish(DomainEvent::ChatChanged { chat_id });
-        }
-        Ok(())
-    }
-
-    /// Keeps department chat membership in step with the org chart: an employee is in
-    /// their own department's group chat and in no other department's.
-    pub async fn follow_department(
-        &self,
-        employee_id: i32,
-        department_id: Option<i32>,
-    ) -> Result<(), DbErr> {
-        for c in q::chats_of_employee(&self.db, employee_id).await? {
-            if c.kind == ChatKind::Department.as_str() && c.department_id != department_id {
-                q::delete_member(&self.db, c.id, employee_id).await?;
-                self.bus.publish(DomainEvent::ChatChanged { chat_id: c.id });
-            }
-        }
-        if let Some(d) = department_id
-            && let Some(dept) = oq::find_department(&self.db, d).await?
-        {
-            let c = self.department_chat(d, &dept.name).await?;
-            self.join(c.id, employee_id).await?;
         }
         Ok(())
     }
@@ -702,6 +680,43 @@ async fn insert_chat(
         },
     )
     .await
+}
+
+/// The org chart's rule for group chats: an employee is in their own department's group
+/// chat (created on first use) and in no other department's. Runs inside the org
+/// change's own transaction, so a hire or a move and its chat membership land together
+/// or not at all; returns the chats whose members changed, to announce after commit.
+pub(crate) async fn follow_department(
+    conn: &impl ConnectionTrait,
+    employee_id: i32,
+    department_id: Option<i32>,
+    now: DateTime<Utc>,
+) -> Result<Vec<i32>, DbErr> {
+    let mut changed = Vec::new();
+    for c in q::chats_of_employee(conn, employee_id).await? {
+        if c.kind == ChatKind::Department.as_str() && c.department_id != department_id {
+            q::delete_member(conn, c.id, employee_id).await?;
+            changed.push(c.id);
+        }
+    }
+    let Some(d) = department_id else {
+        return Ok(changed);
+    };
+    let Some(dept) = oq::find_department(conn, d).await? else {
+        return Ok(changed);
+    };
+    let c = match q::find_department_chat(conn, d).await? {
+        Some(c) => c,
+        None => {
+            let kind = ChatKind::Department;
+            insert_chat(conn, kind, mode_of(kind), &dept.name, Some(d), None, now).await?
+        }
+    };
+    if q::find_member(conn, c.id, employee_id).await?.is_none() {
+        insert_member(conn, c.id, employee_id, now).await?;
+        changed.push(c.id);
+    }
+    Ok(changed)
 }
 
 pub(crate) async fn insert_member(

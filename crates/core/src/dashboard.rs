@@ -2,7 +2,7 @@
 //! lately. Headcount, spend against the budget and unread counts come from the services
 //! that own them; this module adds what no other view answers in one place.
 
-use chrono::TimeDelta;
+use chrono::{DateTime, TimeDelta, Utc};
 use cubicle_store::{Db, DbErr, chat as cq, mailbox as mq, work as wq};
 use sea_orm::ActiveEnum;
 use serde::{Deserialize, Serialize};
@@ -67,7 +67,20 @@ pub struct DashboardDto {
 
 pub async fn dashboard(db: &Db, clock: &SharedClock) -> Result<DashboardDto, DbErr> {
     let names = Names::load(db).await?;
-    let now = clock.now();
+    Ok(DashboardDto {
+        tasks: pending_by_urgency(db, &names, clock.now()).await?,
+        activity: activity(db, &names).await?,
+        pending_approvals: u32::try_from(cubicle_store::approval::count_waiting(db, None).await?)
+            .unwrap_or(u32::MAX),
+    })
+}
+
+/// Pending tasks, the most urgent (then the oldest) first.
+async fn pending_by_urgency(
+    db: &Db,
+    names: &Names,
+    now: DateTime<Utc>,
+) -> Result<Vec<DashboardTask>, DbErr> {
     let mut tasks: Vec<DashboardTask> = wq::pending_tasks(db)
         .await?
         .into_iter()
@@ -88,76 +101,64 @@ pub async fn dashboard(db: &Db, clock: &SharedClock) -> Result<DashboardDto, DbE
             .cmp(&a.urgency)
             .then(b.age_minutes.cmp(&a.age_minutes))
     });
+    Ok(tasks)
+}
 
-    let mut feed: Vec<(chrono::DateTime<chrono::Utc>, ActivityItem)> = Vec::new();
+/// The latest messages, tasks and mail together, newest first.
+async fn activity(db: &Db, names: &Names) -> Result<Vec<ActivityItem>, DbErr> {
+    let mut feed: Vec<(DateTime<Utc>, ActivityItem)> = Vec::new();
+    let person = |id: Option<i32>| id.map(|id| names.person(id).to_owned()).unwrap_or_default();
     for m in cq::recent_messages_everywhere(db, ACTIVITY_ITEMS as u64).await? {
         let actor = match m.sender_kind.as_str() {
             "boss" => names.boss().to_owned(),
-            _ => m
-                .sender_employee_id
-                .map(|id| names.person(id).to_owned())
-                .unwrap_or_default(),
+            _ => person(m.sender_employee_id),
         };
-        feed.push((
-            m.created_at,
-            ActivityItem {
-                kind: ActivityKind::Message,
-                at: rfc3339(m.created_at),
-                employee_id: m.sender_employee_id,
-                actor,
-                text: m.text.chars().take(200).collect(),
-                chat_id: Some(m.chat_id),
-                task_id: None,
-                mail_id: None,
-                status: None,
-            },
-        ));
+        let item = ActivityItem {
+            kind: ActivityKind::Message,
+            at: rfc3339(m.created_at),
+            employee_id: m.sender_employee_id,
+            actor,
+            text: m.text.chars().take(200).collect(),
+            chat_id: Some(m.chat_id),
+            task_id: None,
+            mail_id: None,
+            status: None,
+        };
+        feed.push((m.created_at, item));
     }
     for t in wq::list_tasks(db, ACTIVITY_ITEMS as u64).await? {
         let at = t.resolved_at.unwrap_or(t.created_at);
-        feed.push((
-            at,
-            ActivityItem {
-                kind: ActivityKind::Task,
-                at: rfc3339(at),
-                employee_id: Some(t.owner_id),
-                actor: names.person(t.owner_id).to_owned(),
-                text: t.description,
-                chat_id: None,
-                task_id: Some(t.id),
-                mail_id: None,
-                status: Some(t.status.to_value()),
-            },
-        ));
+        let item = ActivityItem {
+            kind: ActivityKind::Task,
+            at: rfc3339(at),
+            employee_id: Some(t.owner_id),
+            actor: names.person(t.owner_id).to_owned(),
+            text: t.description,
+            chat_id: None,
+            task_id: Some(t.id),
+            mail_id: None,
+            status: Some(t.status.to_value()),
+        };
+        feed.push((at, item));
     }
     for m in mq::list_mail(db, None, None, None, ACTIVITY_ITEMS as u64).await? {
-        feed.push((
-            m.created_at,
-            ActivityItem {
-                kind: ActivityKind::Mail,
-                at: rfc3339(m.created_at),
-                employee_id: m.employee_id,
-                actor: m
-                    .employee_id
-                    .map(|id| names.person(id).to_owned())
-                    .unwrap_or_default(),
-                text: m.title,
-                chat_id: m.chat_id,
-                task_id: m.task_id,
-                mail_id: Some(m.id),
-                status: None,
-            },
-        ));
+        let item = ActivityItem {
+            kind: ActivityKind::Mail,
+            at: rfc3339(m.created_at),
+            employee_id: m.employee_id,
+            actor: person(m.employee_id),
+            text: m.title,
+            chat_id: m.chat_id,
+            task_id: m.task_id,
+            mail_id: Some(m.id),
+            status: None,
+        };
+        feed.push((m.created_at, item));
     }
     feed.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
-    Ok(DashboardDto {
-        tasks,
-        activity: feed
-            .into_iter()
-            .take(ACTIVITY_ITEMS)
-            .map(|(_, item)| item)
-            .collect(),
-        pending_approvals: u32::try_from(cubicle_store::approval::count_waiting(db, None).await?)
-            .unwrap_or(u32::MAX),
-    })
+    Ok(feed
+        .into_iter()
+        .take(ACTIVITY_ITEMS)
+        .map(|(_, item)| item)
+        .collect())
 }

@@ -604,6 +604,11 @@ impl Engine {
                 model_time,
                 prompt_tokens,
                 ..
+            }
+            | ThinkOutcome::Failed {
+                model_time,
+                prompt_tokens,
+                ..
             } = &outcome
         {
             lock(&self.inner.timings).push(ThoughtTiming {
@@ -620,7 +625,6 @@ impl Engine {
                 ThinkOutcome::Thought {
                     posted,
                     silenced,
-                    malformed,
                     calls,
                     ..
                 } => {
@@ -628,19 +632,24 @@ impl Engine {
                     s.model_calls += u64::from(*calls);
                     s.messages_posted += *posted as u64;
                     s.silenced += u64::from(*silenced);
+                }
+                ThinkOutcome::Failed {
+                    malformed, calls, ..
+                } => {
+                    s.thoughts += 1;
+                    s.model_calls += u64::from(*calls);
                     s.malformed += u64::from(*malformed);
                 }
             }
         }
-        if let ThinkOutcome::Thought {
-            interest,
-            saturation,
-            is_dm,
-            failed,
-            ..
-        } = outcome
-        {
-            let delay = if failed {
+        let delay = match outcome {
+            ThinkOutcome::Idle | ThinkOutcome::Deferred => return Ok(()),
+            ThinkOutcome::Thought { mood, .. } => {
+                lock(&self.inner.failures).remove(&employee_id);
+                let mut rng = lock(&self.inner.rng);
+                polling::poll_delay(mood, &mut *rng)
+            }
+            ThinkOutcome::Failed { .. } => {
                 // A broken model is not asked again every few seconds: 5 min, 10, 20 …
                 // up to an hour between tries, until a thought succeeds.
                 let n = {
@@ -650,13 +659,9 @@ impl Engine {
                     *n
                 };
                 failure_backoff(n)
-            } else {
-                lock(&self.inner.failures).remove(&employee_id);
-                let mut rng = lock(&self.inner.rng);
-                polling::poll_delay(interest, saturation, is_dm, &mut *rng)
-            };
-            self.schedule(self.now() + delay, employee_id, WakeReason::Poll);
-        }
+            }
+        };
+        self.schedule(self.now() + delay, employee_id, WakeReason::Poll);
         Ok(())
     }
 

@@ -9,6 +9,7 @@
 pub mod breaker;
 mod forms;
 mod metered;
+mod streamed;
 pub use metered::LEDGER_CUT_OFF;
 pub mod pricing;
 
@@ -18,26 +19,21 @@ use std::time::Duration;
 
 use chrono::{Local, Utc};
 use cubicle_llm::structured::{self, StructuredError};
-use cubicle_llm::{
-    CompletionRequest, CompletionResponse, CompletionStream, LlmClient, LlmError, StreamEvent,
-    Usage,
-};
+use cubicle_llm::{CompletionRequest, CompletionResponse, LlmClient, LlmError};
 use cubicle_store::entity::cost_ledger;
 use cubicle_store::{Db, DbErr, models as q};
-use futures::StreamExt;
 use schemars::JsonSchema;
 use sea_orm::ActiveValue::{NotSet, Set};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{Semaphore, mpsc, oneshot};
-use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use ts_rs::TS;
 
 use self::breaker::Transition;
 use self::breaker::{Admit, Breaker};
 use self::forms::FormMemory;
-use self::metered::{Attempt, Metered, clone_err, record_attempt, retry_wait};
+use self::metered::Metered;
 use self::pricing::Price;
 use crate::clock::SharedClock;
 use crate::events::{DomainEvent, EventBus};
@@ -450,132 +446,6 @@ impl Gateway {
                 Err(GatewayError::Structured(e.to_string()))
             }
         }
-    }
-
-    /// A streamed completion. Admission, the budget and the breaker work as for
-    /// [`Gateway::complete`]; the concurrency permit is held until the stream ends; opening
-    /// the stream is retried with backoff (a stream that broke after text arrived is not,
-    /// since the caller already showed that text). The ledger row is written when the
-    /// stream ends — completed, failed, or dropped by the caller (`cancelled`).
-    pub async fn stream(
-        &self,
-        ctx: &CallContext,
-        route: Route,
-        mut req: CompletionRequest,
-    ) -> Result<GatewayReply<CompletionStream>, GatewayError> {
-        let ticket = self.admit(ctx, route, &req, None).await?;
-        if req.model.is_empty() {
-            req.model = ticket.route.model.clone();
-        }
-        let config = &self.shared.config;
-        let mut retries = config.backoff.iter();
-        let mut attempt = 0;
-        let (inner, permit, started) = loop {
-            attempt += 1;
-            let permit = match self.permits.clone().acquire_owned().await {
-                Ok(p) => p,
-                Err(_) => {
-                    self.finish(&ticket, ctx, false).await;
-                    return Err(GatewayError::Closed);
-                }
-            };
-            let started = Instant::now();
-            let opened = match tokio::time::timeout(
-                config.call_timeout,
-                ticket.resolved.client.stream(req.clone()),
-            )
-            .await
-            {
-                Ok(r) => r,
-                Err(_) => Err(LlmError::Timeout),
-            };
-            let err = match opened {
-                Ok(s) => break (s, permit, started),
-                Err(e) => e,
-            };
-            drop(permit);
-            let wait = retry_wait(&err, retries.next(), config);
-            record_attempt(
-                &self.shared,
-                &ticket,
-                ctx,
-                Attempt {
-                    n: attempt,
-                    usage: Usage::default(),
-                    outcome: "error",
-                    error: Some(&err),
-                    latency: started.elapsed(),
-                    backoff: wait,
-                    cut_off: false,
-                },
-            )
-            .await;
-            match wait {
-                Some(wait) => tokio::time::sleep(wait).await,
-                None => {
-                    self.finish(&ticket, ctx, false).await;
-                    return Err(err.into());
-                }
-            }
-        };
-
-        let (tx, rx) = mpsc::channel::<Result<StreamEvent, LlmError>>(64);
-        let gateway = self.clone();
-        let ctx = ctx.clone();
-        let route = ticket.route.clone();
-        let fallback = ticket.fallback;
-        tokio::spawn(async move {
-            let _permit = permit;
-            let mut inner = inner;
-            let mut outcome: (Usage, &str, Option<LlmError>) =
-                (Usage::default(), "error", Some(LlmError::StreamCut));
-            while let Some(item) = inner.next().await {
-                let done = match &item {
-                    Ok(StreamEvent::Done { usage, .. }) => {
-                        outcome = (*usage, "ok", None);
-                        true
-                    }
-                    Ok(StreamEvent::Delta(_)) => false,
-                    Err(e) => {
-                        outcome = (Usage::default(), "error", Some(clone_err(e)));
-                        true
-                    }
-                };
-                if tx.send(item).await.is_err() {
-                    outcome = (Usage::default(), "cancelled", None);
-                    break;
-                }
-                if done {
-                    break;
-                }
-            }
-            let (usage, kind, err) = outcome;
-            record_attempt(
-                &gateway.shared,
-                &ticket,
-                &ctx,
-                Attempt {
-                    n: attempt,
-                    usage,
-                    outcome: kind,
-                    error: err.as_ref(),
-                    latency: started.elapsed(),
-                    backoff: None,
-                    cut_off: false,
-                },
-            )
-            .await;
-            gateway.finish(&ticket, &ctx, kind != "error").await;
-        });
-        let stream = futures::stream::unfold(rx, |mut rx| async move {
-            rx.recv().await.map(|item| (item, rx))
-        })
-        .boxed();
-        Ok(GatewayReply {
-            value: stream,
-            route,
-            fallback,
-        })
     }
 
     /// Money spent on model calls since local midnight.

@@ -20,6 +20,7 @@ pub mod events;
 pub mod gateway;
 pub mod guard;
 pub mod imported;
+pub mod inputs;
 pub mod mailbox;
 pub mod meeting;
 pub mod mind;

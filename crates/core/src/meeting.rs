@@ -35,7 +35,7 @@ use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};
 use crate::gateway::Gateway;
 use crate::mailbox::Mailbox;
-use crate::mind::profile::Minds;
+use crate::mind::minds::Minds;
 use crate::providers::Providers;
 
 /// How much the minutes matter in a member's long-term memory (1–10): a meeting's

@@ -6,7 +6,7 @@
 pub mod archetypes;
 pub mod guided;
 pub mod memory_rules;
-pub mod profile;
+pub mod minds;
 pub mod relationship_rules;
 pub mod seeds;
 pub mod stamina;

@@ -14,6 +14,7 @@ use cubicle_store::{ConnectionTrait, Db, DbErr, TransactionTrait, org as q};
 use sea_orm::ActiveValue::{NotSet, Set};
 use sea_orm::IntoActiveModel;
 
+use crate::chat;
 use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};
 use crate::roles;
@@ -95,6 +96,16 @@ pub struct OrgService {
 impl OrgService {
     pub fn new(db: Db, bus: EventBus) -> Self {
         Self { db, bus }
+    }
+
+    /// Tells the UI and the engine which group chats gained or lost a member.
+    fn announce_chats(&self, chat_ids: Vec<i32>) {
+        let mut ids = chat_ids;
+        ids.sort_unstable();
+        ids.dedup();
+        for chat_id in ids {
+            self.bus.publish(DomainEvent::ChatChanged { chat_id });
+        }
     }
 
     // ---------- reads ----------
@@ -300,6 +311,7 @@ impl OrgService {
         let subdepartments = q::count_child_departments(&txn, d.id).await?;
         let mut moved_people = Vec::new();
         let mut moved_departments = Vec::new();
+        let mut chats = Vec::new();
         match input.reassign_to {
             None if employees > 0 || subdepartments > 0 => {
                 return Err(OrgError::DepartmentNotEmpty {
@@ -335,6 +347,11 @@ impl OrgService {
                 q::reparent_child_departments(&txn, d.id, Some(target)).await?;
                 q::move_teams(&txn, d.id, target).await?;
                 q::move_employees_of_department(&txn, d.id, target).await?;
+                for id in &moved_people {
+                    chats.extend(
+                        chat::follow_department(&txn, *id, Some(target), Utc::now()).await?,
+                    );
+                }
             }
         }
         q::delete_department(&txn, d.id).await?;
@@ -350,6 +367,7 @@ impl OrgService {
         self.bus.publish(DomainEvent::DepartmentDeleted {
             department_id: d.id,
         });
+        self.announce_chats(chats);
         Ok(())
     }
 
@@ -432,9 +450,11 @@ impl OrgService {
             },
         )
         .await?;
+        let chats = chat::follow_department(&txn, e.id, e.department_id, Utc::now()).await?;
         txn.commit().await?;
         self.bus
             .publish(DomainEvent::EmployeeHired { employee_id: e.id });
+        self.announce_chats(chats);
         Ok(employee_dto(&e))
     }
 
@@ -463,9 +483,11 @@ impl OrgService {
         am.department_id = Set(input.department_id);
         am.team_id = Set(None);
         let e = q::update_employee(&txn, am).await?;
+        let chats = chat::follow_department(&txn, e.id, e.department_id, Utc::now()).await?;
         txn.commit().await?;
         self.bus
             .publish(DomainEvent::EmployeeUpdated { employee_id: e.id });
+        self.announce_chats(chats);
         Ok(employee_dto(&e))
     }
 

@@ -327,60 +327,12 @@ impl Providers {
     }
 
     pub async fn save(&self, input: SaveProvider) -> ProviderResult<ProviderDto> {
-        let name = input.name.trim().to_owned();
-        if name.is_empty() || name.chars().count() > 80 {
-            return Err(ProviderError::InvalidInput(
-                "a provider needs a name of at most 80 characters".into(),
-            ));
-        }
-        let preset = presets::preset(&input.preset);
-        let dialect = match preset {
-            Some(p) if p.dialect == LlmDialect::Builtin => {
-                return Err(ProviderError::InvalidInput(
-                    "the built-in model is always there; it cannot be added again".into(),
-                ));
-            }
-            Some(p) => p.dialect,
-            None if input.preset == "custom" || input.preset == "anthropic_compatible" => {
-                if input.preset == "custom" {
-                    LlmDialect::OpenAiCompatible
-                } else {
-                    LlmDialect::Anthropic
-                }
-            }
-            None => {
-                return Err(ProviderError::InvalidInput(format!(
-                    "unknown preset {:?}",
-                    input.preset
-                )));
-            }
-        };
-        let base_url = input.base_url.trim().trim_end_matches('/').to_owned();
-        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-            return Err(ProviderError::InvalidInput(
-                "the base URL must start with http:// or https://".into(),
-            ));
-        }
-        let default_model = input.default_model.trim().to_owned();
-        if default_model.is_empty() {
-            return Err(ProviderError::InvalidInput("choose a default model".into()));
-        }
-        let mut models: Vec<String> = input
-            .models
-            .iter()
-            .map(|m| m.trim().to_owned())
-            .filter(|m| !m.is_empty())
-            .collect();
-        if !models.contains(&default_model) {
-            models.insert(0, default_model.clone());
-        }
-        models.dedup();
-
+        let fields = ProviderFields::check(&input)?;
         let existing = q::list_providers(&self.db).await?;
         if existing.iter().any(|p| {
-            Some(&p.id) != input.id.as_ref() && p.name.to_lowercase() == name.to_lowercase()
+            Some(&p.id) != input.id.as_ref() && p.name.to_lowercase() == fields.name.to_lowercase()
         }) {
-            return Err(ProviderError::DuplicateName(name));
+            return Err(ProviderError::DuplicateName(fields.name));
         }
         let saved = match &input.id {
             Some(id) => {
@@ -388,33 +340,18 @@ impl Providers {
                     .await?
                     .ok_or_else(|| ProviderError::NotFound(id.clone()))?;
                 let mut am = m.into_active_model();
-                am.name = Set(name);
-                am.preset = Set(input.preset.clone());
-                am.dialect = Set(name_of(&dialect));
-                am.base_url = Set(base_url);
-                am.default_model = Set(default_model);
-                am.models = Set(serde_json::json!(models));
-                am.enabled = Set(input.enabled);
+                fields.write_to(&mut am);
                 q::update_provider(&self.db, am).await?
             }
             None => {
-                let id = unique_id(&name, &input.preset, &existing);
-                q::insert_provider(
-                    &self.db,
-                    provider::ActiveModel {
-                        id: Set(id),
-                        name: Set(name),
-                        preset: Set(input.preset.clone()),
-                        dialect: Set(name_of(&dialect)),
-                        base_url: Set(base_url),
-                        default_model: Set(default_model),
-                        models: Set(serde_json::json!(models)),
-                        enabled: Set(input.enabled),
-                        created_at: Set(Utc::now()),
-                        imported_base_url: Set(None),
-                    },
-                )
-                .await?
+                let mut am = provider::ActiveModel {
+                    id: Set(unique_id(&fields.name, &input.preset, &existing)),
+                    created_at: Set(Utc::now()),
+                    imported_base_url: Set(None),
+                    ..Default::default()
+                };
+                fields.write_to(&mut am);
+                q::insert_provider(&self.db, am).await?
             }
         };
         self.bus.publish(DomainEvent::ProvidersChanged);
@@ -666,25 +603,13 @@ impl ProviderResolver for Providers {
         model: &str,
     ) -> Result<ResolvedProvider, LlmError> {
         if provider_id == BUILTIN {
-            #[cfg(feature = "builtin")]
-            {
-                let model = self.builtin_model(model).await?;
-                return Ok(ResolvedProvider {
-                    client: Arc::new(BuiltinClient::new(model)),
-                    preset: BUILTIN.into(),
-                });
-            }
-            #[cfg(not(feature = "builtin"))]
-            return Err(LlmError::Builtin(
-                "this build of Cubicle has no built-in model (built without the `builtin` feature)"
-                    .into(),
-            ));
+            return self.resolve_builtin(model).await;
         }
         if provider_id == ENV_PROVIDER_ID
             && let Some(env) = &self.env
         {
             if env.config.dialect == LlmDialect::Builtin {
-                return Box::pin(self.resolve_model(BUILTIN, model)).await;
+                return self.resolve_builtin(model).await;
             }
             let client: Arc<dyn LlmClient> = Arc::from(presets::client_for(
                 env.config.clone(),
@@ -697,6 +622,45 @@ impl ProviderResolver for Providers {
                 preset: env.preset.clone(),
             });
         }
+        self.resolve_configured(provider_id).await
+    }
+
+    async fn price(&self, provider_id: &str, preset: &str, model: &str) -> Price {
+        if let Ok(Some(p)) = q::find_price(&self.db, provider_id, model).await {
+            return Price {
+                input_per_mtok: p.input_per_mtok,
+                output_per_mtok: p.output_per_mtok,
+            };
+        }
+        pricing::default_price(preset, model).unwrap_or(pricing::UNKNOWN_PAID_MODEL)
+    }
+}
+
+/// How each kind of provider becomes a live client.
+impl Providers {
+    /// The built-in model, loaded once per model file.
+    async fn resolve_builtin(&self, model: &str) -> Result<ResolvedProvider, LlmError> {
+        #[cfg(feature = "builtin")]
+        {
+            let model = self.builtin_model(model).await?;
+            Ok(ResolvedProvider {
+                client: Arc::new(BuiltinClient::new(model)),
+                preset: BUILTIN.into(),
+            })
+        }
+        #[cfg(not(feature = "builtin"))]
+        {
+            let _ = model;
+            Err(LlmError::Builtin(
+                "this build of Cubicle has no built-in model (built without the `builtin` feature)"
+                    .into(),
+            ))
+        }
+    }
+
+    /// A provider configured in Settings: enabled, confirmed if it came in a bundle, with its
+    /// key from the keychain when it needs one.
+    async fn resolve_configured(&self, provider_id: &str) -> Result<ResolvedProvider, LlmError> {
         let m = q::find_provider(&self.db, provider_id)
             .await
             .map_err(|e| LlmError::Provider(format!("settings unavailable: {e}")))?
@@ -721,23 +685,7 @@ impl ProviderResolver for Providers {
             Err(_) if !key_required => None,
             Err(e) => return Err(LlmError::MissingKey(format!("{} ({e})", m.id))),
         };
-        let config = ProviderConfig {
-            id: m.id.clone(),
-            dialect: match stored_dialect(&m.dialect) {
-                Dialect::Anthropic => LlmDialect::Anthropic,
-                _ => LlmDialect::OpenAiCompatible,
-            },
-            base_url: m.base_url.clone(),
-            default_model: m.default_model.clone(),
-            key_required: preset.is_none_or(|p| p.key_required),
-            capabilities: preset
-                .map(|p| p.capabilities)
-                .unwrap_or(cubicle_llm::Capabilities {
-                    json_schema: false,
-                    json_object: false,
-                    stream: true,
-                }),
-        };
+        let config = provider_config(&m, preset);
         let client: Arc<dyn LlmClient> =
             Arc::from(presets::client_for(config, None, key, HTTP_TIMEOUT)?);
         Ok(ResolvedProvider {
@@ -745,15 +693,107 @@ impl ProviderResolver for Providers {
             preset: m.preset,
         })
     }
+}
 
-    async fn price(&self, provider_id: &str, preset: &str, model: &str) -> Price {
-        if let Ok(Some(p)) = q::find_price(&self.db, provider_id, model).await {
-            return Price {
-                input_per_mtok: p.input_per_mtok,
-                output_per_mtok: p.output_per_mtok,
-            };
+/// What the client of a configured provider needs to know; a provider made from no preset
+/// is assumed to need a key and to stream, without structured output.
+fn provider_config(m: &provider::Model, preset: Option<&presets::Preset>) -> ProviderConfig {
+    ProviderConfig {
+        id: m.id.clone(),
+        dialect: match stored_dialect(&m.dialect) {
+            Dialect::Anthropic => LlmDialect::Anthropic,
+            _ => LlmDialect::OpenAiCompatible,
+        },
+        base_url: m.base_url.clone(),
+        default_model: m.default_model.clone(),
+        key_required: preset.is_none_or(|p| p.key_required),
+        capabilities: preset
+            .map(|p| p.capabilities)
+            .unwrap_or(cubicle_llm::Capabilities {
+                json_schema: false,
+                json_object: false,
+                stream: true,
+            }),
+    }
+}
+
+/// A provider as the boss saved it, checked: a name, a preset the app knows, an http(s)
+/// endpoint, and a default model that is one of its models.
+struct ProviderFields {
+    name: String,
+    preset: String,
+    dialect: LlmDialect,
+    base_url: String,
+    default_model: String,
+    models: Vec<String>,
+    enabled: bool,
+}
+
+impl ProviderFields {
+    fn check(input: &SaveProvider) -> ProviderResult<Self> {
+        let name = input.name.trim().to_owned();
+        if name.is_empty() || name.chars().count() > 80 {
+            return Err(ProviderError::InvalidInput(
+                "a provider needs a name of at most 80 characters".into(),
+            ));
         }
-        pricing::default_price(preset, model).unwrap_or(pricing::UNKNOWN_PAID_MODEL)
+        let dialect = preset_dialect(&input.preset)?;
+        let base_url = input.base_url.trim().trim_end_matches('/').to_owned();
+        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+            return Err(ProviderError::InvalidInput(
+                "the base URL must start with http:// or https://".into(),
+            ));
+        }
+        let default_model = input.default_model.trim().to_owned();
+        if default_model.is_empty() {
+            return Err(ProviderError::InvalidInput("choose a default model".into()));
+        }
+        let mut models: Vec<String> = input
+            .models
+            .iter()
+            .map(|m| m.trim().to_owned())
+            .filter(|m| !m.is_empty())
+            .collect();
+        if !models.contains(&default_model) {
+            models.insert(0, default_model.clone());
+        }
+        models.dedup();
+        Ok(Self {
+            name,
+            preset: input.preset.clone(),
+            dialect,
+            base_url,
+            default_model,
+            models,
+            enabled: input.enabled,
+        })
+    }
+
+    /// Sets every field the boss edits on a row, new or existing.
+    fn write_to(self, am: &mut provider::ActiveModel) {
+        am.name = Set(self.name);
+        am.preset = Set(self.preset);
+        am.dialect = Set(name_of(&self.dialect));
+        am.base_url = Set(self.base_url);
+        am.default_model = Set(self.default_model);
+        am.models = Set(serde_json::json!(self.models));
+        am.enabled = Set(self.enabled);
+    }
+}
+
+/// The wire dialect of a preset. The built-in model is not one the boss can add; "custom"
+/// and "anthropic_compatible" are endpoints of either dialect that no preset describes.
+fn preset_dialect(preset: &str) -> ProviderResult<LlmDialect> {
+    match presets::preset(preset) {
+        Some(p) if p.dialect == LlmDialect::Builtin => Err(ProviderError::InvalidInput(
+            "the built-in model is always there; it cannot be added again".into(),
+        )),
+        Some(p) => Ok(p.dialect),
+        None if preset == "custom" => Ok(LlmDialect::OpenAiCompatible),
+        None if preset == "anthropic_compatible" => Ok(LlmDialect::Anthropic),
+        None => Err(ProviderError::InvalidInput(format!(
+            "unknown preset {preset:?}"
+        ))),
     }
 }
 

@@ -28,7 +28,7 @@ use ts_rs::TS;
 use crate::chat::Chats;
 use crate::clock::SharedClock;
 use crate::error::{ErrorCode, IpcError};
-use crate::mind::profile::Minds;
+use crate::mind::minds::Minds;
 use crate::org::{OrgError, OrgService};
 
 pub use company::{Fire, Hire, RaiseBudget, ReadMemory};

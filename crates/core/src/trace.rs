@@ -5,7 +5,11 @@
 //! whoever creates the row (chats, work, the engine, the gateway).
 
 use chrono::{DateTime, Utc};
-use cubicle_store::entity::trace;
+use std::collections::HashMap;
+
+use cubicle_store::entity::{
+    approval, chat_message, cost_ledger, decision, mail, task, thought, trace,
+};
 use cubicle_store::{ConnectionTrait, Db, DbErr, chat as cq, trace as q};
 use rand::Rng;
 use sea_orm::ActiveEnum;
@@ -191,17 +195,73 @@ impl Traces {
         let Some(t) = q::find_trace(db, id).await? else {
             return Ok(None);
         };
-        let names = Names::load(db).await?;
-        let chats: std::collections::HashMap<i32, String> = cq::list_chats(db)
-            .await?
-            .into_iter()
-            .map(|c| (c.id, c.name))
-            .collect();
-        let chat_name = |id: Option<i32>| id.and_then(|id| chats.get(&id).cloned());
-        let person =
-            |id: Option<i32>| id.map_or_else(String::new, |id| names.person(id).to_owned());
-        let mut events: Vec<(DateTime<Utc>, u8, TraceEventDto)> = Vec::new();
-        let blank = |at: DateTime<Utc>, kind: TraceEventKind| TraceEventDto {
+        let mut line = Timeline {
+            names: Names::load(db).await?,
+            chats: cq::list_chats(db)
+                .await?
+                .into_iter()
+                .map(|c| (c.id, c.name))
+                .collect(),
+            events: Vec::new(),
+        };
+        line.instruction(&t);
+        let tasks = q::tasks_of_trace(db, id).await?;
+        line.tasks(&tasks);
+        let ledger = q::ledger_of_trace(db, id).await?;
+        let tokens = line.calls(&ledger);
+        let thoughts = q::thoughts_of_trace(db, id).await?;
+        line.thoughts(&thoughts);
+        line.messages(q::messages_of_trace(db, id).await?);
+        line.mail(q::mail_of_trace(db, id).await?);
+        line.approvals(q::approvals_of_trace(db, id).await?);
+        line.rulings(q::decisions_of_trace(db, id).await?);
+        let steps = thoughts
+            .iter()
+            .filter(|t| crate::guard::is_step(t.spoke, t.silenced_by))
+            .count();
+        let tasks_pending = tasks
+            .iter()
+            .filter(|t| t.status == TaskStatus::Pending)
+            .count();
+        let cost: f64 = ledger.iter().map(|c| c.cost_usd).sum();
+        Ok(Some(TraceDto {
+            summary: summary(&t, ledger.len() as i64, cost),
+            events: line.into_events(),
+            steps: u32::try_from(steps).unwrap_or(u32::MAX),
+            tokens,
+            tasks_pending: u32::try_from(tasks_pending).unwrap_or(u32::MAX),
+        }))
+    }
+}
+
+/// Where an event goes among those of the same instant: the instruction, then tasks, calls,
+/// thoughts, results, messages, rulings and mail, in the order they happen inside one thought.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Rank {
+    Instruction,
+    TaskCreated,
+    ModelCall,
+    Thought,
+    /// A task's result, or an approval the thought asked for.
+    Outcome,
+    /// A message is posted after the thought that wrote it.
+    Message,
+    /// Ruled on the turn that objected, so after its message.
+    Ruling,
+    Mail,
+}
+
+/// One trace's timeline as it is assembled: the names its rows point at, and its events.
+struct Timeline {
+    names: Names,
+    chats: HashMap<i32, String>,
+    events: Vec<(DateTime<Utc>, Rank, TraceEventDto)>,
+}
+
+impl Timeline {
+    /// An event that names nobody and nothing yet.
+    fn blank(at: DateTime<Utc>, kind: TraceEventKind) -> TraceEventDto {
+        TraceEventDto {
             at: rfc3339(at),
             kind,
             employee_id: None,
@@ -215,184 +275,177 @@ impl Traces {
             cost_usd: None,
             tokens: None,
             outcome: None,
+        }
+    }
+
+    fn chat_name(&self, id: Option<i32>) -> Option<String> {
+        id.and_then(|id| self.chats.get(&id).cloned())
+    }
+
+    fn person(&self, id: Option<i32>) -> String {
+        id.map_or_else(String::new, |id| self.names.person(id).to_owned())
+    }
+
+    fn instruction(&mut self, t: &trace::Model) {
+        let e = TraceEventDto {
+            actor: self.names.boss().to_owned(),
+            text: clip(&t.instruction),
+            chat_id: t.chat_id,
+            chat_name: self.chat_name(t.chat_id),
+            ..Self::blank(t.created_at, TraceEventKind::Instruction)
         };
-        events.push((
-            t.created_at,
-            0,
-            TraceEventDto {
-                actor: names.boss().to_owned(),
-                text: clip(&t.instruction),
-                chat_id: t.chat_id,
-                chat_name: chat_name(t.chat_id),
-                ..blank(t.created_at, TraceEventKind::Instruction)
-            },
-        ));
-        let tasks = q::tasks_of_trace(db, id).await?;
-        let tasks_pending = tasks
-            .iter()
-            .filter(|t| t.status == TaskStatus::Pending)
-            .count();
-        for task in &tasks {
+        self.events.push((t.created_at, Rank::Instruction, e));
+    }
+
+    /// Each task when it was created, and again when it was resolved.
+    fn tasks(&mut self, tasks: &[task::Model]) {
+        for task in tasks {
             let base = TraceEventDto {
                 employee_id: Some(task.owner_id),
-                actor: person(Some(task.owner_id)),
+                actor: self.person(Some(task.owner_id)),
                 task_id: Some(task.id),
-                ..blank(task.created_at, TraceEventKind::TaskCreated)
+                ..Self::blank(task.created_at, TraceEventKind::TaskCreated)
             };
-            events.push((
-                task.created_at,
-                1,
-                TraceEventDto {
-                    text: clip(&task.description),
-                    ..base.clone()
-                },
-            ));
+            let created = TraceEventDto {
+                text: clip(&task.description),
+                ..base.clone()
+            };
+            self.events
+                .push((task.created_at, Rank::TaskCreated, created));
             if let Some(done) = task.resolved_at {
                 let kind = if task.status == TaskStatus::Failed {
                     TraceEventKind::TaskFailed
                 } else {
                     TraceEventKind::TaskResolved
                 };
-                events.push((
-                    done,
-                    4,
-                    TraceEventDto {
-                        at: rfc3339(done),
-                        kind,
-                        text: clip(task.result.as_deref().unwrap_or(&task.description)),
-                        ..base
-                    },
-                ));
+                let resolved = TraceEventDto {
+                    at: rfc3339(done),
+                    kind,
+                    text: clip(task.result.as_deref().unwrap_or(&task.description)),
+                    ..base
+                };
+                self.events.push((done, Rank::Outcome, resolved));
             }
         }
-        let ledger = q::ledger_of_trace(db, id).await?;
+    }
+
+    /// Each model call with its cost; returns the tokens they used together.
+    fn calls(&mut self, ledger: &[cost_ledger::Model]) -> u32 {
         let mut tokens = 0u32;
-        for call in &ledger {
+        for call in ledger {
             let used =
                 u32::try_from(call.input_tokens.max(0) + call.output_tokens.max(0)).unwrap_or(0);
             tokens = tokens.saturating_add(used);
-            events.push((
-                call.at,
-                2,
-                TraceEventDto {
-                    employee_id: call.employee_id,
-                    actor: person(call.employee_id),
-                    text: format!("{} · {}/{}", call.purpose, call.provider_id, call.model),
-                    cost_usd: Some(call.cost_usd),
-                    tokens: Some(used),
-                    outcome: Some(call.outcome.clone()),
-                    ..blank(call.at, TraceEventKind::ModelCall)
-                },
-            ));
+            let e = TraceEventDto {
+                employee_id: call.employee_id,
+                actor: self.person(call.employee_id),
+                text: format!("{} · {}/{}", call.purpose, call.provider_id, call.model),
+                cost_usd: Some(call.cost_usd),
+                tokens: Some(used),
+                outcome: Some(call.outcome.clone()),
+                ..Self::blank(call.at, TraceEventKind::ModelCall)
+            };
+            self.events.push((call.at, Rank::ModelCall, e));
         }
-        let thoughts = q::thoughts_of_trace(db, id).await?;
-        let steps = thoughts
-            .iter()
-            .filter(|t| crate::guard::is_step(t.spoke, t.silenced_by))
-            .count();
-        for th in &thoughts {
+        tokens
+    }
+
+    fn thoughts(&mut self, thoughts: &[thought::Model]) {
+        for th in thoughts {
             let text = if th.inner_thoughts.is_empty() {
                 &th.reason
             } else {
                 &th.inner_thoughts
             };
-            events.push((
-                th.created_at,
-                3,
-                TraceEventDto {
-                    employee_id: Some(th.employee_id),
-                    actor: person(Some(th.employee_id)),
-                    text: clip(text),
-                    chat_id: th.chat_id,
-                    chat_name: chat_name(th.chat_id),
-                    outcome: th.silenced_by.map(|r| r.to_value()),
-                    ..blank(th.created_at, TraceEventKind::Thought)
-                },
-            ));
-        }
-        for m in q::messages_of_trace(db, id).await? {
-            let actor = match m.sender_kind.as_str() {
-                "boss" => names.boss().to_owned(),
-                "system" => String::new(),
-                _ => person(m.sender_employee_id),
+            let e = TraceEventDto {
+                employee_id: Some(th.employee_id),
+                actor: self.person(Some(th.employee_id)),
+                text: clip(text),
+                chat_id: th.chat_id,
+                chat_name: self.chat_name(th.chat_id),
+                outcome: th.silenced_by.map(|r| r.to_value()),
+                ..Self::blank(th.created_at, TraceEventKind::Thought)
             };
-            events.push((
-                m.created_at,
-                // A message is posted after the thought that wrote it.
-                5,
-                TraceEventDto {
-                    employee_id: m.sender_employee_id,
-                    actor,
-                    text: clip(&m.text),
-                    chat_id: Some(m.chat_id),
-                    chat_name: chat_name(Some(m.chat_id)),
-                    ..blank(m.created_at, TraceEventKind::Message)
-                },
-            ));
+            self.events.push((th.created_at, Rank::Thought, e));
         }
-        for mail in q::mail_of_trace(db, id).await? {
-            events.push((
-                mail.created_at,
-                7,
-                TraceEventDto {
-                    employee_id: mail.employee_id,
-                    actor: person(mail.employee_id),
-                    text: clip(&mail.title),
-                    chat_id: mail.chat_id,
-                    chat_name: chat_name(mail.chat_id),
-                    task_id: mail.task_id,
-                    mail_id: Some(mail.id),
-                    outcome: Some(mail.kind.to_value()),
-                    ..blank(mail.created_at, TraceEventKind::Mail)
-                },
-            ));
+    }
+
+    fn messages(&mut self, messages: Vec<chat_message::Model>) {
+        for m in messages {
+            let actor = match m.sender_kind.as_str() {
+                "boss" => self.names.boss().to_owned(),
+                "system" => String::new(),
+                _ => self.person(m.sender_employee_id),
+            };
+            let e = TraceEventDto {
+                employee_id: m.sender_employee_id,
+                actor,
+                text: clip(&m.text),
+                chat_id: Some(m.chat_id),
+                chat_name: self.chat_name(Some(m.chat_id)),
+                ..Self::blank(m.created_at, TraceEventKind::Message)
+            };
+            self.events.push((m.created_at, Rank::Message, e));
         }
-        for a in q::approvals_of_trace(db, id).await? {
-            events.push((
-                a.created_at,
-                4,
-                TraceEventDto {
-                    employee_id: Some(a.employee_id),
-                    actor: person(Some(a.employee_id)),
-                    text: format!("{}: {}", a.tool, clip(&a.reason)),
-                    chat_id: a.chat_id,
-                    chat_name: chat_name(a.chat_id),
-                    approval_id: Some(a.id),
-                    outcome: Some(a.status.to_value()),
-                    ..blank(a.created_at, TraceEventKind::Approval)
-                },
-            ));
+    }
+
+    fn mail(&mut self, mails: Vec<mail::Model>) {
+        for mail in mails {
+            let e = TraceEventDto {
+                employee_id: mail.employee_id,
+                actor: self.person(mail.employee_id),
+                text: clip(&mail.title),
+                chat_id: mail.chat_id,
+                chat_name: self.chat_name(mail.chat_id),
+                task_id: mail.task_id,
+                mail_id: Some(mail.id),
+                outcome: Some(mail.kind.to_value()),
+                ..Self::blank(mail.created_at, TraceEventKind::Mail)
+            };
+            self.events.push((mail.created_at, Rank::Mail, e));
         }
-        for d in q::decisions_of_trace(db, id).await? {
-            events.push((
-                d.created_at,
-                // Ruled on the turn that objected, so after its message.
-                6,
-                TraceEventDto {
-                    employee_id: d.decided_by_employee_id,
-                    actor: match d.decided_by_kind.as_str() {
-                        "boss" => names.boss().to_owned(),
-                        _ => person(d.decided_by_employee_id),
-                    },
-                    text: clip(&d.question),
-                    chat_id: d.chat_id,
-                    chat_name: chat_name(d.chat_id),
-                    outcome: Some(d.outcome.clone()),
-                    ..blank(d.created_at, TraceEventKind::Ruling)
-                },
-            ));
+    }
+
+    fn approvals(&mut self, approvals: Vec<approval::Model>) {
+        for a in approvals {
+            let e = TraceEventDto {
+                employee_id: Some(a.employee_id),
+                actor: self.person(Some(a.employee_id)),
+                text: format!("{}: {}", a.tool, clip(&a.reason)),
+                chat_id: a.chat_id,
+                chat_name: self.chat_name(a.chat_id),
+                approval_id: Some(a.id),
+                outcome: Some(a.status.to_value()),
+                ..Self::blank(a.created_at, TraceEventKind::Approval)
+            };
+            self.events.push((a.created_at, Rank::Outcome, e));
         }
-        // Same instant: the instruction, then tasks, calls, thoughts, results, messages,
-        // rulings and mail, in the order they happen inside one thought.
-        events.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-        let cost: f64 = ledger.iter().map(|c| c.cost_usd).sum();
-        Ok(Some(TraceDto {
-            summary: summary(&t, ledger.len() as i64, cost),
-            events: events.into_iter().map(|(_, _, e)| e).collect(),
-            steps: u32::try_from(steps).unwrap_or(u32::MAX),
-            tokens,
-            tasks_pending: u32::try_from(tasks_pending).unwrap_or(u32::MAX),
-        }))
+    }
+
+    fn rulings(&mut self, decisions: Vec<decision::Model>) {
+        for d in decisions {
+            let actor = match d.decided_by_kind.as_str() {
+                "boss" => self.names.boss().to_owned(),
+                _ => self.person(d.decided_by_employee_id),
+            };
+            let e = TraceEventDto {
+                employee_id: d.decided_by_employee_id,
+                actor,
+                text: clip(&d.question),
+                chat_id: d.chat_id,
+                chat_name: self.chat_name(d.chat_id),
+                outcome: Some(d.outcome.clone()),
+                ..Self::blank(d.created_at, TraceEventKind::Ruling)
+            };
+            self.events.push((d.created_at, Rank::Ruling, e));
+        }
+    }
+
+    /// The events oldest first, ranked within one instant.
+    fn into_events(mut self) -> Vec<TraceEventDto> {
+        self.events
+            .sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+        self.events.into_iter().map(|(_, _, e)| e).collect()
     }
 }
 

@@ -277,38 +277,49 @@ async fn next_event(mut st: StreamState) -> Step {
         if st.over {
             return None;
         }
-        let Some(item) = st.events.next().await else {
-            // Only `message_stop` proves the answer is whole.
-            st.over = true;
-            return Some((Err(LlmError::StreamCut), st));
-        };
-        let event = match item {
-            Ok(event) => event,
+        let outcome = match next_data(&mut st).await {
+            Ok(Some((kind, data))) => st.apply(&kind, &data),
+            Ok(None) => None,
             Err(e) => {
                 st.over = true;
-                return Some((Err(e), st));
+                Some(Err(e))
             }
         };
-        if event.data.trim().is_empty() {
-            continue;
+        if let Some(outcome) = outcome {
+            return Some((outcome, st));
         }
-        let data: Value = match serde_json::from_str(&event.data) {
-            Ok(v) => v,
-            Err(e) => {
-                st.over = true;
-                let msg = st.config.scrub(&format!("stream event is not JSON ({e})"));
-                return Some((Err(LlmError::BadResponse(msg)), st));
-            }
-        };
-        let kind = data
-            .get("type")
-            .and_then(Value::as_str)
-            .unwrap_or(event.event.as_str());
+    }
+}
+
+/// The next event's type and JSON, `None` for an empty one; an error ends the stream.
+async fn next_data(st: &mut StreamState) -> Result<Option<(String, Value)>, LlmError> {
+    let Some(item) = st.events.next().await else {
+        // Only `message_stop` proves the answer is whole.
+        return Err(LlmError::StreamCut);
+    };
+    let event = item?;
+    if event.data.trim().is_empty() {
+        return Ok(None);
+    }
+    let data: Value = serde_json::from_str(&event.data).map_err(|e| {
+        LlmError::BadResponse(st.config.scrub(&format!("stream event is not JSON ({e})")))
+    })?;
+    let kind = data
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or(event.event.as_str())
+        .to_owned();
+    Ok(Some((kind, data)))
+}
+
+impl StreamState {
+    /// Takes in one event: what the caller gets from it, if anything.
+    fn apply(&mut self, kind: &str, data: &Value) -> Option<Result<StreamEvent, LlmError>> {
         match kind {
             "message_start" => {
                 let usage = data.get("message").and_then(|m| m.get("usage"));
                 if usage.is_some() {
-                    st.usage = parse_usage(usage);
+                    self.usage = parse_usage(usage);
                 }
             }
             "content_block_delta" => {
@@ -319,8 +330,7 @@ async fn next_event(mut st: StreamState) -> Step {
                     .and_then(Value::as_str)
                     .unwrap_or_default();
                 if !text.is_empty() {
-                    let text = text.to_owned();
-                    return Some((Ok(StreamEvent::Delta(text)), st));
+                    return Some(Ok(StreamEvent::Delta(text.to_owned())));
                 }
             }
             "message_delta" => {
@@ -329,30 +339,30 @@ async fn next_event(mut st: StreamState) -> Step {
                     .and_then(|d| d.get("stop_reason"))
                     .and_then(Value::as_str)
                 {
-                    st.finish = stop_reason(reason);
+                    self.finish = stop_reason(reason);
                 }
                 // Cumulative, not an increment.
                 if let Some(n) = token_count(data.get("usage").and_then(|u| u.get("output_tokens")))
                 {
-                    st.usage.output_tokens = n;
+                    self.usage.output_tokens = n;
                 }
             }
             "message_stop" => {
-                st.over = true;
-                let done = StreamEvent::Done {
-                    usage: st.usage,
-                    finish_reason: st.finish,
-                };
-                return Some((Ok(done), st));
+                self.over = true;
+                return Some(Ok(StreamEvent::Done {
+                    usage: self.usage,
+                    finish_reason: self.finish,
+                }));
             }
             "error" => {
-                st.over = true;
+                self.over = true;
                 let err = anthropic_error(data.get("error").unwrap_or(&Value::Null));
-                return Some((Err(scrub_err(&st.config, err)), st));
+                return Some(Err(scrub_err(&self.config, err)));
             }
             // ping, content_block_start/stop, and whatever Anthropic adds later.
             _ => {}
         }
+        None
     }
 }
 

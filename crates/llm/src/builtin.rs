@@ -307,100 +307,11 @@ impl BuiltinModel {
         let backend = backend()?;
         let prompt = self.render_prompt(&req.messages)?;
         let tokens = self.tokenize_prompt(&prompt)?;
-        let n_prompt = tokens.len() as u32;
-        if n_prompt >= self.context_len {
-            return Err(LlmError::Builtin(format!(
-                "the prompt is {n_prompt} tokens but the built-in model's context holds {} \
-                 (prompt and answer together): shorten the prompt",
-                self.context_len
-            )));
-        }
-        let room = self.context_len - n_prompt;
-        // A shaped answer ends by itself within its bound, so the cap is set to that bound;
-        // a prompt that leaves less room than the bound is refused rather than cut off.
         let shape = req.shape.as_ref().filter(|_| req.json_schema.is_none());
-        let wanted = req
-            .max_tokens
-            .filter(|&n| n > 0)
-            .unwrap_or(if req.json_schema.is_some() {
-                DEFAULT_MAX_TOKENS_SCHEMA
-            } else {
-                DEFAULT_MAX_TOKENS_TEXT
-            });
-        let max_tokens = match shape {
-            Some(shape) if shape.max_tokens() > room => {
-                return Err(LlmError::Builtin(format!(
-                    "the prompt is {n_prompt} tokens, which leaves {room} of the built-in model's \
-                     {} for the answer, but an answer of this shape may take {}: shorten the \
-                     prompt or the answer",
-                    self.context_len,
-                    shape.max_tokens()
-                )));
-            }
-            Some(shape) => shape.max_tokens(),
-            None => wanted.min(room),
-        };
-
-        let gbnf = match (&req.json_schema, shape) {
-            (Some(spec), _) => Some((
-                grammar::grammar_for_schema(&spec.schema).map_err(LlmError::Builtin)?,
-                format!("schema {:?}", spec.name),
-            )),
-            (None, Some(shape)) => Some((
-                grammar::grammar_for_shape(shape).map_err(LlmError::Builtin)?,
-                "the answer's shape".to_owned(),
-            )),
-            (None, None) => None,
-        };
-        let grammar = match gbnf {
-            Some((gbnf, what)) => Some(LlamaSampler::grammar(&self.model, &gbnf, "root").map_err(
-                |e| LlmError::Builtin(format!("llama.cpp rejected the grammar for {what}: {e}")),
-            )?),
-            None => None,
-        };
-        let temperature = req.temperature.unwrap_or(DEFAULT_TEMPERATURE);
-        // Small models fall into loops in free text ("the the the", a line said again);
-        // a mild repetition penalty over the last tokens keeps shaped prose moving.
-        let penalties = matches!(shape, Some(TextShape::Text { .. })).then(|| {
-            LlamaSampler::penalties(
-                self.model.n_vocab(),
-                REPEAT_WINDOW,
-                REPEAT_PENALTY,
-                0.0,
-                0.0,
-            )
-        });
-        let chain = if temperature <= 0.0 {
-            LlamaSampler::greedy()
-        } else {
-            LlamaSampler::chain(
-                penalties.into_iter().chain([
-                    LlamaSampler::top_k(40),
-                    LlamaSampler::top_p(0.95, 1),
-                    LlamaSampler::min_p(0.05, 1),
-                    LlamaSampler::temp(temperature),
-                    LlamaSampler::dist(req.seed.map_or_else(seed, |s| (s ^ (s >> 32)) as u32)),
-                ]),
-                true,
-            )
-        };
-
-        let threads = i32::try_from(self.options.threads).unwrap_or(1);
-        let params = LlamaContextParams::default()
-            .with_n_ctx(NonZeroU32::new(self.context_len))
-            .with_n_batch(PROMPT_BATCH as u32)
-            .with_n_threads(threads)
-            .with_n_threads_batch(threads)
-            .with_no_perf(true);
-        let ctx = {
-            let _turn = CONTEXT_CREATION.lock().unwrap_or_else(|p| p.into_inner());
-            self.model.new_context(backend, params).map_err(|e| {
-                LlmError::Builtin(format!(
-                    "could not create a llama.cpp context of {} tokens: {e}",
-                    self.context_len
-                ))
-            })?
-        };
+        let max_tokens = self.answer_cap(req, shape, tokens.len() as u32)?;
+        let grammar = self.grammar(req, shape)?;
+        let chain = self.sampler_chain(req, shape);
+        let ctx = self.new_context(backend)?;
         Ok(Prepared {
             ctx,
             tokens,
@@ -412,102 +323,133 @@ impl BuiltinModel {
         })
     }
 
+    /// How many tokens the answer may take once the prompt's `n_prompt` are in the context.
+    fn answer_cap(
+        &self,
+        req: &CompletionRequest,
+        shape: Option<&TextShape>,
+        n_prompt: u32,
+    ) -> Result<u32, LlmError> {
+        if n_prompt >= self.context_len {
+            return Err(LlmError::Builtin(format!(
+                "the prompt is {n_prompt} tokens but the built-in model's context holds {} \
+                 (prompt and answer together): shorten the prompt",
+                self.context_len
+            )));
+        }
+        let room = self.context_len - n_prompt;
+        // A shaped answer ends by itself within its bound, so the cap is set to that bound;
+        // a prompt that leaves less room than the bound is refused rather than cut off.
+        let wanted = req
+            .max_tokens
+            .filter(|&n| n > 0)
+            .unwrap_or(if req.json_schema.is_some() {
+                DEFAULT_MAX_TOKENS_SCHEMA
+            } else {
+                DEFAULT_MAX_TOKENS_TEXT
+            });
+        match shape {
+            Some(shape) if shape.max_tokens() > room => Err(LlmError::Builtin(format!(
+                "the prompt is {n_prompt} tokens, which leaves {room} of the built-in model's \
+                 {} for the answer, but an answer of this shape may take {}: shorten the \
+                 prompt or the answer",
+                self.context_len,
+                shape.max_tokens()
+            ))),
+            Some(shape) => Ok(shape.max_tokens()),
+            None => Ok(wanted.min(room)),
+        }
+    }
+
+    /// The grammar that holds the answer to the request's schema or shape, if it has one.
+    fn grammar(
+        &self,
+        req: &CompletionRequest,
+        shape: Option<&TextShape>,
+    ) -> Result<Option<LlamaSampler>, LlmError> {
+        let gbnf = match (&req.json_schema, shape) {
+            (Some(spec), _) => Some((
+                grammar::grammar_for_schema(&spec.schema).map_err(LlmError::Builtin)?,
+                format!("schema {:?}", spec.name),
+            )),
+            (None, Some(shape)) => Some((
+                grammar::grammar_for_shape(shape).map_err(LlmError::Builtin)?,
+                "the answer's shape".to_owned(),
+            )),
+            (None, None) => None,
+        };
+        let Some((gbnf, what)) = gbnf else {
+            return Ok(None);
+        };
+        LlamaSampler::grammar(&self.model, &gbnf, "root")
+            .map(Some)
+            .map_err(|e| {
+                LlmError::Builtin(format!("llama.cpp rejected the grammar for {what}: {e}"))
+            })
+    }
+
+    /// Greedy at temperature 0, else top-k → top-p → min-p → temperature → a seeded draw.
+    fn sampler_chain(&self, req: &CompletionRequest, shape: Option<&TextShape>) -> LlamaSampler {
+        let temperature = req.temperature.unwrap_or(DEFAULT_TEMPERATURE);
+        if temperature <= 0.0 {
+            return LlamaSampler::greedy();
+        }
+        // Small models fall into loops in free text ("the the the", a line said again);
+        // a mild repetition penalty over the last tokens keeps shaped prose moving.
+        let penalties = matches!(shape, Some(TextShape::Text { .. })).then(|| {
+            LlamaSampler::penalties(
+                self.model.n_vocab(),
+                REPEAT_WINDOW,
+                REPEAT_PENALTY,
+                0.0,
+                0.0,
+            )
+        });
+        LlamaSampler::chain(
+            penalties.into_iter().chain([
+                LlamaSampler::top_k(40),
+                LlamaSampler::top_p(0.95, 1),
+                LlamaSampler::min_p(0.05, 1),
+                LlamaSampler::temp(temperature),
+                LlamaSampler::dist(req.seed.map_or_else(seed, |s| (s ^ (s >> 32)) as u32)),
+            ]),
+            true,
+        )
+    }
+
+    fn new_context(&self, backend: &LlamaBackend) -> Result<LlamaContext<'_>, LlmError> {
+        let threads = i32::try_from(self.options.threads).unwrap_or(1);
+        let params = LlamaContextParams::default()
+            .with_n_ctx(NonZeroU32::new(self.context_len))
+            .with_n_batch(PROMPT_BATCH as u32)
+            .with_n_threads(threads)
+            .with_n_threads_batch(threads)
+            .with_no_perf(true);
+        let _turn = CONTEXT_CREATION.lock().unwrap_or_else(|p| p.into_inner());
+        self.model.new_context(backend, params).map_err(|e| {
+            LlmError::Builtin(format!(
+                "could not create a llama.cpp context of {} tokens: {e}",
+                self.context_len
+            ))
+        })
+    }
+
     fn run(
         &self,
         p: &mut Prepared<'_>,
         cancel: &AtomicBool,
         on_delta: &mut dyn FnMut(&str) -> bool,
     ) -> Result<(CompletionResponse, GenerationStats), LlmError> {
-        let decode_err = |e: llama_cpp_2::DecodeError| {
-            LlmError::Builtin(format!("llama.cpp could not decode: {e}"))
-        };
-        let batch_err = |e: llama_cpp_2::llama_batch::BatchAddError| {
-            LlmError::Builtin(format!("llama.cpp batch: {e}"))
-        };
-        let vocab = self.model.vocab();
         let mut batch = LlamaBatch::new(PROMPT_BATCH, 1);
-
         let prompt_started = Instant::now();
-        let mut pos: i32 = 0;
-        let last = p.tokens.len().saturating_sub(1);
-        for (chunk_no, chunk) in p.tokens.chunks(PROMPT_BATCH).enumerate() {
-            batch.clear();
-            for (i, &token) in chunk.iter().enumerate() {
-                let is_last = chunk_no * PROMPT_BATCH + i == last;
-                batch.add(token, pos, &[0], is_last).map_err(batch_err)?;
-                pos += 1;
-            }
-            p.ctx.decode(&mut batch).map_err(decode_err)?;
-            if cancel.load(Ordering::Relaxed) {
-                return Err(LlmError::Builtin("generation cancelled".into()));
-            }
-        }
+        let pos = read_prompt(p, &mut batch, cancel)?;
         let prompt_time = prompt_started.elapsed();
-        let mut logits_at = batch.n_tokens() - 1;
-
         let gen_started = Instant::now();
-        let mut utf8 = text::Utf8Assembler::default();
-        let mut out = String::new();
-        let mut generated: u32 = 0;
-        let mut finish = FinishReason::Length;
-        let mut hit_stop_string = false;
-        let mut piece = Vec::new();
-        let mut emit = |s: &str, out: &mut String| -> bool {
-            if s.is_empty() {
-                return true;
-            }
-            out.push_str(s);
-            on_delta(s)
-        };
-        while generated < p.max_tokens {
-            if cancel.load(Ordering::Relaxed) {
-                return Err(LlmError::Builtin("generation cancelled".into()));
-            }
-            let token = sample(&p.ctx, logits_at, p.grammar.as_mut(), &mut p.chain)?;
-            if vocab.is_eog(token) {
-                finish = FinishReason::Stop;
-                break;
-            }
-            generated += 1;
-            piece.clear();
-            vocab.token_to_piece_into(token, &mut piece, false, None);
-            let filtered = p.stop.push(&utf8.push(&piece));
-            if !emit(&filtered.emit, &mut out) {
-                return Err(LlmError::Builtin("the reader went away".into()));
-            }
-            if filtered.stopped {
-                finish = FinishReason::Stop;
-                hit_stop_string = true;
-                break;
-            }
-            if generated == p.max_tokens {
-                break; // no need to decode a token nobody will read
-            }
-            batch.clear();
-            batch.add(token, pos, &[0], true).map_err(batch_err)?;
-            pos += 1;
-            p.ctx.decode(&mut batch).map_err(decode_err)?;
-            logits_at = 0;
-        }
-        if !hit_stop_string {
-            // Flush what was held back: an unfinished character, a possible stop-string start.
-            let tail = p.stop.push(&utf8.finish());
-            let mut rest = tail.emit;
-            if !tail.stopped {
-                rest.push_str(&p.stop.finish());
-            }
-            emit(&rest, &mut out);
-        }
+        let answer = self.generate(p, &mut batch, pos, cancel, on_delta)?;
         let generation_time = gen_started.elapsed();
-
-        let usage = Usage {
-            input_tokens: p.tokens.len() as u32,
-            output_tokens: generated,
-            cached_input_tokens: 0,
-        };
         let stats = GenerationStats {
-            prompt_tokens: usage.input_tokens,
-            generated_tokens: generated,
+            prompt_tokens: p.tokens.len() as u32,
+            generated_tokens: answer.tokens,
             setup_time: p.setup_time,
             prompt_time,
             generation_time,
@@ -517,18 +459,83 @@ impl BuiltinModel {
             generated_tokens = stats.generated_tokens,
             prompt_tps = stats.prompt_tokens_per_sec(),
             gen_tps = stats.generation_tokens_per_sec(),
-            finish = ?finish,
+            finish = ?answer.finish,
             "built-in generation"
         );
-        Ok((
-            CompletionResponse {
-                text: out,
-                usage,
-                finish_reason: finish,
-                model: self.name.clone(),
+        let response = CompletionResponse {
+            text: answer.text,
+            usage: Usage {
+                input_tokens: stats.prompt_tokens,
+                output_tokens: answer.tokens,
+                cached_input_tokens: 0,
             },
-            stats,
-        ))
+            finish_reason: answer.finish,
+            model: self.name.clone(),
+        };
+        Ok((response, stats))
+    }
+
+    /// Samples and decodes one token at a time from the prompt's last logits until the
+    /// model ends, a stop string appears or the cap is reached, passing text on as it
+    /// comes.
+    fn generate(
+        &self,
+        p: &mut Prepared<'_>,
+        batch: &mut LlamaBatch,
+        mut pos: i32,
+        cancel: &AtomicBool,
+        on_delta: &mut dyn FnMut(&str) -> bool,
+    ) -> Result<Generated, LlmError> {
+        let vocab = self.model.vocab();
+        let mut logits_at = batch.n_tokens() - 1;
+        let mut utf8 = text::Utf8Assembler::default();
+        let mut out = Generated {
+            text: String::new(),
+            tokens: 0,
+            finish: FinishReason::Length,
+        };
+        let mut hit_stop_string = false;
+        let mut piece = Vec::new();
+        while out.tokens < p.max_tokens {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(LlmError::Builtin("generation cancelled".into()));
+            }
+            let token = sample(&p.ctx, logits_at, p.grammar.as_mut(), &mut p.chain)?;
+            if vocab.is_eog(token) {
+                out.finish = FinishReason::Stop;
+                break;
+            }
+            out.tokens += 1;
+            piece.clear();
+            vocab.token_to_piece_into(token, &mut piece, false, None);
+            let filtered = p.stop.push(&utf8.push(&piece));
+            if !emit(&filtered.emit, &mut out.text, on_delta) {
+                return Err(LlmError::Builtin("the reader went away".into()));
+            }
+            if filtered.stopped {
+                out.finish = FinishReason::Stop;
+                hit_stop_string = true;
+                break;
+            }
+            if out.tokens == p.max_tokens {
+                break; // no need to decode a token nobody will read
+            }
+            batch.clear();
+            batch.add(token, pos, &[0], true).map_err(batch_err)?;
+            pos += 1;
+            p.ctx.decode(batch).map_err(decode_err)?;
+            logits_at = 0;
+        }
+        if !hit_stop_string {
+            // Flush what was held back: an unfinished character, a possible stop-string start.
+            let tail = p.stop.push(&utf8.finish());
+            let mut rest = tail.emit;
+            if !tail.stopped {
+                rest.push_str(&p.stop.finish());
+            }
+            emit(&rest, &mut out.text, on_delta);
+        }
+        Ok(out)
     }
 
     fn render_prompt(&self, messages: &[ChatMessage]) -> Result<String, LlmError> {
@@ -598,6 +605,54 @@ struct Prepared<'m> {
     chain: LlamaSampler,
     stop: text::StopFilter,
     setup_time: Duration,
+}
+
+/// The answer as generation left it.
+struct Generated {
+    text: String,
+    tokens: u32,
+    finish: FinishReason,
+}
+
+/// Decodes the prompt in batches, asking for logits of its last token only; returns the
+/// position the answer starts at.
+fn read_prompt(
+    p: &mut Prepared<'_>,
+    batch: &mut LlamaBatch,
+    cancel: &AtomicBool,
+) -> Result<i32, LlmError> {
+    let mut pos: i32 = 0;
+    let last = p.tokens.len().saturating_sub(1);
+    for (chunk_no, chunk) in p.tokens.chunks(PROMPT_BATCH).enumerate() {
+        batch.clear();
+        for (i, &token) in chunk.iter().enumerate() {
+            let is_last = chunk_no * PROMPT_BATCH + i == last;
+            batch.add(token, pos, &[0], is_last).map_err(batch_err)?;
+            pos += 1;
+        }
+        p.ctx.decode(batch).map_err(decode_err)?;
+        if cancel.load(Ordering::Relaxed) {
+            return Err(LlmError::Builtin("generation cancelled".into()));
+        }
+    }
+    Ok(pos)
+}
+
+/// Appends `s` to the answer and hands it to the reader; `false` when the reader went away.
+fn emit(s: &str, out: &mut String, on_delta: &mut dyn FnMut(&str) -> bool) -> bool {
+    if s.is_empty() {
+        return true;
+    }
+    out.push_str(s);
+    on_delta(s)
+}
+
+fn decode_err(e: llama_cpp_2::DecodeError) -> LlmError {
+    LlmError::Builtin(format!("llama.cpp could not decode: {e}"))
+}
+
+fn batch_err(e: llama_cpp_2::llama_batch::BatchAddError) -> LlmError {
+    LlmError::Builtin(format!("llama.cpp batch: {e}"))
 }
 
 /// Picks the next token. Like llama.cpp's common sampler, it samples without the grammar

@@ -279,49 +279,68 @@ pub fn extract(text: &str) -> Result<Extracted, String> {
         return Ok(clean(v));
     }
     let fenced = fenced_block(text);
-    let body = fenced.unwrap_or(text);
     if let Some(fenced) = fenced
         && let Ok(v) = serde_json::from_str(fenced.trim())
     {
         return Ok(clean(v));
     }
-    // Every object/array start is a candidate; prose such as "{as asked}" can precede the
-    // real answer, and the real answer is the longest one.
-    let spans: Vec<(usize, &str)> = body
-        .char_indices()
-        .filter(|(_, c)| *c == '{' || *c == '[')
+    let spans = candidates(fenced.unwrap_or(text));
+    match longest_parsed(&spans) {
+        Some(found) => Ok(found),
+        None => repair_longest(&spans),
+    }
+}
+
+/// What may open the answer: an object or an array.
+const OPENERS: [char; 2] = ['{', '['];
+
+/// Every object/array start is a candidate, with its start and its balanced span (or the
+/// rest of the text when it never closes); prose such as "{as asked}" can precede the
+/// real answer, and the real answer is the longest one.
+fn candidates(body: &str) -> Vec<(usize, &str)> {
+    body.char_indices()
+        .filter(|(_, c)| OPENERS.contains(c))
         .take(MAX_CANDIDATES)
         .map(|(start, _)| {
             let rest = &body[start..];
             (start, balanced_end(rest).map_or(rest, |end| &rest[..end]))
         })
-        .collect();
-    let candidates: Vec<&str> = spans.iter().map(|(_, c)| *c).collect();
-    let parsed = spans
+        .collect()
+}
+
+/// The longest candidate that parses as it is — unless a broken candidate around it
+/// repairs into the whole answer.
+fn longest_parsed(spans: &[(usize, &str)]) -> Option<Extracted> {
+    let (start, len, v) = spans
         .iter()
         .filter_map(|&(start, c)| {
             serde_json::from_str::<Value>(c)
                 .ok()
                 .map(|v| (start, c.len(), v))
         })
-        .max_by_key(|(_, len, _)| *len);
-    if let Some((start, len, v)) = parsed {
-        // A clean fragment inside a broken answer (`"messages": []` in an object with a
-        // trailing comma) is not the answer: the answer around it, repaired, is.
-        let around = spans
-            .iter()
-            .filter(|&&(s, c)| s < start && s + c.len() >= start + len)
-            .map(|(_, c)| *c)
-            .max_by_key(|c| c.len());
-        if let Some(value @ (Value::Object(_) | Value::Array(_))) = around.and_then(repair) {
-            return Ok(Extracted {
-                value,
-                repaired: true,
-            });
-        }
-        return Ok(clean(v));
+        .max_by_key(|(_, len, _)| *len)?;
+    // A clean fragment inside a broken answer (`"messages": []` in an object with a
+    // trailing comma) is not the answer: the answer around it, repaired, is.
+    let around = spans
+        .iter()
+        .filter(|&&(s, c)| s < start && s + c.len() >= start + len)
+        .map(|(_, c)| *c)
+        .max_by_key(|c| c.len());
+    if let Some(value @ (Value::Object(_) | Value::Array(_))) = around.and_then(repair) {
+        return Some(Extracted {
+            value,
+            repaired: true,
+        });
     }
-    let Some(candidate) = candidates.iter().copied().max_by_key(|c| c.len()) else {
+    Some(Extracted {
+        value: v,
+        repaired: false,
+    })
+}
+
+/// No candidate parses: the longest one repaired, or why it cannot be.
+fn repair_longest(spans: &[(usize, &str)]) -> Result<Extracted, String> {
+    let Some(candidate) = spans.iter().map(|(_, c)| *c).max_by_key(|c| c.len()) else {
         return Err("the answer contains no JSON object".into());
     };
     match repair(candidate) {
@@ -392,7 +411,7 @@ fn balanced_end(s: &str) -> Option<usize> {
 /// overflow aborts the process (no unwinding), so very bracket-heavy text is not repaired:
 /// measured here, 3,200 nested levels overflow a 2 MB tokio worker stack in a debug build.
 fn repair(candidate: &str) -> Option<Value> {
-    if candidate.chars().filter(|c| matches!(c, '{' | '[')).count() > MAX_REPAIR_BRACKETS {
+    if candidate.chars().filter(|c| OPENERS.contains(c)).count() > MAX_REPAIR_BRACKETS {
         return None;
     }
     let candidate = candidate.to_owned();

@@ -49,6 +49,12 @@ macro_rules! tables {
             ])
         }
 
+        /// Inserts every table's rows, in [`TABLES`] order, ids kept.
+        async fn insert_all(conn: &impl ConnectionTrait, t: Tables) -> Result<(), DbErr> {
+            $(insert_rows::<$name::Entity, $name::ActiveModel>(conn, t.$name).await?;)*
+            Ok(())
+        }
+
         impl Tables {
             /// Rows in all tables together.
             pub fn row_count(&self) -> usize {
@@ -120,109 +126,70 @@ where
 /// without that link first and linked once all rows are in, so their order is free.
 /// Run it inside a transaction: it stops at the first error and leaves partial writes
 /// for the caller to roll back.
-pub async fn write_all(conn: &impl ConnectionTrait, t: Tables) -> Result<(), DbErr> {
-    let Tables {
-        company,
-        mut department,
-        team,
-        mut employee,
-        employee_state,
-        provider,
-        model_price,
-        model_route,
-        secretary_message,
-        secretary_action,
-        trace,
-        chat,
-        chat_member,
-        chat_message,
-        chat_summary,
-        requirement,
-        mut task,
-        memory,
-        relationship,
-        thought,
-        mail,
-        meeting,
-        moderator_note,
-        decision,
-        approval,
-        tool_call,
-        cost_ledger,
-    } = t;
-    let parents: Vec<(i32, i32)> = department
-        .iter_mut()
-        .filter_map(|d| d.parent_id.take().map(|p| (d.id, p)))
-        .collect();
-    let managers: Vec<(i32, i32)> = employee
-        .iter_mut()
-        .filter_map(|e| e.manager_id.take().map(|m| (e.id, m)))
-        .collect();
-    let parent_tasks: Vec<(i32, i32)> = task
-        .iter_mut()
-        .filter_map(|x| x.parent_task_id.take().map(|p| (x.id, p)))
-        .collect();
-
-    insert_rows::<company::Entity, company::ActiveModel>(conn, company).await?;
-    insert_rows::<department::Entity, department::ActiveModel>(conn, department).await?;
-    insert_rows::<team::Entity, team::ActiveModel>(conn, team).await?;
-    insert_rows::<employee::Entity, employee::ActiveModel>(conn, employee).await?;
-    insert_rows::<employee_state::Entity, employee_state::ActiveModel>(conn, employee_state)
-        .await?;
-    insert_rows::<provider::Entity, provider::ActiveModel>(conn, provider).await?;
-    insert_rows::<model_price::Entity, model_price::ActiveModel>(conn, model_price).await?;
-    insert_rows::<model_route::Entity, model_route::ActiveModel>(conn, model_route).await?;
-    insert_rows::<secretary_message::Entity, secretary_message::ActiveModel>(
-        conn,
-        secretary_message,
-    )
-    .await?;
-    insert_rows::<secretary_action::Entity, secretary_action::ActiveModel>(conn, secretary_action)
-        .await?;
-    insert_rows::<trace::Entity, trace::ActiveModel>(conn, trace).await?;
-    insert_rows::<chat::Entity, chat::ActiveModel>(conn, chat).await?;
-    insert_rows::<chat_member::Entity, chat_member::ActiveModel>(conn, chat_member).await?;
-    insert_rows::<chat_message::Entity, chat_message::ActiveModel>(conn, chat_message).await?;
-    insert_rows::<chat_summary::Entity, chat_summary::ActiveModel>(conn, chat_summary).await?;
-    insert_rows::<requirement::Entity, requirement::ActiveModel>(conn, requirement).await?;
-    insert_rows::<task::Entity, task::ActiveModel>(conn, task).await?;
-    insert_rows::<memory::Entity, memory::ActiveModel>(conn, memory).await?;
-    insert_rows::<relationship::Entity, relationship::ActiveModel>(conn, relationship).await?;
-    insert_rows::<thought::Entity, thought::ActiveModel>(conn, thought).await?;
-    insert_rows::<mail::Entity, mail::ActiveModel>(conn, mail).await?;
-    insert_rows::<meeting::Entity, meeting::ActiveModel>(conn, meeting).await?;
-    insert_rows::<moderator_note::Entity, moderator_note::ActiveModel>(conn, moderator_note)
-        .await?;
-    insert_rows::<decision::Entity, decision::ActiveModel>(conn, decision).await?;
-    insert_rows::<approval::Entity, approval::ActiveModel>(conn, approval).await?;
-    insert_rows::<tool_call::Entity, tool_call::ActiveModel>(conn, tool_call).await?;
-    insert_rows::<cost_ledger::Entity, cost_ledger::ActiveModel>(conn, cost_ledger).await?;
-
-    for (id, parent) in parents {
-        department::Entity::update_many()
-            .col_expr(department::Column::ParentId, Expr::value(parent))
-            .filter(department::Column::Id.eq(id))
-            .exec(conn)
-            .await?;
-    }
-    for (id, manager) in managers {
-        employee::Entity::update_many()
-            .col_expr(employee::Column::ManagerId, Expr::value(manager))
-            .filter(employee::Column::Id.eq(id))
-            .exec(conn)
-            .await?;
-    }
-    for (id, parent) in parent_tasks {
-        task::Entity::update_many()
-            .col_expr(task::Column::ParentTaskId, Expr::value(parent))
-            .filter(task::Column::Id.eq(id))
-            .exec(conn)
-            .await?;
-    }
+pub async fn write_all(conn: &impl ConnectionTrait, mut t: Tables) -> Result<(), DbErr> {
+    let links = SelfLinks::take(&mut t);
+    insert_all(conn, t).await?;
+    links.restore(conn).await?;
     if conn.get_database_backend() == DbBackend::Postgres {
         advance_sequences(conn).await?;
     }
     Ok(())
+}
+
+/// The links from a row to another row of the same table, as `(row, target)` pairs.
+struct SelfLinks {
+    parent_departments: Vec<(i32, i32)>,
+    managers: Vec<(i32, i32)>,
+    parent_tasks: Vec<(i32, i32)>,
+}
+
+impl SelfLinks {
+    /// Takes the links out of the rows, so the rows can be inserted in any order.
+    fn take(t: &mut Tables) -> Self {
+        Self {
+            parent_departments: t
+                .department
+                .iter_mut()
+                .filter_map(|d| d.parent_id.take().map(|p| (d.id, p)))
+                .collect(),
+            managers: t
+                .employee
+                .iter_mut()
+                .filter_map(|e| e.manager_id.take().map(|m| (e.id, m)))
+                .collect(),
+            parent_tasks: t
+                .task
+                .iter_mut()
+                .filter_map(|x| x.parent_task_id.take().map(|p| (x.id, p)))
+                .collect(),
+        }
+    }
+
+    /// Puts the links back once every row is in.
+    async fn restore(self, conn: &impl ConnectionTrait) -> Result<(), DbErr> {
+        for (id, parent) in self.parent_departments {
+            department::Entity::update_many()
+                .col_expr(department::Column::ParentId, Expr::value(parent))
+                .filter(department::Column::Id.eq(id))
+                .exec(conn)
+                .await?;
+        }
+        for (id, manager) in self.managers {
+            employee::Entity::update_many()
+                .col_expr(employee::Column::ManagerId, Expr::value(manager))
+                .filter(employee::Column::Id.eq(id))
+                .exec(conn)
+                .await?;
+        }
+        for (id, parent) in self.parent_tasks {
+            task::Entity::update_many()
+                .col_expr(task::Column::ParentTaskId, Expr::value(parent))
+                .filter(task::Column::Id.eq(id))
+                .exec(conn)
+                .await?;
+        }
+        Ok(())
+    }
 }
 
 /// Tables whose integer `id` comes from a sequence.

@@ -338,8 +338,6 @@ async fn employee_state_is_upserted(db: &Db) {
             patience: Set(100.0),
             fatigue: Set(0.0),
             stress: Set(12.5),
-            last_interest: Set(Some(7)),
-            last_saturation: Set(None),
             updated_at: Set(t0()),
             ..Default::default()
         },
@@ -347,10 +345,7 @@ async fn employee_state_is_upserted(db: &Db) {
     .await
     .unwrap();
     assert_eq!(s.review_rejections, 0, "defaults to 0");
-    assert_eq!(
-        (s.patience, s.stress, s.last_interest),
-        (100.0, 12.5, Some(7))
-    );
+    assert_eq!((s.patience, s.fatigue, s.stress), (100.0, 0.0, 12.5));
 
     // An existing row takes any subset.
     let later = t0() + Duration::minutes(5);
@@ -359,7 +354,7 @@ async fn employee_state_is_upserted(db: &Db) {
         employee_state::ActiveModel {
             employee_id: Set(ALICE),
             review_rejections: Set(2),
-            last_saturation: Set(Some(4)),
+            fatigue: Set(30.0),
             updated_at: Set(later),
             ..Default::default()
         },
@@ -367,8 +362,9 @@ async fn employee_state_is_upserted(db: &Db) {
     .await
     .unwrap();
     assert_eq!(
-        (s2.patience, s2.stress, s2.last_interest, s2.last_saturation),
-        (100.0, 12.5, Some(7), Some(4))
+        (s2.patience, s2.fatigue, s2.stress),
+        (100.0, 30.0, 12.5),
+        "the fields not given are kept"
     );
     assert_eq!((s2.review_rejections, s2.updated_at), (2, later));
     assert_eq!(mind::employee_state(db, ALICE).await.unwrap(), Some(s2));

@@ -1,6 +1,6 @@
 //! The app shell itself (no company data).
 
-/// The webview painted its first frame with the app (start-up figures).
+/// The first frame with the app is painted: the shell logs the start-up time (scripts/startup.sh).
 #[tauri::command]
 pub fn ui_first_paint() {
     crate::startup::first_paint();

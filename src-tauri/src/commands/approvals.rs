@@ -9,6 +9,8 @@ use tauri::State;
 
 type Res<T> = Result<T, IpcError>;
 
+/// Waiting ones oldest first (`pending`), or decided ones newest first (`history`, each filter when
+/// set).
 #[tauri::command]
 pub async fn list_approvals(
     core: State<'_, AppCore>,
@@ -17,13 +19,17 @@ pub async fn list_approvals(
     Ok(core.approvals.list(input).await?)
 }
 
+/// The first decision wins and, when it approves, runs the action once. The same decision again
+/// returns the approval unchanged; the other way is `already_decided`; past its time,
+/// `approval_expired`.
+///
 /// The UI decides as `ui`; the sender cannot claim another channel.
 #[tauri::command]
 pub async fn decide_approval(core: State<'_, AppCore>, input: DecideApproval) -> Res<ApprovalDto> {
     Ok(core.approvals.decide(input, DecidedVia::Ui).await?)
 }
 
-/// Several at once ("approve selected"): what came of each.
+/// Several at once, each bound to the seal its card showed; what came of each, in order.
 #[tauri::command]
 pub async fn decide_approvals(
     core: State<'_, AppCore>,
@@ -32,12 +38,15 @@ pub async fn decide_approvals(
     Ok(core.approvals.decide_all(input, DecidedVia::Ui).await?)
 }
 
-/// The hosts employees' webhooks may reach (Settings → Webhooks).
+/// The hosts employees' webhooks may reach (`host` or `host:port`), in the order added.
 #[tauri::command]
 pub async fn webhook_destinations(core: State<'_, AppCore>) -> Res<WebhookDestinations> {
     Ok(core.approvals.webhook_settings().await?)
 }
 
+/// Replaces the whole list; each entry is normalised (a pasted URL keeps only its host and explicit
+/// port) and the stored list comes back. `invalid_input` for an entry that is not a host, and
+/// nothing changes.
 #[tauri::command]
 pub async fn set_webhook_destinations(
     core: State<'_, AppCore>,

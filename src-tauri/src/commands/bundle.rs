@@ -13,8 +13,9 @@ pub async fn export_company(core: State<'_, AppCore>) -> Res<String> {
     Ok(bundle::to_json(&bundle::export(&core).await?)?)
 }
 
-/// Saves the bundle as `file_name` in the user's Downloads folder (their home when there
-/// is none) and says where: a webview download would land wherever the app was started.
+/// Exports and saves the bundle as `fileName` in the user's Downloads folder (their home when
+/// there is none; never over a file) and says where: a webview download would land wherever the
+/// app was started.
 #[tauri::command]
 pub async fn save_company_bundle<R: Runtime>(
     app: AppHandle<R>,
@@ -37,18 +38,20 @@ pub async fn save_company_bundle<R: Runtime>(
     Ok(bundle::write_file(&json, &dir, &file_name)?)
 }
 
+/// Reads a bundle into an empty database only (`database_not_empty` otherwise), all or nothing.
 #[tauri::command]
 pub async fn import_company(core: State<'_, AppCore>, json: String) -> Res<ImportReport> {
     Ok(bundle::import(&core, bundle::parse(&json)?).await?)
 }
 
-/// Provider URLs and CLI commands imported with the company, not yet confirmed here.
+/// Provider URLs and CLI commands that came in with an imported company and are not used until
+/// confirmed.
 #[tauri::command]
 pub async fn imported_to_confirm(core: State<'_, AppCore>) -> Res<ImportedToConfirm> {
     Ok(core.imported_to_confirm().await?)
 }
 
-/// The boss confirms one of them, exactly as it was shown.
+/// Confirms one, exactly as shown: `invalid_input` when it changed since (nothing is confirmed).
 #[tauri::command]
 pub async fn confirm_imported(
     core: State<'_, AppCore>,

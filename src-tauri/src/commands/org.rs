@@ -63,12 +63,12 @@ pub async fn set_department_lead(
 
 #[tauri::command]
 pub async fn hire_employee(core: State<'_, AppCore>, input: NewEmployee) -> Res<EmployeeDto> {
-    Ok(core.hire(input).await?)
+    Ok(core.org.hire(input).await?)
 }
 
 #[tauri::command]
 pub async fn move_employee(core: State<'_, AppCore>, input: MoveEmployee) -> Res<EmployeeDto> {
-    Ok(core.move_employee(input).await?)
+    Ok(core.org.move_employee(input).await?)
 }
 
 #[tauri::command]
@@ -81,6 +81,7 @@ pub async fn fire_employee(core: State<'_, AppCore>, input: FireEmployee) -> Res
     Ok(core.org.fire(input).await?)
 }
 
+/// The employee's own provider + model; `provider: null` (or "") goes back to the company default.
 #[tauri::command]
 pub async fn set_employee_backend(
     core: State<'_, AppCore>,

@@ -25,6 +25,8 @@ pub async fn delete_provider(core: State<'_, AppCore>, input: ProviderRef) -> Re
     Ok(core.providers.delete(&input.provider_id).await?)
 }
 
+/// The one place an API key crosses IPC, towards the backend only. Callers pass it straight from
+/// the input element: never keep it in React state, a query/mutation cache, or a log.
 #[tauri::command]
 pub async fn set_provider_key(core: State<'_, AppCore>, input: SetProviderKey) -> Res<ProviderDto> {
     Ok(core.providers.set_key(input).await?)
@@ -70,7 +72,8 @@ pub async fn get_spend(core: State<'_, AppCore>) -> Res<SpendReport> {
     Ok(core.providers.spend().await?)
 }
 
-/// Whether the app is attached to a shared server (and which), for the shell's badge.
+/// Whether the company lives on a shared server (`host:port/database`, never credentials), for
+/// the shell's badge.
 #[tauri::command]
 pub fn connection(conn: State<'_, crate::Connection>) -> ConnectionDto {
     conn.0.clone()
@@ -81,12 +84,14 @@ pub async fn builtin_status(core: State<'_, AppCore>) -> Res<BuiltinStatus> {
     Ok(core.providers.builtin_status().await)
 }
 
-/// Which model answers the employees' thoughts (the UI says so when it is the small bundled one).
+/// Which model answers the employees' thoughts: the company's route, and who is on the bundled
+/// model.
 #[tauri::command]
 pub async fn thought_model(core: State<'_, AppCore>) -> Res<ThoughtModelDto> {
     Ok(core.providers.thought_model().await?)
 }
 
+/// Another GGUF file for the built-in model; `path: null` goes back to the bundled one.
 #[tauri::command]
 pub async fn set_builtin_model(
     core: State<'_, AppCore>,

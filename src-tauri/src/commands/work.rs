@@ -10,6 +10,7 @@ use tauri::State;
 
 type Res<T> = Result<T, IpcError>;
 
+/// The latest instructions, newest first, each with its model calls and what they cost.
 #[tauri::command]
 pub async fn list_traces(core: State<'_, AppCore>) -> Res<Vec<TraceSummaryDto>> {
     Ok(core
@@ -19,11 +20,13 @@ pub async fn list_traces(core: State<'_, AppCore>) -> Res<Vec<TraceSummaryDto>> 
         .map_err(cubicle_core::trace::TraceError::from)?)
 }
 
+/// One instruction's whole story, oldest first; `not_found` for an unknown id.
 #[tauri::command]
 pub async fn get_trace(core: State<'_, AppCore>, input: TraceRef) -> Res<TraceDto> {
     Ok(core.traces.get(&input.id).await?)
 }
 
+/// One column per requirement status (open → in progress → done → cancelled).
 #[tauri::command]
 pub async fn requirements_board(core: State<'_, AppCore>) -> Res<BoardDto> {
     Ok(core.work.board().await?)
@@ -37,7 +40,8 @@ pub async fn set_requirement_status(
     Ok(core.work.set_requirement_status(input).await?)
 }
 
-/// A task's saved deliverable, by task id (the webview never names a path).
+/// A task's saved deliverable by task id (the document a report links; the webview never names a
+/// path); `not_found` when there is none.
 #[tauri::command]
 pub async fn get_deliverable(
     core: State<'_, AppCore>,
@@ -46,16 +50,20 @@ pub async fn get_deliverable(
     core.deliverable(input).await
 }
 
+/// `reviewerId: null` removes the reviewer; `not_found` for an unknown or fired employee.
 #[tauri::command]
 pub async fn set_reviewer(core: State<'_, AppCore>, input: SetReviewer) -> Res<RequirementDto> {
     Ok(core.work.set_reviewer(input).await?)
 }
 
+/// The meeting held in a chat: who has the floor, the decisions, the moderator's reasons;
+/// `not_found` for any other chat.
 #[tauri::command]
 pub async fn meeting_view(core: State<'_, AppCore>, input: MeetingRef) -> Res<MeetingViewDto> {
     Ok(core.meetings.view(input.chat_id).await?)
 }
 
+/// The boss ends a meeting now: the minutes are taken; `invalid_input` when it is already closed.
 #[tauri::command]
 pub async fn close_meeting(core: State<'_, AppCore>, input: MeetingRef) -> Res<MeetingViewDto> {
     Ok(core.meetings.end(input.chat_id).await?)

@@ -1,11 +1,16 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import { FakeBackend } from "../test/fakeBackend";
-import { company, fixedOrg } from "../test/fixtures";
+import { Fake } from "../test/fake";
+import { ChatSeed, traceOf } from "../test/fakeChatSeed";
+import { company, employee, fixedOrg, world } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 /** The fixed company: department chats for Engineering (11, 12, 13), Frontend (21, 22) and Marketing (31, 32). */
-const withCompany = () => new FakeBackend(fixedOrg());
+function withCompany(org = fixedOrg()) {
+  const seed = new ChatSeed(org);
+  const backend = new Fake(world(org), seed.handlers());
+  return { backend, seed, org };
+}
 
 const chatItem = (id: number) => screen.findByTestId(`chat-item-${id}`);
 
@@ -13,13 +18,17 @@ describe("chats page", () => {
   beforeEach(() => window.history.replaceState(null, "", "#chats"));
 
   it("is in the navigation and lists every chat, the most recently active first, with kind, preview and unread count", async () => {
-    const backend = withCompany();
-    const engineering = backend.departmentChat(1)!;
-    const frontend = backend.departmentChat(2)!;
-    const marketing = backend.departmentChat(3)!;
-    backend.addChatMessage(marketing.id, 31, "Launch copy, take three.", "2025-03-01T10:00:00Z");
-    backend.addChatMessage(engineering.id, 11, "Morning all.", "2025-03-01T11:00:00Z");
-    backend.addChatMessage(engineering.id, 12, "Morning! The limiter PR is up.", "2025-03-01T11:05:00Z");
+    const { backend, seed } = withCompany();
+    const engineering = seed.department(1);
+    const frontend = seed.department(2);
+    const marketing = seed.department(3);
+    seed.message(marketing.id, 31, "Launch copy, take three.", { createdAt: "2025-03-01T10:00:00Z" });
+    seed.message(engineering.id, 11, "Morning all.", { createdAt: "2025-03-01T11:00:00Z" });
+    seed.message(engineering.id, 12, "Morning! The limiter PR is up.", { createdAt: "2025-03-01T11:05:00Z" });
+    // The backend's order (the most recently active first) and unread counts, shown as given.
+    seed.chats = [engineering, marketing, frontend];
+    Object.assign(engineering, { unread: 2 });
+    Object.assign(marketing, { unread: 1 });
     backend.install();
     renderApp();
 
@@ -46,12 +55,12 @@ describe("chats page", () => {
   });
 
   it("opens a chat: messages with sender names and avatars, the boss on the right, system notes centred, members linked", async () => {
-    const backend = withCompany();
-    const chat = backend.departmentChat(1)!;
-    const joined = backend.addChatMessage(chat.id, "system", "Alan Turing joined Engineering");
-    const hello = backend.addChatMessage(chat.id, 12, "Hi all, I'm Alan.");
-    const boss = backend.addChatMessage(chat.id, "boss", "@Grace Hopper please review Alan's PR.");
-    const reply = backend.addChatMessage(chat.id, 11, "On it, @Alan Turing.");
+    const { backend, seed } = withCompany();
+    const chat = seed.department(1);
+    const joined = seed.message(chat.id, "system", "Alan Turing joined Engineering");
+    const hello = seed.message(chat.id, 12, "Hi all, I'm Alan.");
+    const boss = seed.message(chat.id, "boss", "@Grace Hopper please review Alan's PR.", { mentions: [11] });
+    const reply = seed.message(chat.id, 11, "On it, @Alan Turing.", { mentions: [12] });
     backend.install();
     const { user } = renderApp();
 
@@ -87,64 +96,73 @@ describe("chats page", () => {
   });
 
   it("links messages that belong to an instruction to its trace, and no others", async () => {
-    const backend = withCompany();
-    const chat = backend.departmentChat(1)!;
-    const trace = backend.addTrace("Ship the limiter", { chatId: chat.id });
-    const plain = backend.addChatMessage(chat.id, 12, "Morning all.");
-    const boss = backend.addTracedMessage(trace.id, chat.id, "boss", "Ship the limiter");
-    const reply = backend.addTracedMessage(trace.id, chat.id, 11, "On it.");
-    backend.install();
+    const { backend, seed } = withCompany();
+    const chat = seed.department(1);
+    const trace = traceOf("Ship the limiter", { chatId: chat.id });
+    const plain = seed.message(chat.id, 12, "Morning all.");
+    const boss = seed.message(chat.id, "boss", "Ship the limiter", { traceId: trace.summary.id });
+    const reply = seed.message(chat.id, 11, "On it.", { traceId: trace.summary.id });
+    backend.answer("getTrace", trace).install();
     window.history.replaceState(null, "", `#chats/${chat.id}`);
     const { user } = renderApp();
 
     await screen.findByTestId(`chat-message-${boss.id}`);
     expect(screen.queryByTestId(`chat-message-${plain.id}-trace`)).not.toBeInTheDocument();
     const link = screen.getByTestId(`chat-message-${boss.id}-trace`);
-    expect(link).toHaveAttribute("href", `#traces/${trace.id}`);
+    expect(link).toHaveAttribute("href", `#traces/${trace.summary.id}`);
     expect(link).toHaveAccessibleName("Open the trace of this message");
-    expect(screen.getByTestId(`chat-message-${reply.id}-trace`)).toHaveAttribute("href", `#traces/${trace.id}`);
+    expect(screen.getByTestId(`chat-message-${reply.id}-trace`)).toHaveAttribute("href", `#traces/${trace.summary.id}`);
     await user.click(link);
     expect(await screen.findByTestId("trace-instruction")).toHaveTextContent("Ship the limiter");
   });
 
   it("marks a chat read when it is opened, and again when a message arrives while it is open", async () => {
-    const backend = withCompany();
-    const chat = backend.departmentChat(1)!;
-    backend.addChatMessage(chat.id, 12, "First.");
-    backend.addChatMessage(chat.id, 13, "Second.");
+    const { backend, seed } = withCompany();
+    const chat = seed.department(1);
+    seed.message(chat.id, 12, "First.");
+    seed.message(chat.id, 13, "Second.");
+    chat.unread = 2;
+    backend.on("markChatRead", () => {
+      chat.unread = 0;
+      return null;
+    });
     backend.install();
     const { user } = renderApp();
 
     expect(await screen.findByTestId(`chat-unread-${chat.id}`)).toHaveTextContent("2");
     await user.click(screen.getByTestId(`chat-item-${chat.id}`));
-    await waitFor(() => expect(backend.inputsOf("mark_chat_read")).toEqual([{ chatId: chat.id }]));
+    await waitFor(() => expect(backend.inputsOf("markChatRead")).toEqual([{ chatId: chat.id }]));
     await waitFor(() => expect(screen.queryByTestId(`chat-unread-${chat.id}`)).not.toBeInTheDocument());
     expect(screen.queryByTestId("nav-chats-unread")).not.toBeInTheDocument();
 
     // Someone speaks while the boss is reading: it shows up, and is read at once.
-    const later = backend.say(chat.id, 11, "Standup in five.");
+    const later = seed.message(chat.id, 11, "Standup in five.");
+    chat.unread = 1;
+    backend.emit({ type: "chat_message_posted", chatId: chat.id, messageId: later.id });
     expect(await screen.findByTestId(`chat-message-${later.id}`)).toHaveTextContent("Standup in five.");
-    await waitFor(() => expect(backend.callsOf("mark_chat_read")).toHaveLength(2));
-    await waitFor(() => expect(backend.chats.find((c) => c.id === chat.id)?.bossReadId).toBe(later.id));
+    await waitFor(() => expect(backend.inputsOf("markChatRead")).toEqual([{ chatId: chat.id }, { chatId: chat.id }]));
+    await waitFor(() => expect(chat.unread).toBe(0));
     expect(screen.queryByTestId(`chat-unread-${chat.id}`)).not.toBeInTheDocument();
   });
 
   it("does not mark a chat read that has nothing unread", async () => {
-    const backend = withCompany();
-    const chat = backend.departmentChat(1)!;
-    backend.addChatMessage(chat.id, "boss", "Welcome, everyone.");
+    const { backend, seed } = withCompany();
+    const chat = seed.department(1);
+    seed.message(chat.id, "boss", "Welcome, everyone.");
     backend.install();
     renderApp();
     window.location.hash = `#chats/${chat.id}`;
     expect(await screen.findByTestId("chat-view")).toBeInTheDocument();
-    expect(backend.callsOf("mark_chat_read")).toHaveLength(0);
+    expect(backend.callsOf("markChatRead")).toHaveLength(0);
   });
 
   it("posts with Enter (Shift+Enter is a new line), disabled while sending, then clears the composer", async () => {
-    const backend = withCompany();
-    const chat = backend.departmentChat(1)!;
+    const { backend, seed } = withCompany();
+    const chat = seed.department(1);
     let release!: () => void;
-    backend.gates.set("post_message", new Promise<void>((r) => (release = r)));
+    // The backend records the mention it found; the UI highlights what it is told.
+    backend.on("postMessage", ({ chatId, text }) => seed.message(chatId, "boss", text, { mentions: [12] }));
+    backend.hold("postMessage", new Promise<void>((r) => (release = r)));
     backend.install();
     window.location.hash = `#chats/${chat.id}`;
     const { user } = renderApp();
@@ -153,22 +171,21 @@ describe("chats page", () => {
     expect(screen.getByTestId("chat-empty")).toHaveTextContent("Nothing said yet");
     expect(screen.getByTestId("chat-send")).toBeDisabled();
     await user.type(input, "Ship it{Shift>}{Enter}{/Shift}@Alan Turing takes the limiter");
-    expect(backend.callsOf("post_message")).toHaveLength(0);
+    expect(backend.callsOf("postMessage")).toHaveLength(0);
     expect(input).toHaveValue("Ship it\n@Alan Turing takes the limiter");
 
     await user.keyboard("{Enter}");
     await waitFor(() => expect(input).toBeDisabled());
     expect(screen.getByTestId("chat-send")).toBeDisabled();
     expect(input).toHaveValue("Ship it\n@Alan Turing takes the limiter");
-    expect(backend.inputsOf("post_message")).toEqual([{ chatId: chat.id, text: "Ship it\n@Alan Turing takes the limiter" }]);
+    expect(backend.inputsOf("postMessage")).toEqual([{ chatId: chat.id, text: "Ship it\n@Alan Turing takes the limiter" }]);
 
     release();
     const posted = await waitFor(() => {
-      const m = backend.chatMessages.at(-1);
+      const m = seed.messages.at(-1);
       expect(m).toBeDefined();
       return m!;
     });
-    expect(posted.mentions).toEqual([12]);
     const bubble = await screen.findByTestId(`chat-message-${posted.id}`);
     expect(bubble).toHaveAttribute("data-sender", "boss");
     expect(bubble.querySelector("[data-mention='12']")).toHaveTextContent("@Alan Turing");
@@ -180,9 +197,10 @@ describe("chats page", () => {
   });
 
   it("keeps the text and shows the translated error when posting fails", async () => {
-    const backend = withCompany();
-    const chat = backend.departmentChat(1)!;
-    backend.failures.set("post_message", { code: "invalid_input", message: "the message is empty" });
+    const { backend, seed } = withCompany();
+    const chat = seed.department(1);
+    backend.on("postMessage", ({ chatId, text }) => seed.message(chatId, "boss", text));
+    backend.failNext("postMessage", "invalid_input", "the message is empty");
     backend.install();
     window.location.hash = `#chats/${chat.id}`;
     const { user } = renderApp();
@@ -193,18 +211,19 @@ describe("chats page", () => {
       "Your message was not sent: Some of the details are not valid. Check them and try again.",
     );
     expect(input).toHaveValue("Please review");
-    expect(backend.chatMessages).toHaveLength(0);
+    expect(seed.messages).toHaveLength(0);
 
     // Sending again works, and the error goes with it.
     await user.click(screen.getByTestId("chat-send"));
-    await waitFor(() => expect(backend.chatMessages).toHaveLength(1));
+    await waitFor(() => expect(backend.inputsOf("postMessage")).toEqual([0, 1].map(() => ({ chatId: chat.id, text: "Please review" }))));
+    expect(seed.messages).toHaveLength(1);
     await waitFor(() => expect(input).toHaveValue(""));
     expect(screen.queryByTestId("chat-send-error")).not.toBeInTheDocument();
   });
 
   it("counts characters near the limit and refuses a message over 4000", async () => {
-    const backend = withCompany();
-    const chat = backend.departmentChat(1)!;
+    const { backend, seed } = withCompany();
+    const chat = seed.department(1);
     backend.install();
     window.location.hash = `#chats/${chat.id}`;
     const { user } = renderApp();
@@ -216,14 +235,14 @@ describe("chats page", () => {
     expect(screen.getByTestId("chat-char-count")).toHaveTextContent("5 characters too long");
     expect(screen.getByTestId("chat-send")).toBeDisabled();
     await user.keyboard("{Enter}");
-    expect(backend.callsOf("post_message")).toHaveLength(0);
+    expect(backend.callsOf("postMessage")).toHaveLength(0);
   });
 
   it("shows inner thoughts only when asked, interleaved by time, with why someone stayed silent", async () => {
-    const backend = withCompany();
-    const chat = backend.departmentChat(1)!;
-    const first = backend.addChatMessage(chat.id, "boss", "Who can take the rate limiter?", "2025-03-01T10:00:00Z");
-    const saturated = backend.addThought(13, chat.id, {
+    const { backend, seed } = withCompany();
+    const chat = seed.department(1);
+    const first = seed.message(chat.id, "boss", "Who can take the rate limiter?", { createdAt: "2025-03-01T10:00:00Z" });
+    const saturated = seed.thought(13, chat.id, {
       innerThoughts: "Rate limiting again. We've been over this twice.",
       shouldSpeak: true,
       silencedBy: "saturation",
@@ -231,21 +250,21 @@ describe("chats page", () => {
       saturation: 8,
       createdAt: "2025-03-01T10:00:20Z",
     });
-    const chose = backend.addThought(12, chat.id, {
+    const chose = seed.thought(12, chat.id, {
       innerThoughts: "Grace will answer; I'll wait.",
       reason: "Grace is the lead, it's her call.",
       interest: 6,
       saturation: 3,
       createdAt: "2025-03-01T10:00:30Z",
     });
-    const spoke = backend.addThought(11, chat.id, {
+    const spoke = seed.thought(11, chat.id, {
       innerThoughts: "Alan knows the gateway best.",
       shouldSpeak: true,
       spoke: true,
       reason: "The boss asked.",
       createdAt: "2025-03-01T10:00:40Z",
     });
-    const answer = backend.addChatMessage(chat.id, 11, "Alan will take it.", "2025-03-01T10:00:40Z");
+    const answer = seed.message(chat.id, 11, "Alan will take it.", { createdAt: "2025-03-01T10:00:40Z" });
     backend.install();
     window.location.hash = `#chats/${chat.id}`;
     const { user } = renderApp();
@@ -287,13 +306,13 @@ describe("chats page", () => {
   });
 
   it("says in words why a thought failed, with the raw error on hover", async () => {
-    const backend = withCompany();
-    const chat = backend.departmentChat(1)!;
-    const failed = backend.addThought(11, chat.id, {
+    const { backend, seed } = withCompany();
+    const chat = seed.department(1);
+    const failed = seed.thought(11, chat.id, {
       silencedBy: "model_error",
       reason: "the built-in model is not installed at /models/x.gguf",
     });
-    const repeated = backend.addThought(12, chat.id, { innerThoughts: "Same as before.", shouldSpeak: true, silencedBy: "repetition" });
+    const repeated = seed.thought(12, chat.id, { innerThoughts: "Same as before.", shouldSpeak: true, silencedBy: "repetition" });
     backend.install();
     window.location.hash = `#chats/${chat.id}`;
     const { user } = renderApp();
@@ -308,11 +327,11 @@ describe("chats page", () => {
   });
 
   it("folds a run of failed thoughts into one line", async () => {
-    const backend = withCompany();
-    const chat = backend.departmentChat(1)!;
-    const first = backend.addThought(11, chat.id, { silencedBy: "model_error", reason: "unreachable", createdAt: "2025-03-01T10:00:00Z" });
-    backend.addThought(12, chat.id, { silencedBy: "model_error", reason: "unreachable", createdAt: "2025-03-01T10:01:00Z" });
-    backend.addThought(11, chat.id, { silencedBy: "model_error", reason: "unreachable", createdAt: "2025-03-01T10:02:00Z" });
+    const { backend, seed } = withCompany();
+    const chat = seed.department(1);
+    const first = seed.thought(11, chat.id, { silencedBy: "model_error", reason: "unreachable", createdAt: "2025-03-01T10:00:00Z" });
+    seed.thought(12, chat.id, { silencedBy: "model_error", reason: "unreachable", createdAt: "2025-03-01T10:01:00Z" });
+    seed.thought(11, chat.id, { silencedBy: "model_error", reason: "unreachable", createdAt: "2025-03-01T10:02:00Z" });
     backend.install();
     window.location.hash = `#chats/${chat.id}`;
     const { user } = renderApp();
@@ -324,7 +343,8 @@ describe("chats page", () => {
   });
 
   it("creates a group of at least two people and opens it", async () => {
-    const backend = withCompany();
+    const { backend, seed } = withCompany();
+    backend.on("createGroup", ({ name, memberIds, mode }) => seed.add("group", name, memberIds, { mode }));
     backend.install();
     const { user } = renderApp();
 
@@ -339,7 +359,7 @@ describe("chats page", () => {
     await user.type(within(dialog).getByTestId("group-name-input"), "Launch crew");
     await user.click(within(dialog).getByTestId("group-member-31"));
     await user.click(within(dialog).getByTestId("group-submit"));
-    expect(backend.callsOf("create_group")).toHaveLength(0);
+    expect(backend.callsOf("createGroup")).toHaveLength(0);
     expect(within(dialog).getByTestId("group-selected-count")).toHaveTextContent("1 selected");
 
     // With many people, a search narrows the list.
@@ -349,8 +369,8 @@ describe("chats page", () => {
     await user.click(within(dialog).getByTestId("group-mode-work"));
     await user.click(within(dialog).getByTestId("group-submit"));
 
-    await waitFor(() => expect(backend.inputsOf("create_group")).toEqual([{ name: "Launch crew", memberIds: [31, 32], mode: "work" }]));
-    const group = backend.chats.at(-1)!;
+    await waitFor(() => expect(backend.inputsOf("createGroup")).toEqual([{ name: "Launch crew", memberIds: [31, 32], mode: "work" }]));
+    const group = seed.chats.at(-1)!;
     await waitFor(() => expect(window.location.hash).toBe(`#chats/${group.id}`));
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
     expect(await screen.findByTestId("chat-title")).toHaveTextContent("Launch crew");
@@ -359,7 +379,7 @@ describe("chats page", () => {
   });
 
   it("says how to get chats when there are none", async () => {
-    new FakeBackend({ company: company(), departments: [], employees: [] }).install();
+    withCompany({ company: company(), departments: [], teams: [], employees: [] }).backend.install();
     renderApp();
     const empty = await screen.findByTestId("chats-empty");
     expect(empty).toHaveTextContent("No chats yet");
@@ -368,17 +388,20 @@ describe("chats page", () => {
   });
 
   it("shows a new hire's department chat when the backend announces it", async () => {
-    const backend = new FakeBackend({ ...fixedOrg(), employees: [] });
+    const { backend, seed, org } = withCompany({ ...fixedOrg(), employees: [] });
     backend.install();
     renderApp();
     expect(await screen.findByTestId("chats-empty")).toBeInTheDocument();
-    backend.handle("hire_employee", { input: { name: "Ada", title: "Engineer", departmentId: 1, managerId: null, archetype: null } });
-    const chat = backend.departmentChat(1)!;
+    // Hired elsewhere (the secretary, another window): the backend made the chat and says so.
+    org.employees.push(employee(51, "Ada", 1));
+    const chat = seed.add("department", "Engineering", [51], { departmentId: 1 });
+    backend.emit({ type: "employee_hired", employeeId: 51 });
+    backend.emit({ type: "chat_changed", chatId: chat.id });
     expect(await chatItem(chat.id)).toHaveTextContent("Engineering");
   });
 
   it("shows a translated error with a retry when a chat cannot be opened", async () => {
-    withCompany().install();
+    withCompany().backend.install();
     window.location.hash = "#chats/999";
     renderApp();
     const error = await screen.findByTestId("error-state");
@@ -386,9 +409,9 @@ describe("chats page", () => {
   });
 
   it("speaks Chinese for a Chinese company", async () => {
-    const backend = new FakeBackend({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
-    const chat = backend.departmentChat(1)!;
-    backend.addThought(13, chat.id, { innerThoughts: "又是这个话题。", shouldSpeak: true, silencedBy: "cooldown" });
+    const { backend, seed } = withCompany({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
+    const chat = seed.department(1);
+    seed.thought(13, chat.id, { innerThoughts: "又是这个话题。", shouldSpeak: true, silencedBy: "cooldown" });
     backend.install();
     window.location.hash = `#chats/${chat.id}`;
     const { user } = renderApp();

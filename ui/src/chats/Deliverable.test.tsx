@@ -1,7 +1,8 @@
 import { screen, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import { FakeBackend } from "../test/fakeBackend";
-import { fixedOrg } from "../test/fixtures";
+import { Fake, ipcError } from "../test/fake";
+import { ChatSeed } from "../test/fakeChatSeed";
+import { fixedOrg, world } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 import { parseDeliverableLine } from "./Deliverable";
 
@@ -22,17 +23,20 @@ describe("a report's deliverable", () => {
   });
 
   it("opens from the report as a document dialog, and says so when the file is gone", async () => {
-    const backend = new FakeBackend(fixedOrg());
-    const chat = backend.departmentChat(1)!;
-    const report = backend.addChatMessage(
+    const org = fixedOrg();
+    const seed = new ChatSeed(org);
+    const chat = seed.department(1);
+    const report = seed.message(
       chat.id,
       11,
       "Ada, the design note is done.\nDeliverable: employees/11/deliverables/task-7-gripper-note.md",
     );
-    const gone = backend.addChatMessage(chat.id, 11, "Second note.\nDeliverable: employees/11/deliverables/task-8.md");
-    const quoted = backend.addChatMessage(chat.id, "boss", "Deliverable: employees/11/deliverables/task-7-gripper-note.md");
-    backend.deliverables.set(7, { taskId: 7, path: "employees/11/deliverables/task-7-gripper-note.md", text: DOC, cut: false });
-    backend.install();
+    const gone = seed.message(chat.id, 11, "Second note.\nDeliverable: employees/11/deliverables/task-8.md");
+    const quoted = seed.message(chat.id, "boss", "Deliverable: employees/11/deliverables/task-7-gripper-note.md");
+    const doc = { taskId: 7, path: "employees/11/deliverables/task-7-gripper-note.md", text: DOC, cut: false };
+    new Fake(world(org), seed.handlers())
+      .on("getDeliverable", ({ taskId }) => (taskId === 7 ? doc : ipcError("not_found", `task ${taskId} has no deliverable`)))
+      .install();
     const { user } = renderApp();
 
     await user.click(await screen.findByTestId(`chat-item-${chat.id}`));

@@ -1,26 +1,46 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import { FakeBackend } from "../test/fakeBackend";
-import { company, fixedOrg, sampleSpend } from "../test/fixtures";
+import type { DashboardDto } from "../bindings/DashboardDto";
+import type { DashboardTask } from "../bindings/DashboardTask";
+import { Fake } from "../test/fake";
+import { ChatSeed } from "../test/fakeChatSeed";
+import { activityItem, company, dashboardTask, emptyOrg, fixedOrg, mailItem, sampleSpend, world } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");
 
 /**
- * The fixed company at work: four pending tasks (one per urgency), Grace talking in the Engineering
- * chat (unread), Alan's unread report, and $3.25 spent of the $20 budget.
+ * The fixed company at work, as the backend reports it: four pending tasks (one per urgency, the most
+ * urgent first), Grace talking in the Engineering chat (unread), Alan's unread report, and $3.25 spent
+ * of the $20 budget.
  */
-function busyCompany(seed = fixedOrg()) {
-  const backend = new FakeBackend(seed);
-  backend.spend = sampleSpend();
-  const critical = backend.addTask(21, "Ship the login page", ago(45));
-  const overdue = backend.addTask(13, "Run the load test", ago(20));
-  const aging = backend.addTask(22, "Review the design", ago(8));
-  const normal = backend.addTask(12, "Add a rate limiter", ago(2));
-  const engineering = backend.departmentChat(1)!;
-  const message = backend.addChatMessage(engineering.id, 11, "Standup moves to 10:30.", ago(1));
-  const report = backend.addReport(12, "Rate limiter is in", "Merged.", { createdAt: ago(0.5), taskId: normal.id });
-  return { backend, critical, overdue, aging, normal, engineering, message, report };
+function busyCompany(org = fixedOrg()) {
+  const person = (id: number) => org.employees.find((e) => e.id === id)!;
+  const critical = dashboardTask(person(21), "Ship the login page", "critical", 45);
+  const overdue = dashboardTask(person(13), "Run the load test", "overdue", 20);
+  const aging = dashboardTask(person(22), "Review the design", "aging", 8);
+  const normal = dashboardTask(person(12), "Add a rate limiter", "normal", 2);
+  const chats = new ChatSeed(org);
+  const engineering = chats.department(1);
+  const message = chats.message(engineering.id, 11, "Standup moves to 10:30.", { createdAt: ago(1) });
+  engineering.unread = 1;
+  const report = mailItem("report", "Rate limiter is in", { employeeId: 12, employeeName: "Alan Turing", body: "Merged.", createdAt: ago(0.5), taskId: normal.id });
+  const taskLine = (t: DashboardTask) =>
+    activityItem("task", ago(t.ageMinutes), { employeeId: t.ownerId, actor: t.ownerName, text: t.description, taskId: t.id, status: "pending" });
+  const dashboard: DashboardDto = {
+    tasks: [critical, overdue, aging, normal],
+    activity: [
+      activityItem("mail", report.createdAt, { employeeId: 12, actor: "Alan Turing", text: report.title, taskId: normal.id, mailId: report.id }),
+      activityItem("message", message.createdAt, { employeeId: 11, actor: "Grace Hopper", text: message.text, chatId: engineering.id }),
+      ...[normal, aging, overdue, critical].map(taskLine),
+    ],
+    pendingApprovals: 0,
+  };
+  const backend = new Fake(world(org), chats.handlers())
+    .answer("getSpend", sampleSpend())
+    .answer("listMail", { items: [report], unread: 1 })
+    .on("getDashboard", () => dashboard);
+  return { backend, dashboard, critical, overdue, aging, normal, engineering, message, report, person };
 }
 
 const activity = () => screen.getAllByTestId("activity-item");
@@ -61,9 +81,8 @@ describe("dashboard page", () => {
   });
 
   it("shows the pending approvals as a figure that stands out and leads to the queue", async () => {
-    const { backend } = busyCompany();
-    backend.addApproval(12, "run_shell", { summary: "run `cargo test` in workspace/employees/12" });
-    backend.addApproval(13, "post_webhook", { summary: "POST https://example.com/hook" });
+    const { backend, dashboard } = busyCompany();
+    dashboard.pendingApprovals = 2;
     backend.install();
     const { user } = renderApp();
 
@@ -97,7 +116,7 @@ describe("dashboard page", () => {
     expect(first).toHaveTextContent("45 min");
     expect(within(panel).getByTestId(`task-owner-${critical.id}`)).toHaveAttribute("href", "#employee/21");
     expect(within(panel).getByTestId(`task-owner-${critical.id}`)).toHaveTextContent("Margaret Hamilton");
-    expect(backend.callsOf("get_dashboard")).toHaveLength(1);
+    expect(backend.callsOf("getDashboard")).toHaveLength(1);
   });
 
   it("shows the activity newest first, each line leading to where it happened", async () => {
@@ -129,19 +148,19 @@ describe("dashboard page", () => {
   });
 
   it("refreshes when the work changes", async () => {
-    const { backend } = busyCompany();
+    const { backend, dashboard, person } = busyCompany();
     backend.install();
     renderApp();
     await waitFor(() => expect(screen.getByTestId("tasks-value")).toHaveTextContent("4"));
 
-    backend.addTask(31, "Draft the launch post");
+    dashboard.tasks.push(dashboardTask(person(31), "Draft the launch post", "normal", 0));
     backend.emit({ type: "work_changed" });
     await waitFor(() => expect(screen.getByTestId("tasks-value")).toHaveTextContent("5"));
     expect(within(screen.getByTestId("dashboard-tasks")).getByText("Draft the launch post")).toBeInTheDocument();
   });
 
   it("invites the boss to hire and assign work when nothing is going on", async () => {
-    new FakeBackend({ ...fixedOrg(), employees: [], departments: [] }).install();
+    new Fake(world({ ...emptyOrg(), company: fixedOrg().company })).install();
     renderApp();
 
     const empty = await screen.findByTestId("dashboard-empty");
@@ -156,8 +175,8 @@ describe("dashboard page", () => {
   it("shows a loading state, then an error with a retry that works", async () => {
     const { backend } = busyCompany();
     let release!: () => void;
-    backend.gates.set("get_dashboard", new Promise<void>((resolve) => (release = resolve)));
-    backend.failures.set("get_dashboard", { code: "internal", message: "database is locked" });
+    backend.hold("getDashboard", new Promise<void>((resolve) => (release = resolve)));
+    backend.failNext("getDashboard", "internal", "database is locked");
     backend.install();
     const { user } = renderApp();
 
@@ -178,7 +197,7 @@ describe("dashboard page", () => {
   });
 
   it("speaks Chinese in a Chinese company", async () => {
-    const { backend } = busyCompany({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
+    const { backend, critical } = busyCompany({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
     backend.install();
     renderApp();
 
@@ -189,7 +208,7 @@ describe("dashboard page", () => {
     const panel = await screen.findByTestId("dashboard-tasks");
     expect(within(panel).getByRole("heading", { name: "待办任务" })).toBeInTheDocument();
     expect(within(panel).getAllByTestId("urgency-pill")[0]).toHaveTextContent("十万火急");
-    expect(within(panel).getByTestId(`task-${backend.tasks[0]!.id}`)).toHaveTextContent("45 分钟");
+    expect(within(panel).getByTestId(`task-${critical.id}`)).toHaveTextContent("45 分钟");
     expect(screen.getByTestId("dashboard-activity")).toHaveTextContent("动态");
     expect(screen.getByTestId("unread-mail")).toHaveTextContent("邮箱 1 封");
   });

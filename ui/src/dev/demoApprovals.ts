@@ -2,7 +2,7 @@
 // shows three actions waiting (a Feishu webhook post, a shell command, a budget raise) and a history
 // with each way a decision is taken (the app, a notification, the approval policy, a rejection with a
 // note, one left to expire). Seed it after seedDemoMinds: the approvals point at the chats it makes.
-import type { FakeBackend } from "../test/fakeBackend";
+import type { FakeBackend } from "./memory/fakeBackend";
 
 const FEISHU_HOOK = "https://open.feishu.cn/open-apis/bot/v2/hook/4f2c9a7e-team-release";
 

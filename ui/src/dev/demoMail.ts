@@ -1,7 +1,7 @@
 // Dev only: a lived-in mailbox for the fixed company of test/fixtures (fixedOrg), so /mock.html#mailbox
 // shows reports in the employees' own words, an escalation, a budget stop and a digest. Seed it after
 // seedDemoMinds: the reports point at the chats it makes.
-import type { FakeBackend } from "../test/fakeBackend";
+import type { FakeBackend } from "./memory/fakeBackend";
 
 export function seedDemoMail(backend: FakeBackend): void {
   const now = Date.now();

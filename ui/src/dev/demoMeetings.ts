@@ -6,7 +6,7 @@
 // the mailbox); testing on an isolated copy of staging is a tech question, ruled by Grace as the
 // engineering lead. Linus has the floor now. "Launch taglines" is closed: Don and Peggy voted, and
 // the minutes were taken.
-import type { FakeBackend } from "../test/fakeBackend";
+import type { FakeBackend } from "./memory/fakeBackend";
 
 /** `mail: false` files nothing in the mailbox (for `/mock.html?nomail`). */
 export function seedDemoMeetings(backend: FakeBackend, { mail = true }: { mail?: boolean } = {}): void {

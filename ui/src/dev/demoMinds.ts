@@ -1,6 +1,6 @@
 // Dev only: chats, thoughts, memories, relationships and stamina for the fixed company of
 // test/fixtures (fixedOrg), so /mock.html#chats, #relationships and #employee/12 look lived in.
-import type { FakeBackend } from "../test/fakeBackend";
+import type { FakeBackend } from "./memory/fakeBackend";
 
 export function seedDemoMinds(backend: FakeBackend): void {
   const now = Date.now();

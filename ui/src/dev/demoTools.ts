@@ -3,7 +3,7 @@
 // something real: Alan is a CLI employee on Manual, Linus may run the shell under Auto, Don posts to
 // webhooks, the rest follow the company's Key steps with their role's tools.
 import type { EmployeeDto } from "../bindings/EmployeeDto";
-import type { FakeBackend } from "../test/fakeBackend";
+import type { FakeBackend } from "./memory/fakeBackend";
 
 const READ_WRITE = ["read_memory", "read_file", "write_file"];
 

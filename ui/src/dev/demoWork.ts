@@ -6,7 +6,7 @@
 // GraphQL; Grace takes it on as a task, asks Alan in #API design, Alan answers, Grace asks Linus
 // for numbers in a DM, Linus's numbers come in, Grace resolves the task and reports back (a copy in
 // the mailbox). Thoughts and model calls (one of them failed) sit in between.
-import type { FakeBackend } from "../test/fakeBackend";
+import type { FakeBackend } from "./memory/fakeBackend";
 
 /** `mail: false` files nothing in the mailbox (for `/mock.html?nomail`). */
 export function seedDemoWork(backend: FakeBackend, { mail = true }: { mail?: boolean } = {}): void {

@@ -1,19 +1,24 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { FakeBackend } from "../test/fakeBackend";
-import { company, fixedOrg } from "../test/fixtures";
+import type { OrgSnapshot } from "../bindings/OrgSnapshot";
+import { Fake } from "../test/fake";
+import { ChatSeed } from "../test/fakeChatSeed";
+import { company, fixedOrg, memory, people, profilesOf, relationship, world } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 /** Alan Turing (12): Engineering, reports to Grace Hopper (11), a philosopher on the built-in model. */
-function withAlan() {
-  const backend = new FakeBackend(fixedOrg());
+function withAlan(org: OrgSnapshot = fixedOrg()) {
+  const profiles = profilesOf(org);
+  const chats = new ChatSeed(org);
+  const backend = new Fake(world(org), people(org, profiles), chats.handlers());
   window.location.hash = "#employee/12";
-  return backend;
+  const person = (id: number) => org.employees.find((e) => e.id === id)!;
+  return { backend, org, profiles, chats, alan: profiles.get(12)!, person };
 }
 
 describe("employee profile", () => {
   it("shows who someone is: name, title, department, manager, personality, persona and model", async () => {
-    withAlan().install();
+    withAlan().backend.install();
     renderApp();
     expect(await screen.findByTestId("profile-name")).toHaveTextContent("Alan Turing");
     expect(screen.getByTestId("profile-title")).toHaveTextContent("Backend engineer");
@@ -31,7 +36,7 @@ describe("employee profile", () => {
   });
 
   it("shows the company default model for someone without one of their own", async () => {
-    new FakeBackend(fixedOrg()).install();
+    withAlan().backend.install();
     window.location.hash = "#employee/11";
     renderApp();
     const backend = await screen.findByTestId("profile-backend-value");
@@ -40,11 +45,11 @@ describe("employee profile", () => {
   });
 
   it("shows stamina as a comfort gauge in its zone's colour, with patience, fatigue and stress", async () => {
-    const backend = withAlan();
-    backend.stamina.set(12, { patience: 70, fatigue: 50, stress: 30 });
+    const { backend, alan } = withAlan();
+    // comfort = 70 − (50·0.4 + 30·0.6) = 32: red (the backend works it out).
+    alan.stamina = { patience: 70, fatigue: 50, stress: 30, comfort: 32, zone: "red" };
     backend.install();
     renderApp();
-    // comfort = 70 − (50·0.4 + 30·0.6) = 32: red.
     const gauge = await screen.findByTestId("stamina-gauge");
     expect(gauge).toHaveAttribute("data-zone", "red");
     expect(gauge).toHaveAttribute("aria-valuenow", "32");
@@ -57,8 +62,9 @@ describe("employee profile", () => {
   });
 
   it("shows a new hire's stamina as green and a strained one as yellow", async () => {
-    const backend = withAlan();
-    backend.stamina.set(11, { patience: 80, fatigue: 40, stress: 30 });
+    const { backend, alan, profiles } = withAlan();
+    alan.stamina = { patience: 80, fatigue: 10, stress: 10, comfort: 80, zone: "green" };
+    profiles.get(11)!.stamina = { patience: 80, fatigue: 40, stress: 30, comfort: 46, zone: "yellow" };
     backend.install();
     renderApp();
     expect(await screen.findByTestId("stamina-gauge")).toHaveAttribute("data-zone", "green");
@@ -71,9 +77,10 @@ describe("employee profile", () => {
   });
 
   it("shows spend and pending tasks", async () => {
-    const backend = withAlan();
-    backend.employeeSpend.set(12, { todayUsd: 1.5, totalUsd: 42 });
-    const task = backend.addTask(12, "Rate limiter for the login service", new Date(Date.now() - 40 * 60_000).toISOString());
+    const { backend, alan } = withAlan();
+    Object.assign(alan, { spendTodayUsd: 1.5, spendTotalUsd: 42 });
+    const task = { id: 77, description: "Rate limiter for the login service", createdAt: new Date(Date.now() - 40 * 60_000).toISOString() };
+    alan.pendingTasks = [task];
     backend.install();
     renderApp();
     expect(await screen.findByTestId("profile-spend-today")).toHaveTextContent("$1.50");
@@ -85,13 +92,18 @@ describe("employee profile", () => {
   });
 
   it("filters memories by kind and deletes one after confirmation", async () => {
-    const backend = withAlan();
-    const deadline = backend.addMemory(12, "The demo is on Friday.", { importance: 9, visibility: "team" });
-    const lunch = backend.addMemory(12, "Lunch is tacos.", {
+    const { backend, alan } = withAlan();
+    const deadline = memory("The demo is on Friday.", { importance: 9, visibility: "team" });
+    const lunch = memory("Lunch is tacos.", {
       kind: "short_term",
       importance: 2,
       visibility: "public",
       expiresAt: new Date(Date.now() + 5 * 3600_000 + 60_000).toISOString(),
+    });
+    alan.memories = [deadline, lunch];
+    backend.on("deleteMemory", ({ memoryId }) => {
+      alan.memories = alan.memories.filter((m) => m.id !== memoryId);
+      return null;
     });
     backend.install();
     const { user } = renderApp();
@@ -120,21 +132,22 @@ describe("employee profile", () => {
     expect(dialog).toHaveTextContent("Alan Turing will no longer remember this:");
     expect(dialog).toHaveTextContent("The demo is on Friday.");
     await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
-    expect(backend.callsOf("delete_memory")).toHaveLength(0);
+    expect(backend.callsOf("deleteMemory")).toHaveLength(0);
 
     await user.click(screen.getByTestId(`memory-${deadline.id}-delete`));
     dialog = screen.getByRole("dialog", { name: "Delete this memory?" });
     await user.click(within(dialog).getByTestId("delete-memory-confirm"));
-    await waitFor(() => expect(backend.inputsOf("delete_memory")).toEqual([{ memoryId: deadline.id }]));
+    await waitFor(() => expect(backend.inputsOf("deleteMemory")).toEqual([{ memoryId: deadline.id }]));
     await waitFor(() => expect(screen.queryByTestId(`memory-${deadline.id}`)).not.toBeInTheDocument());
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
     expect(screen.getByTestId("memories-empty")).toHaveTextContent("None of this kind.");
   });
 
   it("shows not_found in the dialog when the memory is already gone", async () => {
-    const backend = withAlan();
-    const m = backend.addMemory(12, "Something fleeting.");
-    backend.failures.set("delete_memory", { code: "not_found", message: "memory does not exist" });
+    const { backend, alan } = withAlan();
+    const m = memory("Something fleeting.");
+    alan.memories = [m];
+    backend.failNext("deleteMemory", "not_found", "memory does not exist");
     backend.install();
     const { user } = renderApp();
     await user.click(await screen.findByTestId(`memory-${m.id}-delete`));
@@ -143,10 +156,14 @@ describe("employee profile", () => {
   });
 
   it("lists relationships with affinity and impression, links the other's profile, and resets one", async () => {
-    const backend = withAlan();
-    backend.relate(12, 11, 82, "Decisive lead; gives me room to think.", 11);
-    backend.relate(12, 13, 30, "Blunt in reviews.", 4);
-    backend.relate(11, 12, 64, "Thorough.");
+    const { backend, alan, profiles, person } = withAlan();
+    alan.relationships = [relationship(person(11), 82, "Decisive lead; gives me room to think.", 11), relationship(person(13), 30, "Blunt in reviews.", 4)];
+    profiles.get(11)!.relationships = [relationship(person(12), 64, "Thorough.")];
+    backend.on("resetRelationships", ({ employeeId, otherId }) => {
+      const p = profiles.get(employeeId)!;
+      p.relationships = p.relationships.filter((r) => otherId !== null && r.otherId !== otherId);
+      return null;
+    });
     backend.install();
     const { user } = renderApp();
 
@@ -164,42 +181,48 @@ describe("employee profile", () => {
     await user.click(screen.getByRole("button", { name: "Reset what Alan Turing thinks of Linus Torvalds" }));
     const dialog = screen.getByRole("dialog", { name: "Reset what Alan Turing thinks of Linus Torvalds?" });
     await user.click(within(dialog).getByTestId("reset-relationships-confirm"));
-    await waitFor(() => expect(backend.inputsOf("reset_relationships")).toEqual([{ employeeId: 12, otherId: 13 }]));
+    await waitFor(() => expect(backend.inputsOf("resetRelationships")).toEqual([{ employeeId: 12, otherId: 13 }]));
     await waitFor(() => expect(screen.queryByTestId("relationship-13")).not.toBeInTheDocument());
     expect(screen.getByTestId("relationship-11")).toBeInTheDocument();
     // What Grace thinks of Alan is hers: untouched.
-    expect(backend.relationships.some((r) => r.employeeId === 11 && r.otherId === 12)).toBe(true);
+    expect(backend.inputsOf("resetRelationships")).toHaveLength(1);
   });
 
   it("resets all of someone's relationships after confirmation", async () => {
-    const backend = withAlan();
-    backend.relate(12, 11, 82);
-    backend.relate(12, 13, 30);
+    const { backend, alan, profiles, person } = withAlan();
+    alan.relationships = [relationship(person(11), 82), relationship(person(13), 30)];
+    backend.on("resetRelationships", ({ employeeId, otherId }) => {
+      const p = profiles.get(employeeId)!;
+      p.relationships = p.relationships.filter((r) => otherId !== null && r.otherId !== otherId);
+      return null;
+    });
     backend.install();
     const { user } = renderApp();
     await user.click(await screen.findByTestId("relationships-reset-all"));
     const dialog = screen.getByRole("dialog", { name: "Reset all of Alan Turing's relationships?" });
     expect(dialog).toHaveTextContent("all 2 colleagues");
     await user.click(within(dialog).getByTestId("reset-relationships-confirm"));
-    await waitFor(() => expect(backend.inputsOf("reset_relationships")).toEqual([{ employeeId: 12, otherId: null }]));
+    await waitFor(() => expect(backend.inputsOf("resetRelationships")).toEqual([{ employeeId: 12, otherId: null }]));
     expect(await screen.findByTestId("relationships-empty")).toBeInTheDocument();
     expect(screen.queryByTestId("relationships-reset-all")).not.toBeInTheDocument();
   });
 
   it("shows recent thoughts, newest first, with why they stayed silent and a link to the chat", async () => {
-    const backend = withAlan();
-    const chat = backend.departmentChat(1)!;
-    const older = backend.addThought(12, chat.id, {
+    const { backend, alan, chats } = withAlan();
+    const chat = chats.department(1);
+    const older = chats.thought(12, chat.id, {
       innerThoughts: "Grace will answer this one.",
       reason: "Not my call.",
       createdAt: "2025-03-01T10:00:00Z",
     });
-    const newer = backend.addThought(12, chat.id, {
+    const newer = chats.thought(12, chat.id, {
       innerThoughts: "I should mention the proxy option.",
       shouldSpeak: true,
       silencedBy: "anti_spam",
       createdAt: "2025-03-01T11:00:00Z",
     });
+    // Newest first, as the backend sends them.
+    alan.thoughts = [newer, older];
     backend.install();
     renderApp();
     const card = await screen.findByTestId("profile-thoughts");
@@ -218,12 +241,13 @@ describe("employee profile", () => {
   });
 
   it("opens (or starts) the boss's 1:1 chat from the Message button", async () => {
-    const backend = withAlan();
+    const { backend, chats } = withAlan();
+    backend.on("openBossChat", () => chats.add("boss", "Alan Turing", [12]));
     backend.install();
     const { user } = renderApp();
     await user.click(await screen.findByTestId("profile-message-button"));
-    await waitFor(() => expect(backend.inputsOf("open_boss_chat")).toEqual([{ employeeId: 12 }]));
-    const chat = backend.chats.find((c) => c.kind === "boss")!;
+    await waitFor(() => expect(backend.inputsOf("openBossChat")).toEqual([{ employeeId: 12 }]));
+    const chat = chats.chats.find((c) => c.kind === "boss")!;
     await waitFor(() => expect(window.location.hash).toBe(`#chats/${chat.id}`));
     expect(await screen.findByTestId("chat-title")).toHaveTextContent("Alan Turing");
     expect(screen.getByTestId("chat-details")).toHaveTextContent("1:1 with you");
@@ -231,26 +255,26 @@ describe("employee profile", () => {
   });
 
   it("shows a translated error for someone who does not exist", async () => {
-    new FakeBackend(fixedOrg()).install();
+    withAlan().backend.install();
     window.location.hash = "#employee/999";
     renderApp();
     expect(await screen.findByTestId("error-state")).toHaveTextContent("That item no longer exists.");
   });
 
   it("refreshes when the employee's mind changes (domain event)", async () => {
-    const backend = withAlan();
+    const { backend, alan } = withAlan();
     backend.install();
     renderApp();
     await screen.findByTestId("memories-empty");
-    const m = backend.addMemory(12, "The boss likes short updates.");
+    const m = memory("The boss likes short updates.");
+    alan.memories = [m];
     backend.emit({ type: "mind_changed", employeeId: 12 });
     expect(await screen.findByTestId(`memory-${m.id}`)).toHaveTextContent("The boss likes short updates.");
   });
 
   it("speaks Chinese for a Chinese company", async () => {
-    const backend = new FakeBackend({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
-    backend.relate(12, 11, 82, "很有决断力。");
-    window.location.hash = "#employee/12";
+    const { backend, alan, person } = withAlan({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
+    alan.relationships = [relationship(person(11), 82, "很有决断力。")];
     backend.install();
     renderApp();
     expect(await screen.findByTestId("profile-archetype")).toHaveTextContent("哲学家");

@@ -1,24 +1,29 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import i18n from "../i18n";
-import { FakeBackend } from "../test/fakeBackend";
-import { company, fixedOrg } from "../test/fixtures";
+import type { OrgSnapshot } from "../bindings/OrgSnapshot";
+import { Fake } from "../test/fake";
+import { company, fixedOrg, people, toolsOf, world } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 /** Alan Turing (12) may read memories and files and write files; he follows the company's key_steps. */
-function alansProfile() {
-  const backend = new FakeBackend(fixedOrg());
-  const alan = backend.employees.find((e) => e.id === 12)!;
+function alansProfile(org: OrgSnapshot = fixedOrg()) {
+  const alan = org.employees.find((e) => e.id === 12)!;
   alan.toolWhitelist = ["read_memory", "read_file", "write_file"];
   window.location.hash = "#employee/12";
-  return backend;
+  // What the backend stores is what the card sent; it answers the card as stored.
+  const backend = new Fake(world(org), people(org)).on("setEmployeeTools", (input) => {
+    Object.assign(alan, { approvalPolicy: input.policy, toolWhitelist: input.tools, cliCommand: input.cliCommand });
+    return toolsOf(alan, org.company!);
+  });
+  return { backend, alan, org };
 }
 
 const checkbox = (tool: string) => screen.getByTestId(`tool-${tool}`) as HTMLInputElement;
 
 describe("tools & approvals card", () => {
   it("shows the policy (the company's, named), the tools grouped by risk with badges, and what is allowed", async () => {
-    alansProfile().install();
+    alansProfile().backend.install();
     const { user } = renderApp();
     const card = await screen.findByTestId("profile-tools");
     expect(within(card).getByRole("status")).toHaveTextContent("Loading…");
@@ -49,19 +54,21 @@ describe("tools & approvals card", () => {
   });
 
   it("warns (without blocking) when Auto is chosen", async () => {
-    const backend = alansProfile().install();
+    const { backend } = alansProfile();
+    backend.install();
     const { user } = renderApp();
     await user.selectOptions(await screen.findByTestId("tools-policy"), "auto");
     expect(screen.getByTestId("tools-auto-warning")).toHaveTextContent("High-risk actions will run without asking");
     await user.click(screen.getByTestId("tools-save"));
     await screen.findByTestId("tools-saved");
-    expect(backend.inputsOf("set_employee_tools")).toEqual([{ employeeId: 12, policy: "auto", tools: ["read_memory", "read_file", "write_file"], cliCommand: null }]);
+    expect(backend.inputsOf("setEmployeeTools")).toEqual([{ employeeId: 12, policy: "auto", tools: ["read_memory", "read_file", "write_file"], cliCommand: null }]);
   });
 
   it("saves the policy and the ticked tools in one call, shows Saved, then what is saved", async () => {
-    const backend = alansProfile().install();
+    const { backend, alan } = alansProfile();
+    backend.install();
     let release = () => {};
-    backend.gates.set("set_employee_tools", new Promise<void>((r) => (release = r)));
+    backend.hold("setEmployeeTools", new Promise<void>((r) => (release = r)));
     const { user } = renderApp();
     await user.selectOptions(await screen.findByTestId("tools-policy"), "manual");
     await user.click(checkbox("write_file"));
@@ -76,10 +83,9 @@ describe("tools & approvals card", () => {
     release();
 
     expect(await screen.findByTestId("tools-saved")).toHaveTextContent("Saved.");
-    expect(backend.inputsOf("set_employee_tools")).toEqual([
+    expect(backend.inputsOf("setEmployeeTools")).toEqual([
       { employeeId: 12, policy: "manual", tools: ["read_memory", "read_file", "post_webhook"], cliCommand: null },
     ]);
-    const alan = backend.employees.find((e) => e.id === 12)!;
     expect(alan.approvalPolicy).toBe("manual");
     expect(alan.toolWhitelist).toEqual(["read_memory", "read_file", "post_webhook"]);
     // Saved state is what shows now: nothing left to save.
@@ -89,7 +95,8 @@ describe("tools & approvals card", () => {
   });
 
   it("shows the CLI command field with the working folder when run_cli is ticked, and asks for a command", async () => {
-    const backend = alansProfile().install();
+    const { backend, alan } = alansProfile();
+    backend.install();
     const { user } = renderApp();
     await user.click(await screen.findByTestId("tool-run_cli"));
     const field = screen.getByTestId("tools-cli-command");
@@ -98,21 +105,21 @@ describe("tools & approvals card", () => {
     await user.click(screen.getByTestId("tools-save"));
     expect(screen.getByTestId("tools-cli-error")).toHaveTextContent("Enter the command to run");
     expect(field).toHaveAttribute("aria-invalid", "true");
-    expect(backend.callsOf("set_employee_tools")).toHaveLength(0);
+    expect(backend.callsOf("setEmployeeTools")).toHaveLength(0);
 
     await user.type(field, "  codex exec --full-auto ");
     expect(screen.queryByTestId("tools-cli-error")).not.toBeInTheDocument();
     await user.click(screen.getByTestId("tools-save"));
     await screen.findByTestId("tools-saved");
-    expect(backend.inputsOf("set_employee_tools")).toEqual([
+    expect(backend.inputsOf("setEmployeeTools")).toEqual([
       { employeeId: 12, policy: null, tools: ["read_memory", "read_file", "write_file", "run_cli"], cliCommand: "codex exec --full-auto" },
     ]);
-    expect(backend.employees.find((e) => e.id === 12)!.cliCommand).toBe("codex exec --full-auto");
+    expect(alan.cliCommand).toBe("codex exec --full-auto");
   });
 
   it("shows a failed save with its reason and keeps the edit", async () => {
-    const backend = alansProfile().install();
-    backend.failures.set("set_employee_tools", { code: "storage", message: "database is locked" });
+    const { backend, alan } = alansProfile();
+    backend.install().failNext("setEmployeeTools", "storage", "database is locked");
     const { user } = renderApp();
     await user.selectOptions(await screen.findByTestId("tools-policy"), "manual");
     await user.click(screen.getByTestId("tools-save"));
@@ -121,7 +128,7 @@ describe("tools & approvals card", () => {
     expect(error).toHaveTextContent("Details: database is locked");
     expect(screen.queryByTestId("tools-saved")).not.toBeInTheDocument();
     expect((screen.getByTestId("tools-policy") as HTMLSelectElement).value).toBe("manual");
-    expect(backend.employees.find((e) => e.id === 12)!.approvalPolicy).toBeNull();
+    expect(alan.approvalPolicy).toBeNull();
 
     // Discard goes back to what is saved.
     await user.click(screen.getByTestId("tools-discard"));
@@ -130,23 +137,26 @@ describe("tools & approvals card", () => {
   });
 
   it("shows the backend's refusal when the person left while the card was open", async () => {
-    const backend = alansProfile().install();
+    const { backend, alan } = alansProfile();
+    backend.install();
     const { user } = renderApp();
     await user.click(await screen.findByTestId("tool-hire"));
-    const alan = backend.employees.find((e) => e.id === 12)!;
-    alan.status = "fired";
-    alan.firedAt = "2026-01-02T09:00:00Z";
+    // Fired elsewhere while the card was open: the backend refuses.
+    backend.failNext("setEmployeeTools", "already_fired", "Alan Turing no longer works here");
     await user.click(screen.getByTestId("tools-save"));
     const error = await screen.findByTestId("tools-save-error");
     expect(error).toHaveTextContent("This person has already left the company.");
     expect(error).toHaveTextContent("Alan Turing no longer works here");
+    expect(backend.inputsOf("setEmployeeTools")).toEqual([
+      { employeeId: 12, policy: null, tools: ["read_memory", "read_file", "write_file", "hire"], cliCommand: null },
+    ]);
     expect(alan.toolWhitelist).toEqual(["read_memory", "read_file", "write_file"]);
   });
 
   it("says when someone may use no tools, and shows a load failure with a retry", async () => {
-    const backend = new FakeBackend(fixedOrg());
+    const { backend } = alansProfile();
     window.location.hash = "#employee/11";
-    backend.failures.set("employee_tools", { code: "storage", message: "locked" });
+    backend.failNext("employeeTools", "storage", "locked");
     backend.install();
     const { user } = renderApp();
     const card = await screen.findByTestId("profile-tools");
@@ -156,8 +166,7 @@ describe("tools & approvals card", () => {
   });
 
   it("reads in Chinese", async () => {
-    const backend = alansProfile();
-    backend.company = company({ language: "zh-CN" });
+    const { backend } = alansProfile({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
     backend.install();
     await i18n.changeLanguage("zh-CN");
     const { user } = renderApp();
@@ -172,8 +181,7 @@ describe("tools & approvals card", () => {
 
 describe("org chart side panel", () => {
   it("sums up someone's policy and tools and links to the card", async () => {
-    const backend = new FakeBackend(fixedOrg());
-    const alan = backend.employees.find((e) => e.id === 12)!;
+    const { backend, alan } = alansProfile();
     alan.approvalPolicy = "manual";
     alan.toolWhitelist = ["read_file", "write_file"];
     backend.install();

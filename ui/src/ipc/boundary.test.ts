@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 
-// Every source file outside tests, as text (Vite's raw import: no Node APIs needed).
-const sources = import.meta.glob<string>(["../**/*.ts", "../**/*.tsx", "!../**/*.test.*", "!../test/**"], {
+// Every source file of the app, as text (Vite's raw import: no Node APIs needed). Tests and
+// the dev-only mock page (src/dev, never in the build) stand in for the backend on purpose.
+const sources = import.meta.glob<string>(["../**/*.ts", "../**/*.tsx", "!../**/*.test.*", "!../test/**", "!../dev/**"], {
   query: "?raw",
   import: "default",
   eager: true,

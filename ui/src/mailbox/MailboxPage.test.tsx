@@ -1,34 +1,44 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import { FakeBackend } from "../test/fakeBackend";
-import { company, fixedOrg } from "../test/fixtures";
+import { Fake, ipcError } from "../test/fake";
+import { ChatSeed, traceEvent, traceOf } from "../test/fakeChatSeed";
+import { company, fixedOrg, mailDesk, mailItem, world } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 /**
  * The fixed company with a mailbox: Alan's report (unread, newest), an escalation about Linus's task
  * (unread), 张伟's report (read), a budget stop from no one (read) and Grace's archived report.
  */
-function withMail() {
-  const backend = new FakeBackend(fixedOrg());
-  const engineering = backend.departmentChat(1)!;
-  const alanChat = backend.addChat("boss", "Alan Turing", [12]);
-  const report = backend.addReport(12, "Rate limiter is in", "Merged: a token bucket per user, 120 a minute.\n\nThe burst edge case holds.", {
+function withMail(org = fixedOrg()) {
+  const chats = new ChatSeed(org);
+  const engineering = chats.department(1);
+  const alanChat = chats.add("boss", "Alan Turing", [12]);
+  const from = (id: number) => ({ employeeId: id, employeeName: org.employees.find((e) => e.id === id)!.name });
+  const report = mailItem("report", "Rate limiter is in", {
+    ...from(12),
+    body: "Merged: a token bucket per user, 120 a minute.\n\nThe burst edge case holds.",
     chatId: alanChat.id,
     taskId: 501,
     createdAt: "2025-03-01T12:00:00Z",
   });
-  const escalation = backend.addEscalation(13, "Overdue: load test", "Linus took the load test 47 minutes ago and has not reported back.", {
+  const escalation = mailItem("escalation", "Overdue: load test", {
+    ...from(13),
+    body: "Linus took the load test 47 minutes ago and has not reported back.",
     chatId: engineering.id,
     taskId: 502,
     createdAt: "2025-03-01T11:00:00Z",
   });
-  const zhReport = backend.addReport(22, "登录页两个方案已完成", "两个方案都做完了。", { createdAt: "2025-03-01T10:00:00Z", status: "read" });
-  const budget = backend.addBudgetStop({ createdAt: "2025-03-01T09:30:00Z", status: "read" });
-  const archived = backend.addReport(11, "Hiring plan for Q2", "Two more backend engineers.", {
-    createdAt: "2025-03-01T09:00:00Z",
-    status: "archived",
+  const zhReport = mailItem("report", "登录页两个方案已完成", { ...from(22), body: "两个方案都做完了。", createdAt: "2025-03-01T10:00:00Z", status: "read" });
+  const budget = mailItem("budget", "Work stopped: today's budget is spent", {
+    body: "Today's model spend reached the daily budget of $20.00, so no new work starts. Work resumes tomorrow, or as soon as the budget is raised.",
+    createdAt: "2025-03-01T09:30:00Z",
+    status: "read",
   });
-  return { backend, alanChat, engineering, report, escalation, zhReport, budget, archived };
+  const archived = mailItem("report", "Hiring plan for Q2", { ...from(11), body: "Two more backend engineers.", createdAt: "2025-03-01T09:00:00Z", status: "archived" });
+  // Newest first, as the backend lists them.
+  const mail = [report, escalation, zhReport, budget, archived];
+  const backend = new Fake(world(org), chats.handlers(), mailDesk(mail));
+  return { backend, mail, chats, from, alanChat, engineering, report, escalation, zhReport, budget, archived };
 }
 
 const listedIds = () =>
@@ -78,8 +88,8 @@ describe("mailbox page", () => {
 
     // Nothing picked yet, and nothing read by looking at the list.
     expect(screen.getByTestId("mailbox-no-selection")).toBeInTheDocument();
-    expect(backend.callsOf("set_mail_status")).toHaveLength(0);
-    expect(backend.inputsOf("list_mail")).toContainEqual({ status: null, kind: null, employeeId: null });
+    expect(backend.callsOf("setMailStatus")).toHaveLength(0);
+    expect(backend.inputsOf("listMail")).toContainEqual({ status: null, kind: null, employeeId: null });
   });
 
   it("filters by view, kind and employee, and clears the filters when nothing matches", async () => {
@@ -95,16 +105,16 @@ describe("mailbox page", () => {
 
     await user.click(screen.getByTestId("mail-view-archived"));
     await waitFor(() => expect(listedIds()).toEqual([archived.id]));
-    expect(backend.inputsOf("list_mail")).toContainEqual({ status: "archived", kind: null, employeeId: null });
+    expect(backend.inputsOf("listMail")).toContainEqual({ status: "archived", kind: null, employeeId: null });
 
     await user.click(screen.getByTestId("mail-view-inbox"));
     await user.selectOptions(screen.getByRole("combobox", { name: "Kind" }), "Report");
     await waitFor(() => expect(listedIds()).toEqual([report.id, zhReport.id]));
-    expect(backend.inputsOf("list_mail")).toContainEqual({ status: null, kind: "report", employeeId: null });
+    expect(backend.inputsOf("listMail")).toContainEqual({ status: null, kind: "report", employeeId: null });
 
     await user.selectOptions(screen.getByRole("combobox", { name: "Employee" }), "张伟");
     await waitFor(() => expect(listedIds()).toEqual([zhReport.id]));
-    expect(backend.inputsOf("list_mail")).toContainEqual({ status: null, kind: "report", employeeId: 22 });
+    expect(backend.inputsOf("listMail")).toContainEqual({ status: null, kind: "report", employeeId: 22 });
 
     // A report from Linus: there is none (his is an escalation).
     await user.selectOptions(screen.getByRole("combobox", { name: "Employee" }), "Linus Torvalds");
@@ -135,7 +145,7 @@ describe("mailbox page", () => {
     expect(within(detail).getByTestId("mail-time")).toHaveAttribute("datetime", "2025-03-01T12:00:00Z");
     expect(screen.getByTestId(`mail-link-${report.id}`)).toHaveAttribute("aria-current", "page");
 
-    await waitFor(() => expect(backend.inputsOf("set_mail_status")).toEqual([{ mailId: report.id, status: "read" }]));
+    await waitFor(() => expect(backend.inputsOf("setMailStatus")).toEqual([{ mailId: report.id, status: "read" }]));
     await waitFor(() => expect(screen.getByTestId("nav-mailbox-unread")).toHaveTextContent("1"));
     await waitFor(() => expect(screen.getByTestId(`mail-item-${report.id}`)).toHaveAttribute("data-status", "read"));
     expect(screen.getByTestId("mailbox-summary")).toHaveTextContent("1 unread");
@@ -145,11 +155,11 @@ describe("mailbox page", () => {
     await waitFor(() => expect(screen.getByTestId("nav-mailbox-unread")).toHaveTextContent("2"));
     await waitFor(() => expect(screen.getByTestId(`mail-item-${report.id}`)).toHaveAttribute("data-status", "unread"));
     expect(screen.getByTestId("mail-detail-status")).toHaveTextContent("Unread");
-    expect(backend.inputsOf("set_mail_status")).toEqual([
+    expect(backend.inputsOf("setMailStatus")).toEqual([
       { mailId: report.id, status: "read" },
       { mailId: report.id, status: "unread" },
     ]);
-    expect(backend.mail.find((m) => m.id === report.id)?.status).toBe("unread");
+    expect(report.status).toBe("unread");
   });
 
   it("keeps an item open that leaves the list when it is read in the Unread view", async () => {
@@ -176,11 +186,11 @@ describe("mailbox page", () => {
     await user.click(await screen.findByTestId(`mail-link-${zhReport.id}`));
     await screen.findByTestId("mail-detail");
     // Already read: opening it changes nothing.
-    expect(backend.callsOf("set_mail_status")).toHaveLength(0);
+    expect(backend.callsOf("setMailStatus")).toHaveLength(0);
 
     await user.click(screen.getByTestId("mail-archive"));
     await waitFor(() => expect(screen.queryByTestId(`mail-item-${zhReport.id}`)).not.toBeInTheDocument());
-    expect(backend.inputsOf("set_mail_status")).toEqual([{ mailId: zhReport.id, status: "archived" }]);
+    expect(backend.inputsOf("setMailStatus")).toEqual([{ mailId: zhReport.id, status: "archived" }]);
     // Still open, now archived, with the way back.
     const detail = screen.getByTestId("mail-detail");
     expect(detail).toHaveAttribute("data-status", "archived");
@@ -192,7 +202,7 @@ describe("mailbox page", () => {
 
     await user.click(within(detail).getByTestId("mail-unarchive"));
     await waitFor(() => expect(screen.queryByTestId(`mail-item-${zhReport.id}`)).not.toBeInTheDocument());
-    expect(backend.mail.find((m) => m.id === zhReport.id)?.status).toBe("read");
+    expect(zhReport.status).toBe("read");
     await user.click(screen.getByTestId("mail-view-inbox"));
     expect(await screen.findByTestId(`mail-item-${zhReport.id}`)).toHaveAttribute("data-status", "read");
     expect(screen.getByTestId("mail-detail")).toHaveAttribute("data-status", "read");
@@ -200,8 +210,8 @@ describe("mailbox page", () => {
   });
 
   it("opens the chat an item came from", async () => {
-    const { backend, report, alanChat, budget } = withMail();
-    backend.addChatMessage(alanChat.id, 12, "The limiter is merged.");
+    const { backend, report, alanChat, budget, chats } = withMail();
+    chats.message(alanChat.id, 12, "The limiter is merged.");
     backend.install();
     const { user } = renderApp();
 
@@ -221,10 +231,14 @@ describe("mailbox page", () => {
 
   it("opens the trace of an item that belongs to an instruction, and shows its story", async () => {
     const { backend, report, alanChat, budget } = withMail();
-    const trace = backend.addTrace("Get the rate limiter in before the demo", { chatId: alanChat.id, createdAt: "2025-03-01T11:00:00Z" });
-    backend.addTracedMessage(trace.id, alanChat.id, 12, "Merged: a token bucket per user.", "2025-03-01T11:58:00Z");
+    const story = traceOf("Get the rate limiter in before the demo", { chatId: alanChat.id, createdAt: "2025-03-01T11:00:00Z" });
+    story.events.push(
+      traceEvent({ kind: "message", at: "2025-03-01T11:58:00Z", employeeId: 12, actor: "Alan Turing", text: "Merged: a token bucket per user.", chatId: alanChat.id }),
+      traceEvent({ kind: "mail", at: report.createdAt, employeeId: 12, actor: "Alan Turing", text: report.title, mailId: report.id }),
+    );
+    const trace = story.summary;
     report.traceId = trace.id;
-    backend.install();
+    backend.answer("getTrace", story).install();
     const { user } = renderApp();
 
     // A budget stop belongs to no instruction: no link.
@@ -269,19 +283,20 @@ describe("mailbox page", () => {
   });
 
   it("shows new mail as it is filed", async () => {
-    const { backend } = withMail();
+    const { backend, mail, from } = withMail();
     backend.install();
     renderApp();
     expect(await screen.findByTestId("nav-mailbox-unread")).toHaveTextContent("2");
-    const item = backend.fileMail("report", { employeeId: 21, title: "Design review notes", body: "We picked option B." });
+    const item = mailItem("report", "Design review notes", { ...from(21), body: "We picked option B." });
+    mail.unshift(item);
+    backend.emit({ type: "mail_changed" });
     expect(await screen.findByTestId(`mail-item-${item.id}`)).toHaveTextContent("Margaret Hamilton");
     expect(listedIds()[0]).toBe(item.id);
     await waitFor(() => expect(screen.getByTestId("nav-mailbox-unread")).toHaveTextContent("3"));
   });
 
   it("says where mail comes from when there is none, and that the boss is done when all of it is archived", async () => {
-    const backend = new FakeBackend(fixedOrg());
-    backend.install();
+    new Fake(world(), mailDesk([])).install();
     renderApp();
     const empty = await screen.findByTestId("mailbox-empty");
     expect(empty).toHaveTextContent("Nothing in your mailbox yet");
@@ -292,9 +307,8 @@ describe("mailbox page", () => {
   });
 
   it("says the inbox is done when everything is archived, and shows the archive", async () => {
-    const backend = new FakeBackend(fixedOrg());
-    const old = backend.addReport(12, "Old news", "Done long ago.", { status: "archived" });
-    backend.install();
+    const old = mailItem("report", "Old news", { employeeId: 12, employeeName: "Alan Turing", body: "Done long ago.", status: "archived" });
+    new Fake(world(), mailDesk([old])).install();
     const { user } = renderApp();
     const done = await screen.findByTestId("mailbox-caught-up");
     expect(done).toHaveTextContent("All caught up");
@@ -306,7 +320,10 @@ describe("mailbox page", () => {
 
   it("shows a translated error with a retry when the mailbox cannot be read", async () => {
     const { backend, report } = withMail();
-    backend.mailError = { code: "storage", message: "database is locked" };
+    // Every listing fails (the page's and the badge's) until the database is back.
+    let locked = true;
+    const desk = mailDesk([report]);
+    backend.on("listMail", (filter) => (locked ? ipcError("storage", "database is locked") : desk.listMail!(filter)));
     backend.install();
     const { user } = renderApp();
     const error = await screen.findByTestId("error-state");
@@ -314,7 +331,7 @@ describe("mailbox page", () => {
     expect(error).toHaveTextContent("database is locked");
     expect(screen.queryByTestId("nav-mailbox-unread")).not.toBeInTheDocument();
 
-    backend.mailError = null;
+    locked = false;
     await user.click(within(error).getByTestId("retry-button"));
     expect(await screen.findByTestId(`mail-item-${report.id}`)).toBeInTheDocument();
     expect(screen.queryByTestId("error-state")).not.toBeInTheDocument();
@@ -328,7 +345,7 @@ describe("mailbox page", () => {
     expect(await screen.findByTestId("mailbox-not-in-view")).toHaveTextContent("Not in this list");
 
     await user.click(screen.getByTestId(`mail-link-${zhReport.id}`));
-    backend.failures.set("set_mail_status", { code: "not_found", message: "mail 1 does not exist" });
+    backend.failNext("setMailStatus", "not_found", "mail 1 does not exist");
     await user.click(await screen.findByTestId("mail-archive"));
     expect(await screen.findByTestId("mail-action-error")).toHaveTextContent("That did not work: That item no longer exists.");
     // Nothing changed: still in the inbox, still offered for archiving.
@@ -338,8 +355,7 @@ describe("mailbox page", () => {
   });
 
   it("speaks Chinese for a Chinese company", async () => {
-    const { backend, report, escalation, budget } = withMail();
-    backend.company = company({ language: "zh-CN" });
+    const { backend, report, escalation, budget } = withMail({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
     backend.install();
     const { user } = renderApp();
     expect(await screen.findByTestId(`mail-kind-${report.id}`)).toHaveTextContent("工作汇报");

@@ -1,7 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import { FakeBackend } from "../test/fakeBackend";
-import { company, fixedOrg } from "../test/fixtures";
+import type { MeetingViewDto } from "../bindings/MeetingViewDto";
+import { Fake, ipcError } from "../test/fake";
+import { ChatSeed, decision, meetingOf } from "../test/fakeChatSeed";
+import { company, fixedOrg, world } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 /**
@@ -10,13 +12,13 @@ import { renderApp } from "../test/render";
  * the engineering lead, and the moderator noted why each of them got the floor.
  */
 function withMeeting(seed = fixedOrg()) {
-  const backend = new FakeBackend(seed);
-  const meeting = backend.addMeeting("Load testing", [11, 12, 13], { strategy: "rule_based", maxTurns: 12, speakerId: 13 });
-  const chatId = meeting.chatId;
-  backend.addChatMessage(chatId, 11, "We need numbers for the login service.", "2025-03-01T10:00:00Z");
-  backend.addChatMessage(chatId, 13, "k6 against staging, or we pay a service $5,000.", "2025-03-01T10:02:00Z");
-  backend.addChatMessage(chatId, "system", "The secretary has taken this to the boss; the meeting goes on.", "2025-03-01T10:04:00Z");
-  const money = backend.addDecision(chatId, "Should we spend $5,000 on a load-testing service?", {
+  const { backend, chats, meetings } = meetingsOf(seed);
+  const chat = chats.add("meeting", "Load testing", [11, 12, 13], { topic: "Load testing" });
+  const chatId = chat.id;
+  chats.message(chatId, 11, "We need numbers for the login service.", { createdAt: "2025-03-01T10:00:00Z" });
+  chats.message(chatId, 13, "k6 against staging, or we pay a service $5,000.", { createdAt: "2025-03-01T10:02:00Z" });
+  chats.message(chatId, "system", "The secretary has taken this to the boss; the meeting goes on.", { createdAt: "2025-03-01T10:04:00Z" });
+  const money = decision("Should we spend $5,000 on a load-testing service?", {
     decisionType: "money",
     outcome: "escalated",
     decidedByKind: "boss",
@@ -27,7 +29,7 @@ function withMeeting(seed = fixedOrg()) {
       { who: "secretary", employeeId: null, role: "escalated", rule: "money decisions belong to the boss", weight: null },
     ],
   });
-  const tech = backend.addDecision(chatId, "Run the load test on an isolated copy of staging?", {
+  const tech = decision("Run the load test on an isolated copy of staging?", {
     decisionType: "tech",
     outcome: "approved",
     decidedByKind: "lead",
@@ -40,9 +42,28 @@ function withMeeting(seed = fixedOrg()) {
       { who: "Grace Hopper", employeeId: 11, role: "decided", rule: "jurisdiction: tech questions go to the engineering lead", weight: null },
     ],
   });
-  backend.addModeratorNote(chatId, "speak", 11, "Grace Hopper called the meeting", "2025-03-01T10:00:00Z");
-  backend.addModeratorNote(chatId, "speak", 13, "Linus Torvalds was addressed by name in the last turn", "2025-03-01T10:02:00Z");
-  return { backend, meeting, chatId, money, tech };
+  const meeting = meetingOf(chat, {
+    speakerId: 13,
+    speakerName: "Linus Torvalds",
+    decisions: [money, tech],
+    notes: [
+      { kind: "speak", employeeId: 11, employeeName: "Grace Hopper", reason: "Grace Hopper called the meeting", at: "2025-03-01T10:00:00Z" },
+      { kind: "speak", employeeId: 13, employeeName: "Linus Torvalds", reason: "Linus Torvalds was addressed by name in the last turn", at: "2025-03-01T10:02:00Z" },
+    ],
+  });
+  meetings.push(meeting);
+  return { backend, chats, meeting, chatId, money, tech };
+}
+
+/** Chats and the meetings held in some of them; any other chat is `not_found` for meeting_view. */
+function meetingsOf(seed = fixedOrg()) {
+  const chats = new ChatSeed(seed);
+  const meetings: MeetingViewDto[] = [];
+  const backend = new Fake(world(seed), chats.handlers()).on(
+    "meetingView",
+    ({ chatId }) => meetings.find((m) => m.chatId === chatId) ?? ipcError("not_found", `chat ${chatId} is not a meeting`),
+  );
+  return { backend, chats, meetings };
 }
 
 const open = (chatId: number) => {
@@ -72,7 +93,7 @@ describe("meeting panel", () => {
     // The conversation is still there, system notes and all.
     expect(screen.getByTestId("chat-details")).toHaveTextContent("Meeting");
     expect(within(screen.getByTestId("chat-messages")).getByText("The secretary has taken this to the boss; the meeting goes on.")).toBeInTheDocument();
-    expect(backend.inputsOf("meeting_view")).toContainEqual({ chatId });
+    expect(backend.inputsOf("meetingView")).toContainEqual({ chatId });
   });
 
   it("lists the decisions, the one waiting for the boss first and highlighted, with a way to the mailbox", async () => {
@@ -133,9 +154,9 @@ describe("meeting panel", () => {
   });
 
   it("shows a vote's weights and who decided it", async () => {
-    const backend = new FakeBackend(fixedOrg());
-    const meeting = backend.addMeeting("Launch taglines", [31, 32], { strategy: "round_robin" });
-    const vote = backend.addDecision(meeting.chatId, "Lead with the first tagline?", {
+    const { backend, chats, meetings } = meetingsOf();
+    const chat = chats.add("meeting", "Launch taglines", [31, 32], { topic: "Launch taglines" });
+    const vote = decision("Lead with the first tagline?", {
       decidedByKind: "vote",
       outcome: "rejected",
       authorizationChain: [
@@ -144,9 +165,10 @@ describe("meeting panel", () => {
         { who: "vote", employeeId: null, role: "decided", rule: "weighted vote within other: 1.5 for, 2.0 against", weight: null },
       ],
     });
-    const boss = backend.addDecision(meeting.chatId, "Book the launch venue?", { decisionType: "external_commitment", decidedByKind: "boss" });
+    const boss = decision("Book the launch venue?", { decisionType: "external_commitment", decidedByKind: "boss" });
+    meetings.push(meetingOf(chat, { strategy: "round_robin", decisions: [vote, boss] }));
     backend.install();
-    const { user } = open(meeting.chatId);
+    const { user } = open(chat.id);
 
     expect(await screen.findByTestId("meeting-strategy")).toHaveTextContent("Round-robin");
     expect(screen.getByTestId("meeting-floor")).toHaveTextContent("Nobody has the floor yet");
@@ -184,7 +206,21 @@ describe("meeting panel", () => {
   });
 
   it("ends the meeting after the boss confirms, then shows the minutes and no End button", async () => {
-    const { backend, chatId } = withMeeting();
+    const { backend, chatId, chats, meeting } = withMeeting();
+    // As the backend closes it: the minutes taken, a closing note in the chat, the minutes to the mailbox.
+    backend.on("closeMeeting", () => {
+      Object.assign(meeting, {
+        status: "closed",
+        closedAt: "2025-03-01T10:30:00Z",
+        speakerId: null,
+        speakerName: null,
+        minutes: "Grace Hopper: We need numbers for the login service.\nLinus Torvalds: k6 against staging, or we pay a service $5,000.",
+      });
+      const note = chats.message(chatId, "system", "The meeting is closed; the minutes went to every member's memory and the boss's mailbox.");
+      backend.emit({ type: "chat_message_posted", chatId, messageId: note.id });
+      backend.emit({ type: "mail_changed" });
+      return meeting;
+    });
     backend.install();
     const { user } = open(chatId);
 
@@ -195,11 +231,11 @@ describe("meeting panel", () => {
     // Cancelling changes nothing.
     await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
     expect(screen.queryByTestId("meeting-end-dialog")).not.toBeInTheDocument();
-    expect(backend.callsOf("close_meeting")).toHaveLength(0);
+    expect(backend.callsOf("closeMeeting")).toHaveLength(0);
 
     await user.click(screen.getByTestId("meeting-end"));
     await user.click(screen.getByTestId("meeting-end-confirm"));
-    await waitFor(() => expect(backend.inputsOf("close_meeting")).toEqual([{ chatId }]));
+    await waitFor(() => expect(backend.inputsOf("closeMeeting")).toEqual([{ chatId }]));
     await waitFor(() => expect(screen.queryByTestId("meeting-end-dialog")).not.toBeInTheDocument());
 
     const minutes = await screen.findByTestId("meeting-minutes");
@@ -213,12 +249,13 @@ describe("meeting panel", () => {
     expect(
       await within(screen.getByTestId("chat-messages")).findByText("The meeting is closed; the minutes went to every member's memory and the boss's mailbox."),
     ).toBeInTheDocument();
-    expect(backend.mail.map((m) => [m.kind, m.title])).toContainEqual(["minutes", "Minutes: Load testing"]);
+    // The mailbox is asked again for what was filed.
+    await waitFor(() => expect(backend.callsOf("listMail").length).toBeGreaterThan(1));
   });
 
   it("shows why a meeting could not be ended, in the dialog", async () => {
     const { backend, chatId } = withMeeting();
-    backend.failures.set("close_meeting", { code: "invalid_input", message: "this meeting is already closed" });
+    backend.failNext("closeMeeting", "invalid_input", "this meeting is already closed");
     backend.install();
     const { user } = open(chatId);
 
@@ -230,14 +267,11 @@ describe("meeting panel", () => {
   });
 
   it("shows a closed meeting's minutes and offers no End button", async () => {
-    const backend = new FakeBackend(fixedOrg());
-    const meeting = backend.addMeeting("Launch taglines", [31, 32], {
-      status: "closed",
-      closedAt: "2025-03-01T16:30:00Z",
-      minutes: "Lead with \"Your company, minus the meetings.\"",
-    });
+    const { backend, chats, meetings } = meetingsOf();
+    const chat = chats.add("meeting", "Launch taglines", [31, 32], { topic: "Launch taglines" });
+    meetings.push(meetingOf(chat, { status: "closed", closedAt: "2025-03-01T16:30:00Z", minutes: 'Lead with "Your company, minus the meetings."' }));
     backend.install();
-    open(meeting.chatId);
+    open(chat.id);
 
     expect(await screen.findByTestId("meeting-minutes")).toHaveTextContent('Lead with "Your company, minus the meetings."');
     expect(screen.getByTestId("meeting-status")).toHaveTextContent("Closed");
@@ -247,20 +281,20 @@ describe("meeting panel", () => {
   });
 
   it("shows no panel, and asks for no meeting, in a chat that is not a meeting", async () => {
-    const backend = new FakeBackend(fixedOrg());
-    const engineering = backend.departmentChat(1)!;
-    backend.addChatMessage(engineering.id, 12, "Morning all.");
+    const { backend, chats } = meetingsOf();
+    const engineering = chats.department(1);
+    chats.message(engineering.id, 12, "Morning all.");
     backend.install();
     open(engineering.id);
 
     expect(await within(await screen.findByTestId("chat-messages")).findByText("Morning all.")).toBeInTheDocument();
     expect(screen.queryByTestId("meeting-panel")).not.toBeInTheDocument();
-    expect(backend.callsOf("meeting_view")).toHaveLength(0);
+    expect(backend.callsOf("meetingView")).toHaveLength(0);
   });
 
   it("shows an error with a retry when the meeting cannot be read, and the conversation still works", async () => {
     const { backend, chatId } = withMeeting();
-    backend.failures.set("meeting_view", { code: "storage", message: "database is locked" });
+    backend.failNext("meetingView", "storage", "database is locked");
     backend.install();
     const { user } = open(chatId);
 
@@ -272,14 +306,16 @@ describe("meeting panel", () => {
   });
 
   it("follows the meeting as it goes: a new turn refetches who has the floor and the decisions", async () => {
-    const { backend, meeting, chatId } = withMeeting();
+    const { backend, meeting, chatId, chats } = withMeeting();
     backend.install();
     open(chatId);
 
     expect(await screen.findByTestId("meeting-floor")).toHaveTextContent("Linus Torvalds has the floor");
-    meeting.speakerId = 12;
-    const ruling = backend.addDecision(chatId, "Use k6?", { decisionType: "tech", decidedByKind: "lead", decidedByName: "Grace Hopper" });
-    backend.say(chatId, 13, "Script is ready.");
+    Object.assign(meeting, { speakerId: 12, speakerName: "Alan Turing" });
+    const ruling = decision("Use k6?", { decisionType: "tech", decidedByKind: "lead", decidedByName: "Grace Hopper" });
+    meeting.decisions.push(ruling);
+    const turn = chats.message(chatId, 13, "Script is ready.");
+    backend.emit({ type: "chat_message_posted", chatId, messageId: turn.id });
     expect(await screen.findByTestId(`meeting-decision-${ruling.id}`)).toBeInTheDocument();
     expect(screen.getByTestId("meeting-floor")).toHaveTextContent("Alan Turing has the floor");
   });

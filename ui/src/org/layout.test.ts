@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fixedOrg, department, employee } from "../test/fixtures";
+import { fixedOrg, department, employee } from "../test/fakeFixtures";
 import {
   CARD_H,
   CARD_W,

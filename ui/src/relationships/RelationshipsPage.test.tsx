@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import { FakeBackend } from "../test/fakeBackend";
-import { fixedOrg } from "../test/fixtures";
+import { Fake } from "../test/fake";
+import { fixedOrg, graphOf, world } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 import { TONE_COLOUR } from "./affinity";
 import { buildGraph, departmentsOf, edgeGeometry } from "./graph";
@@ -11,13 +11,15 @@ import { buildGraph, departmentsOf, edgeGeometry } from "./graph";
  * across departments (22 → 31).
  */
 function withRelationships() {
-  const backend = new FakeBackend(fixedOrg());
-  backend.relate(11, 12, 82, "Sharp and thorough.");
-  backend.relate(12, 11, 76, "Decisive lead.");
-  backend.relate(11, 13, 35, "Dismissive in reviews.");
-  backend.relate(21, 22, 91, "Fast and careful.");
-  backend.relate(22, 31, 12, "Promised a date without asking us.");
-  return backend;
+  const org = fixedOrg();
+  const graph = graphOf(org, [
+    [11, 12, 82, "Sharp and thorough."],
+    [12, 11, 76, "Decisive lead."],
+    [11, 13, 35, "Dismissive in reviews."],
+    [21, 22, 91, "Fast and careful."],
+    [22, 31, 12, "Promised a date without asking us."],
+  ]);
+  return new Fake(world(org)).answer("relationshipGraph", graph);
 }
 
 /** Chart nodes are clicked with a bare click event (see OrgChartPage.test.tsx: d3-zoom needs a view). */
@@ -87,7 +89,7 @@ describe("relationship graph page", () => {
   });
 
   it("says relationships form as people talk when there are none yet", async () => {
-    new FakeBackend(fixedOrg()).install();
+    new Fake(world()).install();
     renderApp();
     const empty = await screen.findByTestId("graph-empty");
     expect(empty).toHaveTextContent("Relationships form as people talk");
@@ -95,11 +97,11 @@ describe("relationship graph page", () => {
   });
 
   it("redraws when an employee's mind changes (domain event)", async () => {
-    const backend = new FakeBackend(fixedOrg());
-    backend.install();
+    const org = fixedOrg();
+    const backend = new Fake(world(org)).install();
     renderApp();
     await screen.findByTestId("graph-empty");
-    backend.relate(31, 32, 55, "Talented.");
+    backend.answer("relationshipGraph", graphOf(org, [[31, 32, 55, "Talented."]]));
     backend.emit({ type: "mind_changed", employeeId: 31 });
     expect(await screen.findByTestId("graph-node-31")).toBeInTheDocument();
     expect(screen.getByTestId("graph-summary")).toHaveTextContent("8 people · 1 opinion");

@@ -1,21 +1,125 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ActionDto } from "../bindings/ActionDto";
-import { FakeBackend, UNDO_WINDOW_MS } from "../test/fakeBackend";
-import { company, fixedOrg } from "../test/fixtures";
+import type { HireEdits } from "../bindings/HireEdits";
+import type { OrgSnapshot } from "../bindings/OrgSnapshot";
+import type { Proposal } from "../bindings/Proposal";
+import type { SecretaryMessageDto } from "../bindings/SecretaryMessageDto";
+import type { TraceDto } from "../bindings/TraceDto";
+import { Fake, ipcError } from "../test/fake";
+import { traceOf } from "../test/fakeChatSeed";
+import { company, employee, fixedOrg, seedId, world } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
-const withCompany = () => new FakeBackend(fixedOrg()).install();
+/** The backend's undo window (UNDO_WINDOW_MINUTES on the Rust side). */
+const UNDO_WINDOW_MS = 10 * 60 * 1000;
 
-/** The action cards of the secretary's latest reply, as the fake backend holds them. */
-const lastActions = (backend: FakeBackend): ActionDto[] => backend.secretaryMessages.at(-1)?.actions ?? [];
+/** What the secretary proposes for "hire a frontend engineer for Engineering" in the fixed company. */
+const HIRE_BOB: Proposal = {
+  type: "hire",
+  name: "Bob Chen",
+  title: "Frontend engineer",
+  departmentId: 1,
+  departmentName: "Engineering",
+  managerId: 11,
+  managerName: "Grace Hopper",
+  archetype: "ultra_grinder",
+  skills: ["react"],
+};
+
+/** What confirming an action does on the backend: its diff, and what it changes (and undoing, back). */
+interface Outcome {
+  diff: string;
+  apply?: () => void;
+  undo?: () => void;
+}
+
+/**
+ * The secretary as the test scripts it: what it answers to each sentence (reading the boss is core's,
+ * tested in Rust), the conversation it keeps, and what confirming or undoing a card does.
+ */
+function secretary(org: OrgSnapshot = fixedOrg()) {
+  const messages: SecretaryMessageDto[] = [];
+  const answers = new Map<string, { text: string; proposals: Proposal[] }>();
+  const outcomes = new Map<string, (edits: HireEdits | null) => Outcome>();
+  const undos = new Map<number, Outcome>();
+  const trace = (text: string, at: string) => traceOf(text, { origin: "secretary", createdAt: at });
+  const traces: TraceDto[] = [];
+  const message = (role: SecretaryMessageDto["role"], text: string, actions: ActionDto[] = []): SecretaryMessageDto => {
+    const m = { id: seedId(), at: new Date().toISOString(), role, text, actions, traceId: null };
+    messages.push(m);
+    return m;
+  };
+  const proposed = (proposal: Proposal): ActionDto => ({ id: seedId(), status: "proposed", destructive: proposal.type === "fire", proposal, diff: null, undoUntil: null, error: null });
+  const action = (id: number) => messages.flatMap((m) => m.actions).find((a) => a.id === id) ?? ipcError("not_found", `no action ${id}`);
+  const backend = new Fake(world(org), {
+    secretaryHistory: () => messages,
+    secretarySay: ({ text }) => {
+      const boss = message("boss", text);
+      const answer = answers.get(text) ?? { text: "8 people in 3 departments.", proposals: [] };
+      const reply = message("secretary", answer.text, answer.proposals.map(proposed));
+      if (reply.actions.length > 0) {
+        const t = trace(text, boss.at);
+        traces.push(t);
+        reply.traceId = t.summary.id;
+      }
+      return { boss, parse: { tier: "rules", intents: [] }, reply };
+    },
+    secretaryConfirm: ({ actionId, edits }) => {
+      const a = action(actionId);
+      const outcome = outcomes.get(`${a.proposal.type}:${"name" in a.proposal ? a.proposal.name : ""}`)?.(edits) ?? ipcError("internal", "unscripted confirm");
+      outcome.apply?.();
+      undos.set(a.id, outcome);
+      return Object.assign(a, { status: "applied", diff: outcome.diff, undoUntil: new Date(Date.now() + UNDO_WINDOW_MS).toISOString() });
+    },
+    secretaryCancel: ({ actionId }) => Object.assign(action(actionId), { status: "cancelled" }),
+    secretaryUndo: ({ actionId }) => {
+      undos.get(actionId)?.undo?.();
+      return Object.assign(action(actionId), { status: "undone" });
+    },
+    getTrace: ({ id }) => traces.find((t) => t.summary.id === id) ?? ipcError("not_found", id),
+  });
+  /** The secretary answers this sentence with this text and these cards. */
+  const answer = (text: string, reply: string, ...proposals: Proposal[]) => answers.set(text, { text: reply, proposals });
+  /** Confirming a card for this proposal (type and name) gives this outcome. */
+  const onConfirm = (proposal: Proposal, outcome: (edits: HireEdits | null) => Outcome) =>
+    outcomes.set(`${proposal.type}:${"name" in proposal ? proposal.name : ""}`, outcome);
+  /** A hire that goes through: the new person is in the org until it is undone. */
+  const hires = (proposal: Extract<Proposal, { type: "hire" }>, diff: string) =>
+    onConfirm(proposal, (edits) => {
+      const hired = employee(seedId(), edits?.name ?? proposal.name, edits?.departmentId ?? proposal.departmentId, {
+        title: proposal.title,
+        managerId: edits?.managerId ?? proposal.managerId,
+        archetype: edits?.archetype ?? proposal.archetype,
+      });
+      return {
+        diff,
+        apply: () => org.employees.push(hired),
+        undo: () => (org.employees = org.employees.filter((e) => e.id !== hired.id)),
+      };
+    });
+  return { backend, org, messages, message, proposed, answer, onConfirm, hires };
+}
+
+type Secretary = ReturnType<typeof secretary>;
+
+const withCompany = () => {
+  const sec = secretary();
+  sec.answer("Hire a frontend engineer for Engineering", "Here is a candidate for Engineering.", HIRE_BOB);
+  sec.hires(HIRE_BOB, "+1 Frontend engineer (Bob Chen) → Engineering, reports to Grace Hopper");
+  sec.backend.install();
+  return sec;
+};
+
+/** The action cards of the secretary's latest reply, as the backend holds them. */
+const lastActions = (sec: Secretary): ActionDto[] => sec.messages.at(-1)?.actions ?? [];
 
 /** Says something through the composer and waits for the secretary's reply to be shown. */
-async function say(user: ReturnType<typeof renderApp>["user"], backend: FakeBackend, text: string) {
-  const before = backend.secretaryMessages.length;
+async function say(user: ReturnType<typeof renderApp>["user"], sec: Secretary, text: string) {
+  const before = sec.messages.length;
   await user.type(await screen.findByTestId("secretary-input"), `${text}{Enter}`);
-  await waitFor(() => expect(backend.secretaryMessages.length).toBe(before + 2));
-  const reply = backend.secretaryMessages.at(-1)!;
+  await waitFor(() => expect(sec.messages.length).toBe(before + 2));
+  const reply = sec.messages.at(-1)!;
   await screen.findByTestId(`secretary-message-${reply.id}`);
   return reply;
 }
@@ -37,16 +141,17 @@ describe("secretary page", () => {
   });
 
   it("loads the history on mount: the boss on the right, the secretary on the left with its cards", async () => {
-    const backend = new FakeBackend(fixedOrg());
-    const boss = backend.addMessage("boss", "How is the company doing?");
-    const reply = backend.addMessage("secretary", "8 people in 3 departments.\n· Engineering: 3");
-    const proposed = backend.proposedAction({ type: "transfer", employeeId: 32, name: "Peggy Olson", departmentId: 1, departmentName: "Engineering" });
-    const later = backend.addMessage("secretary", "Shall I move Peggy Olson to Engineering?", [proposed]);
+    const sec = secretary();
+    const backend = sec.backend;
+    const boss = sec.message("boss", "How is the company doing?");
+    const reply = sec.message("secretary", "8 people in 3 departments.\n· Engineering: 3");
+    const proposed = sec.proposed({ type: "transfer", employeeId: 32, name: "Peggy Olson", departmentId: 1, departmentName: "Engineering" });
+    const later = sec.message("secretary", "Shall I move Peggy Olson to Engineering?", [proposed]);
     backend.install();
     renderApp();
 
     const bossBubble = await screen.findByTestId(`secretary-message-${boss.id}`);
-    expect(backend.callsOf("secretary_history")).toHaveLength(1);
+    expect(backend.callsOf("secretaryHistory")).toHaveLength(1);
     expect(bossBubble).toHaveAttribute("data-role", "boss");
     expect(bossBubble).toHaveClass("items-end");
     expect(bossBubble).toHaveTextContent("How is the company doing?");
@@ -63,7 +168,7 @@ describe("secretary page", () => {
   });
 
   it("shows a friendly intro whose examples fill the composer", async () => {
-    const backend = withCompany();
+    const { backend } = withCompany();
     const { user } = renderApp();
     const empty = await screen.findByTestId("secretary-empty");
     expect(empty).toHaveTextContent("Hello Ada Lovelace, I'm your secretary.");
@@ -79,11 +184,11 @@ describe("secretary page", () => {
     expect(screen.getByTestId("secretary-input")).toHaveValue("Move Alan Turing to Frontend");
     expect(screen.getByTestId("secretary-input")).toHaveFocus();
     // Filling is not sending.
-    expect(backend.callsOf("secretary_say")).toHaveLength(0);
+    expect(backend.callsOf("secretarySay")).toHaveLength(0);
   });
 
   it("gives the examples in Chinese for a Chinese company", async () => {
-    new FakeBackend({ ...fixedOrg(), company: company({ language: "zh-CN" }) }).install();
+    secretary({ ...fixedOrg(), company: company({ language: "zh-CN" }) }).backend.install();
     const { user } = renderApp();
     expect(await screen.findByRole("heading", { name: "秘书" })).toBeInTheDocument();
     expect(await screen.findByTestId("secretary-example-0")).toHaveTextContent("帮我给Engineering招一个前端工程师");
@@ -93,16 +198,17 @@ describe("secretary page", () => {
   });
 
   it("sends with Enter, shows the boss's message at once, then the reply with a hire card", async () => {
-    const backend = withCompany();
+    const sec = withCompany();
+    const backend = sec.backend;
     let release!: () => void;
-    backend.gates.set("secretary_say", new Promise<void>((r) => (release = r)));
+    backend.hold("secretarySay", new Promise<void>((r) => (release = r)));
     const { user } = renderApp();
     const input = await screen.findByTestId("secretary-input");
     expect(screen.getByTestId("secretary-send")).toBeDisabled();
 
     // Shift+Enter is a new line, not a send.
     await user.type(input, "Hire a frontend engineer{Shift>}{Enter}{/Shift}for Engineering");
-    expect(backend.callsOf("secretary_say")).toHaveLength(0);
+    expect(backend.callsOf("secretarySay")).toHaveLength(0);
     expect(input).toHaveValue("Hire a frontend engineer\nfor Engineering");
     await user.clear(input);
     await user.type(input, "Hire a frontend engineer for Engineering{Enter}");
@@ -113,12 +219,12 @@ describe("secretary page", () => {
     expect(input).toBeDisabled();
     expect(input).toHaveValue("");
     expect(screen.getByTestId("secretary-send")).toBeDisabled();
-    expect(backend.inputsOf("secretary_say")).toEqual([{ text: "Hire a frontend engineer for Engineering" }]);
+    expect(backend.inputsOf("secretarySay")).toEqual([{ text: "Hire a frontend engineer for Engineering" }]);
 
     release();
     const [boss, reply] = await waitFor(() => {
-      expect(backend.secretaryMessages).toHaveLength(2);
-      return backend.secretaryMessages;
+      expect(sec.messages).toHaveLength(2);
+      return sec.messages;
     });
     expect(await screen.findByTestId(`secretary-message-${boss!.id}`)).toHaveTextContent("Hire a frontend engineer for Engineering");
     expect(screen.getByTestId(`secretary-message-${reply!.id}`)).toHaveTextContent("Here is a candidate for Engineering.");
@@ -135,14 +241,15 @@ describe("secretary page", () => {
     expect(within(card).getByText("BC")).toBeInTheDocument(); // the avatar's initials
     for (const button of ["confirm", "edit", "cancel"]) expect(screen.getByTestId(`action-${button}-${action.id}`)).toBeEnabled();
     // Proposed, not applied: nobody was hired yet.
-    expect(backend.employees.some((e) => e.name === "Bob Chen")).toBe(false);
-    expect(backend.callsOf("secretary_confirm")).toHaveLength(0);
+    expect(sec.org.employees.some((e) => e.name === "Bob Chen")).toBe(false);
+    expect(backend.callsOf("secretaryConfirm")).toHaveLength(0);
   });
 
   it("links the cards of a turn that started an instruction to its trace", async () => {
-    const backend = withCompany();
+    const sec = withCompany();
+    sec.answer("Hire a frontend engineer named Bob into Engineering", "Here is a candidate for Engineering.", { ...HIRE_BOB, name: "Bob" });
     const { user } = renderApp();
-    const reply = await say(user, backend, "Hire a frontend engineer named Bob into Engineering");
+    const reply = await say(user, sec, "Hire a frontend engineer named Bob into Engineering");
     const card = reply.actions[0]!;
     expect(reply.traceId).not.toBeNull();
     const link = await screen.findByTestId(`action-trace-${card.id}`);
@@ -154,13 +261,14 @@ describe("secretary page", () => {
   });
 
   it("confirms a hire: the diff and an Undo with a countdown, and the org chart has the new person", async () => {
-    const backend = withCompany();
+    const sec = withCompany();
+    const backend = sec.backend;
     const { user } = renderApp();
-    await say(user, backend, "Hire a frontend engineer for Engineering");
-    const action = lastActions(backend)[0]!;
+    await say(user, sec, "Hire a frontend engineer for Engineering");
+    const action = lastActions(sec)[0]!;
 
     await user.click(screen.getByTestId(`action-confirm-${action.id}`));
-    await waitFor(() => expect(backend.inputsOf("secretary_confirm")).toEqual([{ actionId: action.id, edits: null }]));
+    await waitFor(() => expect(backend.inputsOf("secretaryConfirm")).toEqual([{ actionId: action.id, edits: null }]));
     expect(await screen.findByTestId(`action-diff-${action.id}`)).toHaveTextContent(
       "+1 Frontend engineer (Bob Chen) → Engineering, reports to Grace Hopper",
     );
@@ -172,17 +280,20 @@ describe("secretary page", () => {
     expect(screen.queryByTestId(`action-confirm-${action.id}`)).not.toBeInTheDocument();
     expect(screen.queryByTestId(`action-cancel-${action.id}`)).not.toBeInTheDocument();
 
-    const hired = backend.employees.find((e) => e.name === "Bob Chen")!;
+    const hired = sec.org.employees.find((e) => e.name === "Bob Chen")!;
     expect(hired).toMatchObject({ title: "Frontend engineer", departmentId: 1, managerId: 11, archetype: "ultra_grinder" });
     await user.click(screen.getByTestId("nav-org-chart"));
     expect(await screen.findByTestId(`employee-card-${hired.id}`)).toHaveTextContent("Bob Chen");
   });
 
   it("confirms a hire with the boss's edits to name and department", async () => {
-    const backend = withCompany();
+    const sec = withCompany();
+    const backend = sec.backend;
+    // With the boss's edits, the backend hires Bob Li into Marketing and says so.
+    sec.hires(HIRE_BOB, "+1 Frontend engineer (Bob Li) → Marketing");
     const { user } = renderApp();
-    await say(user, backend, "Hire a frontend engineer for Engineering");
-    const action = lastActions(backend)[0]!;
+    await say(user, sec, "Hire a frontend engineer for Engineering");
+    const action = lastActions(sec)[0]!;
 
     await user.click(screen.getByTestId(`action-edit-${action.id}`));
     const name = screen.getByTestId(`hire-edit-name-${action.id}`);
@@ -196,63 +307,72 @@ describe("secretary page", () => {
     await user.clear(name);
     await user.click(screen.getByTestId(`action-confirm-${action.id}`));
     expect(screen.getByText("Enter a name.")).toBeInTheDocument();
-    expect(backend.callsOf("secretary_confirm")).toHaveLength(0);
+    expect(backend.callsOf("secretaryConfirm")).toHaveLength(0);
 
     await user.type(name, "Bob Li");
     await user.selectOptions(department, "3");
     expect(screen.getByTestId(`action-confirm-${action.id}`)).toHaveTextContent("Confirm with changes");
     await user.click(screen.getByTestId(`action-confirm-${action.id}`));
     await waitFor(() =>
-      expect(backend.inputsOf("secretary_confirm")).toEqual([
+      expect(backend.inputsOf("secretaryConfirm")).toEqual([
         { actionId: action.id, edits: { name: "Bob Li", title: null, departmentId: 3, managerId: null, archetype: null } },
       ]),
     );
     expect(await screen.findByTestId(`action-diff-${action.id}`)).toHaveTextContent("+1 Frontend engineer (Bob Li) → Marketing");
     expect(screen.queryByTestId(`hire-edit-name-${action.id}`)).not.toBeInTheDocument();
-    expect(backend.employees.find((e) => e.name === "Bob Li")).toMatchObject({ departmentId: 3 });
+    expect(sec.org.employees.find((e) => e.name === "Bob Li")).toMatchObject({ departmentId: 3 });
   });
 
   it("suggests the new department's lead as manager, and sends manager and personality edits", async () => {
-    const backend = new FakeBackend(fixedOrg());
-    backend.departments.find((d) => d.id === 3)!.leadId = 31;
+    const sec = secretary();
+    const backend = sec.backend;
+    sec.org.departments.find((d) => d.id === 3)!.leadId = 31;
+    const designer: Proposal = { ...HIRE_BOB, title: "Product designer", archetype: "idealist", skills: ["figma"] };
+    sec.answer("Hire a designer for Engineering", "Here is a candidate for Engineering.", designer);
+    sec.hires(designer, "+1 Product designer (Bob Chen) → Marketing, reports to Don Draper");
     backend.install();
     const { user } = renderApp();
-    await say(user, backend, "Hire a designer for Engineering");
-    const action = lastActions(backend)[0]!;
+    await say(user, sec, "Hire a designer for Engineering");
+    const action = lastActions(sec)[0]!;
     await user.click(screen.getByTestId(`action-edit-${action.id}`));
     await user.selectOptions(screen.getByTestId(`hire-edit-department-${action.id}`), "3");
     expect(screen.getByTestId(`hire-edit-manager-${action.id}`)).toHaveValue("31");
     await user.selectOptions(screen.getByTestId(`hire-edit-archetype-${action.id}`), "chatterbox");
     await user.click(screen.getByTestId(`action-confirm-${action.id}`));
     await waitFor(() =>
-      expect(backend.inputsOf("secretary_confirm")).toEqual([
+      expect(backend.inputsOf("secretaryConfirm")).toEqual([
         { actionId: action.id, edits: { name: null, title: null, departmentId: 3, managerId: 31, archetype: "chatterbox" } },
       ]),
     );
   });
 
   it("discarding the edits confirms the proposal as it was", async () => {
-    const backend = withCompany();
+    const sec = withCompany();
+    const backend = sec.backend;
+    const qa: Proposal = { ...HIRE_BOB, title: "QA engineer", departmentId: 3, departmentName: "Marketing", managerId: 31, managerName: "Don Draper" };
+    sec.answer("Hire a QA engineer for Marketing", "Here is a candidate for Marketing.", qa);
+    sec.hires(qa, "+1 QA engineer (Bob Chen) → Marketing, reports to Don Draper");
     const { user } = renderApp();
-    await say(user, backend, "Hire a QA engineer for Marketing");
-    const action = lastActions(backend)[0]!;
+    await say(user, sec, "Hire a QA engineer for Marketing");
+    const action = lastActions(sec)[0]!;
     await user.click(screen.getByTestId(`action-edit-${action.id}`));
     await user.type(screen.getByTestId(`hire-edit-name-${action.id}`), "x");
     await user.click(screen.getByTestId(`action-edit-${action.id}`)); // "Discard changes"
     expect(screen.queryByTestId(`hire-edit-name-${action.id}`)).not.toBeInTheDocument();
     await user.click(screen.getByTestId(`action-confirm-${action.id}`));
-    await waitFor(() => expect(backend.inputsOf("secretary_confirm")).toEqual([{ actionId: action.id, edits: null }]));
+    await waitFor(() => expect(backend.inputsOf("secretaryConfirm")).toEqual([{ actionId: action.id, edits: null }]));
   });
 
   it("cancels a proposal: muted, no buttons, nothing changed", async () => {
-    const backend = withCompany();
+    const sec = withCompany();
+    const backend = sec.backend;
     const { user } = renderApp();
-    await say(user, backend, "Hire a frontend engineer for Engineering");
-    const action = lastActions(backend)[0]!;
-    const headcount = backend.employees.length;
+    await say(user, sec, "Hire a frontend engineer for Engineering");
+    const action = lastActions(sec)[0]!;
+    const headcount = sec.org.employees.length;
 
     await user.click(screen.getByTestId(`action-cancel-${action.id}`));
-    await waitFor(() => expect(backend.inputsOf("secretary_cancel")).toEqual([{ actionId: action.id }]));
+    await waitFor(() => expect(backend.inputsOf("secretaryCancel")).toEqual([{ actionId: action.id }]));
     const card = screen.getByTestId(`action-card-${action.id}`);
     await waitFor(() => expect(card).toHaveAttribute("data-status", "cancelled"));
     expect(card).toHaveTextContent("Cancelled");
@@ -260,54 +380,61 @@ describe("secretary page", () => {
     for (const button of ["confirm", "edit", "cancel", "undo"]) {
       expect(screen.queryByTestId(`action-${button}-${action.id}`)).not.toBeInTheDocument();
     }
-    expect(backend.employees).toHaveLength(headcount);
-    expect(backend.callsOf("secretary_confirm")).toHaveLength(0);
+    expect(sec.org.employees).toHaveLength(headcount);
+    expect(backend.callsOf("secretaryConfirm")).toHaveLength(0);
   });
 
   it("undoes an applied hire", async () => {
-    const backend = withCompany();
+    const sec = withCompany();
+    const backend = sec.backend;
+    const bob: Proposal = { ...HIRE_BOB, name: "Bob" };
+    sec.answer("hire a frontend engineer named Bob into Engineering", "Here is a candidate for Engineering.", bob);
+    sec.hires(bob, "+1 Frontend engineer (Bob) → Engineering, reports to Grace Hopper");
     const { user } = renderApp();
-    await say(user, backend, "hire a frontend engineer named Bob into Engineering");
-    const action = lastActions(backend)[0]!;
+    await say(user, sec, "hire a frontend engineer named Bob into Engineering");
+    const action = lastActions(sec)[0]!;
     await user.click(screen.getByTestId(`action-confirm-${action.id}`));
     await screen.findByTestId(`action-diff-${action.id}`);
-    expect(backend.employees.some((e) => e.name === "Bob")).toBe(true);
+    expect(sec.org.employees.some((e) => e.name === "Bob")).toBe(true);
 
     await user.click(screen.getByTestId(`action-undo-${action.id}`));
-    await waitFor(() => expect(backend.inputsOf("secretary_undo")).toEqual([{ actionId: action.id }]));
+    await waitFor(() => expect(backend.inputsOf("secretaryUndo")).toEqual([{ actionId: action.id }]));
     const card = screen.getByTestId(`action-card-${action.id}`);
     await waitFor(() => expect(card).toHaveAttribute("data-status", "undone"));
     expect(card).toHaveTextContent("Undone");
     expect(card).toHaveClass("opacity-60");
     expect(screen.queryByTestId(`action-undo-${action.id}`)).not.toBeInTheDocument();
-    expect(backend.employees.some((e) => e.name === "Bob")).toBe(false);
+    expect(sec.org.employees.some((e) => e.name === "Bob")).toBe(false);
   });
 
   it("explains when the undo window has passed on the backend's clock", async () => {
-    const backend = withCompany();
+    const sec = withCompany();
+    const backend = sec.backend;
     const { user } = renderApp();
-    await say(user, backend, "Hire a frontend engineer for Engineering");
-    const action = lastActions(backend)[0]!;
+    await say(user, sec, "Hire a frontend engineer for Engineering");
+    const action = lastActions(sec)[0]!;
     await user.click(screen.getByTestId(`action-confirm-${action.id}`));
     await screen.findByTestId(`action-undo-${action.id}`);
 
-    backend.now = () => Date.now() + UNDO_WINDOW_MS + 1000;
+    // The backend's clock says the window has passed (the card's may not yet).
+    backend.failNext("secretaryUndo", "invalid_input", "the undo window has passed");
     await user.click(screen.getByTestId(`action-undo-${action.id}`));
     expect(await screen.findByRole("alert")).toHaveTextContent("This can no longer be undone");
     expect(screen.getByTestId(`action-card-${action.id}`)).toHaveAttribute("data-status", "applied");
   });
 
   it("hides Undo once its deadline passes", async () => {
-    const backend = new FakeBackend(fixedOrg());
+    const sec = secretary();
+    const backend = sec.backend;
     const applied: ActionDto = {
-      ...backend.proposedAction({ type: "create_department", name: "Research", parentId: null, parentName: null }),
+      ...sec.proposed({ type: "create_department", name: "Research", parentId: null, parentName: null }),
       status: "applied",
       diff: "+ department Research",
       undoUntil: new Date(Date.now() + 1200).toISOString(),
     };
-    backend.addMessage("secretary", "Done.", [applied]);
+    sec.message("secretary", "Done.", [applied]);
     const expired: ActionDto = { ...applied, id: 5001, diff: "+ department Lab", undoUntil: new Date(Date.now() - 1000).toISOString() };
-    backend.addMessage("secretary", "Done too.", [expired]);
+    sec.message("secretary", "Done too.", [expired]);
     backend.install();
     renderApp();
 
@@ -320,10 +447,14 @@ describe("secretary page", () => {
   });
 
   it("shows a destructive card in red with a warning, and applies nothing until confirmed", async () => {
-    const backend = withCompany();
+    const sec = withCompany();
+    const backend = sec.backend;
+    const fire: Proposal = { type: "fire", employeeId: 32, name: "Peggy Olson" };
+    sec.answer("Fire Peggy Olson", "Shall I let Peggy Olson go?", fire);
+    sec.onConfirm(fire, () => ({ diff: "−1 Peggy Olson (record kept)", apply: () => (sec.org.employees = sec.org.employees.filter((e) => e.id !== 32)) }));
     const { user } = renderApp();
-    await say(user, backend, "Fire Peggy Olson");
-    const action = lastActions(backend)[0]!;
+    await say(user, sec, "Fire Peggy Olson");
+    const action = lastActions(sec)[0]!;
     expect(action).toMatchObject({ status: "proposed", destructive: true });
 
     const card = screen.getByTestId(`action-card-${action.id}`);
@@ -336,18 +467,20 @@ describe("secretary page", () => {
     expect(screen.getByTestId(`action-confirm-${action.id}`)).toHaveClass("bg-rose-600");
     expect(screen.queryByTestId(`action-edit-${action.id}`)).not.toBeInTheDocument();
     // Not auto-applied.
-    expect(backend.callsOf("secretary_confirm")).toHaveLength(0);
-    expect(backend.employees.find((e) => e.id === 32)?.status).not.toBe("fired");
+    expect(backend.callsOf("secretaryConfirm")).toHaveLength(0);
+    expect(sec.org.employees.some((e) => e.id === 32)).toBe(true);
 
     await user.click(screen.getByTestId(`action-confirm-${action.id}`));
     expect(await screen.findByTestId(`action-diff-${action.id}`)).toHaveTextContent("−1 Peggy Olson (record kept)");
-    expect(backend.employees.find((e) => e.id === 32)?.status).toBe("fired");
+    expect(backend.inputsOf("secretaryConfirm")).toEqual([{ actionId: action.id, edits: null }]);
+    expect(sec.org.employees.some((e) => e.id === 32)).toBe(false);
     expect(screen.queryByTestId(`action-warning-${action.id}`)).not.toBeInTheDocument();
   });
 
   it("shows the error of an action that failed", async () => {
-    const backend = new FakeBackend(fixedOrg());
-    const hire = backend.proposedAction({
+    const sec = secretary();
+    const backend = sec.backend;
+    const hire = sec.proposed({
       type: "hire",
       name: "Ghost",
       title: "Engineer",
@@ -358,7 +491,9 @@ describe("secretary page", () => {
       archetype: "idealist",
       skills: [],
     });
-    backend.addMessage("secretary", "A candidate for Gone.", [hire]);
+    sec.message("secretary", "A candidate for Gone.", [hire]);
+    // The department is gone: the backend records the failure on the card.
+    backend.on("secretaryConfirm", ({ actionId }) => ({ ...hire, id: actionId, status: "failed", error: "department 999" }));
     backend.install();
     const { user } = renderApp();
     await user.click(await screen.findByTestId(`action-confirm-${hire.id}`));
@@ -369,11 +504,12 @@ describe("secretary page", () => {
   });
 
   it("translates a command's error on the card", async () => {
-    const backend = withCompany();
+    const sec = withCompany();
+    const backend = sec.backend;
     const { user } = renderApp();
-    await say(user, backend, "Hire a frontend engineer for Engineering");
-    const action = lastActions(backend)[0]!;
-    backend.failures.set("secretary_cancel", { code: "storage", message: "database is locked" });
+    await say(user, sec, "Hire a frontend engineer for Engineering");
+    const action = lastActions(sec)[0]!;
+    backend.failNext("secretaryCancel", "storage", "database is locked");
     await user.click(screen.getByTestId(`action-cancel-${action.id}`));
     expect(await within(screen.getByTestId(`action-card-${action.id}`)).findByRole("alert")).toHaveTextContent(
       "Could not cancel: The company data could not be read or saved.",
@@ -382,8 +518,8 @@ describe("secretary page", () => {
   });
 
   it("shows a translated error with a retry when the history cannot be read", async () => {
-    const backend = withCompany();
-    backend.failures.set("secretary_history", { code: "storage", message: "database is locked" });
+    const { backend } = withCompany();
+    backend.failNext("secretaryHistory", "storage", "database is locked");
     const { user } = renderApp();
     const error = await screen.findByTestId("error-state");
     expect(error).toHaveTextContent("The company data could not be read or saved.");
@@ -393,8 +529,9 @@ describe("secretary page", () => {
   });
 
   it("keeps the words when a message cannot be sent, and says why", async () => {
-    const backend = withCompany();
-    backend.failures.set("secretary_say", { code: "budget_exceeded", message: "spent" });
+    const sec = withCompany();
+    const backend = sec.backend;
+    backend.failNext("secretarySay", "budget_exceeded", "spent");
     const { user } = renderApp();
     await user.type(await screen.findByTestId("secretary-input"), "How is the company doing?");
     await user.click(screen.getByTestId("secretary-send"));
@@ -403,14 +540,16 @@ describe("secretary page", () => {
     expect(screen.queryByTestId("secretary-pending")).not.toBeInTheDocument();
     // Sending again works.
     await user.click(screen.getByTestId("secretary-send"));
-    await waitFor(() => expect(backend.secretaryMessages).toHaveLength(2));
-    expect(await screen.findByTestId(`secretary-message-${backend.secretaryMessages[1]!.id}`)).toHaveTextContent("8 people in 3 departments.");
+    await waitFor(() => expect(sec.messages).toHaveLength(2));
+    expect(backend.inputsOf("secretarySay")).toEqual([{ text: "How is the company doing?" }, { text: "How is the company doing?" }]);
+    expect(await screen.findByTestId(`secretary-message-${sec.messages[1]!.id}`)).toHaveTextContent("8 people in 3 departments.");
   });
 
   it("shows the reply growing while its model streams it, then the saved reply", async () => {
-    const backend = withCompany();
+    const sec = withCompany();
+    const backend = sec.backend;
     let release: () => void = () => {};
-    backend.gates.set("secretary_say", new Promise<void>((r) => (release = r)));
+    backend.hold("secretarySay", new Promise<void>((r) => (release = r)));
     const { user } = renderApp();
     await user.type(await screen.findByTestId("secretary-input"), "How is the company doing?");
     await user.click(screen.getByTestId("secretary-send"));
@@ -425,19 +564,19 @@ describe("secretary page", () => {
     expect(screen.getByTestId("secretary-streaming")).toHaveTextContent("Good morning, Ada!");
     release();
     await waitFor(() => expect(screen.queryByTestId("secretary-streaming")).not.toBeInTheDocument());
-    await waitFor(() => expect(backend.secretaryMessages).toHaveLength(2));
-    expect(await screen.findByTestId(`secretary-message-${backend.secretaryMessages[1]!.id}`)).toBeInTheDocument();
+    await waitFor(() => expect(sec.messages).toHaveLength(2));
+    expect(await screen.findByTestId(`secretary-message-${sec.messages[1]!.id}`)).toBeInTheDocument();
   });
 
   it("scrolls to the newest message", async () => {
     const scroll = vi.fn();
     Object.defineProperty(Element.prototype, "scrollIntoView", { configurable: true, writable: true, value: scroll });
     try {
-      const backend = withCompany();
+      const sec = withCompany();
       const { user } = renderApp();
       await screen.findByTestId("secretary-empty");
       scroll.mockClear();
-      await say(user, backend, "How is the company doing?");
+      await say(user, sec, "How is the company doing?");
       await waitFor(() => expect(scroll).toHaveBeenCalled());
       expect(scroll).toHaveBeenLastCalledWith({ block: "end" });
     } finally {
@@ -446,10 +585,13 @@ describe("secretary page", () => {
   });
 
   it("talks Chinese with a Chinese company: reply, card and buttons", async () => {
-    const backend = new FakeBackend({ ...fixedOrg(), company: company({ language: "zh-CN" }) }).install();
+    const sec = secretary({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
+    const qa: Proposal = { ...HIRE_BOB, title: "测试工程师", archetype: "anxious_perfectionist", skills: ["testing"] };
+    sec.answer("帮我给工程部招一个测试", "我为Engineering找到了一位候选人。", qa);
+    sec.backend.install();
     const { user } = renderApp();
     await screen.findByRole("heading", { name: "秘书" });
-    const reply = await say(user, backend, "帮我给工程部招一个测试");
+    const reply = await say(user, sec, "帮我给工程部招一个测试");
     expect(screen.getByTestId(`secretary-message-${reply.id}`)).toHaveTextContent("我为Engineering找到了一位候选人");
     const action = reply.actions[0]!;
     const card = screen.getByTestId(`action-card-${action.id}`);
@@ -459,13 +601,13 @@ describe("secretary page", () => {
   });
 
   it("does not send while an input method is composing (Chinese input)", async () => {
-    const backend = withCompany();
+    const { backend } = withCompany();
     renderApp();
     const input = await screen.findByTestId("secretary-input");
     fireEvent.change(input, { target: { value: "招一个" } });
     fireEvent.keyDown(input, { key: "Enter", isComposing: true });
-    expect(backend.callsOf("secretary_say")).toHaveLength(0);
+    expect(backend.callsOf("secretarySay")).toHaveLength(0);
     fireEvent.keyDown(input, { key: "Enter" });
-    await waitFor(() => expect(backend.inputsOf("secretary_say")).toEqual([{ text: "招一个" }]));
+    await waitFor(() => expect(backend.inputsOf("secretarySay")).toEqual([{ text: "招一个" }]));
   });
 });

@@ -1,18 +1,95 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import i18n from "../i18n";
-import { FakeBackend } from "../test/fakeBackend";
-import { FAKE_MODELS_DIR, failDownload, finishDownload, progressDownload } from "../test/fakeModels";
-import { company, fixedOrg } from "../test/fixtures";
+import type { LocalModelState } from "../bindings/LocalModelState";
+import type { LocalServerDto } from "../bindings/LocalServerDto";
+import type { ProviderDto } from "../bindings/ProviderDto";
+import { Fake, type Handlers } from "../test/fake";
+import { MODELS_DIR, builtinProvider, builtinStatus, catalogue, company, defaultRoutes, fixedOrg, provider, world } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 const QWEN = "qwen2.5-1.5b-instruct-q4_k_m";
 const LLAMA = "llama-3.2-1b-instruct-q4_k_m";
 
-function withModels(configure?: (b: FakeBackend) => void, zh = false) {
-  const backend = new FakeBackend(zh ? { ...fixedOrg(), company: company({ language: "zh-CN" }) } : fixedOrg());
-  configure?.(backend);
-  return backend.install();
+/**
+ * Settings with the local-model catalogue. The backend's answers are scripted: each command puts the
+ * model in the state the Rust side would, and the download's own progress is played by `setState`
+ * with the event the downloader sends.
+ */
+function withModels(configure?: (b: Fake, m: ReturnType<typeof modelsWorld>) => void, zh = false) {
+  const org = zh ? { ...fixedOrg(), company: company({ language: "zh-CN" }) } : fixedOrg();
+  const m = modelsWorld();
+  const backend = new Fake(world(org), m.handlers);
+  m.attach(backend);
+  configure?.(backend, m);
+  backend.install();
+  return Object.assign(backend, { models: m });
+}
+
+function modelsWorld() {
+  const models = catalogue();
+  const providers: ProviderDto[] = [builtinProvider()];
+  let routes = defaultRoutes();
+  let builtin = builtinStatus();
+  let servers: LocalServerDto[] = [];
+  let fake: Fake | null = null;
+  const find = (id: string) => models.find((x) => x.id === id)!;
+  const setState = (id: string, state: LocalModelState) => {
+    find(id).state = state;
+    fake?.emit({ type: "local_model_changed", modelId: id });
+  };
+  const handlers: Handlers = {
+    listLocalModels: () => models,
+    listProviders: () => providers,
+    getRoutes: () => routes,
+    builtinStatus: () => builtin,
+    detectLocalServers: () => servers.map((s) => ({ ...s, added: providers.some((p) => p.baseUrl === s.baseUrl) })),
+    startModelDownload: ({ modelId }) => {
+      setState(modelId, { status: "downloading", received: 0, total: find(modelId).sizeBytes, bytesPerSec: 0, reconnecting: false });
+      return find(modelId);
+    },
+    pauseModelDownload: ({ modelId }) => {
+      const s = find(modelId).state;
+      setState(modelId, { status: "paused", received: s.status === "downloading" ? s.received : 0, total: find(modelId).sizeBytes });
+      return find(modelId);
+    },
+    cancelModelDownload: ({ modelId }) => {
+      setState(modelId, { status: "not_installed" });
+      return find(modelId);
+    },
+    useLocalModel: ({ modelId }) => {
+      const path = `${MODELS_DIR}/${find(modelId).fileName}`;
+      setState(modelId, { status: "installed", path, inUse: true });
+      builtin = { ...builtin, path, custom: true };
+      fake?.emit({ type: "providers_changed" });
+      return builtin;
+    },
+    useLocalModelFor: ({ modelId, purpose }) => {
+      const route = { purpose, providerId: "builtin", model: modelId };
+      routes = [...routes.filter((r) => r.purpose !== purpose), route];
+      fake?.emit({ type: "providers_changed" });
+      return route;
+    },
+    addLocalServer: ({ baseUrl, model }) => {
+      const p = provider("ollama", { baseUrl, defaultModel: model ?? "qwen2.5:1.5b" });
+      providers.push(p);
+      fake?.emit({ type: "providers_changed" });
+      return p;
+    },
+  };
+  return {
+    handlers,
+    models,
+    setState,
+    routes: () => routes,
+    builtin: () => builtin,
+    providers,
+    setServers: (s: LocalServerDto[]) => (servers = s),
+    attach: (b: Fake) => (fake = b),
+    progress: (id: string, received: number, bytesPerSec: number, reconnecting = false) =>
+      setState(id, { status: "downloading", received, total: find(id).sizeBytes, bytesPerSec, reconnecting }),
+    finish: (id: string) => setState(id, { status: "installed", path: `${MODELS_DIR}/${find(id).fileName}`, inUse: false }),
+  };
 }
 
 async function openSection() {
@@ -53,78 +130,86 @@ describe("local models in settings", () => {
     const { user } = await openSection();
 
     await user.click(screen.getByTestId(`local-model-download-${QWEN}`));
-    await waitFor(() => expect(backend.inputsOf("start_model_download")).toEqual([{ modelId: QWEN }]));
-    progressDownload(backend, QWEN, 558_660_368, 12_400_000);
+    await waitFor(() => expect(backend.inputsOf("startModelDownload")).toEqual([{ modelId: QWEN }]));
+    backend.models.progress(QWEN, 558_660_368, 12_400_000);
     const bar = await screen.findByTestId(`local-model-progress-${QWEN}`);
     await waitFor(() => expect(bar).toHaveAttribute("aria-valuenow", "50"));
     const row = screen.getByTestId(`local-model-${QWEN}`);
     expect(row).toHaveTextContent("559 MB of 1.1 GB (50 %) · 12.4 MB/s");
 
-    progressDownload(backend, QWEN, 600_000_000, 0, true);
+    backend.models.progress(QWEN, 600_000_000, 0, true);
     await waitFor(() => expect(row).toHaveTextContent("connection lost, reconnecting"));
 
     await user.click(screen.getByTestId(`local-model-pause-${QWEN}`));
     await waitFor(() => expect(row).toHaveTextContent("Paused at 600 MB of 1.1 GB (53 %)"));
-    expect(backend.inputsOf("pause_model_download")).toEqual([{ modelId: QWEN }]);
+    expect(backend.inputsOf("pauseModelDownload")).toEqual([{ modelId: QWEN }]);
 
     await user.click(screen.getByTestId(`local-model-resume-${QWEN}`));
     await waitFor(() => expect(screen.getByTestId(`local-model-pause-${QWEN}`)).toBeInTheDocument());
-    expect(backend.inputsOf("start_model_download")).toHaveLength(2);
+    expect(backend.inputsOf("startModelDownload")).toHaveLength(2);
 
     await user.click(screen.getByTestId(`local-model-cancel-${QWEN}`));
     await waitFor(() => expect(screen.getByTestId(`local-model-download-${QWEN}`)).toBeInTheDocument());
     expect(screen.queryByTestId(`local-model-progress-${QWEN}`)).not.toBeInTheDocument();
-    expect(backend.inputsOf("cancel_model_download")).toEqual([{ modelId: QWEN }]);
+    expect(backend.inputsOf("cancelModelDownload")).toEqual([{ modelId: QWEN }]);
   });
 
   it("uses an installed model as the built-in model", async () => {
     const backend = withModels();
     const { user } = await openSection();
     await user.click(screen.getByTestId(`local-model-download-${QWEN}`));
-    await waitFor(() => expect(backend.callsOf("start_model_download")).toHaveLength(1));
+    await waitFor(() => expect(backend.callsOf("startModelDownload")).toHaveLength(1));
 
-    finishDownload(backend, QWEN);
+    backend.models.finish(QWEN);
     const use = await screen.findByTestId(`local-model-use-${QWEN}`);
     expect(screen.getByTestId(`local-model-${QWEN}`)).toHaveTextContent("Installed");
     await user.click(use);
 
     await waitFor(() => expect(screen.getByTestId(`local-model-in-use-${QWEN}`)).toHaveTextContent("Built-in model"));
-    expect(backend.inputsOf("use_local_model")).toEqual([{ modelId: QWEN }]);
-    expect(backend.builtin.path).toBe(`${FAKE_MODELS_DIR}/${QWEN}.gguf`);
-    expect(backend.builtin.custom).toBe(true);
+    expect(backend.inputsOf("useLocalModel")).toEqual([{ modelId: QWEN }]);
+    expect(backend.models.builtin().path).toBe(`${MODELS_DIR}/${QWEN}.gguf`);
+    expect(backend.models.builtin().custom).toBe(true);
   });
 
   it("sends employees' thoughts to an installed model while the built-in model keeps the rest", async () => {
     const backend = withModels();
     const { user } = await openSection();
     await user.click(screen.getByTestId(`local-model-download-${QWEN}`));
-    await waitFor(() => expect(backend.callsOf("start_model_download")).toHaveLength(1));
-    finishDownload(backend, QWEN);
+    await waitFor(() => expect(backend.callsOf("startModelDownload")).toHaveLength(1));
+    backend.models.finish(QWEN);
 
     const button = await screen.findByTestId(`local-model-use-for-thoughts-${QWEN}`);
     expect(button).toHaveTextContent("Use for employees' thoughts");
     await user.click(button);
 
     await waitFor(() => expect(screen.getByTestId(`local-model-thinks-${QWEN}`)).toHaveTextContent("Thinks for employees"));
-    expect(backend.inputsOf("use_local_model_for")).toEqual([{ modelId: QWEN, purpose: "thought" }]);
-    expect(backend.routes.find((r) => r.purpose === "thought")).toEqual({ purpose: "thought", providerId: "builtin", model: QWEN });
+    expect(backend.inputsOf("useLocalModelFor")).toEqual([{ modelId: QWEN, purpose: "thought" }]);
+    expect(backend.models.routes().find((r) => r.purpose === "thought")).toEqual({ purpose: "thought", providerId: "builtin", model: QWEN });
     // Still not the built-in model: the secretary and the rest keep theirs.
     expect(screen.getByTestId(`local-model-use-${QWEN}`)).toBeInTheDocument();
-    expect(backend.builtin.custom).toBe(false);
+    expect(backend.callsOf("useLocalModel")).toHaveLength(0);
   });
 
   it("shows a failed download's reason clearly and offers to resume what arrived", async () => {
     const backend = withModels();
     await openSection();
 
-    failDownload(backend, QWEN, { code: "checksum_mismatch", message: "the file's SHA-256 is 00ff…, expected 6a1a…; the download was deleted" });
+    backend.models.setState(QWEN, {
+      status: "failed",
+      error: { code: "checksum_mismatch", message: "the file's SHA-256 is 00ff…, expected 6a1a…; the download was deleted" },
+      received: 0,
+    });
     const error = await screen.findByTestId(`local-model-error-${QWEN}`);
     expect(error).toHaveTextContent("The downloaded file is not the published one");
     expect(error).toHaveTextContent("expected 6a1a…");
     expect(screen.getByTestId(`local-model-resume-${QWEN}`)).toHaveTextContent("Try again");
     expect(screen.queryByTestId(`local-model-cancel-${QWEN}`)).not.toBeInTheDocument();
 
-    failDownload(backend, LLAMA, { code: "disk_full", message: "not enough disk space in /data: 808 MB needed, 12 MB available" }, 400_000_000);
+    backend.models.setState(LLAMA, {
+      status: "failed",
+      error: { code: "disk_full", message: "not enough disk space in /data: 808 MB needed, 12 MB available" },
+      received: 400_000_000,
+    });
     const full = await screen.findByTestId(`local-model-error-${LLAMA}`);
     expect(full).toHaveTextContent("Not enough free disk space for this model");
     expect(full).toHaveTextContent("808 MB needed, 12 MB available");
@@ -133,19 +218,19 @@ describe("local models in settings", () => {
   });
 
   it("shows a refused command's error under the model", async () => {
-    const backend = withModels((b) => b.failures.set("start_model_download", { code: "disk_full", message: "1.2 GB needed, 3 MB available" }));
+    const backend = withModels((b) => b.failNext("startModelDownload", "disk_full", "1.2 GB needed, 3 MB available"));
     const { user } = await openSection();
     await user.click(screen.getByTestId(`local-model-download-${QWEN}`));
     expect(await within(screen.getByTestId(`local-model-${QWEN}`)).findByRole("alert")).toHaveTextContent("There is not enough free disk space.");
-    expect(backend.localModels[0]!.state).toEqual({ status: "not_installed" });
+    expect(backend.models.models[0]!.state).toEqual({ status: "not_installed" });
   });
 
   it("finds model servers on this computer and adds one as a provider", async () => {
-    const backend = withModels((b) => {
-      b.localServers = [
+    const backend = withModels((_, m) => {
+      m.setServers([
         { kind: "ollama", name: "Ollama", baseUrl: "http://127.0.0.1:11434/v1", models: ["qwen2.5:1.5b", "llama3.2:1b"], added: false },
         { kind: "llama_cpp", name: "llama.cpp server", baseUrl: "http://127.0.0.1:8080/v1", models: [], added: false },
-      ];
+      ]);
     });
     const { user } = await openSection();
 
@@ -156,14 +241,14 @@ describe("local models in settings", () => {
 
     await user.click(within(ollama).getByTestId("local-server-add-ollama"));
     await waitFor(() => expect(within(screen.getByTestId("local-server-ollama")).getByText("Added")).toBeInTheDocument());
-    expect(backend.inputsOf("add_local_server")).toEqual([{ kind: "ollama", baseUrl: "http://127.0.0.1:11434/v1", model: null }]);
-    expect(backend.providers.map((p) => p.preset)).toContain("ollama");
+    expect(backend.inputsOf("addLocalServer")).toEqual([{ kind: "ollama", baseUrl: "http://127.0.0.1:11434/v1", model: null }]);
+    expect(backend.models.providers.map((p) => p.preset)).toContain("ollama");
     await waitFor(() => expect(screen.getAllByTestId(/^provider-row-/)).toHaveLength(2));
   });
 
   it("shows a loading state while the catalogue loads", async () => {
     let release!: () => void;
-    withModels((b) => b.gates.set("list_local_models", new Promise<void>((r) => (release = r))));
+    withModels((b) => b.hold("listLocalModels", new Promise<void>((r) => (release = r))));
     window.history.replaceState(null, "", "#settings/local-models");
     renderApp();
     const section = await screen.findByTestId("settings-section-local-models");
@@ -180,7 +265,7 @@ describe("local models in settings", () => {
     expect(section).toHaveTextContent("本地模型");
     expect(screen.getByTestId(`local-model-${QWEN}`)).toHaveTextContent("中文推荐");
     expect(screen.getByTestId(`local-model-download-${QWEN}`)).toHaveTextContent("下载");
-    progressDownload(backend, QWEN, 100_000_000, 2_000_000);
+    backend.models.progress(QWEN, 100_000_000, 2_000_000);
     await waitFor(() => expect(screen.getByTestId(`local-model-${QWEN}`)).toHaveTextContent("100 MB / 1.1 GB（8%）· 2 MB/s"));
     await i18n.changeLanguage("en");
   });

@@ -1,14 +1,93 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { FakeBackend } from "../test/fakeBackend";
-import { PRESETS, fixedOrg, provider, sampleSpend } from "../test/fixtures";
+import type { ProviderDto } from "../bindings/ProviderDto";
+import type { TestResult } from "../bindings/TestResult";
+import { Fake, ipcError } from "../test/fake";
+import {
+  PRESETS,
+  builtinProvider,
+  builtinStatus,
+  defaultPrices,
+  defaultRoutes,
+  emptySpend,
+  fixedOrg,
+  provider,
+  sampleSpend,
+  world,
+} from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
-const withSettings = (configure?: (b: FakeBackend) => void) => {
-  const backend = new FakeBackend(fixedOrg());
-  configure?.(backend);
-  return backend.install();
+/**
+ * Settings as the backend holds them, and commands that store what the UI sent (the checks are
+ * core's, tested in Rust; a refusal is scripted where a test needs one).
+ */
+function settingsServer() {
+  const org = fixedOrg();
+  const company = org.company!;
+  const state = {
+    providers: [builtinProvider()] as ProviderDto[],
+    builtin: builtinStatus(),
+    routes: defaultRoutes(),
+    prices: defaultPrices(),
+    spend: emptySpend(),
+    /** Canned connection tests by provider id; otherwise it connects. */
+    tests: new Map<string, TestResult>(),
+  };
+  const find = (id: string) => state.providers.find((p) => p.id === id) ?? ipcError("not_found", `provider ${id}`);
+  const backend = new Fake(world(org), {
+    listProviders: () => state.providers,
+    saveProvider: (input) => {
+      if (input.id !== null) return Object.assign(find(input.id), { ...input, id: input.id });
+      const p = provider(input.preset, { ...input, id: input.name.toLowerCase().replace(/[^a-z0-9]+/g, "-") });
+      state.providers.push(p);
+      return p;
+    },
+    deleteProvider: ({ providerId }) => {
+      state.providers = state.providers.filter((p) => p.id !== providerId);
+      return null;
+    },
+    setProviderKey: ({ providerId }) => Object.assign(find(providerId), { hasKey: true, keySource: "keychain" as const }),
+    deleteProviderKey: ({ providerId }) => Object.assign(find(providerId), { hasKey: false, keySource: "none" as const }),
+    testProvider: ({ providerId, model }) =>
+      state.tests.get(providerId) ?? { ok: true, latencyMs: 312, model: model ?? find(providerId).defaultModel, reply: "Hello! I am ready to work.", error: null },
+    builtinStatus: () => state.builtin,
+    setBuiltinModel: ({ path }) =>
+      (state.builtin =
+        path === null
+          ? builtinStatus()
+          : { ...state.builtin, installed: true, path, sizeBytes: 1_117_320_736, custom: true }),
+    getRoutes: () => state.routes,
+    setRoute: (route) => {
+      state.routes = state.routes.map((r) => (r.purpose === route.purpose ? route : r));
+      return route;
+    },
+    listPrices: () => state.prices,
+    setPrice: (price) => {
+      const next = { ...price, custom: true };
+      state.prices = state.prices.map((p) => (p.providerId === price.providerId && p.model === price.model ? next : p));
+      return next;
+    },
+    getSpend: () => state.spend,
+    setBudget: ({ dailyBudgetUsd }) => {
+      state.spend = { ...state.spend, budgetUsd: dailyBudgetUsd };
+      return Object.assign(company, { dailyBudgetUsd });
+    },
+    updateCompany: ({ language }) => Object.assign(company, language === null ? {} : { language }),
+  });
+  return { backend, state, company };
+}
+
+type Settings = ReturnType<typeof settingsServer>;
+
+const withSettings = (configure?: (s: Settings["state"], b: Fake) => void) => {
+  const server = settingsServer();
+  configure?.(server.state, server.backend);
+  server.backend.install();
+  return server;
 };
+
+const NO_KEYCHAIN =
+  "no OS keychain is available (org.freedesktop.secrets not provided). Start a Secret Service, or pass the key in the environment as CUBICLE_API_KEY_<PROVIDER_ID>";
 
 async function openSettings() {
   const rendered = renderApp();
@@ -34,7 +113,7 @@ function domText(): string {
 
 describe("settings page", () => {
   it("is reached from the navigation and lists providers, the built-in model first", async () => {
-    withSettings((b) => b.providers.push(provider("openai", { hasKey: true, keySource: "keychain" }), provider("ollama")));
+    withSettings((s) => s.providers.push(provider("openai", { hasKey: true, keySource: "keychain" }), provider("ollama")));
     await openSettings();
     expect(screen.getByTestId("nav-settings")).toHaveAttribute("aria-current", "page");
     expect(screen.getByTestId("nav-org-chart")).not.toHaveAttribute("aria-current");
@@ -61,8 +140,8 @@ describe("settings page", () => {
 
   it("tells how to install the built-in model when it is missing", async () => {
     const bundled = "/data/models/SmolLM2-135M-Instruct.Q4_1.gguf";
-    withSettings((b) => {
-      b.builtin = { installed: false, path: bundled, sizeBytes: null, custom: false, defaultPath: bundled };
+    withSettings((s) => {
+      s.builtin = { installed: false, path: bundled, sizeBytes: null, custom: false, defaultPath: bundled };
     });
     await openSettings();
     const status = await screen.findByTestId("builtin-status");
@@ -77,11 +156,11 @@ describe("settings page", () => {
 
   it("points the built-in model at another GGUF file", async () => {
     const file = "/home/ada/models/Qwen2.5-0.5B-Instruct-Q4_K_M.gguf";
-    const backend = withSettings();
+    const { backend, state } = withSettings();
     const { user } = await openSettings();
     const path = await screen.findByTestId("builtin-model-path");
-    expect(path).toHaveTextContent(backend.builtin.defaultPath);
-    expect(path).toHaveAttribute("title", backend.builtin.defaultPath);
+    expect(path).toHaveTextContent(state.builtin.defaultPath);
+    expect(path).toHaveAttribute("title", state.builtin.defaultPath);
     expect(path).toHaveClass("font-mono", "truncate");
     expect(screen.queryByTestId("builtin-model-custom")).not.toBeInTheDocument();
     expect(screen.queryByTestId("builtin-model-input")).not.toBeInTheDocument();
@@ -99,7 +178,7 @@ describe("settings page", () => {
     await user.type(input, `  ${file} `);
     await user.click(screen.getByTestId("builtin-model-submit"));
 
-    await waitFor(() => expect(backend.inputsOf("set_builtin_model")).toEqual([{ path: file }]));
+    await waitFor(() => expect(backend.inputsOf("setBuiltinModel")).toEqual([{ path: file }]));
     expect(await screen.findByTestId("builtin-model-custom")).toHaveTextContent("Custom file");
     expect(screen.getByTestId("builtin-model-path")).toHaveTextContent(file);
     expect(screen.getByTestId("builtin-model-path")).toHaveAttribute("title", file);
@@ -110,7 +189,7 @@ describe("settings page", () => {
   });
 
   it("shows why a model file is refused, and refuses a relative path itself", async () => {
-    const backend = withSettings();
+    const { backend, state } = withSettings();
     const { user } = await openSettings();
     await user.click(await screen.findByTestId("builtin-model-change"));
     const input = screen.getByTestId("builtin-model-input");
@@ -119,18 +198,19 @@ describe("settings page", () => {
     await user.click(screen.getByTestId("builtin-model-submit"));
     expect(screen.getByText(/Enter the full path/)).toBeInTheDocument();
     expect(input).toHaveAttribute("aria-invalid", "true");
-    expect(backend.callsOf("set_builtin_model")).toHaveLength(0);
+    expect(backend.callsOf("setBuiltinModel")).toHaveLength(0);
 
     await user.clear(input);
+    backend.failNext("setBuiltinModel", "invalid_input", "/home/ada/notes.txt is not a GGUF model file");
     await user.type(input, "/home/ada/notes.txt{Enter}");
     const error = await screen.findByTestId("builtin-model-error");
     expect(error).toHaveTextContent("Some of the details are not valid");
     expect(error).toHaveTextContent("/home/ada/notes.txt is not a GGUF model file");
-    expect(backend.inputsOf("set_builtin_model")).toEqual([{ path: "/home/ada/notes.txt" }]);
+    expect(backend.inputsOf("setBuiltinModel")).toEqual([{ path: "/home/ada/notes.txt" }]);
     // The field stays open with what was typed, and nothing changed.
     expect(screen.getByTestId("builtin-model-input")).toHaveValue("/home/ada/notes.txt");
     expect(screen.queryByTestId("builtin-model-custom")).not.toBeInTheDocument();
-    expect(backend.builtin.custom).toBe(false);
+    expect(state.builtin.custom).toBe(false);
 
     // Cancelling closes the field and clears the error.
     await user.click(screen.getByRole("button", { name: "Cancel" }));
@@ -139,8 +219,8 @@ describe("settings page", () => {
 
   it("goes back to the bundled model, and says so when a chosen file is missing", async () => {
     const file = "/mnt/usb/qwen.gguf";
-    const backend = withSettings((b) => {
-      b.builtin = { ...b.builtin, installed: false, path: file, sizeBytes: null, custom: true };
+    const { backend, state } = withSettings((s) => {
+      s.builtin = { ...s.builtin, installed: false, path: file, sizeBytes: null, custom: true };
     });
     const { user } = await openSettings();
     const status = await screen.findByTestId("builtin-status");
@@ -148,21 +228,21 @@ describe("settings page", () => {
     expect(status).toHaveTextContent("The chosen model file cannot be found");
     expect(status).toHaveTextContent("scripts/install-model.sh");
     // The script installs the bundled model, so that is where it says it goes.
-    expect(status).toHaveTextContent(backend.builtin.defaultPath);
+    expect(status).toHaveTextContent(state.builtin.defaultPath);
     expect(status).not.toHaveTextContent(file);
     expect(screen.getByTestId("builtin-model-path")).toHaveTextContent(file);
     expect(screen.getByTestId("builtin-model-custom")).toBeInTheDocument();
 
     await user.click(screen.getByTestId("builtin-model-reset"));
-    await waitFor(() => expect(backend.inputsOf("set_builtin_model")).toEqual([{ path: null }]));
+    await waitFor(() => expect(backend.inputsOf("setBuiltinModel")).toEqual([{ path: null }]));
     await waitFor(() => expect(screen.queryByTestId("builtin-model-custom")).not.toBeInTheDocument());
-    expect(screen.getByTestId("builtin-model-path")).toHaveTextContent(backend.builtin.defaultPath);
+    expect(screen.getByTestId("builtin-model-path")).toHaveTextContent(state.builtin.defaultPath);
     expect(screen.queryByTestId("builtin-model-reset")).not.toBeInTheDocument();
     expect(screen.getByTestId("builtin-status")).toHaveAttribute("data-installed", "true");
   });
 
   it("adds a DeepSeek provider from its preset", async () => {
-    const backend = withSettings();
+    const { backend } = withSettings();
     const { user } = await openSettings();
     await user.click(screen.getByTestId("add-provider-button"));
     const dialog = await screen.findByRole("dialog", { name: "Add a model provider" });
@@ -179,8 +259,8 @@ describe("settings page", () => {
     expect(within(dialog).getAllByTestId("provider-model-chip").map((c) => c.textContent)).toEqual(["deepseek-reasoner"]);
     await user.click(within(dialog).getByTestId("provider-submit"));
 
-    await waitFor(() => expect(backend.callsOf("save_provider")).toHaveLength(1));
-    expect(backend.inputsOf("save_provider")[0]).toEqual({
+    await waitFor(() => expect(backend.callsOf("saveProvider")).toHaveLength(1));
+    expect(backend.inputsOf("saveProvider")[0]).toEqual({
       id: null,
       name: "DeepSeek",
       preset: "deepseek",
@@ -196,7 +276,7 @@ describe("settings page", () => {
   });
 
   it("validates the provider form and shows duplicate_name translated", async () => {
-    const backend = withSettings((b) => b.providers.push(provider("deepseek")));
+    const { backend } = withSettings((s) => s.providers.push(provider("deepseek")));
     const { user } = await openSettings();
     await user.click(screen.getByTestId("add-provider-button"));
     const dialog = await screen.findByRole("dialog");
@@ -208,18 +288,19 @@ describe("settings page", () => {
     await user.type(within(dialog).getByTestId("provider-base-url-input"), "api.deepseek.com");
     await user.click(within(dialog).getByTestId("provider-submit"));
     expect(within(dialog).getByText("Enter a full address starting with http:// or https://.")).toBeInTheDocument();
-    expect(backend.callsOf("save_provider")).toHaveLength(0);
+    expect(backend.callsOf("saveProvider")).toHaveLength(0);
 
     await user.clear(within(dialog).getByTestId("provider-base-url-input"));
     await user.type(within(dialog).getByTestId("provider-base-url-input"), "https://api.deepseek.com/v1");
     await user.clear(within(dialog).getByTestId("provider-name-input"));
     await user.type(within(dialog).getByTestId("provider-name-input"), "deepseek");
+    backend.failNext("saveProvider", "duplicate_name", "deepseek");
     await user.click(within(dialog).getByTestId("provider-submit"));
     expect(await within(dialog).findByText("That name is already taken. Choose another one.")).toBeInTheDocument();
   });
 
   it("edits a provider and deletes one only after confirmation", async () => {
-    const backend = withSettings((b) => b.providers.push(provider("ollama")));
+    const { backend } = withSettings((s) => s.providers.push(provider("ollama")));
     const { user } = await openSettings();
     await user.click(await screen.findByTestId("provider-edit-ollama"));
     const dialog = await screen.findByRole("dialog", { name: "Edit Ollama" });
@@ -230,7 +311,7 @@ describe("settings page", () => {
     await user.type(within(dialog).getByTestId("provider-models-input"), "llama3.2, phi4");
     await user.click(within(dialog).getByTestId("provider-submit"));
     await waitFor(() =>
-      expect(backend.inputsOf("save_provider")).toEqual([
+      expect(backend.inputsOf("saveProvider")).toEqual([
         {
           id: "ollama",
           name: "Ollama",
@@ -247,16 +328,16 @@ describe("settings page", () => {
     await user.click(screen.getByTestId("provider-delete-ollama"));
     const confirm = screen.getByRole("dialog", { name: "Delete “Ollama”?" });
     await user.click(within(confirm).getByRole("button", { name: "Cancel" }));
-    expect(backend.callsOf("delete_provider")).toHaveLength(0);
+    expect(backend.callsOf("deleteProvider")).toHaveLength(0);
 
     await user.click(screen.getByTestId("provider-delete-ollama"));
     await user.click(screen.getByTestId("delete-provider-confirm"));
-    await waitFor(() => expect(backend.inputsOf("delete_provider")).toEqual([{ providerId: "ollama" }]));
+    await waitFor(() => expect(backend.inputsOf("deleteProvider")).toEqual([{ providerId: "ollama" }]));
     await waitFor(() => expect(screen.queryByTestId("provider-row-ollama")).not.toBeInTheDocument());
   });
 
   it("sends a key once, clears the field at once, and shows the key as set", async () => {
-    const backend = withSettings((b) => b.providers.push(provider("deepseek")));
+    const { backend } = withSettings((s) => s.providers.push(provider("deepseek")));
     const { user } = await openSettings();
     const input = await screen.findByTestId("provider-key-input-deepseek");
     expect(input).toHaveAttribute("type", "password");
@@ -267,20 +348,20 @@ describe("settings page", () => {
     await user.click(screen.getByTestId("provider-key-submit-deepseek"));
     expect(input).toHaveValue("");
     await waitFor(() =>
-      expect(backend.inputsOf("set_provider_key")).toEqual([{ providerId: "deepseek", key: "sk-deepseek-123" }]),
+      expect(backend.inputsOf("setProviderKey")).toEqual([{ providerId: "deepseek", key: "sk-deepseek-123" }]),
     );
     await waitFor(() => expect(screen.getByTestId("provider-key-status-deepseek")).toHaveTextContent("Key set"));
     expect(screen.getByTestId("provider-key-submit-deepseek")).toHaveTextContent("Replace key");
 
     await user.click(screen.getByTestId("provider-key-remove-deepseek"));
-    await waitFor(() => expect(backend.inputsOf("delete_provider_key")).toEqual([{ providerId: "deepseek" }]));
+    await waitFor(() => expect(backend.inputsOf("deleteProviderKey")).toEqual([{ providerId: "deepseek" }]));
     await waitFor(() => expect(screen.getByTestId("provider-key-status-deepseek")).toHaveTextContent("No key"));
   });
 
   it("explains secret_unavailable in the user's language and what to do", async () => {
-    const backend = withSettings((b) => {
-      b.providers.push(provider("deepseek"));
-      b.keychainAvailable = false;
+    const { backend } = withSettings((s, b) => {
+      s.providers.push(provider("deepseek"));
+      b.failNext("setProviderKey", "secret_unavailable", NO_KEYCHAIN);
     });
     const { user } = await openSettings();
     const input = await screen.findByTestId("provider-key-input-deepseek");
@@ -292,12 +373,12 @@ describe("settings page", () => {
     expect(error).toHaveTextContent("No system keychain is available");
     expect(error).toHaveTextContent("CUBICLE_API_KEY_DEEPSEEK");
     expect(screen.getByTestId("provider-key-status-deepseek")).toHaveTextContent("No key");
-    expect(backend.callsOf("set_provider_key")).toHaveLength(1);
+    expect(backend.callsOf("setProviderKey")).toHaveLength(1);
   });
 
   it("never keeps a key in the DOM or the query cache, even when the backend echoes it", async () => {
     const keys = ["sk-live-SECRET-one-1f2e3d", "sk-live-SECRET-two-9a8b7c", "sk-live-SECRET-three-4d5e6f"];
-    const backend = withSettings((b) => b.providers.push(provider("deepseek"), provider("openai")));
+    const { backend, state } = withSettings((s) => s.providers.push(provider("deepseek"), provider("openai")));
     const { user, client } = await openSettings();
 
     // 1. Accepted.
@@ -306,19 +387,19 @@ describe("settings page", () => {
     await waitFor(() => expect(screen.getByTestId("provider-key-status-deepseek")).toHaveTextContent("Key set"));
 
     // 2. Refused, with the key (wrongly) inside the backend's message: it is not shown.
-    backend.failures.set("set_provider_key", { code: "provider_error", message: `rejected key ${keys[1]!} by upstream` });
+    backend.failNext("setProviderKey", "provider_error", `rejected key ${keys[1]!} by upstream`);
     await user.type(screen.getByTestId("provider-key-input-openai"), keys[1]!);
     await user.click(screen.getByTestId("provider-key-submit-openai"));
     expect(await screen.findByTestId("provider-key-error-openai")).toHaveTextContent("did not answer properly");
 
     // 3. No keychain.
-    backend.keychainAvailable = false;
+    backend.failNext("setProviderKey", "secret_unavailable", NO_KEYCHAIN);
     await user.type(screen.getByTestId("provider-key-input-openai"), keys[2]!);
     await user.click(screen.getByTestId("provider-key-submit-openai"));
     await waitFor(() => expect(screen.getByTestId("provider-key-error-openai")).toHaveTextContent("No system keychain"));
 
     // Every key really went to the backend…
-    expect(backend.inputsOf("set_provider_key")).toEqual([
+    expect(backend.inputsOf("setProviderKey")).toEqual([
       { providerId: "deepseek", key: keys[0] },
       { providerId: "openai", key: keys[1] },
       { providerId: "openai", key: keys[2] },
@@ -334,14 +415,14 @@ describe("settings page", () => {
       expect(cache).not.toContain(key.slice(-6));
     }
     expect(cache).toContain("deepseek"); // the cache was really looked at
-    // Nothing the fake backend returns carries a key either.
-    expect(JSON.stringify(backend.providers)).not.toMatch(/SECRET/);
+    // Nothing the backend returned carries a key either.
+    expect(JSON.stringify(state.providers)).not.toMatch(/SECRET/);
   });
 
   it("tests a connection: loading, then latency and the model's reply", async () => {
-    const backend = withSettings((b) => b.providers.push(provider("deepseek", { hasKey: true, keySource: "keychain" })));
+    const { backend } = withSettings((s) => s.providers.push(provider("deepseek", { hasKey: true, keySource: "keychain" })));
     let release: () => void = () => {};
-    backend.gates.set("test_provider", new Promise<void>((r) => (release = r)));
+    backend.hold("testProvider", new Promise<void>((r) => (release = r)));
     const { user } = await openSettings();
     await user.click(await screen.findByTestId("provider-test-deepseek"));
 
@@ -352,13 +433,14 @@ describe("settings page", () => {
     const result = screen.getByTestId("provider-test-result-deepseek");
     await waitFor(() => expect(result).toHaveTextContent("Connected in 312 ms · deepseek-chat"));
     expect(result).toHaveTextContent("Hello! I am ready to work.");
-    expect(backend.inputsOf("test_provider")).toEqual([{ providerId: "deepseek", model: null }]);
+    expect(backend.inputsOf("testProvider")).toEqual([{ providerId: "deepseek", model: null }]);
     expect(screen.getByTestId("provider-test-deepseek")).toBeEnabled();
   });
 
   it("shows a failed connection test with its translated error and detail", async () => {
-    const backend = withSettings((b) => b.providers.push(provider("deepseek", { hasKey: true, keySource: "keychain" }), provider("openai")));
-    backend.testResults.set("deepseek", {
+    const { backend, state } = withSettings((s) => s.providers.push(provider("deepseek", { hasKey: true, keySource: "keychain" }), provider("openai")));
+    state.tests.set("openai", { ok: false, latencyMs: 0, model: "gpt-4.1-mini", reply: null, error: { code: "missing_key", message: "no API key for openai" } });
+    state.tests.set("deepseek", {
       ok: false,
       latencyMs: 30_000,
       model: "deepseek-chat",
@@ -377,14 +459,14 @@ describe("settings page", () => {
     await waitFor(() => expect(screen.getByTestId("provider-test-result-openai")).toHaveTextContent("This provider needs an API key"));
 
     // The command itself failing (not a provider answer) is shown the same way.
-    backend.failures.set("test_provider", { code: "breaker_open", message: "3 failures in a row" });
+    backend.failNext("testProvider", "breaker_open", "3 failures in a row");
     await user.click(screen.getByTestId("provider-test-deepseek"));
     await waitFor(() => expect(screen.getByTestId("provider-test-result-deepseek")).toHaveTextContent("paused for a moment"));
   });
 
   it("routes a purpose to another provider and model", async () => {
-    const backend = withSettings((b) =>
-      b.providers.push(provider("deepseek", { hasKey: true, keySource: "keychain", models: ["deepseek-chat", "deepseek-reasoner"] })),
+    const { backend, state } = withSettings((s) =>
+      s.providers.push(provider("deepseek", { hasKey: true, keySource: "keychain", models: ["deepseek-chat", "deepseek-reasoner"] })),
     );
     const { user } = await openSettings();
     const providerSelect = await screen.findByTestId("route-provider-thought");
@@ -397,7 +479,7 @@ describe("settings page", () => {
 
     await user.selectOptions(providerSelect, "deepseek");
     await waitFor(() =>
-      expect(backend.inputsOf("set_route")).toEqual([{ purpose: "thought", providerId: "deepseek", model: "deepseek-chat" }]),
+      expect(backend.inputsOf("setRoute")).toEqual([{ purpose: "thought", providerId: "deepseek", model: "deepseek-chat" }]),
     );
     await waitFor(() => expect(screen.getByTestId("route-model-thought")).toHaveValue("deepseek-chat"));
 
@@ -406,18 +488,18 @@ describe("settings page", () => {
     await user.clear(model);
     await user.type(model, "deepseek-reasoner{Enter}");
     await waitFor(() =>
-      expect(backend.inputsOf("set_route")).toEqual([
+      expect(backend.inputsOf("setRoute")).toEqual([
         { purpose: "thought", providerId: "deepseek", model: "deepseek-chat" },
         { purpose: "thought", providerId: "deepseek", model: "deepseek-reasoner" },
       ]),
     );
-    expect(backend.routes.find((r) => r.purpose === "thought")).toEqual({ purpose: "thought", providerId: "deepseek", model: "deepseek-reasoner" });
-    expect(backend.routes.find((r) => r.purpose === "intent")?.providerId).toBe("builtin");
+    expect(state.routes.find((r) => r.purpose === "thought")).toEqual({ purpose: "thought", providerId: "deepseek", model: "deepseek-reasoner" });
+    expect(state.routes.find((r) => r.purpose === "intent")?.providerId).toBe("builtin");
   });
 
   it("refuses a budget of 0, below 0 or not a number, and saves a valid one", async () => {
-    const backend = withSettings((b) => {
-      b.spend = { ...sampleSpend(), todayUsd: 3 };
+    const { backend, company } = withSettings((s) => {
+      s.spend = { ...sampleSpend(), todayUsd: 3 };
     });
     const { user } = await openSettings();
     const input = screen.getByTestId("budget-input");
@@ -436,40 +518,40 @@ describe("settings page", () => {
       expect(screen.getByText(message)).toBeInTheDocument();
       expect(input).toHaveAttribute("aria-invalid", "true");
     }
-    expect(backend.callsOf("set_budget")).toHaveLength(0);
+    expect(backend.callsOf("setBudget")).toHaveLength(0);
 
     await user.clear(input);
     await user.type(input, "12.5");
     await user.click(screen.getByTestId("budget-submit"));
-    await waitFor(() => expect(backend.inputsOf("set_budget")).toEqual([{ dailyBudgetUsd: 12.5 }]));
+    await waitFor(() => expect(backend.inputsOf("setBudget")).toEqual([{ dailyBudgetUsd: 12.5 }]));
     await waitFor(() => expect(screen.getByTestId("budget-today")).toHaveTextContent("$3.00 of $12.50"));
-    expect(backend.company?.dailyBudgetUsd).toBe(12.5);
+    expect(company.dailyBudgetUsd).toBe(12.5);
     expect(screen.getByTestId("spend-today")).toHaveTextContent("of $12.50");
   });
 
   it("colours the budget bar amber from 90 % and red when spent", async () => {
-    const backend = withSettings((b) => {
-      b.spend = { ...sampleSpend(), todayUsd: 5 };
+    const { backend, state } = withSettings((s) => {
+      s.spend = { ...sampleSpend(), todayUsd: 5 };
     });
     await openSettings();
     await waitFor(() => expect(screen.getByTestId("budget-progress")).toHaveAttribute("data-level", "ok"));
     expect(screen.getByTestId("budget-note")).toHaveTextContent("budget exceeded");
 
-    backend.spend = { ...backend.spend, todayUsd: 18 };
+    state.spend = { ...state.spend, todayUsd: 18 };
     backend.emit({ type: "spend_recorded" });
     await waitFor(() => expect(screen.getByTestId("budget-progress")).toHaveAttribute("data-level", "fallback"));
     expect(screen.getByTestId("budget-progress")).toHaveAttribute("aria-valuenow", "90");
     expect(screen.getByTestId("budget-note")).toHaveTextContent("going to the built-in model");
 
-    backend.spend = { ...backend.spend, todayUsd: 20.4 };
+    state.spend = { ...state.spend, todayUsd: 20.4 };
     backend.emit({ type: "budget_exceeded", spentUsd: 20.4, budgetUsd: 20 });
     await waitFor(() => expect(screen.getByTestId("budget-progress")).toHaveAttribute("data-level", "spent"));
     expect(screen.getByTestId("budget-note")).toHaveTextContent("Today's budget is spent");
   });
 
   it("shows a week of spend: totals, 7 bars and both tables", async () => {
-    withSettings((b) => {
-      b.spend = sampleSpend();
+    withSettings((s) => {
+      s.spend = sampleSpend();
     });
     await openSettings();
     const chart = await screen.findByTestId("spend-chart");
@@ -511,8 +593,8 @@ describe("settings page", () => {
   });
 
   it("shows a translated error with a retry when spend cannot be loaded", async () => {
-    const backend = withSettings();
-    backend.failures.set("get_spend", { code: "storage", message: "database is locked" });
+    const { backend } = withSettings();
+    backend.failNext("getSpend", "storage", "database is locked");
     const { user } = await openSettings();
     const section = screen.getByTestId("settings-section-spend");
     expect(await within(section).findByTestId("error-state")).toHaveTextContent("The company data could not be read or saved.");
@@ -521,7 +603,7 @@ describe("settings page", () => {
   });
 
   it("edits a price inline and refuses negative prices", async () => {
-    const backend = withSettings();
+    const { backend } = withSettings();
     const { user } = await openSettings();
     const rowId = "openai/gpt-4.1-mini";
     const row = await screen.findByTestId(`price-row-${rowId}`);
@@ -536,7 +618,7 @@ describe("settings page", () => {
     await user.type(inputPrice, "-1");
     await user.click(screen.getByTestId(`price-save-${rowId}`));
     expect(screen.getByText("Prices must be numbers of 0 or more.")).toBeInTheDocument();
-    expect(backend.callsOf("set_price")).toHaveLength(0);
+    expect(backend.callsOf("setPrice")).toHaveLength(0);
 
     await user.clear(inputPrice);
     await user.type(inputPrice, "0.5");
@@ -544,7 +626,7 @@ describe("settings page", () => {
     await user.type(outputPrice, "2");
     await user.click(screen.getByTestId(`price-save-${rowId}`));
     await waitFor(() =>
-      expect(backend.inputsOf("set_price")).toEqual([
+      expect(backend.inputsOf("setPrice")).toEqual([
         { providerId: "openai", model: "gpt-4.1-mini", inputPerMtok: 0.5, outputPerMtok: 2 },
       ]),
     );
@@ -554,23 +636,23 @@ describe("settings page", () => {
   });
 
   it("refreshes the provider list when the backend reports providers_changed", async () => {
-    const backend = withSettings();
+    const { backend, state } = withSettings();
     await openSettings();
     await screen.findByTestId("provider-row-builtin");
-    const before = backend.callsOf("list_providers").length;
-    backend.providers.push(provider("qwen", { hasKey: true, keySource: "environment" }));
+    const before = backend.callsOf("listProviders").length;
+    state.providers.push(provider("qwen", { hasKey: true, keySource: "environment" }));
     backend.emit({ type: "providers_changed" });
     expect(await screen.findByTestId("provider-row-qwen")).toHaveTextContent("Qwen (DashScope)");
     expect(screen.getByTestId("provider-key-status-qwen")).toHaveTextContent("Key from environment");
     expect(screen.getByTestId("provider-row-qwen")).toHaveTextContent("CUBICLE_API_KEY_QWEN");
-    expect(backend.callsOf("list_providers").length).toBeGreaterThan(before);
+    expect(backend.callsOf("listProviders").length).toBeGreaterThan(before);
   });
 
   it("switches the language from the settings page too", async () => {
-    const backend = withSettings();
+    const { backend } = withSettings();
     const { user } = await openSettings();
     await user.selectOptions(screen.getByTestId("settings-language-switch"), "zh-CN");
-    await waitFor(() => expect(backend.inputsOf("update_company")).toEqual([{ name: null, mission: null, bossName: null, language: "zh-CN" }]));
+    await waitFor(() => expect(backend.inputsOf("updateCompany")).toEqual([{ name: null, mission: null, bossName: null, language: "zh-CN" }]));
     expect(await screen.findByRole("heading", { name: "设置" })).toBeInTheDocument();
     expect(screen.getByTestId("provider-row-builtin")).toHaveTextContent("内置 · 离线 · 免费");
     expect(screen.getByTestId("settings-section-routes")).toHaveTextContent("员工思考");

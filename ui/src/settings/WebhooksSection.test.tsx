@@ -1,18 +1,25 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { FakeBackend } from "../test/fakeBackend";
-import { fixedOrg } from "../test/fixtures";
+import { Fake } from "../test/fake";
+import { world } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 import { destinationOf } from "./webhooks";
 
-async function openSettings(configure?: (b: FakeBackend) => void) {
-  const backend = new FakeBackend(fixedOrg());
+/** The stored list is what the last save sent (the Rust side normalises; the UI already sends hosts). */
+async function openSettings(hosts: string[] = [], configure?: (b: Fake) => void) {
+  const stored = { hosts };
+  const backend = new Fake(world())
+    .on("webhookDestinations", () => stored)
+    .on("setWebhookDestinations", (input) => {
+      stored.hosts = input.hosts;
+      return stored;
+    });
   configure?.(backend);
   backend.install();
   const rendered = renderApp();
   await rendered.user.click(await screen.findByTestId("nav-settings"));
   const section = await screen.findByTestId("settings-section-webhooks");
-  return { ...rendered, backend, section };
+  return { ...rendered, backend, section, stored };
 }
 
 describe("webhook destinations", () => {
@@ -31,23 +38,24 @@ describe("webhook destinations", () => {
   });
 
   it("allows a pasted webhook URL by its host, keeps the secret out, and removes it again", async () => {
-    const { user, backend, section } = await openSettings((b) => (b.webhookHosts = ["open.feishu.cn"]));
+    const { user, backend, section, stored } = await openSettings(["open.feishu.cn"]);
     expect(await within(section).findByText("open.feishu.cn")).toBeInTheDocument();
 
     await user.type(within(section).getByTestId("webhook-host"), "https://hooks.slack.com/services/T0/B0/xoxb-hidden-token");
     await user.click(within(section).getByTestId("webhook-add"));
-    await waitFor(() => expect(backend.inputsOf("set_webhook_destinations")).toEqual([{ hosts: ["open.feishu.cn", "hooks.slack.com"] }]));
+    await waitFor(() => expect(backend.inputsOf("setWebhookDestinations")).toEqual([{ hosts: ["open.feishu.cn", "hooks.slack.com"] }]));
     expect(await within(section).findByText("hooks.slack.com")).toBeInTheDocument();
     expect(within(section).getByTestId("webhook-host")).toHaveValue("");
     expect(JSON.stringify(backend.calls)).not.toContain("xoxb-hidden-token");
 
     await user.click(within(section).getByRole("button", { name: "Stop allowing open.feishu.cn" }));
-    await waitFor(() => expect(backend.webhookHosts).toEqual(["hooks.slack.com"]));
+    await waitFor(() => expect(backend.inputsOf("setWebhookDestinations").at(-1)).toEqual({ hosts: ["hooks.slack.com"] }));
+    expect(stored.hosts).toEqual(["hooks.slack.com"]);
     await waitFor(() => expect(within(section).queryByText("open.feishu.cn")).not.toBeInTheDocument());
   });
 
   it("refuses input that is not a host, or one already allowed, without calling the backend", async () => {
-    const { user, backend, section } = await openSettings((b) => (b.webhookHosts = ["hooks.slack.com"]));
+    const { user, backend, section } = await openSettings(["hooks.slack.com"]);
     const input = await within(section).findByTestId("webhook-host");
     await user.type(input, "ftp://files.example.com");
     await user.click(within(section).getByTestId("webhook-add"));
@@ -58,19 +66,16 @@ describe("webhook destinations", () => {
     await user.type(input, "HOOKS.slack.com");
     await user.click(within(section).getByTestId("webhook-add"));
     expect(within(section).getByRole("alert")).toHaveTextContent("hooks.slack.com is already allowed.");
-    expect(backend.callsOf("set_webhook_destinations")).toHaveLength(0);
-    expect(backend.webhookHosts).toEqual(["hooks.slack.com"]);
+    expect(backend.callsOf("setWebhookDestinations")).toHaveLength(0);
   });
 
   it("shows the backend's refusal and keeps the list", async () => {
-    const { user, backend, section } = await openSettings((b) => {
-      b.webhookHosts = ["hooks.slack.com"];
-      b.failures.set("set_webhook_destinations", { code: "storage", message: "disk full" });
-    });
+    const { user, backend, section, stored } = await openSettings(["hooks.slack.com"], (b) => b.failNext("setWebhookDestinations", "storage", "disk full"));
     await user.type(await within(section).findByTestId("webhook-host"), "oapi.dingtalk.com");
     await user.click(within(section).getByTestId("webhook-add"));
     expect(await within(section).findByRole("alert")).toBeInTheDocument();
-    expect(backend.webhookHosts).toEqual(["hooks.slack.com"]);
+    expect(backend.inputsOf("setWebhookDestinations")).toEqual([{ hosts: ["hooks.slack.com", "oapi.dingtalk.com"] }]);
+    expect(stored.hosts).toEqual(["hooks.slack.com"]);
     expect(within(section).getByText("hooks.slack.com")).toBeInTheDocument();
     expect(within(section).getByTestId("webhook-host")).toHaveValue("oapi.dingtalk.com");
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptySpend, sampleSpend } from "../test/fixtures";
+import { emptySpend, sampleSpend } from "../test/fakeFixtures";
 import {
   budgetLevel,
   envVarFor,

@@ -2,8 +2,11 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { QueryClient } from "@tanstack/react-query";
 import { queryKeys } from "../ipc/queries";
-import { FakeBackend } from "../test/fakeBackend";
-import { company, fixedOrg, provider } from "../test/fixtures";
+import type { ThoughtModelDto } from "../bindings/ThoughtModelDto";
+import type { ThoughtModelKind } from "../bindings/ThoughtModelKind";
+import { Fake } from "../test/fake";
+import { ChatSeed } from "../test/fakeChatSeed";
+import { BUILTIN_MODEL, builtinProvider, company, fixedOrg, provider, builtinStatus, world } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 const ENGLISH_NOTICE = "Employees think with the built-in offline model (SmolLM2-135M-Instruct): short, simple work only.";
@@ -14,22 +17,28 @@ async function settled(client: QueryClient) {
   await screen.findByTestId("dashboard-figures");
 }
 
-/** The fixed company (Alan, 12, has the built-in model as his own backend) with an OpenAI provider configured. */
-function withOpenAi(seed = fixedOrg()) {
-  const backend = new FakeBackend(seed);
-  backend.providers.push(provider("openai"));
-  return backend;
+/**
+ * The fixed company with an OpenAI provider configured. Which model thinks is the backend's answer
+ * (thought_model): here the bundled model on the company route, for everyone, unless told otherwise.
+ */
+function withOpenAi(org = fixedOrg()) {
+  const everyone = org.employees.map((e) => e.id);
+  const chats = new ChatSeed(org);
+  const backend = new Fake(world(org), chats.handlers())
+    .answer("listProviders", [builtinProvider(), provider("openai")])
+    .answer("thoughtModel", thinking("bundled", everyone));
+  return { backend, chats, everyone };
 }
 
-/** Thoughts routed to OpenAI, and Alan back on the company's route: nobody thinks with the bundled model. */
-function allOnOpenAi(backend: FakeBackend) {
-  backend.routes = backend.routes.map((r) => (r.purpose === "thought" ? { ...r, providerId: "openai", model: "gpt-4.1-mini" } : r));
-  backend.employees = backend.employees.map((e) => (e.id === 12 ? { ...e, backend: { provider: "", model: "" } } : e));
+/** Thoughts routed to OpenAI, or on the bundled model, and who of the staff thinks with the bundled one. */
+function thinking(kind: ThoughtModelKind, bundledEmployeeIds: number[], model = BUILTIN_MODEL): ThoughtModelDto {
+  const providerId = kind === "provider" ? "openai" : "builtin";
+  return { company: { providerId, model: kind === "provider" ? "gpt-4.1-mini" : model, kind }, bundledModel: BUILTIN_MODEL, bundledEmployeeIds };
 }
 
 describe("the built-in model's notice", () => {
   it("tells the boss on the dashboard when the bundled model does the thinking, with the way to a better one", async () => {
-    withOpenAi().install();
+    withOpenAi().backend.install();
     window.history.replaceState(null, "", "#dashboard");
     const { user } = renderApp();
     const notice = await screen.findByTestId("builtin-model-notice");
@@ -43,8 +52,8 @@ describe("the built-in model's notice", () => {
   });
 
   it("is not shown once thoughts go to a provider, and comes back for those still on the bundled model", async () => {
-    const backend = withOpenAi();
-    allOnOpenAi(backend);
+    const { backend } = withOpenAi();
+    backend.answer("thoughtModel", thinking("provider", []));
     backend.install();
     window.history.replaceState(null, "", "#dashboard");
     const { client } = renderApp();
@@ -52,7 +61,7 @@ describe("the built-in model's notice", () => {
     expect(screen.queryByTestId("builtin-model-notice")).not.toBeInTheDocument();
 
     // Alan gets the built-in model as his own backend again: the notice counts him, and only him.
-    backend.employees = backend.employees.map((e) => (e.id === 12 ? { ...e, backend: { provider: "builtin", model: "" } } : e));
+    backend.answer("thoughtModel", thinking("provider", [12]));
     backend.emit({ type: "employee_updated", employeeId: 12 });
     expect(await screen.findByTestId("builtin-model-notice")).toHaveTextContent(
       "1 employee thinks with the built-in offline model (SmolLM2-135M-Instruct): short, simple work only.",
@@ -60,8 +69,11 @@ describe("the built-in model's notice", () => {
   });
 
   it("goes away when the boss routes thoughts to a provider in Settings", async () => {
-    const backend = withOpenAi();
-    backend.employees = backend.employees.map((e) => (e.id === 12 ? { ...e, backend: { provider: "", model: "" } } : e));
+    const { backend } = withOpenAi();
+    backend.on("setRoute", (route) => {
+      backend.answer("thoughtModel", thinking("provider", []));
+      return route;
+    });
     backend.install();
     window.history.replaceState(null, "", "#dashboard");
     const { user } = renderApp();
@@ -69,16 +81,16 @@ describe("the built-in model's notice", () => {
 
     window.location.hash = "#settings";
     await user.selectOptions(await screen.findByTestId("route-provider-thought"), "openai");
-    await waitFor(() => expect(backend.callsOf("set_route")).toHaveLength(1));
+    await waitFor(() => expect(backend.inputsOf("setRoute")).toEqual([{ purpose: "thought", providerId: "openai", model: "gpt-4.1-mini" }]));
     window.location.hash = "#dashboard";
     await screen.findByTestId("dashboard-figures");
     await waitFor(() => expect(screen.queryByTestId("builtin-model-notice")).not.toBeInTheDocument());
   });
 
   it("is not shown for a better GGUF the boss chose for the built-in runtime", async () => {
-    const backend = withOpenAi();
-    backend.builtin = { ...backend.builtin, path: "/models/qwen2.5-1.5b-instruct.Q4_K_M.gguf", custom: true };
-    backend.employees = backend.employees.map((e) => (e.id === 12 ? { ...e, backend: { provider: "", model: "" } } : e));
+    const { backend } = withOpenAi();
+    backend.answer("builtinStatus", builtinStatus({ path: "/models/qwen2.5-1.5b-instruct.Q4_K_M.gguf", custom: true }));
+    backend.answer("thoughtModel", thinking("local_file", [], "qwen2.5-1.5b-instruct"));
     backend.install();
     window.history.replaceState(null, "", "#dashboard");
     const { client } = renderApp();
@@ -87,13 +99,12 @@ describe("the built-in model's notice", () => {
   });
 
   it("says in a chat's header who in it thinks with the bundled model", async () => {
-    const backend = withOpenAi();
-    allOnOpenAi(backend);
+    const { backend, chats } = withOpenAi();
     // Alan (Engineering) and Peggy (Marketing) keep the built-in model of their own.
-    backend.employees = backend.employees.map((e) => (e.id === 12 || e.id === 32 ? { ...e, backend: { provider: "builtin", model: "" } } : e));
-    const engineering = backend.departmentChat(1)!;
-    const frontend = backend.departmentChat(2)!;
-    const peggy = backend.addChat("boss", "Peggy Olson", [32]);
+    backend.answer("thoughtModel", thinking("provider", [12, 32]));
+    const engineering = chats.department(1);
+    const frontend = chats.department(2);
+    const peggy = chats.add("boss", "Peggy Olson", [32]);
     backend.install();
 
     window.history.replaceState(null, "", `#chats/${engineering.id}`);
@@ -115,8 +126,8 @@ describe("the built-in model's notice", () => {
   it("speaks for everyone in a chat where all think with it, and in Chinese for a Chinese company", async () => {
     const seed = fixedOrg();
     seed.company = company({ language: "zh-CN" });
-    const backend = new FakeBackend(seed);
-    const engineering = backend.departmentChat(1)!;
+    const { backend, chats } = withOpenAi(seed);
+    const engineering = chats.department(1);
     backend.install();
     window.history.replaceState(null, "", `#chats/${engineering.id}`);
     renderApp();
@@ -128,8 +139,8 @@ describe("the built-in model's notice", () => {
   });
 
   it("stays out of the way when the backend cannot say which model thinks", async () => {
-    const backend = withOpenAi();
-    backend.failures.set("thought_model", { code: "storage", message: "disk I/O error" });
+    const { backend } = withOpenAi();
+    backend.failNext("thoughtModel", "storage", "disk I/O error");
     backend.install();
     window.history.replaceState(null, "", "#dashboard");
     const { client } = renderApp();

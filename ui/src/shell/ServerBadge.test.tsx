@@ -1,7 +1,7 @@
 import { screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FakeBackend } from "../test/fakeBackend";
-import { fixedOrg } from "../test/fixtures";
+import { Fake } from "../test/fake";
+import { world } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 import { SERVER_REFRESH_MS } from "./ServerBadge";
 
@@ -10,16 +10,14 @@ describe("attached to a company server", () => {
   afterEach(() => vi.useRealTimers());
 
   it("shows no badge for a company on this computer", async () => {
-    new FakeBackend(fixedOrg()).install();
+    new Fake(world()).install();
     renderApp();
     await screen.findByTestId("company-name");
     await waitFor(() => expect(screen.queryByTestId("server-badge")).toBeNull());
   });
 
   it("says so in the header, names the server (never credentials) and refetches what others change", async () => {
-    const backend = new FakeBackend(fixedOrg());
-    backend.server = "db.example.com:5432/acme";
-    backend.install();
+    const backend = new Fake(world()).answer("connection", { server: "db.example.com:5432/acme" }).install();
     renderApp();
     const badge = await screen.findByTestId("server-badge");
     expect(badge).toHaveTextContent("Connected to server");
@@ -27,9 +25,9 @@ describe("attached to a company server", () => {
 
     // The server's engine posts a message: no event reaches this app, the refresh finds it.
     await screen.findByTestId("company-name");
-    const before = backend.calls.filter((c) => c.cmd === "get_dashboard").length;
+    const before = backend.callsOf("getDashboard").length;
     await waitFor(
-      () => expect(backend.calls.filter((c) => c.cmd === "get_dashboard").length).toBeGreaterThan(before),
+      () => expect(backend.callsOf("getDashboard").length).toBeGreaterThan(before),
       { timeout: SERVER_REFRESH_MS + 2_000 },
     );
   }, 15_000);

@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import i18n from "../i18n";
-import { FakeBackend } from "../test/fakeBackend";
-import { company, fixedOrg } from "../test/fixtures";
+import { Fake, ipcError } from "../test/fake";
+import { ChatSeed, traceEvent, traceOf } from "../test/fakeChatSeed";
+import { company, fixedOrg, mailItem, workTask, world } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 /**
@@ -12,31 +13,47 @@ import { renderApp } from "../test/render";
  * to the secretary.
  */
 function withTraces(seed = fixedOrg()) {
-  const backend = new FakeBackend(seed);
-  const bossChat = backend.addChat("boss", "Grace Hopper", [11]);
-  const api = backend.addChat("group", "API design", [11, 12, 13]);
+  const chats = new ChatSeed(seed);
+  const bossChat = chats.add("boss", "Grace Hopper", [11]);
+  const api = chats.add("group", "API design", [11, 12, 13]);
   const at = (m: number) => `2025-03-01T10:${String(m).padStart(2, "0")}:00Z`;
-  const hire = backend.addTrace("Hire a QA engineer", { origin: "secretary", createdAt: "2025-03-01T09:00:00Z" });
-  backend.addTraceEvent(hire.id, { kind: "model_call", at: "2025-03-01T09:00:00Z", text: "intent · openai/gpt-4.1-mini", costUsd: 0.001, tokens: 500, outcome: "ok" });
-  const trace = backend.addTrace("REST or GraphQL for the public API?", { chatId: bossChat.id, createdAt: at(0) });
+  const name = (id: number) => seed.employees.find((e) => e.id === id)!.name;
+  const by = (id: number) => ({ employeeId: id, actor: name(id) });
+  const inChat = (chat: { id: number; name: string }) => ({ chatId: chat.id, chatName: chat.name });
+  const call = "thought · openai/gpt-4.1-mini";
+
+  const hire = traceOf("Hire a QA engineer", { origin: "secretary", createdAt: "2025-03-01T09:00:00Z", calls: 1, costUsd: 0.001 });
+  hire.events.push(traceEvent({ kind: "model_call", at: "2025-03-01T09:00:00Z", text: "intent · openai/gpt-4.1-mini", costUsd: 0.001, tokens: 500, outcome: "ok" }));
+
+  const story = traceOf("REST or GraphQL for the public API?", { chatId: bossChat.id, createdAt: at(0), calls: 3, costUsd: 0.75 }, { steps: 3, tokens: 5000 });
+  const trace = story.summary;
   const t = trace.id;
-  backend.addTracedMessage(t, bossChat.id, "boss", "REST or GraphQL for the public API?", at(0));
-  backend.addTraceEvent(t, { kind: "model_call", at: at(1), employeeId: 11, text: "thought · openai/gpt-4.1-mini", costUsd: 0.25, tokens: 2000, outcome: "ok" });
-  backend.addTraceEvent(t, { kind: "thought", at: at(1), employeeId: 11, chatId: bossChat.id, text: "I need Alan's view first." });
-  const task = backend.addWorkTask(11, "Recommend REST or GraphQL", {
-    traceId: t,
-    createdAt: at(1),
-    status: "resolved",
-    resolvedAt: at(8),
-    result: "REST, with two aggregated endpoints.",
-  });
-  const ask = backend.addTracedMessage(t, api.id, 11, "@Alan Turing REST or GraphQL?", at(2));
-  backend.addTraceEvent(t, { kind: "model_call", at: at(3), employeeId: 13, text: "thought · openai/gpt-4.1-mini", costUsd: 0, tokens: 0, outcome: "error" });
-  backend.addTraceEvent(t, { kind: "model_call", at: at(4), employeeId: 12, text: "thought · openai/gpt-4.1-mini", costUsd: 0.5, tokens: 3000, outcome: "ok" });
-  backend.addTracedMessage(t, api.id, 12, "REST: simpler to cache.", at(4));
-  const report = backend.addTracedMessage(t, bossChat.id, 11, "My recommendation: REST.", at(9));
-  const mail = backend.addReport(11, "Recommendation: REST", "My recommendation: REST.", { traceId: t, chatId: bossChat.id, taskId: task.id, createdAt: at(9) });
-  return { backend, trace, hire, bossChat, api, task, ask, report, mail };
+  const task = workTask(11, "Recommend REST or GraphQL", { traceId: t, createdAt: at(1), status: "resolved", resolvedAt: at(8), result: "REST, with two aggregated endpoints." });
+  chats.message(bossChat.id, "boss", "REST or GraphQL for the public API?", { traceId: t, createdAt: at(0) });
+  const ask = chats.message(api.id, 11, "@Alan Turing REST or GraphQL?", { traceId: t, createdAt: at(2), mentions: [12] });
+  chats.message(api.id, 12, "REST: simpler to cache.", { traceId: t, createdAt: at(4) });
+  const report = chats.message(bossChat.id, 11, "My recommendation: REST.", { traceId: t, createdAt: at(9) });
+  const mail = mailItem("report", "Recommendation: REST", { employeeId: 11, employeeName: name(11), body: report.text, traceId: t, chatId: bossChat.id, taskId: task.id, createdAt: at(9) });
+  // The whole story in the backend's order (by time; at one instant, tasks before calls before thoughts).
+  story.events[0] = { ...story.events[0]!, actor: seed.company!.bossName, ...inChat(bossChat) };
+  story.events.push(
+    traceEvent({ kind: "message", at: at(0), actor: seed.company!.bossName, text: "REST or GraphQL for the public API?", ...inChat(bossChat) }),
+    traceEvent({ kind: "task_created", at: at(1), ...by(11), text: task.description, taskId: task.id }),
+    traceEvent({ kind: "model_call", at: at(1), ...by(11), text: call, costUsd: 0.25, tokens: 2000, outcome: "ok" }),
+    traceEvent({ kind: "thought", at: at(1), ...by(11), ...inChat(bossChat), text: "I need Alan's view first." }),
+    traceEvent({ kind: "message", at: at(2), ...by(11), ...inChat(api), text: ask.text }),
+    traceEvent({ kind: "model_call", at: at(3), ...by(13), text: call, costUsd: 0, tokens: 0, outcome: "error" }),
+    traceEvent({ kind: "model_call", at: at(4), ...by(12), text: call, costUsd: 0.5, tokens: 3000, outcome: "ok" }),
+    traceEvent({ kind: "message", at: at(4), ...by(12), ...inChat(api), text: "REST: simpler to cache." }),
+    traceEvent({ kind: "task_resolved", at: at(8), ...by(11), text: task.result!, taskId: task.id }),
+    traceEvent({ kind: "message", at: at(9), ...by(11), ...inChat(bossChat), text: report.text }),
+    traceEvent({ kind: "mail", at: at(9), ...by(11), ...inChat(bossChat), text: mail.title, taskId: task.id, mailId: mail.id, outcome: "report" }),
+  );
+  const traces = [story, hire];
+  const backend = new Fake(world(seed), chats.handlers())
+    .on("listTraces", () => traces.map((x) => x.summary))
+    .on("getTrace", ({ id }) => traces.find((x) => x.summary.id === id) ?? ipcError("not_found", `trace ${id} does not exist`));
+  return { backend, story, by, inChat, chats, trace, hire: hire.summary, bossChat, api, task, ask, report, mail };
 }
 
 const kinds = () => within(screen.getByTestId("trace-timeline")).getAllByTestId(/^trace-event-\d+$/).map((li) => li.getAttribute("data-kind"));
@@ -74,7 +91,7 @@ describe("traces page", () => {
   });
 
   it("says where instructions come from when there are none", async () => {
-    new FakeBackend(fixedOrg()).install();
+    new Fake(world()).install();
     renderApp();
     expect(await screen.findByTestId("traces-empty")).toHaveTextContent(
       "No instructions yet — what you tell the secretary or write in a chat shows up here",
@@ -90,7 +107,7 @@ describe("traces page", () => {
 
     const view = await screen.findByTestId("trace-view");
     expect(view).toHaveAttribute("data-trace-id", trace.id);
-    expect(backend.inputsOf("get_trace")).toEqual([{ id: trace.id }]);
+    expect(backend.inputsOf("getTrace")).toEqual([{ id: trace.id }]);
     expect(screen.getByTestId("trace-instruction")).toHaveTextContent("REST or GraphQL for the public API?");
     expect(screen.getByTestId("trace-cost")).toHaveTextContent("$0.75");
     expect(screen.getByTestId("trace-calls")).toHaveTextContent("3");
@@ -156,10 +173,13 @@ describe("traces page", () => {
   });
 
   it("says when the loop guard stopped the instruction at the step cap", async () => {
-    const { backend, trace, api } = withTraces();
+    const { backend, trace, api, story, by, inChat } = withTraces();
     // Three steps so far; twelve more in the project group make fifteen.
-    for (let i = 0; i < 12; i++) backend.addTracedMessage(trace.id, api.id, i % 2 === 0 ? 12 : 13, `point ${i}`, `2025-03-01T10:${20 + i}:00Z`);
-    backend.addMail("escalation", { title: `Stopped: ${trace.instruction}`, traceId: trace.id, employeeId: 11, createdAt: "2025-03-01T10:30:00Z" });
+    for (let i = 0; i < 12; i++) {
+      story.events.push(traceEvent({ kind: "message", at: `2025-03-01T10:${20 + i}:00Z`, ...by(i % 2 === 0 ? 12 : 13), ...inChat(api), text: `point ${i}` }));
+    }
+    story.steps = 15;
+    story.events.push(traceEvent({ kind: "mail", at: "2025-03-01T10:32:00Z", ...by(11), text: `Stopped: ${trace.instruction}`, mailId: 9001, outcome: "escalation" }));
     backend.install();
     window.history.replaceState(null, "", `#traces/${trace.id}`);
     renderApp();
@@ -167,8 +187,8 @@ describe("traces page", () => {
   });
 
   it("says when the loop guard stopped a run of held-back lines before the step cap", async () => {
-    const { backend, trace } = withTraces();
-    backend.addMail("escalation", { title: `Stopped: ${trace.instruction}`, traceId: trace.id, employeeId: 12, createdAt: "2025-03-01T10:30:00Z" });
+    const { backend, trace, story, by } = withTraces();
+    story.events.push(traceEvent({ kind: "mail", at: "2025-03-01T10:30:00Z", ...by(12), text: `Stopped: ${trace.instruction}`, mailId: 9002, outcome: "escalation" }));
     backend.install();
     window.history.replaceState(null, "", `#traces/${trace.id}`);
     renderApp();
@@ -185,12 +205,12 @@ describe("traces page", () => {
     const notFound = await screen.findByTestId("trace-not-found");
     expect(notFound).toHaveTextContent("Trace not found");
     expect(within(notFound).getByRole("link")).toHaveAttribute("href", "#traces");
-    expect(backend.callsOf("get_trace")).toHaveLength(1);
+    expect(backend.inputsOf("getTrace")).toEqual([{ id: "tr-000000000000" }]);
   });
 
   it("shows an error with a retry when a trace cannot be read", async () => {
     const { backend, trace } = withTraces();
-    backend.failures.set("get_trace", { code: "internal", message: "db locked" });
+    backend.failNext("getTrace", "internal", "db locked");
     backend.install();
     window.history.replaceState(null, "", `#traces/${trace.id}`);
     const { user } = renderApp();
@@ -200,22 +220,15 @@ describe("traces page", () => {
   });
 
   it("shows an approval asked for under the instruction, with where it stands, leading to its card", async () => {
-    const { backend, trace, api } = withTraces();
-    const waiting = backend.addApproval(13, "post_webhook", {
-      summary: "POST to https://example.com/hook",
-      reason: "Tell the partners",
-      traceId: trace.id,
-      chatId: api.id,
-      createdAt: "2025-03-01T10:05:00Z",
-    });
-    const rejected = backend.addApproval(12, "run_shell", {
-      summary: "rm -rf build/",
-      reason: "Clean up",
-      traceId: trace.id,
-      status: "rejected",
-      decidedVia: "ui",
-      createdAt: "2025-03-01T10:06:00Z",
-    });
+    const { backend, trace, api, story, by, inChat } = withTraces();
+    const waiting = { id: 7001 };
+    const rejected = { id: 7002 };
+    // An approval is a line of its instruction's trace: "tool: reason", with where it stands.
+    story.events.push(
+      traceEvent({ kind: "approval", at: "2025-03-01T10:05:00Z", ...by(13), ...inChat(api), text: "post_webhook: Tell the partners", approvalId: waiting.id, outcome: "waiting" }),
+      traceEvent({ kind: "approval", at: "2025-03-01T10:06:00Z", ...by(12), text: "run_shell: Clean up", approvalId: rejected.id, outcome: "rejected" }),
+    );
+    expect(trace.id).toBe(story.summary.id);
     backend.install();
     window.history.replaceState(null, "", `#traces/${trace.id}`);
     renderApp();
@@ -236,10 +249,12 @@ describe("traces page", () => {
   });
 
   it("shows a meeting's rulings with who decided and the outcome, leading to the meeting", async () => {
-    const { backend, trace } = withTraces();
-    const meeting = backend.addChat("meeting", "API roadmap", [11, 12, 13]);
-    backend.addTraceEvent(trace.id, { kind: "ruling", at: "2025-03-01T10:10:00Z", employeeId: 11, chatId: meeting.id, text: "Let's move the API to GraphQL this quarter.", outcome: "rejected" });
-    backend.addTraceEvent(trace.id, { kind: "ruling", at: "2025-03-01T10:11:00Z", chatId: meeting.id, text: "Ship the SDK with the release?", outcome: "approved" });
+    const { backend, trace, story, by, inChat, chats } = withTraces();
+    const meeting = chats.add("meeting", "API roadmap", [11, 12, 13]);
+    story.events.push(
+      traceEvent({ kind: "ruling", at: "2025-03-01T10:10:00Z", ...by(11), ...inChat(meeting), text: "Let's move the API to GraphQL this quarter.", outcome: "rejected" }),
+      traceEvent({ kind: "ruling", at: "2025-03-01T10:11:00Z", ...inChat(meeting), text: "Ship the SDK with the release?", outcome: "approved" }),
+    );
     backend.install();
     window.history.replaceState(null, "", `#traces/${trace.id}`);
     renderApp();
@@ -258,9 +273,9 @@ describe("traces page", () => {
   });
 
   it("reads a ruling in Chinese", async () => {
-    const { backend, trace } = withTraces({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
-    const meeting = backend.addChat("meeting", "API路线图", [11, 12, 13]);
-    backend.addTraceEvent(trace.id, { kind: "ruling", at: "2025-03-01T10:10:00Z", employeeId: 11, chatId: meeting.id, text: "我们这个季度把API迁到GraphQL吧", outcome: "rejected" });
+    const { backend, trace, story, by, inChat, chats } = withTraces({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
+    const meeting = chats.add("meeting", "API路线图", [11, 12, 13]);
+    story.events.push(traceEvent({ kind: "ruling", at: "2025-03-01T10:10:00Z", ...by(11), ...inChat(meeting), text: "我们这个季度把API迁到GraphQL吧", outcome: "rejected" }));
     backend.install();
     window.history.replaceState(null, "", `#traces/${trace.id}`);
     renderApp();

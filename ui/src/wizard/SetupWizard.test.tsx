@@ -2,7 +2,8 @@ import { screen, waitFor, within } from "@testing-library/react";
 import type { UserEvent } from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import i18n from "../i18n";
-import { FakeBackend } from "../test/fakeBackend";
+import { Fake } from "../test/fake";
+import { company, emptyOrg, world } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 /** Fills the first step and goes on to the choice of model. */
@@ -13,11 +14,19 @@ async function toThinkingStep(user: UserEvent, company: string, boss: string) {
   return screen.findByTestId("wizard-path-builtin");
 }
 
+/** No company yet; setting one up makes it the company the next get_org answers. */
+function firstRun() {
+  const org = emptyOrg();
+  return new Fake(world(org))
+    .on("setupCompany", ({ name, bossName, language, mission }) => (org.company = company({ name, bossName, language, mission: mission ?? "" })))
+    .install();
+}
+
 const radio = (path: string) => within(screen.getByTestId(`wizard-path-${path}`)).getByRole("radio");
 
 describe("first-run wizard", () => {
   it("is shown when there is no company", async () => {
-    new FakeBackend().install();
+    firstRun();
     renderApp();
     expect(await screen.findByTestId("wizard-company-name")).toBeInTheDocument();
     expect(screen.getByRole("heading", { name: "Set up your company" })).toBeInTheDocument();
@@ -25,7 +34,7 @@ describe("first-run wizard", () => {
   });
 
   it("refuses empty names, stays on the first step and does not call the backend", async () => {
-    const backend = new FakeBackend().install();
+    const backend = firstRun();
     const { user } = renderApp();
     await user.click(await screen.findByTestId("wizard-next"));
     expect(screen.getByText("Enter a company name.")).toBeInTheDocument();
@@ -38,11 +47,11 @@ describe("first-run wizard", () => {
     expect(screen.getByText("Enter a company name.")).toBeInTheDocument();
     expect(screen.queryByText("Enter your name.")).not.toBeInTheDocument();
     expect(screen.queryByTestId("wizard-path-builtin")).not.toBeInTheDocument();
-    expect(backend.callsOf("setup_company")).toHaveLength(0);
+    expect(backend.callsOf("setupCompany")).toHaveLength(0);
   });
 
   it("offers three ways to think, each with one honest line, the built-in model chosen for an English company", async () => {
-    const backend = new FakeBackend().install();
+    const backend = firstRun();
     const { user } = renderApp();
     await toThinkingStep(user, "Northwind Labs", "Ada");
     expect(screen.getByRole("heading", { name: "How should your employees think?" })).toBeInTheDocument();
@@ -67,11 +76,11 @@ describe("first-run wizard", () => {
     // Choosing a path only says what comes next: nothing is created until the boss confirms.
     await user.click(radio("provider"));
     expect(screen.getByTestId("wizard-path-next")).toHaveTextContent("Settings opens so you can add your provider and its key");
-    expect(backend.callsOf("setup_company")).toHaveLength(0);
+    expect(backend.callsOf("setupCompany")).toHaveLength(0);
   });
 
   it("creates the company on the built-in model and opens it on the secretary", async () => {
-    const backend = new FakeBackend().install();
+    const backend = firstRun();
     const { user } = renderApp();
     await user.type(await screen.findByTestId("wizard-company-name"), "  Northwind Labs ");
     await user.type(screen.getByTestId("wizard-boss-name"), "Ada Lovelace");
@@ -79,8 +88,8 @@ describe("first-run wizard", () => {
     await user.click(screen.getByTestId("wizard-next"));
     await user.click(await screen.findByTestId("wizard-submit"));
 
-    await waitFor(() => expect(backend.callsOf("setup_company")).toHaveLength(1));
-    expect(backend.inputsOf("setup_company")[0]).toEqual({
+    await waitFor(() => expect(backend.callsOf("setupCompany")).toHaveLength(1));
+    expect(backend.inputsOf("setupCompany")[0]).toEqual({
       name: "Northwind Labs",
       bossName: "Ada Lovelace",
       language: "en",
@@ -94,7 +103,7 @@ describe("first-run wizard", () => {
   });
 
   it("keeps what was typed when going back from the second step", async () => {
-    new FakeBackend().install();
+    firstRun();
     const { user } = renderApp();
     await toThinkingStep(user, "Acme", "Ada");
     await user.click(radio("download"));
@@ -106,7 +115,7 @@ describe("first-run wizard", () => {
   });
 
   it("recommends a Chinese-capable local model to a Chinese company, then opens Settings on local models", async () => {
-    const backend = new FakeBackend().install();
+    const backend = firstRun();
     const { user } = renderApp();
     await user.selectOptions(await screen.findByTestId("wizard-language"), "zh-CN");
     expect(await screen.findByRole("heading", { name: "创建你的公司" })).toBeInTheDocument();
@@ -126,8 +135,8 @@ describe("first-run wizard", () => {
     expect(radio("builtin")).toHaveAccessibleDescription(/中文很差/);
 
     await user.click(screen.getByTestId("wizard-submit"));
-    await waitFor(() => expect(backend.callsOf("setup_company")).toHaveLength(1));
-    expect(backend.inputsOf("setup_company")[0]).toEqual({
+    await waitFor(() => expect(backend.callsOf("setupCompany")).toHaveLength(1));
+    expect(backend.inputsOf("setupCompany")[0]).toEqual({
       name: "北风实验室",
       bossName: "王小明",
       language: "zh-CN",
@@ -139,24 +148,24 @@ describe("first-run wizard", () => {
   });
 
   it("lets a Chinese company keep the built-in model all the same", async () => {
-    const backend = new FakeBackend().install();
+    const backend = firstRun();
     const { user } = renderApp();
     await user.selectOptions(await screen.findByTestId("wizard-language"), "zh-CN");
     await toThinkingStep(user, "北风实验室", "王小明");
     await user.click(radio("builtin"));
     await user.click(screen.getByTestId("wizard-submit"));
-    await waitFor(() => expect(backend.callsOf("setup_company")).toHaveLength(1));
+    await waitFor(() => expect(backend.callsOf("setupCompany")).toHaveLength(1));
     expect(await screen.findByTestId("secretary-empty")).toBeInTheDocument();
     expect(window.location.hash).toBe("");
   });
 
   it("opens Settings with the add-provider dialog for a provider key", async () => {
-    const backend = new FakeBackend().install();
+    const backend = firstRun();
     const { user } = renderApp();
     await toThinkingStep(user, "Acme", "Ada");
     await user.click(radio("provider"));
     await user.click(screen.getByTestId("wizard-submit"));
-    await waitFor(() => expect(backend.callsOf("setup_company")).toHaveLength(1));
+    await waitFor(() => expect(backend.callsOf("setupCompany")).toHaveLength(1));
     const dialog = await screen.findByRole("dialog", { name: "Add a model provider" });
     expect(within(dialog).getByTestId("provider-preset-select")).toBeInTheDocument();
     expect(screen.getByTestId("settings-page")).toBeInTheDocument();
@@ -164,8 +173,8 @@ describe("first-run wizard", () => {
   });
 
   it("shows the backend's error in the user's language and stays on the choice", async () => {
-    const backend = new FakeBackend().install();
-    backend.failures.set("setup_company", { code: "storage", message: "disk full" });
+    const backend = firstRun();
+    backend.failNext("setupCompany", "storage", "disk full");
     const { user } = renderApp();
     await toThinkingStep(user, "Acme", "Ada");
     await user.click(radio("download"));
@@ -175,7 +184,7 @@ describe("first-run wizard", () => {
     // Nowhere to go: the company does not exist.
     expect(window.location.hash).toBe("");
     await user.click(screen.getByTestId("wizard-submit"));
-    await waitFor(() => expect(backend.callsOf("setup_company")).toHaveLength(2));
+    await waitFor(() => expect(backend.callsOf("setupCompany")).toHaveLength(2));
     expect(await screen.findByTestId("settings-page")).toBeInTheDocument();
   });
 });

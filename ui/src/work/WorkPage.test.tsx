@@ -1,8 +1,11 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import i18n from "../i18n";
-import { FakeBackend } from "../test/fakeBackend";
-import { company, fixedOrg } from "../test/fixtures";
+import type { TaskDto } from "../bindings/TaskDto";
+import type { TaskNodeDto } from "../bindings/TaskNodeDto";
+import { Fake } from "../test/fake";
+import { ChatSeed } from "../test/fakeChatSeed";
+import { boardDesk, boardItem, company, fixedOrg, requirement, taskNode, workTask, world } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 /**
@@ -11,9 +14,9 @@ import { renderApp } from "../test/render";
  * page open with no reviewer and no tasks, and taglines done.
  */
 function withBoard(seed = fixedOrg()) {
-  const backend = new FakeBackend(seed);
-  const apiChat = backend.addChat("requirement", "Public API", [11, 12, 13]);
-  const api = backend.addRequirement("Public API", {
+  const chats = new ChatSeed(seed);
+  const apiChat = chats.add("requirement", "Public API", [11, 12, 13]);
+  const api = requirement("Public API", {
     description: "Orders and invoices for partners.",
     departmentId: 1,
     status: "in_progress",
@@ -21,14 +24,14 @@ function withBoard(seed = fixedOrg()) {
     reviewerId: 11,
     createdAt: "2025-03-01T10:00:00Z",
   });
-  const draft = backend.addWorkTask(12, "Draft the REST endpoints", {
+  const draft = workTask(12, "Draft the REST endpoints", {
     requirementId: api.id,
     status: "resolved",
     resolvedAt: "2025-03-01T11:00:00Z",
     result: "Six endpoints in the OpenAPI file.",
     createdAt: "2025-03-01T10:01:00Z",
   });
-  const review = backend.addWorkTask(11, "Review: Draft the REST endpoints", {
+  const review = workTask(11, "Review: Draft the REST endpoints", {
     requirementId: api.id,
     status: "resolved",
     resolvedAt: "2025-03-01T11:10:00Z",
@@ -36,22 +39,22 @@ function withBoard(seed = fixedOrg()) {
     result: "Rejected: no pagination.",
     createdAt: "2025-03-01T11:00:00Z",
   });
-  const rework = backend.addWorkTask(12, "Draft the REST endpoints", {
-    requirementId: api.id,
-    parentTaskId: draft.id,
-    attempt: 2,
-    createdAt: "2025-03-01T11:10:00Z",
-  });
-  const load = backend.addWorkTask(13, "Load test REST against GraphQL", {
+  const rework = workTask(12, "Draft the REST endpoints", { requirementId: api.id, parentTaskId: draft.id, attempt: 2, createdAt: "2025-03-01T11:10:00Z" });
+  const load = workTask(13, "Load test REST against GraphQL", {
     requirementId: api.id,
     status: "resolved",
     resolvedAt: "2025-03-01T11:30:00Z",
     traceId: "tr-0a1b2c3d4e5f",
     createdAt: "2025-03-01T11:20:00Z",
   });
-  const login = backend.addRequirement("Login page redesign", { departmentId: 2, createdAt: "2025-03-01T12:00:00Z" });
-  const taglines = backend.addRequirement("Launch taglines", { departmentId: 3, status: "done", createdAt: "2025-03-01T09:00:00Z" });
-  return { backend, api, apiChat, draft, review, rework, load, login, taglines };
+  const login = requirement("Login page redesign", { departmentId: 2, createdAt: "2025-03-01T12:00:00Z" });
+  const taglines = requirement("Launch taglines", { departmentId: 3, status: "done", createdAt: "2025-03-01T09:00:00Z" });
+  const node = (t: TaskDto, children: TaskNodeDto[] = []) => taskNode(seed, t, children);
+  // As the backend builds it: the review and the rework under the draft they review and redo.
+  const apiItem = boardItem(seed, api, [node(draft, [node(review), node(rework)]), node(load)], { tasksPending: 1, tasksDone: 3 });
+  const items = [boardItem(seed, login), apiItem, boardItem(seed, taglines)];
+  const backend = new Fake(world(seed), chats.handlers(), boardDesk(seed, items));
+  return { backend, items, apiItem, node, api, apiChat, draft, review, rework, load, login, taglines };
 }
 
 const inColumn = (status: string) =>
@@ -96,18 +99,18 @@ describe("work page", () => {
     await screen.findByTestId("board");
 
     await user.selectOptions(screen.getByTestId(`requirement-reviewer-${login.id}`), "Margaret Hamilton");
-    await waitFor(() => expect(backend.inputsOf("set_reviewer")).toEqual([{ requirementId: login.id, reviewerId: 21 }]));
+    await waitFor(() => expect(backend.inputsOf("setReviewer")).toEqual([{ requirementId: login.id, reviewerId: 21 }]));
     await waitFor(() => expect(screen.getByTestId(`requirement-reviewer-${login.id}`)).toHaveValue("21"));
-    expect(backend.requirements.find((r) => r.id === login.id)?.reviewerId).toBe(21);
+    expect(login.reviewerId).toBe(21);
 
     await user.selectOptions(screen.getByTestId(`requirement-reviewer-${api.id}`), "No reviewer");
-    await waitFor(() => expect(backend.inputsOf("set_reviewer")).toContainEqual({ requirementId: api.id, reviewerId: null }));
+    await waitFor(() => expect(backend.inputsOf("setReviewer")).toContainEqual({ requirementId: api.id, reviewerId: null }));
     await waitFor(() => expect(screen.getByTestId(`requirement-reviewer-${api.id}`)).toHaveValue(""));
   });
 
   it("says why a reviewer could not be set", async () => {
     const { backend, login } = withBoard();
-    backend.failures.set("set_reviewer", { code: "not_found", message: "employee 21 does not exist" });
+    backend.failNext("setReviewer", "not_found", "employee 21 does not exist");
     backend.install();
     const { user } = renderApp();
     await screen.findByTestId("board");
@@ -123,7 +126,7 @@ describe("work page", () => {
     await screen.findByTestId("board");
 
     await user.selectOptions(screen.getByTestId(`requirement-status-${login.id}`), "In progress");
-    await waitFor(() => expect(backend.inputsOf("set_requirement_status")).toEqual([{ requirementId: login.id, status: "in_progress" }]));
+    await waitFor(() => expect(backend.inputsOf("setRequirementStatus")).toEqual([{ requirementId: login.id, status: "in_progress" }]));
     await waitFor(() => expect(inColumn("in_progress")).toContain(`requirement-${login.id}`));
     expect(inColumn("open")).toEqual([]);
     expect(screen.getByTestId("board-count-open")).toHaveTextContent("0");
@@ -161,15 +164,16 @@ describe("work page", () => {
   });
 
   it("marks ongoing and conditional tasks, with the condition, and leaves one-shot tasks unmarked", async () => {
-    const { backend, api, draft } = withBoard();
-    const watch = backend.addWorkTask(13, "Watch the error rate after launch", { requirementId: api.id, kind: "long_running", createdAt: "2025-03-01T12:00:00Z" });
-    const when = backend.addWorkTask(12, "Roll back the gateway", {
+    const { backend, api, draft, apiItem, node } = withBoard();
+    const watch = workTask(13, "Watch the error rate after launch", { requirementId: api.id, kind: "long_running", createdAt: "2025-03-01T12:00:00Z" });
+    const when = workTask(12, "Roll back the gateway", {
       requirementId: api.id,
       kind: "conditional",
       condition: "p95 latency above 200 ms",
       createdAt: "2025-03-01T12:01:00Z",
     });
-    const bare = backend.addWorkTask(12, "Rotate the keys", { requirementId: api.id, kind: "conditional", createdAt: "2025-03-01T12:02:00Z" });
+    const bare = workTask(12, "Rotate the keys", { requirementId: api.id, kind: "conditional", createdAt: "2025-03-01T12:02:00Z" });
+    apiItem.tree.push(node(watch), node(when), node(bare));
     backend.install();
     const { user } = renderApp();
     await screen.findByTestId("board");
@@ -184,9 +188,10 @@ describe("work page", () => {
   });
 
   it("marks task kinds in Chinese", async () => {
-    const { backend, api } = withBoard({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
-    const watch = backend.addWorkTask(13, "盯着上线后的错误率", { requirementId: api.id, kind: "long_running" });
-    const when = backend.addWorkTask(12, "回滚网关", { requirementId: api.id, kind: "conditional", condition: "p95 延迟超过 200 毫秒" });
+    const { backend, api, apiItem, node } = withBoard({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
+    const watch = workTask(13, "盯着上线后的错误率", { requirementId: api.id, kind: "long_running" });
+    const when = workTask(12, "回滚网关", { requirementId: api.id, kind: "conditional", condition: "p95 延迟超过 200 毫秒" });
+    apiItem.tree.push(node(watch), node(when));
     backend.install();
     const { user } = renderApp();
     await screen.findByTestId("board");
@@ -198,11 +203,11 @@ describe("work page", () => {
 
   it("shows who owns a requirement, and one waiting for the boss says so, with its escalated work not shown as done", async () => {
     const seed = fixedOrg();
-    const backend = new FakeBackend(seed);
-    const checkout = backend.addRequirement("Checkout", { departmentId: 1, status: "waiting_for_boss", ownerId: 11, createdAt: "2025-03-02T09:00:00Z" });
-    const rework = backend.addWorkTask(12, "Rework the payment form (attempt 2)", { requirementId: checkout.id, status: "escalated", attempt: 1 });
-    const nobody = backend.addRequirement("Icons", { departmentId: 3, createdAt: "2025-03-02T10:00:00Z" });
-    backend.install();
+    const checkout = requirement("Checkout", { departmentId: 1, status: "waiting_for_boss", ownerId: 11, createdAt: "2025-03-02T09:00:00Z" });
+    const rework = workTask(12, "Rework the payment form (attempt 2)", { requirementId: checkout.id, status: "escalated", attempt: 1 });
+    const nobody = requirement("Icons", { departmentId: 3, createdAt: "2025-03-02T10:00:00Z" });
+    const items = [boardItem(seed, nobody), boardItem(seed, checkout, [taskNode(seed, rework)])];
+    new Fake(world(seed), boardDesk(seed, items)).install();
     const { user } = renderApp();
     await screen.findByTestId("board");
 
@@ -221,10 +226,10 @@ describe("work page", () => {
   });
 
   it("says in Chinese that a requirement waits for the boss", async () => {
-    const backend = new FakeBackend({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
-    const checkout = backend.addRequirement("结账", { departmentId: 1, status: "waiting_for_boss", ownerId: 11 });
-    backend.addRequirement("图标", { departmentId: 3, status: "in_review", ownerId: 12 });
-    backend.install();
+    const seed = { ...fixedOrg(), company: company({ language: "zh-CN" }) };
+    const checkout = requirement("结账", { departmentId: 1, status: "waiting_for_boss", ownerId: 11 });
+    const icons = requirement("图标", { departmentId: 3, status: "in_review", ownerId: 12 });
+    new Fake(world(seed), boardDesk(seed, [boardItem(seed, checkout), boardItem(seed, icons)])).install();
     renderApp();
     await screen.findByTestId("board");
     await waitFor(() => expect(i18n.language).toBe("zh-CN"));
@@ -235,7 +240,7 @@ describe("work page", () => {
   });
 
   it("explains how to start when there are no requirements", async () => {
-    new FakeBackend(fixedOrg()).install();
+    new Fake(world(), boardDesk(fixedOrg(), [])).install();
     renderApp();
     expect(await screen.findByTestId("work-empty")).toHaveTextContent(
       "No requirements yet — ask the secretary: 'start a requirement for the login page in Engineering'",
@@ -254,7 +259,8 @@ describe("work page", () => {
   });
 
   it("tells the zh-CN boss how to start", async () => {
-    new FakeBackend({ ...fixedOrg(), company: company({ language: "zh-CN" }) }).install();
+    const seed = { ...fixedOrg(), company: company({ language: "zh-CN" }) };
+    new Fake(world(seed), boardDesk(seed, [])).install();
     renderApp();
     await waitFor(() => expect(screen.getByTestId("work-empty")).toHaveTextContent("让秘书帮你：'在工程部建一个登录页的需求'"));
   });

@@ -380,6 +380,7 @@ async fn staff(core: &AppCore, s: &Script, language: Language) -> Result<Vec<i32
     let mut ids = Vec::new();
     for (name, title) in s.people {
         let e = core
+            .org
             .hire(NewEmployee {
                 name: name.into(),
                 title: title.into(),

@@ -33,7 +33,7 @@ use cubicle_core::clock::{Clock as _, ManualClock};
 use cubicle_core::engine::{Engine, EngineConfig, EngineStats, ThoughtTiming};
 use cubicle_core::gateway::Purpose;
 use cubicle_core::mind::memory_rules::{MemoryKind, Visibility};
-use cubicle_core::mind::profile::NewMemory;
+use cubicle_core::mind::minds::NewMemory;
 use cubicle_core::mind::thought::{PROMPT_TOKEN_BUDGET, approx_tokens};
 use cubicle_core::types::{
     Archetype, EmployeeDto, Language, NewDepartment, NewEmployee, SaveProvider, SetBudget,
@@ -49,7 +49,7 @@ mod sent;
 use script::{Asked, Script};
 
 /// IdeaCo's group-chat prompt for a department of this kind: about 23,000 characters,
-/// ~6,000 tokens per thought (the reference of the issue).
+/// ~6,000 tokens per thought, as IdeaCo's own prompt builder assembles it.
 const IDEACO_DEPT_PROMPT_TOKENS: f64 = 6000.0;
 /// A polling loop that thinks at every 10-s poll: 3600 s / 10 s, by definition.
 const POLLING_CALLS_PER_EMPLOYEE_HOUR: f64 = 360.0;
@@ -68,20 +68,45 @@ pub struct Sizes {
     pub quiet_hours: f64,
 }
 
+impl Sizes {
+    /// Each size within what one run can simulate in reasonable time.
+    fn clamped(self) -> Self {
+        Self {
+            departments: self.departments.clamp(1, 20),
+            dept_size: self.dept_size.clamp(2, 40),
+            busy_minutes: self.busy_minutes.clamp(1, 24 * 60),
+            quiet_hours: if self.quiet_hours.is_finite() {
+                self.quiet_hours.clamp(1.0 / 6.0, 24.0)
+            } else {
+                2.0
+            },
+        }
+    }
+}
+
 pub async fn run(sizes: Sizes, json_out: bool) -> Result<()> {
-    let sizes = Sizes {
-        departments: sizes.departments.clamp(1, 20),
-        dept_size: sizes.dept_size.clamp(2, 40),
-        busy_minutes: sizes.busy_minutes.clamp(1, 24 * 60),
-        quiet_hours: if sizes.quiet_hours.is_finite() {
-            sizes.quiet_hours.clamp(1.0 / 6.0, 24.0)
-        } else {
-            2.0
-        },
-    };
+    let sizes = sizes.clamped();
     let started = Instant::now();
     let big = busy_and_quiet(sizes).await?;
-    // The same department thought in each dialect, captured at the server.
+    let (dept, sent) = department_in_each_dialect().await?;
+    let elapsed = started.elapsed();
+    let f = Figures::new(&big, &dept, sizes);
+    if json_out {
+        print_json(&f, &sent);
+        return Ok(());
+    }
+    print_company(sizes, &big);
+    print_engine(&f, &big);
+    print_prompts(&f, &big, sizes);
+    print_department(&f, &dept, &sent);
+    println!();
+    println!("whole bench: {:.1} s", elapsed.as_secs_f64());
+    Ok(())
+}
+
+/// The same department thought in each dialect, captured at the server: the first
+/// dialect's run, and what each sent.
+async fn department_in_each_dialect() -> Result<(DeptThought, Vec<sent::Measured>)> {
     let mut sent_by_dialect = Vec::new();
     let mut dept = None;
     for dialect in sent::Dialect::ALL {
@@ -90,63 +115,94 @@ pub async fn run(sizes: Sizes, json_out: bool) -> Result<()> {
         dept.get_or_insert(run);
     }
     let dept = dept.context("at least one dialect")?;
-    let sent = sent::measure(&sent_by_dialect)?;
-    let elapsed = started.elapsed();
+    Ok((dept, sent::measure(&sent_by_dialect)?))
+}
 
-    let mut overhead: Vec<Duration> = big
-        .timings
-        .iter()
-        .map(|t| t.total.saturating_sub(t.model))
-        .collect();
-    overhead.sort();
-    let (o50, o99) = (percentile(&overhead, 0.5), percentile(&overhead, 0.99));
-    let model_mean = mean(big.timings.iter().map(|t| t.model.as_secs_f64() * 1e6));
-    let thoughts_per_s = big.busy.thoughts as f64 / big.busy_wall.as_secs_f64().max(1e-9);
-    let ours = mean(big.priced.iter().map(|(o, _)| *o as f64));
-    let naive = mean(big.priced.iter().map(|(_, n)| *n as f64));
-    let prompt_ratio = naive / ours.max(1e-9);
-    let employee_hours = big.employees as f64 * sizes.quiet_hours;
-    let calls_per_eh = big.quiet.model_calls as f64 / employee_hours;
-    let idle_ratio = POLLING_CALLS_PER_EMPLOYEE_HOUR / calls_per_eh.max(1e-9);
-    let dept_tokens = mean(dept.prompt_tokens.iter().map(|t| *t as f64));
-    let dept_naive = mean(dept.naive.iter().map(|t| *t as f64));
-    let dept_ratio = IDEACO_DEPT_PROMPT_TOKENS / dept_tokens.max(1e-9);
+/// The headline figures, computed once for either output.
+struct Figures {
+    /// Engine overhead per thought, sorted.
+    overhead: Vec<Duration>,
+    o50: Duration,
+    o99: Duration,
+    model_mean: f64,
+    thoughts_per_s: f64,
+    ours: f64,
+    naive: f64,
+    prompt_ratio: f64,
+    calls_per_eh: f64,
+    idle_ratio: f64,
+    dept_tokens: f64,
+    dept_naive: f64,
+    dept_ratio: f64,
+}
 
-    if json_out {
-        let sent_tokens: serde_json::Map<String, serde_json::Value> = sent
+impl Figures {
+    fn new(big: &Big, dept: &DeptThought, sizes: Sizes) -> Self {
+        let mut overhead: Vec<Duration> = big
+            .timings
             .iter()
-            .map(|m| (m.dialect.key().to_owned(), json!(round(m.tokens, 1))))
+            .map(|t| t.total.saturating_sub(t.model))
             .collect();
-        let sent_tokenizers: serde_json::Map<String, serde_json::Value> = sent
-            .iter()
-            .map(|m| (m.dialect.key().to_owned(), json!(m.tokenizer)))
-            .collect();
-        println!(
-            "{}",
-            json!({
-                "overhead_us_p50": o50.as_micros() as u64,
-                "overhead_us_p99": o99.as_micros() as u64,
-                "thoughts_per_s": round(thoughts_per_s, 1),
-                "prompt_tokens_per_thought": round(ours, 1),
-                "prompt_tokens_ratio": round(prompt_ratio, 2),
-                "idle_calls_ratio": round(idle_ratio, 2),
-                "dept_thought_prompt_tokens": round(dept_tokens, 1),
-                "sent_prompt_tokens_per_thought": sent_tokens,
-                "sent_prompt_tokenizer": sent_tokenizers,
-            })
-        );
-        return Ok(());
+        overhead.sort();
+        let (o50, o99) = (percentile(&overhead, 0.5), percentile(&overhead, 0.99));
+        let ours = mean(big.priced.iter().map(|(o, _)| *o as f64));
+        let naive = mean(big.priced.iter().map(|(_, n)| *n as f64));
+        let employee_hours = big.employees as f64 * sizes.quiet_hours;
+        let calls_per_eh = big.quiet.model_calls as f64 / employee_hours;
+        let dept_tokens = mean(dept.prompt_tokens.iter().map(|t| *t as f64));
+        Self {
+            overhead,
+            o50,
+            o99,
+            model_mean: mean(big.timings.iter().map(|t| t.model.as_secs_f64() * 1e6)),
+            thoughts_per_s: big.busy.thoughts as f64 / big.busy_wall.as_secs_f64().max(1e-9),
+            ours,
+            naive,
+            prompt_ratio: naive / ours.max(1e-9),
+            calls_per_eh,
+            idle_ratio: POLLING_CALLS_PER_EMPLOYEE_HOUR / calls_per_eh.max(1e-9),
+            dept_tokens,
+            dept_naive: mean(dept.naive.iter().map(|t| *t as f64)),
+            dept_ratio: IDEACO_DEPT_PROMPT_TOKENS / dept_tokens.max(1e-9),
+        }
     }
+}
 
-    let n = big.employees;
+fn print_json(f: &Figures, sent: &[sent::Measured]) {
+    let sent_tokens: serde_json::Map<String, serde_json::Value> = sent
+        .iter()
+        .map(|m| (m.dialect.key().to_owned(), json!(round(m.tokens, 1))))
+        .collect();
+    let sent_tokenizers: serde_json::Map<String, serde_json::Value> = sent
+        .iter()
+        .map(|m| (m.dialect.key().to_owned(), json!(m.tokenizer)))
+        .collect();
+    println!(
+        "{}",
+        json!({
+            "overhead_us_p50": f.o50.as_micros() as u64,
+            "overhead_us_p99": f.o99.as_micros() as u64,
+            "thoughts_per_s": round(f.thoughts_per_s, 1),
+            "prompt_tokens_per_thought": round(f.ours, 1),
+            "prompt_tokens_ratio": round(f.prompt_ratio, 2),
+            "idle_calls_ratio": round(f.idle_ratio, 2),
+            "dept_thought_prompt_tokens": round(f.dept_tokens, 1),
+            "sent_prompt_tokens_per_thought": sent_tokens,
+            "sent_prompt_tokenizer": sent_tokenizers,
+        })
+    );
+}
+
+fn print_company(sizes: Sizes, big: &Big) {
     println!(
         "bench chat — conversation engine against a zero-latency scripted model (loopback HTTP), \
          temp SQLite company, manual clock, seed {SEED}"
     );
     println!(
-        "company: {n} employees ({} departments × {}), {} chats ({} department + {} project); \
+        "company: {} employees ({} departments × {}), {} chats ({} department + {} project); \
          busy phase {} simulated min (the boss posts once in every chat), quiet phase {} \
          simulated h (one boss message per chat every 10 min)",
+        big.employees,
         sizes.departments,
         sizes.dept_size,
         big.chats,
@@ -156,28 +212,45 @@ pub async fn run(sizes: Sizes, json_out: bool) -> Result<()> {
         sizes.quiet_hours,
     );
     println!();
+}
+
+/// Figures 1 and 2: the engine's own cost per thought and its throughput.
+fn print_engine(f: &Figures, big: &Big) {
     println!(
         "1. engine overhead per thought (whole thought − model call), {} thoughts:",
-        overhead.len()
+        f.overhead.len()
     );
     println!(
         "     p50 {:>8} µs    p99 {:>8} µs    (the model call itself: mean {:.0} µs over loopback HTTP)",
-        o50.as_micros(),
-        o99.as_micros(),
-        model_mean
+        f.o50.as_micros(),
+        f.o99.as_micros(),
+        f.model_mean
     );
     println!(
-        "2. thoughts per second, busy phase, {n} employees in {} chats:",
-        big.chats
+        "2. thoughts per second, busy phase, {} employees in {} chats:",
+        big.employees, big.chats
     );
     println!(
-        "     {thoughts_per_s:>8.1} thoughts/s wall-clock ({} thoughts, {} messages posted, {} held back by the gates, \
+        "     {:>8.1} thoughts/s wall-clock ({} thoughts, {} messages posted, {} held back by the gates, \
          in {:.2} s; wake-ups run one after another in run_simulated, model calls included)",
+        f.thoughts_per_s,
         big.busy.thoughts,
         big.busy.messages_posted,
         big.busy.silenced,
         big.busy_wall.as_secs_f64()
     );
+}
+
+/// Figures 3 and 4: prompt size against a naive prompt, model calls against polling.
+fn print_prompts(f: &Figures, big: &Big, sizes: Sizes) {
+    let Figures {
+        ours,
+        naive,
+        prompt_ratio,
+        calls_per_eh,
+        idle_ratio,
+        ..
+    } = *f;
     println!(
         "3. prompt per thought, {TOKEN_UNIT}, the same {} thoughts priced twice:",
         big.priced.len()
@@ -190,8 +263,8 @@ pub async fn run(sizes: Sizes, json_out: bool) -> Result<()> {
     );
     println!("     naive ÷ ours = {prompt_ratio:.2}×");
     println!(
-        "4. model calls per employee-hour, quiet phase ({n} employees × {} h):",
-        sizes.quiet_hours
+        "4. model calls per employee-hour, quiet phase ({} employees × {} h):",
+        big.employees, sizes.quiet_hours
     );
     println!(
         "     ours  {calls_per_eh:>8.1}   ({} model calls measured; {} idle wake-ups cost nothing)",
@@ -201,6 +274,16 @@ pub async fn run(sizes: Sizes, json_out: bool) -> Result<()> {
         "     10-s polling {POLLING_CALLS_PER_EMPLOYEE_HOUR:>3.0}   (thinks at every poll: 3600 s ÷ 10 s, computed analytically, not simulated)"
     );
     println!("     polling ÷ ours = {idle_ratio:.2}×");
+}
+
+/// Figures 5 and 6: one department thought against IdeaCo's, and as sent per dialect.
+fn print_department(f: &Figures, dept: &DeptThought, sent: &[sent::Measured]) {
+    let Figures {
+        dept_tokens,
+        dept_naive,
+        dept_ratio,
+        ..
+    } = *f;
     println!(
         "5. one group-chat thought in a 6-person department with a full context ({} messages in the chat, \
          {} memories and {} pending tasks each, impressions of the 5 colleagues), {} thoughts:",
@@ -220,7 +303,7 @@ pub async fn run(sizes: Sizes, json_out: bool) -> Result<()> {
         "6. the same thought as sent, per dialect: the request bodies captured at the server, \
          every text the model reads (messages + the structured-output form) with a real tokenizer:"
     );
-    for m in &sent {
+    for m in sent {
         println!(
             "     {:<14} {:>7.1} tokens ({}; {} requests, {:.0} body bytes each; goal ≤ {})",
             m.dialect.key(),
@@ -231,9 +314,6 @@ pub async fn run(sizes: Sizes, json_out: bool) -> Result<()> {
             sent::GOAL_TOKENS
         );
     }
-    println!();
-    println!("whole bench: {:.1} s", elapsed.as_secs_f64());
-    Ok(())
 }
 
 fn mean(xs: impl Iterator<Item = f64>) -> f64 {
@@ -460,8 +540,34 @@ fn delta(after: EngineStats, before: EngineStats) -> EngineStats {
 /// 10 minutes (quiet phase).
 async fn busy_and_quiet(sizes: Sizes) -> Result<Big> {
     let w = world(BUSY_PRESET, "bench").await?;
+    let (people, mut chats) = staff_departments(&w, sizes).await?;
+    chats.extend(project_chats(&w, sizes, &people).await?);
+    let engine = w.engine();
+    let busy_end = start() + TimeDelta::minutes(i64::from(sizes.busy_minutes));
+    let (busy, busy_wall) = busy_phase(&w, &engine, &chats, busy_end).await?;
+    let quiet = quiet_phase(&w, &engine, &chats, busy_end, sizes.quiet_hours).await?;
+    let asked = w.script.take_asked();
+    let history = History::load(&w.core).await?;
+    let priced = asked.iter().map(|a| (a.ours, history.naive(a))).collect();
+    Ok(Big {
+        employees: people.len(),
+        chats: chats.len(),
+        busy,
+        busy_wall,
+        quiet,
+        timings: engine.take_timings(),
+        priced,
+    })
+}
+
+/// Every department with its people in its group chat: each person with their index in
+/// the department, and the chats.
+async fn staff_departments(
+    w: &World,
+    sizes: Sizes,
+) -> Result<(Vec<(usize, EmployeeDto)>, Vec<i32>)> {
     let core = &w.core;
-    let mut people: Vec<(usize, EmployeeDto)> = Vec::new(); // (index in department, person)
+    let mut people: Vec<(usize, EmployeeDto)> = Vec::new();
     let mut chats = Vec::new();
     for d in 0..sizes.departments {
         let (name, mission) = DEPARTMENTS.get(d).map_or_else(
@@ -492,6 +598,18 @@ async fn busy_and_quiet(sizes: Sizes) -> Result<Big> {
             people.push((i, e));
         }
     }
+    Ok((people, chats))
+}
+
+/// One requirement per department whose chat takes the people at the same index in every
+/// department (when at least two), so each project chat mixes departments.
+async fn project_chats(
+    w: &World,
+    sizes: Sizes,
+    people: &[(usize, EmployeeDto)],
+) -> Result<Vec<i32>> {
+    let core = &w.core;
+    let mut chats = Vec::new();
     for p in 0..sizes.departments {
         let members: Vec<i32> = people
             .iter()
@@ -518,21 +636,36 @@ async fn busy_and_quiet(sizes: Sizes) -> Result<Big> {
         }
         chats.push(chat_id);
     }
+    Ok(chats)
+}
 
-    let engine = w.engine();
-    // Busy: the boss starts a conversation in every chat.
+/// The boss starts a conversation in every chat and the company talks until `busy_end`:
+/// what the engine did, and the wall-clock time it took.
+async fn busy_phase(
+    w: &World,
+    engine: &Engine,
+    chats: &[i32],
+    busy_end: DateTime<Utc>,
+) -> Result<(EngineStats, Duration)> {
     for (i, c) in chats.iter().enumerate() {
         w.boss_says(*c, BOSS_LINES[i % BOSS_LINES.len()]).await?;
     }
     let before = engine.stats();
     let t = Instant::now();
-    let busy_end = start() + TimeDelta::minutes(i64::from(sizes.busy_minutes));
     engine.run_simulated(&w.clock, busy_end).await;
     let busy_wall = t.elapsed();
-    let busy = delta(engine.stats(), before);
+    Ok((delta(engine.stats(), before), busy_wall))
+}
 
-    // Quiet: one boss message per chat every 10 minutes, the chats staggered.
-    let quiet_secs = (sizes.quiet_hours * 3600.0).round() as i64;
+/// One boss message per chat every 10 minutes for `quiet_hours`, the chats staggered.
+async fn quiet_phase(
+    w: &World,
+    engine: &Engine,
+    chats: &[i32],
+    busy_end: DateTime<Utc>,
+    quiet_hours: f64,
+) -> Result<EngineStats> {
+    let quiet_secs = (quiet_hours * 3600.0).round() as i64;
     let slot = TimeDelta::minutes(10);
     let gap = TimeDelta::seconds(600 / chats.len().max(1) as i64);
     let before = engine.stats();
@@ -552,20 +685,7 @@ async fn busy_and_quiet(sizes: Sizes) -> Result<Big> {
     engine
         .run_simulated(&w.clock, busy_end + TimeDelta::seconds(quiet_secs))
         .await;
-    let quiet = delta(engine.stats(), before);
-
-    let asked = w.script.take_asked();
-    let history = History::load(core).await?;
-    let priced = asked.iter().map(|a| (a.ours, history.naive(a))).collect();
-    Ok(Big {
-        employees: people.len(),
-        chats: chats.len(),
-        busy,
-        busy_wall,
-        quiet,
-        timings: engine.take_timings(),
-        priced,
-    })
+    Ok(delta(engine.stats(), before))
 }
 
 /// Everything a naive prompt would send, line by line with its time, to price any
@@ -714,10 +834,56 @@ const MEMORY_FACTS: [&str; 4] = [
     "came up in the retrospective as a recurring pain point for the team",
 ];
 
+/// The open tasks every member of the department holds.
+const DEPT_TASKS: [&str; 2] = [
+    "review the arm controller timeout change and report back",
+    "draft the release-note line about the USB teach pendant",
+];
+
 /// A six-person department with 20+ messages in its group chat, memories, impressions
 /// of every colleague and pending tasks; the boss posts and everyone thinks once.
 async fn department_thought(preset: &str, model: &str) -> Result<DeptThought> {
     let w = world(preset, model).await?;
+    let (chat_id, people) = engineering(&w).await?;
+    past_talk(&w, chat_id, &people).await?;
+    let memories = fill_minds(&w, chat_id, &people).await?;
+    for e in &people {
+        for t in DEPT_TASKS {
+            w.core.work.assign(e.id, t, "boss").await?;
+        }
+    }
+
+    let engine = w.engine();
+    w.clock.advance(TimeDelta::minutes(5));
+    w.boss_says(
+        chat_id,
+        "Thanks all. Let's lock the release plan today: what's still open on your side?",
+    )
+    .await?;
+    // The opening, the team's talk and this message.
+    let messages = DEPT_TALK.len() + 2;
+    // Every member is nudged within 1–5 s and thinks after absorbing for 2–8 s.
+    let until = w.clock.now() + TimeDelta::seconds(13);
+    engine.run_simulated(&w.clock, until).await;
+    let prompt_tokens: Vec<usize> = engine
+        .take_timings()
+        .iter()
+        .map(|t| t.prompt_tokens)
+        .collect();
+    let asked = w.script.take_asked();
+    let history = History::load(&w.core).await?;
+    Ok(DeptThought {
+        prompt_tokens,
+        naive: asked.iter().map(|a| history.naive(a)).collect(),
+        messages,
+        memories,
+        tasks: DEPT_TASKS.len(),
+        bodies: w.script.take_bodies(),
+    })
+}
+
+/// Engineering with six people in its group chat: the chat and the people.
+async fn engineering(w: &World) -> Result<(i32, Vec<EmployeeDto>)> {
     let core = &w.core;
     let dept = core
         .org
@@ -751,50 +917,32 @@ async fn department_thought(preset: &str, model: &str) -> Result<DeptThought> {
         core.chats.join(chat.id, e.id).await?;
         people.push(e);
     }
-    // The conversation so far: the boss opens, the team talks (no engine yet).
+    Ok((chat.id, people))
+}
+
+/// The conversation so far: the boss opens, the team talks (no engine yet).
+async fn past_talk(w: &World, chat_id: i32, people: &[EmployeeDto]) -> Result<()> {
     w.boss_says(
-        chat.id,
+        chat_id,
         "Morning team, what's the state of the firmware release?",
     )
     .await?;
     for (i, text) in DEPT_TALK.iter().enumerate() {
         w.clock.advance(TimeDelta::minutes(3));
-        core.chats
-            .post_as_employee(chat.id, people[i % people.len()].id, text)
+        w.core
+            .chats
+            .post_as_employee(chat_id, people[i % people.len()].id, text)
             .await?;
     }
-    // Memories (long- and short-term), impressions of every colleague, pending tasks;
-    // `memories` is what each employee holds (the fewest, should one be a duplicate).
+    Ok(())
+}
+
+/// Memories (long- and short-term) and impressions of every colleague for each person;
+/// returns how many memories each holds (the fewest, should one be a duplicate).
+async fn fill_minds(w: &World, chat_id: i32, people: &[EmployeeDto]) -> Result<usize> {
     let mut memories = usize::MAX;
     for (i, e) in people.iter().enumerate() {
-        let mut mine = 0;
-        for (j, topic) in MEMORY_TOPICS.iter().enumerate() {
-            for (f, fact) in MEMORY_FACTS.iter().enumerate().skip((i + j) % 2).step_by(2) {
-                let kind = if (j + f) % 3 == 0 {
-                    MemoryKind::ShortTerm
-                } else {
-                    MemoryKind::LongTerm
-                };
-                let added = core
-                    .minds
-                    .remember(
-                        e.id,
-                        e.department_id,
-                        NewMemory {
-                            kind,
-                            content: format!("{topic} {fact}"),
-                            importance: Some(i32::try_from(2 + (i + j + f) % 8).unwrap_or(5)),
-                            ttl_hours: None,
-                            visibility: Visibility::Private,
-                            requirement_id: None,
-                            source_chat_id: Some(chat.id),
-                        },
-                    )
-                    .await?;
-                mine += usize::from(added.is_some());
-            }
-        }
-        memories = memories.min(mine);
+        memories = memories.min(remember_topics(w, chat_id, i, e).await?);
         for other in people.iter().filter(|o| o.id != e.id) {
             let impression = format!(
                 "{} is a dependable {} who explains things patiently; sometimes slow to answer in the \
@@ -802,7 +950,8 @@ async fn department_thought(preset: &str, model: &str) -> Result<DeptThought> {
                 other.name,
                 other.title.to_lowercase()
             );
-            core.minds
+            w.core
+                .minds
                 .relate(
                     e.id,
                     other.id,
@@ -812,41 +961,38 @@ async fn department_thought(preset: &str, model: &str) -> Result<DeptThought> {
                 .await?;
         }
     }
-    let task_texts = [
-        "review the arm controller timeout change and report back",
-        "draft the release-note line about the USB teach pendant",
-    ];
-    for e in &people {
-        for t in task_texts {
-            core.work.assign(e.id, t, "boss").await?;
+    Ok(memories)
+}
+
+/// Half the facts of every topic as memories of the `i`-th person; how many were kept.
+async fn remember_topics(w: &World, chat_id: i32, i: usize, e: &EmployeeDto) -> Result<usize> {
+    let mut mine = 0;
+    for (j, topic) in MEMORY_TOPICS.iter().enumerate() {
+        for (f, fact) in MEMORY_FACTS.iter().enumerate().skip((i + j) % 2).step_by(2) {
+            let kind = if (j + f) % 3 == 0 {
+                MemoryKind::ShortTerm
+            } else {
+                MemoryKind::LongTerm
+            };
+            let added = w
+                .core
+                .minds
+                .remember(
+                    e.id,
+                    e.department_id,
+                    NewMemory {
+                        kind,
+                        content: format!("{topic} {fact}"),
+                        importance: Some(i32::try_from(2 + (i + j + f) % 8).unwrap_or(5)),
+                        ttl_hours: None,
+                        visibility: Visibility::Private,
+                        requirement_id: None,
+                        source_chat_id: Some(chat_id),
+                    },
+                )
+                .await?;
+            mine += usize::from(added.is_some());
         }
     }
-
-    let engine = w.engine();
-    w.clock.advance(TimeDelta::minutes(5));
-    w.boss_says(
-        chat.id,
-        "Thanks all. Let's lock the release plan today: what's still open on your side?",
-    )
-    .await?;
-    // The opening, the team's talk and this message.
-    let messages = DEPT_TALK.len() + 2;
-    // Every member is nudged within 1–5 s and thinks after absorbing for 2–8 s.
-    let until = w.clock.now() + TimeDelta::seconds(13);
-    engine.run_simulated(&w.clock, until).await;
-    let prompt_tokens: Vec<usize> = engine
-        .take_timings()
-        .iter()
-        .map(|t| t.prompt_tokens)
-        .collect();
-    let asked = w.script.take_asked();
-    let history = History::load(core).await?;
-    Ok(DeptThought {
-        prompt_tokens,
-        naive: asked.iter().map(|a| history.naive(a)).collect(),
-        messages,
-        memories,
-        tasks: task_texts.len(),
-        bodies: w.script.take_bodies(),
-    })
+    Ok(mine)
 }

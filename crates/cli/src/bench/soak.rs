@@ -122,14 +122,65 @@ pub async fn soak(o: Options) -> Result<Soak> {
     let from = monday();
     let clock = ManualClock::new(from);
     let dir = tempfile::tempdir()?;
-    let url = format!("sqlite://{}?mode=rwc", dir.path().join("soak.db").display());
     let backoff = [o.backoff, o.backoff * 2, o.backoff * 4];
+    let core = open_company(dir.path(), &clock, &o, &backoff).await?;
+    let company = company::build(&core, o.people.clamp(2, 60)).await?;
+    let days = o.days.clamp(1, 30);
+    let plan = company::plan(
+        o.seed,
+        from,
+        days,
+        company.people.len(),
+        company.chats.len(),
+        TimeDelta::minutes(o.outage_minutes.max(1)),
+    );
+    let provider = faults::FaultyProvider::new(
+        faults::FaultConfig {
+            seed: o.seed,
+            rate: o.failure_rate,
+            hold: o.call_timeout + Duration::from_millis(500),
+            outages: plan.outages.clone(),
+        },
+        clock.shared(),
+    );
+    connect(&core, provider.serve().await?, o.price).await?;
+    let engine = Engine::new(
+        &core,
+        EngineConfig {
+            seed: Some(o.seed),
+            ..EngineConfig::default()
+        },
+    );
+    let end = from + TimeDelta::days(i64::from(days));
+    work_the_plan(&engine, &core, &clock, company, plan, end).await?;
+    let mut figures = report::compute(&core, &engine, from, days, o.budget_usd).await?;
+    figures.crashes = PANICS.load(Ordering::SeqCst) - panics_before;
+    figures.wall_seconds = started.elapsed().as_secs_f64();
+    Ok(Soak {
+        figures,
+        injected: provider.injected(),
+        call_timeout_ms: o.call_timeout.as_millis() as u64,
+        backoff_ms: backoff.map(|d| d.as_millis() as u64),
+        seed: o.seed,
+        failure_rate: o.failure_rate,
+    })
+}
+
+/// The company in a fresh database under `dir`, on `clock`, with the run's timeout,
+/// backoff and daily budget.
+async fn open_company(
+    dir: &std::path::Path,
+    clock: &ManualClock,
+    o: &Options,
+    backoff: &[Duration; 3],
+) -> Result<AppCore> {
+    let url = format!("sqlite://{}?mode=rwc", dir.join("soak.db").display());
     let core = AppCore::open_with(
         &url,
         CoreOptions {
             clock: clock.shared(),
             // No built-in model: an open breaker or a spent budget must show as such.
-            builtin_model: Some(dir.path().join("no-model.gguf")),
+            builtin_model: Some(dir.join("no-model.gguf")),
             gateway: GatewayConfig {
                 call_timeout: o.call_timeout,
                 backoff: backoff.to_vec(),
@@ -152,25 +203,12 @@ pub async fn soak(o: Options) -> Result<Soak> {
             daily_budget_usd: o.budget_usd,
         })
         .await?;
-    let company = company::build(&core, o.people.clamp(2, 60)).await?;
-    let plan = company::plan(
-        o.seed,
-        from,
-        o.days.clamp(1, 30),
-        company.people.len(),
-        company.chats.len(),
-        TimeDelta::minutes(o.outage_minutes.max(1)),
-    );
-    let provider = faults::FaultyProvider::new(
-        faults::FaultConfig {
-            seed: o.seed,
-            rate: o.failure_rate,
-            hold: o.call_timeout + Duration::from_millis(500),
-            outages: plan.outages.clone(),
-        },
-        clock.shared(),
-    );
-    let base_url = provider.serve().await?;
+    Ok(core)
+}
+
+/// The faulty server at `base_url` as the provider of every purpose, at `price` (USD per
+/// million input and output tokens).
+async fn connect(core: &AppCore, base_url: String, price: (f64, f64)) -> Result<()> {
     let p = core
         .providers
         .save(SaveProvider {
@@ -187,8 +225,8 @@ pub async fn soak(o: Options) -> Result<Soak> {
         .set_price(SetPrice {
             provider_id: p.id.clone(),
             model: "soak".into(),
-            input_per_mtok: o.price.0,
-            output_per_mtok: o.price.1,
+            input_per_mtok: price.0,
+            output_per_mtok: price.1,
         })
         .await?;
     for purpose in Purpose::ROUTABLE {
@@ -200,21 +238,23 @@ pub async fn soak(o: Options) -> Result<Soak> {
             })
             .await?;
     }
+    Ok(())
+}
 
-    let engine = Engine::new(
-        &core,
-        EngineConfig {
-            seed: Some(o.seed),
-            ..EngineConfig::default()
-        },
-    );
-    let days = o.days.clamp(1, 30);
-    let end = from + TimeDelta::days(i64::from(days));
+/// The boss's plan acted out with the engine running between its steps, until `end`.
+async fn work_the_plan(
+    engine: &Engine,
+    core: &AppCore,
+    clock: &ManualClock,
+    company: company::Company,
+    plan: company::Plan,
+    end: DateTime<Utc>,
+) -> Result<()> {
     // The run itself in a task of its own: a panic anywhere in it is caught and counted
     // as a crash instead of ending the soak.
     let run = {
         let (engine, core, clock) = (engine.clone(), core.clone(), clock.clone());
-        let actions = plan.actions.clone();
+        let actions = plan.actions;
         tokio::spawn(async move {
             engine.bootstrap().await?;
             for (at, action) in &actions {
@@ -226,21 +266,13 @@ pub async fn soak(o: Options) -> Result<Soak> {
         })
     };
     match run.await {
-        Ok(r) => r?,
-        Err(e) if e.is_panic() => tracing_panic(),
-        Err(e) => return Err(e.into()),
+        Ok(r) => r,
+        Err(e) if e.is_panic() => {
+            tracing_panic();
+            Ok(())
+        }
+        Err(e) => Err(e.into()),
     }
-    let mut figures = report::compute(&core, &engine, from, days, o.budget_usd).await?;
-    figures.crashes = PANICS.load(Ordering::SeqCst) - panics_before;
-    figures.wall_seconds = started.elapsed().as_secs_f64();
-    Ok(Soak {
-        figures,
-        injected: provider.injected(),
-        call_timeout_ms: o.call_timeout.as_millis() as u64,
-        backoff_ms: backoff.map(|d| d.as_millis() as u64),
-        seed: o.seed,
-        failure_rate: o.failure_rate,
-    })
 }
 
 /// The panic hook already counted it; the run simply stopped there.
@@ -250,8 +282,6 @@ fn tracing_panic() {
 
 fn print(s: &Soak) {
     let f = &s.figures;
-    let inj = &s.injected;
-    let faults: u64 = inj.faults.values().sum();
     println!(
         "bench soak — {} people, {} simulated days, seed {}, {:.0} % random faults + a daily outage, \
          per-call timeout {} ms (SPEC 60 s), backoff {:?} ms (SPEC 1/2/4 s), Retry-After honoured in full",
@@ -265,124 +295,10 @@ fn print(s: &Soak) {
     println!();
     println!("| figure | value |");
     println!("| --- | --- |");
-    let row = |k: &str, v: String| println!("| {k} | {v} |");
-    row("simulated days", f.simulated_days.to_string());
-    row(
-        "requests at the provider",
-        format!(
-            "{} ({} valid, {} random faults = {:.1} %, {} in outages, {} garbage again after feedback)",
-            inj.requests,
-            inj.valid,
-            faults,
-            100.0 * faults as f64 / inj.requests.max(1) as f64,
-            inj.outage,
-            inj.garbage_after_feedback
-        ),
-    );
-    for (k, n) in &inj.faults {
-        row(&format!("  injected: {}", k.as_str()), n.to_string());
+    let rows = [call_rows(s), budget_rows(f), outcome_rows(f)];
+    for (k, v) in rows.iter().flatten() {
+        println!("| {k} | {v} |");
     }
-    row("model calls (ledger, first attempts)", f.calls.to_string());
-    row(
-        "attempts on the wire: ok / failed",
-        format!(
-            "{} / {}",
-            f.attempts_ok,
-            f.attempts_failed.values().sum::<u64>()
-        ),
-    );
-    for (k, n) in &f.attempts_failed {
-        row(&format!("  failed: {k}"), n.to_string());
-    }
-    row(
-        "retries (ledger rows with a backoff wait)",
-        format!(
-            "{} (waits: {} ms in all, longest {} ms)",
-            f.retries, f.retry_wait_ms_total, f.retry_wait_ms_max
-        ),
-    );
-    row(
-        "breaker: opened / closed / calls refused while open",
-        format!(
-            "{} / {} / {}",
-            f.breaker_opened, f.breaker_closed, f.refused_breaker_open
-        ),
-    );
-    row(
-        "budget_exceeded refusals (days the budget bound)",
-        format!("{} ({})", f.refused_budget, f.days_budget_bound),
-    );
-    for d in &f.spend {
-        row(
-            &format!("  spend {}", d.day),
-            format!(
-                "${:.4} of ${:.2}{} — {}",
-                d.spent_usd,
-                d.budget_usd,
-                if d.refused > 0 {
-                    format!(
-                        ", {} refused, in-flight call ${:.4}",
-                        d.refused, d.in_flight_usd
-                    )
-                } else {
-                    String::new()
-                },
-                if d.within_rule { "ok" } else { "OVER" }
-            ),
-        );
-    }
-    row(
-        "structured answers: valid / repaired / rejected (reported back) / dropped",
-        format!(
-            "{} / {} / {} / {}",
-            f.outputs.get("valid").unwrap_or(&0),
-            f.outputs.get("repaired").unwrap_or(&0),
-            f.outputs.get("rejected").unwrap_or(&0),
-            f.outputs.get("dropped").unwrap_or(&0)
-        ),
-    );
-    row(
-        "thoughts had / lost",
-        format!(
-            "{} / {}",
-            f.thoughts_ok,
-            f.thoughts_lost
-                .iter()
-                .map(|(k, n)| format!("{n} {k}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    );
-    row(
-        "messages: boss / employees",
-        format!("{} / {}", f.boss_messages, f.employee_messages),
-    );
-    row(
-        "tasks: by boss / by employees / resolved / failed / pending at end",
-        format!(
-            "{} / {} / {} / {} / {}",
-            f.tasks_by_boss,
-            f.tasks_by_employees,
-            f.tasks_resolved,
-            f.tasks_failed,
-            f.tasks_pending_at_end
-        ),
-    );
-    row("spend in all", format!("${:.4}", f.spend_total_usd));
-    row("crashes (panics)", f.crashes.to_string());
-    row(
-        "stuck employees",
-        if f.stuck.is_empty() {
-            "0".to_owned()
-        } else {
-            f.stuck
-                .iter()
-                .map(|s| format!("{}: {}", s.employee, s.why))
-                .collect::<Vec<_>>()
-                .join("; ")
-        },
-    );
-    row("wall time", format!("{:.1} s", f.wall_seconds));
     println!();
     println!(
         "stuck = at the end a status other than idle with nothing to explain it, or pending work \
@@ -392,4 +308,146 @@ fn print(s: &Soak) {
          spend ≤ budget + the one call in flight when the budget was reached.",
         report::STUCK_AFTER.num_hours()
     );
+}
+
+/// One row of the report's table: the figure and its value.
+type Row = (String, String);
+
+fn row(k: impl Into<String>, v: impl Into<String>) -> Row {
+    (k.into(), v.into())
+}
+
+/// What the provider was sent and did, and what the gateway made of it: faults,
+/// attempts, retries, the breaker.
+fn call_rows(s: &Soak) -> Vec<Row> {
+    let (f, inj) = (&s.figures, &s.injected);
+    let faults: u64 = inj.faults.values().sum();
+    let mut rows = vec![
+        row("simulated days", f.simulated_days.to_string()),
+        row(
+            "requests at the provider",
+            format!(
+                "{} ({} valid, {} random faults = {:.1} %, {} in outages, {} garbage again after feedback)",
+                inj.requests,
+                inj.valid,
+                faults,
+                100.0 * faults as f64 / inj.requests.max(1) as f64,
+                inj.outage,
+                inj.garbage_after_feedback
+            ),
+        ),
+    ];
+    for (k, n) in &inj.faults {
+        rows.push(row(format!("  injected: {}", k.as_str()), n.to_string()));
+    }
+    rows.push(row(
+        "model calls (ledger, first attempts)",
+        f.calls.to_string(),
+    ));
+    rows.push(row(
+        "attempts on the wire: ok / failed",
+        format!(
+            "{} / {}",
+            f.attempts_ok,
+            f.attempts_failed.values().sum::<u64>()
+        ),
+    ));
+    for (k, n) in &f.attempts_failed {
+        rows.push(row(format!("  failed: {k}"), n.to_string()));
+    }
+    rows.push(row(
+        "retries (ledger rows with a backoff wait)",
+        format!(
+            "{} (waits: {} ms in all, longest {} ms)",
+            f.retries, f.retry_wait_ms_total, f.retry_wait_ms_max
+        ),
+    ));
+    rows.push(row(
+        "breaker: opened / closed / calls refused while open",
+        format!(
+            "{} / {} / {}",
+            f.breaker_opened, f.breaker_closed, f.refused_breaker_open
+        ),
+    ));
+    rows
+}
+
+/// The budget's refusals and each day's spend against it.
+fn budget_rows(f: &Figures) -> Vec<Row> {
+    let mut rows = vec![row(
+        "budget_exceeded refusals (days the budget bound)",
+        format!("{} ({})", f.refused_budget, f.days_budget_bound),
+    )];
+    for d in &f.spend {
+        let refused = if d.refused > 0 {
+            format!(
+                ", {} refused, in-flight call ${:.4}",
+                d.refused, d.in_flight_usd
+            )
+        } else {
+            String::new()
+        };
+        rows.push(row(
+            format!("  spend {}", d.day),
+            format!(
+                "${:.4} of ${:.2}{refused} — {}",
+                d.spent_usd,
+                d.budget_usd,
+                if d.within_rule { "ok" } else { "OVER" }
+            ),
+        ));
+    }
+    rows
+}
+
+/// What the company got done despite the faults, and whether anything broke or stuck.
+fn outcome_rows(f: &Figures) -> Vec<Row> {
+    let output = |k: &str| f.outputs.get(k).unwrap_or(&0);
+    let lost = f
+        .thoughts_lost
+        .iter()
+        .map(|(k, n)| format!("{n} {k}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let stuck = if f.stuck.is_empty() {
+        "0".to_owned()
+    } else {
+        f.stuck
+            .iter()
+            .map(|s| format!("{}: {}", s.employee, s.why))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    vec![
+        row(
+            "structured answers: valid / repaired / rejected (reported back) / dropped",
+            format!(
+                "{} / {} / {} / {}",
+                output("valid"),
+                output("repaired"),
+                output("rejected"),
+                output("dropped")
+            ),
+        ),
+        row("thoughts had / lost", format!("{} / {lost}", f.thoughts_ok)),
+        row(
+            "messages: boss / employees",
+            format!("{} / {}", f.boss_messages, f.employee_messages),
+        ),
+        row(
+            "tasks: by boss / by employees / resolved / failed / pending at end",
+            format!(
+                "{} / {} / {} / {} / {}",
+                f.tasks_by_boss,
+                f.tasks_by_employees,
+                f.tasks_resolved,
+                f.tasks_failed,
+                f.tasks_pending_at_end
+            ),
+        ),
+        row("spend in all", format!("${:.4}", f.spend_total_usd)),
+        row("crashes (panics)", f.crashes.to_string()),
+        row("stuck employees", stuck),
+        row("wall time", format!("{:.1} s", f.wall_seconds)),
+    ]
 }

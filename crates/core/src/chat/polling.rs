@@ -8,6 +8,7 @@
 
 use chrono::TimeDelta;
 use rand::Rng;
+use serde::{Deserialize, Serialize};
 
 /// Shortest poll delay, in seconds.
 pub const POLL_MIN_SECS: f64 = 10.0;
@@ -16,12 +17,62 @@ pub const POLL_MAX_SECS: f64 = 300.0;
 /// Relative jitter of a poll delay (±10 %), so employees polled together drift apart.
 pub const JITTER: f64 = 0.10;
 
-/// The poll delay in seconds. `interest` is clamped to 1..=10, `saturation` to 0..=10 and
-/// `jitter` to [-1, 1] (it scales the ±[`JITTER`] band); the result stays in
-/// [[`POLL_MIN_SECS`], [`POLL_MAX_SECS`]].
-pub fn poll_delay_secs(interest: u8, saturation: u8, jitter: f64) -> f64 {
-    let interest = f64::from(interest.clamp(1, 10));
-    let saturation = f64::from(saturation.min(10));
+/// How an employee feels about a chat after a thought: interest 1–10 (10 = keen) and the
+/// topic's saturation 0–10 (10 = nothing new to say). Resolved once, where the model's
+/// answer is read; the gates, the thought's row and the next poll take it as it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mood {
+    interest: u8,
+    saturation: u8,
+}
+
+impl Mood {
+    /// Interest clamped to 1..=10, saturation to 0..=10.
+    pub fn new(interest: u8, saturation: u8) -> Self {
+        Self {
+            interest: interest.clamp(1, 10),
+            saturation: saturation.min(10),
+        }
+    }
+
+    /// The mood when the model says nothing about it: a DM is addressed to the employee,
+    /// so it stays attentive; a group starts neutral and unsaturated.
+    pub fn default_for(is_dm: bool) -> Self {
+        if is_dm {
+            Self::new(7, 3)
+        } else {
+            Self::new(5, 0)
+        }
+    }
+
+    /// The model's 1–10 scores, rounded and clamped; a missing or non-numeric one is the
+    /// chat's default.
+    pub fn from_answer(interest: Option<f64>, saturation: Option<f64>, is_dm: bool) -> Self {
+        let score = |v: Option<f64>| {
+            v.filter(|x| x.is_finite())
+                .map(|x| x.round().clamp(1.0, 10.0) as u8)
+        };
+        let default = Self::default_for(is_dm);
+        Self::new(
+            score(interest).unwrap_or(default.interest),
+            score(saturation).unwrap_or(default.saturation),
+        )
+    }
+
+    pub fn interest(self) -> u8 {
+        self.interest
+    }
+
+    pub fn saturation(self) -> u8 {
+        self.saturation
+    }
+}
+
+/// The poll delay in seconds. `jitter` is clamped to [-1, 1] (it scales the ±[`JITTER`]
+/// band); the result stays in [[`POLL_MIN_SECS`], [`POLL_MAX_SECS`]].
+pub fn poll_delay_secs(mood: Mood, jitter: f64) -> f64 {
+    let interest = f64::from(mood.interest);
+    let saturation = f64::from(mood.saturation);
     // A NaN jitter (a broken random source) means "no jitter" rather than a NaN delay.
     let jitter = if jitter.is_nan() {
         0.0
@@ -35,26 +86,10 @@ pub fn poll_delay_secs(interest: u8, saturation: u8, jitter: f64) -> f64 {
     (base * (1.0 + JITTER * jitter)).clamp(POLL_MIN_SECS, POLL_MAX_SECS)
 }
 
-/// (interest, saturation) when the model leaves them out: a DM is addressed to the
-/// employee, so it stays attentive; a group starts neutral and unsaturated.
-pub fn defaults(is_dm: bool) -> (u8, u8) {
-    if is_dm { (7, 3) } else { (5, 0) }
-}
-
-/// The next poll delay from the last thought's values (defaults when omitted), jittered.
-pub fn poll_delay(
-    interest: Option<u8>,
-    saturation: Option<u8>,
-    is_dm: bool,
-    rng: &mut impl Rng,
-) -> TimeDelta {
-    let (default_interest, default_saturation) = defaults(is_dm);
+/// The next poll delay after a thought that left this mood, jittered.
+pub fn poll_delay(mood: Mood, rng: &mut impl Rng) -> TimeDelta {
     let jitter = rng.random_range(-1.0..=1.0);
-    secs_to_delta(poll_delay_secs(
-        interest.unwrap_or(default_interest),
-        saturation.unwrap_or(default_saturation),
-        jitter,
-    ))
+    secs_to_delta(poll_delay_secs(mood, jitter))
 }
 
 /// Nudge and absorb delays in seconds, each a (low, high) uniform range. Configurable so
@@ -149,29 +184,29 @@ mod tests {
     #[test]
     fn the_formula_without_jitter() {
         // interest 10, saturation 0: nothing but MIN.
-        assert!(close(poll_delay_secs(10, 0, 0.0), 10.0));
+        assert!(close(poll_delay_secs(Mood::new(10, 0), 0.0), 10.0));
         // interest 1, saturation 10: factors 1 and 1 → MAX.
-        assert!(close(poll_delay_secs(1, 10, 0.0), 300.0));
+        assert!(close(poll_delay_secs(Mood::new(1, 10), 0.0), 300.0));
         // interest 5, saturation 0: 10 + 0.6·(5/9)·290.
         assert!(close(
-            poll_delay_secs(5, 0, 0.0),
+            poll_delay_secs(Mood::new(5, 0), 0.0),
             10.0 + 0.6 * 5.0 / 9.0 * 290.0
         ));
         // interest 7, saturation 3: 10 + (0.6·3/9 + 0.4·0.3)·290 = 10 + 0.32·290.
-        assert!(close(poll_delay_secs(7, 3, 0.0), 102.8));
+        assert!(close(poll_delay_secs(Mood::new(7, 3), 0.0), 102.8));
         // interest 4, saturation 6: 10 + (0.4 + 0.24)·290.
-        assert!(close(poll_delay_secs(4, 6, 0.0), 195.6));
+        assert!(close(poll_delay_secs(Mood::new(4, 6), 0.0), 195.6));
     }
 
     #[test]
     fn spec_worked_examples() {
         for j in [-1.0, -0.5, 0.0, 0.5, 1.0] {
             // High interest, low saturation: ~10–15 s.
-            let fast = poll_delay_secs(10, 0, j);
+            let fast = poll_delay_secs(Mood::new(10, 0), j);
             assert!((10.0..=15.0).contains(&fast), "{fast}");
             // Low interest, high saturation: ~4–5 min.
             for (i, s) in [(1, 10), (2, 9), (1, 8)] {
-                let slow = poll_delay_secs(i, s, j);
+                let slow = poll_delay_secs(Mood::new(i, s), j);
                 assert!((240.0..=300.0).contains(&slow), "{i}/{s}: {slow}");
             }
         }
@@ -179,47 +214,73 @@ mod tests {
 
     #[test]
     fn jitter_scales_by_ten_percent_and_is_clamped() {
-        let base = poll_delay_secs(5, 5, 0.0);
-        assert!(close(poll_delay_secs(5, 5, 1.0), base * 1.1));
-        assert!(close(poll_delay_secs(5, 5, -1.0), base * 0.9));
+        let base = poll_delay_secs(Mood::new(5, 5), 0.0);
+        assert!(close(poll_delay_secs(Mood::new(5, 5), 1.0), base * 1.1));
+        assert!(close(poll_delay_secs(Mood::new(5, 5), -1.0), base * 0.9));
         // Out-of-range jitter counts as the band's edge; NaN as none.
-        assert!(close(poll_delay_secs(5, 5, 7.0), base * 1.1));
-        assert!(close(poll_delay_secs(5, 5, -7.0), base * 0.9));
-        assert!(close(poll_delay_secs(5, 5, f64::NAN), base));
+        assert!(close(poll_delay_secs(Mood::new(5, 5), 7.0), base * 1.1));
+        assert!(close(poll_delay_secs(Mood::new(5, 5), -7.0), base * 0.9));
+        assert!(close(poll_delay_secs(Mood::new(5, 5), f64::NAN), base));
         // The band never leaves [MIN, MAX].
-        assert!(close(poll_delay_secs(10, 0, -1.0), POLL_MIN_SECS));
-        assert!(close(poll_delay_secs(1, 10, 1.0), POLL_MAX_SECS));
+        assert!(close(
+            poll_delay_secs(Mood::new(10, 0), -1.0),
+            POLL_MIN_SECS
+        ));
+        assert!(close(poll_delay_secs(Mood::new(1, 10), 1.0), POLL_MAX_SECS));
     }
 
     #[test]
     fn inputs_are_clamped() {
-        assert_eq!(poll_delay_secs(0, 0, 0.0), poll_delay_secs(1, 0, 0.0));
-        assert_eq!(poll_delay_secs(200, 0, 0.0), poll_delay_secs(10, 0, 0.0));
-        assert_eq!(poll_delay_secs(5, 255, 0.0), poll_delay_secs(5, 10, 0.0));
+        assert_eq!(
+            poll_delay_secs(Mood::new(0, 0), 0.0),
+            poll_delay_secs(Mood::new(1, 0), 0.0)
+        );
+        assert_eq!(
+            poll_delay_secs(Mood::new(200, 0), 0.0),
+            poll_delay_secs(Mood::new(10, 0), 0.0)
+        );
+        assert_eq!(
+            poll_delay_secs(Mood::new(5, 255), 0.0),
+            poll_delay_secs(Mood::new(5, 10), 0.0)
+        );
     }
 
     #[test]
     fn defaults_depend_on_the_chat() {
-        assert_eq!(defaults(true), (7, 3));
-        assert_eq!(defaults(false), (5, 0));
+        assert_eq!(Mood::default_for(true), Mood::new(7, 3));
+        assert_eq!(Mood::default_for(false), Mood::new(5, 0));
+    }
+
+    #[test]
+    fn the_model_s_scores_are_rounded_and_clamped_once() {
+        assert_eq!(
+            Mood::from_answer(Some(14.0), Some(2.6), false),
+            Mood::new(10, 3)
+        );
+        assert_eq!(
+            Mood::from_answer(Some(-3.0), Some(0.0), false),
+            Mood::new(1, 1)
+        );
+        assert_eq!(
+            Mood::from_answer(Some(f64::NAN), Some(f64::INFINITY), true),
+            Mood::default_for(true)
+        );
     }
 
     #[test]
     fn sampled_delays_stay_in_the_jitter_band() {
         let mut rng = StdRng::seed_from_u64(42);
-        for (interest, saturation, dm) in [
-            (Some(5), Some(5), false),
-            (None, None, true),
-            (None, None, false),
-            (Some(10), Some(0), false),
-            (Some(1), Some(10), true),
+        for mood in [
+            Mood::new(5, 5),
+            Mood::default_for(true),
+            Mood::default_for(false),
+            Mood::new(10, 0),
+            Mood::new(1, 10),
         ] {
-            let (di, ds) = defaults(dm);
-            let base = poll_delay_secs(interest.unwrap_or(di), saturation.unwrap_or(ds), 0.0);
+            let base = poll_delay_secs(mood, 0.0);
             let (mut lo, mut hi) = (f64::MAX, f64::MIN);
             for _ in 0..10_000 {
-                let d = poll_delay(interest, saturation, dm, &mut rng).num_milliseconds() as f64
-                    / 1000.0;
+                let d = poll_delay(mood, &mut rng).num_milliseconds() as f64 / 1000.0;
                 assert!((POLL_MIN_SECS..=POLL_MAX_SECS).contains(&d), "{d}");
                 assert!(
                     d >= base * 0.9 - 0.001 && d <= base * 1.1 + 0.001,
@@ -240,12 +301,12 @@ mod tests {
         let mut a = StdRng::seed_from_u64(1);
         let mut b = StdRng::seed_from_u64(1);
         assert_eq!(
-            poll_delay(None, None, true, &mut a),
-            poll_delay(Some(7), Some(3), true, &mut b)
+            poll_delay(Mood::from_answer(None, None, true), &mut a),
+            poll_delay(Mood::new(7, 3), &mut b)
         );
         assert_eq!(
-            poll_delay(None, Some(9), false, &mut a),
-            poll_delay(Some(5), Some(9), false, &mut b)
+            poll_delay(Mood::from_answer(None, Some(9.0), false), &mut a),
+            poll_delay(Mood::new(5, 9), &mut b)
         );
     }
 

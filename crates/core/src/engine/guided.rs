@@ -22,7 +22,7 @@ use cubicle_store::{DbErr, chat as cq, org as oq};
 use super::pending::{self, Plan};
 use super::think::{Outgoing, Target, ThinkOutcome, plan_posts};
 use super::{Engine, Focus};
-use crate::chat::polling;
+use crate::chat::polling::Mood;
 use crate::gateway::{CallContext, GatewayError, Purpose, Route};
 use crate::mind::clean_chat_message;
 use crate::mind::guided::{self, Choice, Writer};
@@ -165,7 +165,6 @@ pub(super) async fn think(engine: &Engine, w: Wakeup) -> Result<ThinkOutcome, Db
                 seed: SEED,
                 prompt_tokens: spent.prompt_tokens,
                 trace: w.trace.clone(),
-                is_dm: is_private(&w.chat),
                 calls: spent.calls,
                 model_time: spent.time,
             };
@@ -634,7 +633,8 @@ async fn commit(cx: &Ctx<'_>, draft: Draft, spent: Spent) -> Result<ThinkOutcome
     let engine = cx.engine;
     let w = cx.w;
     let is_dm = is_private(&w.chat);
-    let (interest, saturation) = polling::defaults(is_dm);
+    // The guided steps ask no mood of the model: the chat's default paces the next poll.
+    let mood = Mood::default_for(is_dm);
     let boss_mentioned_me = cx
         .unread()
         .iter()
@@ -647,7 +647,7 @@ async fn commit(cx: &Ctx<'_>, draft: Draft, spent: Spent) -> Result<ThinkOutcome
             w.me.id,
             &w.chat,
             &draft.messages,
-            saturation,
+            mood.saturation(),
             boss_mentioned_me,
         )
         .await?
@@ -684,8 +684,7 @@ async fn commit(cx: &Ctx<'_>, draft: Draft, spent: Spent) -> Result<ThinkOutcome
         repetitions,
         silenced_by,
         report_task: draft.report_task,
-        interest,
-        saturation,
+        mood,
         seed: SEED.to_owned(),
         prompt_tokens: spent.prompt_tokens,
         at: engine.now(),
@@ -693,13 +692,9 @@ async fn commit(cx: &Ctx<'_>, draft: Draft, spent: Spent) -> Result<ThinkOutcome
     let posted = plan.posted();
     pending::write_and_apply(engine, w.me.id, w.chat.id, plan).await?;
     Ok(ThinkOutcome::Thought {
-        interest: Some(interest),
-        saturation: Some(saturation),
-        is_dm,
+        mood,
         posted,
         silenced: silenced_by.is_some(),
-        malformed: false,
-        failed: false,
         calls: spent.calls,
         model_time: spent.time,
         prompt_tokens: spent.prompt_tokens,

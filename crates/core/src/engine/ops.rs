@@ -12,7 +12,7 @@ use super::Engine;
 use super::plan::{self, MemoryPlan, TaskPlan, find_by_name};
 use crate::mailbox::{MailKind, NewMail};
 use crate::mind::memory_rules::{self, MemoryKind, Visibility};
-use crate::mind::profile::NewMemory;
+use crate::mind::minds::NewMemory;
 use crate::mind::thought::Thought;
 use crate::work::{NewTask, TaskKind, urgency};
 
@@ -123,15 +123,6 @@ impl Cx<'_> {
         op: MemoryPlan,
         tool_key: String,
     ) -> Result<Option<serde_json::Value>, DbErr> {
-        let Cx {
-            engine,
-            me,
-            scope,
-            now,
-            ..
-        } = *self;
-        let (core, chat, chat_requirement) = (engine.core(), scope.chat, scope.requirement);
-        let mut out = None;
         match op {
             MemoryPlan::Add {
                 kind,
@@ -140,63 +131,89 @@ impl Cx<'_> {
                 ttl_hours,
                 visibility,
             } => {
-                // Changing what the team remembers is a key step (SPEC §8): it goes
-                // through the approval policy like a tool, and is only written once allowed.
-                if visibility != Visibility::Private {
-                    let call = crate::tools::ToolCall::new(
-                        crate::tools::key_steps::CHANGE_TEAM_MEMORY,
-                        json!({
-                            "action": "add",
-                            "content": content,
-                            "importance": importance,
-                            "visibility": visibility,
-                            "requirementId": chat_requirement,
-                        }),
-                        "share a memory",
-                    );
-                    return Ok(Some(request_tool(engine, me, scope, call, tool_key).await?));
-                }
-                let added = core
-                    .minds
-                    .remember(
-                        me.id,
-                        me.department_id,
-                        NewMemory {
-                            kind,
-                            content,
-                            importance: Some(importance),
-                            ttl_hours,
-                            visibility,
-                            requirement_id: chat_requirement,
-                            source_chat_id: Some(chat.id),
-                        },
-                    )
-                    .await?;
-                if let Some(id) = added {
-                    out = Some(json!({"memory": "add", "id": id, "kind": kind}));
-                    if kind == MemoryKind::ShortTerm {
-                        let at = memory_rules::short_term_expires_at(now, ttl_hours);
-                        engine.schedule_expiry(me.id, at);
-                    }
-                }
+                let memory = NewMemory {
+                    kind,
+                    content,
+                    importance: Some(importance),
+                    ttl_hours,
+                    visibility,
+                    requirement_id: self.scope.requirement,
+                    source_chat_id: Some(self.scope.chat.id),
+                };
+                self.add_memory(memory, tool_key).await
             }
-            MemoryPlan::Delete { id } => {
-                let shared = mq::find_memory(&core.db, id)
-                    .await?
-                    .is_some_and(|m| m.employee_id == me.id && m.visibility != Visibility::Private);
-                if shared {
-                    let call = crate::tools::ToolCall::new(
-                        crate::tools::key_steps::CHANGE_TEAM_MEMORY,
-                        json!({"action": "delete", "memoryId": id}),
-                        "forget a shared memory",
-                    );
-                    return Ok(Some(request_tool(engine, me, scope, call, tool_key).await?));
-                } else if core.minds.forget(me.id, id).await? {
-                    out = Some(json!({"memory": "delete", "id": id}));
-                }
-            }
+            MemoryPlan::Delete { id } => self.forget_memory(id, tool_key).await,
         }
-        Ok(out)
+    }
+
+    /// A private memory is written at once (a short-term one scheduled to expire); one the
+    /// team would see is asked for instead.
+    async fn add_memory(
+        &self,
+        memory: NewMemory,
+        tool_key: String,
+    ) -> Result<Option<serde_json::Value>, DbErr> {
+        let Cx {
+            engine, me, scope, ..
+        } = *self;
+        // Changing what the team remembers is a key step (SPEC §8): it goes
+        // through the approval policy like a tool, and is only written once allowed.
+        if memory.visibility != Visibility::Private {
+            let call = crate::tools::ToolCall::new(
+                crate::tools::key_steps::CHANGE_TEAM_MEMORY,
+                json!({
+                    "action": "add",
+                    "content": memory.content,
+                    "importance": memory.importance,
+                    "visibility": memory.visibility,
+                    "requirementId": memory.requirement_id,
+                }),
+                "share a memory",
+            );
+            return Ok(Some(request_tool(engine, me, scope, call, tool_key).await?));
+        }
+        let (kind, ttl_hours) = (memory.kind, memory.ttl_hours);
+        let added = engine
+            .core()
+            .minds
+            .remember(me.id, me.department_id, memory)
+            .await?;
+        let Some(id) = added else {
+            return Ok(None);
+        };
+        if kind == MemoryKind::ShortTerm {
+            let at = memory_rules::short_term_expires_at(self.now, ttl_hours);
+            engine.schedule_expiry(me.id, at);
+        }
+        Ok(Some(json!({"memory": "add", "id": id, "kind": kind})))
+    }
+
+    /// Forgets a private memory; forgetting one the team shares is asked for instead.
+    async fn forget_memory(
+        &self,
+        id: i32,
+        tool_key: String,
+    ) -> Result<Option<serde_json::Value>, DbErr> {
+        let Cx {
+            engine, me, scope, ..
+        } = *self;
+        let core = engine.core();
+        let shared = mq::find_memory(&core.db, id)
+            .await?
+            .is_some_and(|m| m.employee_id == me.id && m.visibility != Visibility::Private);
+        if shared {
+            let call = crate::tools::ToolCall::new(
+                crate::tools::key_steps::CHANGE_TEAM_MEMORY,
+                json!({"action": "delete", "memoryId": id}),
+                "forget a shared memory",
+            );
+            return Ok(Some(request_tool(engine, me, scope, call, tool_key).await?));
+        }
+        Ok(core
+            .minds
+            .forget(me.id, id)
+            .await?
+            .then(|| json!({"memory": "delete", "id": id})))
     }
 
     /// One relationship op.

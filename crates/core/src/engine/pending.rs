@@ -25,7 +25,8 @@ use super::Engine;
 use super::ops::{Scope, apply_ops, file_report};
 use super::think::ThoughtRecord;
 use crate::chat::gates::SilenceReason;
-use crate::mind::profile::Minds;
+use crate::chat::polling::Mood;
+use crate::mind::minds::Minds;
 use crate::mind::thought::Thought;
 
 /// Messages to post in one chat.
@@ -54,8 +55,9 @@ pub(super) struct Plan {
     pub silenced_by: Option<SilenceReason>,
     /// The task this thought reports on (onResolve).
     pub report_task: Option<i32>,
-    pub interest: u8,
-    pub saturation: u8,
+    /// Stored as its two fields beside the others, as plans written before it were.
+    #[serde(flatten)]
+    pub mood: Mood,
     pub seed: String,
     pub prompt_tokens: usize,
     pub at: DateTime<Utc>,
@@ -235,8 +237,7 @@ async fn apply(
             should_speak: t.should_speak,
             spoke: plan.posted() > 0,
             silenced_by: plan.silenced_by,
-            interest: Some(plan.interest),
-            saturation: Some(plan.saturation),
+            mood: Some(plan.mood),
             seed: &plan.seed,
             prompt_tokens: plan.prompt_tokens,
             ops,
@@ -246,14 +247,7 @@ async fn apply(
         .row(),
     )
     .await?;
-    Minds::settle_in(
-        &txn,
-        employee_id,
-        (plan.interest, plan.saturation),
-        plan.repetitions,
-        engine.now(),
-    )
-    .await?;
+    Minds::settle_in(&txn, employee_id, plan.repetitions, engine.now()).await?;
     txn.commit().await?;
     core.minds.announce(&row);
     Ok(())

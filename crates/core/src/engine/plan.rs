@@ -10,9 +10,9 @@ use std::collections::HashMap;
 use cubicle_store::entity::employee;
 
 use crate::mind::memory_rules::{self, MemoryKind, Visibility};
-use crate::mind::profile::MEMORY_MAX_CHARS;
+use crate::mind::minds::MEMORY_MAX_CHARS;
 use crate::mind::relationship_rules::{AFFINITY_MAX, AFFINITY_MIN, clip_impression};
-use crate::mind::thought::Thought;
+use crate::mind::thought::{MemoryOp, RelationshipOp, TaskOp, Thought, ToolCallOp};
 use crate::tools::ToolCall;
 use crate::types::read_name;
 use crate::work::{TaskKind, clip_task_text};
@@ -84,115 +84,138 @@ pub enum TaskPlan {
 
 /// The plan for thought `t` of employee `me`, with `staff` for resolving colleagues.
 pub fn plan(t: &Thought, me: i32, staff: &HashMap<i32, employee::Model>) -> OpsPlan {
-    let mut out = OpsPlan::default();
-    for op in &t.memory_ops {
-        match op.op.as_str() {
-            "add" => {
-                let content = op.content.as_deref().unwrap_or_default().trim();
-                if content.is_empty() {
-                    continue;
-                }
-                let kind = read_name(&op.kind).unwrap_or(MemoryKind::ShortTerm);
-                out.memory.push(MemoryPlan::Add {
-                    kind,
-                    content: content.chars().take(MEMORY_MAX_CHARS).collect(),
-                    importance: memory_rules::clamp_importance(
-                        op.importance
-                            .map_or(memory_rules::DEFAULT_IMPORTANCE, |i| i.round() as i32),
-                    ),
-                    ttl_hours: op.ttl.map(|h| {
-                        (h.round() as i64).clamp(1, memory_rules::MAX_SHORT_TERM_TTL_HOURS)
-                    }),
-                    visibility: op
-                        .visibility
-                        .as_deref()
-                        .and_then(read_name)
-                        .unwrap_or(Visibility::Private),
-                });
-            }
-            "delete" => {
-                if let Some(id) = op.id.and_then(|i| i32::try_from(i).ok()) {
-                    out.memory.push(MemoryPlan::Delete { id });
-                }
-            }
-            _ => {}
-        }
+    OpsPlan {
+        memory: t.memory_ops.iter().filter_map(memory_plan).collect(),
+        relationships: t
+            .relationship_ops
+            .iter()
+            .filter_map(|op| relationship_plan(op, me, staff))
+            .collect(),
+        tasks: t
+            .task_ops
+            .iter()
+            .filter_map(|op| task_plan(op, me, staff))
+            .collect(),
+        // Whatever the thought claims, a tool call is a request: `ToolCall` has no way to
+        // say it was approved, and nobody has backed it yet.
+        tool_calls: t
+            .tool_calls
+            .iter()
+            .take(MAX_TOOL_CALLS)
+            .filter_map(tool_call)
+            .collect(),
+        summary: t
+            .memory_summary
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| s.chars().take(SUMMARY_MAX_CHARS).collect()),
     }
-    for op in &t.relationship_ops {
-        let target = op
-            .employee_id
+}
+
+/// A memory to add (non-empty, within bounds) or one to delete; `None` for anything else.
+fn memory_plan(op: &MemoryOp) -> Option<MemoryPlan> {
+    match op.op.as_str() {
+        "add" => {
+            let content = op.content.as_deref().unwrap_or_default().trim();
+            if content.is_empty() {
+                return None;
+            }
+            let kind = read_name(&op.kind).unwrap_or(MemoryKind::ShortTerm);
+            Some(MemoryPlan::Add {
+                kind,
+                content: content.chars().take(MEMORY_MAX_CHARS).collect(),
+                importance: memory_rules::clamp_importance(
+                    op.importance
+                        .map_or(memory_rules::DEFAULT_IMPORTANCE, |i| i.round() as i32),
+                ),
+                ttl_hours: op
+                    .ttl
+                    .map(|h| (h.round() as i64).clamp(1, memory_rules::MAX_SHORT_TERM_TTL_HOURS)),
+                visibility: op
+                    .visibility
+                    .as_deref()
+                    .and_then(read_name)
+                    .unwrap_or(Visibility::Private),
+            })
+        }
+        "delete" => op
+            .id
             .and_then(|i| i32::try_from(i).ok())
-            .filter(|id| staff.get(id).is_some_and(|e| e.fired_at.is_none()))
-            .or_else(|| op.name.as_deref().and_then(|n| find_by_name(staff, n)));
-        let Some(other) = target.filter(|id| *id != me) else {
-            continue;
-        };
-        out.relationships.push(RelationshipPlan {
-            other,
-            impression: op
-                .impression
-                .as_deref()
-                .map(clip_impression)
-                .filter(|i| !i.is_empty()),
-            affinity: op
-                .affinity
-                .map(|a| (a.round() as i32).clamp(AFFINITY_MIN, AFFINITY_MAX)),
-        });
+            .map(|id| MemoryPlan::Delete { id }),
+        _ => None,
     }
-    for op in &t.task_ops {
-        match op.op.as_str() {
-            "create" => {
-                let Some(d) = op.description.as_deref().filter(|d| !d.trim().is_empty()) else {
-                    continue;
-                };
-                out.tasks.push(TaskPlan::Create {
-                    description: clip_task_text(d),
-                    kind: op.kind.as_deref().and_then(read_name).unwrap_or_default(),
-                    condition: op
-                        .condition
-                        .as_deref()
-                        .filter(|c| !c.trim().is_empty())
-                        .map(clip_task_text),
-                    report_to: op.report_to.clone(),
-                    assignee: op
-                        .assignee
-                        .as_deref()
-                        .and_then(|n| find_by_name(staff, n))
-                        .filter(|id| *id != me),
-                });
-            }
-            name @ ("resolve" | "fail") => {
-                if let Some(id) = op.id.and_then(|i| i32::try_from(i).ok()) {
-                    out.tasks.push(TaskPlan::Finish {
-                        id,
-                        resolved: name == "resolve",
-                        result: op.result.as_deref().map(clip_task_text),
-                    });
-                }
-            }
-            _ => {}
+}
+
+/// A new view of a current colleague (by id, else by name), never of the thinker.
+fn relationship_plan(
+    op: &RelationshipOp,
+    me: i32,
+    staff: &HashMap<i32, employee::Model>,
+) -> Option<RelationshipPlan> {
+    let target = op
+        .employee_id
+        .and_then(|i| i32::try_from(i).ok())
+        .filter(|id| staff.get(id).is_some_and(|e| e.fired_at.is_none()))
+        .or_else(|| op.name.as_deref().and_then(|n| find_by_name(staff, n)));
+    let other = target.filter(|id| *id != me)?;
+    Some(RelationshipPlan {
+        other,
+        impression: op
+            .impression
+            .as_deref()
+            .map(clip_impression)
+            .filter(|i| !i.is_empty()),
+        affinity: op
+            .affinity
+            .map(|a| (a.round() as i32).clamp(AFFINITY_MIN, AFFINITY_MAX)),
+    })
+}
+
+/// A task to create (with a description) or one to resolve or fail; `None` otherwise.
+fn task_plan(op: &TaskOp, me: i32, staff: &HashMap<i32, employee::Model>) -> Option<TaskPlan> {
+    match op.op.as_str() {
+        "create" => {
+            let d = op.description.as_deref().filter(|d| !d.trim().is_empty())?;
+            Some(TaskPlan::Create {
+                description: clip_task_text(d),
+                kind: op.kind.as_deref().and_then(read_name).unwrap_or_default(),
+                condition: op
+                    .condition
+                    .as_deref()
+                    .filter(|c| !c.trim().is_empty())
+                    .map(clip_task_text),
+                report_to: op.report_to.clone(),
+                assignee: op
+                    .assignee
+                    .as_deref()
+                    .and_then(|n| find_by_name(staff, n))
+                    .filter(|id| *id != me),
+            })
         }
-    }
-    // Whatever the thought claims, a tool call is a request: `ToolCall` has no way to
-    // say it was approved, and nobody has backed it yet.
-    for call in t.tool_calls.iter().take(MAX_TOOL_CALLS) {
-        let tool = call.tool.trim();
-        if tool.is_empty() {
-            continue;
+        name @ ("resolve" | "fail") => {
+            let id = op.id.and_then(|i| i32::try_from(i).ok())?;
+            Some(TaskPlan::Finish {
+                id,
+                resolved: name == "resolve",
+                result: op.result.as_deref().map(clip_task_text),
+            })
         }
-        out.tool_calls.push(ToolCall::new(
-            tool,
-            serde_json::Value::Object(call.args.clone()),
-            &call.reason,
-        ));
+        _ => None,
     }
-    out.summary = t
-        .memory_summary
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| s.chars().take(SUMMARY_MAX_CHARS).collect());
-    out
+}
+
+/// A request to run a named tool; `None` when no tool is named.
+fn tool_call(call: &ToolCallOp) -> Option<ToolCall> {
+    let tool = call.tool.trim();
+    if tool.is_empty() {
+        return None;
+    }
+    Some(ToolCall::new(
+        tool,
+        serde_json::Value::Object(call.args.clone()),
+        &call.reason,
+    ))
 }
 
 /// A colleague by name: exact (any case), then first name, then a unique prefix.

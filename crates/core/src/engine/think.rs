@@ -17,11 +17,11 @@ use super::{Engine, Focus};
 use crate::approvals::CallLogOutcome;
 use crate::chat::gates::SilenceReason;
 use crate::chat::gates::{self, ChatMode};
-use crate::chat::polling;
+use crate::chat::polling::Mood;
 use crate::gateway::{CallContext, GatewayError, Purpose};
 use crate::mind::clean_chat_message;
 use crate::mind::memory_rules::{self, Viewer};
-use crate::mind::thought::{MAX_MESSAGES_PER_THOUGHT, Scene, SceneMessage, Thought, build, score};
+use crate::mind::thought::{MAX_MESSAGES_PER_THOUGHT, Scene, SceneMessage, Thought, build};
 use crate::org::{company_dto, employee_dto};
 use crate::scheduler::WakeReason;
 use crate::work::{TaskKind, TaskStatus};
@@ -54,16 +54,20 @@ pub enum ThinkOutcome {
     /// that arrived meanwhile still new to it.
     Deferred,
     Thought {
-        interest: Option<u8>,
-        saturation: Option<u8>,
-        is_dm: bool,
+        /// What the next poll is spaced by.
+        mood: Mood,
         posted: usize,
         silenced: bool,
-        malformed: bool,
-        /// The thought could not be had (malformed answer or provider error).
-        failed: bool,
         calls: u32,
         /// Time spent in the model calls (through the gateway).
+        model_time: std::time::Duration,
+        prompt_tokens: usize,
+    },
+    /// The thought could not be had (a malformed answer or a provider error): asked
+    /// again after a growing pause, not at the mood's pace.
+    Failed {
+        malformed: bool,
+        calls: u32,
         model_time: std::time::Duration,
         prompt_tokens: usize,
     },
@@ -119,7 +123,6 @@ pub(super) async fn think(
         &prompt.request,
     )
     .await;
-    let is_dm = matches!(w.chat.kind.as_str(), "dm" | "boss");
     let Some((t, kept, impostor)) = asked.answer else {
         let dropped = Dropped {
             employee_id,
@@ -128,7 +131,6 @@ pub(super) async fn think(
             seed: seed.id,
             prompt_tokens: prompt.tokens,
             trace: w.trace.clone(),
-            is_dm,
             calls: asked.calls,
             model_time: asked.model_time,
         };
@@ -668,10 +670,8 @@ struct Said<'a> {
 /// before here the chat is still unread and it simply thinks again).
 async fn settle(engine: &Engine, w: &Woken, said: Said<'_>) -> Result<ThinkOutcome, DbErr> {
     let is_dm = matches!(w.chat.kind.as_str(), "dm" | "boss");
-    let (default_interest, default_saturation) = polling::defaults(is_dm);
     let t = said.thought;
-    let interest = score(t.interest_level, default_interest);
-    let saturation = score(t.topic_saturation, default_saturation);
+    let mood = Mood::from_answer(t.interest_level, t.topic_saturation, is_dm);
     let (posts, silenced_by, repetitions) =
         if t.should_speak && said.kept.is_empty() && said.impostor {
             (vec![], Some(SilenceReason::Identity), 0)
@@ -681,7 +681,7 @@ async fn settle(engine: &Engine, w: &Woken, said: Said<'_>) -> Result<ThinkOutco
                 w.me.id,
                 &w.chat,
                 &said.kept,
-                saturation,
+                mood.saturation(),
                 boss_mentioned(w),
             )
             .await?
@@ -698,8 +698,7 @@ async fn settle(engine: &Engine, w: &Woken, said: Said<'_>) -> Result<ThinkOutco
         repetitions,
         silenced_by,
         report_task: w.reporting.as_ref().map(|t| t.id),
-        interest,
-        saturation,
+        mood,
         seed: said.seed.to_owned(),
         prompt_tokens: said.prompt_tokens,
         at: said.at,
@@ -707,13 +706,9 @@ async fn settle(engine: &Engine, w: &Woken, said: Said<'_>) -> Result<ThinkOutco
     let posted = plan.posted();
     pending::write_and_apply(engine, w.me.id, w.chat.id, plan).await?;
     Ok(ThinkOutcome::Thought {
-        interest: Some(interest),
-        saturation: Some(saturation),
-        is_dm,
+        mood,
         posted,
         silenced: silenced_by.is_some(),
-        malformed: false,
-        failed: false,
         calls: said.calls,
         model_time: said.model_time,
         prompt_tokens: said.prompt_tokens,
@@ -754,13 +749,12 @@ pub(super) struct Dropped<'a> {
     pub seed: &'a str,
     pub prompt_tokens: usize,
     pub trace: Option<String>,
-    pub is_dm: bool,
     pub calls: u32,
     pub model_time: std::time::Duration,
 }
 
 /// A malformed or failed thought is dropped with a log line; the employee keeps working
-/// (its next poll comes at the default pace) and nothing is marked read. A spent budget
+/// (asked again after a growing pause) and nothing is marked read. A spent budget
 /// is different: nothing can be done until the boss raises it or tomorrow comes, so it
 /// waits for the next message or the new day instead of polling.
 pub(super) async fn drop_thought(engine: &Engine, d: Dropped<'_>) -> Result<ThinkOutcome, DbErr> {
@@ -785,8 +779,7 @@ pub(super) async fn drop_thought(engine: &Engine, d: Dropped<'_>) -> Result<Thin
                 should_speak: false,
                 spoke: false,
                 silenced_by: Some(why),
-                interest: None,
-                saturation: None,
+                mood: None,
                 seed: d.seed,
                 prompt_tokens: d.prompt_tokens,
                 ops: json!({}),
@@ -803,14 +796,8 @@ pub(super) async fn drop_thought(engine: &Engine, d: Dropped<'_>) -> Result<Thin
         engine.resume_tomorrow(d.employee_id);
         return Ok(ThinkOutcome::Idle);
     }
-    Ok(ThinkOutcome::Thought {
-        interest: None,
-        saturation: None,
-        is_dm: d.is_dm,
-        posted: 0,
-        silenced: false,
+    Ok(ThinkOutcome::Failed {
         malformed: why == SilenceReason::Malformed,
-        failed: true,
         calls: d.calls,
         model_time: d.model_time,
         prompt_tokens: d.prompt_tokens,
@@ -949,8 +936,8 @@ pub(super) struct ThoughtRecord<'a> {
     pub should_speak: bool,
     pub spoke: bool,
     pub silenced_by: Option<SilenceReason>,
-    pub interest: Option<u8>,
-    pub saturation: Option<u8>,
+    /// None when the thought was dropped: the model said nothing to read a mood from.
+    pub mood: Option<Mood>,
     pub seed: &'a str,
     pub prompt_tokens: usize,
     pub ops: serde_json::Value,
@@ -969,8 +956,8 @@ impl ThoughtRecord<'_> {
             should_speak: Set(self.should_speak),
             spoke: Set(self.spoke),
             silenced_by: Set(self.silenced_by),
-            interest: Set(self.interest.map(i32::from)),
-            saturation: Set(self.saturation.map(i32::from)),
+            interest: Set(self.mood.map(|m| i32::from(m.interest()))),
+            saturation: Set(self.mood.map(|m| i32::from(m.saturation()))),
             perspective_seed: Set(self.seed.to_owned()),
             prompt_tokens: Set(i32::try_from(self.prompt_tokens).unwrap_or(i32::MAX)),
             ops: Set(self.ops),

@@ -12,7 +12,7 @@ use super::{MINUTES_IMPORTANCE, Meetings};
 use crate::gateway::{CallContext, Purpose};
 use crate::mailbox::{MailKind, NewMail};
 use crate::mind::memory_rules::{MemoryKind, Visibility};
-use crate::mind::profile::NewMemory;
+use crate::mind::minds::NewMemory;
 
 /// Characters of one turn quoted in the extractive minutes.
 const MINUTES_QUOTE_CHARS: usize = 160;

@@ -171,14 +171,6 @@ pub struct TaskOp {
     pub assignee: Option<String>,
 }
 
-/// A 1–10 score from the model, or the default when it gave none.
-pub fn score(v: Option<f64>, default: u8) -> u8 {
-    match v {
-        Some(x) if x.is_finite() => x.round().clamp(1.0, 10.0) as u8,
-        _ => default,
-    }
-}
-
 /// One message as the prompt shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SceneMessage {
@@ -741,8 +733,9 @@ mod tests {
         )
         .expect("lenient");
         assert!(t.should_speak);
-        assert_eq!(score(t.interest_level, 5), 10);
-        assert_eq!(score(t.topic_saturation, 3), 3);
+        let mood =
+            crate::chat::polling::Mood::from_answer(t.interest_level, t.topic_saturation, true);
+        assert_eq!((mood.interest(), mood.saturation()), (10, 3));
         assert!(t.memory_ops.is_empty());
         let silent: Thought =
             serde_json::from_str(r#"{"shouldSpeak": false}"#).expect("the one required field");

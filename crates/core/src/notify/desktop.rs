@@ -26,43 +26,13 @@ impl Notifier for DesktopNotifier {
         notice: &ApprovalNotice,
         withdraw: CancellationToken,
     ) -> Result<NotificationOutcome, NotifyError> {
-        use notify_rust::{Hint, Notification, NotificationResponse, Timeout, Urgency};
-
-        use super::{ACTION_APPROVE, ACTION_OPEN, ACTION_REJECT, APP_NAME, CATEGORY};
-
         // The sync call blocks on D-Bus: keep it off the async workers.
         let caps = tokio::task::spawn_blocking(notify_rust::get_capabilities)
             .await
             .map_err(|e| NotifyError::Unavailable(e.to_string()))?
             .map_err(|e| NotifyError::Unavailable(e.to_string()))?;
         let buttons = caps.iter().any(|c| c == "actions");
-        // A server that reads markup in the body would render a model's `<a href>` or
-        // `<b>`: there the text goes escaped, so it shows as the characters it is.
-        let body = if caps.iter().any(|c| c == "body-markup") {
-            super::escape_markup(&notice.body)
-        } else {
-            notice.body.clone()
-        };
-        let mut n = Notification::new();
-        n.appname(APP_NAME)
-            .summary(&notice.title)
-            .body(&body)
-            .icon("dialog-question")
-            .hint(Hint::Category(CATEGORY.to_owned()))
-            .hint(Hint::DesktopEntry("cubicle".to_owned()))
-            .urgency(Urgency::Normal);
-        if buttons {
-            // Stays until answered (servers that honour it); the queue has it anyway.
-            n.hint(Hint::Resident(true))
-                .timeout(Timeout::Never)
-                .action(ACTION_OPEN, &notice.open_label);
-            // Approve only what the boss could read whole; the app shows the rest.
-            if notice.complete {
-                n.action(ACTION_APPROVE, &notice.approve_label);
-            }
-            n.action(ACTION_REJECT, &notice.reject_label);
-        }
-        let handle = n
+        let handle = freedesktop::notification(notice, &caps, buttons)
             .show_async()
             .await
             .map_err(|e| NotifyError::Unavailable(e.to_string()))?;
@@ -88,14 +58,64 @@ impl Notifier for DesktopNotifier {
             r = wait => r,
         };
         // The bus went away before an answer: nothing to decide.
-        let Some(response) = response else {
-            return Ok(NotificationOutcome::Closed);
+        Ok(response.map_or(NotificationOutcome::Closed, |r| {
+            freedesktop::outcome(r, buttons, notice.complete)
+        }))
+    }
+}
+
+/// The freedesktop notification for an approval and the boss's answer to it.
+#[cfg(all(unix, not(target_os = "macos")))]
+mod freedesktop {
+    use notify_rust::{Hint, Notification, NotificationResponse, Timeout, Urgency};
+
+    use super::super::{ACTION_APPROVE, ACTION_OPEN, ACTION_REJECT, APP_NAME, CATEGORY};
+    use super::{ApprovalNotice, NotificationOutcome};
+
+    /// The notification, with buttons when the server offers actions.
+    pub(super) fn notification(
+        notice: &ApprovalNotice,
+        caps: &[String],
+        buttons: bool,
+    ) -> Notification {
+        // A server that reads markup in the body would render a model's `<a href>` or
+        // `<b>`: there the text goes escaped, so it shows as the characters it is.
+        let body = if caps.iter().any(|c| c == "body-markup") {
+            super::super::escape_markup(&notice.body)
+        } else {
+            notice.body.clone()
         };
-        Ok(match response {
+        let mut n = Notification::new();
+        n.appname(APP_NAME)
+            .summary(&notice.title)
+            .body(&body)
+            .icon("dialog-question")
+            .hint(Hint::Category(CATEGORY.to_owned()))
+            .hint(Hint::DesktopEntry("cubicle".to_owned()))
+            .urgency(Urgency::Normal);
+        if buttons {
+            // Stays until answered (servers that honour it); the queue has it anyway.
+            n.hint(Hint::Resident(true))
+                .timeout(Timeout::Never)
+                .action(ACTION_OPEN, &notice.open_label);
+            // Approve only what the boss could read whole; the app shows the rest.
+            if notice.complete {
+                n.action(ACTION_APPROVE, &notice.approve_label);
+            }
+            n.action(ACTION_REJECT, &notice.reject_label);
+        }
+        n
+    }
+
+    /// What the boss's click means.
+    pub(super) fn outcome(
+        response: NotificationResponse,
+        buttons: bool,
+        complete: bool,
+    ) -> NotificationOutcome {
+        match response {
             // Without buttons on offer, an action key cannot be the boss's choice.
-            NotificationResponse::Action(key)
-                if buttons && notice.complete && key == ACTION_APPROVE =>
-            {
+            NotificationResponse::Action(key) if buttons && complete && key == ACTION_APPROVE => {
                 NotificationOutcome::Approve
             }
             NotificationResponse::Action(key) if buttons && key == ACTION_REJECT => {
@@ -106,7 +126,7 @@ impl Notifier for DesktopNotifier {
                 NotificationOutcome::Open
             }
             _ => NotificationOutcome::Closed,
-        })
+        }
     }
 }
 

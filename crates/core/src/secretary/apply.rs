@@ -16,6 +16,9 @@ use crate::types::*;
 /// Status of an action while one caller applies or undoes it; no other caller can.
 const CLAIMED: &str = "in_progress";
 
+/// What applying a card left: how to undo it (when it can be) and the diff it shows.
+type Applied = (Option<Undo>, String);
+
 impl Secretary {
     pub async fn confirm(
         &self,
@@ -166,203 +169,49 @@ impl Secretary {
         Ok(row)
     }
 
-    /// Applies a proposal through the org service: (how to undo it, the diff).
-    async fn apply(
-        &self,
-        p: &Proposal,
-        trace: Option<String>,
-    ) -> Result<(Option<Undo>, String), OrgError> {
-        let org = &self.org;
-        Ok(match p {
-            Proposal::Hire {
-                name,
-                title,
-                department_id,
-                department_name,
-                manager_id,
-                manager_name,
-                archetype,
-                ..
-            } => {
-                let e = org
-                    .hire(NewEmployee {
-                        name: name.clone(),
-                        title: title.clone(),
-                        department_id: *department_id,
-                        manager_id: *manager_id,
-                        archetype: Some(*archetype),
-                    })
-                    .await?;
-                if let Err(err) = self.welcome(&e).await {
-                    tracing::warn!(error = %err, employee = e.id, "could not add the new hire to their department chat");
-                }
-                let mut diff = format!("+1 {} ({})", e.title, e.name);
-                if let Some(d) = department_name {
-                    diff.push_str(&format!(" → {d}"));
-                }
-                if let (Some(_), Some(m)) = (manager_id, manager_name) {
-                    diff.push_str(&format!(", reports to {m}"));
-                }
-                (Some(Undo::RemoveHire { employee_id: e.id }), diff)
-            }
-            Proposal::Fire { employee_id, name } => {
-                let snap = org.snapshot().await?;
-                let reports = snap
-                    .employees
-                    .iter()
-                    .filter(|e| e.manager_id == Some(*employee_id))
-                    .map(|e| e.id)
-                    .collect();
-                let led = snap
-                    .departments
-                    .iter()
-                    .filter(|d| d.lead_id == Some(*employee_id))
-                    .map(|d| d.id)
-                    .collect();
-                org.fire(FireEmployee {
-                    employee_id: *employee_id,
-                })
-                .await?;
-                (
-                    Some(Undo::Unfire {
-                        employee_id: *employee_id,
-                        reports,
-                        led_departments: led,
-                    }),
-                    format!("−1 {name} (record kept)"),
-                )
-            }
+    /// Applies a proposal through the org and work services: how to undo it (when it
+    /// can be) and the diff its card shows.
+    async fn apply(&self, p: &Proposal, trace: Option<String>) -> Result<Applied, OrgError> {
+        match p {
+            Proposal::Hire { .. } => self.apply_hire(p).await,
+            Proposal::Fire { employee_id, name } => self.apply_fire(*employee_id, name).await,
             Proposal::Transfer {
                 employee_id,
                 name,
                 department_id,
                 department_name,
             } => {
-                let snap = org.snapshot().await?;
-                let from = snap
-                    .employees
-                    .iter()
-                    .find(|e| e.id == *employee_id)
-                    .and_then(|e| e.department_id);
-                org.move_employee(MoveEmployee {
-                    employee_id: *employee_id,
-                    department_id: Some(*department_id),
-                })
-                .await?;
-                self.chats
-                    .follow_department(*employee_id, Some(*department_id))
-                    .await?;
-                let from_name = from
-                    .and_then(|id| snap.departments.iter().find(|d| d.id == id))
-                    .map(|d| d.name.clone())
-                    .unwrap_or_else(|| "—".into());
-                (
-                    Some(Undo::MoveBack {
-                        employee_id: *employee_id,
-                        department_id: from,
-                    }),
-                    format!("{name}: {from_name} → {department_name}"),
-                )
+                self.apply_transfer(*employee_id, name, *department_id, department_name)
+                    .await
             }
             Proposal::CreateDepartment {
                 name,
                 parent_id,
                 parent_name,
             } => {
-                let d = org
-                    .create_department(NewDepartment {
-                        name: name.clone(),
-                        parent_id: *parent_id,
-                        mission: None,
-                    })
-                    .await?;
-                let diff = match parent_name {
-                    Some(p) => format!("+ department {} (in {p})", d.name),
-                    None => format!("+ department {}", d.name),
-                };
-                (
-                    Some(Undo::DeleteDepartment {
-                        department_id: d.id,
-                    }),
-                    diff,
-                )
+                self.apply_create_department(name, *parent_id, parent_name.as_deref())
+                    .await
             }
             Proposal::RenameDepartment {
                 department_id,
                 old_name,
                 new_name,
             } => {
-                org.rename_department(RenameDepartment {
-                    id: *department_id,
-                    name: new_name.clone(),
-                })
-                .await?;
-                (
-                    Some(Undo::RenameBack {
-                        department_id: *department_id,
-                        name: old_name.clone(),
-                    }),
-                    format!("department {old_name} → {new_name}"),
-                )
+                self.apply_rename_department(*department_id, old_name, new_name)
+                    .await
             }
-            Proposal::AssignTask { .. } => self.apply_task(p, trace).await?,
+            Proposal::AssignTask { .. } => self.apply_task(p, trace).await,
             Proposal::SetReviewer {
                 requirement_id,
                 requirement_name,
                 employee_id,
                 name,
             } => {
-                let before = cubicle_store::work::find_requirement(&self.db, *requirement_id)
-                    .await?
-                    .ok_or_else(|| {
-                        OrgError::InvalidInput(format!("requirement {requirement_id} is gone"))
-                    })?;
-                self.write_reviewer(*requirement_id, Some(*employee_id))
-                    .await?;
-                (
-                    Some(Undo::RestoreReviewer {
-                        requirement_id: *requirement_id,
-                        reviewer_id: before.reviewer_id,
-                    }),
-                    format!("reviewer of \"{requirement_name}\" → {name}"),
-                )
+                let reviewer = (*employee_id, name.as_str());
+                self.apply_set_reviewer(*requirement_id, requirement_name, reviewer)
+                    .await
             }
-            Proposal::CreateRequirement {
-                name,
-                description,
-                department_id,
-                department_name,
-                reviewer_id,
-                reviewer_name,
-            } => {
-                // It starts itself: an owner and a planning task, when anyone can own it.
-                let r = self
-                    .work
-                    .open_requirement(name, description, *department_id)
-                    .await?;
-                if reviewer_id.is_some() {
-                    self.write_reviewer(r.id, *reviewer_id).await?;
-                }
-                let mut diff = match department_name {
-                    Some(d) => format!("+ requirement \"{name}\" in {d}, with its group chat"),
-                    None => format!("+ requirement \"{name}\", with its group chat"),
-                };
-                if let Some(who) = reviewer_name {
-                    diff.push_str(&format!(", reviewed by {who}"));
-                }
-                if let Some(owner) = r.owner_id
-                    && let Some(e) = cubicle_store::org::find_employee(&self.db, owner).await?
-                {
-                    diff.push_str(&format!("; {} plans it", e.name));
-                }
-                (
-                    Some(Undo::RemoveRequirement {
-                        requirement_id: r.id,
-                        chat_id: r.chat_id,
-                    }),
-                    diff,
-                )
-            }
+            Proposal::CreateRequirement { .. } => self.apply_create_requirement(p).await,
             Proposal::DeleteDepartment {
                 department_id,
                 name,
@@ -370,86 +219,314 @@ impl Secretary {
                 destination_name,
                 headcount,
             } => {
-                let chat_id = self
-                    .chats
-                    .find_department_chat(*department_id)
-                    .await?
-                    .map(|c| c.id);
-                let record = org.deletion_record(*department_id, chat_id).await?;
-                org.delete_department(DeleteDepartment {
-                    id: *department_id,
-                    reassign_to: *destination_id,
-                })
-                .await?;
-                let diff = match destination_name {
-                    Some(to) if *headcount > 0 || !record.children.is_empty() => {
-                        format!("− department {name}; its {headcount} people → {to}")
-                    }
-                    _ => format!("− department {name}"),
-                };
-                (Some(Undo::RestoreDepartment { record }), diff)
+                let to = destination_id.zip(destination_name.as_deref());
+                self.apply_delete_department(*department_id, name, to, *headcount)
+                    .await
             }
             Proposal::ConveneMeeting {
                 topic,
                 participant_ids,
                 participant_names,
             } => {
-                // A moderated meeting (SPEC §9), rule-based unless the boss says otherwise.
-                let chat = self
-                    .meetings
-                    .open(crate::meeting::OpenMeeting {
-                        topic: topic.clone(),
-                        participant_ids: participant_ids.clone(),
-                        strategy: crate::meeting::moderator::Strategy::default(),
-                        max_turns: None,
-                        trace_id: trace.clone(),
-                    })
+                self.apply_convene(topic, participant_ids, participant_names, trace)
                     .await
-                    .map_err(|e| match e {
-                        crate::meeting::MeetingError::Storage(e) => OrgError::Storage(e),
-                        other => OrgError::InvalidInput(other.to_string()),
-                    })?;
-                (
-                    Some(Undo::EndMeeting { chat_id: chat.id }),
-                    format!(
-                        "+ meeting \"{topic}\" with {}",
-                        participant_names.join(", ")
-                    ),
-                )
             }
             Proposal::SetPolicy {
                 level,
                 daily_budget_usd,
-            } => {
-                let before = org.company().await?.ok_or(OrgError::CompanyMissing)?;
-                let mut diff = Vec::new();
-                if let Some(b) = daily_budget_usd {
-                    org.set_budget(SetBudget {
-                        daily_budget_usd: *b,
-                    })
-                    .await?;
-                    diff.push(format!(
-                        "daily budget ${:.2} → ${b:.2}",
-                        before.daily_budget_usd
-                    ));
-                }
-                if let Some(l) = level {
-                    org.set_approval_policy(*l).await?;
-                    diff.push(format!(
-                        "approvals {} → {}",
-                        before.approval_policy.to_value(),
-                        l.to_value()
-                    ));
-                }
-                (
-                    Some(Undo::RestorePolicy {
-                        level: before.approval_policy,
-                        daily_budget_usd: before.daily_budget_usd,
-                    }),
-                    diff.join("; "),
-                )
+            } => self.apply_set_policy(*level, *daily_budget_usd).await,
+        }
+    }
+
+    /// Hires them, and their department's chat hears them introduce themselves.
+    async fn apply_hire(&self, p: &Proposal) -> Result<Applied, OrgError> {
+        let Proposal::Hire {
+            name,
+            title,
+            department_id,
+            department_name,
+            manager_id,
+            manager_name,
+            archetype,
+            ..
+        } = p
+        else {
+            return Err(OrgError::InvalidInput("not a hire".into()));
+        };
+        let e = self
+            .org
+            .hire(NewEmployee {
+                name: name.clone(),
+                title: title.clone(),
+                department_id: *department_id,
+                manager_id: *manager_id,
+                archetype: Some(*archetype),
+            })
+            .await?;
+        if let Err(err) = self.welcome(&e).await {
+            tracing::warn!(error = %err, employee = e.id, "could not greet the new hire in their department chat");
+        }
+        let mut diff = format!("+1 {} ({})", e.title, e.name);
+        if let Some(d) = department_name {
+            diff.push_str(&format!(" → {d}"));
+        }
+        if let (Some(_), Some(m)) = (manager_id, manager_name) {
+            diff.push_str(&format!(", reports to {m}"));
+        }
+        Ok((Some(Undo::RemoveHire { employee_id: e.id }), diff))
+    }
+
+    /// Fires them, remembering whom they managed and what they led, for the undo.
+    async fn apply_fire(&self, employee_id: i32, name: &str) -> Result<Applied, OrgError> {
+        let snap = self.org.snapshot().await?;
+        let reports = snap
+            .employees
+            .iter()
+            .filter(|e| e.manager_id == Some(employee_id))
+            .map(|e| e.id)
+            .collect();
+        let led_departments = snap
+            .departments
+            .iter()
+            .filter(|d| d.lead_id == Some(employee_id))
+            .map(|d| d.id)
+            .collect();
+        self.org.fire(FireEmployee { employee_id }).await?;
+        let undo = Undo::Unfire {
+            employee_id,
+            reports,
+            led_departments,
+        };
+        Ok((Some(undo), format!("−1 {name} (record kept)")))
+    }
+
+    async fn apply_transfer(
+        &self,
+        employee_id: i32,
+        name: &str,
+        department_id: i32,
+        department_name: &str,
+    ) -> Result<Applied, OrgError> {
+        let snap = self.org.snapshot().await?;
+        let from = snap
+            .employees
+            .iter()
+            .find(|e| e.id == employee_id)
+            .and_then(|e| e.department_id);
+        self.org
+            .move_employee(MoveEmployee {
+                employee_id,
+                department_id: Some(department_id),
+            })
+            .await?;
+        let from_name = from
+            .and_then(|id| snap.departments.iter().find(|d| d.id == id))
+            .map_or("—", |d| d.name.as_str());
+        let undo = Undo::MoveBack {
+            employee_id,
+            department_id: from,
+        };
+        Ok((
+            Some(undo),
+            format!("{name}: {from_name} → {department_name}"),
+        ))
+    }
+
+    async fn apply_create_department(
+        &self,
+        name: &str,
+        parent_id: Option<i32>,
+        parent_name: Option<&str>,
+    ) -> Result<Applied, OrgError> {
+        let d = self
+            .org
+            .create_department(NewDepartment {
+                name: name.to_owned(),
+                parent_id,
+                mission: None,
+            })
+            .await?;
+        let diff = match parent_name {
+            Some(p) => format!("+ department {} (in {p})", d.name),
+            None => format!("+ department {}", d.name),
+        };
+        let undo = Undo::DeleteDepartment {
+            department_id: d.id,
+        };
+        Ok((Some(undo), diff))
+    }
+
+    async fn apply_rename_department(
+        &self,
+        department_id: i32,
+        old_name: &str,
+        new_name: &str,
+    ) -> Result<Applied, OrgError> {
+        self.org
+            .rename_department(RenameDepartment {
+                id: department_id,
+                name: new_name.to_owned(),
+            })
+            .await?;
+        let undo = Undo::RenameBack {
+            department_id,
+            name: old_name.to_owned(),
+        };
+        Ok((Some(undo), format!("department {old_name} → {new_name}")))
+    }
+
+    async fn apply_set_reviewer(
+        &self,
+        requirement_id: i32,
+        requirement_name: &str,
+        (employee_id, name): (i32, &str),
+    ) -> Result<Applied, OrgError> {
+        let before = cubicle_store::work::find_requirement(&self.db, requirement_id)
+            .await?
+            .ok_or_else(|| {
+                OrgError::InvalidInput(format!("requirement {requirement_id} is gone"))
+            })?;
+        self.write_reviewer(requirement_id, Some(employee_id))
+            .await?;
+        let undo = Undo::RestoreReviewer {
+            requirement_id,
+            reviewer_id: before.reviewer_id,
+        };
+        Ok((
+            Some(undo),
+            format!("reviewer of \"{requirement_name}\" → {name}"),
+        ))
+    }
+
+    /// Opens the requirement, which starts itself: an owner and a planning task, when
+    /// anyone can own it.
+    async fn apply_create_requirement(&self, p: &Proposal) -> Result<Applied, OrgError> {
+        let Proposal::CreateRequirement {
+            name,
+            description,
+            department_id,
+            department_name,
+            reviewer_id,
+            reviewer_name,
+        } = p
+        else {
+            return Err(OrgError::InvalidInput("not a requirement".into()));
+        };
+        let r = self
+            .work
+            .open_requirement(name, description, *department_id)
+            .await?;
+        if reviewer_id.is_some() {
+            self.write_reviewer(r.id, *reviewer_id).await?;
+        }
+        let mut diff = match department_name {
+            Some(d) => format!("+ requirement \"{name}\" in {d}, with its group chat"),
+            None => format!("+ requirement \"{name}\", with its group chat"),
+        };
+        if let Some(who) = reviewer_name {
+            diff.push_str(&format!(", reviewed by {who}"));
+        }
+        if let Some(owner) = r.owner_id
+            && let Some(e) = cubicle_store::org::find_employee(&self.db, owner).await?
+        {
+            diff.push_str(&format!("; {} plans it", e.name));
+        }
+        let undo = Undo::RemoveRequirement {
+            requirement_id: r.id,
+            chat_id: r.chat_id,
+        };
+        Ok((Some(undo), diff))
+    }
+
+    /// Deletes it, keeping a record (its chat included) to restore it from.
+    async fn apply_delete_department(
+        &self,
+        department_id: i32,
+        name: &str,
+        destination: Option<(i32, &str)>,
+        headcount: u32,
+    ) -> Result<Applied, OrgError> {
+        let chat_id = self
+            .chats
+            .find_department_chat(department_id)
+            .await?
+            .map(|c| c.id);
+        let record = self.org.deletion_record(department_id, chat_id).await?;
+        self.org
+            .delete_department(DeleteDepartment {
+                id: department_id,
+                reassign_to: destination.map(|(id, _)| id),
+            })
+            .await?;
+        let diff = match destination {
+            Some((_, to)) if headcount > 0 || !record.children.is_empty() => {
+                format!("− department {name}; its {headcount} people → {to}")
             }
-        })
+            _ => format!("− department {name}"),
+        };
+        Ok((Some(Undo::RestoreDepartment { record }), diff))
+    }
+
+    /// A moderated meeting (SPEC §9), rule-based unless the boss says otherwise.
+    async fn apply_convene(
+        &self,
+        topic: &str,
+        participant_ids: &[i32],
+        participant_names: &[String],
+        trace: Option<String>,
+    ) -> Result<Applied, OrgError> {
+        let chat = self
+            .meetings
+            .open(crate::meeting::OpenMeeting {
+                topic: topic.to_owned(),
+                participant_ids: participant_ids.to_vec(),
+                strategy: crate::meeting::moderator::Strategy::default(),
+                max_turns: None,
+                trace_id: trace,
+            })
+            .await
+            .map_err(|e| match e {
+                crate::meeting::MeetingError::Storage(e) => OrgError::Storage(e),
+                other => OrgError::InvalidInput(other.to_string()),
+            })?;
+        let diff = format!(
+            "+ meeting \"{topic}\" with {}",
+            participant_names.join(", ")
+        );
+        Ok((Some(Undo::EndMeeting { chat_id: chat.id }), diff))
+    }
+
+    async fn apply_set_policy(
+        &self,
+        level: Option<ApprovalPolicy>,
+        daily_budget_usd: Option<f64>,
+    ) -> Result<Applied, OrgError> {
+        let org = &self.org;
+        let before = org.company().await?.ok_or(OrgError::CompanyMissing)?;
+        let mut diff = Vec::new();
+        if let Some(b) = daily_budget_usd {
+            org.set_budget(SetBudget {
+                daily_budget_usd: b,
+            })
+            .await?;
+            diff.push(format!(
+                "daily budget ${:.2} → ${b:.2}",
+                before.daily_budget_usd
+            ));
+        }
+        if let Some(l) = level {
+            org.set_approval_policy(l).await?;
+            diff.push(format!(
+                "approvals {} → {}",
+                before.approval_policy.to_value(),
+                l.to_value()
+            ));
+        }
+        let undo = Undo::RestorePolicy {
+            level: before.approval_policy,
+            daily_budget_usd: before.daily_budget_usd,
+        };
+        Ok((Some(undo), diff.join("; ")))
     }
 
     async fn reverse(&self, undo: Undo) -> Result<(), OrgError> {
@@ -467,17 +544,13 @@ impl Secretary {
             Undo::MoveBack {
                 employee_id,
                 department_id,
-            } => {
-                org.move_employee(MoveEmployee {
+            } => org
+                .move_employee(MoveEmployee {
                     employee_id,
                     department_id,
                 })
-                .await?;
-                Ok(self
-                    .chats
-                    .follow_department(employee_id, department_id)
-                    .await?)
-            }
+                .await
+                .map(|_| ()),
             Undo::DeleteDepartment { department_id } => {
                 org.delete_department(DeleteDepartment {
                     id: department_id,
@@ -495,17 +568,7 @@ impl Secretary {
                 })
                 .await
                 .map(|_| ()),
-            Undo::WithdrawTask { task_id, helpers } => {
-                if !self.work.withdraw_task(task_id).await? {
-                    return Err(OrgError::InvalidInput(
-                        "the task has already been worked on".into(),
-                    ));
-                }
-                for h in helpers {
-                    self.work.withdraw_task(h).await?;
-                }
-                Ok(())
-            }
+            Undo::WithdrawTask { task_id, helpers } => self.withdraw(task_id, helpers).await,
             Undo::RestoreReviewer {
                 requirement_id,
                 reviewer_id,
@@ -514,16 +577,13 @@ impl Secretary {
                 requirement_id,
                 chat_id,
             } => {
-                if !self
+                let removed = self
                     .work
                     .remove_requirement(requirement_id, chat_id)
-                    .await?
-                {
-                    return Err(OrgError::InvalidInput(
-                        "the requirement is already being worked on".into(),
-                    ));
-                }
-                Ok(())
+                    .await?;
+                removed.then_some(()).ok_or_else(|| {
+                    OrgError::InvalidInput("the requirement is already being worked on".into())
+                })
             }
             Undo::RestorePolicy {
                 level,
@@ -536,6 +596,19 @@ impl Secretary {
             Undo::EndMeeting { chat_id } => Ok(self.chats.end_meeting(chat_id).await?),
         }
     }
+    /// Takes a task back (with its helpers' tasks) while nobody has worked on it.
+    async fn withdraw(&self, task_id: i32, helpers: Vec<i32>) -> Result<(), OrgError> {
+        if !self.work.withdraw_task(task_id).await? {
+            return Err(OrgError::InvalidInput(
+                "the task has already been worked on".into(),
+            ));
+        }
+        for h in helpers {
+            self.work.withdraw_task(h).await?;
+        }
+        Ok(())
+    }
+
     async fn write_reviewer(
         &self,
         requirement_id: i32,
@@ -558,11 +631,7 @@ impl Secretary {
     /// A task for the assignee, in its requirement when one was named; each participant
     /// gets a helping task under it, so they are woken, see whose work it is and report
     /// to the assignee (and, in a requirement, sit in its group chat).
-    async fn apply_task(
-        &self,
-        p: &Proposal,
-        trace: Option<String>,
-    ) -> Result<(Option<Undo>, String), OrgError> {
+    async fn apply_task(&self, p: &Proposal, trace: Option<String>) -> Result<Applied, OrgError> {
         let Proposal::AssignTask {
             employee_id,
             name,

@@ -6,11 +6,15 @@
 //! reading decides: when the model tier read the words, the secretary asks for them plainly.
 
 use cubicle_store::approval as aq;
+use cubicle_store::entity::approval;
 
 use super::intent::{Slots, Tier};
 use super::service::{Outcome, Secretary, SecretaryResult};
 use super::text::Lang;
-use crate::approvals::{ApprovalError, ApprovalStatus, DecideApproval, DecidedVia, Decision};
+use crate::approvals::{
+    ApprovalDto, ApprovalError, ApprovalStatus, DecideApproval, DecidedVia, Decision,
+};
+use crate::tools::{SHORT_DESCRIPTION_CHARS, clip};
 use crate::types::OrgSnapshot;
 
 impl Secretary {
@@ -31,48 +35,9 @@ impl Secretary {
                 "审批只按你的明确指令执行，比如“批准 #12”或“拒绝 #12”，也可以在审批队列里处理。",
             )));
         }
-        let named = s
-            .name
-            .as_deref()
-            .map(|n| n.trim().trim_start_matches('#').trim())
-            .and_then(|n| n.parse::<i32>().ok());
-        let id = match (named, waiting.as_slice()) {
-            (Some(id), _) => id,
-            (None, []) => {
-                return Ok(Outcome::Say(lang.pick(
-                    "Nothing is waiting for your approval right now.",
-                    "目前没有等待你审批的事项。",
-                )));
-            }
-            (None, [only]) => only.id,
-            (None, many) => {
-                let lines: Vec<String> = many
-                    .iter()
-                    .map(|a| {
-                        format!(
-                            "#{} {}: {} — {}",
-                            a.id,
-                            person(snap, a.employee_id),
-                            a.tool,
-                            a.reason
-                        )
-                    })
-                    .collect();
-                return Ok(Outcome::Say(lang.pick(
-                    format!(
-                        "{} things wait for you — which one? Say e.g. \"approve #{}\".\n{}",
-                        many.len(),
-                        many[0].id,
-                        lines.join("\n")
-                    ),
-                    format!(
-                        "有 {} 项等你审批，是哪一项？比如说“批准 #{}”。\n{}",
-                        many.len(),
-                        many[0].id,
-                        lines.join("\n")
-                    ),
-                )));
-            }
+        let id = match chosen(s, &waiting, snap, lang) {
+            Ok(id) => id,
+            Err(ask) => return Ok(Outcome::Say(ask)),
         };
         let decision = if approve {
             Decision::Approve
@@ -95,57 +60,85 @@ impl Secretary {
         };
         Ok(Outcome::Say(
             match self.approvals.decide(input, DecidedVia::Ui).await {
-                Ok(a) => {
-                    let who = person(snap, a.employee_id);
-                    match (a.status, a.error.as_deref(), lang) {
-                        (ApprovalStatus::Approved, None, Lang::Zh) => {
-                            format!(
-                                "已批准 #{id}：{who}——{}。已经执行。",
-                                crate::tools::clip(
-                                    &a.summary,
-                                    crate::tools::SHORT_DESCRIPTION_CHARS
-                                )
-                            )
-                        }
-                        (ApprovalStatus::Approved, None, Lang::En) => {
-                            format!(
-                                "Approved #{id}: {who} — {}. It was done.",
-                                crate::tools::clip(
-                                    &a.summary,
-                                    crate::tools::SHORT_DESCRIPTION_CHARS
-                                )
-                            )
-                        }
-                        (ApprovalStatus::Approved, Some(e), Lang::Zh) => {
-                            format!("已批准 #{id}，但执行失败：{e}")
-                        }
-                        (ApprovalStatus::Approved, Some(e), Lang::En) => {
-                            format!("Approved #{id}, but it failed: {e}")
-                        }
-                        (_, _, Lang::Zh) => {
-                            format!(
-                                "已拒绝 #{id}：{who}——{}。什么都没做。",
-                                crate::tools::clip(
-                                    &a.summary,
-                                    crate::tools::SHORT_DESCRIPTION_CHARS
-                                )
-                            )
-                        }
-                        (_, _, Lang::En) => {
-                            format!(
-                                "Rejected #{id}: {who} — {}. Nothing was done.",
-                                crate::tools::clip(
-                                    &a.summary,
-                                    crate::tools::SHORT_DESCRIPTION_CHARS
-                                )
-                            )
-                        }
-                    }
-                }
+                Ok(a) => decided(&a, snap, lang),
                 Err(ApprovalError::Storage(e)) => return Err(e.into()),
                 Err(e) => lang.pick(format!("I couldn't: {e}."), format!("没办成：{e}。")),
             },
         ))
+    }
+}
+
+/// The approval the boss means: the number they said, or the only one waiting. Otherwise
+/// the reply: nothing waits, or the list to choose from — the secretary never picks one.
+fn chosen(
+    s: &Slots,
+    waiting: &[approval::Model],
+    snap: &OrgSnapshot,
+    lang: Lang,
+) -> Result<i32, String> {
+    let named = s
+        .name
+        .as_deref()
+        .map(|n| n.trim().trim_start_matches('#').trim())
+        .and_then(|n| n.parse::<i32>().ok());
+    match (named, waiting) {
+        (Some(id), _) => Ok(id),
+        (None, []) => Err(lang.pick(
+            "Nothing is waiting for your approval right now.",
+            "目前没有等待你审批的事项。",
+        )),
+        (None, [only]) => Ok(only.id),
+        (None, many) => {
+            let lines: Vec<String> = many
+                .iter()
+                .map(|a| {
+                    format!(
+                        "#{} {}: {} — {}",
+                        a.id,
+                        person(snap, a.employee_id),
+                        a.tool,
+                        a.reason
+                    )
+                })
+                .collect();
+            Err(lang.pick(
+                format!(
+                    "{} things wait for you — which one? Say e.g. \"approve #{}\".\n{}",
+                    many.len(),
+                    many[0].id,
+                    lines.join("\n")
+                ),
+                format!(
+                    "有 {} 项等你审批，是哪一项？比如说“批准 #{}”。\n{}",
+                    many.len(),
+                    many[0].id,
+                    lines.join("\n")
+                ),
+            ))
+        }
+    }
+}
+
+/// What became of a decided approval: done, approved but failed, or rejected.
+fn decided(a: &ApprovalDto, snap: &OrgSnapshot, lang: Lang) -> String {
+    let id = a.id;
+    let who = person(snap, a.employee_id);
+    let what = clip(&a.summary, SHORT_DESCRIPTION_CHARS);
+    match (a.status, a.error.as_deref(), lang) {
+        (ApprovalStatus::Approved, None, Lang::Zh) => {
+            format!("已批准 #{id}：{who}——{what}。已经执行。")
+        }
+        (ApprovalStatus::Approved, None, Lang::En) => {
+            format!("Approved #{id}: {who} — {what}. It was done.")
+        }
+        (ApprovalStatus::Approved, Some(e), Lang::Zh) => {
+            format!("已批准 #{id}，但执行失败：{e}")
+        }
+        (ApprovalStatus::Approved, Some(e), Lang::En) => {
+            format!("Approved #{id}, but it failed: {e}")
+        }
+        (_, _, Lang::Zh) => format!("已拒绝 #{id}：{who}——{what}。什么都没做。"),
+        (_, _, Lang::En) => format!("Rejected #{id}: {who} — {what}. Nothing was done."),
     }
 }
 

@@ -88,6 +88,75 @@ impl Secretary {
         Outcome::Propose(proposals, say)
     }
 
+    /// Letting someone go waits for the boss's confirmation like every card.
+    pub(super) fn fire(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+        match self.person(s.name.as_deref(), snap, lang) {
+            Err(q) => Outcome::Say(q),
+            Ok(e) => Outcome::Propose(
+                vec![Proposal::Fire {
+                    employee_id: e.id,
+                    name: e.name.clone(),
+                }],
+                lang.pick(
+                    format!(
+                        "Firing {} can't be taken back lightly — please confirm.",
+                        e.name
+                    ),
+                    format!("确定要辞退{}吗？请确认。", e.name),
+                ),
+            ),
+        }
+    }
+
+    /// A new department, under the parent named if any.
+    pub(super) fn create_department(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+        let Some(name) = s.department.as_deref().or(s.new_name.as_deref()) else {
+            return Outcome::Say(lang.pick(
+                "What should the new department be called?",
+                "新部门叫什么名字？",
+            ));
+        };
+        let parent = match s.target_department.as_deref() {
+            None => None,
+            Some(p) => match self.department(Some(p), snap, lang) {
+                Ok(d) => Some(d),
+                Err(q) => return Outcome::Say(q),
+            },
+        };
+        Outcome::Propose(
+            vec![Proposal::CreateDepartment {
+                name: name.to_owned(),
+                parent_id: parent.map(|d| d.id),
+                parent_name: parent.map(|d| d.name.clone()),
+            }],
+            lang.pick(
+                format!("I'll create the {name} department."),
+                format!("我来新建{name}。"),
+            ),
+        )
+    }
+
+    pub(super) fn rename_department(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+        let d = match self.department(s.department.as_deref(), snap, lang) {
+            Ok(d) => d,
+            Err(q) => return Outcome::Say(q),
+        };
+        let Some(new_name) = s.new_name.as_deref() else {
+            return Outcome::Say(lang.pick("What should it be called?", "要改成什么名字？"));
+        };
+        Outcome::Propose(
+            vec![Proposal::RenameDepartment {
+                department_id: d.id,
+                old_name: d.name.clone(),
+                new_name: new_name.to_owned(),
+            }],
+            lang.pick(
+                format!("I'll rename {} to {new_name}.", d.name),
+                format!("我来把{}改名为{new_name}。", d.name),
+            ),
+        )
+    }
+
     /// Moves the person named, and any named with them ("把李娜和王强调到市场部"), to
     /// the target department: one card each.
     pub(super) fn transfer(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
@@ -151,48 +220,10 @@ impl Secretary {
         let Some(description) = s.description.as_deref().filter(|d| !d.trim().is_empty()) else {
             return Outcome::Say(lang.pick("What should the task be?", "要安排什么任务？"));
         };
-        let who = s.assignee.as_deref().or(s.name.as_deref());
-        let owner = match self.person(who, snap, lang) {
+        let description = description.trim();
+        let owner = match self.task_owner(s.assignee.as_deref().or(s.name.as_deref()), snap, lang) {
             Ok(e) => e,
-            Err(question) => {
-                // "ask Engineering to …": the department's lead takes it.
-                let dept =
-                    who.and_then(
-                        |w| match pick(w, &snap.departments, |d| d.id, |d| &d.name) {
-                            Pick::One(d) => Some(d),
-                            _ => None,
-                        },
-                    );
-                match dept.map(|d| {
-                    (
-                        d,
-                        d.lead_id
-                            .and_then(|id| snap.employees.iter().find(|e| e.id == id)),
-                    )
-                }) {
-                    Some((_, Some(lead))) => lead,
-                    // No lead: whoever is most willing to take work on (their archetype's
-                    // tendency, SPEC §4), the longest-serving among equals.
-                    Some((d, None)) => match snap
-                        .employees
-                        .iter()
-                        .filter(|e| e.department_id == Some(d.id))
-                        .max_by(|a, b| {
-                            willingness(a)
-                                .total_cmp(&willingness(b))
-                                .then(b.id.cmp(&a.id))
-                        }) {
-                        Some(e) => e,
-                        None => {
-                            return Outcome::Say(lang.pick(
-                                format!("{} has nobody in it yet to take the task.", d.name),
-                                format!("{}还没有人，这个任务暂时没人能接。", d.name),
-                            ));
-                        }
-                    },
-                    None => return Outcome::Say(question),
-                }
-            }
+            Err(q) => return Outcome::Say(q),
         };
         let requirement = match s.requirement.as_deref() {
             None => None,
@@ -206,27 +237,12 @@ impl Secretary {
             Err(q) => return Outcome::Say(q),
         };
         let helper_names: Vec<String> = helpers.iter().map(|e| e.name.clone()).collect();
-        let mut say = lang.pick(
-            format!("I'll give {} the task: {}.", owner.name, description.trim()),
-            format!("我来把这个任务交给{}：{}。", owner.name, description.trim()),
-        );
-        if !helper_names.is_empty() {
-            say.push_str(&lang.pick(
-                format!(" {} will work on it with them.", helper_names.join(", ")),
-                format!("{}会和{}一起做。", helper_names.join("、"), owner.name),
-            ));
-        }
-        if let Some(r) = requirement {
-            say.push_str(&lang.pick(
-                format!(" It is part of the requirement \"{}\".", r.name),
-                format!("这个任务属于需求“{}”。", r.name),
-            ));
-        }
+        let say = task_reply(owner, description, &helper_names, requirement, lang);
         Outcome::Propose(
             vec![Proposal::AssignTask {
                 employee_id: owner.id,
                 name: owner.name.clone(),
-                description: description.trim().to_owned(),
+                description: description.to_owned(),
                 requirement_id: requirement.map(|r| r.id),
                 requirement_name: requirement.map(|r| r.name.clone()),
                 participant_ids: helpers.iter().map(|e| e.id).collect(),
@@ -234,6 +250,51 @@ impl Secretary {
             }],
             say,
         )
+    }
+
+    /// Who takes a task: the person named, or — "ask Engineering to …" — the department's
+    /// lead, else its most willing member. Otherwise the question to ask.
+    fn task_owner<'a>(
+        &self,
+        who: Option<&str>,
+        snap: &'a OrgSnapshot,
+        lang: Lang,
+    ) -> Result<&'a EmployeeDto, String> {
+        let question = match self.person(who, snap, lang) {
+            Ok(e) => return Ok(e),
+            Err(q) => q,
+        };
+        let dept = who.and_then(
+            |w| match pick(w, &snap.departments, |d| d.id, |d| &d.name) {
+                Pick::One(d) => Some(d),
+                _ => None,
+            },
+        );
+        let Some(d) = dept else {
+            return Err(question);
+        };
+        if let Some(lead) = d
+            .lead_id
+            .and_then(|id| snap.employees.iter().find(|e| e.id == id))
+        {
+            return Ok(lead);
+        }
+        // No lead: whoever is most willing to take work on (their archetype's tendency,
+        // SPEC §4), the longest-serving among equals.
+        snap.employees
+            .iter()
+            .filter(|e| e.department_id == Some(d.id))
+            .max_by(|a, b| {
+                willingness(a)
+                    .total_cmp(&willingness(b))
+                    .then(b.id.cmp(&a.id))
+            })
+            .ok_or_else(|| {
+                lang.pick(
+                    format!("{} has nobody in it yet to take the task.", d.name),
+                    format!("{}还没有人，这个任务暂时没人能接。", d.name),
+                )
+            })
     }
 
     /// A requirement (project) in a department, with its own group chat.
@@ -439,6 +500,33 @@ impl Secretary {
             ),
         )
     }
+}
+
+/// What the secretary says about a task card: who takes it, who helps, which requirement.
+fn task_reply(
+    owner: &EmployeeDto,
+    description: &str,
+    helper_names: &[String],
+    requirement: Option<&crate::work::RequirementDto>,
+    lang: Lang,
+) -> String {
+    let mut say = lang.pick(
+        format!("I'll give {} the task: {description}.", owner.name),
+        format!("我来把这个任务交给{}：{description}。", owner.name),
+    );
+    if !helper_names.is_empty() {
+        say.push_str(&lang.pick(
+            format!(" {} will work on it with them.", helper_names.join(", ")),
+            format!("{}会和{}一起做。", helper_names.join("、"), owner.name),
+        ));
+    }
+    if let Some(r) = requirement {
+        say.push_str(&lang.pick(
+            format!(" It is part of the requirement \"{}\".", r.name),
+            format!("这个任务属于需求“{}”。", r.name),
+        ));
+    }
+    say
 }
 
 fn willingness(e: &EmployeeDto) -> f32 {

@@ -120,6 +120,13 @@ impl std::fmt::Debug for Secretary {
     }
 }
 
+/// A turn as stored: both messages, and each card's id with whether it is destructive.
+struct StoredTurn {
+    boss: secretary_message::Model,
+    reply: secretary_message::Model,
+    cards: Vec<(i32, bool)>,
+}
+
 /// What the secretary makes of one intent.
 pub(super) enum Outcome {
     Say(String),
@@ -162,8 +169,8 @@ impl Secretary {
         self.tasks.reopen();
     }
 
-    /// A new hire joins their department's group chat at once, then posts a
-    /// self-introduction written by their own model. The writing runs in the background
+    /// A new hire (already in their department's group chat: the hire put them there)
+    /// posts a self-introduction written by their own model. The writing runs in the background
     /// (a model may take seconds); a failure is logged, never faked.
     pub(super) async fn welcome(&self, e: &EmployeeDto) -> Result<(), DbErr> {
         let Some(dept_id) = e.department_id else {
@@ -180,8 +187,8 @@ impl Secretary {
         ) else {
             return Ok(());
         };
+        // The hire already put them in this chat; the greeting goes there.
         let chat = self.chats.department_chat(dept.id, &dept.name).await?;
-        self.chats.join(chat.id, e.id).await?;
         let others: Vec<String> = snap
             .employees
             .iter()
@@ -258,13 +265,41 @@ impl Secretary {
             _ => Lang::En,
         };
         let parse = self.parse_with(text, &snap).await;
+        let (lines, proposals) = self.answer(text, &parse, &snap, lang).await?;
+        let StoredTurn { boss, reply, cards } = self.record_turn(text, &lines, &proposals).await?;
+        // What the model tier proposes always waits for the boss, even with --yes.
+        if auto_confirm && parse.tier == super::intent::Tier::Rules {
+            for (id, destructive) in &cards {
+                if !destructive {
+                    // A failure is recorded on the card; the turn itself still succeeds.
+                    let _ = self.confirm(*id, None).await;
+                }
+            }
+        }
+        let actions = q::actions_of_messages(&self.db, vec![reply.id]).await?;
+        Ok(SecretaryTurn {
+            boss: message_dto(&boss, vec![]),
+            parse,
+            reply: message_dto(&reply, actions.iter().collect()),
+        })
+    }
+
+    /// The reply's lines and the cards it proposes: small talk written by the model, or
+    /// one answer per intent; a clarifying question when nothing came of it.
+    async fn answer(
+        &self,
+        text: &str,
+        parse: &Parse,
+        snap: &OrgSnapshot,
+        lang: Lang,
+    ) -> SecretaryResult<(Vec<String>, Vec<Proposal>)> {
         let mut lines = Vec::new();
         let mut proposals = Vec::new();
         // Names proposed earlier in this message count as taken for the next hire.
         let mut taken: Vec<String> = snap.employees.iter().map(|e| e.name.clone()).collect();
         let small_talk = parse.intents.iter().all(|i| i.kind == IntentKind::Chitchat);
         let written = match small_talk {
-            true => self.small_talk(text, &snap, lang).await,
+            true => self.small_talk(text, snap, lang).await,
             false => None,
         };
         let todo: &[Intent] = if written.is_some() {
@@ -275,7 +310,7 @@ impl Secretary {
         lines.extend(written);
         for intent in todo {
             match self
-                .handle(intent, parse.tier, &snap, lang, &mut taken)
+                .handle(intent, parse.tier, snap, lang, &mut taken)
                 .await?
             {
                 Outcome::Say(s) => lines.push(s),
@@ -288,7 +323,16 @@ impl Secretary {
         if lines.is_empty() {
             lines.push(clarify(lang));
         }
+        Ok((lines, proposals))
+    }
 
+    /// Stores the boss's message, the reply and its cards in one transaction.
+    async fn record_turn(
+        &self,
+        text: &str,
+        lines: &[String],
+        proposals: &[Proposal],
+    ) -> SecretaryResult<StoredTurn> {
         let now = Utc::now();
         let txn = self.db.begin().await?;
         // A turn that proposes actions is an instruction: what its cards cause carries
@@ -298,30 +342,17 @@ impl Secretary {
         } else {
             Some(crate::trace::start(&txn, crate::trace::Origin::Secretary, text, None, now).await?)
         };
-        let boss = q::insert_message(
-            &txn,
-            secretary_message::ActiveModel {
-                id: NotSet,
-                at: Set(now),
-                role: Set("boss".into()),
-                text: Set(text.to_owned()),
-                trace_id: Set(trace.clone()),
-            },
-        )
-        .await?;
-        let reply = q::insert_message(
-            &txn,
-            secretary_message::ActiveModel {
-                id: NotSet,
-                at: Set(now),
-                role: Set("secretary".into()),
-                text: Set(lines.join("\n")),
-                trace_id: Set(trace),
-            },
-        )
-        .await?;
-        let mut ids = Vec::new();
-        for p in &proposals {
+        let message = |role: &str, text: String| secretary_message::ActiveModel {
+            id: NotSet,
+            at: Set(now),
+            role: Set(role.into()),
+            text: Set(text),
+            trace_id: Set(trace.clone()),
+        };
+        let boss = q::insert_message(&txn, message("boss", text.to_owned())).await?;
+        let reply = q::insert_message(&txn, message("secretary", lines.join("\n"))).await?;
+        let mut cards = Vec::new();
+        for p in proposals {
             let row = q::insert_action(
                 &txn,
                 secretary_action::ActiveModel {
@@ -338,25 +369,10 @@ impl Secretary {
                 },
             )
             .await?;
-            ids.push((row.id, p.is_destructive()));
+            cards.push((row.id, p.is_destructive()));
         }
         txn.commit().await?;
-
-        // What the model tier proposes always waits for the boss, even with --yes.
-        if auto_confirm && parse.tier == super::intent::Tier::Rules {
-            for (id, destructive) in &ids {
-                if !destructive {
-                    // A failure is recorded on the card; the turn itself still succeeds.
-                    let _ = self.confirm(*id, None).await;
-                }
-            }
-        }
-        let actions = q::actions_of_messages(&self.db, vec![reply.id]).await?;
-        Ok(SecretaryTurn {
-            boss: message_dto(&boss, vec![]),
-            parse,
-            reply: message_dto(&reply, actions.iter().collect()),
-        })
+        Ok(StoredTurn { boss, reply, cards })
     }
 
     /// Small talk is written by the secretary's model and streamed to the UI as it
@@ -522,70 +538,17 @@ impl Secretary {
         if !intent.is_confident()
             && !matches!(intent.kind, IntentKind::Chitchat | IntentKind::Question)
         {
-            return Ok(Outcome::Say(match intent.kind {
-                IntentKind::HireEmployee => lang.pick(
-                    "Whom should I hire? Tell me the role, e.g. \"hire a frontend engineer for Engineering\".",
-                    "要招什么岗位呢？比如“给工程部招一个前端工程师”。",
-                ),
-                _ => clarify(lang),
-            }));
+            return Ok(Outcome::Say(unsure(intent.kind, lang)));
         }
         Ok(match intent.kind {
             IntentKind::HireEmployee => self.hire(s, snap, lang, taken),
-            IntentKind::FireEmployee => match self.person(s.name.as_deref(), snap, lang) {
-                Err(q) => Outcome::Say(q),
-                Ok(e) => Outcome::Propose(
-                    vec![Proposal::Fire {
-                        employee_id: e.id,
-                        name: e.name.clone(),
-                    }],
-                    lang.pick(
-                        format!("Firing {} can't be taken back lightly — please confirm.", e.name),
-                        format!("确定要辞退{}吗？请确认。", e.name),
-                    ),
-                ),
-            },
+            IntentKind::FireEmployee => self.fire(s, snap, lang),
             IntentKind::TransferEmployee => self.transfer(s, snap, lang),
-            IntentKind::CreateDepartment => {
-                let Some(name) = s.department.as_deref().or(s.new_name.as_deref()) else {
-                    return Ok(Outcome::Say(lang.pick("What should the new department be called?", "新部门叫什么名字？")));
-                };
-                let parent = match s.target_department.as_deref() {
-                    None => None,
-                    Some(p) => match self.department(Some(p), snap, lang) {
-                        Ok(d) => Some(d),
-                        Err(q) => return Ok(Outcome::Say(q)),
-                    },
-                };
-                Outcome::Propose(
-                    vec![Proposal::CreateDepartment {
-                        name: name.to_owned(),
-                        parent_id: parent.map(|d| d.id),
-                        parent_name: parent.map(|d| d.name.clone()),
-                    }],
-                    lang.pick(format!("I'll create the {name} department."), format!("我来新建{name}。")),
-                )
-            }
-            IntentKind::RenameDepartment => match (self.department(s.department.as_deref(), snap, lang), s.new_name.as_deref()) {
-                (Err(q), _) => Outcome::Say(q),
-                (Ok(_), None) => Outcome::Say(lang.pick("What should it be called?", "要改成什么名字？")),
-                (Ok(d), Some(new_name)) => Outcome::Propose(
-                    vec![Proposal::RenameDepartment {
-                        department_id: d.id,
-                        old_name: d.name.clone(),
-                        new_name: new_name.to_owned(),
-                    }],
-                    lang.pick(format!("I'll rename {} to {new_name}.", d.name), format!("我来把{}改名为{new_name}。", d.name)),
-                ),
-            },
-            IntentKind::SetPolicy if s.level.is_some() || s.amount.is_some() => Outcome::Propose(
-                vec![Proposal::SetPolicy {
-                    level: s.level,
-                    daily_budget_usd: s.amount,
-                }],
-                lang.pick("I'll update the company policy.", "我来更新公司的审批和预算设置。"),
-            ),
-                        IntentKind::AskStatus | IntentKind::RequestReport => {
+            IntentKind::CreateDepartment => self.create_department(s, snap, lang),
+            IntentKind::RenameDepartment => self.rename_department(s, snap, lang),
+            IntentKind::DeleteDepartment => self.delete_department(s, snap, lang),
+            IntentKind::SetPolicy => set_policy(s, lang),
+            IntentKind::AskStatus | IntentKind::RequestReport => {
                 let tasks = self.work.pending().await?;
                 let requirements = self.work.requirements().await?;
                 Outcome::Say(self.facts(s, snap, lang, &tasks, &requirements))
@@ -603,7 +566,6 @@ impl Secretary {
                 "你好！可以让我招人、调岗、辞退，或者问问公司现在的情况。",
             )),
             IntentKind::Question => Outcome::Say(capabilities(lang)),
-            IntentKind::DeleteDepartment => self.delete_department(s, snap, lang),
             IntentKind::AssignTask => {
                 let requirements = match s.requirement {
                     Some(_) => self.work.requirements().await?,
@@ -616,10 +578,6 @@ impl Secretary {
                 self.set_reviewer(s, snap, &requirements, lang)
             }
             IntentKind::CreateRequirement => self.create_requirement(s, snap, lang),
-            IntentKind::SetPolicy => Outcome::Say(lang.pick(
-                "Which policy should change? Say e.g. \"approvals: manual\" or \"daily budget $5\".",
-                "要改哪项设置？比如“审批改成手动”或“每日预算5美元”。",
-            )),
             IntentKind::ConveneMeeting => self.convene_meeting(s, snap, lang),
             IntentKind::Unknown => Outcome::Say(clarify(lang)),
         })
@@ -714,4 +672,35 @@ pub(super) fn action_dto(a: &secretary_action::Model) -> ActionDto {
             .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
         error: a.error.clone(),
     }
+}
+
+/// What to ask when the secretary is not sure what the boss wants done.
+fn unsure(kind: IntentKind, lang: Lang) -> String {
+    match kind {
+        IntentKind::HireEmployee => lang.pick(
+            "Whom should I hire? Tell me the role, e.g. \"hire a frontend engineer for Engineering\".",
+            "要招什么岗位呢？比如“给工程部招一个前端工程师”。",
+        ),
+        _ => clarify(lang),
+    }
+}
+
+/// A policy card when the boss named a level or a budget; otherwise ask which.
+fn set_policy(s: &super::intent::Slots, lang: Lang) -> Outcome {
+    if s.level.is_none() && s.amount.is_none() {
+        return Outcome::Say(lang.pick(
+            "Which policy should change? Say e.g. \"approvals: manual\" or \"daily budget $5\".",
+            "要改哪项设置？比如“审批改成手动”或“每日预算5美元”。",
+        ));
+    }
+    Outcome::Propose(
+        vec![Proposal::SetPolicy {
+            level: s.level,
+            daily_budget_usd: s.amount,
+        }],
+        lang.pick(
+            "I'll update the company policy.",
+            "我来更新公司的审批和预算设置。",
+        ),
+    )
 }

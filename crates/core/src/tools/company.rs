@@ -159,8 +159,7 @@ impl Tool for Hire {
     type Output = EmployeeDto;
 
     async fn run(cx: &ToolContext<'_>, args: HireArgs) -> Result<EmployeeDto, ToolError> {
-        // As `AppCore::hire`: the new hire also joins their department's chat.
-        let e = cx
+        Ok(cx
             .runtime
             .org
             .hire(NewEmployee {
@@ -170,12 +169,7 @@ impl Tool for Hire {
                 manager_id: None,
                 archetype: None,
             })
-            .await?;
-        cx.runtime
-            .chats
-            .follow_department(e.id, e.department_id)
-            .await?;
-        Ok(e)
+            .await?)
     }
 
     fn describe(args: &HireArgs) -> String {

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Risk, Tool, ToolContext, ToolError};
 use crate::mind::memory_rules::{MemoryKind, Visibility};
-use crate::mind::profile::NewMemory;
+use crate::mind::minds::NewMemory;
 use crate::types::read_name;
 
 /// The longest commitment text (what is promised, to whom, by when).

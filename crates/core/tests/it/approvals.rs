@@ -15,7 +15,7 @@ use cubicle_core::clock::{Clock as _, ManualClock};
 use cubicle_core::mailbox::{MailFilter, MailKind};
 use cubicle_core::meeting::arbitration::Role;
 use cubicle_core::mind::memory_rules::{MemoryKind, Visibility};
-use cubicle_core::mind::profile::NewMemory;
+use cubicle_core::mind::minds::NewMemory;
 use cubicle_core::tools::{ToolCall, ToolError, ToolsConfig};
 use cubicle_core::types::*;
 use serde_json::json;
@@ -519,8 +519,8 @@ async fn changed_arguments_cannot_ride_an_existing_approval() {
 
     // Someone edits the stored arguments behind the approval's back.
     use cubicle_store::ConnectionTrait;
-    c.core
-        .db
+    c.db()
+        .await
         .execute_unprepared(&format!(
             r#"UPDATE approval SET args = '{{"path": "b.txt", "content": "evil"}}' WHERE id = {id}"#
         ))

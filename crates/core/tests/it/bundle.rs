@@ -15,7 +15,7 @@ use cubicle_core::error::ErrorCode;
 use cubicle_core::meeting::OpenMeeting;
 use cubicle_core::meeting::moderator::Strategy;
 use cubicle_core::mind::memory_rules::{MemoryKind, Visibility};
-use cubicle_core::mind::profile::NewMemory;
+use cubicle_core::mind::minds::NewMemory;
 use cubicle_core::secrets::{SecretError, SecretStore};
 use cubicle_core::tools::ToolCall;
 use cubicle_core::types::*;
@@ -30,7 +30,15 @@ use crate::work::{Stage, engineering, seed_000};
 /// A database with no company in it (what a fresh install or `--db new.db` is).
 pub(crate) struct Empty {
     pub(crate) core: AppCore,
+    url: String,
     _dir: TempDir,
+}
+
+impl Empty {
+    /// A connection of the test's own, to look at what the import stored.
+    pub(crate) async fn db(&self) -> cubicle_store::Db {
+        cubicle_store::db::connect(&self.url).await.unwrap()
+    }
 }
 
 pub(crate) async fn empty_db(clock: SharedClock) -> Empty {
@@ -48,7 +56,11 @@ pub(crate) async fn empty_db(clock: SharedClock) -> Empty {
     )
     .await
     .unwrap();
-    Empty { core, _dir: dir }
+    Empty {
+        core,
+        url,
+        _dir: dir,
+    }
 }
 
 /// The seed-000 story played out, plus what it does not reach: a sub-department with a
@@ -362,6 +374,7 @@ async fn seed_000_company_survives_export_and_import_into_a_fresh_database() {
 
     // The imported company keeps working: new rows get new ids, nothing collides.
     let eve = new
+        .org
         .hire(NewEmployee {
             name: "Eve".into(),
             title: "QA".into(),
@@ -391,10 +404,10 @@ async fn import_into_a_database_with_a_company_is_refused_and_changes_nothing() 
     assert_eq!(before.tables, after.tables, "nothing changed");
 }
 
-async fn assert_empty(core: &AppCore) {
-    let counts = cubicle_store::bundle::counts(&core.db).await.unwrap();
+async fn assert_empty(co: &Empty) {
+    let counts = cubicle_store::bundle::counts(&co.db().await).await.unwrap();
     assert!(counts.iter().all(|(_, n)| *n == 0), "{counts:?}");
-    assert!(core.org.company().await.unwrap().is_none());
+    assert!(co.core.org.company().await.unwrap().is_none());
 }
 
 async fn small_bundle_json() -> String {
@@ -433,7 +446,7 @@ async fn a_truncated_or_corrupted_bundle_gets_a_clear_error_and_imports_nothing(
     v["tables"]["employee"][0]["id"] = json!("seven");
     let err = bundle::parse(&v.to_string()).unwrap_err();
     assert_eq!(err.code(), ErrorCode::BundleInvalid);
-    assert_empty(&fresh.core).await;
+    assert_empty(&fresh).await;
 
     // And after all that, the good one still goes in.
     bundle::import(&fresh.core, bundle::parse(&good).unwrap())
@@ -459,7 +472,7 @@ async fn a_bundle_from_a_newer_cubicle_is_refused_before_anything_is_read() {
     b.schema_version = bundle::SCHEMA_VERSION + 1;
     let err = bundle::import(&fresh.core, b).await.unwrap_err();
     assert_eq!(err.code(), ErrorCode::BundleTooNew);
-    assert_empty(&fresh.core).await;
+    assert_empty(&fresh).await;
 }
 
 #[tokio::test]
@@ -512,7 +525,7 @@ async fn a_version_1_bundle_still_imports() {
         .await
         .unwrap();
     assert_eq!(report.employees, 1);
-    let tasks = cubicle_store::work::list_tasks(&fresh.core.db, 10)
+    let tasks = cubicle_store::work::list_tasks(&fresh.db().await, 10)
         .await
         .unwrap();
     assert_eq!(tasks.len(), 1);
@@ -535,7 +548,7 @@ async fn a_version_2_bundle_without_cached_tokens_still_imports() {
     use sea_orm::ActiveValue::{NotSet, Set};
     let source = TestCompany::new().await;
     cubicle_store::models::insert_ledger(
-        &source.core.db,
+        &source.db().await,
         cost_ledger::ActiveModel {
             id: NotSet,
             at: Set(chrono::Utc::now()),
@@ -578,7 +591,7 @@ async fn a_version_2_bundle_without_cached_tokens_still_imports() {
     bundle::import(&fresh.core, bundle::parse(&v.to_string()).unwrap())
         .await
         .unwrap();
-    let rows = cubicle_store::models::ledger_since(&fresh.core.db, chrono::DateTime::UNIX_EPOCH)
+    let rows = cubicle_store::models::ledger_since(&fresh.db().await, chrono::DateTime::UNIX_EPOCH)
         .await
         .unwrap();
     assert_eq!(rows.len(), 1);
@@ -626,6 +639,51 @@ async fn network_access_for_an_employees_sandbox_comes_in_off_and_old_bundles_st
 }
 
 #[tokio::test]
+async fn a_bundle_from_before_the_last_mood_was_dropped_still_imports() {
+    let source = TestCompany::new().await;
+    let dev = source.hire("Dev", "Engineer", None).await;
+    let mut v: Value = serde_json::from_str(
+        &bundle::to_json(&bundle::export(&source.core).await.unwrap()).unwrap(),
+    )
+    .unwrap();
+    // What Cubicle wrote when employee_state still kept the last thought's mood.
+    v["schemaVersion"] = json!(4);
+    v["tables"]["employee_state"] = json!([{
+        "employee_id": dev.id,
+        "patience": 80.0,
+        "fatigue": 10.0,
+        "stress": 5.0,
+        "last_interest": 7,
+        "last_saturation": 3,
+        "review_rejections": 1,
+        "updated_at": "2026-11-30T09:00:00Z",
+    }]);
+    let older = empty_db(cubicle_core::clock::SystemClock::shared()).await;
+    let report = bundle::import(&older.core, bundle::parse(&v.to_string()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(report.employees, 1);
+    let state = bundle::export(&older.core)
+        .await
+        .unwrap()
+        .tables
+        .employee_state;
+    assert_eq!(
+        state
+            .iter()
+            .map(|s| (s.employee_id, s.patience, s.review_rejections))
+            .collect::<Vec<_>>(),
+        vec![(dev.id, 80.0, 1)],
+        "the rest of the row came in"
+    );
+
+    // In a bundle of this version the field is unknown, and an unknown field is refused.
+    v["schemaVersion"] = json!(bundle::SCHEMA_VERSION);
+    let err = bundle::parse(&v.to_string()).unwrap_err();
+    assert!(err.to_string().contains("last_interest"), "{err}");
+}
+
+#[tokio::test]
 async fn a_bundle_that_fails_halfway_leaves_the_database_empty() {
     let good = small_bundle_json().await;
     let mut b = bundle::parse(&good).unwrap();
@@ -658,7 +716,7 @@ async fn a_bundle_that_fails_halfway_leaves_the_database_empty() {
     assert!(matches!(err, BundleError::Rejected(_)), "{err:?}");
     assert_eq!(err.code(), ErrorCode::BundleInvalid);
     assert!(err.to_string().contains("nothing was imported"), "{err}");
-    assert_empty(&fresh.core).await;
+    assert_empty(&fresh).await;
 
     // Two companies in one bundle are refused up front.
     let mut two = bundle::parse(&good).unwrap();
@@ -667,7 +725,7 @@ async fn a_bundle_that_fails_halfway_leaves_the_database_empty() {
     two.tables.company.push(other);
     let err = bundle::import(&fresh.core, two).await.unwrap_err();
     assert_eq!(err.code(), ErrorCode::BundleInvalid);
-    assert_empty(&fresh.core).await;
+    assert_empty(&fresh).await;
 }
 
 /// A keychain in memory: what matters here is that a key *is* stored for the provider.

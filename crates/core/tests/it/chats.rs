@@ -4,6 +4,7 @@
 use cubicle_core::chat::gates::ChatMode;
 use cubicle_core::chat::{ChatKind, CreateGroup, PostMessage};
 use cubicle_core::types::*;
+use cubicle_store::ConnectionTrait;
 
 use crate::util::TestCompany;
 
@@ -15,15 +16,16 @@ async fn the_boss_posts_anywhere_reads_and_sees_unread_counts() {
     let hire = |name: &'static str, dept: i32| {
         let core = co.core.clone();
         async move {
-            core.hire(NewEmployee {
-                name: name.into(),
-                title: "Engineer".into(),
-                department_id: Some(dept),
-                manager_id: None,
-                archetype: None,
-            })
-            .await
-            .unwrap()
+            core.org
+                .hire(NewEmployee {
+                    name: name.into(),
+                    title: "Engineer".into(),
+                    department_id: Some(dept),
+                    manager_id: None,
+                    archetype: None,
+                })
+                .await
+                .unwrap()
         }
     };
     let alice = hire("Alice Chen", eng.id).await;
@@ -111,6 +113,7 @@ async fn the_boss_posts_anywhere_reads_and_sees_unread_counts() {
 
     // Moving Bob moves his department chat membership.
     co.core
+        .org
         .move_employee(MoveEmployee {
             employee_id: bob.id,
             department_id: Some(design.id),
@@ -132,4 +135,112 @@ async fn the_boss_posts_anywhere_reads_and_sees_unread_counts() {
 #[test]
 fn the_boss_posts_anywhere_reads_and_sees_unread_counts_on_postgres() {
     crate::pg::on_postgres(the_boss_posts_anywhere_reads_and_sees_unread_counts);
+}
+
+/// Which department chats `employee` is in.
+async fn department_chats_of(co: &TestCompany, employee: i32) -> Vec<i32> {
+    let mut ids = Vec::new();
+    for c in co.core.chats.list().await.unwrap() {
+        if c.kind == ChatKind::Department
+            && co
+                .core
+                .chats
+                .members(c.id)
+                .await
+                .unwrap()
+                .contains(&employee)
+        {
+            ids.push(c.department_id.unwrap());
+        }
+    }
+    ids
+}
+
+#[tokio::test]
+async fn every_org_change_keeps_department_chats_in_step_by_itself() {
+    let co = TestCompany::new().await;
+    let eng = co.dept("Engineering", None).await;
+    let design = co.dept("Design", None).await;
+    let ops = co.dept("Operations", None).await;
+    let org = &co.core.org;
+
+    // A hire through the org service alone lands in the department's chat.
+    let ada = co.hire("Ada", "Engineer", Some(eng.id)).await;
+    assert_eq!(department_chats_of(&co, ada.id).await, vec![eng.id]);
+    // Nobody without a department is in any department chat.
+    let loner = co.hire("Lone", "Engineer", None).await;
+    assert!(department_chats_of(&co, loner.id).await.is_empty());
+
+    // A move takes them out of the old chat and into the new one.
+    org.move_employee(MoveEmployee {
+        employee_id: ada.id,
+        department_id: Some(design.id),
+    })
+    .await
+    .unwrap();
+    assert_eq!(department_chats_of(&co, ada.id).await, vec![design.id]);
+    // Leaving every department leaves every department chat.
+    org.move_employee(MoveEmployee {
+        employee_id: ada.id,
+        department_id: None,
+    })
+    .await
+    .unwrap();
+    assert!(department_chats_of(&co, ada.id).await.is_empty());
+
+    // Deleting a department moves its people into the receiving department's chat.
+    org.move_employee(MoveEmployee {
+        employee_id: ada.id,
+        department_id: Some(design.id),
+    })
+    .await
+    .unwrap();
+    org.delete_department(DeleteDepartment {
+        id: design.id,
+        reassign_to: Some(ops.id),
+    })
+    .await
+    .unwrap();
+    assert_eq!(department_chats_of(&co, ada.id).await, vec![ops.id]);
+}
+
+// SQLite only: the refusing trigger is written in SQLite's dialect.
+#[tokio::test]
+async fn a_hire_whose_chat_membership_fails_is_not_made() {
+    let co = TestCompany::new().await;
+    let eng = co.dept("Engineering", None).await;
+    let before = co.core.org.snapshot().await.unwrap().employees.len();
+    // The store refuses any new chat membership: the hire's own write must roll back
+    // with it, leaving no employee outside their department's chat.
+    let db = co.db().await;
+    db.execute_unprepared(
+        "CREATE TRIGGER refuse_members BEFORE INSERT ON chat_member \
+         BEGIN SELECT RAISE(ABORT, 'membership refused'); END;",
+    )
+    .await
+    .unwrap();
+    let err = co
+        .core
+        .org
+        .hire(NewEmployee {
+            name: "Ada".into(),
+            title: "Engineer".into(),
+            department_id: Some(eng.id),
+            manager_id: None,
+            archetype: None,
+        })
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("membership refused"), "{err}");
+    assert_eq!(
+        co.core.org.snapshot().await.unwrap().employees.len(),
+        before
+    );
+
+    // Once the store accepts memberships again, the same hire goes through whole.
+    db.execute_unprepared("DROP TRIGGER refuse_members")
+        .await
+        .unwrap();
+    let ada = co.hire("Ada", "Engineer", Some(eng.id)).await;
+    assert_eq!(department_chats_of(&co, ada.id).await, vec![eng.id]);
 }

@@ -154,7 +154,7 @@ async fn a_simulated_day_in_a_six_person_department_keeps_every_gate() {
     assert!(!alice.relationships.is_empty());
     assert!(alice.relationships.iter().all(|r| r.affinity <= 100));
     // The rolling chat summary is written by the thoughts.
-    let summary = cubicle_store::mind::chat_summary(&w.co.core.db, w.dept_chat)
+    let summary = cubicle_store::mind::chat_summary(&w.co.db().await, w.dept_chat)
         .await
         .unwrap()
         .expect("a rolling summary");
@@ -279,6 +279,7 @@ async fn two_employees_talk_through_the_real_built_in_model_offline() {
     let eng = co.dept("Engineering", None).await;
     let alice = co
         .core
+        .org
         .hire(NewEmployee {
             name: "Alice".into(),
             title: "Backend Engineer".into(),
@@ -290,6 +291,7 @@ async fn two_employees_talk_through_the_real_built_in_model_offline() {
         .unwrap();
     let bob = co
         .core
+        .org
         .hire(NewEmployee {
             name: "Bob".into(),
             title: "QA Engineer".into(),

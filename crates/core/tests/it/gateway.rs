@@ -177,7 +177,7 @@ pub(crate) fn route(id: &str) -> Route {
 pub(crate) async fn ledger(h: &Harness) -> Vec<cost_ledger::Model> {
     cost_ledger::Entity::find()
         .order_by_asc(cost_ledger::Column::Id)
-        .all(&h.core.db)
+        .all(&cubicle_store::db::connect(&h.url).await.unwrap())
         .await
         .unwrap()
 }

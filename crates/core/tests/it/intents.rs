@@ -12,7 +12,8 @@ use cubicle_core::secretary::{CONFIDENT, Intent, IntentKind, Parse, Tier, parse_
 use serde::Deserialize;
 use serde_json::Value;
 
-/// Issue 4: the rule tier must get at least this share of the corpus right.
+/// The rule tier must get at least this share of the corpus right: below it, too many plain
+/// instructions would fall through to a model (or to a question) that the rules should answer.
 const REQUIRED_ACCURACY: f64 = 0.95;
 
 #[derive(Deserialize)]

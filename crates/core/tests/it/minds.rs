@@ -4,8 +4,8 @@
 use chrono::{DateTime, TimeDelta, Utc};
 use cubicle_core::clock::ManualClock;
 use cubicle_core::mind::memory_rules::{MemoryKind, Viewer, Visibility};
-use cubicle_core::mind::profile::Minds;
-use cubicle_core::mind::profile::{NewMemory, ResetRelationships};
+use cubicle_core::mind::minds::Minds;
+use cubicle_core::mind::minds::{NewMemory, ResetRelationships};
 use cubicle_core::mind::stamina::{StaminaEvent, Zone};
 
 use crate::util::TestCompany;

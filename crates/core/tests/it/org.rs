@@ -23,6 +23,17 @@ async fn boss_builds_a_department_tree_and_hires_into_it() {
     assert_eq!(snap.employees.len(), 1);
     assert_eq!(snap.employees[0].department_id, Some(fe.id));
 
+    let fe_chat = co
+        .core
+        .chats
+        .find_department_chat(fe.id)
+        .await
+        .unwrap()
+        .expect("the department's chat");
+    assert_eq!(
+        co.core.chats.members(fe_chat.id).await.unwrap(),
+        vec![alice.id]
+    );
     assert_eq!(
         co.drain_events(),
         vec![
@@ -34,6 +45,10 @@ async fn boss_builds_a_department_tree_and_hires_into_it() {
             },
             DomainEvent::EmployeeHired {
                 employee_id: alice.id
+            },
+            // The hire put Alice in her department's chat, in the same transaction.
+            DomainEvent::ChatChanged {
+                chat_id: fe_chat.id
             },
         ]
     );
@@ -434,7 +449,7 @@ async fn an_org_survives_reopening_the_database() {
             })
             .await
             .expect("hire");
-        core.db.clone().close().await.expect("close");
+        core.close().await.expect("close");
     }
     let core = cubicle_core::AppCore::open(&url).await.expect("reopen");
     let snap = core.org.snapshot().await.expect("snapshot");

@@ -59,14 +59,14 @@ async fn keys_from_before_scopes_move_under_their_company_once_and_never_into_an
     store
         .set(&p.id, &ApiKey::new("sk-legacy-0123456789"))
         .unwrap();
-    co.core
-        .db
+    co.db()
+        .await
         .execute_unprepared("UPDATE company SET secret_scope = NULL")
         .await
         .unwrap();
 
     let reopened = co.another_process().await;
-    let scope = company_scope(&reopened.db).await.unwrap().unwrap();
+    let scope = company_scope(&co.db().await).await.unwrap().unwrap();
     assert!(!scope.newly_drawn, "drawn when the database was opened");
     assert_eq!(
         store

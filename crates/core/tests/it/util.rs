@@ -83,6 +83,14 @@ impl TestCompany {
         }
     }
 
+    /// A connection of the test's own to the company's database, to look at (or break)
+    /// what the app stored: the app keeps its connection to itself.
+    pub async fn db(&self) -> cubicle_store::Db {
+        cubicle_store::db::connect(&self.url)
+            .await
+            .expect("a second connection to the test database")
+    }
+
     /// Puts the host of `url` on the boss's webhook allowlist.
     pub async fn allow_webhooks_to(&self, url: &str) {
         let mut list = self.core.approvals.webhook_destinations().await.unwrap();

@@ -151,16 +151,19 @@ pub(crate) async fn engineering(stage: &Stage) -> (i32, i32, i32, i32) {
     let eng = co.dept("Engineering", None).await;
     let alice = co
         .core
+        .org
         .hire(hire("Alice", "Backend Engineer", eng.id))
         .await
         .unwrap();
     let bob = co
         .core
+        .org
         .hire(hire("Bob", "API Engineer", eng.id))
         .await
         .unwrap();
     let charlie = co
         .core
+        .org
         .hire(hire("Charlie", "Performance Engineer", eng.id))
         .await
         .unwrap();

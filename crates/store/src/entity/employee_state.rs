@@ -1,6 +1,6 @@
 use sea_orm::entity::prelude::*;
 
-/// SPEC §4, §7: an employee's stamina and the gauges of its last thought.
+/// SPEC §4, §7: an employee's stamina and how often a reviewer sent their work back.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[sea_orm(table_name = "employee_state")]
@@ -13,8 +13,6 @@ pub struct Model {
     pub fatigue: f64,
     #[sea_orm(column_type = "Double")]
     pub stress: f64,
-    pub last_interest: Option<i32>,
-    pub last_saturation: Option<i32>,
     pub review_rejections: i32,
     pub updated_at: DateTimeUtc,
 }

@@ -32,6 +32,16 @@ const BUDGET_WITH_AMOUNT: f32 = 0.93;
 /// "add", "要一个"): they mean a hire only when a role is named.
 const WEAK_HIRE: std::ops::Range<f32> = 0.85..0.9;
 
+/// What the intent-specific checks make of a match.
+enum Verdict {
+    /// The captures make no sense for this intent ("switch approvals to manual" is no transfer).
+    Reject,
+    /// Complete as it stands: a missing slot is filled from context, so do not ask for it.
+    Accept,
+    /// Keep it, lowering the confidence if a slot the intent needs is missing.
+    CheckSlots,
+}
+
 pub(super) fn fill(
     kind: IntentKind,
     conf: f32,
@@ -39,131 +49,135 @@ pub(super) fn fill(
     clause: &str,
     known: &[&str],
 ) -> Vec<Intent> {
-    let mut s = Slots::default();
     let mut conf = conf;
-    let get = |n: &str| {
-        caps.name(n)
-            .map(|m| m.as_str().trim())
-            .filter(|v| !v.is_empty())
+    let Some(mut s) = read_captures(caps, &mut conf, known) else {
+        return vec![];
     };
+    if kind == IntentKind::HireEmployee {
+        return hire(conf, s, clause);
+    }
+    match refine(kind, &mut s, &mut conf, caps, clause) {
+        Verdict::Reject => vec![],
+        Verdict::Accept => vec![Intent::new(kind, conf, s)],
+        Verdict::CheckSlots => {
+            if missing_required(kind, &s) {
+                conf = conf.min(MISSING_SLOT);
+            }
+            vec![Intent::new(kind, conf, s)]
+        }
+    }
+}
 
-    if let Some(v) = get("name") {
+/// A named group's text, trimmed; `None` when it did not match or is blank.
+fn group<'a>(caps: &Captures<'a>, name: &str) -> Option<&'a str> {
+    caps.name(name)
+        .map(|m| m.as_str().trim())
+        .filter(|v| !v.is_empty())
+}
+
+/// Cleans every captured group into its slot; `None` when a capture rules the match out.
+fn read_captures(caps: &Captures, conf: &mut f32, known: &[&str]) -> Option<Slots> {
+    let mut s = Slots::default();
+    if let Some(v) = group(caps, "name") {
         if looks_like_department(v) {
-            return vec![];
+            return None;
         }
         s.name = clean_person(v);
     }
-    if let Some(v) = get("dept") {
+    if let Some(v) = group(caps, "dept") {
         s.department = clean_department(v);
     }
-    if let Some(v) = get("target") {
+    if let Some(v) = group(caps, "target") {
         s.target_department = clean_department(v);
         // "move Eve into his team": the department comes from context.
         if is_reference(v) {
-            conf = conf.min(PRONOUN_ASSIGNEE);
+            *conf = conf.min(PRONOUN_ASSIGNEE);
         }
     }
-    if let Some(v) = get("new_name") {
+    if let Some(v) = group(caps, "new_name") {
         s.new_name = clean_value(v);
     }
-    if let Some(v) = get("desc") {
+    if let Some(v) = group(caps, "reason").or_else(|| group(caps, "desc")) {
         s.description = clean_description(v);
     }
-    if let Some(v) = get("reason") {
-        s.description = clean_description(v);
-    }
-    if let Some(v) = get("assignee") {
-        match clean_assignee(v) {
-            Assignee::Named(a) => s.assignee = Some(a),
-            Assignee::Pronoun => conf = conf.min(PRONOUN_ASSIGNEE),
-            Assignee::Invalid => return vec![],
-        }
-    }
-    if let Some(v) = get("topic") {
+    if let Some(v) = group(caps, "topic") {
         s.topic = clean_topic(v);
     }
-    if let Some(v) = get("reviewer") {
+    if let Some(v) = group(caps, "reviewer") {
         s.reviewer = clean_person(v);
     }
-    if let Some(v) = get("req") {
+    if let Some(v) = group(caps, "req") {
         s.requirement = clean_requirement(v);
     }
-    if let Some(v) = get("ref") {
+    if let Some(v) = group(caps, "ref") {
         s.name = Some(format!(
             "#{}",
             v.chars().filter(char::is_ascii_digit).collect::<String>()
         ));
     }
-    if let Some(v) = get("subj") {
+    read_who(caps, &mut s, conf, known)?;
+    Some(s)
+}
+
+/// The groups that say who: an assignee, the subject of a question, or an actor with the
+/// people working alongside them.
+fn read_who(caps: &Captures, s: &mut Slots, conf: &mut f32, known: &[&str]) -> Option<()> {
+    if let Some(v) = group(caps, "assignee") {
+        match clean_assignee(v) {
+            Assignee::Named(a) => s.assignee = Some(a),
+            Assignee::Pronoun => *conf = conf.min(PRONOUN_ASSIGNEE),
+            Assignee::Invalid => return None,
+        }
+    }
+    if let Some(v) = group(caps, "subj") {
         match subject(v) {
             Subject::Everyone => {}
-            Subject::You => return vec![],
+            Subject::You => return None,
             Subject::Name(n) => s.name = Some(n),
             Subject::Department(d) => s.department = Some(d),
             Subject::Topic(t) => s.topic = Some(t),
         }
     }
-    if let Some(v) = get("actor") {
-        let Some(actor) = split_actor(v, known) else {
-            return vec![];
-        };
+    if let Some(v) = group(caps, "actor") {
+        let actor = split_actor(v, known)?;
         match actor.who {
             Assignee::Named(a) => s.assignee = Some(a),
-            Assignee::Pronoun => conf = conf.min(PRONOUN_ASSIGNEE),
+            Assignee::Pronoun => *conf = conf.min(PRONOUN_ASSIGNEE),
             Assignee::Invalid => {}
         }
         s.participants = actor.participants;
         s.description = clean_description(&actor.rest);
-        conf = conf.min(actor.conf);
+        *conf = conf.min(actor.conf);
     }
+    Some(())
+}
 
+/// The checks and readers one intent needs beyond its captured groups.
+fn refine(
+    kind: IntentKind,
+    s: &mut Slots,
+    conf: &mut f32,
+    caps: &Captures,
+    clause: &str,
+) -> Verdict {
     match kind {
-        IntentKind::HireEmployee => return hire(conf, s, clause),
-        IntentKind::TransferEmployee => {
-            if s.target_department.is_none()
-                && get("target").is_some_and(is_reference)
-                && s.name.is_some()
-            {
-                return vec![Intent::new(kind, conf, s)];
-            }
-            if let Some(t) = &s.target_department
-                && !department_like(t)
-            {
-                return vec![];
-            }
-            // "预算调到10刀", "switch approvals to manual": settings, not people.
-            if get("name").is_some_and(is_setting_word) {
-                return vec![];
-            }
-            if get("name").is_some_and(|n| n.split_whitespace().count() > 3) {
-                return vec![];
-            }
-            // "把李娜和王强调到市场部": the first is the name, the others move with them.
-            if let Some(all) = get("name") {
-                let mut people = LIST_SEP.split(all).filter_map(clean_person);
-                if let (Some(first), rest) = (people.next(), people.collect::<Vec<_>>())
-                    && !rest.is_empty()
-                {
-                    s.name = Some(first);
-                    s.participants = rest;
-                }
-            }
-        }
+        IntentKind::TransferEmployee => return transfer(s, caps),
+        IntentKind::SetPolicy => return policy(s, conf, clause),
         IntentKind::DeleteDepartment => {
-            let noun = get("noun").is_some();
+            let noun = group(caps, "noun").is_some();
             match &s.department {
                 Some(d) if noun || looks_like_department(d) || is_department_word(d) => {}
-                _ => return vec![],
+                _ => return Verdict::Reject,
             }
         }
         IntentKind::RenameDepartment => {
             if s.department.as_deref().is_some_and(is_setting_word) {
-                return vec![];
+                return Verdict::Reject;
             }
             // "审批改成自动" has the shape of a rename but no department in it.
             let d = s.department.as_deref().unwrap_or("");
             if has_han(d) && !looks_like_cn_department(d) {
-                return vec![];
+                return Verdict::Reject;
             }
         }
         IntentKind::CreateDepartment
@@ -171,27 +185,11 @@ pub(super) fn fill(
                 .as_deref()
                 .is_some_and(|d| d.split_whitespace().count() > 4) =>
         {
-            return vec![];
+            return Verdict::Reject;
         }
-        IntentKind::SetPolicy => {
-            let levels = levels_in(clause);
-            let amount = parse_amount(clause);
-            match (levels.as_slice(), amount) {
-                ([one], _) if is_policy_clause(clause) && is_change_clause(clause) => {
-                    s.level = Some(*one);
-                }
-                (_, Some(a)) if is_budget_clause(clause) => {
-                    s.amount = Some(a);
-                    conf = conf.max(BUDGET_WITH_AMOUNT);
-                }
-                ([], None) if is_budget_clause(clause) => conf = MISSING_SLOT,
-                ([_, _, ..], _) => conf = MISSING_SLOT,
-                _ => return vec![],
-            }
-        }
-        IntentKind::ConveneMeeting => meeting(&mut s, caps, clause),
+        IntentKind::ConveneMeeting => meeting(s, caps, clause),
         IntentKind::CreateRequirement => {
-            reviewed_by(&mut s);
+            reviewed_by(s);
             if s.department.is_none() {
                 s.department = CN_REQUIREMENT_DEPT
                     .captures(clause)
@@ -200,20 +198,73 @@ pub(super) fn fill(
             }
         }
         IntentKind::AssignTask => {
-            for_requirement(&mut s);
-            together_with(&mut s);
+            for_requirement(s);
+            together_with(s);
         }
+        // "who is in Sales": the department group wins over a subject read as one.
         IntentKind::AskStatus => {
-            if let Some(d) = get("dept") {
+            if let Some(d) = group(caps, "dept") {
                 s.department = clean_department(d);
             }
         }
         _ => {}
     }
-    if missing_required(kind, &s) {
-        conf = conf.min(MISSING_SLOT);
+    Verdict::CheckSlots
+}
+
+/// "move Eve to Sales": a person and a department, not a setting; "把李娜和王强调到市场部"
+/// moves several people.
+fn transfer(s: &mut Slots, caps: &Captures) -> Verdict {
+    let name = group(caps, "name");
+    if s.target_department.is_none()
+        && group(caps, "target").is_some_and(is_reference)
+        && s.name.is_some()
+    {
+        return Verdict::Accept;
     }
-    vec![Intent::new(kind, conf, s)]
+    if let Some(t) = &s.target_department
+        && !department_like(t)
+    {
+        return Verdict::Reject;
+    }
+    // "预算调到10刀", "switch approvals to manual": settings, not people.
+    if name.is_some_and(is_setting_word) {
+        return Verdict::Reject;
+    }
+    if name.is_some_and(|n| n.split_whitespace().count() > 3) {
+        return Verdict::Reject;
+    }
+    // "把李娜和王强调到市场部": the first is the name, the others move with them.
+    if let Some(all) = name {
+        let mut people = LIST_SEP.split(all).filter_map(clean_person);
+        if let (Some(first), rest) = (people.next(), people.collect::<Vec<_>>())
+            && !rest.is_empty()
+        {
+            s.name = Some(first);
+            s.participants = rest;
+        }
+    }
+    Verdict::CheckSlots
+}
+
+/// A policy change names one approval level or a budget amount; several levels, or a budget
+/// with no amount, leave the secretary asking.
+fn policy(s: &mut Slots, conf: &mut f32, clause: &str) -> Verdict {
+    let levels = levels_in(clause);
+    let amount = parse_amount(clause);
+    match (levels.as_slice(), amount) {
+        ([one], _) if is_policy_clause(clause) && is_change_clause(clause) => {
+            s.level = Some(*one);
+        }
+        (_, Some(a)) if is_budget_clause(clause) => {
+            s.amount = Some(a);
+            *conf = conf.max(BUDGET_WITH_AMOUNT);
+        }
+        ([], None) if is_budget_clause(clause) => *conf = MISSING_SLOT,
+        ([_, _, ..], _) => *conf = MISSING_SLOT,
+        _ => return Verdict::Reject,
+    }
+    Verdict::CheckSlots
 }
 
 fn missing_required(kind: IntentKind, s: &Slots) -> bool {

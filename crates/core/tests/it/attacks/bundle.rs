@@ -86,12 +86,12 @@ async fn a_bundle_larger_than_any_company_is_refused_before_it_is_read() {
 #[tokio::test]
 async fn an_imported_company_files_its_keys_under_a_name_of_its_own() {
     let source = TestCompany::new().await;
-    let mine = cubicle_core::secrets::company_scope(&source.core.db)
+    let mine = cubicle_core::secrets::company_scope(&source.db().await)
         .await
         .unwrap()
         .unwrap();
     assert!(mine.newly_drawn);
-    let again = cubicle_core::secrets::company_scope(&source.core.db)
+    let again = cubicle_core::secrets::company_scope(&source.db().await)
         .await
         .unwrap()
         .unwrap();
@@ -106,7 +106,7 @@ async fn an_imported_company_files_its_keys_under_a_name_of_its_own() {
     )
     .await
     .unwrap();
-    let theirs = cubicle_core::secrets::company_scope(&fresh.core.db)
+    let theirs = cubicle_core::secrets::company_scope(&fresh.db().await)
         .await
         .unwrap()
         .unwrap();

@@ -36,7 +36,7 @@ async fn two_in_a_department() -> (TestCompany, EmployeeDto, EmployeeDto, i32) {
 #[tokio::test]
 async fn a_thought_killed_between_its_writes_is_finished_at_start_and_nothing_twice() {
     let (co, alice, bob, chat) = two_in_a_department().await;
-    let db = &co.core.db;
+    let db = &co.db().await;
     let boss = co
         .core
         .chats
@@ -197,7 +197,7 @@ async fn an_approved_action_killed_before_it_ran_is_shown_to_the_boss_and_not_ru
     };
     // The boss's decision and the run were claimed, then the process died before the POST.
     let claimed = cubicle_store::approval::claim_decision(
-        &co.core.db,
+        &co.db().await,
         id,
         cubicle_store::approval::Claim {
             status: cubicle_core::approvals::ApprovalStatus::Approved,

@@ -239,6 +239,7 @@ async fn a_task_for_a_department_without_a_lead_goes_to_its_most_willing_member(
         ("Sue", Archetype::ShyIntrovert),
     ] {
         co.core
+            .org
             .hire(NewEmployee {
                 name: name.into(),
                 title: "Engineer".into(),

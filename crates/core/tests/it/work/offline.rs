@@ -215,7 +215,11 @@ async fn a_small_model_finishes_the_story_in_steps_with_a_saved_document() {
     let chats = core.chats.list().await.unwrap();
     let dm = chats
         .iter()
-        .find(|c| c.member_ids.contains(&o.alice) && c.member_ids.contains(&o.bob))
+        .find(|c| {
+            c.kind == cubicle_core::chat::ChatKind::Dm
+                && c.member_ids.contains(&o.alice)
+                && c.member_ids.contains(&o.bob)
+        })
         .expect("Alice opened a private chat with Bob");
     let said = core.chats.messages(dm.id).await.unwrap();
     assert_eq!(said[0].sender_employee_id, Some(o.alice), "{said:?}");

@@ -42,7 +42,7 @@ async fn give_alice_a_task(stage: &Stage) -> (i32, i32) {
 }
 
 async fn task(stage: &Stage, id: i32) -> cubicle_store::entity::task::Model {
-    cubicle_store::work::find_task(&stage.co.core.db, id)
+    cubicle_store::work::find_task(&stage.co.db().await, id)
         .await
         .unwrap()
         .unwrap()
@@ -141,7 +141,7 @@ async fn a_report_thought_the_model_botched_is_tried_again_until_it_is_written()
         "the report was asked for again after the botched answers"
     );
     let dropped = cubicle_store::mind::thoughts_in_chat(
-        &stage.co.core.db,
+        &stage.co.db().await,
         stage.co.core.chats.boss_chat(alice).await.unwrap().id,
         50,
     )

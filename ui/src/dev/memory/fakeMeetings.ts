@@ -2,13 +2,13 @@
 // `meeting` with a moderator (its strategy, who has the floor, its notes on why) and the decisions
 // ruled in it, with the same error codes, closing steps and domain events as the Rust side
 // (crates/core/src/meeting/view.rs, minutes.rs).
-import type { DecisionDto } from "../bindings/DecisionDto";
-import type { ErrorCode } from "../bindings/ErrorCode";
-import type { IpcError } from "../bindings/IpcError";
-import type { MeetingRef } from "../bindings/MeetingRef";
-import type { MeetingViewDto } from "../bindings/MeetingViewDto";
-import type { ModeratorNoteDto } from "../bindings/ModeratorNoteDto";
-import type { Strategy } from "../bindings/Strategy";
+import type { DecisionDto } from "../../bindings/DecisionDto";
+import type { ErrorCode } from "../../bindings/ErrorCode";
+import type { IpcError } from "../../bindings/IpcError";
+import type { MeetingRef } from "../../bindings/MeetingRef";
+import type { MeetingViewDto } from "../../bindings/MeetingViewDto";
+import type { ModeratorNoteDto } from "../../bindings/ModeratorNoteDto";
+import type { Strategy } from "../../bindings/Strategy";
 import { UNHANDLED } from "./fakeChats";
 import { FakeWork } from "./fakeWork";
 

@@ -1,14 +1,14 @@
 // The mailbox half of the in-memory Cubicle (see fakeBackend.ts): reports, escalations and budget
 // stops addressed to the boss, unread → read → archived, with the same filters, order, error codes
 // and domain event as the Rust side (crates/core/src/mailbox.rs).
-import type { ErrorCode } from "../bindings/ErrorCode";
-import type { IpcError } from "../bindings/IpcError";
-import type { MailboxDto } from "../bindings/MailboxDto";
-import type { MailDto } from "../bindings/MailDto";
-import type { MailFilter } from "../bindings/MailFilter";
-import type { MailKind } from "../bindings/MailKind";
-import type { MailStatus } from "../bindings/MailStatus";
-import type { SetMailStatus } from "../bindings/SetMailStatus";
+import type { ErrorCode } from "../../bindings/ErrorCode";
+import type { IpcError } from "../../bindings/IpcError";
+import type { MailboxDto } from "../../bindings/MailboxDto";
+import type { MailDto } from "../../bindings/MailDto";
+import type { MailFilter } from "../../bindings/MailFilter";
+import type { MailKind } from "../../bindings/MailKind";
+import type { MailStatus } from "../../bindings/MailStatus";
+import type { SetMailStatus } from "../../bindings/SetMailStatus";
 import { FakeChatsAndMinds, UNHANDLED } from "./fakeChats";
 
 /** As on the Rust side: a listing returns the newest 500; titles and bodies are cut to these lengths. */

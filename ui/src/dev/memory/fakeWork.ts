@@ -3,24 +3,24 @@
 // it — with the same order, error codes and domain events as the Rust side (crates/core/src/work.rs,
 // trace.rs). A trace's messages and mail are the fake's own chat messages and mail carrying its id;
 // its tasks are the board's tasks carrying it; thoughts and model calls are seeded onto the trace.
-import type { BoardDto } from "../bindings/BoardDto";
-import type { BoardItemDto } from "../bindings/BoardItemDto";
-import type { DeliverableDto } from "../bindings/DeliverableDto";
-import type { DeliverableRef } from "../bindings/DeliverableRef";
-import type { ErrorCode } from "../bindings/ErrorCode";
-import type { IpcError } from "../bindings/IpcError";
-import type { Origin } from "../bindings/Origin";
-import type { RequirementDto } from "../bindings/RequirementDto";
-import type { RequirementStatus } from "../bindings/RequirementStatus";
-import type { SetRequirementStatus } from "../bindings/SetRequirementStatus";
-import type { SetReviewer } from "../bindings/SetReviewer";
-import type { TaskDto } from "../bindings/TaskDto";
-import type { TaskNodeDto } from "../bindings/TaskNodeDto";
-import type { TraceDto } from "../bindings/TraceDto";
-import type { TraceEventDto } from "../bindings/TraceEventDto";
-import type { TraceRef } from "../bindings/TraceRef";
-import type { TraceSummaryDto } from "../bindings/TraceSummaryDto";
-import type { ChatMessageDto } from "../bindings/ChatMessageDto";
+import type { BoardDto } from "../../bindings/BoardDto";
+import type { BoardItemDto } from "../../bindings/BoardItemDto";
+import type { DeliverableDto } from "../../bindings/DeliverableDto";
+import type { DeliverableRef } from "../../bindings/DeliverableRef";
+import type { ErrorCode } from "../../bindings/ErrorCode";
+import type { IpcError } from "../../bindings/IpcError";
+import type { Origin } from "../../bindings/Origin";
+import type { RequirementDto } from "../../bindings/RequirementDto";
+import type { RequirementStatus } from "../../bindings/RequirementStatus";
+import type { SetRequirementStatus } from "../../bindings/SetRequirementStatus";
+import type { SetReviewer } from "../../bindings/SetReviewer";
+import type { TaskDto } from "../../bindings/TaskDto";
+import type { TaskNodeDto } from "../../bindings/TaskNodeDto";
+import type { TraceDto } from "../../bindings/TraceDto";
+import type { TraceEventDto } from "../../bindings/TraceEventDto";
+import type { TraceRef } from "../../bindings/TraceRef";
+import type { TraceSummaryDto } from "../../bindings/TraceSummaryDto";
+import type { ChatMessageDto } from "../../bindings/ChatMessageDto";
 import { UNHANDLED, type Sender } from "./fakeChats";
 import { FakeMailbox } from "./fakeMailbox";
 

@@ -3,19 +3,19 @@
 // (crates/core/src/approvals.rs): the first decision wins, deciding again the same way returns the
 // approval unchanged, the other way is `already_decided`, and a waiting approval past its time is
 // `approval_expired`.
-import type { ApprovalDto } from "../bindings/ApprovalDto";
-import type { ApprovalFilter } from "../bindings/ApprovalFilter";
-import type { DecideApproval } from "../bindings/DecideApproval";
-import type { DecideApprovals } from "../bindings/DecideApprovals";
-import type { DecisionResult } from "../bindings/DecisionResult";
-import type { DecidedVia } from "../bindings/DecidedVia";
-import type { Decision } from "../bindings/Decision";
-import type { ErrorCode } from "../bindings/ErrorCode";
-import type { IpcError } from "../bindings/IpcError";
-import type { Risk } from "../bindings/Risk";
-import type { TraceEventDto } from "../bindings/TraceEventDto";
-import type { WebhookDestinations } from "../bindings/WebhookDestinations";
-import { destinationOf } from "../settings/webhooks";
+import type { ApprovalDto } from "../../bindings/ApprovalDto";
+import type { ApprovalFilter } from "../../bindings/ApprovalFilter";
+import type { DecideApproval } from "../../bindings/DecideApproval";
+import type { DecideApprovals } from "../../bindings/DecideApprovals";
+import type { DecisionResult } from "../../bindings/DecisionResult";
+import type { DecidedVia } from "../../bindings/DecidedVia";
+import type { Decision } from "../../bindings/Decision";
+import type { ErrorCode } from "../../bindings/ErrorCode";
+import type { IpcError } from "../../bindings/IpcError";
+import type { Risk } from "../../bindings/Risk";
+import type { TraceEventDto } from "../../bindings/TraceEventDto";
+import type { WebhookDestinations } from "../../bindings/WebhookDestinations";
+import { destinationOf } from "../../settings/webhooks";
 import { UNHANDLED } from "./fakeChats";
 import { FakeMeetings } from "./fakeMeetings";
 

@@ -3,16 +3,16 @@
 // company's tables, never a key; import needs an empty company (`database_not_empty`), refuses what is
 // not a bundle (`bundle_invalid`) or comes from a newer Cubicle (`bundle_too_new`), and is all or nothing.
 // The fake keeps its tables as the DTOs it already holds (company, departments, employees, providers).
-import type { CompanyDto } from "../bindings/CompanyDto";
-import type { ConfirmImported } from "../bindings/ConfirmImported";
-import type { DepartmentDto } from "../bindings/DepartmentDto";
-import type { EmployeeDto } from "../bindings/EmployeeDto";
-import type { ErrorCode } from "../bindings/ErrorCode";
-import type { ImportReport } from "../bindings/ImportReport";
-import type { ImportedToConfirm } from "../bindings/ImportedToConfirm";
-import type { IpcError } from "../bindings/IpcError";
-import type { ProviderDto } from "../bindings/ProviderDto";
-import type { SavedBundle } from "../bindings/SavedBundle";
+import type { CompanyDto } from "../../bindings/CompanyDto";
+import type { ConfirmImported } from "../../bindings/ConfirmImported";
+import type { DepartmentDto } from "../../bindings/DepartmentDto";
+import type { EmployeeDto } from "../../bindings/EmployeeDto";
+import type { ErrorCode } from "../../bindings/ErrorCode";
+import type { ImportReport } from "../../bindings/ImportReport";
+import type { ImportedToConfirm } from "../../bindings/ImportedToConfirm";
+import type { IpcError } from "../../bindings/IpcError";
+import type { ProviderDto } from "../../bindings/ProviderDto";
+import type { SavedBundle } from "../../bindings/SavedBundle";
 import { UNHANDLED } from "./fakeChats";
 
 /** As on the Rust side (bundle::SCHEMA_VERSION, bundle::FORMAT). */

@@ -1,28 +1,28 @@
 // The chats and minds half of the in-memory Cubicle (see fakeBackend.ts): chats with unread counts
 // and @mentions, inner thoughts, memories, relationships, stamina, tasks and spend, with the same
 // error codes and domain events as the Rust side (crates/core/src/chat.rs, mind/profile.rs).
-import type { ChatDto } from "../bindings/ChatDto";
-import type { ChatKind } from "../bindings/ChatKind";
-import type { ChatMessageDto } from "../bindings/ChatMessageDto";
-import type { ChatMode } from "../bindings/ChatMode";
-import type { ChatViewDto } from "../bindings/ChatViewDto";
-import type { CompanyDto } from "../bindings/CompanyDto";
-import type { CreateGroup } from "../bindings/CreateGroup";
-import type { DepartmentDto } from "../bindings/DepartmentDto";
-import type { DomainEvent } from "../bindings/DomainEvent";
-import type { EmployeeDto } from "../bindings/EmployeeDto";
-import type { EmployeeProfileDto } from "../bindings/EmployeeProfileDto";
-import type { ErrorCode } from "../bindings/ErrorCode";
-import type { IpcError } from "../bindings/IpcError";
-import type { MemoryDto } from "../bindings/MemoryDto";
-import type { PostMessage } from "../bindings/PostMessage";
-import type { RelationshipGraphDto } from "../bindings/RelationshipGraphDto";
-import type { ResetRelationships } from "../bindings/ResetRelationships";
-import type { ThoughtDto } from "../bindings/ThoughtDto";
-import type { Zone } from "../bindings/Zone";
-import { findMentions } from "../chats/mentions";
-import type { ChatRef, EmployeeRef, MemoryRef } from "../ipc/api";
-import { CREATED } from "./fixtures";
+import type { ChatDto } from "../../bindings/ChatDto";
+import type { ChatKind } from "../../bindings/ChatKind";
+import type { ChatMessageDto } from "../../bindings/ChatMessageDto";
+import type { ChatMode } from "../../bindings/ChatMode";
+import type { ChatViewDto } from "../../bindings/ChatViewDto";
+import type { CompanyDto } from "../../bindings/CompanyDto";
+import type { CreateGroup } from "../../bindings/CreateGroup";
+import type { DepartmentDto } from "../../bindings/DepartmentDto";
+import type { DomainEvent } from "../../bindings/DomainEvent";
+import type { EmployeeDto } from "../../bindings/EmployeeDto";
+import type { EmployeeProfileDto } from "../../bindings/EmployeeProfileDto";
+import type { ErrorCode } from "../../bindings/ErrorCode";
+import type { IpcError } from "../../bindings/IpcError";
+import type { MemoryDto } from "../../bindings/MemoryDto";
+import type { PostMessage } from "../../bindings/PostMessage";
+import type { RelationshipGraphDto } from "../../bindings/RelationshipGraphDto";
+import type { ResetRelationships } from "../../bindings/ResetRelationships";
+import type { ThoughtDto } from "../../bindings/ThoughtDto";
+import type { Zone } from "../../bindings/Zone";
+import { findMentions } from "../../chats/mentions";
+import type { ChatRef, EmployeeRef, MemoryRef } from "../../ipc/api";
+import { CREATED } from "../../test/fakeFixtures";
 
 /** As on the Rust side: the boss's messages are at most this long; a chat view shows this many. */
 const MAX_MESSAGE_CHARS = 4000;

@@ -369,13 +369,13 @@ impl Minds {
         Ok(s)
     }
 
-    /// What a thought leaves in the employee's gauges — its interest and saturation,
-    /// and the stamina its repeated messages cost — written in the caller's transaction
-    /// (the end of a pending thought, SPEC §10). Announce it with [`Minds::announce`].
+    /// What a thought leaves in the employee's gauges — the stamina its repeated
+    /// messages cost — written in the caller's transaction (the end of a pending
+    /// thought, SPEC §10; its mood is on the thought's own row). Announce it with
+    /// [`Minds::announce`].
     pub(crate) async fn settle_in(
         conn: &impl cubicle_store::ConnectionTrait,
         employee_id: i32,
-        (interest, saturation): (u8, u8),
         repetitions: u32,
         now: DateTime<Utc>,
     ) -> Result<(), DbErr> {
@@ -393,8 +393,6 @@ impl Minds {
                 patience: Set(s.patience),
                 fatigue: Set(s.fatigue),
                 stress: Set(s.stress),
-                last_interest: Set(Some(i32::from(interest))),
-                last_saturation: Set(Some(i32::from(saturation))),
                 updated_at: Set(now),
                 ..Default::default()
             },

@@ -3,17 +3,17 @@
 // deletes them, only a verified (installed) file can become the built-in model, and detected servers
 // are added as providers with their preset. Bytes never flow by themselves here: tests move a
 // download on with `progressDownload`, `finishDownload` and `failDownload`, as the events would.
-import type { AddLocalServer } from "../bindings/AddLocalServer";
-import type { BuiltinStatus } from "../bindings/BuiltinStatus";
-import type { DomainEvent } from "../bindings/DomainEvent";
-import type { ErrorCode } from "../bindings/ErrorCode";
-import type { IpcError } from "../bindings/IpcError";
-import type { LocalModelDto } from "../bindings/LocalModelDto";
-import type { LocalModelRef } from "../bindings/LocalModelRef";
-import type { LocalServerDto } from "../bindings/LocalServerDto";
-import type { ProviderDto } from "../bindings/ProviderDto";
-import type { RouteDto } from "../bindings/RouteDto";
-import type { UseLocalModelFor } from "../bindings/UseLocalModelFor";
+import type { AddLocalServer } from "../../bindings/AddLocalServer";
+import type { BuiltinStatus } from "../../bindings/BuiltinStatus";
+import type { DomainEvent } from "../../bindings/DomainEvent";
+import type { ErrorCode } from "../../bindings/ErrorCode";
+import type { IpcError } from "../../bindings/IpcError";
+import type { LocalModelDto } from "../../bindings/LocalModelDto";
+import type { LocalModelRef } from "../../bindings/LocalModelRef";
+import type { LocalServerDto } from "../../bindings/LocalServerDto";
+import type { ProviderDto } from "../../bindings/ProviderDto";
+import type { RouteDto } from "../../bindings/RouteDto";
+import type { UseLocalModelFor } from "../../bindings/UseLocalModelFor";
 import { UNHANDLED } from "./fakeChats";
 
 export const FAKE_MODELS_DIR = "/home/ada/.local/share/app.cubicle.desktop/models";

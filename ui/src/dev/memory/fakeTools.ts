@@ -3,12 +3,12 @@
 // sandbox has the network, switched on its own; with the same checks,
 // error codes and domain event as the Rust side (crates/core/src/approvals/employee_tools.rs): the
 // whole edit is checked before any of it is written.
-import type { EmployeeToolsDto } from "../bindings/EmployeeToolsDto";
-import type { ErrorCode } from "../bindings/ErrorCode";
-import type { IpcError } from "../bindings/IpcError";
-import type { SetEmployeeTools } from "../bindings/SetEmployeeTools";
-import type { ToolSpec } from "../bindings/ToolSpec";
-import type { EmployeeRef, SetNetworkAccess } from "../ipc/api";
+import type { EmployeeToolsDto } from "../../bindings/EmployeeToolsDto";
+import type { ErrorCode } from "../../bindings/ErrorCode";
+import type { IpcError } from "../../bindings/IpcError";
+import type { SetEmployeeTools } from "../../bindings/SetEmployeeTools";
+import type { ToolSpec } from "../../bindings/ToolSpec";
+import type { EmployeeRef, SetNetworkAccess } from "../../ipc/api";
 import { FakeApprovals } from "./fakeApprovals";
 import { UNHANDLED } from "./fakeChats";
 

@@ -1,11 +1,11 @@
 // A small deterministic stand-in for the secretary's parser (the real one is crates/core/src/secretary):
 // enough phrasings to drive the Secretary page in tests and in the dev mock. It only reads the company;
 // FakeBackend records the proposals and applies them when the boss confirms.
-import type { Intent } from "../bindings/Intent";
-import type { Language } from "../bindings/Language";
-import type { OrgSnapshot } from "../bindings/OrgSnapshot";
-import type { Proposal } from "../bindings/Proposal";
-import type { RoleTemplateDto } from "../bindings/RoleTemplateDto";
+import type { Intent } from "../../bindings/Intent";
+import type { Language } from "../../bindings/Language";
+import type { OrgSnapshot } from "../../bindings/OrgSnapshot";
+import type { Proposal } from "../../bindings/Proposal";
+import type { RoleTemplateDto } from "../../bindings/RoleTemplateDto";
 
 export interface FakeReading {
   intents: Intent[];
