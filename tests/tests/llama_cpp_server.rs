@@ -217,7 +217,10 @@ async fn llama_cpp_python_refuses_json_schema_and_the_client_falls_back_and_reme
         cubicle_store::models::get_setting(&db, &format!("structured_form.{}", provider.id))
             .await
             .unwrap();
-    assert_eq!(stored.as_deref(), Some(JsonForm::JsonObjectSchema.as_str()));
+    assert_eq!(
+        stored.as_deref(),
+        Some(JsonForm::JsonObjectSchema.to_string().as_str())
+    );
     eprintln!(
         "first answer: {:?} (ripe: {})",
         first.value.colour, first.value.ripe

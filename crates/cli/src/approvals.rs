@@ -86,13 +86,13 @@ async fn list(core: &AppCore, history: bool, json: bool) -> Result<()> {
         println!(
             "#{} [{}] {} wants {}: {}\n    why: {}{}\n    seal: {}",
             a.id,
-            a.status.as_str(),
+            a.status,
             shown(&a.requester_name),
             a.tool,
             shown(&a.summary),
             shown(&a.reason),
             a.decided_via
-                .map(|v| format!(" (decided via {})", v.as_str()))
+                .map(|v| format!(" (decided via {v})"))
                 .unwrap_or_default(),
             &a.args_hash[..a.args_hash.len().min(SEAL_SHOWN)]
         );
@@ -132,7 +132,7 @@ async fn decide(
         println!(
             "#{} {}{}",
             a.id,
-            a.status.as_str(),
+            a.status,
             a.error
                 .as_deref()
                 .map(|e| format!(" — it failed: {e}"))

@@ -3,6 +3,7 @@
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Subcommand, ValueEnum};
 use cubicle_core::AppCore;
+use cubicle_core::types::read_name;
 use cubicle_core::types::*;
 
 #[derive(Subcommand)]
@@ -292,9 +293,9 @@ fn parse_tools(tools: &str) -> Result<Vec<String>> {
 fn parse_policy(policy: &str) -> Result<Option<ApprovalPolicy>> {
     match policy.trim() {
         "company" => Ok(None),
-        other => Ok(Some(ApprovalPolicy::parse(other).ok_or_else(|| {
-            anyhow!("policy must be auto, key_steps, manual or company")
-        })?)),
+        other => Ok(Some(read_name::<ApprovalPolicy>(other).ok_or_else(
+            || anyhow!("policy must be auto, key_steps, manual or company"),
+        )?)),
     }
 }
 
@@ -343,7 +344,8 @@ async fn print_tools(core: &AppCore, employee_id: i32) -> Result<()> {
         } else {
             e.tool_whitelist.join(", ")
         },
-        e.approval_policy.map_or("as the company", |p| p.as_str()),
+        e.approval_policy
+            .map_or_else(|| "as the company".to_owned(), |p| p.to_string()),
         e.cli_command
             .as_deref()
             .map(|c| format!("; runs `{c}`"))

@@ -139,7 +139,7 @@ fn describe(proposal: &Proposal) -> String {
             daily_budget_usd,
         } => format!(
             "set policy{}{}",
-            tail(" approvals=", level.map(|l| l.as_str())),
+            tail(" approvals=", level.map(|l| l.to_string()).as_deref()),
             daily_budget_usd
                 .map(|b| format!(" budget=${b:.2}"))
                 .unwrap_or_default()

@@ -6,7 +6,7 @@ use cubicle_core::AppCore;
 use cubicle_core::mailbox::MailFilter;
 use cubicle_core::trace::{RECENT_TRACES, TraceEventKind};
 use cubicle_core::work::TaskStatus;
-use cubicle_core::work::board::TaskNodeDto;
+use cubicle_core::work::board::{RequirementStatus, TaskNodeDto};
 
 pub async fn tasks(core: &AppCore, json: bool) -> Result<()> {
     let tasks = core.work.all().await?;
@@ -43,7 +43,7 @@ pub async fn mailbox(core: &AppCore, json: bool) -> Result<()> {
         println!(
             "#{} [{} {}] {}{}\n    {}",
             m.id,
-            m.kind.as_str(),
+            m.kind,
             serde_json::to_value(m.status)?.as_str().unwrap_or("?"),
             m.title,
             if m.employee_name.is_empty() {
@@ -126,7 +126,7 @@ pub async fn board(core: &AppCore, json: bool) -> Result<()> {
     }
     let zh = core.mailbox.chinese().await?;
     for col in board.columns {
-        println!("== {} ({})", col.status.label(zh), col.items.len());
+        println!("== {} ({})", status_label(col.status, zh), col.items.len());
         for item in col.items {
             println!(
                 "#{} {}{}{}{} — {} pending, {} done",
@@ -170,5 +170,23 @@ fn print_tree(nodes: &[TaskNodeDto], depth: usize) {
             n.task.description
         );
         print_tree(&n.children, depth + 1);
+    }
+}
+
+/// How a board column reads in the terminal (the UI has its own strings).
+fn status_label(status: RequirementStatus, zh: bool) -> &'static str {
+    match (status, zh) {
+        (RequirementStatus::Open, false) => "open, nobody owns it yet",
+        (RequirementStatus::InProgress, false) => "in progress",
+        (RequirementStatus::InReview, false) => "in review",
+        (RequirementStatus::WaitingForBoss, false) => "waiting for the boss",
+        (RequirementStatus::Done, false) => "done",
+        (RequirementStatus::Cancelled, false) => "cancelled",
+        (RequirementStatus::Open, true) => "待启动（还没有负责人）",
+        (RequirementStatus::InProgress, true) => "进行中",
+        (RequirementStatus::InReview, true) => "评审中",
+        (RequirementStatus::WaitingForBoss, true) => "等待老板决定",
+        (RequirementStatus::Done, true) => "已完成",
+        (RequirementStatus::Cancelled, true) => "已取消",
     }
 }

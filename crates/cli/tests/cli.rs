@@ -798,7 +798,10 @@ fn an_approval_from_a_headless_run_is_decided_from_the_terminal() {
         "asked once, however often she thought: {waiting:?}"
     );
     assert_eq!(waiting[0]["tool"], "post_webhook");
-    assert_eq!(waiting[0]["status"], "waiting");
+    assert_eq!(
+        waiting[0]["status"],
+        serde_json::json!(cubicle_core::approvals::ApprovalStatus::Waiting)
+    );
     let id = waiting[0]["id"].as_i64().unwrap().to_string();
     assert!(
         cli.ok(&["approvals", "list"])
@@ -840,7 +843,10 @@ fn an_approval_from_a_headless_run_is_decided_from_the_terminal() {
         "--json",
     ]))
     .unwrap();
-    assert_eq!(decided["status"], "approved");
+    assert_eq!(
+        decided["status"],
+        serde_json::json!(cubicle_core::approvals::ApprovalStatus::Approved)
+    );
     assert_eq!(decided["decidedVia"], "cli");
     assert_eq!(decided["note"], "ship it");
     assert!(decided["executedAt"].is_string(), "it ran: {decided}");

@@ -45,6 +45,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use cubicle_store::entity::{approval, employee, tool_call};
 use cubicle_store::{Db, DbErr, TransactionTrait, approval as q, org as oq};
 use sea_orm::ActiveValue::{NotSet, Set};
+use sea_orm::{ActiveEnum, Iterable};
 
 use crate::chat::Chats;
 use crate::clock::SharedClock;
@@ -87,25 +88,8 @@ impl std::fmt::Debug for Approvals {
     }
 }
 
-/// What a call is logged as.
-#[derive(Clone, Copy)]
-enum Outcome {
-    Ok,
-    Error,
-    Refused,
-    Waiting,
-}
-
-impl Outcome {
-    fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Ok => "ok",
-            Outcome::Error => "error",
-            Outcome::Refused => "refused",
-            Outcome::Waiting => "waiting_approval",
-        }
-    }
-}
+// What a call is logged as.
+use types::CallLogOutcome as Outcome;
 
 /// One approval row about to be filed, sealed.
 struct NewApproval<'a> {
@@ -266,9 +250,8 @@ impl Approvals {
         let company = oq::find_company(&self.db)
             .await?
             .ok_or(crate::org::OrgError::CompanyMissing)?;
-        let company_policy =
-            ApprovalPolicy::parse(&company.approval_policy).unwrap_or(ApprovalPolicy::KeySteps);
-        let own = e.approval_policy.as_deref().and_then(ApprovalPolicy::parse);
+        let company_policy = company.approval_policy;
+        let own = e.approval_policy;
         let policy = policy::effective(company_policy, own);
         let rule = policy::rule_text(policy, own.is_some());
         let mut chain = vec![policy::proposed(&e.name, e.id, &call.reason)];
@@ -337,9 +320,9 @@ impl Approvals {
                 &self.db,
                 row.id,
                 q::Claim {
-                    status: ApprovalStatus::Approved.as_str(),
+                    status: ApprovalStatus::Approved,
                     decided_at: now,
-                    decided_via: DecidedVia::Policy.as_str(),
+                    decided_via: DecidedVia::Policy,
                     note: None,
                     authorization_chain: row.authorization_chain.clone(),
                     unexpired_at: None,
@@ -362,7 +345,13 @@ impl Approvals {
 
         let seal = self.seal.seal(&call.tool, &args).await?;
         if let Some(existing) = q::find_waiting_same(&self.db, e.id, &call.tool, &seal).await? {
-            log(Outcome::Waiting, None, args.clone(), Some(existing.id)).await?;
+            log(
+                Outcome::WaitingApproval,
+                None,
+                args.clone(),
+                Some(existing.id),
+            )
+            .await?;
             return Ok(CallOutcome::Waiting(existing.id));
         }
         let now = self.clock.now();
@@ -381,7 +370,7 @@ impl Approvals {
                     tool: &call.tool,
                     args: &args,
                     risk: Some(risk),
-                    outcome: Outcome::Waiting,
+                    outcome: Outcome::WaitingApproval,
                     output: None,
                     approval_id: Some(row.id),
                     trace_id,
@@ -390,7 +379,7 @@ impl Approvals {
             ),
         )
         .await?;
-        q::set_employee_status(&txn, e.id, EmployeeStatus::WaitingApproval.as_str(), None).await?;
+        q::set_employee_status(&txn, e.id, EmployeeStatus::WaitingApproval, None).await?;
         if let Some(key) = key {
             cubicle_store::effect::set_row(&txn, key, row.id).await?;
         }
@@ -421,22 +410,22 @@ impl Approvals {
             args_hash: shown,
         } = input;
         let row = self.reload(id).await?;
-        if decision == Decision::Approve && row.status == ApprovalStatus::Waiting.as_str() {
+        if decision == Decision::Approve && row.status == ApprovalStatus::Waiting {
             self.check_seal(&row, &shown).await?;
         }
         let now = self.clock.now();
-        if row.status == ApprovalStatus::Waiting.as_str() && row.expires_at <= now {
+        if row.status == ApprovalStatus::Waiting && row.expires_at <= now {
             self.expire_one(&row, now).await?;
         }
         let mut chain: Vec<Link> =
             serde_json::from_value(row.authorization_chain.clone()).unwrap_or_default();
-        let verb = decision.status().as_str();
+        let verb = decision.status().to_value();
         let who = if via == DecidedVia::Policy {
             "policy"
         } else {
             "boss"
         };
-        let mut rule = format!("{verb} via {}", via.as_str());
+        let mut rule = format!("{verb} via {}", via.to_value());
         if let Some(n) = note.as_deref().filter(|n| !n.trim().is_empty()) {
             rule.push_str(&format!(": {}", n.trim()));
         }
@@ -445,9 +434,9 @@ impl Approvals {
             &self.db,
             id,
             q::Claim {
-                status: decision.status().as_str(),
+                status: decision.status(),
                 decided_at: now,
-                decided_via: via.as_str(),
+                decided_via: via,
                 note: note.as_deref(),
                 authorization_chain: serde_json::to_value(&chain).unwrap_or_default(),
                 unexpired_at: Some(now),
@@ -458,8 +447,7 @@ impl Approvals {
         .await?;
         if !claimed {
             let row = self.reload(id).await?;
-            let status = ApprovalStatus::parse(&row.status).unwrap_or(ApprovalStatus::Expired);
-            return match status {
+            return match row.status {
                 s if s == decision.status() => self.dto(&row).await,
                 ApprovalStatus::Expired => Err(ApprovalError::Expired(id)),
                 // Still waiting means it expired between our read and our write.
@@ -469,8 +457,8 @@ impl Approvals {
         }
         tracing::info!(
             approval_id = id,
-            decision = verb,
-            via = via.as_str(),
+            decision = %verb,
+            via = %via.to_value(),
             "approval decided"
         );
         self.bus
@@ -541,13 +529,9 @@ impl Approvals {
     pub async fn list(&self, filter: ApprovalFilter) -> Result<Vec<ApprovalDto>, ApprovalError> {
         let rows = match filter {
             ApprovalFilter::Pending => {
-                let mut rows = q::list_approvals(
-                    &self.db,
-                    &[ApprovalStatus::Waiting.as_str()],
-                    None,
-                    LIST_LIMIT,
-                )
-                .await?;
+                let mut rows =
+                    q::list_approvals(&self.db, &[ApprovalStatus::Waiting], None, LIST_LIMIT)
+                        .await?;
                 rows.reverse();
                 rows
             }
@@ -555,11 +539,10 @@ impl Approvals {
                 status,
                 employee_id,
             } => {
-                let statuses: Vec<&str> = match status {
-                    Some(s) => vec![s.as_str()],
-                    None => ApprovalStatus::ALL[1..]
-                        .iter()
-                        .map(|s| s.as_str())
+                let statuses: Vec<ApprovalStatus> = match status {
+                    Some(s) => vec![s],
+                    None => ApprovalStatus::iter()
+                        .filter(|s| *s != ApprovalStatus::Waiting)
                         .collect(),
                 };
                 q::list_approvals(&self.db, &statuses, employee_id, LIST_LIMIT).await?
@@ -591,7 +574,7 @@ impl Approvals {
         policy: Option<ApprovalPolicy>,
     ) -> Result<(), ApprovalError> {
         self.set_employee_field(employee_id, |am| {
-            am.approval_policy = Set(policy.map(|p| p.as_str().to_owned()));
+            am.approval_policy = Set(policy);
         })
         .await
     }
@@ -703,10 +686,10 @@ impl Approvals {
                 args: Set(args.clone()),
                 args_hash: Set(seal),
                 reason: Set(call.reason.chars().take(2000).collect()),
-                risk: Set(risk.as_str().to_owned()),
+                risk: Set(risk),
                 trace_id: Set(trace_id.map(str::to_owned)),
                 chat_id: Set(chat_id),
-                status: Set(ApprovalStatus::Waiting.as_str().to_owned()),
+                status: Set(ApprovalStatus::Waiting),
                 created_at: Set(now),
                 expires_at: Set(expires_at),
                 decided_at: Set(None),
@@ -736,9 +719,9 @@ impl Approvals {
             &self.db,
             row.id,
             q::Claim {
-                status: ApprovalStatus::Expired.as_str(),
+                status: ApprovalStatus::Expired,
                 decided_at: now,
-                decided_via: DecidedVia::Policy.as_str(),
+                decided_via: DecidedVia::Policy,
                 note: None,
                 authorization_chain: serde_json::to_value(&chain).unwrap_or_default(),
                 unexpired_at: None,
@@ -783,8 +766,8 @@ impl Approvals {
             && q::set_employee_status(
                 &self.db,
                 employee_id,
-                EmployeeStatus::Idle.as_str(),
-                Some(EmployeeStatus::WaitingApproval.as_str()),
+                EmployeeStatus::Idle,
+                Some(EmployeeStatus::WaitingApproval),
             )
             .await?
         {
@@ -823,8 +806,10 @@ impl Approvals {
             employee_id: Set(entry.employee_id),
             tool: Set(entry.tool.to_owned()),
             args: Set(entry.args.clone()),
-            risk: Set(entry.risk.map_or("unknown", Risk::as_str).to_owned()),
-            outcome: Set(entry.outcome.as_str().to_owned()),
+            risk: Set(entry
+                .risk
+                .map_or_else(|| "unknown".to_owned(), |r| r.to_value())),
+            outcome: Set(entry.outcome),
             output: Set(entry
                 .output
                 .map(|o| o.chars().take(LOG_OUTPUT_CHARS).collect())),

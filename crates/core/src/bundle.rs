@@ -316,11 +316,11 @@ pub async fn import(core: &AppCore, bundle: Bundle) -> Result<ImportReport, Bund
 /// commands wait for the boss's confirmation ([`crate::imported`]). One still waiting keeps waiting:
 /// the boss sees what it would do and decides it here.
 fn distrust(tables: &mut Tables) {
-    let manual = crate::types::ApprovalPolicy::Manual.as_str();
+    let manual = crate::types::ApprovalPolicy::Manual;
     for e in &mut tables.employee {
         e.network_access = false;
         // Stricter than the company's stays; anything looser goes.
-        if e.approval_policy.as_deref() != Some(manual) {
+        if e.approval_policy != Some(manual) {
             e.approval_policy = None;
         }
     }
@@ -330,14 +330,12 @@ fn distrust(tables: &mut Tables) {
         // means a database from before scopes, whose old entries get moved into it.
         c.secret_scope = Some(crate::secrets::draw_scope());
         if c.approval_policy != manual {
-            c.approval_policy = crate::types::ApprovalPolicy::KeySteps.as_str().to_owned();
+            c.approval_policy = crate::types::ApprovalPolicy::KeySteps;
         }
     }
     for a in &mut tables.approval {
-        if a.status == crate::approvals::ApprovalStatus::Approved.as_str()
-            && a.run_started_at.is_none()
-        {
-            a.status = crate::approvals::ApprovalStatus::Expired.as_str().into();
+        if a.status == crate::approvals::ApprovalStatus::Approved && a.run_started_at.is_none() {
+            a.status = crate::approvals::ApprovalStatus::Expired;
         }
     }
     // Where prompts go and what `run_cli` runs wait for the boss to confirm them here.

@@ -4,6 +4,7 @@
 
 use chrono::{DateTime, TimeDelta, Utc};
 use cubicle_store::{Db, DbErr, chat as cq, mailbox as mq, work as wq};
+use sea_orm::ActiveEnum;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -136,7 +137,7 @@ async fn activity(db: &Db, names: &Names) -> Result<Vec<ActivityItem>, DbErr> {
             chat_id: None,
             task_id: Some(t.id),
             mail_id: None,
-            status: Some(t.status),
+            status: Some(t.status.to_value()),
         };
         feed.push((at, item));
     }

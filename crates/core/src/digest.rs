@@ -7,6 +7,7 @@ use cubicle_store::{Db, DbErr, chat as cq, mailbox as mq, org as oq, work as wq}
 
 use crate::gateway::start_of_day;
 use crate::mailbox::{MailKind, Mailbox, NewMail};
+use crate::work::TaskStatus;
 use crate::work::urgency::{self, Urgency};
 
 /// When the digest is filed, local time.
@@ -143,10 +144,10 @@ pub async fn day(db: &Db, now: DateTime<Utc>, spent_usd: f64) -> Result<Day, DbE
             d.tasks_created += 1;
         }
         let finished_today = t.resolved_at.is_some_and(|at| at >= since);
-        match t.status.as_str() {
-            "resolved" if finished_today => d.tasks_resolved += 1,
-            "failed" if finished_today => d.tasks_failed += 1,
-            "pending" => {
+        match t.status {
+            TaskStatus::Resolved if finished_today => d.tasks_resolved += 1,
+            TaskStatus::Failed if finished_today => d.tasks_failed += 1,
+            TaskStatus::Pending => {
                 d.tasks_pending += 1;
                 if urgency::urgency(now - t.created_at) == Urgency::Critical {
                     d.tasks_critical += 1;
@@ -157,9 +158,9 @@ pub async fn day(db: &Db, now: DateTime<Utc>, spent_usd: f64) -> Result<Day, DbE
     }
     (d.messages, d.chats) = cq::employee_posts_since(db, since).await?;
     for (kind, n) in mq::mail_counts_since(db, since).await? {
-        match kind.as_str() {
-            "report" => d.reports += u64::try_from(n).unwrap_or(0),
-            "escalation" => d.escalations += u64::try_from(n).unwrap_or(0),
+        match kind {
+            MailKind::Report => d.reports += u64::try_from(n).unwrap_or(0),
+            MailKind::Escalation => d.escalations += u64::try_from(n).unwrap_or(0),
             _ => {}
         }
     }

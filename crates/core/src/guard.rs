@@ -2,6 +2,7 @@
 //! how often one task may be redone, and when a new attempt is no progress. The numbers
 //! and the judgements live here; the engine and the review flow apply them.
 
+use crate::chat::gates::SilenceReason;
 use crate::mind::memory_rules::similarity;
 
 /// Steps one boss instruction may take before it is stopped and handed to the boss. A
@@ -18,8 +19,8 @@ pub const MAX_RERUNS: i32 = 3;
 pub const NO_PROGRESS_SIMILARITY: f64 = 0.9;
 
 /// Why a thought that wanted to speak was held back by the engine's own checks (not by
-/// a chat's pacing gates, which only make it wait): stored as the thought's
-/// `silenced_by`.
+/// a chat's pacing gates, which only make it wait): the stored [`SilenceReason`]s
+/// that count as steps of an instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HeldBack {
     /// Every line repeated what the speaker had just said (the repetition filter).
@@ -29,23 +30,22 @@ pub enum HeldBack {
 }
 
 impl HeldBack {
-    pub const ALL: [HeldBack; 2] = [HeldBack::Repetition, HeldBack::Identity];
+    /// The engine's own reasons, as a thought row stores them.
+    pub const REASONS: [SilenceReason; 2] = [SilenceReason::Repetition, SilenceReason::Identity];
 
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HeldBack::Repetition => "repetition",
-            HeldBack::Identity => "identity",
+    /// The held-back reason behind a stored silence; `None` for a gate or a failure.
+    pub fn of(reason: SilenceReason) -> Option<Self> {
+        match reason {
+            SilenceReason::Repetition => Some(HeldBack::Repetition),
+            SilenceReason::Identity => Some(HeldBack::Identity),
+            _ => None,
         }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|h| h.as_str() == s)
     }
 }
 
 /// Whether a thought is a step of its instruction: it spoke, or was held back.
-pub fn is_step(spoke: bool, silenced_by: Option<&str>) -> bool {
-    spoke || silenced_by.and_then(HeldBack::parse).is_some()
+pub fn is_step(spoke: bool, silenced_by: Option<SilenceReason>) -> bool {
+    spoke || silenced_by.and_then(HeldBack::of).is_some()
 }
 
 /// Why an instruction is stopped.
@@ -128,9 +128,9 @@ mod tests {
     #[test]
     fn held_back_thoughts_are_steps_and_a_run_of_them_stops_the_instruction() {
         assert!(is_step(true, None));
-        assert!(is_step(false, Some("repetition")));
-        assert!(is_step(false, Some("identity")));
-        assert!(!is_step(false, Some("saturation")));
+        assert!(is_step(false, Some(SilenceReason::Repetition)));
+        assert!(is_step(false, Some(SilenceReason::Identity)));
+        assert!(!is_step(false, Some(SilenceReason::Saturation)));
         assert!(!is_step(false, None));
         let rep = Some(HeldBack::Repetition);
         let id = Some(HeldBack::Identity);

@@ -20,67 +20,7 @@ const LIST_LIMIT: u64 = 500;
 /// Mail bodies are reports, not documents.
 const BODY_MAX_CHARS: usize = 4000;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum MailKind {
-    /// An employee reports a finished task, in its own words.
-    Report,
-    /// A task is overdue, or something needs the boss.
-    Escalation,
-    /// Today's budget is spent: work has stopped.
-    Budget,
-    Digest,
-    /// A meeting's minutes (SPEC §9).
-    Minutes,
-}
-
-impl MailKind {
-    pub const ALL: [MailKind; 5] = [
-        MailKind::Report,
-        MailKind::Escalation,
-        MailKind::Budget,
-        MailKind::Digest,
-        MailKind::Minutes,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MailKind::Report => "report",
-            MailKind::Escalation => "escalation",
-            MailKind::Budget => "budget",
-            MailKind::Digest => "digest",
-            MailKind::Minutes => "minutes",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.as_str() == s)
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum MailStatus {
-    Unread,
-    Read,
-    Archived,
-}
-
-impl MailStatus {
-    pub const ALL: [MailStatus; 3] = [MailStatus::Unread, MailStatus::Read, MailStatus::Archived];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MailStatus::Unread => "unread",
-            MailStatus::Read => "read",
-            MailStatus::Archived => "archived",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.as_str() == s)
-    }
-}
+pub use cubicle_store::enums::{MailKind, MailStatus};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -175,8 +115,8 @@ impl Mailbox {
     pub async fn list(&self, filter: MailFilter) -> Result<MailboxDto, MailError> {
         let rows = q::list_mail(
             &self.db,
-            filter.status.map(MailStatus::as_str),
-            filter.kind.map(MailKind::as_str),
+            filter.status,
+            filter.kind,
             filter.employee_id,
             LIST_LIMIT,
         )
@@ -184,7 +124,7 @@ impl Mailbox {
         let names = crate::chat::Names::load(&self.db).await?;
         let items = rows
             .iter()
-            .filter(|m| filter.status.is_some() || m.status != MailStatus::Archived.as_str())
+            .filter(|m| filter.status.is_some() || m.status != MailStatus::Archived)
             .map(|m| mail_dto(m, m.employee_id.map_or("", |id| names.person(id))))
             .collect();
         Ok(MailboxDto {
@@ -194,7 +134,7 @@ impl Mailbox {
     }
 
     pub async fn set_status(&self, input: SetMailStatus) -> Result<(), MailError> {
-        if q::set_mail_status(&self.db, input.mail_id, input.status.as_str()).await? == 0 {
+        if q::set_mail_status(&self.db, input.mail_id, input.status).await? == 0 {
             return Err(MailError::NotFound(input.mail_id));
         }
         self.bus.publish(DomainEvent::MailChanged);
@@ -226,13 +166,13 @@ impl Mailbox {
             &txn,
             mail::ActiveModel {
                 id: NotSet,
-                kind: Set(m.kind.as_str().into()),
+                kind: Set(m.kind),
                 employee_id: Set(m.employee_id),
                 chat_id: Set(m.chat_id),
                 task_id: Set(m.task_id),
                 title: Set(m.title.chars().take(200).collect()),
                 body: Set(m.body.chars().take(BODY_MAX_CHARS).collect()),
-                status: Set(MailStatus::Unread.as_str().into()),
+                status: Set(MailStatus::Unread),
                 trace_id: Set(m.trace_id),
                 created_at: Set(self.clock.now()),
             },
@@ -257,7 +197,7 @@ impl Mailbox {
     pub async fn chinese(&self) -> Result<bool, DbErr> {
         Ok(oq::find_company(&self.db)
             .await?
-            .is_some_and(|c| c.language == "zh-CN"))
+            .is_some_and(|c| c.language == crate::types::Language::ZhCn))
     }
 
     /// Whether an item of this kind (about this task) was filed since local midnight:
@@ -265,7 +205,7 @@ impl Mailbox {
     pub async fn filed_today(&self, kind: MailKind, task_id: Option<i32>) -> Result<bool, DbErr> {
         q::mail_since(
             &self.db,
-            kind.as_str(),
+            kind,
             task_id,
             crate::gateway::start_of_day(self.clock.now()),
         )
@@ -276,14 +216,14 @@ impl Mailbox {
 fn mail_dto(m: &mail::Model, employee_name: &str) -> MailDto {
     MailDto {
         id: m.id,
-        kind: MailKind::parse(&m.kind).unwrap_or(MailKind::Digest),
+        kind: m.kind,
         employee_id: m.employee_id,
         employee_name: employee_name.to_owned(),
         chat_id: m.chat_id,
         task_id: m.task_id,
         title: m.title.clone(),
         body: m.body.clone(),
-        status: MailStatus::parse(&m.status).unwrap_or(MailStatus::Unread),
+        status: m.status,
         created_at: rfc3339(m.created_at),
         trace_id: m.trace_id.clone(),
     }

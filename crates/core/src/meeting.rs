@@ -206,7 +206,7 @@ impl Meetings {
             meeting::ActiveModel {
                 id: NotSet,
                 chat_id: Set(c.id),
-                strategy: Set(input.strategy.as_str().into()),
+                strategy: Set(input.strategy),
                 topic: Set(topic.to_owned()),
                 status: Set("open".into()),
                 max_turns: Set(i32::try_from(max_turns).unwrap_or(i32::MAX)),
@@ -257,7 +257,7 @@ impl Meetings {
         let Some(m) = self.find(chat_id).await?.filter(|m| m.status == "open") else {
             return Ok(None);
         };
-        let strategy = Strategy::parse(&m.strategy).unwrap_or_default();
+        let strategy = m.strategy;
         let participants = self.participants(chat_id).await?;
         let history = self.history(&m).await?;
         let limits = Limits {

@@ -12,6 +12,7 @@
 
 mod desktop;
 
+use sea_orm::ActiveEnum;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
@@ -338,7 +339,7 @@ async fn decide(core: &AppCore, id: i32, decision: Decision, seen: String) {
     match core.approvals.decide(input, DecidedVia::Notification).await {
         Ok(a) => tracing::info!(
             approval_id = id,
-            status = a.status.as_str(),
+            status = %a.status.to_value(),
             "decided from a notification"
         ),
         // Decided elsewhere first, expired, or changed since it was shown: nothing ran

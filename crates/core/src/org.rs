@@ -176,8 +176,8 @@ impl OrgService {
                 name: Set(name),
                 mission: Set(input.mission.unwrap_or_default().trim().to_owned()),
                 boss_name: Set(boss),
-                language: Set(input.language.as_str().to_owned()),
-                approval_policy: Set(ApprovalPolicy::KeySteps.as_str().to_owned()),
+                language: Set(input.language),
+                approval_policy: Set(ApprovalPolicy::KeySteps),
                 daily_budget_usd: Set(DEFAULT_DAILY_BUDGET_USD),
                 secret_scope: Set(None),
                 created_at: Set(now),
@@ -205,7 +205,7 @@ impl OrgService {
             am.mission = Set(mission.trim().to_owned());
         }
         if let Some(lang) = input.language {
-            am.language = Set(lang.as_str().to_owned());
+            am.language = Set(lang);
         }
         let c = q::update_company(&txn, am).await?;
         txn.commit().await?;
@@ -440,7 +440,7 @@ impl OrgService {
                 backend_model: Set(String::new()),
                 tool_whitelist: Set(serde_json::json!(tools)),
                 avatar: Set(None),
-                status: Set(EmployeeStatus::Idle.as_str().to_owned()),
+                status: Set(EmployeeStatus::Idle),
                 hired_at: Set(Utc::now()),
                 fired_at: Set(None),
                 approval_policy: Set(None),
@@ -604,7 +604,7 @@ impl OrgService {
             })?;
         let mut am = e.into_active_model();
         am.fired_at = Set(None);
-        am.status = Set(EmployeeStatus::Idle.as_str().to_owned());
+        am.status = Set(EmployeeStatus::Idle);
         let e = q::update_employee(&txn, am).await?;
         for id in reports {
             if let Some(r) = q::find_employee(&txn, *id)
@@ -637,7 +637,7 @@ impl OrgService {
         let txn = self.db.begin().await?;
         let c = self.require_company(&txn).await?;
         let mut am = c.into_active_model();
-        am.approval_policy = Set(policy.as_str().to_owned());
+        am.approval_policy = Set(policy);
         let c = q::update_company(&txn, am).await?;
         txn.commit().await?;
         self.bus
@@ -670,7 +670,7 @@ impl OrgService {
         q::clear_department_lead(&txn, e.id).await?;
         let mut am = e.into_active_model();
         am.fired_at = Set(Some(Utc::now()));
-        am.status = Set(EmployeeStatus::Fired.as_str().to_owned());
+        am.status = Set(EmployeeStatus::Fired);
         let e = q::update_employee(&txn, am).await?;
         txn.commit().await?;
         for id in reports {
@@ -761,9 +761,8 @@ pub fn company_dto(c: &company::Model) -> CompanyDto {
         name: c.name.clone(),
         mission: c.mission.clone(),
         boss_name: c.boss_name.clone(),
-        language: Language::parse(&c.language).unwrap_or(Language::En),
-        approval_policy: ApprovalPolicy::parse(&c.approval_policy)
-            .unwrap_or(ApprovalPolicy::KeySteps),
+        language: c.language,
+        approval_policy: c.approval_policy,
         daily_budget_usd: c.daily_budget_usd,
         created_at: rfc3339(&c.created_at),
     }
@@ -797,10 +796,10 @@ pub fn employee_dto(e: &employee::Model) -> EmployeeDto {
         },
         tool_whitelist: roles::json_strings(&e.tool_whitelist),
         avatar: e.avatar.clone(),
-        status: EmployeeStatus::parse(&e.status).unwrap_or(EmployeeStatus::Idle),
+        status: e.status,
         hired_at: rfc3339(&e.hired_at),
         fired_at: e.fired_at.as_ref().map(rfc3339),
-        approval_policy: e.approval_policy.as_deref().and_then(ApprovalPolicy::parse),
+        approval_policy: e.approval_policy,
         cli_command: e.cli_command.clone(),
     }
 }

@@ -225,7 +225,7 @@ impl Providers {
             .map(|p| PresetDto {
                 id: p.id.to_owned(),
                 name: p.name.to_owned(),
-                dialect: dialect_dto(p.dialect),
+                dialect: p.dialect,
                 base_url: p.base_url.to_owned(),
                 default_model: p.default_model.to_owned(),
                 key_required: p.key_required,
@@ -289,7 +289,7 @@ impl Providers {
             id: m.id.clone(),
             name: m.name.clone(),
             preset: m.preset.clone(),
-            dialect: parse_dialect(&m.dialect),
+            dialect: stored_dialect(&m.dialect),
             base_url: m.base_url.clone(),
             default_model: m.default_model.clone(),
             models: json_strings(&m.models),
@@ -700,7 +700,7 @@ impl Providers {
 fn provider_config(m: &provider::Model, preset: Option<&presets::Preset>) -> ProviderConfig {
     ProviderConfig {
         id: m.id.clone(),
-        dialect: match parse_dialect(&m.dialect) {
+        dialect: match stored_dialect(&m.dialect) {
             Dialect::Anthropic => LlmDialect::Anthropic,
             _ => LlmDialect::OpenAiCompatible,
         },
@@ -773,7 +773,7 @@ impl ProviderFields {
     fn write_to(self, am: &mut provider::ActiveModel) {
         am.name = Set(self.name);
         am.preset = Set(self.preset);
-        am.dialect = Set(dialect_str(self.dialect).into());
+        am.dialect = Set(name_of(&self.dialect));
         am.base_url = Set(self.base_url);
         am.default_model = Set(self.default_model);
         am.models = Set(serde_json::json!(self.models));
@@ -823,28 +823,9 @@ fn unique_id(name: &str, preset: &str, existing: &[provider::Model]) -> String {
         .unwrap_or(base)
 }
 
-fn dialect_str(d: LlmDialect) -> &'static str {
-    match d {
-        LlmDialect::OpenAiCompatible => "openai_compatible",
-        LlmDialect::Anthropic => "anthropic",
-        LlmDialect::Builtin => "builtin",
-    }
-}
-
-fn parse_dialect(s: &str) -> Dialect {
-    match s {
-        "anthropic" => Dialect::Anthropic,
-        "builtin" => Dialect::Builtin,
-        _ => Dialect::OpenaiCompatible,
-    }
-}
-
-fn dialect_dto(d: LlmDialect) -> Dialect {
-    match d {
-        LlmDialect::OpenAiCompatible => Dialect::OpenaiCompatible,
-        LlmDialect::Anthropic => Dialect::Anthropic,
-        LlmDialect::Builtin => Dialect::Builtin,
-    }
+/// A stored dialect; anything unknown speaks the OpenAI-compatible wire format.
+fn stored_dialect(s: &str) -> Dialect {
+    read_name(s).unwrap_or(Dialect::OpenAiCompatible)
 }
 
 fn caps_dto(c: cubicle_llm::Capabilities) -> CapabilitiesDto {

@@ -37,31 +37,7 @@ pub use key_steps::{ChangeTeamMemory, CommitToDate};
 pub use shell::{RunCli, RunShell};
 pub use webhook::{PostWebhook, WebhookStyle};
 
-/// SPEC §8: read-only tools never need confirmation, write tools are logged, high-risk
-/// tools wait for the boss under the default policy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum Risk {
-    ReadOnly,
-    Write,
-    High,
-}
-
-impl Risk {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Risk::ReadOnly => "read_only",
-            Risk::Write => "write",
-            Risk::High => "high",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        [Risk::ReadOnly, Risk::Write, Risk::High]
-            .into_iter()
-            .find(|r| r.as_str() == s)
-    }
-}
+pub use cubicle_store::enums::Risk;
 
 /// What an employee asks to do: the tool, its arguments and why.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -12,12 +12,14 @@ use cubicle_store::entity::{
 };
 use cubicle_store::{ConnectionTrait, Db, DbErr, chat as cq, trace as q};
 use rand::Rng;
+use sea_orm::ActiveEnum;
 use sea_orm::ActiveValue::Set;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::chat::{Names, rfc3339};
 use crate::error::{ErrorCode, IpcError};
+use crate::work::TaskStatus;
 
 /// How much of an instruction, message or thought a timeline line shows.
 const LINE_CHARS: usize = 280;
@@ -41,7 +43,7 @@ pub(crate) async fn start(
         conn,
         trace::ActiveModel {
             id: Set(id.clone()),
-            origin: Set(origin.as_str().into()),
+            origin: Set(origin),
             instruction: Set(instruction.chars().take(2000).collect()),
             chat_id: Set(chat_id),
             created_at: Set(at),
@@ -51,31 +53,8 @@ pub(crate) async fn start(
     Ok(id)
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum Origin {
-    /// The boss wrote in a chat.
-    Chat,
-    /// The boss confirmed a secretary's action card.
-    Secretary,
-}
-
-impl Origin {
-    fn as_str(self) -> &'static str {
-        match self {
-            Origin::Chat => "chat",
-            Origin::Secretary => "secretary",
-        }
-    }
-
-    fn parse(s: &str) -> Self {
-        if s == "secretary" {
-            Origin::Secretary
-        } else {
-            Origin::Chat
-        }
-    }
-}
+/// Where an instruction came from.
+pub use cubicle_store::enums::TraceOrigin as Origin;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
@@ -238,9 +217,12 @@ impl Traces {
         line.rulings(q::decisions_of_trace(db, id).await?);
         let steps = thoughts
             .iter()
-            .filter(|t| crate::guard::is_step(t.spoke, t.silenced_by.as_deref()))
+            .filter(|t| crate::guard::is_step(t.spoke, t.silenced_by))
             .count();
-        let tasks_pending = tasks.iter().filter(|t| t.status == "pending").count();
+        let tasks_pending = tasks
+            .iter()
+            .filter(|t| t.status == TaskStatus::Pending)
+            .count();
         let cost: f64 = ledger.iter().map(|c| c.cost_usd).sum();
         Ok(Some(TraceDto {
             summary: summary(&t, ledger.len() as i64, cost),
@@ -331,7 +313,7 @@ impl Timeline {
             self.events
                 .push((task.created_at, Rank::TaskCreated, created));
             if let Some(done) = task.resolved_at {
-                let kind = if task.status == "failed" {
+                let kind = if task.status == TaskStatus::Failed {
                     TraceEventKind::TaskFailed
                 } else {
                     TraceEventKind::TaskResolved
@@ -381,7 +363,7 @@ impl Timeline {
                 text: clip(text),
                 chat_id: th.chat_id,
                 chat_name: self.chat_name(th.chat_id),
-                outcome: th.silenced_by.clone(),
+                outcome: th.silenced_by.map(|r| r.to_value()),
                 ..Self::blank(th.created_at, TraceEventKind::Thought)
             };
             self.events.push((th.created_at, Rank::Thought, e));
@@ -417,7 +399,7 @@ impl Timeline {
                 chat_name: self.chat_name(mail.chat_id),
                 task_id: mail.task_id,
                 mail_id: Some(mail.id),
-                outcome: Some(mail.kind.clone()),
+                outcome: Some(mail.kind.to_value()),
                 ..Self::blank(mail.created_at, TraceEventKind::Mail)
             };
             self.events.push((mail.created_at, Rank::Mail, e));
@@ -433,7 +415,7 @@ impl Timeline {
                 chat_id: a.chat_id,
                 chat_name: self.chat_name(a.chat_id),
                 approval_id: Some(a.id),
-                outcome: Some(a.status.clone()),
+                outcome: Some(a.status.to_value()),
                 ..Self::blank(a.created_at, TraceEventKind::Approval)
             };
             self.events.push((a.created_at, Rank::Outcome, e));
@@ -470,7 +452,7 @@ impl Timeline {
 fn summary(t: &trace::Model, calls: i64, cost: f64) -> TraceSummaryDto {
     TraceSummaryDto {
         id: t.id.clone(),
-        origin: Origin::parse(&t.origin),
+        origin: t.origin,
         instruction: clip(&t.instruction),
         chat_id: t.chat_id,
         created_at: rfc3339(t.created_at),

@@ -3,57 +3,20 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-/// The UI and secretary language of a company.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-pub enum Language {
-    #[serde(rename = "en")]
-    En,
-    #[serde(rename = "zh-CN")]
-    ZhCn,
+pub use cubicle_store::enums::{ApprovalPolicy, EmployeeStatus, Language};
+
+/// Reads a stored enum's name as a model or a person wrote it: trimmed, and any alias
+/// serde knows counts. `None` when it names no variant.
+pub fn read_name<E: serde::de::DeserializeOwned>(s: &str) -> Option<E> {
+    serde_json::from_value(serde_json::Value::String(s.trim().to_owned())).ok()
 }
 
-impl Language {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Language::En => "en",
-            Language::ZhCn => "zh-CN",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "en" => Some(Language::En),
-            "zh-CN" | "zh" => Some(Language::ZhCn),
-            _ => None,
-        }
-    }
-}
-
-/// SPEC §8: how much the boss must approve.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum ApprovalPolicy {
-    Auto,
-    KeySteps,
-    Manual,
-}
-
-impl ApprovalPolicy {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ApprovalPolicy::Auto => "auto",
-            ApprovalPolicy::KeySteps => "key_steps",
-            ApprovalPolicy::Manual => "manual",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "auto" => Some(ApprovalPolicy::Auto),
-            "key_steps" => Some(ApprovalPolicy::KeySteps),
-            "manual" => Some(ApprovalPolicy::Manual),
-            _ => None,
-        }
+/// The name serde gives a unit variant: how an enum kept outside the store's typed
+/// columns is written to a text column.
+pub fn name_of<E: Serialize>(e: &E) -> String {
+    match serde_json::to_value(e) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => String::new(),
     }
 }
 
@@ -136,47 +99,6 @@ impl Archetype {
             Archetype::OldHand => "I've seen this before; I speak from experience, briefly.",
             Archetype::Idealist => "I care about doing the right thing for users and the mission.",
         }
-    }
-}
-
-/// SPEC §8 employee state machine, plus `fired` for former staff.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum EmployeeStatus {
-    Idle,
-    Receiving,
-    Planning,
-    Acting,
-    Reporting,
-    WaitingApproval,
-    Fired,
-}
-
-impl EmployeeStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EmployeeStatus::Idle => "idle",
-            EmployeeStatus::Receiving => "receiving",
-            EmployeeStatus::Planning => "planning",
-            EmployeeStatus::Acting => "acting",
-            EmployeeStatus::Reporting => "reporting",
-            EmployeeStatus::WaitingApproval => "waiting_approval",
-            EmployeeStatus::Fired => "fired",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        [
-            EmployeeStatus::Idle,
-            EmployeeStatus::Receiving,
-            EmployeeStatus::Planning,
-            EmployeeStatus::Acting,
-            EmployeeStatus::Reporting,
-            EmployeeStatus::WaitingApproval,
-            EmployeeStatus::Fired,
-        ]
-        .into_iter()
-        .find(|st| st.as_str() == s)
     }
 }
 
@@ -365,13 +287,7 @@ pub struct FireEmployee {
 
 // ---------- model providers, routes, prices, spend (Settings) ----------
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum Dialect {
-    OpenaiCompatible,
-    Anthropic,
-    Builtin,
-}
+pub use cubicle_llm::presets::Dialect;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]

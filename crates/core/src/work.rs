@@ -62,95 +62,8 @@ pub struct RequirementDto {
     pub owner_id: Option<i32>,
 }
 
-/// Where a task stands (SPEC §6 pending | resolved | failed, and escalated: done by its
-/// owner but stopped on its way — a rework that repeats itself, a third rejection —
-/// and waiting for the boss's decision, so it is not shown as finished).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum TaskStatus {
-    #[default]
-    Pending,
-    Resolved,
-    Failed,
-    Escalated,
-}
-
-impl TaskStatus {
-    pub const ALL: [TaskStatus; 4] = [
-        TaskStatus::Pending,
-        TaskStatus::Resolved,
-        TaskStatus::Failed,
-        TaskStatus::Escalated,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TaskStatus::Pending => "pending",
-            TaskStatus::Resolved => "resolved",
-            TaskStatus::Failed => "failed",
-            TaskStatus::Escalated => "escalated",
-        }
-    }
-
-    /// The stored text; an unknown value reads as pending (work not known to be done).
-    pub fn parse(s: &str) -> Self {
-        Self::ALL
-            .into_iter()
-            .find(|k| k.as_str() == s)
-            .unwrap_or_default()
-    }
-}
-
-impl std::fmt::Display for TaskStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl PartialEq<&str> for TaskStatus {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
-    }
-}
-
-impl PartialEq<str> for TaskStatus {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
-/// SPEC §6 task types.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum TaskKind {
-    /// Done once; ages into urgency (5 / 15 / 30 min) until it is.
-    #[default]
-    Oneshot,
-    /// Ongoing work (watch the build, keep the docs current): no urgency.
-    LongRunning,
-    /// Waits for its condition; no urgency until then.
-    Conditional,
-}
-
-impl TaskKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TaskKind::Oneshot => "oneshot",
-            TaskKind::LongRunning => "long_running",
-            TaskKind::Conditional => "conditional",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        [
-            TaskKind::Oneshot,
-            TaskKind::LongRunning,
-            TaskKind::Conditional,
-        ]
-        .into_iter()
-        .find(|k| k.as_str() == s.trim())
-    }
-}
+use board::RequirementStatus;
+pub use cubicle_store::enums::{TaskKind, TaskStatus};
 
 /// A task to create; [`NewTask::new`] gives a plain one-shot task.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -191,9 +104,9 @@ impl NewTask {
             id: NotSet,
             owner_id: Set(self.owner_id),
             description: Set(clip_task_text(&self.description)),
-            kind: Set(self.kind.as_str().into()),
+            kind: Set(self.kind),
             condition: Set(self.condition.map(|c| clip_task_text(&c))),
-            status: Set("pending".into()),
+            status: Set(TaskStatus::Pending),
             result: Set(None),
             on_resolve_target: Set(self.on_resolve_target),
             on_resolve_hint: Set(self.on_resolve_hint.map(|h| clip_task_text(&h))),
@@ -264,10 +177,10 @@ impl Work {
         // Work on an open requirement means it is in progress.
         if let Some(r) = new.requirement_id
             && let Some(r) = q::find_requirement(&txn, r).await?
-            && r.status == "open"
+            && r.status == RequirementStatus::Open
         {
             let mut am = r.into_active_model();
-            am.status = Set("in_progress".into());
+            am.status = Set(RequirementStatus::InProgress);
             q::update_requirement(&txn, am).await?;
         }
         // Whoever works on a requirement is in its group chat.
@@ -300,12 +213,16 @@ impl Work {
     ) -> Result<Option<task::Model>, DbErr> {
         let Some(t) = q::find_task(&self.db, task_id)
             .await?
-            .filter(|t| t.owner_id == owner_id && t.status == "pending")
+            .filter(|t| t.owner_id == owner_id && t.status == TaskStatus::Pending)
         else {
             return Ok(None);
         };
         let mut am = t.into_active_model();
-        am.status = Set(if resolved { "resolved" } else { "failed" }.into());
+        am.status = Set(if resolved {
+            TaskStatus::Resolved
+        } else {
+            TaskStatus::Failed
+        });
         am.result = Set(result.map(clip_task_text));
         am.resolved_at = Set(Some(self.clock.now()));
         let t = q::update_task(&self.db, am).await?;
@@ -329,12 +246,16 @@ impl Work {
         }
         let Some(t) = q::find_task(&txn, task_id)
             .await?
-            .filter(|t| t.owner_id == owner_id && t.status == "pending")
+            .filter(|t| t.owner_id == owner_id && t.status == TaskStatus::Pending)
         else {
             return Ok(None);
         };
         let mut am = t.into_active_model();
-        am.status = Set(if resolved { "resolved" } else { "failed" }.into());
+        am.status = Set(if resolved {
+            TaskStatus::Resolved
+        } else {
+            TaskStatus::Failed
+        });
         am.result = Set(result.map(clip_task_text));
         am.resolved_at = Set(Some(self.clock.now()));
         let t = q::update_task(&txn, am).await?;
@@ -352,7 +273,7 @@ impl Work {
     /// Takes back a task that nobody has worked on yet.
     pub async fn withdraw_task(&self, id: i32) -> Result<bool, DbErr> {
         match q::find_task(&self.db, id).await? {
-            Some(t) if t.status == "pending" => {
+            Some(t) if t.status == TaskStatus::Pending => {
                 q::delete_task(&self.db, id).await?;
                 self.bus.publish(DomainEvent::WorkChanged);
                 Ok(true)
@@ -407,7 +328,7 @@ impl Work {
                 name: Set(name.to_owned()),
                 description: Set(description.to_owned()),
                 department_id: Set(department_id),
-                status: Set("open".into()),
+                status: Set(RequirementStatus::Open),
                 chat_id: Set(Some(c.id)),
                 created_at: Set(self.clock.now()),
                 reviewer_id: Set(None),
@@ -438,7 +359,7 @@ impl Work {
         let tasks = q::tasks_of_requirement(&txn, id).await?;
         let untouched = tasks
             .iter()
-            .all(|t| t.created_by == PLAN_CREATED_BY && t.status == TaskStatus::Pending.as_str());
+            .all(|t| t.created_by == PLAN_CREATED_BY && t.status == TaskStatus::Pending);
         if !untouched {
             return Ok(false);
         }
@@ -468,7 +389,7 @@ pub(crate) fn task_dto(t: &task::Model) -> TaskDto {
         id: t.id,
         owner_id: t.owner_id,
         description: t.description.clone(),
-        status: TaskStatus::parse(&t.status),
+        status: t.status,
         requirement_id: t.requirement_id,
         created_by: t.created_by.clone(),
         created_at: t
@@ -482,7 +403,7 @@ pub(crate) fn task_dto(t: &task::Model) -> TaskDto {
         trace_id: t.trace_id.clone(),
         attempt: t.attempt,
         review_of: t.review_of,
-        kind: TaskKind::parse(&t.kind).unwrap_or_default(),
+        kind: t.kind,
         condition: t.condition.clone(),
     }
 }
@@ -493,8 +414,7 @@ pub(crate) fn requirement_dto(r: &requirement::Model) -> RequirementDto {
         name: r.name.clone(),
         description: r.description.clone(),
         department_id: r.department_id,
-        status: board::RequirementStatus::parse(&r.status)
-            .unwrap_or(board::RequirementStatus::Open),
+        status: r.status,
         chat_id: r.chat_id,
         reviewer_id: r.reviewer_id,
         owner_id: r.owner_id,

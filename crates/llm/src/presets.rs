@@ -9,9 +9,12 @@ use crate::http::HttpConfig;
 use crate::openai::OpenAiCompatible;
 use crate::types::{ApiKey, Capabilities, LlmClient, LlmError};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// The wire format a provider speaks; stored (as its serde name) with each provider and
+/// shown in Settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Dialect {
+    #[serde(rename = "openai_compatible")]
     OpenAiCompatible,
     Anthropic,
     Builtin,

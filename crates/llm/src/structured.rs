@@ -138,8 +138,8 @@ async fn complete_with_schema<T: DeserializeOwned>(
             Err(LlmError::UnsupportedJsonForm { status, body, .. }) if step + 1 < forms.len() => {
                 tracing::warn!(
                     provider = client.provider_id(),
-                    rejected = form.as_str(),
-                    next = forms[step + 1].as_str(),
+                    rejected = %form,
+                    next = %forms[step + 1],
                     status,
                     %body,
                     "the server rejected this form of structured output; trying the next"

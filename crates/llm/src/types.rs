@@ -77,28 +77,15 @@ impl JsonForm {
     pub fn enforced(self) -> bool {
         matches!(self, JsonForm::JsonSchema | JsonForm::Tool)
     }
+}
 
-    /// A stable name for logs and settings.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            JsonForm::JsonSchema => "json_schema",
-            JsonForm::Tool => "tool",
-            JsonForm::JsonObjectSchema => "json_object_schema",
-            JsonForm::JsonObject => "json_object",
-            JsonForm::Prompt => "prompt",
+/// A stable name for logs and settings: the serde name.
+impl std::fmt::Display for JsonForm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match serde_json::to_value(self) {
+            Ok(serde_json::Value::String(s)) => f.write_str(&s),
+            _ => Err(std::fmt::Error),
         }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        [
-            JsonForm::JsonSchema,
-            JsonForm::Tool,
-            JsonForm::JsonObjectSchema,
-            JsonForm::JsonObject,
-            JsonForm::Prompt,
-        ]
-        .into_iter()
-        .find(|f| f.as_str() == s)
     }
 }
 
@@ -379,7 +366,7 @@ pub enum LlmError {
     Unconfirmed(String),
     /// The server refused the way structured output was asked for (e.g. llama-cpp-python
     /// answers HTTP 500 to `response_format: json_schema`); another [`JsonForm`] may work.
-    #[error("the provider does not accept {} output (HTTP {status}): {body}", form.as_str())]
+    #[error("the provider does not accept {form} output (HTTP {status}): {body}")]
     UnsupportedJsonForm {
         form: JsonForm,
         status: u16,

@@ -12,10 +12,10 @@ use sea_orm::{
 
 use crate::entity::{approval, tool_call};
 
-/// The status a decision may only be claimed from.
-pub const WAITING: &str = "waiting";
-/// The status of an approved action (run, running or queued to run).
-pub const APPROVED: &str = "approved";
+use crate::enums::{ApprovalStatus, CallLogOutcome, DecidedVia, EmployeeStatus};
+
+const WAITING: ApprovalStatus = ApprovalStatus::Waiting;
+const APPROVED: ApprovalStatus = ApprovalStatus::Approved;
 
 pub async fn insert_approval(
     conn: &impl ConnectionTrait,
@@ -75,9 +75,9 @@ pub async fn reseal_waiting(
 /// `unexpired_at` is given) has not expired by then.
 #[derive(Clone, Debug)]
 pub struct Claim<'a> {
-    pub status: &'a str,
+    pub status: ApprovalStatus,
     pub decided_at: DateTime<Utc>,
-    pub decided_via: &'a str,
+    pub decided_via: DecidedVia,
     pub note: Option<&'a str>,
     pub authorization_chain: serde_json::Value,
     pub unexpired_at: Option<DateTime<Utc>>,
@@ -204,7 +204,7 @@ pub async fn mark_interrupted(
 /// Approvals, newest first; each filter applies when given.
 pub async fn list_approvals(
     conn: &impl ConnectionTrait,
-    statuses: &[&str],
+    statuses: &[ApprovalStatus],
     employee_id: Option<i32>,
     limit: u64,
 ) -> Result<Vec<approval::Model>, DbErr> {
@@ -291,7 +291,7 @@ pub async fn ok_calls_of_tool(
 ) -> Result<Vec<tool_call::Model>, DbErr> {
     tool_call::Entity::find()
         .filter(tool_call::Column::Tool.eq(tool))
-        .filter(tool_call::Column::Outcome.eq("ok"))
+        .filter(tool_call::Column::Outcome.eq(CallLogOutcome::Ok))
         .order_by_desc(tool_call::Column::Id)
         .limit(limit)
         .all(conn)
@@ -303,8 +303,8 @@ pub async fn ok_calls_of_tool(
 pub async fn set_employee_status(
     conn: &impl ConnectionTrait,
     employee_id: i32,
-    status: &str,
-    from: Option<&str>,
+    status: EmployeeStatus,
+    from: Option<EmployeeStatus>,
 ) -> Result<bool, DbErr> {
     use crate::entity::employee;
     let mut q = employee::Entity::update_many()

@@ -11,6 +11,7 @@ pub mod chat;
 pub mod db;
 pub mod effect;
 pub mod entity;
+pub mod enums;
 pub mod lease;
 pub mod mailbox;
 pub mod meeting;

@@ -8,6 +8,7 @@ use sea_orm::{
 };
 
 use crate::entity::mail;
+use crate::enums::{MailKind, MailStatus};
 
 pub async fn insert_mail(
     conn: &impl ConnectionTrait,
@@ -23,8 +24,8 @@ pub async fn find_mail(conn: &impl ConnectionTrait, id: i32) -> Result<Option<ma
 /// Mail, newest first; each filter applies when given.
 pub async fn list_mail(
     conn: &impl ConnectionTrait,
-    status: Option<&str>,
-    kind: Option<&str>,
+    status: Option<MailStatus>,
+    kind: Option<MailKind>,
     employee_id: Option<i32>,
     limit: u64,
 ) -> Result<Vec<mail::Model>, DbErr> {
@@ -47,7 +48,7 @@ pub async fn list_mail(
 pub async fn set_mail_status(
     conn: &impl ConnectionTrait,
     id: i32,
-    status: &str,
+    status: MailStatus,
 ) -> Result<u64, DbErr> {
     let res = mail::Entity::update_many()
         .col_expr(mail::Column::Status, Expr::value(status))
@@ -59,7 +60,7 @@ pub async fn set_mail_status(
 
 pub async fn count_unread(conn: &impl ConnectionTrait) -> Result<u64, DbErr> {
     mail::Entity::find()
-        .filter(mail::Column::Status.eq("unread"))
+        .filter(mail::Column::Status.eq(MailStatus::Unread))
         .count(conn)
         .await
 }
@@ -67,7 +68,7 @@ pub async fn count_unread(conn: &impl ConnectionTrait) -> Result<u64, DbErr> {
 /// Whether a mail of `kind` (about `task_id`, when given) was filed since `since`.
 pub async fn mail_since(
     conn: &impl ConnectionTrait,
-    kind: &str,
+    kind: MailKind,
     task_id: Option<i32>,
     since: DateTime<Utc>,
 ) -> Result<bool, DbErr> {
@@ -84,7 +85,7 @@ pub async fn mail_since(
 pub async fn mail_counts_since(
     conn: &impl ConnectionTrait,
     since: DateTime<Utc>,
-) -> Result<Vec<(String, i64)>, DbErr> {
+) -> Result<Vec<(MailKind, i64)>, DbErr> {
     use sea_orm::QuerySelect;
     mail::Entity::find()
         .select_only()
@@ -92,7 +93,7 @@ pub async fn mail_counts_since(
         .column_as(mail::Column::Id.count(), "n")
         .filter(mail::Column::CreatedAt.gte(since))
         .group_by(mail::Column::Kind)
-        .into_tuple::<(String, i64)>()
+        .into_tuple::<(MailKind, i64)>()
         .all(conn)
         .await
 }

@@ -10,6 +10,7 @@ use sea_orm::{
 };
 
 use crate::entity::{chat_summary, employee_state, memory, relationship, thought};
+use crate::enums::{MemoryKind, Visibility};
 
 // ---------- memories ----------
 
@@ -39,11 +40,11 @@ pub async fn memories(
         .await
 }
 
-/// An employee's memories of one kind (`long_term` / `short_term`), oldest first.
+/// An employee's memories of one kind, oldest first.
 pub async fn memories_of_kind(
     conn: &impl ConnectionTrait,
     employee_id: i32,
-    kind: &str,
+    kind: MemoryKind,
 ) -> Result<Vec<memory::Model>, DbErr> {
     memory::Entity::find()
         .filter(memory::Column::EmployeeId.eq(employee_id))
@@ -92,11 +93,11 @@ fn shared_with(department_id: Option<i32>, requirement_ids: &[i32]) -> Condition
     if !requirement_ids.is_empty() {
         team = team.add(memory::Column::RequirementId.is_in(requirement_ids.iter().copied()));
     }
-    let mut cond = Condition::any().add(memory::Column::Visibility.eq("public"));
+    let mut cond = Condition::any().add(memory::Column::Visibility.eq(Visibility::Public));
     if !team.is_empty() {
         cond = cond.add(
             Condition::all()
-                .add(memory::Column::Visibility.eq("team"))
+                .add(memory::Column::Visibility.eq(Visibility::Team))
                 .add(team),
         );
     }
@@ -137,7 +138,7 @@ pub async fn delete_expired_memories(
 pub async fn update_memory_kind_importance(
     conn: &impl ConnectionTrait,
     id: i32,
-    kind: &str,
+    kind: MemoryKind,
     importance: i32,
     expires_at: Option<DateTime<Utc>>,
 ) -> Result<u64, DbErr> {

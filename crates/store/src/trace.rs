@@ -7,6 +7,7 @@ use sea_orm::{
 };
 
 use crate::entity::{approval, chat_message, cost_ledger, decision, mail, task, thought, trace};
+use crate::enums::SilenceReason;
 
 pub async fn insert_trace(
     conn: &impl ConnectionTrait,
@@ -73,7 +74,7 @@ pub async fn thoughts_of_trace(
 pub async fn steps_of_trace(
     conn: &impl ConnectionTrait,
     id: &str,
-    held_back: &[&str],
+    held_back: &[SilenceReason],
 ) -> Result<Vec<thought::Model>, DbErr> {
     thought::Entity::find()
         .filter(thought::Column::TraceId.eq(id))

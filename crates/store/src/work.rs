@@ -5,6 +5,7 @@ use sea_orm::{
 };
 
 use crate::entity::{requirement, task};
+use crate::enums::TaskStatus;
 
 pub async fn insert_task(
     conn: &impl ConnectionTrait,
@@ -25,7 +26,7 @@ pub async fn delete_task(conn: &impl ConnectionTrait, id: i32) -> Result<(), DbE
 /// Pending tasks, oldest first.
 pub async fn pending_tasks(conn: &impl ConnectionTrait) -> Result<Vec<task::Model>, DbErr> {
     task::Entity::find()
-        .filter(task::Column::Status.eq("pending"))
+        .filter(task::Column::Status.eq(TaskStatus::Pending))
         .order_by_asc(task::Column::Id)
         .all(conn)
         .await
@@ -50,7 +51,7 @@ pub async fn pending_tasks_of(
     owner_id: i32,
 ) -> Result<Vec<task::Model>, DbErr> {
     task::Entity::find()
-        .filter(task::Column::Status.eq("pending"))
+        .filter(task::Column::Status.eq(TaskStatus::Pending))
         .filter(task::Column::OwnerId.eq(owner_id))
         .order_by_asc(task::Column::Id)
         .all(conn)
@@ -122,7 +123,7 @@ pub async fn tasks_for_day(
             Condition::any()
                 .add(task::Column::CreatedAt.gte(since))
                 .add(task::Column::ResolvedAt.gte(since))
-                .add(task::Column::Status.eq("pending")),
+                .add(task::Column::Status.eq(TaskStatus::Pending)),
         )
         .order_by_asc(task::Column::Id)
         .all(conn)
@@ -150,7 +151,7 @@ pub async fn reports_due(
     owner: Option<i32>,
 ) -> Result<Vec<task::Model>, DbErr> {
     let mut q = task::Entity::find()
-        .filter(task::Column::Status.eq("resolved"))
+        .filter(task::Column::Status.eq(TaskStatus::Resolved))
         .filter(task::Column::ReportDueAt.is_not_null());
     if let Some(owner) = owner {
         q = q.filter(task::Column::OwnerId.eq(owner));

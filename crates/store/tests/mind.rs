@@ -7,9 +7,10 @@
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use cubicle_migrations::{Migrator, MigratorTrait};
 use cubicle_store::entity::{chat, chat_member, chat_message, employee_state, memory, thought};
+use cubicle_store::enums::{MemoryKind, SilenceReason, Visibility};
 use cubicle_store::{ConnectionTrait, Db, chat as cq, connect, mind};
 use sea_orm::ActiveValue::{NotSet, Set};
-use sea_orm::{EntityTrait, PaginatorTrait};
+use sea_orm::{ActiveEnum, EntityTrait, PaginatorTrait};
 use serde_json::json;
 
 const ALICE: i32 = 1;
@@ -117,10 +118,10 @@ fn mem(
 ) -> memory::ActiveModel {
     memory::ActiveModel {
         employee_id: Set(employee),
-        kind: Set(kind.into()),
+        kind: Set(MemoryKind::try_from_value(&kind.to_owned()).unwrap()),
         content: Set(format!("{employee} {kind} {visibility}")),
         importance: Set(5),
-        visibility: Set(visibility.into()),
+        visibility: Set(Visibility::try_from_value(&visibility.to_owned()).unwrap()),
         department_id: Set(department),
         requirement_id: Set(requirement),
         source_chat_id: Set(None),
@@ -158,7 +159,7 @@ async fn memories_are_filed_filtered_and_forgotten(db: &Db) {
     let all = mind::memories(db, ALICE).await.unwrap();
     assert_eq!(ids(&all, |r| r.id), [a1, a2, a3]);
     assert_eq!(all[1].expires_at, Some(soon));
-    let short = mind::memories_of_kind(db, ALICE, "short_term")
+    let short = mind::memories_of_kind(db, ALICE, MemoryKind::ShortTerm)
         .await
         .unwrap();
     assert_eq!(ids(&short, |r| r.id), [a2]);
@@ -179,18 +180,18 @@ async fn memories_are_filed_filtered_and_forgotten(db: &Db) {
 
     // Archive the short-term entry as long-term.
     assert_eq!(
-        mind::update_memory_kind_importance(db, a2, "long_term", 8, None)
+        mind::update_memory_kind_importance(db, a2, MemoryKind::LongTerm, 8, None)
             .await
             .unwrap(),
         1
     );
     let a2m = mind::find_memory(db, a2).await.unwrap().expect("a2");
     assert_eq!(
-        (a2m.kind.as_str(), a2m.importance, a2m.expires_at),
-        ("long_term", 8, None)
+        (a2m.kind, a2m.importance, a2m.expires_at),
+        (MemoryKind::LongTerm, 8, None)
     );
     assert_eq!(
-        mind::update_memory_kind_importance(db, 999, "long_term", 8, None)
+        mind::update_memory_kind_importance(db, 999, MemoryKind::LongTerm, 8, None)
             .await
             .unwrap(),
         0
@@ -381,7 +382,7 @@ fn a_thought(employee: i32, chat_id: Option<i32>, n: i32) -> thought::ActiveMode
         reason: Set("because".into()),
         should_speak: Set(n % 2 == 0),
         spoke: Set(false),
-        silenced_by: Set((n % 2 == 0).then(|| "cooldown".to_owned())),
+        silenced_by: Set((n % 2 == 0).then_some(SilenceReason::Cooldown)),
         interest: Set(Some(7)),
         saturation: Set(None),
         perspective_seed: Set("ask_detail".into()),
@@ -419,7 +420,7 @@ async fn thoughts_come_back_newest_window_oldest_first(db: &Db) {
         t[2].ops,
         json!({"memory": [{"op": "add", "n": 2}], "relationship": []})
     );
-    assert_eq!(t[2].silenced_by.as_deref(), Some("cooldown"));
+    assert_eq!(t[2].silenced_by, Some(SilenceReason::Cooldown));
     assert!(t[2].should_speak && !t[1].should_speak);
 
     let in_chat = mind::thoughts_in_chat(db, c.id, 3).await.unwrap();

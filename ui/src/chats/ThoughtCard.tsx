@@ -10,8 +10,8 @@ export function thoughtOutcome(thought: ThoughtDto, t: (key: string, options?: R
   const reason = thought.reason.trim();
   if (thought.shouldSpeak) {
     const gate = thought.silencedBy;
-    if (gate === null || gate === "") return t("chats.thought.wantedButSilent");
-    // An unknown gate (a newer backend) is still shown, untranslated, rather than hidden.
+    if (gate === null) return t("chats.thought.wantedButSilent");
+    // A reason that is no gate (a thought that failed) is shown as stored rather than hidden.
     const why = isSilenceReason(gate) ? t(`chats.silence.${gate}`) : gate;
     return t("chats.thought.silencedBy", { reason: why });
   }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ChatMessageDto } from "../bindings/ChatMessageDto";
+import type { SilenceReason } from "../bindings/SilenceReason";
 import type { ThoughtDto } from "../bindings/ThoughtDto";
-import { charCount, continuesBlock, entryKey, firstName, formatListTime, preview, timeline } from "./format";
+import { SILENCE_REASONS, THOUGHT_FAILURES, charCount, continuesBlock, entryKey, firstName, formatListTime, preview, silenceKind, timeline } from "./format";
 
 const message = (id: number, createdAt: string, from: number | null = 1, senderKind = "employee"): ChatMessageDto => ({
   id,
@@ -32,6 +33,13 @@ const thought = (id: number, createdAt: string): ThoughtDto => ({
   createdAt,
 });
 
+describe("silenceKind", () => {
+  it("places each reason in the list the UI translates it from", () => {
+    expect(SILENCE_REASONS.map(silenceKind)).toEqual(SILENCE_REASONS.map(() => "held"));
+    expect(THOUGHT_FAILURES.map(silenceKind)).toEqual(THOUGHT_FAILURES.map(() => "failure"));
+  });
+});
+
 describe("timeline", () => {
   it("interleaves messages and thoughts by time, a thought before a message of the same second", () => {
     const entries = timeline(
@@ -42,7 +50,7 @@ describe("timeline", () => {
   });
 
   it("folds failed thoughts in a row into one entry, per kind of failure", () => {
-    const failed = (id: number, at: string, why: string) => ({ ...thought(id, at), silencedBy: why, reason: "boom" });
+    const failed = (id: number, at: string, why: SilenceReason) => ({ ...thought(id, at), silencedBy: why, reason: "boom" });
     const entries = timeline(
       [message(10, "2025-03-01T10:05:00Z")],
       [

@@ -3,18 +3,19 @@
 import type { ChatKind } from "../bindings/ChatKind";
 import type { ChatMessageDto } from "../bindings/ChatMessageDto";
 import type { ChatMode } from "../bindings/ChatMode";
+import type { SilenceReason } from "../bindings/SilenceReason";
 import type { ThoughtDto } from "../bindings/ThoughtDto";
 
 export const CHAT_KINDS = ["department", "requirement", "meeting", "boss", "dm", "group"] as const satisfies readonly ChatKind[];
 export const CHAT_MODES = ["work", "casual"] as const satisfies readonly ChatMode[];
 /** Why an employee stayed silent although it wanted to speak (ThoughtDto.silencedBy): a gate held it back. */
-export const SILENCE_REASONS = ["saturation", "cooldown", "anti_spam", "identity", "repetition"] as const;
-export type SilenceReason = (typeof SILENCE_REASONS)[number];
+export const SILENCE_REASONS = ["saturation", "cooldown", "anti_spam", "identity", "repetition"] as const satisfies readonly SilenceReason[];
+export type HeldReason = (typeof SILENCE_REASONS)[number];
 /**
  * ThoughtDto.silencedBy when there was no thought at all: the model's answer was unreadable, the
  * budget was spent, or the model could not be reached (the thought's `reason` holds the error).
  */
-export const THOUGHT_FAILURES = ["malformed", "budget", "model_error"] as const;
+export const THOUGHT_FAILURES = ["malformed", "budget", "model_error"] as const satisfies readonly SilenceReason[];
 export type ThoughtFailure = (typeof THOUGHT_FAILURES)[number];
 
 // Compile-time checks that the lists above cover the generated unions (each value has its translation).
@@ -22,7 +23,26 @@ const allKinds: Exclude<ChatKind, (typeof CHAT_KINDS)[number]> extends never ? t
 const allModes: Exclude<ChatMode, (typeof CHAT_MODES)[number]> extends never ? true : false = true;
 void [allKinds, allModes];
 
-export function isSilenceReason(value: string): value is SilenceReason {
+/**
+ * Whether a stored reason held a message back or means there was no thought. A switch over the
+ * generated union: a reason added in Rust fails `tsc` here until it is placed in one list.
+ */
+export function silenceKind(reason: SilenceReason): "held" | "failure" {
+  switch (reason) {
+    case "saturation":
+    case "cooldown":
+    case "anti_spam":
+    case "identity":
+    case "repetition":
+      return "held";
+    case "malformed":
+    case "budget":
+    case "model_error":
+      return "failure";
+  }
+}
+
+export function isSilenceReason(value: string): value is HeldReason {
   return (SILENCE_REASONS as readonly string[]).includes(value);
 }
 

@@ -426,7 +426,9 @@ async fn check_story(core: &AppCore, alice: i32, bob: i32, task_id: i32) -> Resu
         missing.push("Bob answered");
     }
     let task = core.work.all().await?.into_iter().find(|t| t.id == task_id);
-    let resolved = task.as_ref().is_some_and(|t| t.status == "resolved");
+    let resolved = task
+        .as_ref()
+        .is_some_and(|t| t.status == cubicle_core::work::TaskStatus::Resolved);
     if !resolved {
         missing.push("the task resolved");
     }

@@ -5,6 +5,7 @@
 //! edit never lands half-way.
 
 use cubicle_store::{DbErr, org as oq};
+use sea_orm::ActiveEnum;
 use sea_orm::ActiveValue::Set;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -152,9 +153,8 @@ impl Approvals {
             .ok_or(EmployeeToolsError::CompanyMissing)?;
         Ok(EmployeeToolsDto {
             employee_id: e.id,
-            policy: e.approval_policy.as_deref().and_then(ApprovalPolicy::parse),
-            company_policy: ApprovalPolicy::parse(&company.approval_policy)
-                .unwrap_or(ApprovalPolicy::KeySteps),
+            policy: e.approval_policy,
+            company_policy: company.approval_policy,
             tools: current_tools(&roles::json_strings(&e.tool_whitelist)),
             cli_command: e.cli_command.clone(),
             // Shown, not created: the folder is made on the first run.
@@ -200,17 +200,19 @@ impl Approvals {
         let e = oq::find_employee(&self.db, input.employee_id)
             .await?
             .ok_or(EmployeeToolsError::NotFound(input.employee_id))?;
-        if e.fired_at.is_some() || e.status == EmployeeStatus::Fired.as_str() {
+        if e.fired_at.is_some() || e.status == EmployeeStatus::Fired {
             return Err(EmployeeToolsError::Fired(e.name));
         }
         let mut am = e.into_active_model();
-        am.approval_policy = Set(input.policy.map(|p| p.as_str().to_owned()));
+        am.approval_policy = Set(input.policy);
         am.tool_whitelist = Set(serde_json::json!(whitelist));
         am.cli_command = Set(command);
         oq::update_employee(&self.db, am).await?;
         tracing::info!(
             employee_id = input.employee_id,
-            policy = input.policy.map_or("company", ApprovalPolicy::as_str),
+            policy = input
+                .policy
+                .map_or_else(|| "company".to_owned(), |p| p.to_value()),
             tools = whitelist.len(),
             "employee tools and approvals set"
         );

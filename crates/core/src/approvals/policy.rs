@@ -4,6 +4,7 @@
 use crate::meeting::arbitration::{Link, Role};
 use crate::tools::Risk;
 use crate::types::ApprovalPolicy;
+use sea_orm::ActiveEnum;
 
 /// An employee's own policy wins over the company's.
 pub fn effective(company: ApprovalPolicy, employee: Option<ApprovalPolicy>) -> ApprovalPolicy {
@@ -29,7 +30,7 @@ pub fn rule_text(policy: ApprovalPolicy, own: bool) -> String {
     } else {
         "the company's"
     };
-    format!("{whose} approval policy: {}", policy.as_str())
+    format!("{whose} approval policy: {}", policy.to_value())
 }
 
 pub fn proposed(name: &str, employee_id: i32, reason: &str) -> Link {

@@ -72,7 +72,7 @@ impl Approvals {
         // "waiting for approval" with nothing waiting.
         if let Some(company) = cubicle_store::org::find_company(&self.db).await? {
             for e in cubicle_store::org::list_employees(&self.db, company.id, false).await? {
-                if e.status == crate::types::EmployeeStatus::WaitingApproval.as_str() {
+                if e.status == crate::types::EmployeeStatus::WaitingApproval {
                     self.settle_requester(e.id).await?;
                 }
             }

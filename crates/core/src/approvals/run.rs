@@ -9,10 +9,11 @@
 
 use cubicle_store::entity::approval;
 use cubicle_store::{DbErr, approval as q, org as oq};
+use sea_orm::ActiveEnum;
 
 use super::{ApprovalError, Approvals, DecidedVia, Decision, LogEntry, Outcome};
 use crate::events::DomainEvent;
-use crate::tools::{self, Risk, ToolContext, ToolError};
+use crate::tools::{self, ToolContext, ToolError};
 
 impl Approvals {
     /// Runs every approved action nobody has started, oldest first; each is claimed
@@ -28,11 +29,7 @@ impl Approvals {
                 continue;
             }
             tracing::info!(approval_id = row.id, tool = %row.tool, "running an approval decided elsewhere");
-            let via = row
-                .decided_via
-                .as_deref()
-                .and_then(DecidedVia::parse)
-                .unwrap_or(DecidedVia::Ui);
+            let via = row.decided_via.unwrap_or(DecidedVia::Ui);
             let row = self.reload(row.id).await?;
             self.conclude(&row, Decision::Approve, via).await?;
             ran.push(row.id);
@@ -48,7 +45,7 @@ impl Approvals {
         decision: Decision,
         via: DecidedVia,
     ) -> Result<(), ApprovalError> {
-        let verb = decision.status().as_str();
+        let verb = decision.status().to_value();
         let outcome = if decision == Decision::Approve {
             match self.execute(row).await? {
                 Ok(_) => "It was done.".to_owned(),
@@ -89,7 +86,7 @@ impl Approvals {
             employee_id: row.employee_id,
             tool: &row.tool,
             args: &row.args,
-            risk: Risk::parse(&row.risk),
+            risk: Some(row.risk),
             outcome: if result.is_ok() {
                 Outcome::Ok
             } else {

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use cubicle_store::DbErr;
 use cubicle_store::entity::{approval, tool_call};
+use sea_orm::ActiveEnum;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -14,37 +15,7 @@ use crate::error::{ErrorCode, IpcError};
 use crate::meeting::arbitration::Link;
 use crate::tools::{self, Risk};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum ApprovalStatus {
-    Waiting,
-    Approved,
-    Rejected,
-    Expired,
-}
-
-impl ApprovalStatus {
-    pub const ALL: [ApprovalStatus; 4] = [
-        ApprovalStatus::Waiting,
-        ApprovalStatus::Approved,
-        ApprovalStatus::Rejected,
-        ApprovalStatus::Expired,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            // The store's queries filter on these two; one spelling for both.
-            ApprovalStatus::Waiting => cubicle_store::approval::WAITING,
-            ApprovalStatus::Approved => cubicle_store::approval::APPROVED,
-            ApprovalStatus::Rejected => "rejected",
-            ApprovalStatus::Expired => "expired",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.as_str() == s)
-    }
-}
+pub use cubicle_store::enums::{ApprovalStatus, CallLogOutcome, DecidedVia};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
@@ -54,46 +25,12 @@ pub enum Decision {
 }
 
 impl Decision {
-    pub(super) fn status(self) -> ApprovalStatus {
+    /// The status a decision leaves an approval in: the one place that maps them.
+    pub fn status(self) -> ApprovalStatus {
         match self {
             Decision::Approve => ApprovalStatus::Approved,
             Decision::Reject => ApprovalStatus::Rejected,
         }
-    }
-}
-
-/// Where a decision came from. There is deliberately no variant for a model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum DecidedVia {
-    /// The approval queue in the app.
-    Ui,
-    /// A desktop notification's Approve / Reject button.
-    Notification,
-    Cli,
-    /// A rule decided (the `auto` policy, or expiry).
-    Policy,
-}
-
-impl DecidedVia {
-    pub const ALL: [DecidedVia; 4] = [
-        DecidedVia::Ui,
-        DecidedVia::Notification,
-        DecidedVia::Cli,
-        DecidedVia::Policy,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DecidedVia::Ui => "ui",
-            DecidedVia::Notification => "notification",
-            DecidedVia::Cli => "cli",
-            DecidedVia::Policy => "policy",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.as_str() == s)
     }
 }
 
@@ -216,8 +153,7 @@ pub struct ToolCallDto {
     #[ts(type = "unknown")]
     pub args: serde_json::Value,
     pub risk: Risk,
-    /// `ok`, `error`, `refused` or `waiting_approval`.
-    pub outcome: String,
+    pub outcome: CallLogOutcome,
     pub output: Option<String>,
     pub approval_id: Option<i32>,
     pub trace_id: Option<String>,
@@ -228,7 +164,7 @@ pub struct ToolCallDto {
 pub enum ApprovalError {
     #[error("approval {0} does not exist")]
     NotFound(i32),
-    #[error("approval {id} was already {}", status.as_str())]
+    #[error("approval {id} was already {}", status.to_value())]
     AlreadyDecided { id: i32, status: ApprovalStatus },
     #[error("approval {0} expired; it can no longer be approved")]
     Expired(i32),
@@ -301,7 +237,7 @@ pub(super) fn dto(r: &approval::Model, requester_name: &str) -> ApprovalDto {
         employee_id: r.employee_id,
         requester_name: requester_name.to_owned(),
         tool: r.tool.clone(),
-        risk: Risk::parse(&r.risk).unwrap_or(Risk::High),
+        risk: r.risk,
         args: r.args.clone(),
         args_hash: r.args_hash.clone(),
         summary,
@@ -309,10 +245,10 @@ pub(super) fn dto(r: &approval::Model, requester_name: &str) -> ApprovalDto {
         cost_estimate_usd: cost,
         trace_id: r.trace_id.clone(),
         chat_id: r.chat_id,
-        status: ApprovalStatus::parse(&r.status).unwrap_or(ApprovalStatus::Waiting),
+        status: r.status,
         authorization_chain: serde_json::from_value(r.authorization_chain.clone())
             .unwrap_or_default(),
-        decided_via: r.decided_via.as_deref().and_then(DecidedVia::parse),
+        decided_via: r.decided_via,
         note: r.note.clone(),
         created_at: rfc3339(r.created_at),
         expires_at: rfc3339(r.expires_at),
@@ -330,8 +266,8 @@ pub(super) fn tool_call_dto(t: &tool_call::Model) -> ToolCallDto {
         employee_id: t.employee_id,
         tool: t.tool.clone(),
         args: t.args.clone(),
-        risk: Risk::parse(&t.risk).unwrap_or(Risk::High),
-        outcome: t.outcome.clone(),
+        risk: Risk::try_from_value(&t.risk).unwrap_or(Risk::High),
+        outcome: t.outcome,
         output: t.output.clone(),
         approval_id: t.approval_id,
         trace_id: t.trace_id.clone(),

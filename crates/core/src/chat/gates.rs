@@ -51,28 +51,9 @@ impl ChatMode {
     }
 }
 
-/// Why a message the model wanted to post was held back (stored with the thought).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum GateReason {
-    /// The model rated the topic saturated (≥ [`SATURATION_SILENCE`]).
-    Saturation,
-    /// The employee spoke in this chat too recently.
-    Cooldown,
-    /// The employee has used up its messages for the window.
-    AntiSpam,
-}
-
-impl GateReason {
-    /// The snake_case name, as serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GateReason::Saturation => "saturation",
-            GateReason::Cooldown => "cooldown",
-            GateReason::AntiSpam => "anti_spam",
-        }
-    }
-}
+/// Why a message the model wanted to post was held back: the gates answer with the
+/// first three reasons.
+pub use cubicle_store::enums::SilenceReason;
 
 /// The numbers of one gate table column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,18 +98,18 @@ pub fn check(
     my_recent_posts: &[DateTime<Utc>],
     saturation: u8,
     boss_mentioned_me: bool,
-) -> Result<(), GateReason> {
+) -> Result<(), SilenceReason> {
     if saturation >= SATURATION_SILENCE && !boss_mentioned_me {
-        return Err(GateReason::Saturation);
+        return Err(SilenceReason::Saturation);
     }
     let l = limits(mode);
     if let Some(&latest) = my_recent_posts.iter().max()
         && now - latest < l.cooldown
     {
-        return Err(GateReason::Cooldown);
+        return Err(SilenceReason::Cooldown);
     }
     if in_window(l, now, my_recent_posts) >= l.max_posts {
-        return Err(GateReason::AntiSpam);
+        return Err(SilenceReason::AntiSpam);
     }
     Ok(())
 }
@@ -198,11 +179,14 @@ mod tests {
     #[test]
     fn names_match_serde() {
         for r in [
-            GateReason::Saturation,
-            GateReason::Cooldown,
-            GateReason::AntiSpam,
+            SilenceReason::Saturation,
+            SilenceReason::Cooldown,
+            SilenceReason::AntiSpam,
         ] {
-            assert_eq!(serde_json::to_value(r).unwrap(), r.as_str());
+            assert_eq!(
+                serde_json::to_value(r).unwrap(),
+                sea_orm::ActiveEnum::to_value(&r)
+            );
         }
         for m in [ChatMode::Work, ChatMode::Casual] {
             assert_eq!(serde_json::to_value(m).unwrap(), m.as_str());
@@ -235,8 +219,14 @@ mod tests {
     fn saturation_at_seven_silences() {
         for m in [ChatMode::Work, ChatMode::Casual] {
             assert_eq!(check(m, t(0), &[], 6, false), Ok(()));
-            assert_eq!(check(m, t(0), &[], 7, false), Err(GateReason::Saturation));
-            assert_eq!(check(m, t(0), &[], 10, false), Err(GateReason::Saturation));
+            assert_eq!(
+                check(m, t(0), &[], 7, false),
+                Err(SilenceReason::Saturation)
+            );
+            assert_eq!(
+                check(m, t(0), &[], 10, false),
+                Err(SilenceReason::Saturation)
+            );
         }
     }
 
@@ -246,12 +236,12 @@ mod tests {
         // Not the cooldown…
         assert_eq!(
             check(ChatMode::Work, t(10), &[t(0)], 9, true),
-            Err(GateReason::Cooldown)
+            Err(SilenceReason::Cooldown)
         );
         // …nor the anti-spam window.
         assert_eq!(
             check(ChatMode::Work, t(200), &[t(0), t(100)], 9, true),
-            Err(GateReason::AntiSpam)
+            Err(SilenceReason::AntiSpam)
         );
     }
 
@@ -260,23 +250,23 @@ mod tests {
         let posts = [t(0)];
         assert_eq!(
             check(ChatMode::Work, t(59), &posts, 0, false),
-            Err(GateReason::Cooldown)
+            Err(SilenceReason::Cooldown)
         );
         assert_eq!(check(ChatMode::Work, t(60), &posts, 0, false), Ok(()));
         assert_eq!(
             check(ChatMode::Casual, t(29), &posts, 0, false),
-            Err(GateReason::Cooldown)
+            Err(SilenceReason::Cooldown)
         );
         assert_eq!(check(ChatMode::Casual, t(30), &posts, 0, false), Ok(()));
         // Only the latest post matters for the cooldown, whatever the order given.
         assert_eq!(
             check(ChatMode::Casual, t(1000), &[t(990), t(0)], 0, false),
-            Err(GateReason::Cooldown)
+            Err(SilenceReason::Cooldown)
         );
         // A post from "the future" (clock skew) counts as just made.
         assert_eq!(
             check(ChatMode::Casual, t(0), &[t(5)], 0, false),
-            Err(GateReason::Cooldown)
+            Err(SilenceReason::Cooldown)
         );
     }
 
@@ -285,7 +275,7 @@ mod tests {
         let posts = [t(0), t(100)];
         assert_eq!(
             check(ChatMode::Work, t(299), &posts, 0, false),
-            Err(GateReason::AntiSpam)
+            Err(SilenceReason::AntiSpam)
         );
         assert_eq!(room_left(ChatMode::Work, t(299), &posts), 0);
         // Exactly five minutes after the first post it has left the window.
@@ -304,14 +294,14 @@ mod tests {
         );
         assert_eq!(
             check(ChatMode::Casual, t(599), &posts, 0, false),
-            Err(GateReason::AntiSpam)
+            Err(SilenceReason::AntiSpam)
         );
         assert_eq!(room_left(ChatMode::Casual, t(599), &posts), 0);
         assert_eq!(check(ChatMode::Casual, t(600), &posts, 0, false), Ok(()));
         // The same four posts in a work chat are far over its limit.
         assert_eq!(
             check(ChatMode::Work, t(200), &posts, 0, false),
-            Err(GateReason::AntiSpam)
+            Err(SilenceReason::AntiSpam)
         );
     }
 
@@ -320,15 +310,15 @@ mod tests {
         let posts = [t(0), t(50)];
         assert_eq!(
             check(ChatMode::Work, t(55), &posts, 8, false),
-            Err(GateReason::Saturation)
+            Err(SilenceReason::Saturation)
         );
         assert_eq!(
             check(ChatMode::Work, t(55), &posts, 0, false),
-            Err(GateReason::Cooldown)
+            Err(SilenceReason::Cooldown)
         );
         assert_eq!(
             check(ChatMode::Work, t(200), &posts, 0, false),
-            Err(GateReason::AntiSpam)
+            Err(SilenceReason::AntiSpam)
         );
     }
 
@@ -354,7 +344,7 @@ mod tests {
                 0,
                 false
             ),
-            Err(GateReason::AntiSpam)
+            Err(SilenceReason::AntiSpam)
         );
         assert_eq!(check(ChatMode::Casual, open, &posts, 0, false), Ok(()));
     }

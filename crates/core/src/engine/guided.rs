@@ -188,7 +188,7 @@ async fn next_step(cx: &Ctx<'_>) -> Result<Option<Step>, DbErr> {
     let oldest = w
         .tasks
         .iter()
-        .filter(|t| t.kind == "oneshot")
+        .filter(|t| t.kind == crate::work::TaskKind::Oneshot)
         .min_by_key(|t| (t.created_at, t.id));
     let planning = oldest.filter(|t| t.created_by == crate::work::PLAN_CREATED_BY);
     if let Some(task) = planning {
@@ -682,7 +682,7 @@ async fn commit(cx: &Ctx<'_>, draft: Draft, spent: Spent) -> Result<ThinkOutcome
         follow_up: true,
         posts,
         repetitions,
-        silenced_by: silenced_by.map(str::to_owned),
+        silenced_by,
         report_task: draft.report_task,
         mood,
         seed: SEED.to_owned(),

@@ -165,7 +165,7 @@ impl Cx<'_> {
                     "action": "add",
                     "content": memory.content,
                     "importance": memory.importance,
-                    "visibility": memory.visibility.as_str(),
+                    "visibility": memory.visibility,
                     "requirementId": memory.requirement_id,
                 }),
                 "share a memory",
@@ -185,9 +185,7 @@ impl Cx<'_> {
             let at = memory_rules::short_term_expires_at(self.now, ttl_hours);
             engine.schedule_expiry(me.id, at);
         }
-        Ok(Some(
-            json!({"memory": "add", "id": id, "kind": kind.as_str()}),
-        ))
+        Ok(Some(json!({"memory": "add", "id": id, "kind": kind})))
     }
 
     /// Forgets a private memory; forgetting one the team shares is asked for instead.
@@ -200,10 +198,9 @@ impl Cx<'_> {
             engine, me, scope, ..
         } = *self;
         let core = engine.core();
-        let shared = mq::find_memory(&core.db, id).await?.is_some_and(|m| {
-            m.employee_id == me.id
-                && Visibility::parse(&m.visibility).unwrap_or_default() != Visibility::Private
-        });
+        let shared = mq::find_memory(&core.db, id)
+            .await?
+            .is_some_and(|m| m.employee_id == me.id && m.visibility != Visibility::Private);
         if shared {
             let call = crate::tools::ToolCall::new(
                 crate::tools::key_steps::CHANGE_TEAM_MEMORY,
@@ -393,7 +390,7 @@ async fn request_tool(
                 json!({"tool": tool, "outcome": "done"})
             }
             Ok(crate::approvals::CallOutcome::Waiting(id)) => {
-                json!({"tool": tool, "outcome": "waiting", "approval": id})
+                json!({"tool": tool, "outcome": crate::approvals::ApprovalStatus::Waiting, "approval": id})
             }
             Ok(crate::approvals::CallOutcome::Refused(why)) => {
                 // Told at once, so it can say it can't rather than wait for nothing.

@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use super::Engine;
 use super::ops::{Scope, apply_ops, file_report};
 use super::think::ThoughtRecord;
+use crate::chat::gates::SilenceReason;
 use crate::chat::polling::Mood;
 use crate::mind::minds::Minds;
 use crate::mind::thought::Thought;
@@ -51,7 +52,7 @@ pub(super) struct Plan {
     pub posts: Vec<Batch>,
     /// Messages dropped as repeats (each costs stamina).
     pub repetitions: u32,
-    pub silenced_by: Option<String>,
+    pub silenced_by: Option<SilenceReason>,
     /// The task this thought reports on (onResolve).
     pub report_task: Option<i32>,
     /// Stored as its two fields beside the others, as plans written before it were.
@@ -235,7 +236,7 @@ async fn apply(
             reason: &t.reason,
             should_speak: t.should_speak,
             spoke: plan.posted() > 0,
-            silenced_by: plan.silenced_by.as_deref(),
+            silenced_by: plan.silenced_by,
             mood: Some(plan.mood),
             seed: &plan.seed,
             prompt_tokens: plan.prompt_tokens,

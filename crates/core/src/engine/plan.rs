@@ -14,6 +14,7 @@ use crate::mind::minds::MEMORY_MAX_CHARS;
 use crate::mind::relationship_rules::{AFFINITY_MAX, AFFINITY_MIN, clip_impression};
 use crate::mind::thought::{MemoryOp, RelationshipOp, TaskOp, Thought, ToolCallOp};
 use crate::tools::ToolCall;
+use crate::types::read_name;
 use crate::work::{TaskKind, clip_task_text};
 
 /// Tool calls one thought may make.
@@ -120,7 +121,7 @@ fn memory_plan(op: &MemoryOp) -> Option<MemoryPlan> {
             if content.is_empty() {
                 return None;
             }
-            let kind = MemoryKind::parse(&op.kind).unwrap_or(MemoryKind::ShortTerm);
+            let kind = read_name(&op.kind).unwrap_or(MemoryKind::ShortTerm);
             Some(MemoryPlan::Add {
                 kind,
                 content: content.chars().take(MEMORY_MAX_CHARS).collect(),
@@ -134,7 +135,7 @@ fn memory_plan(op: &MemoryOp) -> Option<MemoryPlan> {
                 visibility: op
                     .visibility
                     .as_deref()
-                    .and_then(Visibility::parse)
+                    .and_then(read_name)
                     .unwrap_or(Visibility::Private),
             })
         }
@@ -178,11 +179,7 @@ fn task_plan(op: &TaskOp, me: i32, staff: &HashMap<i32, employee::Model>) -> Opt
             let d = op.description.as_deref().filter(|d| !d.trim().is_empty())?;
             Some(TaskPlan::Create {
                 description: clip_task_text(d),
-                kind: op
-                    .kind
-                    .as_deref()
-                    .and_then(TaskKind::parse)
-                    .unwrap_or_default(),
+                kind: op.kind.as_deref().and_then(read_name).unwrap_or_default(),
                 condition: op
                     .condition
                     .as_deref()

@@ -26,7 +26,7 @@ impl Engine {
             // Written already (a second wake-up for the same report).
             return Ok(());
         }
-        if t.owner_id != employee_id || t.status != "resolved" {
+        if t.owner_id != employee_id || t.status != crate::work::TaskStatus::Resolved {
             // Reopened or handed over since: nobody owes this report any more.
             return wq::set_report_due(db, task_id, None).await;
         }
@@ -82,7 +82,7 @@ impl Engine {
         let db = &self.core().db;
         let Some(r) = tasks
             .iter()
-            .filter(|t| t.kind == crate::work::TaskKind::Oneshot.as_str())
+            .filter(|t| t.kind == crate::work::TaskKind::Oneshot)
             .filter(|t| !plans_only || t.created_by == crate::work::PLAN_CREATED_BY)
             .find_map(|t| t.requirement_id)
         else {

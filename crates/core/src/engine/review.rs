@@ -13,7 +13,7 @@ use super::Engine;
 use crate::guard::{self, Rerun};
 use crate::mailbox::{MailKind, NewMail};
 use crate::mind::stamina::StaminaEvent;
-use crate::work::NewTask;
+use crate::work::{NewTask, TaskStatus};
 
 /// After `task` (owned by `me`) was resolved or failed in a thought in `chat`. Under a
 /// pending thought's `key` the review or rework task it makes is made once however
@@ -26,7 +26,7 @@ pub(super) async fn after_finish(
     key: Option<&str>,
 ) -> Result<(), DbErr> {
     follow_up(engine, me, chat, task, key).await?;
-    if task.status == "resolved" {
+    if task.status == TaskStatus::Resolved {
         engine.core().work.work_left_with_owner(task).await?;
     }
     match task.requirement_id {
@@ -44,7 +44,7 @@ async fn follow_up(
     key: Option<&str>,
 ) -> Result<(), DbErr> {
     let core = engine.core();
-    let resolved = task.status == "resolved";
+    let resolved = task.status == TaskStatus::Resolved;
     if let Some(reviewed) = task.review_of {
         // Reviewing is the reviewer's job done, whatever the verdict.
         core.minds

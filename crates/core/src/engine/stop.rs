@@ -16,14 +16,14 @@ pub(super) async fn trace_stop(
     engine: &Engine,
     trace: &str,
 ) -> Result<Option<(TraceStop, thought::Model)>, DbErr> {
-    let held_back = HeldBack::ALL.map(HeldBack::as_str);
+    let held_back = HeldBack::REASONS;
     let mut steps =
         cubicle_store::trace::steps_of_trace(&engine.core().db, trace, &held_back).await?;
     let kinds: Vec<Option<HeldBack>> = steps
         .iter()
         .map(|t| {
             (!t.spoke)
-                .then(|| t.silenced_by.as_deref().and_then(HeldBack::parse))
+                .then(|| t.silenced_by.and_then(HeldBack::of))
                 .flatten()
         })
         .collect();
@@ -47,7 +47,7 @@ pub(super) async fn guard_stop(
     let already = cubicle_store::trace::mail_of_trace(db, trace)
         .await?
         .iter()
-        .any(|m| m.kind == MailKind::Escalation.as_str() && m.task_id.is_none());
+        .any(|m| m.kind == MailKind::Escalation && m.task_id.is_none());
     if already {
         return Ok(());
     }

@@ -7,21 +7,24 @@ use std::collections::HashMap;
 use chrono::TimeDelta;
 use cubicle_store::entity::{chat, chat_message, employee, task, thought as thought_row_entity};
 use cubicle_store::{DbErr, chat as cq, mind as mq, org as oq};
+use sea_orm::ActiveEnum;
 use sea_orm::ActiveValue::{NotSet, Set};
 use serde_json::json;
 
 use super::pending::{self, Batch, Plan};
 use super::plan::find_by_name;
 use super::{Engine, Focus};
+use crate::approvals::CallLogOutcome;
+use crate::chat::gates::SilenceReason;
 use crate::chat::gates::{self, ChatMode};
 use crate::chat::polling::Mood;
 use crate::gateway::{CallContext, GatewayError, Purpose};
-use crate::guard::HeldBack;
 use crate::mind::clean_chat_message;
 use crate::mind::memory_rules::{self, Viewer};
 use crate::mind::thought::{MAX_MESSAGES_PER_THOUGHT, Scene, SceneMessage, Thought, build};
 use crate::org::{company_dto, employee_dto};
 use crate::scheduler::WakeReason;
+use crate::work::{TaskKind, TaskStatus};
 
 /// Messages shown to a thought (SPEC §4: the last 20).
 const SCENE_MESSAGES: u64 = 20;
@@ -212,7 +215,7 @@ async fn gather(
     let tasks = core.work.pending_of(employee_id).await?;
     // Only one-shot work is a reason to think on its own; ongoing and conditional tasks
     // are in the prompt whenever the employee thinks, but don't wake it every poll.
-    let actionable = tasks.iter().any(|t| t.kind == "oneshot");
+    let actionable = tasks.iter().any(|t| t.kind == TaskKind::Oneshot);
     let chat = match chat_id {
         Some(id) => cq::find_chat(db, id).await?,
         None => poll_chat(engine, employee_id, &tasks, actionable).await?,
@@ -226,7 +229,7 @@ async fn gather(
     let reporting = match focus {
         Focus::Report { task_id } => cubicle_store::work::find_task(db, task_id)
             .await?
-            .filter(|t| t.owner_id == employee_id && t.status == "resolved"),
+            .filter(|t| t.owner_id == employee_id && t.status == TaskStatus::Resolved),
         _ => None,
     };
     let mut w = Woken {
@@ -282,7 +285,7 @@ async fn hold(engine: &Engine, w: &Woken) -> Result<Option<ThinkOutcome>, DbErr>
         let (mode, posts) = my_gate_posts(db, &w.chat, w.me.id, now).await?;
         if matches!(
             gates::check(mode, now, &posts, 0, false),
-            Err(gates::GateReason::Cooldown | gates::GateReason::AntiSpam)
+            Err(SilenceReason::Cooldown | SilenceReason::AntiSpam)
         ) {
             let again = match w.focus {
                 Focus::Report { task_id } => WakeReason::Report { task_id },
@@ -558,13 +561,13 @@ fn task_lines(
 ) -> Vec<(i32, String, TimeDelta)> {
     tasks
         .iter()
-        .map(|t| match t.kind.as_str() {
-            "long_running" => (
+        .map(|t| match t.kind {
+            TaskKind::LongRunning => (
                 t.id,
                 format!("[ongoing] {}", t.description),
                 TimeDelta::zero(),
             ),
-            "conditional" => (
+            TaskKind::Conditional => (
                 t.id,
                 format!(
                     "[when: {}] {}",
@@ -671,7 +674,7 @@ async fn settle(engine: &Engine, w: &Woken, said: Said<'_>) -> Result<ThinkOutco
     let mood = Mood::from_answer(t.interest_level, t.topic_saturation, is_dm);
     let (posts, silenced_by, repetitions) =
         if t.should_speak && said.kept.is_empty() && said.impostor {
-            (vec![], Some(HeldBack::Identity.as_str()), 0)
+            (vec![], Some(SilenceReason::Identity), 0)
         } else if t.should_speak && !said.kept.is_empty() {
             plan_posts(
                 engine,
@@ -693,7 +696,7 @@ async fn settle(engine: &Engine, w: &Woken, said: Said<'_>) -> Result<ThinkOutco
         follow_up: w.focus != Focus::ToolResult,
         posts,
         repetitions,
-        silenced_by: silenced_by.map(str::to_owned),
+        silenced_by,
         report_task: w.reporting.as_ref().map(|t| t.id),
         mood,
         seed: said.seed.to_owned(),
@@ -756,14 +759,14 @@ pub(super) struct Dropped<'a> {
 /// waits for the next message or the new day instead of polling.
 pub(super) async fn drop_thought(engine: &Engine, d: Dropped<'_>) -> Result<ThinkOutcome, DbErr> {
     let (why, budget) = match &d.failure {
-        Some(GatewayError::Structured(_)) => ("malformed", false),
-        Some(GatewayError::BudgetExceeded { .. }) => ("budget", true),
-        _ => ("model_error", false),
+        Some(GatewayError::Structured(_)) => (SilenceReason::Malformed, false),
+        Some(GatewayError::BudgetExceeded { .. }) => (SilenceReason::Budget, true),
+        _ => (SilenceReason::ModelError, false),
     };
     let e = d
         .failure
         .map_or_else(|| "no answer".to_owned(), |e| e.to_string());
-    tracing::warn!(employee = d.employee_id, chat = d.chat_id, error = %e, why, "thought dropped");
+    tracing::warn!(employee = d.employee_id, chat = d.chat_id, error = %e, why = %why.to_value(), "thought dropped");
     engine
         .core()
         .minds
@@ -794,7 +797,7 @@ pub(super) async fn drop_thought(engine: &Engine, d: Dropped<'_>) -> Result<Thin
         return Ok(ThinkOutcome::Idle);
     }
     Ok(ThinkOutcome::Failed {
-        malformed: why == "malformed",
+        malformed: why == SilenceReason::Malformed,
         calls: d.calls,
         model_time: d.model_time,
         prompt_tokens: d.prompt_tokens,
@@ -811,7 +814,7 @@ pub(super) async fn plan_posts(
     kept: &[Outgoing],
     saturation: u8,
     boss_mentioned_me: bool,
-) -> Result<(Vec<Batch>, Option<&'static str>, u32), DbErr> {
+) -> Result<(Vec<Batch>, Option<SilenceReason>, u32), DbErr> {
     let core = engine.core();
     let mut batches = Vec::new();
     let mut silenced_by = None;
@@ -893,12 +896,12 @@ async fn gate(
     texts: &[String],
     saturation: u8,
     boss_mentioned_me: bool,
-) -> Result<(Vec<String>, Option<&'static str>, u32), DbErr> {
+) -> Result<(Vec<String>, Option<SilenceReason>, u32), DbErr> {
     let db = &engine.core().db;
     let now = engine.now();
     let (mode, my_posts) = my_gate_posts(db, chat, employee_id, now).await?;
     if let Err(reason) = gates::check(mode, now, &my_posts, saturation, boss_mentioned_me) {
-        return Ok((vec![], Some(reason.as_str()), 0));
+        return Ok((vec![], Some(reason), 0));
     }
     let room = gates::room_left(mode, now, &my_posts).min(MAX_MESSAGES_PER_THOUGHT);
     let mut own: Vec<String> = cq::last_messages(db, chat.id, SCENE_MESSAGES)
@@ -920,7 +923,7 @@ async fn gate(
         own.push(text.clone());
         kept.push(text.clone());
     }
-    let why = (kept.is_empty() && repeated > 0).then_some(HeldBack::Repetition.as_str());
+    let why = (kept.is_empty() && repeated > 0).then_some(SilenceReason::Repetition);
     Ok((kept, why, repeated))
 }
 
@@ -932,7 +935,7 @@ pub(super) struct ThoughtRecord<'a> {
     pub reason: &'a str,
     pub should_speak: bool,
     pub spoke: bool,
-    pub silenced_by: Option<&'a str>,
+    pub silenced_by: Option<SilenceReason>,
     /// None when the thought was dropped: the model said nothing to read a mood from.
     pub mood: Option<Mood>,
     pub seed: &'a str,
@@ -952,7 +955,7 @@ impl ThoughtRecord<'_> {
             reason: Set(self.reason.chars().take(500).collect()),
             should_speak: Set(self.should_speak),
             spoke: Set(self.spoke),
-            silenced_by: Set(self.silenced_by.map(str::to_owned)),
+            silenced_by: Set(self.silenced_by),
             interest: Set(self.mood.map(|m| i32::from(m.interest()))),
             saturation: Set(self.mood.map(|m| i32::from(m.saturation()))),
             perspective_seed: Set(self.seed.to_owned()),
@@ -1023,10 +1026,10 @@ async fn recent_tool_results(engine: &Engine, employee_id: i32) -> Result<Vec<St
         .into_iter()
         .filter(|c| c.created_at >= since)
         .map(|c| {
-            let what = match c.outcome.as_str() {
-                "waiting_approval" => "waiting for the boss's approval".to_owned(),
-                "refused" => format!("refused: {}", c.output.unwrap_or_default()),
-                "error" => format!("failed: {}", c.output.unwrap_or_default()),
+            let what = match c.outcome {
+                CallLogOutcome::WaitingApproval => "waiting for the boss's approval".to_owned(),
+                CallLogOutcome::Refused => format!("refused: {}", c.output.unwrap_or_default()),
+                CallLogOutcome::Error => format!("failed: {}", c.output.unwrap_or_default()),
                 _ => c.output.unwrap_or_else(|| "done".to_owned()),
             };
             format!("{} → {what}", c.tool)

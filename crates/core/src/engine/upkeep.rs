@@ -16,7 +16,7 @@ impl Engine {
         let Some(t) = cubicle_store::work::find_task(&self.core().db, task_id).await? else {
             return Ok(());
         };
-        if t.owner_id != employee_id || t.status != "pending" {
+        if t.owner_id != employee_id || t.status != crate::work::TaskStatus::Pending {
             return Ok(());
         }
         let now = self.now();

@@ -51,7 +51,7 @@ impl FormMemory {
             .await
             .ok()
             .flatten()
-            .and_then(|s| JsonForm::parse(&s));
+            .and_then(|s| crate::types::read_name(&s));
         self.cache(provider, stored);
         stored
     }
@@ -65,12 +65,14 @@ impl FormMemory {
         }
         tracing::info!(
             provider,
-            form = form.as_str(),
+            form = %form,
             "structured output: remembering the form this provider accepts"
         );
         self.cache(provider, learned);
         let key = format!("{SETTING_PREFIX}{provider}");
-        if let Err(e) = q::set_setting(&self.db, &key, learned.map(JsonForm::as_str)).await {
+        if let Err(e) =
+            q::set_setting(&self.db, &key, learned.map(|f| f.to_string()).as_deref()).await
+        {
             tracing::warn!(error = %e, "could not store the provider's structured-output form");
         }
     }

@@ -9,42 +9,10 @@
 use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
 pub use super::stance::{agrees, disagrees};
 
-/// How the moderator picks the next speaker.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum Strategy {
-    /// A fixed order; everyone speaks once per round; closes after the rounds.
-    RoundRobin,
-    /// Addressed people first, then expertise, invitations and a consensus close.
-    #[default]
-    RuleBased,
-    /// A model picks; an invalid pick falls back to the rules.
-    ModelPicked,
-}
-
-impl Strategy {
-    pub const ALL: [Strategy; 3] = [
-        Strategy::RoundRobin,
-        Strategy::RuleBased,
-        Strategy::ModelPicked,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Strategy::RoundRobin => "round_robin",
-            Strategy::RuleBased => "rule_based",
-            Strategy::ModelPicked => "model_picked",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.as_str() == s)
-    }
-}
+pub use cubicle_store::enums::Strategy;
 
 /// Someone in the room (`present`) or someone the moderator may invite.
 #[derive(Clone, Debug, PartialEq)]

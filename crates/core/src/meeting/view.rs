@@ -124,7 +124,7 @@ impl Meetings {
         Ok(MeetingViewDto {
             chat_id,
             topic: m.topic,
-            strategy: Strategy::parse(&m.strategy).unwrap_or_default(),
+            strategy: m.strategy,
             status: m.status,
             max_turns: u32::try_from(m.max_turns).unwrap_or(0),
             speaker_id: m.current_speaker_id,

@@ -9,8 +9,6 @@
 use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, TimeDelta, Utc};
-use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
 /// Long-term entries kept per employee; the least important are evicted beyond it.
 pub const LONG_TERM_CAP: usize = 200;
@@ -34,66 +32,7 @@ pub const DUPLICATE_SIMILARITY: f64 = 0.85;
 /// Recency half-life in retrieval ranking, in days.
 pub const RECENCY_HALF_LIFE_DAYS: f64 = 3.0;
 
-/// Which memory an entry belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum MemoryKind {
-    LongTerm,
-    ShortTerm,
-}
-
-impl MemoryKind {
-    /// The snake_case name, as stored and serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MemoryKind::LongTerm => "long_term",
-            MemoryKind::ShortTerm => "short_term",
-        }
-    }
-
-    /// Parses the stored name; also the camelCase form a model may write.
-    pub fn parse(s: &str) -> Option<Self> {
-        match s.trim() {
-            "long_term" | "longTerm" => Some(MemoryKind::LongTerm),
-            "short_term" | "shortTerm" => Some(MemoryKind::ShortTerm),
-            _ => None,
-        }
-    }
-}
-
-/// Who may read an entry (seed 001).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum Visibility {
-    /// The owner only; the default, so nothing leaks unless someone chose to share it.
-    #[default]
-    Private,
-    /// The owner's department, or the requirement the entry is about.
-    Team,
-    /// The whole company.
-    Public,
-}
-
-impl Visibility {
-    /// The snake_case name, as stored and serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Visibility::Private => "private",
-            Visibility::Team => "team",
-            Visibility::Public => "public",
-        }
-    }
-
-    /// Parses the stored name.
-    pub fn parse(s: &str) -> Option<Self> {
-        match s.trim() {
-            "private" => Some(Visibility::Private),
-            "team" => Some(Visibility::Team),
-            "public" => Some(Visibility::Public),
-            _ => None,
-        }
-    }
-}
+pub use cubicle_store::enums::{MemoryKind, Visibility};
 
 /// One memory entry, as the rules see it.
 #[derive(Clone, Debug, PartialEq)]
@@ -425,6 +364,8 @@ fn rank_iter<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::read_name;
+    use sea_orm::ActiveEnum;
 
     fn t(hours: i64) -> DateTime<Utc> {
         DateTime::from_timestamp(1_700_000_000, 0).unwrap() + TimeDelta::hours(hours)
@@ -462,16 +403,16 @@ mod tests {
     #[test]
     fn names_round_trip_and_match_serde() {
         for k in [MemoryKind::LongTerm, MemoryKind::ShortTerm] {
-            assert_eq!(MemoryKind::parse(k.as_str()), Some(k));
-            assert_eq!(serde_json::to_value(k).unwrap(), k.as_str());
+            assert_eq!(read_name::<MemoryKind>(&k.to_value()), Some(k));
+            assert_eq!(serde_json::to_value(k).unwrap(), k.to_value());
         }
-        assert_eq!(MemoryKind::parse("shortTerm"), Some(MemoryKind::ShortTerm));
-        assert_eq!(MemoryKind::parse("forever"), None);
+        assert_eq!(read_name(" shortTerm"), Some(MemoryKind::ShortTerm));
+        assert_eq!(read_name::<MemoryKind>("forever"), None);
         for v in [Visibility::Private, Visibility::Team, Visibility::Public] {
-            assert_eq!(Visibility::parse(v.as_str()), Some(v));
-            assert_eq!(serde_json::to_value(v).unwrap(), v.as_str());
+            assert_eq!(read_name::<Visibility>(&v.to_value()), Some(v));
+            assert_eq!(serde_json::to_value(v).unwrap(), v.to_value());
         }
-        assert_eq!(Visibility::parse("secret"), None);
+        assert_eq!(read_name::<Visibility>("secret"), None);
         assert_eq!(Visibility::default(), Visibility::Private);
     }
 

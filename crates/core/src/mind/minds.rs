@@ -15,6 +15,7 @@ use super::archetypes::persona_block;
 use super::memory_rules::{self as rules, MemoryItem, MemoryKind, Viewer, Visibility};
 use super::relationship_rules::{AFFINITY_DEFAULT, clip_impression, next_affinity};
 use super::stamina::{Stamina, StaminaEvent, Zone};
+use crate::chat::gates::SilenceReason;
 use crate::chat::rfc3339;
 use crate::clock::SharedClock;
 use crate::error::{ErrorCode, IpcError};
@@ -36,9 +37,8 @@ pub struct ThoughtDto {
     pub reason: String,
     pub should_speak: bool,
     pub spoke: bool,
-    /// Why it stayed silent although it wanted to speak: `saturation`, `cooldown`,
-    /// `anti_spam`, `identity` or `malformed`.
-    pub silenced_by: Option<String>,
+    /// Why it stayed silent although it wanted to speak, or had no thought at all.
+    pub silenced_by: Option<SilenceReason>,
     pub interest: Option<i32>,
     pub saturation: Option<i32>,
     pub perspective_seed: String,
@@ -434,12 +434,12 @@ impl Minds {
             memory::ActiveModel {
                 id: NotSet,
                 employee_id: Set(employee_id),
-                kind: Set(m.kind.as_str().into()),
+                kind: Set(m.kind),
                 content: Set(content.chars().take(MEMORY_MAX_CHARS).collect()),
                 importance: Set(rules::clamp_importance(
                     m.importance.unwrap_or(rules::DEFAULT_IMPORTANCE),
                 )),
-                visibility: Set(m.visibility.as_str().into()),
+                visibility: Set(m.visibility),
                 department_id: Set(department_id),
                 requirement_id: Set(m.requirement_id),
                 source_chat_id: Set(m.source_chat_id),
@@ -498,7 +498,7 @@ impl Minds {
                 q::update_memory_kind_importance(
                     &self.db,
                     m.id,
-                    MemoryKind::LongTerm.as_str(),
+                    MemoryKind::LongTerm,
                     rules::archived_importance(m.importance),
                     None,
                 )
@@ -638,7 +638,12 @@ impl Minds {
         let rows = q::thoughts_since(&self.db, since).await?;
         let dropped = rows
             .iter()
-            .filter(|t| matches!(t.silenced_by.as_deref(), Some("malformed" | "model_error")))
+            .filter(|t| {
+                matches!(
+                    t.silenced_by,
+                    Some(SilenceReason::Malformed | SilenceReason::ModelError)
+                )
+            })
             .count();
         Ok(ThoughtCounts {
             total: rows.len() as u64,
@@ -675,10 +680,10 @@ pub(crate) fn memory_item(m: &memory::Model) -> MemoryItem {
     MemoryItem {
         id: m.id,
         owner_id: m.employee_id,
-        kind: MemoryKind::parse(&m.kind).unwrap_or(MemoryKind::LongTerm),
+        kind: m.kind,
         content: m.content.clone(),
         importance: m.importance,
-        visibility: Visibility::parse(&m.visibility).unwrap_or_default(),
+        visibility: m.visibility,
         department_id: m.department_id,
         requirement_id: m.requirement_id,
         created_at: m.created_at,
@@ -719,7 +724,7 @@ pub(crate) fn thought_dto(t: &thought::Model, employee_name: &str) -> ThoughtDto
         reason: t.reason.clone(),
         should_speak: t.should_speak,
         spoke: t.spoke,
-        silenced_by: t.silenced_by.clone(),
+        silenced_by: t.silenced_by,
         interest: t.interest,
         saturation: t.saturation,
         perspective_seed: t.perspective_seed.clone(),

@@ -182,39 +182,7 @@ pub enum Undo {
     },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum ActionStatus {
-    Proposed,
-    Applied,
-    Cancelled,
-    Undone,
-    Failed,
-}
-
-impl ActionStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ActionStatus::Proposed => "proposed",
-            ActionStatus::Applied => "applied",
-            ActionStatus::Cancelled => "cancelled",
-            ActionStatus::Undone => "undone",
-            ActionStatus::Failed => "failed",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        [
-            ActionStatus::Proposed,
-            ActionStatus::Applied,
-            ActionStatus::Cancelled,
-            ActionStatus::Undone,
-            ActionStatus::Failed,
-        ]
-        .into_iter()
-        .find(|x| x.as_str() == s)
-    }
-}
+pub use cubicle_store::enums::ActionStatus;
 
 /// An action card as the boss sees it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]

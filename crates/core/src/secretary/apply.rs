@@ -4,6 +4,7 @@
 use chrono::{Duration as ChronoDuration, Utc};
 use cubicle_store::entity::secretary_action;
 use cubicle_store::{DbErr, secretary as q};
+use sea_orm::ActiveEnum;
 use sea_orm::ActiveValue::Set;
 use sea_orm::IntoActiveModel;
 
@@ -80,7 +81,7 @@ impl Secretary {
         am.proposal = Set(serde_json::to_value(&proposal).unwrap_or_default());
         match applied {
             Ok((undo, diff)) => {
-                am.status = Set(ActionStatus::Applied.as_str().into());
+                am.status = Set(ActionStatus::Applied.to_value());
                 am.diff = Set(Some(diff));
                 am.undo_until = Set(undo
                     .as_ref()
@@ -89,7 +90,7 @@ impl Secretary {
                 am.error = Set(None);
             }
             Err(e) => {
-                am.status = Set(ActionStatus::Failed.as_str().into());
+                am.status = Set(ActionStatus::Failed.to_value());
                 am.error = Set(Some(e.to_string()));
             }
         }
@@ -102,7 +103,7 @@ impl Secretary {
         self.claim(
             action_id,
             ActionStatus::Proposed,
-            ActionStatus::Cancelled.as_str(),
+            &ActionStatus::Cancelled.to_value(),
         )
         .await?;
         let row = self.require(action_id, ActionStatus::Cancelled).await?;
@@ -123,23 +124,28 @@ impl Secretary {
             .await?;
         if let Err(e) = self.reverse(undo).await {
             // Nothing was reversed: the action stays applied (and undoable while time lasts).
-            q::transition_action(&self.db, action_id, CLAIMED, ActionStatus::Applied.as_str())
-                .await?;
+            q::transition_action(
+                &self.db,
+                action_id,
+                CLAIMED,
+                &ActionStatus::Applied.to_value(),
+            )
+            .await?;
             return Err(e.into());
         }
         let mut am = row.into_active_model();
-        am.status = Set(ActionStatus::Undone.as_str().into());
+        am.status = Set(ActionStatus::Undone.to_value());
         Ok(action_dto(&q::update_action(&self.db, am).await?))
     }
 
     async fn claim(&self, id: i32, from: ActionStatus, to: &str) -> SecretaryResult<()> {
-        if q::transition_action(&self.db, id, from.as_str(), to).await? {
+        if q::transition_action(&self.db, id, &from.to_value(), to).await? {
             Ok(())
         } else {
             Err(SecretaryError::WrongStatus {
                 id,
-                status: "being handled",
-                expected: from.as_str(),
+                status: "being handled".to_owned(),
+                expected: from.to_value(),
             })
         }
     }
@@ -152,12 +158,12 @@ impl Secretary {
         let row = q::find_action(&self.db, id)
             .await?
             .ok_or(SecretaryError::NoAction(id))?;
-        let status = ActionStatus::parse(&row.status).unwrap_or(ActionStatus::Failed);
+        let status = ActionStatus::try_from_value(&row.status).unwrap_or(ActionStatus::Failed);
         if status != expected {
             return Err(SecretaryError::WrongStatus {
                 id,
-                status: status.as_str(),
-                expected: expected.as_str(),
+                status: status.to_value(),
+                expected: expected.to_value(),
             });
         }
         Ok(row)
@@ -512,8 +518,8 @@ impl Secretary {
             org.set_approval_policy(l).await?;
             diff.push(format!(
                 "approvals {} → {}",
-                before.approval_policy.as_str(),
-                l.as_str()
+                before.approval_policy.to_value(),
+                l.to_value()
             ));
         }
         let undo = Undo::RestorePolicy {

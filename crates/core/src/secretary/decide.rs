@@ -26,7 +26,7 @@ impl Secretary {
         lang: Lang,
         approve: bool,
     ) -> SecretaryResult<Outcome> {
-        let waiting = aq::list_approvals(&self.db, &[aq::WAITING], None, 20).await?;
+        let waiting = aq::list_approvals(&self.db, &[ApprovalStatus::Waiting], None, 20).await?;
         if tier != Tier::Rules {
             // A model read the words as a decision: it may have been steered (a pasted
             // message, an injected name). It says what it understood and decides nothing.

@@ -6,6 +6,7 @@ use super::text::{Lang, people_count};
 use crate::types::*;
 use crate::work::board::RequirementStatus;
 use crate::work::{RequirementDto, TaskDto};
+use sea_orm::ActiveEnum;
 
 impl Secretary {
     /// Answers from the database only: who is where, headcounts, leads.
@@ -51,27 +52,27 @@ fn person_facts(e: &EmployeeDto, snap: &OrgSnapshot, lang: Lang, tasks: &[TaskDt
             "{} is a {} in {dept}, reporting to {m}. Status: {}.",
             e.name,
             e.title,
-            e.status.as_str()
+            e.status.to_value()
         ),
         (Lang::En, None) => format!(
             "{} is a {} in {dept}. Status: {}.",
             e.name,
             e.title,
-            e.status.as_str()
+            e.status.to_value()
         ),
         (Lang::Zh, Some(m)) => format!(
             "{}是{}的{}，汇报给{m}。状态：{}。",
             e.name,
             dept,
             e.title,
-            e.status.as_str()
+            e.status.to_value()
         ),
         (Lang::Zh, None) => format!(
             "{}是{}的{}。状态：{}。",
             e.name,
             dept,
             e.title,
-            e.status.as_str()
+            e.status.to_value()
         ),
     };
     let mine: Vec<&str> = tasks

@@ -7,6 +7,7 @@
 use chrono::Utc;
 use cubicle_store::entity::{secretary_action, secretary_message};
 use cubicle_store::{Db, DbErr, TransactionTrait, secretary as q};
+use sea_orm::ActiveEnum;
 use sea_orm::ActiveValue::{NotSet, Set};
 
 use std::sync::Arc;
@@ -45,8 +46,8 @@ pub enum SecretaryError {
     #[error("action {id} is {status}; only a {expected} action can do that")]
     WrongStatus {
         id: i32,
-        status: &'static str,
-        expected: &'static str,
+        status: String,
+        expected: String,
     },
     #[error("the 10 minutes to undo this have passed")]
     UndoExpired,
@@ -359,7 +360,7 @@ impl Secretary {
                     message_id: Set(reply.id),
                     created_at: Set(now),
                     kind: Set(p.kind().into()),
-                    status: Set(ActionStatus::Proposed.as_str().into()),
+                    status: Set(ActionStatus::Proposed.to_value()),
                     proposal: Set(serde_json::to_value(p).unwrap_or_default()),
                     undo: Set(None),
                     diff: Set(None),
@@ -659,7 +660,7 @@ pub(super) fn action_dto(a: &secretary_action::Model) -> ActionDto {
     let proposal: Option<Proposal> = serde_json::from_value(a.proposal.clone()).ok();
     ActionDto {
         id: a.id,
-        status: ActionStatus::parse(&a.status).unwrap_or(ActionStatus::Failed),
+        status: ActionStatus::try_from_value(&a.status).unwrap_or(ActionStatus::Failed),
         destructive: proposal.as_ref().is_some_and(Proposal::is_destructive),
         proposal: proposal.unwrap_or(Proposal::SetPolicy {
             level: None,

@@ -3,6 +3,7 @@
 
 use cubicle_store::{chat as cq, org as oq, work as wq};
 use schemars::JsonSchema;
+use sea_orm::ActiveEnum;
 use serde::{Deserialize, Serialize};
 
 use super::{Risk, Tool, ToolContext, ToolError};
@@ -77,8 +78,8 @@ impl Tool for ReadMemory {
             .map(|m| RecalledMemory {
                 id: m.id,
                 owner_id: m.owner_id,
-                kind: m.kind.as_str().to_owned(),
-                visibility: m.visibility.as_str().to_owned(),
+                kind: m.kind.to_value(),
+                visibility: m.visibility.to_value(),
                 content: m.content,
             })
             .collect())

@@ -9,11 +9,13 @@
 
 use cubicle_store::{chat as cq, mind as mq, work as wq};
 use schemars::JsonSchema;
+use sea_orm::ActiveEnum;
 use serde::{Deserialize, Serialize};
 
 use super::{Risk, Tool, ToolContext, ToolError};
 use crate::mind::memory_rules::{MemoryKind, Visibility};
 use crate::mind::minds::NewMemory;
+use crate::types::read_name;
 
 /// The longest commitment text (what is promised, to whom, by when).
 const COMMITMENT_MAX_CHARS: usize = 300;
@@ -65,7 +67,7 @@ impl ChangeTeamMemory {
     }
 
     fn shared_visibility(v: Option<&str>) -> Result<Visibility, ToolError> {
-        match v.map_or(Some(Visibility::Team), Visibility::parse) {
+        match v.map_or(Some(Visibility::Team), read_name) {
             Some(v @ (Visibility::Team | Visibility::Public)) => Ok(v),
             _ => Err(Self::invalid("visibility must be team or public")),
         }
@@ -93,11 +95,8 @@ impl Tool for ChangeTeamMemory {
                     return Err(Self::invalid("content is required to add a memory"));
                 }
                 args.content = Some(content.to_owned());
-                args.visibility = Some(
-                    Self::shared_visibility(args.visibility.as_deref())?
-                        .as_str()
-                        .to_owned(),
-                );
+                args.visibility =
+                    Some(Self::shared_visibility(args.visibility.as_deref())?.to_value());
                 args.importance = args.importance.map(|i| i.clamp(1, 10));
                 args.memory_id = None;
             }

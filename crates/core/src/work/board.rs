@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use cubicle_store::entity::{requirement, task};
 use cubicle_store::{DbErr, org as oq, work as q};
 use sea_orm::ActiveValue::Set;
-use sea_orm::IntoActiveModel;
+use sea_orm::{IntoActiveModel, Iterable};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -15,77 +15,9 @@ use super::{RequirementDto, TaskDto, Work, requirement_dto, task_dto};
 use crate::chat::Names;
 use crate::error::{ErrorCode, IpcError};
 use crate::events::DomainEvent;
+use crate::work::TaskStatus;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum RequirementStatus {
-    /// Nobody owns it yet (its department was empty when it was opened).
-    Open,
-    InProgress,
-    /// Its work is done and only reviews are pending.
-    InReview,
-    /// Something in it went to the boss (a failed task, a third rejection, a rework
-    /// that repeats itself) and waits for their decision.
-    WaitingForBoss,
-    Done,
-    Cancelled,
-}
-
-impl RequirementStatus {
-    pub const ALL: [RequirementStatus; 6] = [
-        RequirementStatus::Open,
-        RequirementStatus::InProgress,
-        RequirementStatus::InReview,
-        RequirementStatus::WaitingForBoss,
-        RequirementStatus::Done,
-        RequirementStatus::Cancelled,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RequirementStatus::Open => "open",
-            RequirementStatus::InProgress => "in_progress",
-            RequirementStatus::InReview => "in_review",
-            RequirementStatus::WaitingForBoss => "waiting_for_boss",
-            RequirementStatus::Done => "done",
-            RequirementStatus::Cancelled => "cancelled",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.as_str() == s)
-    }
-
-    /// How the board's column reads, for the CLI (the UI has its own strings).
-    pub fn label(self, zh: bool) -> &'static str {
-        match (self, zh) {
-            (RequirementStatus::Open, false) => "open, nobody owns it yet",
-            (RequirementStatus::InProgress, false) => "in progress",
-            (RequirementStatus::InReview, false) => "in review",
-            (RequirementStatus::WaitingForBoss, false) => "waiting for the boss",
-            (RequirementStatus::Done, false) => "done",
-            (RequirementStatus::Cancelled, false) => "cancelled",
-            (RequirementStatus::Open, true) => "待启动（还没有负责人）",
-            (RequirementStatus::InProgress, true) => "进行中",
-            (RequirementStatus::InReview, true) => "评审中",
-            (RequirementStatus::WaitingForBoss, true) => "等待老板决定",
-            (RequirementStatus::Done, true) => "已完成",
-            (RequirementStatus::Cancelled, true) => "已取消",
-        }
-    }
-}
-
-impl std::fmt::Display for RequirementStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl PartialEq<&str> for RequirementStatus {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
-    }
-}
+pub use cubicle_store::enums::RequirementStatus;
 
 /// A task in a requirement's tree.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
@@ -172,8 +104,7 @@ impl Work {
                 .collect(),
             None => HashMap::new(),
         };
-        let mut columns: Vec<BoardColumnDto> = RequirementStatus::ALL
-            .into_iter()
+        let mut columns: Vec<BoardColumnDto> = RequirementStatus::iter()
             .map(|status| BoardColumnDto {
                 status,
                 items: vec![],
@@ -187,8 +118,8 @@ impl Work {
                 reviewer_id: r.reviewer_id,
                 reviewer_name: r.reviewer_id.map(|id| names.person(id).to_owned()),
                 owner_name: r.owner_id.map(|id| names.person(id).to_owned()),
-                tasks_pending: count(&tasks, "pending"),
-                tasks_done: count(&tasks, "resolved"),
+                tasks_pending: count(&tasks, TaskStatus::Pending),
+                tasks_done: count(&tasks, TaskStatus::Resolved),
                 tree: tree(&tasks, &names),
             };
             let status = item.requirement.status;
@@ -206,7 +137,7 @@ impl Work {
     ) -> Result<RequirementDto, BoardError> {
         let r = self.require_requirement(input.requirement_id).await?;
         let mut am = r.into_active_model();
-        am.status = Set(input.status.as_str().into());
+        am.status = Set(input.status);
         let r = q::update_requirement(&self.db, am).await?;
         self.bus.publish(DomainEvent::WorkChanged);
         Ok(requirement_dto(&r))
@@ -243,7 +174,7 @@ impl Work {
     }
 }
 
-fn count(tasks: &[task::Model], status: &str) -> u32 {
+fn count(tasks: &[task::Model], status: TaskStatus) -> u32 {
     u32::try_from(tasks.iter().filter(|t| t.status == status).count()).unwrap_or(u32::MAX)
 }
 

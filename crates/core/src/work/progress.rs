@@ -35,7 +35,7 @@ impl Work {
         let Some(r) = q::find_requirement(&txn, id).await? else {
             return Ok(None);
         };
-        let now = RequirementStatus::parse(&r.status).unwrap_or(RequirementStatus::Open);
+        let now = r.status;
         let tasks = q::tasks_of_requirement(&txn, id).await?;
         let Some(next) = next_status(now, &tasks) else {
             return Ok(None);
@@ -53,11 +53,11 @@ impl Work {
                 .collect(),
             reviews_passed: tasks
                 .iter()
-                .filter(|t| t.review_of.is_some() && t.status == TaskStatus::Resolved.as_str())
+                .filter(|t| t.review_of.is_some() && t.status == TaskStatus::Resolved)
                 .count(),
         });
         let mut am = r.into_active_model();
-        am.status = Set(next.as_str().into());
+        am.status = Set(next);
         q::update_requirement(&txn, am).await?;
         txn.commit().await?;
         self.bus.publish(DomainEvent::WorkChanged);
@@ -103,20 +103,20 @@ impl Work {
             return Ok(());
         };
         let requirement = t.requirement_id;
-        if t.status == TaskStatus::Resolved.as_str() {
+        if t.status == TaskStatus::Resolved {
             let mut am = t.into_active_model();
-            am.status = Set(TaskStatus::Escalated.as_str().into());
+            am.status = Set(TaskStatus::Escalated);
             q::update_task(&txn, am).await?;
         }
         if let Some(r) = requirement
             && let Some(r) = q::find_requirement(&txn, r).await?
             && !matches!(
-                RequirementStatus::parse(&r.status),
-                Some(RequirementStatus::Done | RequirementStatus::Cancelled)
+                r.status,
+                RequirementStatus::Done | RequirementStatus::Cancelled
             )
         {
             let mut am = r.into_active_model();
-            am.status = Set(RequirementStatus::WaitingForBoss.as_str().into());
+            am.status = Set(RequirementStatus::WaitingForBoss);
             q::update_requirement(&txn, am).await?;
         }
         txn.commit().await?;
@@ -142,7 +142,7 @@ fn next_status(now: RequirementStatus, tasks: &[task::Model]) -> Option<Requirem
     let pending = |review: bool| {
         tasks
             .iter()
-            .any(|t| t.status == TaskStatus::Pending.as_str() && t.review_of.is_some() == review)
+            .any(|t| t.status == TaskStatus::Pending && t.review_of.is_some() == review)
     };
     let next = if pending(false) {
         S::InProgress
@@ -163,9 +163,9 @@ mod tests {
             id,
             owner_id: 1,
             description: format!("t{id}"),
-            kind: "oneshot".into(),
+            kind: crate::work::TaskKind::Oneshot,
             condition: None,
-            status: status.into(),
+            status: crate::types::read_name(status).unwrap(),
             result: None,
             on_resolve_target: None,
             on_resolve_hint: None,

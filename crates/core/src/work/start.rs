@@ -66,7 +66,7 @@ impl Work {
         {
             crate::chat::insert_member(&txn, chat_id, owner.id, now).await?;
         }
-        let zh = Language::parse(&company.language) == Some(Language::ZhCn);
+        let zh = company.language == Language::ZhCn;
         let (description, hint) = plan_task_text(&r, zh);
         let plan = NewTask {
             requirement_id: Some(r.id),
@@ -77,7 +77,7 @@ impl Work {
         q::insert_task(&txn, plan.into_row(now)).await?;
         let mut am = r.into_active_model();
         am.owner_id = Set(Some(owner.id));
-        am.status = Set(RequirementStatus::InProgress.as_str().into());
+        am.status = Set(RequirementStatus::InProgress);
         let r = q::update_requirement(&txn, am).await?;
         txn.commit().await?;
         self.bus.publish(DomainEvent::WorkChanged);
@@ -99,7 +99,7 @@ impl Work {
 }
 
 fn waits_to_start(r: &requirement::Model) -> bool {
-    r.owner_id.is_none() && r.status == RequirementStatus::Open.as_str()
+    r.owner_id.is_none() && r.status == RequirementStatus::Open
 }
 
 /// The department's lead when it has one; else the member whose skills and title share
@@ -201,7 +201,7 @@ mod tests {
             network_access: false,
             tool_whitelist: serde_json::json!([]),
             avatar: None,
-            status: "idle".into(),
+            status: crate::types::EmployeeStatus::Idle,
             hired_at: chrono::Utc::now(),
             fired_at: None,
             approval_policy: None,
@@ -216,7 +216,7 @@ mod tests {
             name: "build the login page".into(),
             description: "build the login page with a React form".into(),
             department_id: Some(1),
-            status: "open".into(),
+            status: crate::work::board::RequirementStatus::Open,
             chat_id: Some(3),
             created_at: chrono::Utc::now(),
             reviewer_id: None,

@@ -79,7 +79,7 @@ pub fn next_escalation_of(
     task: &cubicle_store::entity::task::Model,
     now: DateTime<Utc>,
 ) -> Option<DateTime<Utc>> {
-    if task.kind != "oneshot" {
+    if task.kind != crate::work::TaskKind::Oneshot {
         return None;
     }
     next_escalation(task.created_at, now)

@@ -2,6 +2,7 @@
 //! race-safe idempotent decisions, expiry, and what each tool may touch.
 
 use crate::util::DecideShown;
+use cubicle_core::approvals::CallLogOutcome;
 use std::time::Duration;
 
 use chrono::{TimeDelta, TimeZone, Utc};
@@ -95,7 +96,7 @@ async fn runs_of(c: &TestCompany, e: &EmployeeDto) -> usize {
         .await
         .unwrap()
         .into_iter()
-        .filter(|t| t.outcome == "ok")
+        .filter(|t| t.outcome == cubicle_core::approvals::CallLogOutcome::Ok)
         .count()
 }
 
@@ -172,18 +173,18 @@ async fn key_steps_runs_reads_and_writes_at_once_but_holds_high_risk_actions() {
 
     // Every call is in the log, writes included.
     let log = c.core.approvals.tool_calls(Some(alice.id)).await.unwrap();
-    let outcomes: Vec<(&str, &str)> = log
+    let outcomes: Vec<(&str, CallLogOutcome)> = log
         .iter()
         .rev()
-        .map(|t| (t.tool.as_str(), t.outcome.as_str()))
+        .map(|t| (t.tool.as_str(), t.outcome))
         .collect();
     assert_eq!(
         outcomes,
         [
-            ("write_file", "ok"),
-            ("read_file", "ok"),
-            ("delete_file", "waiting_approval"),
-            ("delete_file", "ok"),
+            ("write_file", CallLogOutcome::Ok),
+            ("read_file", CallLogOutcome::Ok),
+            ("delete_file", CallLogOutcome::WaitingApproval),
+            ("delete_file", CallLogOutcome::Ok),
         ]
     );
 }
@@ -327,10 +328,9 @@ async fn a_tool_outside_the_whitelist_is_refused_and_logged() {
 
     let log = c.core.approvals.tool_calls(Some(alice.id)).await.unwrap();
     assert_eq!(log.len(), 2);
-    assert!(
-        log.iter()
-            .all(|t| t.outcome == "refused" && t.output.is_some())
-    );
+    assert!(log.iter().all(
+        |t| t.outcome == cubicle_core::approvals::CallLogOutcome::Refused && t.output.is_some()
+    ));
     assert_eq!(log[1].tool, "run_shell");
     assert_eq!(log[1].trace_id.as_deref(), Some("t-1"));
 }

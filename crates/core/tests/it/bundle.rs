@@ -241,7 +241,11 @@ fn as_exported(t: &cubicle_store::bundle::Tables) -> cubicle_store::bundle::Tabl
     for e in &mut t.employee {
         e.imported_cli_command = None;
     }
-    for r in t.approval.iter_mut().filter(|r| r.status == "waiting") {
+    for r in t
+        .approval
+        .iter_mut()
+        .filter(|r| r.status == cubicle_core::approvals::ApprovalStatus::Waiting)
+    {
         r.args_hash.clear();
     }
     t
@@ -692,10 +696,10 @@ async fn a_bundle_that_fails_halfway_leaves_the_database_empty() {
             .unwrap_or_else(|| cubicle_store::entity::memory::Model {
                 id: 1,
                 employee_id: 0,
-                kind: "long_term".into(),
+                kind: cubicle_core::mind::memory_rules::MemoryKind::LongTerm,
                 content: "x".into(),
                 importance: 5,
-                visibility: "private".into(),
+                visibility: cubicle_core::mind::memory_rules::Visibility::Private,
                 department_id: None,
                 requirement_id: None,
                 source_chat_id: None,

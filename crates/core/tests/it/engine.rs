@@ -117,7 +117,7 @@ async fn a_simulated_day_in_a_six_person_department_keeps_every_gate() {
     assert!(
         silenced
             .iter()
-            .any(|t| t.silenced_by.as_deref() == Some("saturation")),
+            .any(|t| t.silenced_by == Some(cubicle_core::chat::gates::SilenceReason::Saturation)),
         "saturation silenced someone"
     );
     // The cooldown and anti-spam gates hold people back before they think: their
@@ -179,7 +179,10 @@ async fn an_at_mention_from_the_boss_overrides_saturation_for_that_employee_only
         .iter()
         .find(|t| t.employee_id == w.id("Bob"))
         .expect("Bob thought about it");
-    assert_eq!(bob.silenced_by.as_deref(), Some("saturation"));
+    assert_eq!(
+        bob.silenced_by,
+        Some(cubicle_core::chat::gates::SilenceReason::Saturation)
+    );
     assert!(bob.should_speak, "Bob wanted to speak; the gate held him");
 }
 
@@ -200,7 +203,7 @@ async fn a_malformed_thought_is_dropped_and_the_employee_keeps_working() {
         .collect();
     assert!(
         bob.iter()
-            .any(|t| t.silenced_by.as_deref() == Some("malformed"))
+            .any(|t| t.silenced_by == Some(cubicle_core::chat::gates::SilenceReason::Malformed))
     );
     assert!(w.engine.stats().malformed >= 1);
     // Nothing was marked read for him: the model recovers, and his next poll answers.
@@ -389,7 +392,7 @@ async fn a_spent_budget_stops_thinking_until_a_new_message_or_the_next_day() {
     assert!(
         thoughts
             .iter()
-            .any(|t| t.silenced_by.as_deref() == Some("budget"))
+            .any(|t| t.silenced_by == Some(cubicle_core::chat::gates::SilenceReason::Budget))
     );
     // Nobody keeps polling into a spent budget: the next poll waits for the new day.
     w.run_for(TimeDelta::hours(3)).await;
@@ -479,11 +482,8 @@ async fn a_thought_that_speaks_as_someone_else_is_regenerated_once_then_dropped(
         "nothing posted in someone else's name"
     );
     let thoughts = w.co.core.chats.view(w.dept_chat).await.unwrap().thoughts;
-    assert!(
-        thoughts
-            .iter()
-            .any(|t| t.employee_id == w.id("Alice") && t.silenced_by.as_deref() == Some("identity"))
-    );
+    assert!(thoughts.iter().any(|t| t.employee_id == w.id("Alice")
+        && t.silenced_by == Some(cubicle_core::chat::gates::SilenceReason::Identity)));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -41,7 +41,7 @@ fn staff() -> HashMap<i32, employee::Model> {
         backend_model: String::new(),
         tool_whitelist: serde_json::json!([]),
         avatar: None,
-        status: "idle".into(),
+        status: cubicle_core::types::EmployeeStatus::Idle,
         hired_at: epoch,
         fired_at: fired.then_some(epoch),
         approval_policy: None,

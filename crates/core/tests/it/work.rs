@@ -215,7 +215,7 @@ async fn seed_000_rest_vs_graphql_is_researched_resolved_and_reported_under_one_
     let task = &tasks[0];
     assert_eq!(task.owner_id, alice);
     assert_eq!(task.created_by, "self");
-    assert_eq!(task.status, "resolved");
+    assert_eq!(task.status, cubicle_core::work::TaskStatus::Resolved);
     assert_eq!(task.trace_id.as_deref(), Some(trace.as_str()));
     assert!(task.result.as_deref().unwrap().contains("p99 80 ms"));
 

@@ -1,5 +1,7 @@
 use sea_orm::entity::prelude::*;
 
+use crate::enums::{ApprovalStatus, DecidedVia, Risk};
+
 /// SPEC §8: one action that waits for (or had) the boss's decision.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -16,17 +18,14 @@ pub struct Model {
     pub args_hash: String,
     #[sea_orm(column_type = "Text")]
     pub reason: String,
-    /// `read_only`, `write` or `high`.
-    pub risk: String,
+    pub risk: Risk,
     pub trace_id: Option<String>,
     pub chat_id: Option<i32>,
-    /// `waiting`, `approved`, `rejected` or `expired`.
-    pub status: String,
+    pub status: ApprovalStatus,
     pub created_at: DateTimeUtc,
     pub expires_at: DateTimeUtc,
     pub decided_at: Option<DateTimeUtc>,
-    /// `ui`, `notification`, `cli` or `policy`.
-    pub decided_via: Option<String>,
+    pub decided_via: Option<DecidedVia>,
     #[sea_orm(column_type = "Text", nullable)]
     pub note: Option<String>,
     /// JSON array of links `{who, employeeId, role, rule, weight}`.

@@ -1,5 +1,7 @@
 use sea_orm::entity::prelude::*;
 
+use crate::enums::{ApprovalPolicy, Language};
+
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[sea_orm(table_name = "company")]
@@ -10,8 +12,8 @@ pub struct Model {
     #[sea_orm(column_type = "Text")]
     pub mission: String,
     pub boss_name: String,
-    pub language: String,
-    pub approval_policy: String,
+    pub language: Language,
+    pub approval_policy: ApprovalPolicy,
     #[sea_orm(column_type = "Double")]
     pub daily_budget_usd: f64,
     /// What this company's keychain entries are filed under; see `cubicle_core::secrets`.

@@ -1,5 +1,7 @@
 use sea_orm::entity::prelude::*;
 
+use crate::enums::{ApprovalPolicy, EmployeeStatus};
+
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[sea_orm(table_name = "employee")]
@@ -22,11 +24,11 @@ pub struct Model {
     /// JSON array of tool names.
     pub tool_whitelist: Json,
     pub avatar: Option<String>,
-    pub status: String,
+    pub status: EmployeeStatus,
     pub hired_at: DateTimeUtc,
     pub fired_at: Option<DateTimeUtc>,
-    /// `auto`, `key_steps` or `manual`; `None` follows the company's policy.
-    pub approval_policy: Option<String>,
+    /// `None` follows the company's policy.
+    pub approval_policy: Option<ApprovalPolicy>,
     /// A CLI employee's command (run by the `run_cli` tool, always with approval).
     #[sea_orm(column_type = "Text", nullable)]
     pub cli_command: Option<String>,

@@ -1,5 +1,7 @@
 use sea_orm::entity::prelude::*;
 
+use crate::enums::Strategy;
+
 /// SPEC §9: a meeting chat's moderation — its strategy, state and minutes.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -9,8 +11,7 @@ pub struct Model {
     pub id: i32,
     #[sea_orm(unique)]
     pub chat_id: i32,
-    /// `round_robin`, `rule_based` or `model_picked`.
-    pub strategy: String,
+    pub strategy: Strategy,
     #[sea_orm(column_type = "Text")]
     pub topic: String,
     /// `open` or `closed`.

@@ -1,5 +1,7 @@
 use sea_orm::entity::prelude::*;
 
+use crate::enums::{MemoryKind, Visibility};
+
 /// SPEC §5: one memory entry of an employee.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -8,14 +10,12 @@ pub struct Model {
     #[sea_orm(primary_key)]
     pub id: i32,
     pub employee_id: i32,
-    /// `long_term` or `short_term`.
-    pub kind: String,
+    pub kind: MemoryKind,
     #[sea_orm(column_type = "Text")]
     pub content: String,
     /// 1–10.
     pub importance: i32,
-    /// `private`, `team` or `public`.
-    pub visibility: String,
+    pub visibility: Visibility,
     /// For `team` entries: the department that may read it.
     pub department_id: Option<i32>,
     /// For `team` entries: the requirement whose members may read it.

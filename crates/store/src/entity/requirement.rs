@@ -1,5 +1,7 @@
 use sea_orm::entity::prelude::*;
 
+use crate::enums::RequirementStatus;
+
 /// A requirement (project): belongs to a department, has its own group chat and tasks.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -11,8 +13,7 @@ pub struct Model {
     #[sea_orm(column_type = "Text")]
     pub description: String,
     pub department_id: Option<i32>,
-    /// `open`, `in_progress`, `in_review`, `waiting_for_boss`, `done`, `cancelled`.
-    pub status: String,
+    pub status: RequirementStatus,
     pub chat_id: Option<i32>,
     pub created_at: DateTimeUtc,
     /// Who reviews the deliverables of its tasks, when someone does.

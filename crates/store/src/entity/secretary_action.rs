@@ -11,7 +11,8 @@ pub struct Model {
     pub message_id: i32,
     pub created_at: DateTimeUtc,
     pub kind: String,
-    /// `proposed`, `applied`, `cancelled`, `undone`, `failed`.
+    /// An `ActionStatus`'s stored name, or `in_progress` while one caller applies or
+    /// undoes it (a claim the boss never sees).
     pub status: String,
     pub proposal: Json,
     /// How to reverse it, once applied.

@@ -1,5 +1,7 @@
 use sea_orm::entity::prelude::*;
 
+use crate::enums::{TaskKind, TaskStatus};
+
 /// SPEC §6: a task an employee owns.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -10,12 +12,10 @@ pub struct Model {
     pub owner_id: i32,
     #[sea_orm(column_type = "Text")]
     pub description: String,
-    /// `oneshot`, `long_running`, `conditional`.
-    pub kind: String,
+    pub kind: TaskKind,
     #[sea_orm(column_type = "Text", nullable)]
     pub condition: Option<String>,
-    /// `pending`, `resolved`, `failed`.
-    pub status: String,
+    pub status: TaskStatus,
     #[sea_orm(column_type = "Text", nullable)]
     pub result: Option<String>,
     pub on_resolve_target: Option<String>,

@@ -1,5 +1,7 @@
 use sea_orm::entity::prelude::*;
 
+use crate::enums::SilenceReason;
+
 /// SPEC §4: one flow of thought, stored whether or not the employee spoke.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -15,9 +17,9 @@ pub struct Model {
     pub reason: String,
     pub should_speak: bool,
     pub spoke: bool,
-    /// Why a decision to speak was overruled: `saturation`, `cooldown`, `anti_spam`,
-    /// `identity`, `malformed`; `None` when it was not.
-    pub silenced_by: Option<String>,
+    /// Why a decision to speak was overruled, or there was no thought; `None` when
+    /// neither.
+    pub silenced_by: Option<SilenceReason>,
     pub interest: Option<i32>,
     pub saturation: Option<i32>,
     pub perspective_seed: String,

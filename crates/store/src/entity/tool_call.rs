@@ -1,5 +1,7 @@
 use sea_orm::entity::prelude::*;
 
+use crate::enums::CallLogOutcome;
+
 /// SPEC §8: every tool call an employee made, whatever became of it.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -10,9 +12,9 @@ pub struct Model {
     pub employee_id: i32,
     pub tool: String,
     pub args: Json,
+    /// A `Risk`'s stored name, or `unknown` for a call refused before its risk was known.
     pub risk: String,
-    /// `ok`, `error`, `refused` or `waiting_approval`.
-    pub outcome: String,
+    pub outcome: CallLogOutcome,
     #[sea_orm(column_type = "Text", nullable)]
     pub output: Option<String>,
     pub approval_id: Option<i32>,

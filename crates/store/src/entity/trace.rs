@@ -1,5 +1,7 @@
 use sea_orm::entity::prelude::*;
 
+use crate::enums::TraceOrigin;
+
 /// One boss instruction (SPEC §10): what was said and where; everything it caused
 /// carries its id.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
@@ -8,8 +10,7 @@ use sea_orm::entity::prelude::*;
 pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
     pub id: String,
-    /// `chat` (the boss wrote in a chat) or `secretary` (an action card was applied).
-    pub origin: String,
+    pub origin: TraceOrigin,
     #[sea_orm(column_type = "Text")]
     pub instruction: String,
     pub chat_id: Option<i32>,

@@ -2,6 +2,9 @@
 //! attempt, retry wait, refusal and breaker change), the thoughts, the tasks, the
 //! messages and the employees; plus the engine's queue for the end-of-run check.
 
+use cubicle_core::chat::gates::SilenceReason;
+use cubicle_core::types::EmployeeStatus;
+use cubicle_core::work::{TaskKind, TaskStatus};
 use std::collections::BTreeMap;
 
 use anyhow::Result;
@@ -107,9 +110,12 @@ pub async fn compute(
     f.spend_total_usd = ledger.iter().map(|r| r.cost_usd).sum();
 
     for t in &all.thought {
-        match t.silenced_by.as_deref() {
-            Some(why @ ("malformed" | "model_error" | "budget")) => {
-                *f.thoughts_lost.entry(why.to_owned()).or_default() += 1;
+        match t.silenced_by {
+            Some(
+                why
+                @ (SilenceReason::Malformed | SilenceReason::ModelError | SilenceReason::Budget),
+            ) => {
+                *f.thoughts_lost.entry(why.to_string()).or_default() += 1;
             }
             _ => f.thoughts_ok += 1,
         }
@@ -128,9 +134,9 @@ pub async fn compute(
         } else {
             f.tasks_by_employees += 1;
         }
-        match t.status.as_str() {
-            "resolved" => f.tasks_resolved += 1,
-            "failed" => f.tasks_failed += 1,
+        match t.status {
+            TaskStatus::Resolved => f.tasks_resolved += 1,
+            TaskStatus::Failed => f.tasks_failed += 1,
             _ => f.tasks_pending_at_end += 1,
         }
     }
@@ -240,11 +246,12 @@ fn tally_calls(f: &mut Figures, ledger: &[cost_ledger::Model]) {
 fn unexplained_status(e: &employee::Model, approvals: &[approval::Model]) -> Option<Stuck> {
     let waits = approvals
         .iter()
-        .any(|a| a.employee_id == e.id && a.status == ApprovalStatus::Waiting.as_str());
-    (e.status != "idle" && !(e.status == "waiting_approval" && waits)).then(|| Stuck {
-        employee: e.name.clone(),
-        why: format!("status {} at the end with nothing to explain it", e.status),
-    })
+        .any(|a| a.employee_id == e.id && a.status == ApprovalStatus::Waiting);
+    (e.status != EmployeeStatus::Idle && !(e.status == EmployeeStatus::WaitingApproval && waits))
+        .then(|| Stuck {
+            employee: e.name.clone(),
+            why: format!("status {} at the end with nothing to explain it", e.status),
+        })
 }
 
 /// The spans in which nobody could work: after a day's first refusal for money, until
@@ -302,7 +309,9 @@ async fn stuck(
         out.extend(unexplained_status(e, waiting));
         let pending = tasks
             .iter()
-            .filter(|t| t.owner_id == e.id && t.kind == "oneshot" && t.status == "pending")
+            .filter(|t| {
+                t.owner_id == e.id && t.kind == TaskKind::Oneshot && t.status == TaskStatus::Pending
+            })
             .count();
         let unread = core.chats.unread_chats_of(e.id).await?.len();
         if (pending > 0 || unread > 0) && engine.pending_for(e.id).is_empty() {
@@ -320,7 +329,7 @@ async fn stuck(
             .collect();
         for t in tasks
             .iter()
-            .filter(|t| t.owner_id == e.id && t.kind == "oneshot")
+            .filter(|t| t.owner_id == e.id && t.kind == TaskKind::Oneshot)
         {
             let until = t.resolved_at.unwrap_or(end).min(end);
             let mut points: Vec<DateTime<Utc>> = vec![t.created_at];

@@ -34,7 +34,7 @@ async fn an_edited_bundle_runs_nothing_and_loosens_no_policy() {
     // the boss, and every gate opened.
     for row in v["tables"]["approval"].as_array_mut().unwrap() {
         if row["id"] == json!(ids[0]) {
-            row["status"] = json!("approved");
+            row["status"] = json!(cubicle_core::approvals::ApprovalStatus::Approved);
         }
     }
     v["tables"]["company"][0]["approval_policy"] = json!("auto");

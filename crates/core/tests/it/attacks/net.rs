@@ -166,7 +166,10 @@ async fn the_webhook_answer_never_reaches_the_model_or_the_log() {
             .is_none()
     );
     let runs = c.core.approvals.tool_calls(None).await.unwrap();
-    let ran = runs.iter().find(|t| t.outcome == "ok").expect("it ran");
+    let ran = runs
+        .iter()
+        .find(|t| t.outcome == cubicle_core::approvals::CallLogOutcome::Ok)
+        .expect("it ran");
     assert_eq!(ran.output.as_deref(), Some(r#"{"status":200}"#));
     let failing = answering(500, "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI").await;
     let c = TestCompany::new().await;

@@ -200,9 +200,9 @@ async fn an_approved_action_killed_before_it_ran_is_shown_to_the_boss_and_not_ru
         &co.db().await,
         id,
         cubicle_store::approval::Claim {
-            status: "approved",
+            status: cubicle_core::approvals::ApprovalStatus::Approved,
             decided_at: co.core.clock.now(),
-            decided_via: "ui",
+            decided_via: cubicle_core::approvals::DecidedVia::Ui,
             note: None,
             authorization_chain: json!([]),
             unexpired_at: None,

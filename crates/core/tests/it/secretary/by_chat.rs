@@ -123,8 +123,11 @@ async fn a_meeting_by_chat_opens_a_meeting_chat_with_its_people_and_undo_removes
     // The secretary's meetings are moderated, by the rules unless told otherwise.
     let moderated = co.core.meetings.find(meeting.id).await.unwrap().unwrap();
     assert_eq!(
-        (moderated.strategy.as_str(), moderated.status.as_str()),
-        ("rule_based", "open")
+        (moderated.strategy, moderated.status.as_str()),
+        (
+            cubicle_core::meeting::moderator::Strategy::RuleBased,
+            "open"
+        )
     );
 
     s.undo(card.id).await.unwrap();

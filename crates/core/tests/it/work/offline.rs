@@ -239,7 +239,11 @@ async fn a_small_model_finishes_the_story_in_steps_with_a_saved_document() {
         .into_iter()
         .find(|t| t.owner_id == o.alice)
         .expect("the secretary gave Alice the task");
-    assert_eq!(task.status, "resolved", "{task:?}");
+    assert_eq!(
+        task.status,
+        cubicle_core::work::TaskStatus::Resolved,
+        "{task:?}"
+    );
     let result = task.result.clone().unwrap();
     let rel = result
         .rsplit_once('(')
@@ -456,7 +460,11 @@ async fn a_small_models_lead_plans_a_requirement_in_its_group() {
         .find(|t| t.owner_id == o.bob && t.requirement_id == Some(r.id))
         .unwrap_or_else(|| panic!("Bob has the work: {tasks:#?}"));
     assert_eq!(bobs.description, "tune the gripper controls");
-    assert_eq!(bobs.status, "resolved", "{bobs:?}");
+    assert_eq!(
+        bobs.status,
+        cubicle_core::work::TaskStatus::Resolved,
+        "{bobs:?}"
+    );
     assert!(
         said.iter().any(|m| m.sender_employee_id == Some(o.bob)
             && m.text.starts_with("Ada, the design note is done")),

@@ -75,7 +75,7 @@ async fn a_report_owed_when_the_engine_stopped_is_written_after_the_restart_once
     // Second by second until the thought that resolves the task; the report's wake-up
     // (a few seconds later) is still in the queue when the engine "dies".
     let mut waited = 0;
-    while task(&stage, task_id).await.status != "resolved" {
+    while task(&stage, task_id).await.status != cubicle_core::work::TaskStatus::Resolved {
         stage.run_for(TimeDelta::seconds(1)).await;
         waited += 1;
         assert!(waited < 3_600, "Alice never resolved the task");
@@ -148,7 +148,7 @@ async fn a_report_thought_the_model_botched_is_tried_again_until_it_is_written()
     .await
     .unwrap()
     .into_iter()
-    .filter(|t| t.silenced_by.as_deref() == Some("malformed"))
+    .filter(|t| t.silenced_by == Some(cubicle_core::chat::gates::SilenceReason::Malformed))
     .count();
     assert!(dropped >= 1, "a report thought was dropped as malformed");
     let reports = reports_of(&stage, task_id).await;

@@ -156,7 +156,7 @@ async fn assert_planned_worked_reviewed_and_done(stage: &Stage, team: [i32; 4]) 
         (plan.owner_id, plan.created_by.as_str()),
         (lena, PLAN_CREATED_BY)
     );
-    assert_eq!(plan.status, "resolved");
+    assert_eq!(plan.status, cubicle_core::work::TaskStatus::Resolved);
     let given = |owner: i32| {
         tasks
             .iter()
@@ -167,14 +167,14 @@ async fn assert_planned_worked_reviewed_and_done(stage: &Stage, team: [i32; 4]) 
     assert!(given(bob).description.contains("session endpoint"));
     for t in [given(carol), given(bob)] {
         assert_eq!(t.created_by, "owner", "{t:?}");
-        assert_eq!(t.status, "resolved", "{t:?}");
+        assert_eq!(t.status, cubicle_core::work::TaskStatus::Resolved, "{t:?}");
     }
     let reviews: Vec<&TaskDto> = tasks.iter().filter(|t| t.review_of.is_some()).collect();
     assert_eq!(reviews.len(), 2, "each piece of work reviewed: {tasks:#?}");
     assert!(
         reviews
             .iter()
-            .all(|t| t.owner_id == dan && t.status == "resolved")
+            .all(|t| t.owner_id == dan && t.status == cubicle_core::work::TaskStatus::Resolved)
     );
 
     // All of it was said in the requirement's group: the plan, the review, the reports.
@@ -292,7 +292,10 @@ async fn a_requirement_opened_while_no_engine_ran_starts_when_the_engine_starts(
         .unwrap()
         .clone();
     assert_eq!(icons.owner_id, None, "nobody in Design to own it");
-    assert_eq!(icons.status, "open");
+    assert_eq!(
+        icons.status,
+        cubicle_core::work::board::RequirementStatus::Open
+    );
     // Someone joins Design while the engine is down.
     let design = icons.department_id.unwrap();
     let ivy = stage.co.hire("Ivy", "Icon Designer", Some(design)).await;
@@ -371,7 +374,7 @@ async fn a_requirement_opened_in_chinese_is_planned_by_the_departments_lead() {
         tasks[0].description.starts_with("规划需求“做登录页”"),
         "{tasks:#?}"
     );
-    assert_eq!(tasks[0].status, "resolved");
+    assert_eq!(tasks[0].status, cubicle_core::work::TaskStatus::Resolved);
     for (who, what) in [(carol.id, "login form"), (bob.id, "session endpoint")] {
         let t = tasks.iter().find(|t| t.owner_id == who).unwrap();
         assert!(t.description.contains(what));

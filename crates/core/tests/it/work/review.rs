@@ -107,17 +107,25 @@ async fn a_rejected_deliverable_is_reworked_reviewed_again_passed_and_then_repor
         .iter()
         .find(|t| t.description == "Build the login endpoint")
         .unwrap();
-    assert_eq!(first.status, "resolved");
+    assert_eq!(first.status, cubicle_core::work::TaskStatus::Resolved);
     let mut reviews: Vec<_> = tasks.iter().filter(|t| t.review_of.is_some()).collect();
     reviews.sort_by_key(|t| t.id);
     assert_eq!(reviews.len(), 2, "reviewed twice: {tasks:#?}");
     assert!(
         reviews
             .iter()
-            .all(|r| r.owner_id == bob && r.status != "pending")
+            .all(|r| r.owner_id == bob && r.status != cubicle_core::work::TaskStatus::Pending)
     );
-    assert_eq!(reviews[0].status, "failed", "the first review rejects");
-    assert_eq!(reviews[1].status, "resolved", "the second passes");
+    assert_eq!(
+        reviews[0].status,
+        cubicle_core::work::TaskStatus::Failed,
+        "the first review rejects"
+    );
+    assert_eq!(
+        reviews[1].status,
+        cubicle_core::work::TaskStatus::Resolved,
+        "the second passes"
+    );
     let rework = tasks
         .iter()
         .find(|t| t.parent_task_id == Some(first.id))

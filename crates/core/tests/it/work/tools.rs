@@ -214,7 +214,10 @@ async fn a_tool_outside_the_whitelist_is_refused_and_she_sees_why() {
     );
     let calls = core.approvals.tool_calls(Some(alice)).await.unwrap();
     assert!(
-        !calls.is_empty() && calls.iter().all(|c| c.outcome == "refused"),
+        !calls.is_empty()
+            && calls
+                .iter()
+                .all(|c| c.outcome == cubicle_core::approvals::CallLogOutcome::Refused),
         "{calls:?}"
     );
     // Her next thought is told.
