@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use arbitrary::{Result as AResult, Unstructured};
+use cubicle_core::chat::polling::Mood;
 use cubicle_core::engine::plan::{
     self, MAX_TOOL_CALLS, MemoryPlan, OpsPlan, SUMMARY_MAX_CHARS, TaskPlan,
 };
@@ -15,7 +16,7 @@ use cubicle_core::mind::minds::MEMORY_MAX_CHARS;
 use cubicle_core::mind::relationship_rules::{
     AFFINITY_MAX, AFFINITY_MIN, IMPRESSION_MAX_CHARS, clip_impression,
 };
-use cubicle_core::mind::thought::{Thought, score};
+use cubicle_core::mind::thought::Thought;
 use cubicle_core::mind::{CHAT_MESSAGE_MAX_CHARS, clean_chat_message};
 use cubicle_core::secretary::intent::{IntentKind, Parse, Tier};
 use cubicle_core::secretary::normalize::{self, MAX_COUNT};
@@ -217,7 +218,7 @@ fn employee(id: i32, name: &str, fired: bool) -> employee::Model {
         backend_model: String::new(),
         tool_whitelist: json!([]),
         avatar: None,
-        status: "idle".into(),
+        status: cubicle_core::types::EmployeeStatus::Idle,
         hired_at: epoch,
         fired_at: fired.then_some(epoch),
         approval_policy: None,
@@ -291,8 +292,10 @@ pub fn check_thought(t: &Thought) {
             );
         }
     }
-    for v in [t.interest_level, t.topic_saturation] {
-        assert!((1..=10).contains(&score(v, 5)));
+    for is_dm in [false, true] {
+        let mood = Mood::from_answer(t.interest_level, t.topic_saturation, is_dm);
+        assert!((1..=10).contains(&mood.interest()));
+        assert!(mood.saturation() <= 10);
     }
 }
 
