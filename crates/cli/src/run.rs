@@ -9,7 +9,7 @@ use clap::Args;
 use cubicle_core::AppCore;
 use cubicle_core::clock::ManualClock;
 use cubicle_core::engine::lease::EngineLease;
-use cubicle_core::engine::{Engine, EngineConfig};
+use cubicle_core::engine::{Engine, EngineConfig, EngineStats};
 use tokio_util::sync::CancellationToken;
 
 #[derive(Args)]
@@ -92,14 +92,19 @@ pub async fn run(core: &AppCore, clock: Option<ManualClock>, args: RunArgs) -> R
     }
     drop(lease);
     core.secretary.settle().await;
-    let s = engine.stats();
+    print_report(&engine.stats(), &args, started.elapsed());
+    Ok(())
+}
+
+/// What the run did, as a line for people or JSON for scripts.
+fn print_report(s: &EngineStats, args: &RunArgs, wall: std::time::Duration) {
     if args.json {
         println!(
             "{}",
             serde_json::json!({
                 "simulated": args.virtual_clock,
                 "seconds": args.duration.as_secs_f64(),
-                "wall_seconds": started.elapsed().as_secs_f64(),
+                "wall_seconds": wall.as_secs_f64(),
                 "wakeups": s.wakeups,
                 "idle_wakeups": s.idle_wakeups,
                 "thoughts": s.thoughts,
@@ -121,7 +126,7 @@ pub async fn run(core: &AppCore, clock: Option<ManualClock>, args: RunArgs) -> R
             } else {
                 ""
             },
-            started.elapsed(),
+            wall,
             s.thoughts,
             s.model_calls,
             s.malformed,
@@ -131,7 +136,6 @@ pub async fn run(core: &AppCore, clock: Option<ManualClock>, args: RunArgs) -> R
             s.idle_wakeups,
         );
     }
-    Ok(())
 }
 
 /// Why a running engine stopped on its own: past this point another engine may hold the
