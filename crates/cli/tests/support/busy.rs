@@ -540,11 +540,6 @@ impl Tally {
 
     /// One last engine takes up what the last kill left, settles everyone and writes
     /// the reports the kills held back; then the whole company is checked.
-    ///
-    /// With `boss_present`, the boss also approves what the last engine asks while the
-    /// reports are still owed (an employee may need one more approval to finish); only
-    /// once that engine's recovery is done, so no run of the boss's is taken for one a
-    /// kill interrupted.
     pub fn finish(
         mut self,
         busy: &Busy,
@@ -552,38 +547,7 @@ impl Tally {
         label: &str,
         (mut decided, boss_present): (usize, bool),
     ) {
-        let mut child = busy.company.start();
-        let deadline = Instant::now() + Duration::from_secs(15);
-        loop {
-            let now = busy.snapshot();
-            let owed = busy.count("SELECT COUNT(*) FROM task WHERE report_due_at IS NOT NULL");
-            let recovered = before.pending.is_disjoint(&now.pending)
-                && before.unexecuted.is_disjoint(&now.unexecuted);
-            if recovered && owed == 0 {
-                break;
-            }
-            if recovered && boss_present && boss_approves_one(busy) {
-                decided += 1;
-            }
-            if Instant::now() >= deadline {
-                let waiting = busy.count("SELECT COUNT(*) FROM approval WHERE status = 'waiting'");
-                let owners_waiting = busy.count(
-                    "SELECT COUNT(*) FROM task t JOIN employee e ON e.id = t.owner_id \
-                     WHERE t.report_due_at IS NOT NULL AND e.status = 'waiting_approval'",
-                );
-                let failed = busy.count(
-                    "SELECT COUNT(*) FROM thought WHERE silenced_by IN ('malformed', 'failed', 'budget')",
-                );
-                panic!(
-                    "the last restart took nothing up ({owed} reports still owed; recovered: \
-                     {recovered}; {waiting} approvals waiting, {owners_waiting} owners waiting \
-                     for one; {failed} dropped thoughts in all)"
-                );
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = child.kill();
-        child.wait().expect("reaped");
+        decided += settle_last_engine(busy, before, boss_present);
         let end = busy.snapshot();
         let stuck = busy.count(
             "SELECT COUNT(*) FROM employee e WHERE e.status = 'waiting_approval' AND NOT EXISTS \
@@ -643,6 +607,53 @@ impl Tally {
             "no kill fell between a thought's writes or in a tool run"
         );
     }
+}
+
+/// Runs one last engine until it has taken up what the kills left and no report is
+/// owed; how many approvals the boss decided meanwhile. With `boss_present`, the boss
+/// approves what that engine asks while reports are owed (an employee may need one more
+/// approval to finish), only once its recovery is done, so no run of the boss's is taken
+/// for one a kill interrupted.
+fn settle_last_engine(busy: &Busy, before: &Snapshot, boss_present: bool) -> usize {
+    let mut child = busy.company.start();
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let mut decided = 0;
+    loop {
+        let now = busy.snapshot();
+        let owed = busy.count("SELECT COUNT(*) FROM task WHERE report_due_at IS NOT NULL");
+        let recovered = before.pending.is_disjoint(&now.pending)
+            && before.unexecuted.is_disjoint(&now.unexecuted);
+        if recovered && owed == 0 {
+            break;
+        }
+        if recovered && boss_present && boss_approves_one(busy) {
+            decided += 1;
+        }
+        if Instant::now() >= deadline {
+            panic!("{}", stalled(busy, owed, recovered));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    child.wait().expect("reaped");
+    decided
+}
+
+/// Why the last engine did not settle the company in time, as far as the rows tell.
+fn stalled(busy: &Busy, owed: i64, recovered: bool) -> String {
+    let waiting = busy.count("SELECT COUNT(*) FROM approval WHERE status = 'waiting'");
+    let owners_waiting = busy.count(
+        "SELECT COUNT(*) FROM task t JOIN employee e ON e.id = t.owner_id \
+         WHERE t.report_due_at IS NOT NULL AND e.status = 'waiting_approval'",
+    );
+    let failed = busy.count(
+        "SELECT COUNT(*) FROM thought WHERE silenced_by IN ('malformed', 'failed', 'budget')",
+    );
+    format!(
+        "the last restart took nothing up ({owed} reports still owed; recovered: {recovered}; \
+         {waiting} approvals waiting, {owners_waiting} owners waiting for one; {failed} \
+         dropped thoughts in all)"
+    )
 }
 
 /// The boss approves one waiting request from the terminal, if there is one; whether
