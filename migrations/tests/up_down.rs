@@ -10,7 +10,7 @@ use cubicle_migrations::{Migrator, MigratorTrait};
 use sea_orm_migration::SchemaManager;
 use sea_orm_migration::sea_orm::{ConnectionTrait, Database, DatabaseConnection};
 
-const TABLES: [&str; 31] = [
+const TABLES: [&str; 33] = [
     "company",
     "department",
     "team",
@@ -42,6 +42,8 @@ const TABLES: [&str; 31] = [
     "tool_call",
     "pending_thought",
     "applied_effect",
+    "person",
+    "person_duty",
 ];
 
 async fn assert_tables(db: &DatabaseConnection, present: bool) {

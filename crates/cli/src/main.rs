@@ -8,6 +8,7 @@ mod decisions;
 mod intent;
 mod models;
 mod org;
+mod people;
 mod provider;
 mod run;
 mod say;
@@ -40,6 +41,9 @@ enum Command {
     /// The org chart: company, departments, people.
     #[command(subcommand)]
     Org(org::OrgCommand),
+    /// The company's people besides the boss: invite, duties, whose decision an action is.
+    #[command(subcommand)]
+    People(people::PeopleCommand),
     /// Model providers: list, add, store a key, test.
     #[command(subcommand)]
     Provider(provider::ProviderCommand),
@@ -253,6 +257,7 @@ async fn run(cli: Cli) -> Result<()> {
             let core = AppCore::open_with(&url, options).await?;
             match command {
                 Command::Org(cmd) => org::run(&core, cmd).await,
+                Command::People(cmd) => people::run(&core, cmd).await,
                 Command::Provider(cmd) => provider::run(&core, cmd).await,
                 Command::Models(cmd) => models::run(&core, cmd).await,
                 Command::Say { yes, json, text } => {

@@ -355,7 +355,7 @@ async fn print_tools(core: &AppCore, employee_id: i32) -> Result<()> {
 }
 
 /// An id, or a unique case-insensitive name.
-fn find_department(snap: &OrgSnapshot, key: &str) -> Result<i32> {
+pub(crate) fn find_department(snap: &OrgSnapshot, key: &str) -> Result<i32> {
     if let Ok(id) = key.parse::<i32>() {
         return Ok(id);
     }
@@ -378,7 +378,7 @@ fn find_department(snap: &OrgSnapshot, key: &str) -> Result<i32> {
     }
 }
 
-fn find_employee(snap: &OrgSnapshot, key: &str) -> Result<i32> {
+pub(crate) fn find_employee(snap: &OrgSnapshot, key: &str) -> Result<i32> {
     if let Ok(id) = key.parse::<i32>() {
         return Ok(id);
     }

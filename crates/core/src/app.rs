@@ -19,6 +19,8 @@ pub struct AppCore {
     pub(crate) db: Db,
     pub bus: EventBus,
     pub org: OrgService,
+    /// The company's people besides the boss, and who answers for what (SPEC §12).
+    pub people: crate::people::People,
     pub providers: Arc<Providers>,
     pub gateway: Gateway,
     pub secretary: crate::secretary::Secretary,
@@ -156,6 +158,7 @@ impl AppCore {
         });
         Ok(Self {
             traces: crate::trace::Traces::new(base.db.clone()),
+            people: crate::people::People::new(base.db.clone(), base.bus.clone()),
             db: base.db,
             bus: base.bus,
             org: base.org,

@@ -33,7 +33,9 @@ use crate::events::DomainEvent;
 /// 4: `employee.network_access` (whether the employee's sandbox has the network).
 /// 5: `employee_state` without `last_interest` / `last_saturation` (a thought's mood is on
 /// the thought's own row); older bundles are read with those two fields dropped.
-pub const SCHEMA_VERSION: u32 = 5;
+/// 6: `person` and `person_duty` (the company's people and what each answers for); older
+/// bundles have nobody besides the boss.
+pub const SCHEMA_VERSION: u32 = 6;
 /// The `format` field: tells a bundle from any other JSON document.
 /// The row types a bundle's tables hold, for readers of an exported snapshot (the
 /// bench's reports read the whole company this way, through core).
@@ -232,8 +234,18 @@ pub fn parse(json: &str) -> Result<Bundle, BundleError> {
 }
 
 /// Brings an older bundle's tables to this version's shape, where a column was dropped
-/// since (an added one needs nothing: its field has a default).
+/// since (an added one needs nothing: its field has a default), or a table was added
+/// (empty in a bundle from before it).
 fn upgrade(bundle: &mut serde_json::Value, version: u32) {
+    if version < 6
+        && let Some(tables) = bundle
+            .pointer_mut("/tables")
+            .and_then(|v| v.as_object_mut())
+    {
+        for table in ["person", "person_duty"] {
+            tables.entry(table).or_insert_with(|| serde_json::json!([]));
+        }
+    }
     if version < 5
         && let Some(rows) = bundle
             .pointer_mut("/tables/employee_state")

@@ -33,6 +33,10 @@ pub enum DomainEvent {
     EmployeeFired {
         employee_id: i32,
     },
+    /// A person was invited, changed (their duties too) or removed.
+    PeopleChanged {
+        person_id: i32,
+    },
     /// Tasks or requirements were created or withdrawn.
     WorkChanged,
     /// A message was posted in a chat.

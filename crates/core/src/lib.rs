@@ -27,6 +27,7 @@ pub mod mind;
 pub mod models;
 pub mod notify;
 pub mod org;
+pub mod people;
 pub mod providers;
 pub mod roles;
 pub mod scheduler;

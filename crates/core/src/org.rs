@@ -49,6 +49,8 @@ pub enum OrgError {
     DepartmentNotEmpty { employees: u64, subdepartments: u64 },
     #[error("{0}")]
     InvalidInput(String),
+    #[error("\"{name}\" is already the name of {who}; choose another")]
+    NameTaken { name: String, who: &'static str },
     #[error("{0} no longer works here")]
     AlreadyFired(String),
     #[error("no company has been set up yet")]
@@ -63,7 +65,7 @@ impl OrgError {
     pub fn code(&self) -> ErrorCode {
         match self {
             OrgError::NotFound { .. } => ErrorCode::NotFound,
-            OrgError::DuplicateName(_) => ErrorCode::DuplicateName,
+            OrgError::DuplicateName(_) | OrgError::NameTaken { .. } => ErrorCode::DuplicateName,
             OrgError::DepartmentCycle => ErrorCode::DepartmentCycle,
             OrgError::InvalidManager(_) => ErrorCode::InvalidManager,
             OrgError::DepartmentNotEmpty { .. } => ErrorCode::DepartmentNotEmpty,

@@ -70,6 +70,8 @@ tables!(
     team,
     employee,
     employee_state,
+    person,
+    person_duty,
     provider,
     model_price,
     model_route,

@@ -20,6 +20,8 @@ pub mod model_price;
 pub mod model_route;
 pub mod moderator_note;
 pub mod pending_thought;
+pub mod person;
+pub mod person_duty;
 pub mod provider;
 pub mod relationship;
 pub mod requirement;

@@ -18,6 +18,7 @@ pub mod meeting;
 pub mod mind;
 pub mod models;
 pub mod org;
+pub mod people;
 pub mod secretary;
 pub mod trace;
 pub mod work;

@@ -47,6 +47,9 @@ export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
         // A CLI command confirmed or replaced no longer waits.
         queryKeys.importedToConfirm,
       ];
+    case "people_changed":
+      // People are managed from the CLI so far; no view of the app shows them yet.
+      return [];
     case "work_changed":
       // Tasks and requirements: profiles list each person's pending tasks.
       // The dashboard lists pending tasks and their activity; the board and traces show them too.

@@ -90,6 +90,18 @@ async fn rich_company() -> (Stage, i32, i32) {
         .await
         .unwrap();
     stage.co.make_lead(eng, alice).await;
+    // A person who answers for Platform and for Bob by name.
+    core.people
+        .invite(cubicle_core::people::NewPerson {
+            name: "Lin".into(),
+            role: "Head of Platform".into(),
+            language: Some(Language::ZhCn),
+            approval_policy: Some(ApprovalPolicy::Manual),
+            departments: vec![platform.id],
+            employees: vec![bob],
+        })
+        .await
+        .unwrap();
 
     let memories = [
         (
@@ -274,6 +286,8 @@ async fn seed_000_company_survives_export_and_import_into_a_fresh_database() {
         ("cost_ledger", t.cost_ledger.len()),
         ("provider", t.provider.len()),
         ("model_route", t.model_route.len()),
+        ("person", t.person.len()),
+        ("person_duty", t.person_duty.len()),
     ] {
         assert!(n > 0, "no {table} rows in the bundle");
     }
@@ -681,6 +695,32 @@ async fn a_bundle_from_before_the_last_mood_was_dropped_still_imports() {
     v["schemaVersion"] = json!(bundle::SCHEMA_VERSION);
     let err = bundle::parse(&v.to_string()).unwrap_err();
     assert!(err.to_string().contains("last_interest"), "{err}");
+}
+
+#[tokio::test]
+async fn a_bundle_from_before_people_imports_with_nobody_besides_the_boss() {
+    let source = TestCompany::new().await;
+    source.hire("Dev", "Engineer", None).await;
+    let mut v: Value = serde_json::from_str(
+        &bundle::to_json(&bundle::export(&source.core).await.unwrap()).unwrap(),
+    )
+    .unwrap();
+    // What Cubicle wrote before a company had people: no such tables at all.
+    v["schemaVersion"] = json!(5);
+    let tables = v["tables"].as_object_mut().unwrap();
+    tables.remove("person");
+    tables.remove("person_duty");
+    let older = empty_db(cubicle_core::clock::SystemClock::shared()).await;
+    let report = bundle::import(&older.core, bundle::parse(&v.to_string()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(report.employees, 1);
+    assert!(older.core.people.list().await.unwrap().is_empty());
+
+    // In a bundle of this version a missing table is a damaged bundle, not an empty one.
+    v["schemaVersion"] = json!(bundle::SCHEMA_VERSION);
+    let err = bundle::parse(&v.to_string()).unwrap_err();
+    assert!(err.to_string().contains("person"), "{err}");
 }
 
 #[tokio::test]

@@ -20,6 +20,7 @@ mod meetings;
 mod minds;
 mod models;
 mod org;
+mod people;
 mod pg;
 mod secretary;
 mod secrets;
