@@ -16,6 +16,7 @@ mod employee_tools;
 mod mailbox;
 mod models;
 mod org;
+mod people;
 mod secretary;
 mod settings;
 mod work;

@@ -79,6 +79,13 @@ pub struct UpdatePerson {
     pub employees: Option<Vec<i32>>,
 }
 
+/// One person, by id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PersonRef {
+    pub person_id: i32,
+}
+
 /// Whose decision an employee's action is.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", tag = "kind")]

@@ -43,7 +43,10 @@ import type { MoveDepartment } from "../bindings/MoveDepartment";
 import type { MoveEmployee } from "../bindings/MoveEmployee";
 import type { NewDepartment } from "../bindings/NewDepartment";
 import type { NewEmployee } from "../bindings/NewEmployee";
+import type { NewPerson } from "../bindings/NewPerson";
 import type { OrgSnapshot } from "../bindings/OrgSnapshot";
+import type { PersonDto } from "../bindings/PersonDto";
+import type { PersonRef } from "../bindings/PersonRef";
 import type { PostMessage } from "../bindings/PostMessage";
 import type { PresetDto } from "../bindings/PresetDto";
 import type { PriceDto } from "../bindings/PriceDto";
@@ -84,6 +87,7 @@ import type { TraceDto } from "../bindings/TraceDto";
 import type { TraceRef } from "../bindings/TraceRef";
 import type { TraceSummaryDto } from "../bindings/TraceSummaryDto";
 import type { UpdateCompany } from "../bindings/UpdateCompany";
+import type { UpdatePerson } from "../bindings/UpdatePerson";
 import type { UseLocalModelFor } from "../bindings/UseLocalModelFor";
 import type { WebhookDestinations } from "../bindings/WebhookDestinations";
 
@@ -139,6 +143,10 @@ export type Commands = {
   set_manager: { args: { input: SetManager }; output: EmployeeDto };
   fire_employee: { args: { input: FireEmployee }; output: EmployeeDto };
   set_employee_backend: { args: { input: SetEmployeeBackend }; output: EmployeeDto };
+  list_people: { args: Record<string, never>; output: PersonDto[] };
+  invite_person: { args: { input: NewPerson }; output: PersonDto };
+  update_person: { args: { input: UpdatePerson }; output: PersonDto };
+  remove_person: { args: { input: PersonRef }; output: null };
   secretary_history: { args: Record<string, never>; output: SecretaryMessageDto[] };
   secretary_say: { args: { input: SecretarySay }; output: SecretaryTurn };
   secretary_confirm: { args: { input: SecretaryConfirm }; output: ActionDto };
@@ -293,6 +301,14 @@ export const commands = {
   fireEmployee: (input: FireEmployee) => invoke<EmployeeDto>("fire_employee", { input }),
   /** The employee's own provider + model; `provider: null` (or "") goes back to the company default. */
   setEmployeeBackend: (input: SetEmployeeBackend) => invoke<EmployeeDto>("set_employee_backend", { input }),
+  /** Everyone besides the boss, with the departments and employees each answers for. */
+  listPeople: () => invoke<PersonDto[]>("list_people"),
+  /** Invites a person with their role, language, approval policy and duties. */
+  invitePerson: (input: NewPerson) => invoke<PersonDto>("invite_person", { input }),
+  /** Changes a person's role, language, policy or duties (what is not given stays). */
+  updatePerson: (input: UpdatePerson) => invoke<PersonDto>("update_person", { input }),
+  /** Removes a person; what they answered for goes back up the tree. */
+  removePerson: (input: PersonRef) => invoke<null>("remove_person", { input }),
   /** The conversation, oldest first (the last 200 messages). */
   secretaryHistory: () => invoke<SecretaryMessageDto[]>("secretary_history"),
   /** One turn: the boss's message and the secretary's reply (written in the company's language). */
