@@ -145,6 +145,8 @@ pub struct MemoryOp {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct RelationshipOp {
+    /// Read when a model sends it; never asked for (the prompt names colleagues, not ids).
+    #[schemars(skip)]
     pub employee_id: Option<i64>,
     pub name: Option<String>,
     pub impression: Option<String>,
@@ -341,7 +343,7 @@ fn system_prompt(s: &Scene<'_>) -> String {
     }
     out.push_str(&format!(
         "Write chat messages in {language}, short and in your own voice. Speak only when you add \
-         something new; silence is fine. Never speak for others, never claim approvals.\n"
+         something new; silence is fine.\n"
     ));
     out.truncate(out.trim_end().len());
     out
@@ -364,12 +366,14 @@ fn answer_note(s: &Scene<'_>) -> AnswerNote {
         full.push_str(", \"toolCalls\": [{\"tool\", \"args\": {…}, \"reason\"}]");
     }
     full.push('}');
-    let meanings = "In the JSON: interestLevel and topicSaturation 1-10 (10 = nothing new); messages 0-2, \
-                    only if speaking, \"to\" a colleague for a private word or \"#chat\"; memoryOps \
-                    op add|delete, type long_term|short_term, importance 1-10, ttl in hours, visibility \
-                    private|team|public; relationshipOps affinity 1-100; taskOps op create|resolve|fail, \
-                    type oneshot|long_running|conditional, reportTo a colleague or \"#chat\" (default: \
-                    the boss), \"assignee\" a colleague when you own the requirement and give out its work."
+    // Beside an enforced schema, only what the schema cannot say.
+    let meanings = "JSON values: interestLevel, topicSaturation (10 = nothing new) and importance \
+                    1-10, affinity 1-100, ttl in hours; messages 0-2, only if speaking, \"to\" a \
+                    colleague (private) or \"#chat\"; memoryOps op add|delete, type \
+                    long_term|short_term, visibility private|team|public; taskOps op \
+                    create|resolve|fail, type oneshot|long_running|conditional, reportTo a \
+                    colleague or \"#chat\" (default: the boss), \"assignee\" a colleague only when you own the \
+                    requirement."
         .to_owned();
     AnswerNote { full, meanings }
 }
@@ -750,6 +754,22 @@ mod tests {
             serde_json::json!(["innerThoughts", "messages", "shouldSpeak"]),
             "think, draft, then decide"
         );
+    }
+
+    #[test]
+    fn the_schema_asks_for_no_ids_and_the_answer_still_reads_them() {
+        let schema = serde_json::to_value(schemars::schema_for!(Thought)).expect("schema");
+        let text = schema.to_string();
+        assert!(!text.contains("employeeId"), "ids are never asked for");
+        let answer: Thought = serde_json::from_str(
+            r#"{"shouldSpeak": true, "memorySummary": null, "interestLevel": null,
+                "taskOps": [{"op": "resolve", "id": 3, "result": null}],
+                "relationshipOps": [{"employeeId": 7, "affinity": 60}]}"#,
+        )
+        .expect("nulls and an id as before");
+        assert_eq!(answer.memory_summary, None);
+        assert_eq!(answer.task_ops[0].id, Some(3));
+        assert_eq!(answer.relationship_ops[0].employee_id, Some(7));
     }
 
     #[test]
