@@ -177,14 +177,14 @@ function DutyPicker({
   const departmentName = (id: number | null) => org.departments.find((d) => d.id === id)?.name;
   const staff = [...org.employees].sort((a, b) => a.name.localeCompare(b.name));
   return (
-    <div className="grid gap-4 sm:grid-cols-2">
+    <div className="space-y-4">
       <fieldset data-testid="person-departments" className="min-w-0">
         <legend className="text-sm font-medium text-slate-700">{t("settings.people.departments")}</legend>
         <p className="mb-1.5 text-xs text-slate-500">{t("settings.people.departmentsHint")}</p>
         {tree.length === 0 ? (
           <p className="text-sm text-slate-500">{t("settings.people.noDepartments")}</p>
         ) : (
-          <div className="max-h-48 space-y-1 overflow-y-auto rounded-lg p-2 ring-1 ring-slate-200">
+          <div className="max-h-40 space-y-1 overflow-y-auto rounded-lg p-2 ring-1 ring-slate-200">
             {tree.map(({ department: d, depth }) => (
               <label key={d.id} className="flex items-center gap-2 text-sm text-slate-800" style={{ paddingLeft: `${depth * 1.25}rem` }}>
                 <input type="checkbox" checked={departments.includes(d.id)} onChange={(e) => onChange({ departments: toggle(departments, d.id, e.target.checked) })} />
@@ -200,12 +200,12 @@ function DutyPicker({
         {staff.length === 0 ? (
           <p className="text-sm text-slate-500">{t("settings.people.noEmployees")}</p>
         ) : (
-          <div className="max-h-48 space-y-1 overflow-y-auto rounded-lg p-2 ring-1 ring-slate-200">
+          <div className="max-h-40 space-y-1 overflow-y-auto rounded-lg p-2 ring-1 ring-slate-200">
             {staff.map((e) => (
               <label key={e.id} className="flex items-center gap-2 text-sm text-slate-800">
                 <input type="checkbox" checked={employees.includes(e.id)} onChange={(ev) => onChange({ employees: toggle(employees, e.id, ev.target.checked) })} />
-                <span className="truncate">{e.name}</span>
-                {departmentName(e.departmentId) && <span className="truncate text-xs text-slate-400">{departmentName(e.departmentId)}</span>}
+                <span className="min-w-0 truncate">{e.name}</span>
+                {departmentName(e.departmentId) && <span className="ml-auto shrink-0 text-xs text-slate-400">{departmentName(e.departmentId)}</span>}
               </label>
             ))}
           </div>
