@@ -15,7 +15,7 @@
 //   /mock.html#relationships  the relationship graph; #employee/12 Alan Turing's profile (a CLI
 //                       employee on Manual: his "Tools & approvals" card)
 //   /mock.html#settings the settings page (add ?nospend for no spend, ?nomodel for a missing built-in model,
-//                       ?custommodel for a model file chosen in Settings)
+//                       ?custommodel for a model file chosen in Settings); #settings/people: the boss, Lin and Sam
 //   add &lang=zh-CN for Chinese; &click=<data-testid> (repeatable) clicks elements once rendered,
 //   e.g. ?click=employee-card-12 to open the side panel (handy for headless screenshots)
 import { StrictMode } from "react";
@@ -55,6 +55,9 @@ if (params.has("custommodel")) {
 if (!params.has("new") && !params.has("empty")) {
   seedDemoMinds(backend);
   seedDemoTools(backend);
+  // Settings → People: Lin answers for Marketing, Sam for Engineering (Frontend too) and for Nikola Tesla.
+  backend.handle("invite_person", { input: { name: "Lin", role: "Head of Marketing", language: "zh-CN", approvalPolicy: "manual", departments: [3], employees: [] } });
+  backend.handle("invite_person", { input: { name: "Sam", role: "Head of Engineering", language: null, approvalPolicy: null, departments: [1], employees: [41] } });
   if (!params.has("nomail")) seedDemoMail(backend);
   // After the mail: the REST-vs-GraphQL report is the newest item. ?nowork: an empty board and no traces.
   if (!params.has("nowork")) {

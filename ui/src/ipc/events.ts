@@ -48,8 +48,7 @@ export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
         queryKeys.importedToConfirm,
       ];
     case "people_changed":
-      // People are managed from the CLI so far; no view of the app shows them yet.
-      return [];
+      return [queryKeys.people];
     case "work_changed":
       // Tasks and requirements: profiles list each person's pending tasks.
       // The dashboard lists pending tasks and their activity; the board and traces show them too.

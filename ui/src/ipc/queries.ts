@@ -29,6 +29,8 @@ export const queryKeys = {
   prices: ["prices"] as const,
   spend: ["spend"] as const,
   webhookDestinations: ["webhook-destinations"] as const,
+  /** The company's people besides the boss, with what each answers for. */
+  people: ["people"] as const,
   secretary: ["secretary"] as const,
   /** Everything about chats: the list and each opened chat sit under it. */
   chats: ["chats"] as const,
@@ -102,6 +104,11 @@ export function useSecretaryHistory() {
 export const SECRETARY_ACTION_KEYS = [queryKeys.secretary, queryKeys.org, queryKeys.company] as const;
 
 // ---- Settings ----
+
+/** Everyone besides the boss, by name, with their duties (department and employee ids). */
+export function usePeople() {
+  return useQuery({ queryKey: queryKeys.people, queryFn: api.listPeople });
+}
 
 export function usePresets() {
   return useQuery({ queryKey: queryKeys.presets, queryFn: api.listPresets, staleTime: Infinity });

@@ -6,6 +6,7 @@ import type { SettingsTarget } from "../shell/route";
 import { BudgetSection } from "./BudgetSection";
 import { BundleSection } from "./BundleSection";
 import { LocalModelsSection } from "./LocalModelsSection";
+import { PeopleSection } from "./PeopleSection";
 import { PricesSection } from "./PricesSection";
 import { ProvidersSection } from "./ProvidersSection";
 import { RoutesSection } from "./RoutesSection";
@@ -13,7 +14,7 @@ import { SettingsSection } from "./SettingsSection";
 import { SpendSection } from "./SpendSection";
 import { WebhooksSection } from "./WebhooksSection";
 
-const SECTIONS = ["providers", "local-models", "routes", "budget", "spend", "prices", "webhooks", "language", "bundle"] as const;
+const SECTIONS = ["providers", "local-models", "routes", "budget", "people", "spend", "prices", "webhooks", "language", "bundle"] as const;
 
 /** `local-models` → `localModels`: section ids are anchors, their i18n keys camelCase. */
 const titleKey = (section: string) => `settings.${section.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}.title`;
@@ -54,6 +55,7 @@ export function SettingsPage({ company, section }: { company: CompanyDto; sectio
           <LocalModelsSection />
           <RoutesSection />
           <BudgetSection company={company} />
+          <PeopleSection company={company} />
           <SpendSection />
           <PricesSection />
           <WebhooksSection />

@@ -19,10 +19,10 @@ export type AppRoute =
   | { page: "employee"; employeeId: number };
 
 /**
- * Where in Settings a link lands: a section (`providers`, `local-models`, `bundle`) or the add-provider dialog
+ * Where in Settings a link lands: a section (`providers`, `local-models`, `people`, `bundle`) or the add-provider dialog
  * (`add-provider`), for the first run, the built-in model's notice and the imported-company notice.
  */
-export const SETTINGS_TARGETS = ["providers", "add-provider", "local-models", "bundle"] as const;
+export const SETTINGS_TARGETS = ["providers", "add-provider", "local-models", "people", "bundle"] as const;
 export type SettingsTarget = (typeof SETTINGS_TARGETS)[number];
 
 function parseSettingsTarget(text: string | undefined): SettingsTarget | undefined {

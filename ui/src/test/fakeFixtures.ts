@@ -278,6 +278,7 @@ export function world(org: OrgSnapshot = fixedOrg()): Handlers {
     detectLocalServers: () => [],
     importedToConfirm: () => ({ providers: [], cliCommands: [] }),
     webhookDestinations: () => ({ hosts: [] }),
+    listPeople: () => [],
     secretaryHistory: () => [],
     listChats: () => [],
     relationshipGraph: () => ({ nodes: [], edges: [] }),

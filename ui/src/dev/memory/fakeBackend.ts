@@ -18,6 +18,7 @@ import type { MoveDepartment } from "../../bindings/MoveDepartment";
 import type { MoveEmployee } from "../../bindings/MoveEmployee";
 import type { NewDepartment } from "../../bindings/NewDepartment";
 import type { NewEmployee } from "../../bindings/NewEmployee";
+import type { PersonDto } from "../../bindings/PersonDto";
 import type { OrgSnapshot } from "../../bindings/OrgSnapshot";
 import type { RenameDepartment } from "../../bindings/RenameDepartment";
 import type { RoleTemplateDto } from "../../bindings/RoleTemplateDto";
@@ -53,6 +54,7 @@ import type { DashboardTask } from "../../bindings/DashboardTask";
 import type { Urgency } from "../../bindings/Urgency";
 import type { SecretaryActionRef, SecretaryConfirm, SecretarySay } from "../../ipc/api";
 import { UNHANDLED } from "./fakeChats";
+import { peopleCommand } from "./fakePeople";
 import { bundleCommand } from "./fakeBundle";
 import { fakeCatalogue, modelsCommand } from "./fakeModels";
 import type { LocalModelDto } from "../../bindings/LocalModelDto";
@@ -121,6 +123,8 @@ export class FakeBackend extends FakeTools {
   company: CompanyDto | null;
   departments: DepartmentDto[];
   employees: EmployeeDto[];
+  /** The people besides the boss, with what they answer for (see fakePeople.ts). */
+  people: PersonDto[] = [];
   templates: RoleTemplateDto[] = ROLE_TEMPLATES;
   savedBundles: { path: string; text: string }[] = [];
   /** CLI commands as a bundle brought them, by employee id (see fakeBundle.ts). */
@@ -299,6 +303,8 @@ export class FakeBackend extends FakeTools {
         if (bundle !== UNHANDLED) return bundle;
         const models = modelsCommand(this, cmd, input);
         if (models !== UNHANDLED) return models;
+        const people = peopleCommand(this, cmd, input);
+        if (people !== UNHANDLED) return people;
         const approval = this.approvalCommand(cmd, input);
         if (approval !== UNHANDLED) return approval;
         const tools = this.toolsCommand(cmd, input);
