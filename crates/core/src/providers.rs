@@ -1,16 +1,15 @@
 //! Model providers as the boss configures them (Settings): presets, endpoints, keys in
-//! the keychain, routes per purpose, prices, spend. Also the gateway's
-//! [`ProviderResolver`]: how a provider id becomes a live client.
+//! the keychain, routes per purpose, prices, spend. How a provider id becomes a live
+//! client (the gateway's [`crate::gateway::ProviderResolver`]) is in `resolve`.
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use chrono::Utc;
 #[cfg(feature = "builtin")]
-use cubicle_llm::builtin::{BuiltinClient, BuiltinModel, BuiltinOptions};
-use cubicle_llm::presets::{self, Dialect as LlmDialect, ProviderConfig};
-use cubicle_llm::{ApiKey, ChatMessage, CompletionRequest, LlmClient, LlmError};
+use cubicle_llm::builtin::BuiltinModel;
+use cubicle_llm::presets::{self, Dialect as LlmDialect};
+use cubicle_llm::{ApiKey, ChatMessage, CompletionRequest, LlmError};
 use cubicle_store::entity::{model_route, provider};
 use cubicle_store::{Db, DbErr, models as q};
 use sea_orm::ActiveValue::Set;
@@ -18,6 +17,7 @@ use sea_orm::IntoActiveModel;
 
 mod env;
 mod prices;
+mod resolve;
 mod spend;
 mod thinking;
 
@@ -26,16 +26,11 @@ pub use thinking::{ThoughtBackend, ThoughtModelDto, ThoughtModelKind};
 
 use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};
-use crate::gateway::pricing::{self, Price};
-use crate::gateway::{
-    BUILTIN, CallContext, Gateway, GatewayError, ProviderResolver, Purpose, ResolvedProvider, Route,
-};
+use crate::gateway::{BUILTIN, CallContext, Gateway, GatewayError, Purpose, Route};
 use crate::roles::json_strings;
 use crate::secrets::{ProviderKeys, SecretError, SecretStore};
 use crate::types::*;
 
-/// How long an HTTP provider may stay silent before the call counts as timed out.
-const HTTP_TIMEOUT: Duration = Duration::from_secs(60);
 /// "Test connection" asks for a few words only.
 const TEST_MAX_TOKENS: u32 = 16;
 /// Days shown in the spend view, today included.
@@ -120,10 +115,6 @@ pub struct LocalFiles {
     pub dir: PathBuf,
     pub files: Vec<(String, String)>,
 }
-
-/// Loaded GGUFs kept at once: the built-in model and one routed to a purpose.
-#[cfg(feature = "builtin")]
-const LOADED_MODELS_MAX: usize = 2;
 
 /// `app_setting` key holding the boss's choice of GGUF for the built-in model.
 const BUILTIN_PATH_SETTING: &str = "builtin_model_path";
@@ -552,29 +543,6 @@ impl Providers {
             model: input.model.trim().to_owned(),
         })
     }
-
-    #[cfg(feature = "builtin")]
-    async fn builtin_model(&self, model: &str) -> Result<Arc<BuiltinModel>, LlmError> {
-        let path = self.builtin_path_for(model).await?;
-        // Held across the load on purpose: concurrent first calls load the file once.
-        let mut loaded = self.builtin.lock().await;
-        if let Some((_, model)) = loaded.iter().find(|(p, _)| *p == path) {
-            return Ok(model.clone());
-        }
-        if !path.is_file() {
-            return Err(LlmError::Builtin(format!(
-                "the built-in model is not installed at {}; run scripts/install-model.sh",
-                path.display()
-            )));
-        }
-        let model = BuiltinModel::load_async(path.clone(), BuiltinOptions::default()).await?;
-        // The oldest goes first: a file the boss replaced, or a route that moved on.
-        if loaded.len() >= LOADED_MODELS_MAX {
-            loaded.remove(0);
-        }
-        loaded.push((path, model.clone()));
-        Ok(model)
-    }
 }
 
 /// A GGUF file starts with the magic bytes `GGUF`.
@@ -589,132 +557,6 @@ fn check_gguf(path: &std::path::Path) -> Result<(), String> {
         return Err(format!("{} is not a GGUF model file", path.display()));
     }
     Ok(())
-}
-
-#[async_trait::async_trait]
-impl ProviderResolver for Providers {
-    async fn resolve(&self, provider_id: &str) -> Result<ResolvedProvider, LlmError> {
-        self.resolve_model(provider_id, "").await
-    }
-
-    async fn resolve_model(
-        &self,
-        provider_id: &str,
-        model: &str,
-    ) -> Result<ResolvedProvider, LlmError> {
-        if provider_id == BUILTIN {
-            return self.resolve_builtin(model).await;
-        }
-        if provider_id == ENV_PROVIDER_ID
-            && let Some(env) = &self.env
-        {
-            if env.config.dialect == LlmDialect::Builtin {
-                return self.resolve_builtin(model).await;
-            }
-            let client: Arc<dyn LlmClient> = Arc::from(presets::client_for(
-                env.config.clone(),
-                None,
-                env.api_key.clone(),
-                HTTP_TIMEOUT,
-            )?);
-            return Ok(ResolvedProvider {
-                client,
-                preset: env.preset.clone(),
-            });
-        }
-        self.resolve_configured(provider_id).await
-    }
-
-    async fn price(&self, provider_id: &str, preset: &str, model: &str) -> Price {
-        if let Ok(Some(p)) = q::find_price(&self.db, provider_id, model).await {
-            return Price {
-                input_per_mtok: p.input_per_mtok,
-                output_per_mtok: p.output_per_mtok,
-            };
-        }
-        pricing::default_price(preset, model).unwrap_or(pricing::UNKNOWN_PAID_MODEL)
-    }
-}
-
-/// How each kind of provider becomes a live client.
-impl Providers {
-    /// The built-in model, loaded once per model file.
-    async fn resolve_builtin(&self, model: &str) -> Result<ResolvedProvider, LlmError> {
-        #[cfg(feature = "builtin")]
-        {
-            let model = self.builtin_model(model).await?;
-            Ok(ResolvedProvider {
-                client: Arc::new(BuiltinClient::new(model)),
-                preset: BUILTIN.into(),
-            })
-        }
-        #[cfg(not(feature = "builtin"))]
-        {
-            let _ = model;
-            Err(LlmError::Builtin(
-                "this build of Cubicle has no built-in model (built without the `builtin` feature)"
-                    .into(),
-            ))
-        }
-    }
-
-    /// A provider configured in Settings: enabled, confirmed if it came in a bundle, with its
-    /// key from the keychain when it needs one.
-    async fn resolve_configured(&self, provider_id: &str) -> Result<ResolvedProvider, LlmError> {
-        let m = q::find_provider(&self.db, provider_id)
-            .await
-            .map_err(|e| LlmError::Provider(format!("settings unavailable: {e}")))?
-            .ok_or_else(|| {
-                LlmError::Provider(format!("no provider {provider_id:?} is configured"))
-            })?;
-        if !m.enabled {
-            return Err(LlmError::Provider(format!(
-                "{} is disabled in Settings",
-                m.name
-            )));
-        }
-        // Before the key is looked up and before anything is sent there.
-        if crate::imported::provider_unconfirmed(&m) {
-            return Err(LlmError::Unconfirmed(crate::imported::provider_refusal(&m)));
-        }
-        let preset = presets::preset(&m.preset);
-        let key_required = preset.is_none_or(|p| p.key_required);
-        let key = match self.keys.get(&m.id).await {
-            Ok(key) => key.map(|(k, _)| k),
-            // A local server needs no key: a missing keychain is no reason to fail.
-            Err(_) if !key_required => None,
-            Err(e) => return Err(LlmError::MissingKey(format!("{} ({e})", m.id))),
-        };
-        let config = provider_config(&m, preset);
-        let client: Arc<dyn LlmClient> =
-            Arc::from(presets::client_for(config, None, key, HTTP_TIMEOUT)?);
-        Ok(ResolvedProvider {
-            client,
-            preset: m.preset,
-        })
-    }
-}
-
-/// What the client of a configured provider needs to know; a provider made from no preset
-/// is assumed to need a key and to stream, without structured output.
-fn provider_config(m: &provider::Model, preset: Option<&presets::Preset>) -> ProviderConfig {
-    ProviderConfig {
-        id: m.id.clone(),
-        dialect: match stored_dialect(&m.dialect) {
-            Dialect::Anthropic => LlmDialect::Anthropic,
-            _ => LlmDialect::OpenAiCompatible,
-        },
-        base_url: m.base_url.clone(),
-        default_model: m.default_model.clone(),
-        key_required: preset.is_none_or(|p| p.key_required),
-        capabilities: preset
-            .map(|p| p.capabilities)
-            .unwrap_or(cubicle_llm::Capabilities {
-                json_schema: false,
-                json_object: false,
-                stream: true,
-            }),
-    }
 }
 
 /// A provider as the boss saved it, checked: a name, a preset the app knows, an http(s)

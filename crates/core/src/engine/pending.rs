@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
-use cubicle_store::entity::employee;
+use cubicle_store::entity::{chat, employee};
 use cubicle_store::{DbErr, TransactionTrait, chat as cq, effect, mind as mq, org as oq};
 use serde::{Deserialize, Serialize};
 
@@ -168,21 +168,12 @@ async fn apply(
     chat_id: i32,
     plan: &Plan,
 ) -> Result<(), DbErr> {
-    let core = engine.core();
-    let db = &core.db;
-    let me = oq::find_employee(db, employee_id).await?;
-    let chat = cq::find_chat(db, chat_id).await?;
-    let company = oq::find_company(db).await?;
-    let (Some(me), Some(chat), Some(company)) = (me, chat, company) else {
+    let db = &engine.core().db;
+    let Some(Scene { me, chat, staff }) = load_scene(engine, employee_id, chat_id).await? else {
         // Its employee or chat is gone (the foreign keys cascade); nothing to write.
         effect::delete_pending(db, pending_id).await?;
         return Ok(());
     };
-    let staff: HashMap<i32, employee::Model> = oq::list_employees(db, company.id, true)
-        .await?
-        .into_iter()
-        .map(|e| (e.id, e))
-        .collect();
     let key = format!("pt{pending_id}:");
     let scope = Scope {
         chat: &chat,
@@ -193,9 +184,52 @@ async fn apply(
         key: &key,
     };
     let ops = apply_ops(engine, &me, &scope, &plan.thought, &staff).await?;
+    post_messages(engine, employee_id, plan, &key).await?;
+    report_on_task(engine, &me, &chat, plan, &key).await?;
+    record_thought(engine, pending_id, employee_id, chat_id, plan, ops).await
+}
+
+/// Who thinks, where, and the staff their ops may name.
+struct Scene {
+    me: employee::Model,
+    chat: chat::Model,
+    staff: HashMap<i32, employee::Model>,
+}
+
+/// The thinker, its chat and the company's staff; `None` when the employee, the chat
+/// or the company is gone.
+async fn load_scene(
+    engine: &Engine,
+    employee_id: i32,
+    chat_id: i32,
+) -> Result<Option<Scene>, DbErr> {
+    let db = &engine.core().db;
+    let me = oq::find_employee(db, employee_id).await?;
+    let chat = cq::find_chat(db, chat_id).await?;
+    let company = oq::find_company(db).await?;
+    let (Some(me), Some(chat), Some(company)) = (me, chat, company) else {
+        return Ok(None);
+    };
+    let staff = oq::list_employees(db, company.id, true)
+        .await?
+        .into_iter()
+        .map(|e| (e.id, e))
+        .collect();
+    Ok(Some(Scene { me, chat, staff }))
+}
+
+/// Posts what the gates let through, each message once under its own key.
+async fn post_messages(
+    engine: &Engine,
+    employee_id: i32,
+    plan: &Plan,
+    key: &str,
+) -> Result<(), DbErr> {
     for (b, batch) in plan.posts.iter().enumerate() {
         for (n, text) in batch.texts.iter().enumerate() {
-            core.chats
+            engine
+                .core()
+                .chats
                 .post_keyed(
                     batch.chat_id,
                     employee_id,
@@ -206,6 +240,19 @@ async fn apply(
                 .await?;
         }
     }
+    Ok(())
+}
+
+/// Files the report the thought owes on its task (from what it said in this chat) and
+/// clears the task's report due.
+async fn report_on_task(
+    engine: &Engine,
+    me: &employee::Model,
+    chat: &chat::Model,
+    plan: &Plan,
+    key: &str,
+) -> Result<(), DbErr> {
+    let db = &engine.core().db;
     if let Some(task_id) = plan.report_task
         && let Some(task) = cubicle_store::work::find_task(db, task_id).await?
     {
@@ -215,11 +262,24 @@ async fn apply(
             .filter(|b| b.here)
             .flat_map(|b| b.texts.iter().cloned())
             .collect();
-        file_report(engine, &me, &chat, &task, &said, &format!("{key}report")).await?;
+        file_report(engine, me, chat, &task, &said, &format!("{key}report")).await?;
         cubicle_store::work::set_report_due(db, task_id, None).await?;
     }
+    Ok(())
+}
+
+/// The last step, one transaction: removes the pending row, marks the chat read,
+/// records the thought and settles the gauges; then tells the UI.
+async fn record_thought(
+    engine: &Engine,
+    pending_id: i32,
+    employee_id: i32,
+    chat_id: i32,
+    plan: &Plan,
+    ops: serde_json::Value,
+) -> Result<(), DbErr> {
     let t = &plan.thought;
-    let txn = db.begin().await?;
+    let txn = engine.core().db.begin().await?;
     if effect::delete_pending(&txn, pending_id).await? == 0 {
         // Finished meanwhile by another run of the same row.
         return Ok(());
@@ -249,6 +309,6 @@ async fn apply(
     .await?;
     Minds::settle_in(&txn, employee_id, plan.repetitions, engine.now()).await?;
     txn.commit().await?;
-    core.minds.announce(&row);
+    engine.core().minds.announce(&row);
     Ok(())
 }

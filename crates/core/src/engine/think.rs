@@ -2,34 +2,34 @@
 //! the thought says to remember, feel and do (always, even when silent), then pass its
 //! messages through the gates and post what is left.
 
-use std::collections::HashMap;
-
-use chrono::TimeDelta;
 use cubicle_store::entity::{chat, chat_message, employee, task, thought as thought_row_entity};
-use cubicle_store::{DbErr, chat as cq, mind as mq, org as oq};
+use cubicle_store::{DbErr, chat as cq, org as oq};
 use sea_orm::ActiveEnum;
 use sea_orm::ActiveValue::{NotSet, Set};
 use serde_json::json;
 
-use super::pending::{self, Batch, Plan};
-use super::plan::find_by_name;
+use super::pending::{self, Plan};
 use super::{Engine, Focus};
-use crate::approvals::CallLogOutcome;
+use crate::chat::gates;
 use crate::chat::gates::SilenceReason;
-use crate::chat::gates::{self, ChatMode};
 use crate::chat::polling::Mood;
 use crate::gateway::{CallContext, GatewayError, Purpose};
 use crate::mind::clean_chat_message;
-use crate::mind::memory_rules::{self, Viewer};
-use crate::mind::thought::{MAX_MESSAGES_PER_THOUGHT, Scene, SceneMessage, Thought, build};
-use crate::org::{company_dto, employee_dto};
+use crate::mind::thought::{Thought, build};
+use crate::org::employee_dto;
 use crate::scheduler::WakeReason;
 use crate::work::{TaskKind, TaskStatus};
 
+mod posts;
+mod scene;
+
+pub(super) use posts::plan_posts;
+use posts::{my_gate_posts, target_of};
+pub(super) use scene::sender_name;
+use scene::{Cast, Lines, boss_mentioned};
+
 /// Messages shown to a thought (SPEC §4: the last 20).
 const SCENE_MESSAGES: u64 = 20;
-/// How far back an employee's own messages count for the repetition penalty.
-const OWN_RECENT: usize = 5;
 
 /// Where a message of a thought goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -309,278 +309,6 @@ async fn hold(engine: &Engine, w: &Woken) -> Result<Option<ThinkOutcome>, DbErr>
     Ok(None)
 }
 
-/// The people around the thought: the company, its staff, the employee's department
-/// and the chat's other members.
-struct Cast {
-    company: crate::types::CompanyDto,
-    staff: HashMap<i32, employee::Model>,
-    department: Option<cubicle_store::entity::department::Model>,
-    member_ids: Vec<i32>,
-}
-
-impl Cast {
-    async fn load(engine: &Engine, w: &Woken) -> Result<Option<Self>, DbErr> {
-        let db = &engine.core().db;
-        let Some(company) = oq::find_company(db).await? else {
-            return Ok(None);
-        };
-        let company = company_dto(&company);
-        let staff = oq::list_employees(db, company.id, true)
-            .await?
-            .into_iter()
-            .map(|e| (e.id, e))
-            .collect();
-        let department = match w.me.department_id {
-            Some(d) => oq::find_department(db, d).await?,
-            None => None,
-        };
-        let member_ids = cq::members(db, w.chat.id)
-            .await?
-            .into_iter()
-            .map(|m| m.employee_id)
-            .filter(|id| *id != w.me.id)
-            .collect();
-        Ok(Some(Self {
-            company,
-            staff,
-            department,
-            member_ids,
-        }))
-    }
-
-    /// How a message's sender is called in the scene.
-    fn name_of(&self, m: &chat_message::Model) -> String {
-        sender_name(m, &self.company.boss_name, &self.staff)
-    }
-
-    /// Everyone a message could wrongly speak as: colleagues and the boss.
-    fn other_names(&self, me: i32) -> Vec<String> {
-        self.staff
-            .values()
-            .filter(|e| e.id != me)
-            .map(|e| e.name.clone())
-            .chain(std::iter::once(self.company.boss_name.clone()))
-            .collect()
-    }
-}
-
-/// What the scene says besides the people: memories, impressions, tasks, other chats.
-struct Lines {
-    summary: Option<String>,
-    memories: Vec<crate::mind::memory_rules::MemoryItem>,
-    impressions: Vec<(String, String, i32)>,
-    tasks: Vec<(i32, String, TimeDelta)>,
-    stamina: crate::mind::stamina::Stamina,
-    tool_results: Vec<String>,
-    other_groups: Vec<(i32, String)>,
-    chat_requirement: Option<i32>,
-    /// When the scene was cast: the tasks' ages and the thought's time.
-    now: chrono::DateTime<chrono::Utc>,
-}
-
-impl Lines {
-    async fn load(engine: &Engine, w: &Woken, cast: &Cast) -> Result<Self, DbErr> {
-        let core = engine.core();
-        let db = &core.db;
-        let employee_id = w.me.id;
-        let context: String = w
-            .recent
-            .iter()
-            .rev()
-            .take(6)
-            .map(|m| m.text.as_str())
-            .collect::<Vec<_>>()
-            .join(" ");
-        // Team memories reach the employee's department and the projects it is part of.
-        let my_chat_rows = cq::chats_of_employee(db, employee_id).await?;
-        let my_chats: Vec<i32> = my_chat_rows.iter().map(|c| c.id).collect();
-        let requirements = cubicle_store::work::list_requirements(db).await?;
-        let viewer = Viewer {
-            employee_id,
-            department_id: w.me.department_id,
-            requirement_ids: requirements
-                .iter()
-                .filter(|r| r.chat_id.is_some_and(|c| my_chats.contains(&c)))
-                .map(|r| r.id)
-                .collect(),
-        };
-        let now = engine.now();
-        let impressions = core
-            .minds
-            .impressions(employee_id, &cast.member_ids)
-            .await?
-            .into_iter()
-            .filter_map(|(id, imp, aff)| cast.staff.get(&id).map(|e| (e.name.clone(), imp, aff)))
-            .collect();
-        Ok(Self {
-            summary: mq::chat_summary(db, w.chat.id).await?.map(|s| s.summary),
-            memories: core
-                .minds
-                .recall(&viewer, &context, engine.config().memory_recall)
-                .await?,
-            impressions,
-            tasks: task_lines(&w.tasks, now),
-            stamina: core.minds.stamina(employee_id).await?,
-            tool_results: recent_tool_results(engine, employee_id).await?,
-            // Group chats it can also post in (`"to": "#name"`).
-            other_groups: my_chat_rows
-                .iter()
-                .filter(|c| c.id != w.chat.id && !matches!(c.kind.as_str(), "dm" | "boss"))
-                .map(|c| (c.id, c.name.clone()))
-                .collect(),
-            chat_requirement: requirements
-                .iter()
-                .find(|r| r.chat_id == Some(w.chat.id))
-                .map(|r| r.id),
-            now,
-        })
-    }
-
-    /// The whole scene of one thought.
-    fn scene<'a>(
-        &'a self,
-        w: &'a Woken,
-        cast: &'a Cast,
-        me: &'a crate::types::EmployeeDto,
-        seed: &'static crate::mind::seeds::Seed,
-    ) -> Scene<'a> {
-        let department = cast.department.as_ref();
-        Scene {
-            me,
-            company: &cast.company,
-            department: department.map(|d| d.name.as_str()),
-            department_mission: department.map(|d| d.mission.as_str()),
-            chat_name: &w.chat.name,
-            chat_kind: &w.chat.kind,
-            chat_topic: w.chat.topic.as_deref(),
-            others: cast
-                .member_ids
-                .iter()
-                .filter_map(|id| cast.staff.get(id))
-                .filter(|e| e.fired_at.is_none())
-                .map(|e| (e.name.clone(), e.title.clone()))
-                .collect(),
-            messages: scene_messages(w, cast),
-            summary: self.summary.as_deref(),
-            memories: self.memories.clone(),
-            impressions: self.impressions.clone(),
-            tasks: self.tasks.clone(),
-            already_replied: already_replied(w, cast),
-            seed,
-            stamina: self.stamina,
-            addressed: addressed(w),
-            other_chats: self.other_groups.iter().map(|(_, n)| n.clone()).collect(),
-            tool_results: self.tool_results.clone(),
-            report: w.reporting.as_ref().map(|t| crate::mind::thought::Report {
-                description: t.description.clone(),
-                result: t.result.clone(),
-                hint: t.on_resolve_hint.clone(),
-            }),
-        }
-    }
-}
-
-/// How a message's sender is called in a prompt: the boss by name, a note as a note,
-/// a colleague by name.
-pub(super) fn sender_name(
-    m: &chat_message::Model,
-    boss: &str,
-    staff: &HashMap<i32, employee::Model>,
-) -> String {
-    match m.sender_kind.as_str() {
-        "boss" => boss.to_owned(),
-        "system" => "(note)".to_owned(),
-        _ => m
-            .sender_employee_id
-            .and_then(|id| staff.get(&id))
-            .map_or_else(|| "someone".to_owned(), |e| e.name.clone()),
-    }
-}
-
-fn scene_messages(w: &Woken, cast: &Cast) -> Vec<SceneMessage> {
-    w.recent
-        .iter()
-        .map(|m| SceneMessage {
-            id: m.id,
-            sender: cast.name_of(m),
-            is_boss: m.sender_kind == "boss",
-            is_me: m.sender_employee_id == Some(w.me.id),
-            text: m.text.clone(),
-            unread: m.id > w.read_up_to && m.sender_employee_id != Some(w.me.id),
-            at: m.created_at,
-        })
-        .collect()
-}
-
-/// De-dup hint: who already answered what this employee has to answer — the boss's
-/// newest word among what is new to them, else the first new message. Each name once,
-/// in the order they answered.
-fn already_replied(w: &Woken, cast: &Cast) -> Vec<String> {
-    let unread: Vec<_> = w.unread().collect();
-    let Some(anchor) = unread
-        .iter()
-        .rev()
-        .find(|m| m.sender_kind == "boss")
-        .or(unread.first())
-    else {
-        return vec![];
-    };
-    let mut seen = std::collections::HashSet::new();
-    w.recent
-        .iter()
-        .filter(|m| m.id > anchor.id && m.sender_kind == "employee")
-        .filter(|m| m.sender_employee_id != Some(w.me.id))
-        .map(|m| cast.name_of(m))
-        .filter(|n| seen.insert(n.clone()))
-        .collect()
-}
-
-/// Whether the boss @mentioned this employee in what is new to it.
-fn boss_mentioned(w: &Woken) -> bool {
-    w.unread().any(|m| {
-        m.sender_kind == "boss"
-            && m.mentions
-                .as_ref()
-                .and_then(|v| serde_json::from_value::<Vec<i32>>(v.clone()).ok())
-                .is_some_and(|ids| ids.contains(&w.me.id))
-    })
-}
-
-/// Whether the boss addressed this employee (by @mention or by name) in what is new.
-fn addressed(w: &Woken) -> bool {
-    boss_mentioned(w)
-        || w.unread()
-            .any(|m| m.sender_kind == "boss" && crate::chat::mentions::names(&m.text, &w.me.name))
-}
-
-/// The tasks as the scene lists them: ongoing and conditional ones say so and never
-/// age into urgency.
-fn task_lines(
-    tasks: &[task::Model],
-    now: chrono::DateTime<chrono::Utc>,
-) -> Vec<(i32, String, TimeDelta)> {
-    tasks
-        .iter()
-        .map(|t| match t.kind {
-            TaskKind::LongRunning => (
-                t.id,
-                format!("[ongoing] {}", t.description),
-                TimeDelta::zero(),
-            ),
-            TaskKind::Conditional => (
-                t.id,
-                format!(
-                    "[when: {}] {}",
-                    t.condition.as_deref().unwrap_or("?"),
-                    t.description
-                ),
-                TimeDelta::zero(),
-            ),
-            _ => (t.id, t.description.clone(), now - t.created_at),
-        })
-        .collect()
-}
-
 /// What asking the model came to.
 struct Asked {
     /// The thought, its messages that passed the identity check (with where each goes),
@@ -804,129 +532,6 @@ pub(super) async fn drop_thought(engine: &Engine, d: Dropped<'_>) -> Result<Thin
     })
 }
 
-/// Where a thought's messages go and which of them the gates let through: the batches
-/// to post (this chat first), why none were posted when none were, and how many were
-/// dropped as repetitions. Nothing is posted here; a DM the thought writes to is opened.
-pub(super) async fn plan_posts(
-    engine: &Engine,
-    employee_id: i32,
-    chat: &chat::Model,
-    kept: &[Outgoing],
-    saturation: u8,
-    boss_mentioned_me: bool,
-) -> Result<(Vec<Batch>, Option<SilenceReason>, u32), DbErr> {
-    let core = engine.core();
-    let mut batches = Vec::new();
-    let mut silenced_by = None;
-    let mut repetitions = 0;
-    let here: Vec<String> = kept
-        .iter()
-        .filter(|(to, _)| *to == Target::Here)
-        .map(|(_, text)| text.clone())
-        .collect();
-    if !here.is_empty() {
-        let (sent, why, reps) = gate(
-            engine,
-            employee_id,
-            chat,
-            &here,
-            saturation,
-            boss_mentioned_me,
-        )
-        .await?;
-        repetitions += reps;
-        silenced_by = why;
-        batches.push(Batch {
-            chat_id: chat.id,
-            here: true,
-            texts: sent,
-        });
-    }
-    let mut targets: Vec<Target> = kept
-        .iter()
-        .map(|(to, _)| *to)
-        .filter(|to| *to != Target::Here)
-        .collect();
-    targets.dedup();
-    for target in targets {
-        let texts: Vec<String> = kept
-            .iter()
-            .filter(|(to, _)| *to == target)
-            .map(|(_, text)| text.clone())
-            .collect();
-        let elsewhere = match target {
-            Target::Dm(other) => {
-                let mode = ChatMode::for_dm_from(Some(&chat.kind));
-                match core.chats.dm_from(employee_id, other, mode).await {
-                    Ok(dm) => Some(dm),
-                    Err(e) => {
-                        tracing::info!(error = %e, "a DM could not be opened");
-                        None
-                    }
-                }
-            }
-            Target::Chat(id) => cq::find_chat(&core.db, id).await?,
-            Target::Here => None,
-        };
-        let Some(elsewhere) = elsewhere else {
-            continue;
-        };
-        // A word elsewhere does not reset the topic: that chat has its own saturation.
-        let (sent, why, reps) = gate(engine, employee_id, &elsewhere, &texts, 0, false).await?;
-        repetitions += reps;
-        if silenced_by.is_none() && sent.is_empty() {
-            silenced_by = why;
-        }
-        batches.push(Batch {
-            chat_id: elsewhere.id,
-            here: false,
-            texts: sent,
-        });
-    }
-    Ok((batches, silenced_by, repetitions))
-}
-
-/// Passes one batch of messages for one chat through the gates (SPEC §4 layer 3) and
-/// the repetition check: what may be posted, why nothing may when nothing may, and how
-/// many were dropped as repeats.
-async fn gate(
-    engine: &Engine,
-    employee_id: i32,
-    chat: &chat::Model,
-    texts: &[String],
-    saturation: u8,
-    boss_mentioned_me: bool,
-) -> Result<(Vec<String>, Option<SilenceReason>, u32), DbErr> {
-    let db = &engine.core().db;
-    let now = engine.now();
-    let (mode, my_posts) = my_gate_posts(db, chat, employee_id, now).await?;
-    if let Err(reason) = gates::check(mode, now, &my_posts, saturation, boss_mentioned_me) {
-        return Ok((vec![], Some(reason), 0));
-    }
-    let room = gates::room_left(mode, now, &my_posts).min(MAX_MESSAGES_PER_THOUGHT);
-    let mut own: Vec<String> = cq::last_messages(db, chat.id, SCENE_MESSAGES)
-        .await?
-        .into_iter()
-        .rev()
-        .filter(|m| m.sender_employee_id == Some(employee_id))
-        .take(OWN_RECENT)
-        .map(|m| m.text)
-        .collect();
-    let (mut kept, mut repeated) = (Vec::new(), 0u32);
-    for text in texts.iter().take(room) {
-        let refs: Vec<&str> = own.iter().map(String::as_str).collect();
-        if memory_rules::is_duplicate(text, &refs) {
-            // Saying the same thing again wears on the speaker (SPEC §7, ours).
-            repeated += 1;
-            continue;
-        }
-        own.push(text.clone());
-        kept.push(text.clone());
-    }
-    let why = (kept.is_empty() && repeated > 0).then_some(SilenceReason::Repetition);
-    Ok((kept, why, repeated))
-}
-
 /// One thought as its row records it.
 pub(super) struct ThoughtRecord<'a> {
     pub employee_id: i32,
@@ -965,74 +570,4 @@ impl ThoughtRecord<'_> {
             created_at: Set(self.at),
         }
     }
-}
-
-/// Where `"to": name` sends a message: a colleague's DM, else one of the employee's
-/// group chats by name (`#name` or the bare name), else the chat itself.
-fn target_of(
-    name: &str,
-    me: i32,
-    staff: &HashMap<i32, employee::Model>,
-    groups: &[(i32, String)],
-    here: &chat::Model,
-) -> Target {
-    let bare = name.trim().trim_start_matches('#').trim();
-    if !name.trim().starts_with('#')
-        && let Some(id) = find_by_name(staff, bare).filter(|id| *id != me)
-    {
-        return Target::Dm(id);
-    }
-    let wanted = bare.to_lowercase();
-    if here.name.to_lowercase() == wanted {
-        return Target::Here;
-    }
-    match groups.iter().find(|(_, n)| n.to_lowercase() == wanted) {
-        Some((id, _)) => Target::Chat(*id),
-        None => Target::Here,
-    }
-}
-
-/// The chat's gate table and the employee's own posts the gates look at (cooldown and
-/// anti-spam window).
-async fn my_gate_posts(
-    db: &cubicle_store::Db,
-    chat: &chat::Model,
-    employee_id: i32,
-    now: chrono::DateTime<chrono::Utc>,
-) -> Result<(ChatMode, Vec<chrono::DateTime<chrono::Utc>>), DbErr> {
-    let mode = ChatMode::of_stored(&chat.mode);
-    let l = gates::limits(mode);
-    let posts =
-        cq::posts_by_since(db, chat.id, employee_id, now - l.window.max(l.cooldown)).await?;
-    Ok((mode, posts))
-}
-
-/// How recent a tool call must be to be shown in a thought.
-const TOOL_RESULTS_WINDOW: TimeDelta = TimeDelta::hours(2);
-/// How many tool results a thought shows.
-const TOOL_RESULTS_SHOWN: usize = 3;
-
-/// The employee's latest tool calls and what they came to, newest first.
-async fn recent_tool_results(engine: &Engine, employee_id: i32) -> Result<Vec<String>, DbErr> {
-    let since = engine.now() - TOOL_RESULTS_WINDOW;
-    let calls = cubicle_store::approval::list_tool_calls(
-        &engine.core().db,
-        Some(employee_id),
-        None,
-        TOOL_RESULTS_SHOWN as u64,
-    )
-    .await?;
-    Ok(calls
-        .into_iter()
-        .filter(|c| c.created_at >= since)
-        .map(|c| {
-            let what = match c.outcome {
-                CallLogOutcome::WaitingApproval => "waiting for the boss's approval".to_owned(),
-                CallLogOutcome::Refused => format!("refused: {}", c.output.unwrap_or_default()),
-                CallLogOutcome::Error => format!("failed: {}", c.output.unwrap_or_default()),
-                _ => c.output.unwrap_or_else(|| "done".to_owned()),
-            };
-            format!("{} → {what}", c.tool)
-        })
-        .collect())
 }

@@ -1,0 +1,147 @@
+//! Deciding (SPEC §8): what the boss's UI, a notification's buttons, the CLI or a policy
+//! call — never anything a model writes. A decision holds only for what its decider was
+//! shown, and the first decision wins.
+
+use cubicle_store::approval as q;
+use cubicle_store::entity::approval;
+use sea_orm::ActiveEnum;
+
+use super::{
+    ApprovalDto, ApprovalError, ApprovalStatus, Approvals, DecideApproval, DecideApprovals,
+    DecidedVia, Decision, DecisionResult, policy,
+};
+use crate::events::DomainEvent;
+use crate::meeting::arbitration::Link;
+
+impl Approvals {
+    /// The boss (or a policy) decides. The first decision wins and, when it approves,
+    /// runs the action once; deciding again the same way returns the approval
+    /// unchanged, the other way is [`ApprovalError::AlreadyDecided`]; an expired
+    /// approval is [`ApprovalError::Expired`]. A failing action is recorded in the
+    /// approval's `error`, not returned as an error: the decision itself stood.
+    pub async fn decide(
+        &self,
+        input: DecideApproval,
+        via: DecidedVia,
+    ) -> Result<ApprovalDto, ApprovalError> {
+        let DecideApproval {
+            approval_id: id,
+            decision,
+            note,
+            args_hash: shown,
+        } = input;
+        let row = self.reload(id).await?;
+        if decision == Decision::Approve && row.status == ApprovalStatus::Waiting {
+            self.check_seal(&row, &shown).await?;
+        }
+        let now = self.clock.now();
+        if row.status == ApprovalStatus::Waiting && row.expires_at <= now {
+            self.expire_one(&row, now).await?;
+        }
+        let mut chain: Vec<Link> =
+            serde_json::from_value(row.authorization_chain.clone()).unwrap_or_default();
+        let verb = decision.status().to_value();
+        let who = if via == DecidedVia::Policy {
+            "policy"
+        } else {
+            "boss"
+        };
+        let mut rule = format!("{verb} via {}", via.to_value());
+        if let Some(n) = note.as_deref().filter(|n| !n.trim().is_empty()) {
+            rule.push_str(&format!(": {}", n.trim()));
+        }
+        chain.push(policy::decided(who, rule));
+        let claimed = q::claim_decision(
+            &self.db,
+            id,
+            q::Claim {
+                status: decision.status(),
+                decided_at: now,
+                decided_via: via,
+                note: note.as_deref(),
+                authorization_chain: serde_json::to_value(&chain).unwrap_or_default(),
+                unexpired_at: Some(now),
+                // Run here: claimed with the decision, so nobody else starts it.
+                run_started_at: (decision == Decision::Approve && self.run_here).then_some(now),
+            },
+        )
+        .await?;
+        if !claimed {
+            let row = self.reload(id).await?;
+            return match row.status {
+                s if s == decision.status() => self.dto(&row).await,
+                ApprovalStatus::Expired => Err(ApprovalError::Expired(id)),
+                // Still waiting means it expired between our read and our write.
+                ApprovalStatus::Waiting => Err(ApprovalError::Expired(id)),
+                s => Err(ApprovalError::AlreadyDecided { id, status: s }),
+            };
+        }
+        tracing::info!(
+            approval_id = id,
+            decision = %verb,
+            via = %via.to_value(),
+            "approval decided"
+        );
+        self.bus
+            .publish(DomainEvent::ApprovalDecided { approval_id: id });
+        let row = self.reload(id).await?;
+        if decision == Decision::Approve && !self.run_here {
+            // Queued: the server's engine runs it and tells the requester how it went.
+            self.settle_requester(row.employee_id).await?;
+            return self.dto(&row).await;
+        }
+        self.conclude(&row, decision, via).await?;
+        self.dto(&self.reload(id).await?).await
+    }
+
+    /// Decides each of `batch` in turn, as [`Approvals::decide`] would one by one, and
+    /// says what came of each: one refused or settled elsewhere does not stop the rest.
+    pub async fn decide_all(
+        &self,
+        batch: DecideApprovals,
+        via: DecidedVia,
+    ) -> Result<Vec<DecisionResult>, ApprovalError> {
+        let mut out = Vec::with_capacity(batch.decisions.len());
+        for input in batch.decisions {
+            let id = input.approval_id;
+            out.push(match self.decide(input, via).await {
+                Ok(approval) => DecisionResult::Decided { approval },
+                Err(ApprovalError::AlreadyDecided { .. } | ApprovalError::Expired(_)) => {
+                    DecisionResult::SettledElsewhere {
+                        approval: self.get(id).await?,
+                    }
+                }
+                Err(ApprovalError::Storage(e)) => return Err(ApprovalError::Storage(e)),
+                Err(e) => DecisionResult::Failed {
+                    approval_id: id,
+                    error: e.into(),
+                },
+            });
+        }
+        Ok(out)
+    }
+
+    /// An approval goes ahead only for what the decider showed (`shown`, the seal it
+    /// displayed) and only while the row still matches its seal. The key is checked
+    /// where the action will run: a desktop attached to a server has no copy of the
+    /// server's key, and the server checks again before running.
+    async fn check_seal(&self, row: &approval::Model, shown: &str) -> Result<(), ApprovalError> {
+        if shown != row.args_hash {
+            tracing::warn!(approval_id = row.id, "approval refused: not what was shown");
+            return Err(ApprovalError::NotWhatWasShown(row.id));
+        }
+        if self.run_here
+            && !self
+                .seal
+                .verify(&row.tool, &row.args, &row.args_hash)
+                .await?
+        {
+            tracing::warn!(
+                approval_id = row.id,
+                "approval refused: arguments do not match the seal"
+            );
+            return Err(ApprovalError::Unverified(row.id));
+        }
+        Ok(())
+    }
+}

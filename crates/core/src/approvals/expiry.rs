@@ -1,0 +1,90 @@
+//! Expiry (SPEC §8): an approval nobody answers in time expires, and its requester is
+//! told that nothing was done.
+
+use chrono::{DateTime, Utc};
+use cubicle_store::entity::approval;
+use cubicle_store::{DbErr, approval as q};
+
+use super::{ApprovalDto, ApprovalError, ApprovalStatus, Approvals, DecidedVia, policy};
+use crate::events::DomainEvent;
+use crate::mailbox::{MailKind, NewMail};
+use crate::meeting::arbitration::Link;
+use crate::tools;
+
+impl Approvals {
+    /// Expires every waiting approval whose time is up at `now`; each requester is told
+    /// (a note in its chat with the boss and a mailbox item). Returns the expired ones.
+    pub async fn expire_due(&self, now: DateTime<Utc>) -> Result<Vec<ApprovalDto>, ApprovalError> {
+        let mut out = Vec::new();
+        for row in q::due_approvals(&self.db, now).await? {
+            if self.expire_one(&row, now).await? {
+                out.push(self.dto(&self.reload(row.id).await?).await?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// When the next waiting approval expires (for the scheduler's wake-up).
+    pub async fn next_expiry(&self) -> Result<Option<DateTime<Utc>>, ApprovalError> {
+        Ok(q::next_expiry(&self.db).await?)
+    }
+
+    /// Marks one waiting approval expired (if nobody decided it first) and tells the
+    /// requester. True when this call expired it.
+    pub(super) async fn expire_one(
+        &self,
+        row: &approval::Model,
+        now: DateTime<Utc>,
+    ) -> Result<bool, DbErr> {
+        let mut chain: Vec<Link> =
+            serde_json::from_value(row.authorization_chain.clone()).unwrap_or_default();
+        let hours = self.ttl.num_minutes() as f64 / 60.0;
+        chain.push(policy::decided(
+            "policy",
+            format!("expired: unanswered for {hours} h"),
+        ));
+        let claimed = q::claim_decision(
+            &self.db,
+            row.id,
+            q::Claim {
+                status: ApprovalStatus::Expired,
+                decided_at: now,
+                decided_via: DecidedVia::Policy,
+                note: None,
+                authorization_chain: serde_json::to_value(&chain).unwrap_or_default(),
+                unexpired_at: None,
+                run_started_at: None,
+            },
+        )
+        .await?;
+        if !claimed {
+            return Ok(false);
+        }
+        tracing::info!(approval_id = row.id, "approval expired");
+        self.bus.publish(DomainEvent::ApprovalDecided {
+            approval_id: row.id,
+        });
+        self.settle_requester(row.employee_id).await?;
+        let summary = tools::describe_short(&row.tool, &row.args);
+        let text = format!(
+            "Your request to {summary} expired without an answer from the boss; nothing was done."
+        );
+        self.tell_requester(row, &text).await;
+        let filed = self
+            .mailbox
+            .file(NewMail {
+                kind: MailKind::Escalation,
+                employee_id: Some(row.employee_id),
+                chat_id: row.chat_id,
+                task_id: None,
+                title: format!("Approval expired: {}", row.tool),
+                body: format!("{text}\nReason given: {}", row.reason),
+                trace_id: row.trace_id.clone(),
+            })
+            .await;
+        if let Err(e) = filed {
+            tracing::warn!(error = %e, approval_id = row.id, "could not file the expiry mail");
+        }
+        Ok(true)
+    }
+}

@@ -1,0 +1,384 @@
+//! Asking for a tool (SPEC §8): whether this employee may ask at all, what these very
+//! arguments risk, and what the approval policy does with the call — run it at once,
+//! approve it on the boss's behalf with a row the boss can see afterwards, or file it
+//! as a waiting approval, sealed with what the boss will be shown.
+
+use chrono::{DateTime, Utc};
+use cubicle_store::entity::{approval, employee};
+use cubicle_store::{DbErr, TransactionTrait, approval as q, effect, org as oq};
+use sea_orm::ActiveValue::{NotSet, Set};
+
+use super::{ApprovalStatus, Approvals, CallOutcome, DecidedVia, LogEntry, Outcome, policy};
+use crate::events::DomainEvent;
+use crate::meeting::arbitration::Link;
+use crate::roles;
+use crate::tools::{self, Risk, ToolCall, ToolContext, ToolError};
+use crate::types::{ApprovalPolicy, EmployeeStatus};
+
+/// One call being asked for, by whom and from where: what every step of a request
+/// shares.
+struct Asked<'a> {
+    employee: &'a employee::Model,
+    call: &'a ToolCall,
+    trace_id: Option<&'a str>,
+    chat_id: Option<i32>,
+    /// A pending thought's call is logged (or filed) once under its key.
+    key: Option<&'a str>,
+    /// The risk the tool's name carries, before its arguments are assessed.
+    named_risk: Option<Risk>,
+}
+
+/// What authorizes a call: the effective policy, the rule as the chain states it, and
+/// the chain so far (who proposed it, who supported it).
+struct Authority {
+    policy: ApprovalPolicy,
+    rule: String,
+    chain: Vec<Link>,
+}
+
+/// One approval row about to be filed, sealed.
+struct NewApproval<'a> {
+    asked: &'a Asked<'a>,
+    args: &'a serde_json::Value,
+    seal: String,
+    risk: Risk,
+    chain: Vec<Link>,
+    now: DateTime<Utc>,
+}
+
+impl Approvals {
+    /// An employee asks to use a tool. Refused when the tool is unknown, not on their
+    /// whitelist or they no longer work here (logged either way); run at once when the
+    /// effective policy allows; otherwise filed as a waiting approval (the same request
+    /// while one is waiting returns that one) and the employee waits.
+    pub async fn request(
+        &self,
+        employee_id: i32,
+        call: ToolCall,
+        trace_id: Option<&str>,
+        chat_id: Option<i32>,
+    ) -> Result<CallOutcome, ToolError> {
+        let e = oq::find_employee(&self.db, employee_id)
+            .await?
+            .ok_or(ToolError::EmployeeNotFound(employee_id))?;
+        let asked = Asked {
+            employee: &e,
+            call: &call,
+            trace_id,
+            chat_id,
+            key: call.effect_key.as_deref(),
+            named_risk: tools::risk_of(&call.tool),
+        };
+        if let Some(why) = refusal(&asked) {
+            tracing::info!(employee_id, tool = %call.tool, reason = %why, "tool call refused");
+            self.log_asked(
+                &asked,
+                Outcome::Refused,
+                Some(why.clone()),
+                &call.args,
+                None,
+            )
+            .await?;
+            return Ok(CallOutcome::Refused(why));
+        }
+        let (args, risk) = match self.bind_and_assess(&e, &call).await {
+            Ok(ok) => ok,
+            Err(err) => {
+                let output = Some(err.to_string());
+                self.log_asked(&asked, Outcome::Error, output, &call.args, None)
+                    .await?;
+                return Err(err);
+            }
+        };
+        let authority = self.authority(&e, &call).await?;
+        if policy::needs_approval(authority.policy, risk) {
+            self.file_waiting(&asked, &args, risk, authority.chain)
+                .await
+        } else if risk != Risk::High {
+            self.run_unasked(&asked, args, risk).await
+        } else {
+            self.approve_by_policy(&asked, &args, risk, authority).await
+        }
+    }
+
+    /// Binds the call's arguments and assesses them: risk follows the effect of these
+    /// very arguments, not the tool's name alone.
+    async fn bind_and_assess(
+        &self,
+        e: &employee::Model,
+        call: &ToolCall,
+    ) -> Result<(serde_json::Value, Risk), ToolError> {
+        let cx = ToolContext {
+            runtime: &self.runtime,
+            employee: e,
+        };
+        let args = tools::bind(&cx, &call.tool, call.args.clone())?;
+        let risk = tools::assess(&cx, &call.tool, &args).await?;
+        Ok((args, risk))
+    }
+
+    /// The policy that applies to this employee (their own, else the company's) and the
+    /// chain of who proposed and who supported the call.
+    async fn authority(
+        &self,
+        e: &employee::Model,
+        call: &ToolCall,
+    ) -> Result<Authority, ToolError> {
+        let company = oq::find_company(&self.db)
+            .await?
+            .ok_or(crate::org::OrgError::CompanyMissing)?;
+        let own = e.approval_policy;
+        let policy = policy::effective(company.approval_policy, own);
+        let rule = policy::rule_text(policy, own.is_some());
+        let mut chain = vec![policy::proposed(&e.name, e.id, &call.reason)];
+        for id in &call.supported_by {
+            if let Some(s) = oq::find_employee(&self.db, *id).await? {
+                chain.push(policy::supported(&s.name, s.id));
+            }
+        }
+        Ok(Authority {
+            policy,
+            rule,
+            chain,
+        })
+    }
+
+    /// A call the policy lets through that is not high-risk runs at once, and is logged
+    /// with its result.
+    async fn run_unasked(
+        &self,
+        asked: &Asked<'_>,
+        args: serde_json::Value,
+        risk: Risk,
+    ) -> Result<CallOutcome, ToolError> {
+        // At most once: the key is taken before the tool runs, since whether a tool
+        // that was interrupted ran is unknown.
+        if let Some(key) = asked.key
+            && !effect::claim(&self.db, key, self.clock.now()).await?
+        {
+            return Ok(CallOutcome::Refused("already asked".into()));
+        }
+        let cx = ToolContext {
+            runtime: &self.runtime,
+            employee: asked.employee,
+        };
+        let result = tools::execute(&cx, &asked.call.tool, args.clone()).await;
+        let (outcome, output) = match &result {
+            Ok(v) => (Outcome::Ok, Some(v.to_string())),
+            Err(err) => (Outcome::Error, Some(err.to_string())),
+        };
+        self.log(LogEntry {
+            employee_id: asked.employee.id,
+            tool: &asked.call.tool,
+            args: &args,
+            risk: Some(risk),
+            outcome,
+            output,
+            approval_id: None,
+            trace_id: asked.trace_id,
+        })
+        .await?;
+        result.map(CallOutcome::Done)
+    }
+
+    /// A high-risk call the policy lets through still gets an approval row, decided by
+    /// the policy, so the boss can see afterwards what ran unasked; then it runs.
+    async fn approve_by_policy(
+        &self,
+        asked: &Asked<'_>,
+        args: &serde_json::Value,
+        risk: Risk,
+        authority: Authority,
+    ) -> Result<CallOutcome, ToolError> {
+        let Authority {
+            rule, mut chain, ..
+        } = authority;
+        chain.push(policy::decided("policy", rule));
+        // Sealed before the transaction: finding the key may write the company row,
+        // which would wait on this very transaction's lock.
+        let seal = self.seal.seal(&asked.call.tool, args).await?;
+        let now = self.clock.now();
+        let txn = self.db.begin().await?;
+        if let Some(key) = asked.key
+            && !effect::claim(&txn, key, now).await?
+        {
+            return Ok(CallOutcome::Refused("already asked".into()));
+        }
+        let new = NewApproval {
+            asked,
+            args,
+            seal,
+            risk,
+            chain,
+            now,
+        };
+        let row = Self::insert_approval_in(&txn, new, now + self.ttl).await?;
+        txn.commit().await?;
+        let claimed = q::claim_decision(
+            &self.db,
+            row.id,
+            q::Claim {
+                status: ApprovalStatus::Approved,
+                decided_at: now,
+                decided_via: DecidedVia::Policy,
+                note: None,
+                authorization_chain: row.authorization_chain.clone(),
+                unexpired_at: None,
+                run_started_at: Some(now),
+            },
+        )
+        .await?;
+        if !claimed {
+            return Ok(CallOutcome::Refused("the approval was taken".into()));
+        }
+        self.bus.publish(DomainEvent::ApprovalDecided {
+            approval_id: row.id,
+        });
+        let row = q::find_approval(&self.db, row.id).await?.unwrap_or(row);
+        match self.execute(&row).await? {
+            Ok(v) => Ok(CallOutcome::Done(v)),
+            Err(err) => Err(err),
+        }
+    }
+
+    /// Files the call as a waiting approval, logs it and sets the employee waiting, in
+    /// one transaction; the same call while one is waiting is that one.
+    async fn file_waiting(
+        &self,
+        asked: &Asked<'_>,
+        args: &serde_json::Value,
+        risk: Risk,
+        chain: Vec<Link>,
+    ) -> Result<CallOutcome, ToolError> {
+        let (e, call) = (asked.employee, asked.call);
+        let seal = self.seal.seal(&call.tool, args).await?;
+        if let Some(existing) = q::find_waiting_same(&self.db, e.id, &call.tool, &seal).await? {
+            self.log_asked(
+                asked,
+                Outcome::WaitingApproval,
+                None,
+                args,
+                Some(existing.id),
+            )
+            .await?;
+            return Ok(CallOutcome::Waiting(existing.id));
+        }
+        let now = self.clock.now();
+        let txn = self.db.begin().await?;
+        if let Some(key) = asked.key
+            && !effect::claim(&txn, key, now).await?
+        {
+            return Ok(CallOutcome::Refused("already asked".into()));
+        }
+        let new = NewApproval {
+            asked,
+            args,
+            seal,
+            risk,
+            chain,
+            now,
+        };
+        let row = Self::insert_approval_in(&txn, new, now + self.ttl).await?;
+        let entry = LogEntry {
+            employee_id: e.id,
+            tool: &call.tool,
+            args,
+            risk: Some(risk),
+            outcome: Outcome::WaitingApproval,
+            output: None,
+            approval_id: Some(row.id),
+            trace_id: asked.trace_id,
+        };
+        q::insert_tool_call(&txn, Self::log_row(entry, now)).await?;
+        q::set_employee_status(&txn, e.id, EmployeeStatus::WaitingApproval, None).await?;
+        if let Some(key) = asked.key {
+            effect::set_row(&txn, key, row.id).await?;
+        }
+        txn.commit().await?;
+        tracing::info!(approval_id = row.id, employee_id = e.id, tool = %call.tool, "approval requested");
+        self.bus.publish(DomainEvent::ApprovalRequested {
+            approval_id: row.id,
+        });
+        self.bus
+            .publish(DomainEvent::EmployeeUpdated { employee_id: e.id });
+        Ok(CallOutcome::Waiting(row.id))
+    }
+
+    /// Logs the call (once under its key) with the risk of the tool's name.
+    async fn log_asked(
+        &self,
+        asked: &Asked<'_>,
+        outcome: Outcome,
+        output: Option<String>,
+        args: &serde_json::Value,
+        approval_id: Option<i32>,
+    ) -> Result<(), DbErr> {
+        let entry = LogEntry {
+            employee_id: asked.employee.id,
+            tool: &asked.call.tool,
+            args,
+            risk: asked.named_risk,
+            outcome,
+            output,
+            approval_id,
+            trace_id: asked.trace_id,
+        };
+        self.log_keyed(entry, asked.key).await
+    }
+
+    async fn insert_approval_in(
+        conn: &impl cubicle_store::ConnectionTrait,
+        new: NewApproval<'_>,
+        expires_at: DateTime<Utc>,
+    ) -> Result<approval::Model, DbErr> {
+        let NewApproval {
+            asked,
+            args,
+            seal,
+            risk,
+            chain,
+            now,
+        } = new;
+        q::insert_approval(
+            conn,
+            approval::ActiveModel {
+                id: NotSet,
+                employee_id: Set(asked.employee.id),
+                tool: Set(asked.call.tool.clone()),
+                args: Set(args.clone()),
+                args_hash: Set(seal),
+                reason: Set(asked.call.reason.chars().take(2000).collect()),
+                risk: Set(risk),
+                trace_id: Set(asked.trace_id.map(str::to_owned)),
+                chat_id: Set(asked.chat_id),
+                status: Set(ApprovalStatus::Waiting),
+                created_at: Set(now),
+                expires_at: Set(expires_at),
+                decided_at: Set(None),
+                decided_via: Set(None),
+                note: Set(None),
+                authorization_chain: Set(serde_json::to_value(&chain).unwrap_or_default()),
+                result: Set(None),
+                error: Set(None),
+                executed_at: Set(None),
+                run_started_at: Set(None),
+            },
+        )
+        .await
+    }
+}
+
+/// Why this employee may not ask for this tool at all: they no longer work here, there
+/// is no such tool, or it is not on their list.
+fn refusal(asked: &Asked<'_>) -> Option<String> {
+    let (e, call) = (asked.employee, asked.call);
+    if e.fired_at.is_some() {
+        Some(format!("{} no longer works here", e.name))
+    } else if asked.named_risk.is_none() {
+        Some(format!("there is no tool named {:?}", call.tool))
+    } else if !tools::whitelisted(&roles::json_strings(&e.tool_whitelist), &call.tool) {
+        Some(format!("{} is not on {}'s tool list", call.tool, e.name))
+    } else {
+        None
+    }
+}
