@@ -32,6 +32,7 @@ mod m20261201_000024_company_secret_scope;
 mod m20261201_000025_imported_unconfirmed;
 mod m20261202_000026_employee_state_without_last_mood;
 mod m20261202_000027_create_person;
+mod m20261202_000028_approval_routed;
 
 pub struct Migrator;
 
@@ -65,6 +66,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261201_000025_imported_unconfirmed::Migration),
             Box::new(m20261202_000026_employee_state_without_last_mood::Migration),
             Box::new(m20261202_000027_create_person::Migration),
+            Box::new(m20261202_000028_approval_routed::Migration),
         ]
     }
 }

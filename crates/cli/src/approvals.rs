@@ -8,7 +8,9 @@ use std::io::{BufRead, IsTerminal, Write};
 use anyhow::{Result, bail};
 use clap::{Subcommand, ValueEnum};
 use cubicle_core::AppCore;
-use cubicle_core::approvals::{ApprovalDto, ApprovalFilter, DecideApproval, DecidedVia, Decision};
+use cubicle_core::approvals::{
+    ApprovalDto, ApprovalFilter, DecideApproval, DecidedVia, Decider, Decision,
+};
 use cubicle_core::notify::plain as shown;
 
 /// How much of a seal `list` prints and `--hash` must give at least.
@@ -22,6 +24,9 @@ pub enum ApprovalsCommand {
         history: bool,
         #[arg(long)]
         json: bool,
+        /// What waits for this person (name or id) instead of everything (the boss's view).
+        #[arg(long = "as", value_name = "PERSON", conflicts_with = "history")]
+        as_person: Option<String>,
     },
     /// Approve or reject one approval.
     Decide {
@@ -35,6 +40,10 @@ pub enum ApprovalsCommand {
         hash: Option<String>,
         #[arg(long)]
         json: bool,
+        /// Decide as this person (name or id): only an approval routed to them. The boss
+        /// when omitted.
+        #[arg(long = "as", value_name = "PERSON")]
+        as_person: Option<String>,
     },
 }
 
@@ -46,28 +55,49 @@ pub enum Verdict {
 
 pub async fn run(core: &AppCore, cmd: ApprovalsCommand) -> Result<()> {
     match cmd {
-        ApprovalsCommand::List { history, json } => list(core, history, json).await,
+        ApprovalsCommand::List {
+            history,
+            json,
+            as_person,
+        } => {
+            let decider = decider(core, as_person.as_deref()).await?;
+            list(core, history, json, decider).await
+        }
         ApprovalsCommand::Decide {
             id,
             decision,
             note,
             hash,
             json,
-        } => decide(core, id, decision, note, hash, json).await,
+            as_person,
+        } => {
+            let decider = decider(core, as_person.as_deref()).await?;
+            decide(core, id, (decision, decider), note, hash, json).await
+        }
     }
 }
 
+/// The boss, or the person named (by name or id).
+async fn decider(core: &AppCore, person: Option<&str>) -> Result<Decider> {
+    Ok(match person {
+        None => Decider::Boss,
+        Some(key) => Decider::Person {
+            person_id: crate::people::find_person(core, key).await?,
+        },
+    })
+}
+
 /// What waits (or, with `history`, what was decided), each with the seal to approve it by.
-async fn list(core: &AppCore, history: bool, json: bool) -> Result<()> {
-    let filter = if history {
-        ApprovalFilter::History {
+async fn list(core: &AppCore, history: bool, json: bool, decider: Decider) -> Result<()> {
+    let items = if history {
+        let filter = ApprovalFilter::History {
             status: None,
             employee_id: None,
-        }
+        };
+        core.approvals.list(filter).await?
     } else {
-        ApprovalFilter::Pending
+        core.approvals.pending_for(decider).await?
     };
-    let items = core.approvals.list(filter).await?;
     if json {
         println!("{}", serde_json::to_string(&items)?);
         return Ok(());
@@ -104,7 +134,7 @@ async fn list(core: &AppCore, history: bool, json: bool) -> Result<()> {
 async fn decide(
     core: &AppCore,
     id: i32,
-    decision: Verdict,
+    (decision, decider): (Verdict, Decider),
     note: Option<String>,
     hash: Option<String>,
     json: bool,
@@ -125,7 +155,10 @@ async fn decide(
         note,
         args_hash,
     };
-    let a = core.approvals.decide(input, DecidedVia::Cli).await?;
+    let a = core
+        .approvals
+        .decide_as(input, DecidedVia::Cli, decider)
+        .await?;
     if json {
         println!("{}", serde_json::to_string(&a)?);
     } else {

@@ -217,7 +217,7 @@ fn ids(
 }
 
 /// An id, or a unique case-insensitive name.
-async fn find_person(core: &AppCore, key: &str) -> Result<i32> {
+pub(crate) async fn find_person(core: &AppCore, key: &str) -> Result<i32> {
     if let Ok(id) = key.trim().parse::<i32>() {
         return Ok(id);
     }

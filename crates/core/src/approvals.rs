@@ -193,6 +193,19 @@ impl Approvals {
             .collect())
     }
 
+    /// The queue as `decider` sees it: the boss sees every waiting approval, a person the
+    /// ones routed to them. Oldest first.
+    pub async fn pending_for(&self, decider: Decider) -> Result<Vec<ApprovalDto>, ApprovalError> {
+        let all = self.list(ApprovalFilter::Pending).await?;
+        Ok(match decider {
+            Decider::Boss => all,
+            Decider::Person { person_id } => all
+                .into_iter()
+                .filter(|a| a.approver_id == Some(person_id))
+                .collect(),
+        })
+    }
+
     /// The tool-call log, newest first (all employees when `None`).
     pub async fn tool_calls(
         &self,

@@ -33,8 +33,8 @@ use crate::events::DomainEvent;
 /// 4: `employee.network_access` (whether the employee's sandbox has the network).
 /// 5: `employee_state` without `last_interest` / `last_saturation` (a thought's mood is on
 /// the thought's own row); older bundles are read with those two fields dropped.
-/// 6: `person` and `person_duty` (the company's people and what each answers for); older
-/// bundles have nobody besides the boss.
+/// 6: `person` and `person_duty` (the company's people and what each answers for; older
+/// bundles have nobody besides the boss), and `approval.approver_id` / `decided_by`.
 pub const SCHEMA_VERSION: u32 = 6;
 /// The `format` field: tells a bundle from any other JSON document.
 /// The row types a bundle's tables hold, for readers of an exported snapshot (the
@@ -343,6 +343,11 @@ fn distrust(tables: &mut Tables) {
         c.secret_scope = Some(crate::secrets::draw_scope());
         if c.approval_policy != manual {
             c.approval_policy = crate::types::ApprovalPolicy::KeySteps;
+        }
+    }
+    for p in &mut tables.person {
+        if p.approval_policy != manual {
+            p.approval_policy = crate::types::ApprovalPolicy::KeySteps;
         }
     }
     for a in &mut tables.approval {

@@ -48,6 +48,8 @@ pub enum ErrorCode {
     /// It came in with an imported company and waits for the boss to confirm it on this
     /// computer (a provider's base URL, a CLI command); the message says where.
     NotConfirmed,
+    /// The approval is routed to another person: only they (or the boss) decide it.
+    NotYourDecision,
 }
 
 impl ErrorCode {
@@ -73,6 +75,7 @@ impl ErrorCode {
             ErrorCode::ApprovalExpired => "approval_expired",
             ErrorCode::ApprovalChanged => "approval_changed",
             ErrorCode::ToolFailed => "tool_failed",
+            ErrorCode::NotYourDecision => "not_your_decision",
             ErrorCode::DatabaseNotEmpty => "database_not_empty",
             ErrorCode::BundleInvalid => "bundle_invalid",
             ErrorCode::BundleTooNew => "bundle_too_new",

@@ -378,6 +378,8 @@ mod tests {
             error: None,
             executed_at: None,
             run_started_at: None,
+            approver_id: None,
+            decided_by: None,
         }
     }
 

@@ -84,6 +84,9 @@ pub struct Claim<'a> {
     /// Set when the decider runs the approved action itself, claiming its run in the
     /// same update; `None` leaves an approval queued for the engine.
     pub run_started_at: Option<DateTime<Utc>>,
+    /// The person deciding; the claim holds only if the approval is routed to them.
+    /// `None`: the boss or a policy, who may decide any approval.
+    pub decided_by: Option<i32>,
 }
 
 /// Claims the decision: true when this call changed the row (and so owns the outcome).
@@ -108,6 +111,11 @@ pub async fn claim_decision(
         .filter(approval::Column::Status.eq(WAITING));
     if let Some(t) = claim.run_started_at {
         q = q.col_expr(approval::Column::RunStartedAt, Expr::value(t));
+    }
+    if let Some(person) = claim.decided_by {
+        q = q
+            .col_expr(approval::Column::DecidedBy, Expr::value(person))
+            .filter(approval::Column::ApproverId.eq(person));
     }
     if let Some(t) = claim.unexpired_at {
         q = q.filter(approval::Column::ExpiresAt.gt(t));

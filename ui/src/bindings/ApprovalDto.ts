@@ -25,4 +25,12 @@ costEstimateUsd: number, traceId: string | null, chatId: number | null, status: 
  * When its run began; approved without it, the action waits for the company
  * server's engine (decided on an attached desktop).
  */
-runStartedAt: string | null, };
+runStartedAt: string | null, 
+/**
+ * The person it is routed to (who answers for the requester); `null`: the boss.
+ */
+approverId: number | null, 
+/**
+ * The person who decided it; `null` when the boss or a policy did.
+ */
+decidedBy: number | null, };

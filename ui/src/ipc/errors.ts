@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   "download_failed",
   "cancelled",
   "not_confirmed",
+  "not_your_decision",
 ] as const satisfies readonly ErrorCode[];
 
 type MissingCode = Exclude<ErrorCode, (typeof ERROR_CODES)[number]>;

@@ -458,6 +458,8 @@ export function approval(requester: EmployeeDto, tool: string, fields: Partial<A
     error: null,
     executedAt: null,
     runStartedAt: null,
+    approverId: null,
+    decidedBy: null,
     ...fields,
   };
 }

@@ -8,7 +8,7 @@ use sea_orm::ActiveEnum;
 
 use super::{
     ApprovalDto, ApprovalError, ApprovalStatus, Approvals, DecideApproval, DecideApprovals,
-    DecidedVia, Decision, DecisionResult, policy,
+    DecidedVia, Decider, Decision, DecisionResult, policy,
 };
 use crate::events::DomainEvent;
 use crate::meeting::arbitration::Link;
@@ -24,6 +24,18 @@ impl Approvals {
         input: DecideApproval,
         via: DecidedVia,
     ) -> Result<ApprovalDto, ApprovalError> {
+        self.decide_as(input, via, Decider::Boss).await
+    }
+
+    /// [`Approvals::decide`] by `decider`: a person decides only an approval routed to
+    /// them ([`ApprovalError::NotYours`] otherwise, checked again in the very update that
+    /// claims the decision), and the chain names them as the human who decided.
+    pub async fn decide_as(
+        &self,
+        input: DecideApproval,
+        via: DecidedVia,
+        decider: Decider,
+    ) -> Result<ApprovalDto, ApprovalError> {
         let DecideApproval {
             approval_id: id,
             decision,
@@ -31,6 +43,7 @@ impl Approvals {
             args_hash: shown,
         } = input;
         let row = self.reload(id).await?;
+        let decided_by = self.check_decider(&row, decider).await?;
         if decision == Decision::Approve && row.status == ApprovalStatus::Waiting {
             self.check_seal(&row, &shown).await?;
         }
@@ -41,10 +54,10 @@ impl Approvals {
         let mut chain: Vec<Link> =
             serde_json::from_value(row.authorization_chain.clone()).unwrap_or_default();
         let verb = decision.status().to_value();
-        let who = if via == DecidedVia::Policy {
-            "policy"
-        } else {
-            "boss"
+        let who = match (&decided_by, via) {
+            (_, DecidedVia::Policy) => "policy",
+            (Some((_, name)), _) => name.as_str(),
+            (None, _) => "boss",
         };
         let mut rule = format!("{verb} via {}", via.to_value());
         if let Some(n) = note.as_deref().filter(|n| !n.trim().is_empty()) {
@@ -63,12 +76,17 @@ impl Approvals {
                 unexpired_at: Some(now),
                 // Run here: claimed with the decision, so nobody else starts it.
                 run_started_at: (decision == Decision::Approve && self.run_here).then_some(now),
+                decided_by: decided_by.as_ref().map(|(person, _)| *person),
             },
         )
         .await?;
         if !claimed {
             let row = self.reload(id).await?;
             return match row.status {
+                // Routed elsewhere between our read and our write.
+                ApprovalStatus::Waiting if row.expires_at > now && decided_by.is_some() => {
+                    Err(self.not_yours(&row).await)
+                }
                 s if s == decision.status() => self.dto(&row).await,
                 ApprovalStatus::Expired => Err(ApprovalError::Expired(id)),
                 // Still waiting means it expired between our read and our write.
@@ -119,6 +137,45 @@ impl Approvals {
             });
         }
         Ok(out)
+    }
+
+    /// The person deciding and their name, `None` for the boss; refused when the
+    /// approval is routed to someone else.
+    async fn check_decider(
+        &self,
+        row: &approval::Model,
+        decider: Decider,
+    ) -> Result<Option<(i32, String)>, ApprovalError> {
+        let Decider::Person { person_id } = decider else {
+            return Ok(None);
+        };
+        if row.approver_id != Some(person_id) {
+            return Err(self.not_yours(row).await);
+        }
+        let name = cubicle_store::people::find_person(&self.db, person_id)
+            .await?
+            .map(|p| p.name)
+            .ok_or(ApprovalError::NotYours {
+                id: row.id,
+                approver: "someone else".into(),
+            })?;
+        Ok(Some((person_id, name)))
+    }
+
+    /// The refusal for a decider the approval is not routed to, naming whose it is.
+    async fn not_yours(&self, row: &approval::Model) -> ApprovalError {
+        let approver = match row.approver_id {
+            Some(id) => cubicle_store::people::find_person(&self.db, id)
+                .await
+                .ok()
+                .flatten()
+                .map_or_else(|| format!("person {id}"), |p| p.name),
+            None => "the boss".to_owned(),
+        };
+        ApprovalError::NotYours {
+            id: row.id,
+            approver,
+        }
     }
 
     /// An approval goes ahead only for what the decider showed (`shown`, the seal it

@@ -54,6 +54,7 @@ impl Approvals {
                 authorization_chain: serde_json::to_value(&chain).unwrap_or_default(),
                 unexpired_at: None,
                 run_started_at: None,
+                decided_by: None,
             },
         )
         .await?;

@@ -23,12 +23,23 @@ pub fn needs_approval(policy: ApprovalPolicy, risk: Risk) -> bool {
     }
 }
 
-/// Whose policy it was, for the chain's rule text.
-pub fn rule_text(policy: ApprovalPolicy, own: bool) -> String {
-    let whose = if own {
-        "the employee's"
-    } else {
-        "the company's"
+/// Whose approval policy applies to a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PolicyOwner<'a> {
+    /// The employee has a policy of their own.
+    Employee,
+    /// The person who answers for the employee (named).
+    Person(&'a str),
+    /// Nobody else answers for the employee: the company's (the boss's).
+    Company,
+}
+
+/// The policy that applies, as the authorization chain states it.
+pub fn rule_text(policy: ApprovalPolicy, owner: PolicyOwner<'_>) -> String {
+    let whose = match owner {
+        PolicyOwner::Employee => "the employee's".to_owned(),
+        PolicyOwner::Person(name) => format!("{name}'s"),
+        PolicyOwner::Company => "the company's".to_owned(),
     };
     format!("{whose} approval policy: {}", policy.to_value())
 }

@@ -8,9 +8,11 @@ use cubicle_store::entity::{approval, employee};
 use cubicle_store::{DbErr, TransactionTrait, approval as q, effect, org as oq};
 use sea_orm::ActiveValue::{NotSet, Set};
 
+use super::policy::PolicyOwner;
 use super::{ApprovalStatus, Approvals, CallOutcome, DecidedVia, LogEntry, Outcome, policy};
 use crate::events::DomainEvent;
 use crate::meeting::arbitration::Link;
+use crate::people::Approver;
 use crate::roles;
 use crate::tools::{self, Risk, ToolCall, ToolContext, ToolError};
 use crate::types::{ApprovalPolicy, EmployeeStatus};
@@ -28,9 +30,10 @@ struct Asked<'a> {
     named_risk: Option<Risk>,
 }
 
-/// What authorizes a call: the effective policy, the rule as the chain states it, and
-/// the chain so far (who proposed it, who supported it).
+/// What authorizes a call: whose decision it is, the effective policy, the rule as the
+/// chain states it, and the chain so far (who proposed it, who supported it).
 struct Authority {
+    approver: Approver,
     policy: ApprovalPolicy,
     rule: String,
     chain: Vec<Link>,
@@ -39,6 +42,8 @@ struct Authority {
 /// One approval row about to be filed, sealed.
 struct NewApproval<'a> {
     asked: &'a Asked<'a>,
+    /// The person it goes to; `None`: the boss.
+    approver_id: Option<i32>,
     args: &'a serde_json::Value,
     seal: String,
     risk: Risk,
@@ -92,7 +97,8 @@ impl Approvals {
         };
         let authority = self.authority(&e, &call).await?;
         if policy::needs_approval(authority.policy, risk) {
-            self.file_waiting(&asked, &args, risk, authority.chain)
+            let approver_id = authority.approver.person_id();
+            self.file_waiting(&asked, &args, risk, approver_id, authority.chain)
                 .await
         } else if risk != Risk::High {
             self.run_unasked(&asked, args, risk).await
@@ -117,8 +123,9 @@ impl Approvals {
         Ok((args, risk))
     }
 
-    /// The policy that applies to this employee (their own, else the company's) and the
-    /// chain of who proposed and who supported the call.
+    /// Whose decision the call is (the person who answers for the employee, else the
+    /// boss), the policy that applies (the employee's own, else that person's, else the
+    /// company's) and the chain of who proposed and who supported the call.
     async fn authority(
         &self,
         e: &employee::Model,
@@ -127,9 +134,21 @@ impl Approvals {
         let company = oq::find_company(&self.db)
             .await?
             .ok_or(crate::org::OrgError::CompanyMissing)?;
-        let own = e.approval_policy;
-        let policy = policy::effective(company.approval_policy, own);
-        let rule = policy::rule_text(policy, own.is_some());
+        let approver =
+            crate::people::approver_for(&self.db, e.id)
+                .await
+                .map_err(|err| match err {
+                    crate::org::OrgError::Storage(db) => ToolError::from(db),
+                    _ => ToolError::EmployeeNotFound(e.id),
+                })?;
+        let (policy, owner) = match (e.approval_policy, &approver) {
+            (Some(own), _) => (own, PolicyOwner::Employee),
+            (None, Approver::Person { person }) => {
+                (person.approval_policy, PolicyOwner::Person(&person.name))
+            }
+            (None, Approver::Boss { .. }) => (company.approval_policy, PolicyOwner::Company),
+        };
+        let rule = policy::rule_text(policy, owner);
         let mut chain = vec![policy::proposed(&e.name, e.id, &call.reason)];
         for id in &call.supported_by {
             if let Some(s) = oq::find_employee(&self.db, *id).await? {
@@ -137,6 +156,7 @@ impl Approvals {
             }
         }
         Ok(Authority {
+            approver,
             policy,
             rule,
             chain,
@@ -191,7 +211,10 @@ impl Approvals {
         authority: Authority,
     ) -> Result<CallOutcome, ToolError> {
         let Authority {
-            rule, mut chain, ..
+            approver,
+            rule,
+            mut chain,
+            ..
         } = authority;
         chain.push(policy::decided("policy", rule));
         // Sealed before the transaction: finding the key may write the company row,
@@ -206,6 +229,7 @@ impl Approvals {
         }
         let new = NewApproval {
             asked,
+            approver_id: approver.person_id(),
             args,
             seal,
             risk,
@@ -225,6 +249,7 @@ impl Approvals {
                 authorization_chain: row.authorization_chain.clone(),
                 unexpired_at: None,
                 run_started_at: Some(now),
+                decided_by: None,
             },
         )
         .await?;
@@ -248,6 +273,7 @@ impl Approvals {
         asked: &Asked<'_>,
         args: &serde_json::Value,
         risk: Risk,
+        approver_id: Option<i32>,
         chain: Vec<Link>,
     ) -> Result<CallOutcome, ToolError> {
         let (e, call) = (asked.employee, asked.call);
@@ -272,6 +298,7 @@ impl Approvals {
         }
         let new = NewApproval {
             asked,
+            approver_id,
             args,
             seal,
             risk,
@@ -333,6 +360,7 @@ impl Approvals {
     ) -> Result<approval::Model, DbErr> {
         let NewApproval {
             asked,
+            approver_id,
             args,
             seal,
             risk,
@@ -362,6 +390,8 @@ impl Approvals {
                 error: Set(None),
                 executed_at: Set(None),
                 run_started_at: Set(None),
+                approver_id: Set(approver_id),
+                decided_by: Set(None),
             },
         )
         .await

@@ -80,6 +80,21 @@ pub struct ApprovalDto {
     /// When its run began; approved without it, the action waits for the company
     /// server's engine (decided on an attached desktop).
     pub run_started_at: Option<String>,
+    /// The person it is routed to (who answers for the requester); `null`: the boss.
+    pub approver_id: Option<i32>,
+    /// The person who decided it; `null` when the boss or a policy did.
+    pub decided_by: Option<i32>,
+}
+
+/// Who decides an approval: the boss decides any, a person only those routed to them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum Decider {
+    Boss,
+    #[serde(rename_all = "camelCase")]
+    Person {
+        person_id: i32,
+    },
 }
 
 /// What the approval queue, a notification button or the CLI sends (`via` is set by
@@ -179,6 +194,8 @@ pub enum ApprovalError {
          asked for under another approval key. Nothing was run; reject it and ask again"
     )]
     Unverified(i32),
+    #[error("approval {id} is {approver}'s to decide (or the boss's)")]
+    NotYours { id: i32, approver: String },
     #[error(transparent)]
     Seal(#[from] SealError),
     #[error("storage error: {0}")]
@@ -192,6 +209,7 @@ impl ApprovalError {
             ApprovalError::AlreadyDecided { .. } => ErrorCode::AlreadyDecided,
             ApprovalError::Expired(_) => ErrorCode::ApprovalExpired,
             ApprovalError::Invalid(_) => ErrorCode::InvalidInput,
+            ApprovalError::NotYours { .. } => ErrorCode::NotYourDecision,
             ApprovalError::NotWhatWasShown(_) | ApprovalError::Unverified(_) => {
                 ErrorCode::ApprovalChanged
             }
@@ -257,6 +275,8 @@ pub(super) fn dto(r: &approval::Model, requester_name: &str) -> ApprovalDto {
         error: r.error.clone(),
         executed_at: r.executed_at.map(rfc3339),
         run_started_at: r.run_started_at.map(rfc3339),
+        approver_id: r.approver_id,
+        decided_by: r.decided_by,
     }
 }
 

@@ -2,10 +2,16 @@
 //! rule that says whose decision an employee's action is.
 
 use cubicle_core::ErrorCode;
+use cubicle_core::approvals::{
+    ApprovalDto, ApprovalError, ApprovalStatus, CallOutcome, DecideApproval, DecidedVia, Decider,
+    Decision,
+};
 use cubicle_core::error::IpcError;
 use cubicle_core::events::DomainEvent;
 use cubicle_core::people::{Approver, NewPerson, UpdatePerson};
+use cubicle_core::tools::ToolCall;
 use cubicle_core::types::*;
+use serde_json::json;
 
 use crate::util::TestCompany;
 
@@ -249,4 +255,150 @@ async fn a_bad_invitation_is_refused_with_a_clear_error_and_changes_nothing() {
         co.drain_events().is_empty(),
         "no event for what did not happen"
     );
+}
+
+/// Shown, then decided by `decider`.
+async fn decide_as(
+    co: &TestCompany,
+    id: i32,
+    decision: Decision,
+    decider: Decider,
+) -> Result<ApprovalDto, ApprovalError> {
+    let shown = co.core.approvals.get(id).await?.args_hash;
+    co.core
+        .approvals
+        .decide_as(
+            DecideApproval {
+                approval_id: id,
+                decision,
+                note: None,
+                args_hash: shown,
+            },
+            DecidedVia::Ui,
+            decider,
+        )
+        .await
+}
+
+#[tokio::test]
+async fn an_approval_goes_to_the_person_responsible_under_their_policy_and_only_they_or_the_boss_decide()
+ {
+    let co = TestCompany::new().await;
+    let product = co.dept("Product", None).await;
+    let eng = co.dept("Engineering", None).await;
+    let mia = co.hire("Mia", "Product Manager", Some(product.id)).await;
+    let bob = co.hire("Bob", "Backend Engineer", Some(eng.id)).await;
+    for e in [mia.id, bob.id] {
+        co.core
+            .approvals
+            .set_tool_whitelist(e, vec!["write_file".into(), "delete_file".into()])
+            .await
+            .unwrap();
+    }
+    let people = co.core.people.clone();
+    let lin = people
+        .invite(NewPerson {
+            approval_policy: Some(ApprovalPolicy::Manual),
+            ..invite("Lin", vec![product.id], vec![])
+        })
+        .await
+        .unwrap();
+    let sam = people
+        .invite(invite("Sam", vec![eng.id], vec![]))
+        .await
+        .unwrap();
+    let (lin_d, sam_d) = (
+        Decider::Person { person_id: lin.id },
+        Decider::Person { person_id: sam.id },
+    );
+    // In their own folder: a plain write, not a key step.
+    let write = |who: i32| {
+        ToolCall::new(
+            "write_file",
+            json!({"path": format!("employees/{who}/draft.md"), "content": "draft"}),
+            "save the draft",
+        )
+    };
+
+    // Lin's policy is manual: Mia's write waits for her. Sam keeps key steps: Bob's
+    // write runs at once, his deletion waits for Sam.
+    let mias = match co
+        .core
+        .approvals
+        .request(mia.id, write(mia.id), None, None)
+        .await
+        .unwrap()
+    {
+        CallOutcome::Waiting(id) => id,
+        other => panic!("Lin's manual policy holds Mia's write: {other:?}"),
+    };
+    let bob_writes = co
+        .core
+        .approvals
+        .request(bob.id, write(bob.id), None, None)
+        .await
+        .unwrap();
+    assert!(matches!(bob_writes, CallOutcome::Done(_)), "{bob_writes:?}");
+    let delete = ToolCall::new(
+        "delete_file",
+        json!({"path": format!("employees/{}/draft.md", bob.id)}),
+        "tidy up",
+    );
+    let bobs = match co
+        .core
+        .approvals
+        .request(bob.id, delete, None, None)
+        .await
+        .unwrap()
+    {
+        CallOutcome::Waiting(id) => id,
+        other => panic!("a deletion waits under key steps: {other:?}"),
+    };
+    let ids = |list: Vec<ApprovalDto>| list.iter().map(|a| a.id).collect::<Vec<_>>();
+    let approvals = &co.core.approvals;
+    assert_eq!(ids(approvals.pending_for(lin_d).await.unwrap()), [mias]);
+    assert_eq!(ids(approvals.pending_for(sam_d).await.unwrap()), [bobs]);
+    assert_eq!(
+        ids(approvals.pending_for(Decider::Boss).await.unwrap()),
+        [mias, bobs]
+    );
+    assert_eq!(approvals.get(mias).await.unwrap().approver_id, Some(lin.id));
+
+    // Sam cannot decide Lin's, and nothing changes.
+    let err = decide_as(&co, mias, Decision::Approve, sam_d)
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("Lin's to decide"), "{err}");
+    assert_eq!(IpcError::from(err).code, ErrorCode::NotYourDecision);
+    let still = approvals.get(mias).await.unwrap();
+    assert_eq!(
+        (still.status, still.decided_by),
+        (ApprovalStatus::Waiting, None)
+    );
+
+    // Lin approves hers: it runs, and the chain names her as the human who decided.
+    let done = decide_as(&co, mias, Decision::Approve, lin_d)
+        .await
+        .unwrap();
+    assert_eq!(
+        (done.status, done.decided_by),
+        (ApprovalStatus::Approved, Some(lin.id))
+    );
+    assert!(
+        done.error.is_none() && done.executed_at.is_some(),
+        "{done:?}"
+    );
+    let decided = done.authorization_chain.last().unwrap();
+    assert_eq!(decided.who, "Lin");
+    assert_eq!(done.authorization_chain[0].who, "Mia", "who proposed it");
+
+    // The boss decides anything.
+    let rejected = decide_as(&co, bobs, Decision::Reject, Decider::Boss)
+        .await
+        .unwrap();
+    assert_eq!(
+        (rejected.status, rejected.decided_by),
+        (ApprovalStatus::Rejected, None)
+    );
+    assert_eq!(rejected.authorization_chain.last().unwrap().who, "boss");
 }

@@ -38,6 +38,12 @@ pub struct Model {
     /// the company server's engine (decided on a desktop attached to the server).
     #[serde(default)]
     pub run_started_at: Option<DateTimeUtc>,
+    /// The person it is routed to (who answers for the requester); `None`: the boss.
+    #[serde(default)]
+    pub approver_id: Option<i32>,
+    /// The person who decided it; `None` when the boss or a policy did.
+    #[serde(default)]
+    pub decided_by: Option<i32>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -142,6 +142,8 @@ export abstract class FakeApprovals extends FakeMeetings {
       error: null,
       executedAt: null,
       runStartedAt: null,
+      approverId: null,
+      decidedBy: null,
       ...fields,
     };
     this.approvals.push(approval);

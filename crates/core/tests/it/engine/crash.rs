@@ -208,6 +208,7 @@ async fn an_approved_action_killed_before_it_ran_is_shown_to_the_boss_and_not_ru
             unexpired_at: None,
             // It was being run here.
             run_started_at: Some(co.core.clock.now()),
+            decided_by: None,
         },
     )
     .await
