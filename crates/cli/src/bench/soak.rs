@@ -229,7 +229,7 @@ async fn connect(core: &AppCore, base_url: String, price: (f64, f64)) -> Result<
             output_per_mtok: price.1,
         })
         .await?;
-    for purpose in Purpose::ROUTABLE {
+    for purpose in cubicle_core::gateway::ROUTABLE {
         core.providers
             .set_route(SetRoute {
                 purpose,

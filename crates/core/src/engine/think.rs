@@ -15,6 +15,7 @@ use super::pending::{self, Batch, Plan};
 use super::plan::find_by_name;
 use super::{Engine, Focus};
 use crate::approvals::CallLogOutcome;
+use crate::chat::ChatKind;
 use crate::chat::gates::SilenceReason;
 use crate::chat::gates::{self, ChatMode};
 use crate::chat::polling::Mood;
@@ -425,7 +426,7 @@ impl Lines {
             // Group chats it can also post in (`"to": "#name"`).
             other_groups: my_chat_rows
                 .iter()
-                .filter(|c| c.id != w.chat.id && !matches!(c.kind.as_str(), "dm" | "boss"))
+                .filter(|c| c.id != w.chat.id && !matches!(c.kind, ChatKind::Dm | ChatKind::Boss))
                 .map(|c| (c.id, c.name.clone()))
                 .collect(),
             chat_requirement: requirements
@@ -451,7 +452,7 @@ impl Lines {
             department: department.map(|d| d.name.as_str()),
             department_mission: department.map(|d| d.mission.as_str()),
             chat_name: &w.chat.name,
-            chat_kind: &w.chat.kind,
+            chat_kind: w.chat.kind,
             chat_topic: w.chat.topic.as_deref(),
             others: cast
                 .member_ids
@@ -669,7 +670,7 @@ struct Said<'a> {
 /// (SPEC §10: a kill from here on is replayed at the next start, never applied twice;
 /// before here the chat is still unread and it simply thinks again).
 async fn settle(engine: &Engine, w: &Woken, said: Said<'_>) -> Result<ThinkOutcome, DbErr> {
-    let is_dm = matches!(w.chat.kind.as_str(), "dm" | "boss");
+    let is_dm = matches!(w.chat.kind, ChatKind::Dm | ChatKind::Boss);
     let t = said.thought;
     let mood = Mood::from_answer(t.interest_level, t.topic_saturation, is_dm);
     let (posts, silenced_by, repetitions) =
@@ -856,7 +857,7 @@ pub(super) async fn plan_posts(
             .collect();
         let elsewhere = match target {
             Target::Dm(other) => {
-                let mode = ChatMode::for_dm_from(Some(&chat.kind));
+                let mode = gates::mode_for_dm_from(Some(chat.kind));
                 match core.chats.dm_from(employee_id, other, mode).await {
                     Ok(dm) => Some(dm),
                     Err(e) => {
@@ -1000,7 +1001,7 @@ async fn my_gate_posts(
     employee_id: i32,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Result<(ChatMode, Vec<chrono::DateTime<chrono::Utc>>), DbErr> {
-    let mode = ChatMode::of_stored(&chat.mode);
+    let mode = chat.mode;
     let l = gates::limits(mode);
     let posts =
         cq::posts_by_since(db, chat.id, employee_id, now - l.window.max(l.cooldown)).await?;

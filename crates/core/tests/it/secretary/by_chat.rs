@@ -112,7 +112,10 @@ async fn a_meeting_by_chat_opens_a_meeting_chat_with_its_people_and_undo_removes
     let card = &t.reply.actions[0];
     assert_eq!(card.status, ActionStatus::Applied, "{}", t.reply.text);
     let chats = co.core.chats.all().await.unwrap();
-    let meeting = chats.iter().find(|c| c.kind == "meeting").unwrap();
+    let meeting = chats
+        .iter()
+        .find(|c| c.kind == cubicle_core::chat::ChatKind::Meeting)
+        .unwrap();
     assert_eq!(meeting.name, "Q3计划");
     let mut members = co.core.chats.members(meeting.id).await.unwrap();
     members.sort_unstable();
