@@ -30,7 +30,7 @@ use cubicle_core::AppCore;
 use cubicle_core::app::CoreOptions;
 use cubicle_core::clock::ManualClock;
 use cubicle_core::engine::{Engine, EngineConfig};
-use cubicle_core::gateway::{GatewayConfig, Purpose, start_of_day};
+use cubicle_core::gateway::{GatewayConfig, start_of_day};
 use cubicle_core::types::{Language, SaveProvider, SetBudget, SetPrice, SetRoute, SetupCompany};
 use serde::Serialize;
 
