@@ -185,7 +185,8 @@ fn intent_shape(v: &Value) -> Result<(), String> {
         .ok_or("intents not an array")?
     {
         let kind = field(i, "kind")?.as_str().ok_or("kind not a string")?;
-        IntentKind::parse(kind).ok_or(format!("kind {kind}"))?;
+        serde_json::from_value::<IntentKind>(Value::from(kind))
+            .map_err(|_| format!("kind {kind}"))?;
         field(i, "confidence")?
             .as_f64()
             .ok_or("confidence not a number")?;

@@ -8,6 +8,7 @@ use clap::Subcommand;
 use cubicle_core::AppCore;
 use cubicle_core::gateway::Purpose;
 use cubicle_core::models::{LocalModelDto, LocalModelState};
+use cubicle_core::types::read_name;
 use cubicle_llm::download::Outcome;
 
 /// How often a running download prints its progress on stderr.
@@ -56,11 +57,11 @@ pub async fn run(core: &AppCore, cmd: ModelsCommand) -> Result<()> {
             id,
             purpose: Some(purpose),
         } => {
-            let purpose = Purpose::parse(&purpose).with_context(|| {
+            let purpose = read_name::<Purpose>(&purpose).with_context(|| {
                 format!("no purpose {purpose:?}: thought, intent, summary or report")
             })?;
             core.models.use_for(&id, purpose).await?;
-            println!("{} now goes to {id}, run in process", purpose.as_str());
+            println!("{purpose} now goes to {id}, run in process");
             Ok(())
         }
         ModelsCommand::Detect { json } => detect(core, json).await,

@@ -182,7 +182,7 @@ pub async fn chats(core: &AppCore) -> Result<()> {
         println!(
             "# {} [{} chat #{}, {} members, {} unread]",
             chat.name,
-            chat.kind.as_str(),
+            chat.kind,
             chat.id,
             chat.member_ids.len(),
             chat.unread

@@ -60,47 +60,7 @@ impl From<ChatError> for IpcError {
 pub type ChatResult<T> = Result<T, ChatError>;
 
 /// What a chat is for; its gate table follows from it (see [`ChatMode`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum ChatKind {
-    /// A department's group chat.
-    Department,
-    /// A requirement's (project's) group chat.
-    Requirement,
-    Meeting,
-    /// The boss and one employee.
-    Boss,
-    /// Two employees.
-    Dm,
-    /// A group the boss put together.
-    Group,
-}
-
-impl ChatKind {
-    pub const ALL: [ChatKind; 6] = [
-        ChatKind::Department,
-        ChatKind::Requirement,
-        ChatKind::Meeting,
-        ChatKind::Boss,
-        ChatKind::Dm,
-        ChatKind::Group,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ChatKind::Department => "department",
-            ChatKind::Requirement => "requirement",
-            ChatKind::Meeting => "meeting",
-            ChatKind::Boss => "boss",
-            ChatKind::Dm => "dm",
-            ChatKind::Group => "group",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.as_str() == s)
-    }
-}
+pub use cubicle_store::enums::ChatKind;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -639,8 +599,8 @@ impl Chats {
             .map(|m| message_dto(m, names));
         Ok(ChatDto {
             id: c.id,
-            kind: ChatKind::parse(&c.kind).unwrap_or(ChatKind::Group),
-            mode: ChatMode::of_stored(&c.mode),
+            kind: c.kind,
+            mode: c.mode,
             name: c.name.clone(),
             topic: c.topic.clone(),
             department_id: c.department_id,
@@ -654,7 +614,7 @@ impl Chats {
 
 /// The mode a new chat of this kind starts in (SPEC §4's table).
 fn mode_of(kind: ChatKind) -> ChatMode {
-    ChatMode::for_chat_kind(kind.as_str())
+    gates::mode_for(kind)
 }
 
 async fn insert_chat(
@@ -670,11 +630,11 @@ async fn insert_chat(
         conn,
         chat::ActiveModel {
             id: NotSet,
-            kind: Set(kind.as_str().into()),
+            kind: Set(kind),
             name: Set(name.to_owned()),
             department_id: Set(department_id),
             created_at: Set(now),
-            mode: Set(mode.as_str().into()),
+            mode: Set(mode),
             boss_last_read_message_id: Set(None),
             topic: Set(topic.map(str::to_owned)),
         },
@@ -694,7 +654,7 @@ pub(crate) async fn follow_department(
 ) -> Result<Vec<i32>, DbErr> {
     let mut changed = Vec::new();
     for c in q::chats_of_employee(conn, employee_id).await? {
-        if c.kind == ChatKind::Department.as_str() && c.department_id != department_id {
+        if c.kind == ChatKind::Department && c.department_id != department_id {
             q::delete_member(conn, c.id, employee_id).await?;
             changed.push(c.id);
         }

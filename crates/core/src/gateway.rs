@@ -28,7 +28,6 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{Semaphore, mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
-use ts_rs::TS;
 
 use self::breaker::Transition;
 use self::breaker::{Admit, Breaker};
@@ -42,51 +41,15 @@ use crate::events::{DomainEvent, EventBus};
 pub const BUILTIN: &str = "builtin";
 
 /// What a model call is for; each purpose can be routed to its own model (seed 001).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum Purpose {
-    Intent,
-    Thought,
-    Summary,
-    Report,
-    /// "Test connection" in settings and `cubicle-cli provider test`.
-    Test,
-    /// A one-off question (`cubicle-cli ask`).
-    Ask,
-}
+pub use cubicle_store::enums::Purpose;
 
-impl Purpose {
-    pub const ROUTABLE: [Purpose; 4] = [
-        Purpose::Intent,
-        Purpose::Thought,
-        Purpose::Summary,
-        Purpose::Report,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Purpose::Intent => "intent",
-            Purpose::Thought => "thought",
-            Purpose::Summary => "summary",
-            Purpose::Report => "report",
-            Purpose::Test => "test",
-            Purpose::Ask => "ask",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        [
-            Purpose::Intent,
-            Purpose::Thought,
-            Purpose::Summary,
-            Purpose::Report,
-            Purpose::Test,
-            Purpose::Ask,
-        ]
-        .into_iter()
-        .find(|p| p.as_str() == s)
-    }
-}
+/// The purposes a route may be set for.
+pub const ROUTABLE: [Purpose; 4] = [
+    Purpose::Intent,
+    Purpose::Thought,
+    Purpose::Summary,
+    Purpose::Report,
+];
 
 /// Who is calling and why; carried into the ledger.
 #[derive(Clone, Debug)]
@@ -442,7 +405,7 @@ impl Gateway {
             }),
             Err(StructuredError::Llm(e)) => Err(GatewayError::Llm(e)),
             Err(e) => {
-                tracing::warn!(error = %e, purpose = ctx.purpose.as_str(), "model output dropped");
+                tracing::warn!(error = %e, purpose = %ctx.purpose, "model output dropped");
                 Err(GatewayError::Structured(e.to_string()))
             }
         }
@@ -616,7 +579,7 @@ impl Actor {
             at: Set(self.clock.now()),
             trace_id: Set(ctx.trace_id.clone()),
             employee_id: Set(ctx.employee_id),
-            purpose: Set(ctx.purpose.as_str().to_owned()),
+            purpose: Set(ctx.purpose),
             provider_id: Set(route.provider_id.clone()),
             model: Set(route.model.clone()),
             attempt: Set(0),

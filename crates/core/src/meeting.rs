@@ -28,8 +28,9 @@ use sea_orm::ActiveValue::{NotSet, Set};
 
 use self::arbitration::Ruling;
 use self::moderator::{Limits, Move, Strategy};
+use crate::chat::ChatKind;
 use crate::chat::Chats;
-use crate::chat::gates::ChatMode;
+use crate::chat::gates::mode_for;
 use crate::clock::SharedClock;
 use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};
@@ -178,11 +179,11 @@ impl Meetings {
             &txn,
             chat::ActiveModel {
                 id: NotSet,
-                kind: Set("meeting".into()),
+                kind: Set(ChatKind::Meeting),
                 name: Set(topic.to_owned()),
                 department_id: Set(None),
                 created_at: Set(now),
-                mode: Set(ChatMode::for_chat_kind("meeting").as_str().into()),
+                mode: Set(mode_for(ChatKind::Meeting)),
                 boss_last_read_message_id: Set(None),
                 topic: Set(Some(topic.to_owned())),
             },

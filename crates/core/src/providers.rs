@@ -363,7 +363,7 @@ impl Providers {
         q::delete_provider(&self.db, id).await?;
         for r in q::list_routes(&self.db).await? {
             if r.provider_id == id {
-                q::delete_route(&self.db, &r.purpose).await?;
+                q::delete_route(&self.db, r.purpose).await?;
             }
         }
         self.bus.publish(DomainEvent::ProvidersChanged);
@@ -444,7 +444,7 @@ impl Providers {
     /// The route for a purpose: the boss's choice, else the environment provider, else
     /// the built-in model (so a fresh machine works with no key at all).
     pub async fn route_for(&self, purpose: Purpose) -> ProviderResult<Route> {
-        if let Some(r) = q::find_route(&self.db, purpose.as_str()).await? {
+        if let Some(r) = q::find_route(&self.db, purpose).await? {
             return Ok(Route {
                 provider_id: r.provider_id,
                 model: r.model,
@@ -457,7 +457,7 @@ impl Providers {
     /// is configured and calls would fall to the built-in default. The secretary's model
     /// tier runs only on a configured route ("with no model configured, rules only").
     pub async fn configured_route(&self, purpose: Purpose) -> ProviderResult<Option<Route>> {
-        if let Some(r) = q::find_route(&self.db, purpose.as_str()).await? {
+        if let Some(r) = q::find_route(&self.db, purpose).await? {
             return Ok(Some(Route {
                 provider_id: r.provider_id,
                 model: r.model,
@@ -505,7 +505,7 @@ impl Providers {
 
     pub async fn routes(&self) -> ProviderResult<Vec<RouteDto>> {
         let mut out = Vec::new();
-        for purpose in Purpose::ROUTABLE {
+        for purpose in crate::gateway::ROUTABLE {
             let r = self.route_for(purpose).await?;
             out.push(RouteDto {
                 purpose,
@@ -517,20 +517,20 @@ impl Providers {
     }
 
     pub async fn set_route(&self, input: SetRoute) -> ProviderResult<RouteDto> {
-        if !Purpose::ROUTABLE.contains(&input.purpose) {
+        if !crate::gateway::ROUTABLE.contains(&input.purpose) {
             return Err(ProviderError::InvalidInput(format!(
                 "{} has no route of its own",
-                input.purpose.as_str()
+                input.purpose
             )));
         }
         if input.provider_id != BUILTIN {
             self.require(&input.provider_id).await?;
         }
-        q::delete_route(&self.db, input.purpose.as_str()).await?;
+        q::delete_route(&self.db, input.purpose).await?;
         q::insert_route(
             &self.db,
             model_route::ActiveModel {
-                purpose: Set(input.purpose.as_str().into()),
+                purpose: Set(input.purpose),
                 provider_id: Set(input.provider_id.clone()),
                 model: Set(input.model.trim().to_owned()),
             },

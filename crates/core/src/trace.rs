@@ -434,7 +434,7 @@ impl Timeline {
                 text: clip(&d.question),
                 chat_id: d.chat_id,
                 chat_name: self.chat_name(d.chat_id),
-                outcome: Some(d.outcome.clone()),
+                outcome: Some(d.outcome.to_string()),
                 ..Self::blank(d.created_at, TraceEventKind::Ruling)
             };
             self.events.push((d.created_at, Rank::Ruling, e));

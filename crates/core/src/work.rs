@@ -311,10 +311,10 @@ impl Work {
             &txn,
             chat::ActiveModel {
                 id: NotSet,
-                kind: Set("requirement".into()),
+                kind: Set(crate::chat::ChatKind::Requirement),
                 name: Set(name.to_owned()),
                 department_id: Set(department_id),
-                mode: Set("work".into()),
+                mode: Set(crate::chat::gates::ChatMode::Work),
                 topic: Set(Some(description.to_owned())),
                 created_at: Set(self.clock.now()),
                 ..Default::default()

@@ -11,13 +11,14 @@ use sea_orm::{
 };
 
 use crate::entity::{chat, chat_member, chat_message};
+use crate::enums::{ChatKind, ChatMode};
 
 pub async fn find_department_chat(
     conn: &impl ConnectionTrait,
     department_id: i32,
 ) -> Result<Option<chat::Model>, DbErr> {
     chat::Entity::find()
-        .filter(chat::Column::Kind.eq("department"))
+        .filter(chat::Column::Kind.eq(ChatKind::Department))
         .filter(chat::Column::DepartmentId.eq(department_id))
         .one(conn)
         .await
@@ -131,7 +132,7 @@ pub async fn chats_of_employee(
 /// The first chat of `kind` whose members are exactly `ids` (no one else).
 async fn find_chat_with_exactly(
     conn: &impl ConnectionTrait,
-    kind: &str,
+    kind: ChatKind,
     ids: &[i32],
 ) -> Result<Option<chat::Model>, DbErr> {
     let mut distinct = ids.to_vec();
@@ -159,7 +160,7 @@ pub async fn find_dm(
     a: i32,
     b: i32,
 ) -> Result<Option<chat::Model>, DbErr> {
-    find_chat_with_exactly(conn, "dm", &[a, b]).await
+    find_chat_with_exactly(conn, ChatKind::Dm, &[a, b]).await
 }
 
 /// The boss's private chat with `employee_id` (kind `boss`, that one member).
@@ -167,14 +168,14 @@ pub async fn find_boss_chat(
     conn: &impl ConnectionTrait,
     employee_id: i32,
 ) -> Result<Option<chat::Model>, DbErr> {
-    find_chat_with_exactly(conn, "boss", &[employee_id]).await
+    find_chat_with_exactly(conn, ChatKind::Boss, &[employee_id]).await
 }
 
 /// Sets the chat's mode (`work` / `casual`).
 pub async fn set_chat_mode(
     conn: &impl ConnectionTrait,
     chat_id: i32,
-    mode: &str,
+    mode: ChatMode,
 ) -> Result<u64, DbErr> {
     let res = chat::Entity::update_many()
         .col_expr(chat::Column::Mode, Expr::value(mode))

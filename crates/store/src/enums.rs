@@ -1,8 +1,8 @@
 //! The closed sets of values that text columns hold, each one Rust enum.
 //!
-//! One derive gives each enum its stored spelling (`DeriveActiveEnum`: the entities carry
-//! the enum, so a row is typed from the database to the UI), its JSON spelling (serde,
-//! also what a company bundle holds) and its TypeScript type (ts-rs). The columns stay
+//! One macro, `stored_enum!`, gives each enum its stored spelling (`DeriveActiveEnum`:
+//! the entities carry the enum, so a row is typed from the database to the UI), its JSON
+//! spelling (serde, also what a company bundle holds) and its TypeScript type (ts-rs). The columns stay
 //! plain text, so the schema and the strings in existing databases and bundles are
 //! unchanged; `tests/enums.rs` reads rows written with the literal strings back through
 //! every enum and checks that serde and the store spell each variant alike.
@@ -11,427 +11,329 @@ use sea_orm::entity::prelude::*;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-/// Where an approval stands.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, TS,
-)]
-#[sea_orm(
-    rs_type = "String",
-    db_type = "String(StringLen::None)",
-    rename_all = "snake_case"
-)]
-#[serde(rename_all = "snake_case")]
-pub enum ApprovalStatus {
-    /// The only status a decision may be claimed from.
-    Waiting,
-    /// Approved: run, running, or queued for the engine that runs it.
-    Approved,
-    Rejected,
-    Expired,
-}
+/// Declares one stored enum: the derives and attributes every stored enum shares (stored
+/// and JSON spellings in snake_case unless a variant names its own, an `EnumIter`, a
+/// TypeScript type) and a `Display` that prints the stored spelling, so logs, prompts and
+/// the terminal show the same word the database holds. Attributes written on the enum
+/// (docs, an extra derive, `#[ts(rename)]`) and on its variants are kept.
+macro_rules! stored_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident { $($(#[$vmeta:meta])* $variant:ident),* $(,)? }
+    ) => {
+        #[derive(
+            Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize,
+            Deserialize, TS,
+        )]
+        $(#[$meta])*
+        #[sea_orm(
+            rs_type = "String",
+            db_type = "String(StringLen::None)",
+            rename_all = "snake_case"
+        )]
+        #[serde(rename_all = "snake_case")]
+        pub enum $name { $($(#[$vmeta])* $variant),* }
 
-/// Where a decision came from. There is deliberately no variant for a model.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, TS,
-)]
-#[sea_orm(
-    rs_type = "String",
-    db_type = "String(StringLen::None)",
-    rename_all = "snake_case"
-)]
-#[serde(rename_all = "snake_case")]
-pub enum DecidedVia {
-    /// The approval queue in the app.
-    Ui,
-    /// A desktop notification's Approve / Reject button.
-    Notification,
-    Cli,
-    /// A rule decided (the `auto` policy, or expiry).
-    Policy,
-}
-
-/// SPEC §8: read-only tools never need confirmation, write tools are logged, high-risk
-/// tools wait for the boss under the default policy.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, TS,
-)]
-#[sea_orm(
-    rs_type = "String",
-    db_type = "String(StringLen::None)",
-    rename_all = "snake_case"
-)]
-#[serde(rename_all = "snake_case")]
-pub enum Risk {
-    ReadOnly,
-    Write,
-    High,
-}
-
-/// What became of one logged tool call.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, TS,
-)]
-#[sea_orm(
-    rs_type = "String",
-    db_type = "String(StringLen::None)",
-    rename_all = "snake_case"
-)]
-#[serde(rename_all = "snake_case")]
-pub enum CallLogOutcome {
-    Ok,
-    Error,
-    Refused,
-    /// Filed as an approval.
-    WaitingApproval,
-}
-
-/// Where a task stands (SPEC §6 pending | resolved | failed, and escalated: done by its
-/// owner but stopped on its way — a rework that repeats itself, a third rejection —
-/// and waiting for the boss's decision, so it is not shown as finished).
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    Hash,
-    EnumIter,
-    DeriveActiveEnum,
-    Serialize,
-    Deserialize,
-    TS,
-)]
-#[sea_orm(
-    rs_type = "String",
-    db_type = "String(StringLen::None)",
-    rename_all = "snake_case"
-)]
-#[serde(rename_all = "snake_case")]
-pub enum TaskStatus {
-    #[default]
-    Pending,
-    Resolved,
-    Failed,
-    Escalated,
-}
-
-/// SPEC §6 task types.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    Hash,
-    EnumIter,
-    DeriveActiveEnum,
-    Serialize,
-    Deserialize,
-    TS,
-)]
-#[sea_orm(
-    rs_type = "String",
-    db_type = "String(StringLen::None)",
-    rename_all = "snake_case"
-)]
-#[serde(rename_all = "snake_case")]
-pub enum TaskKind {
-    /// Done once; ages into urgency (5 / 15 / 30 min) until it is.
-    #[default]
-    Oneshot,
-    /// Ongoing work (watch the build, keep the docs current): no urgency.
-    LongRunning,
-    /// Waits for its condition; no urgency until then.
-    Conditional,
-}
-
-/// What a mailbox item is.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, TS,
-)]
-#[sea_orm(
-    rs_type = "String",
-    db_type = "String(StringLen::None)",
-    rename_all = "snake_case"
-)]
-#[serde(rename_all = "snake_case")]
-pub enum MailKind {
-    /// An employee reports a finished task, in its own words.
-    Report,
-    /// A task is overdue, or something needs the boss.
-    Escalation,
-    /// Today's budget is spent: work has stopped.
-    Budget,
-    Digest,
-    /// A meeting's minutes (SPEC §9).
-    Minutes,
-}
-
-/// Whether the boss has seen a mailbox item.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, TS,
-)]
-#[sea_orm(
-    rs_type = "String",
-    db_type = "String(StringLen::None)",
-    rename_all = "snake_case"
-)]
-#[serde(rename_all = "snake_case")]
-pub enum MailStatus {
-    Unread,
-    Read,
-    Archived,
-}
-
-/// Which memory an entry belongs to. A model may also write the camelCase form.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, TS,
-)]
-#[sea_orm(
-    rs_type = "String",
-    db_type = "String(StringLen::None)",
-    rename_all = "snake_case"
-)]
-#[serde(rename_all = "snake_case")]
-pub enum MemoryKind {
-    #[serde(alias = "longTerm")]
-    LongTerm,
-    #[serde(alias = "shortTerm")]
-    ShortTerm,
-}
-
-/// Who may read a memory entry (seed 001).
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    Hash,
-    EnumIter,
-    DeriveActiveEnum,
-    Serialize,
-    Deserialize,
-    TS,
-)]
-#[sea_orm(
-    rs_type = "String",
-    db_type = "String(StringLen::None)",
-    rename_all = "snake_case"
-)]
-#[serde(rename_all = "snake_case")]
-pub enum Visibility {
-    /// The owner only; the default, so nothing leaks unless someone chose to share it.
-    #[default]
-    Private,
-    /// The owner's department, or the requirement the entry is about.
-    Team,
-    /// The whole company.
-    Public,
-}
-
-/// SPEC §8: how much the boss must approve.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, TS,
-)]
-#[sea_orm(
-    rs_type = "String",
-    db_type = "String(StringLen::None)",
-    rename_all = "snake_case"
-)]
-#[serde(rename_all = "snake_case")]
-pub enum ApprovalPolicy {
-    Auto,
-    KeySteps,
-    Manual,
-}
-
-/// SPEC §8 employee state machine, plus `fired` for former staff.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, TS,
-)]
-#[sea_orm(
-    rs_type = "String",
-    db_type = "String(StringLen::None)",
-    rename_all = "snake_case"
-)]
-#[serde(rename_all = "snake_case")]
-pub enum EmployeeStatus {
-    Idle,
-    Receiving,
-    Planning,
-    Acting,
-    Reporting,
-    WaitingApproval,
-    Fired,
-}
-
-/// Where a secretary's action card stands.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, TS,
-)]
-#[sea_orm(
-    rs_type = "String",
-    db_type = "String(StringLen::None)",
-    rename_all = "snake_case"
-)]
-#[serde(rename_all = "snake_case")]
-pub enum ActionStatus {
-    Proposed,
-    Applied,
-    Cancelled,
-    Undone,
-    Failed,
-}
-
-/// How a meeting's moderator picks the next speaker.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    Hash,
-    EnumIter,
-    DeriveActiveEnum,
-    Serialize,
-    Deserialize,
-    TS,
-)]
-#[sea_orm(
-    rs_type = "String",
-    db_type = "String(StringLen::None)",
-    rename_all = "snake_case"
-)]
-#[serde(rename_all = "snake_case")]
-pub enum Strategy {
-    /// A fixed order; everyone speaks once per round; closes after the rounds.
-    RoundRobin,
-    /// Addressed people first, then expertise, invitations and a consensus close.
-    #[default]
-    RuleBased,
-    /// A model picks; an invalid pick falls back to the rules.
-    ModelPicked,
-}
-
-/// Where a boss instruction (a trace) came from.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, TS,
-)]
-#[sea_orm(
-    rs_type = "String",
-    db_type = "String(StringLen::None)",
-    rename_all = "snake_case"
-)]
-#[serde(rename_all = "snake_case")]
-#[ts(rename = "Origin")]
-pub enum TraceOrigin {
-    /// The boss wrote in a chat.
-    Chat,
-    /// The boss confirmed a secretary's action card.
-    Secretary,
-}
-
-/// Why a thought that wanted to speak stayed silent, or why there was no thought at all
-/// (stored as the thought's `silenced_by`; the UI translates each).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, TS,
-)]
-#[sea_orm(
-    rs_type = "String",
-    db_type = "String(StringLen::None)",
-    rename_all = "snake_case"
-)]
-#[serde(rename_all = "snake_case")]
-pub enum SilenceReason {
-    /// A chat gate: the model rated the topic saturated.
-    Saturation,
-    /// A chat gate: the employee spoke in this chat too recently.
-    Cooldown,
-    /// A chat gate: the employee has used up its messages for the window.
-    AntiSpam,
-    /// Held back: every line spoke as someone else, even after one regeneration.
-    Identity,
-    /// Held back: every line repeated what the speaker had just said.
-    Repetition,
-    /// No thought: the model's answer was unreadable.
-    Malformed,
-    /// No thought: today's budget is spent.
-    Budget,
-    /// No thought: the model could not be reached (the thought's `reason` holds the error).
-    ModelError,
-}
-
-/// The UI and secretary language of a company.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, TS,
-)]
-#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)")]
-pub enum Language {
-    #[sea_orm(string_value = "en")]
-    #[serde(rename = "en")]
-    En,
-    #[sea_orm(string_value = "zh-CN")]
-    #[serde(rename = "zh-CN")]
-    ZhCn,
-}
-
-/// Where a requirement stands on the board.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, TS,
-)]
-#[sea_orm(
-    rs_type = "String",
-    db_type = "String(StringLen::None)",
-    rename_all = "snake_case"
-)]
-#[serde(rename_all = "snake_case")]
-pub enum RequirementStatus {
-    /// Nobody owns it yet (its department was empty when it was opened).
-    Open,
-    InProgress,
-    /// Its work is done and only reviews are pending.
-    InReview,
-    /// Something in it went to the boss (a failed task, a third rejection, a rework
-    /// that repeats itself) and waits for their decision.
-    WaitingForBoss,
-    Done,
-    Cancelled,
-}
-
-/// Each enum prints as it is stored, so logs, prompts and the terminal show the same word
-/// the database holds.
-macro_rules! display_as_stored {
-    ($($t:ty),* $(,)?) => {$(
-        impl std::fmt::Display for $t {
+        impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(&self.to_value())
             }
         }
-    )*};
+    };
 }
 
-display_as_stored!(
-    ApprovalStatus,
-    DecidedVia,
-    Risk,
-    CallLogOutcome,
-    TaskStatus,
-    TaskKind,
-    RequirementStatus,
-    MailKind,
-    MailStatus,
-    MemoryKind,
-    Visibility,
-    ApprovalPolicy,
-    EmployeeStatus,
-    ActionStatus,
-    Strategy,
-    TraceOrigin,
-    SilenceReason,
-    Language,
-);
+stored_enum! {
+    /// Where an approval stands.
+    pub enum ApprovalStatus {
+        /// The only status a decision may be claimed from.
+        Waiting,
+        /// Approved: run, running, or queued for the engine that runs it.
+        Approved,
+        Rejected,
+        Expired,
+    }
+}
+
+stored_enum! {
+    /// Where a decision came from. There is deliberately no variant for a model.
+    pub enum DecidedVia {
+        /// The approval queue in the app.
+        Ui,
+        /// A desktop notification's Approve / Reject button.
+        Notification,
+        Cli,
+        /// A rule decided (the `auto` policy, or expiry).
+        Policy,
+    }
+}
+
+stored_enum! {
+    /// SPEC §8: read-only tools never need confirmation, write tools are logged, high-risk
+    /// tools wait for the boss under the default policy.
+    pub enum Risk {
+        ReadOnly,
+        Write,
+        High,
+    }
+}
+
+stored_enum! {
+    /// What became of one logged tool call.
+    pub enum CallLogOutcome {
+        Ok,
+        Error,
+        Refused,
+        /// Filed as an approval.
+        WaitingApproval,
+    }
+}
+
+stored_enum! {
+    /// Where a task stands (SPEC §6 pending | resolved | failed, and escalated: done by its
+    /// owner but stopped on its way — a rework that repeats itself, a third rejection —
+    /// and waiting for the boss's decision, so it is not shown as finished).
+    #[derive(Default)]
+    pub enum TaskStatus {
+        #[default]
+        Pending,
+        Resolved,
+        Failed,
+        Escalated,
+    }
+}
+
+stored_enum! {
+    /// SPEC §6 task types.
+    #[derive(Default)]
+    pub enum TaskKind {
+        /// Done once; ages into urgency (5 / 15 / 30 min) until it is.
+        #[default]
+        Oneshot,
+        /// Ongoing work (watch the build, keep the docs current): no urgency.
+        LongRunning,
+        /// Waits for its condition; no urgency until then.
+        Conditional,
+    }
+}
+
+stored_enum! {
+    /// What a mailbox item is.
+    pub enum MailKind {
+        /// An employee reports a finished task, in its own words.
+        Report,
+        /// A task is overdue, or something needs the boss.
+        Escalation,
+        /// Today's budget is spent: work has stopped.
+        Budget,
+        Digest,
+        /// A meeting's minutes (SPEC §9).
+        Minutes,
+    }
+}
+
+stored_enum! {
+    /// Whether the boss has seen a mailbox item.
+    pub enum MailStatus {
+        Unread,
+        Read,
+        Archived,
+    }
+}
+
+stored_enum! {
+    /// Which memory an entry belongs to. A model may also write the camelCase form.
+    pub enum MemoryKind {
+        #[serde(alias = "longTerm")]
+        LongTerm,
+        #[serde(alias = "shortTerm")]
+        ShortTerm,
+    }
+}
+
+stored_enum! {
+    /// Who may read a memory entry (seed 001).
+    #[derive(Default)]
+    pub enum Visibility {
+        /// The owner only; the default, so nothing leaks unless someone chose to share it.
+        #[default]
+        Private,
+        /// The owner's department, or the requirement the entry is about.
+        Team,
+        /// The whole company.
+        Public,
+    }
+}
+
+stored_enum! {
+    /// SPEC §8: how much the boss must approve.
+    pub enum ApprovalPolicy {
+        Auto,
+        KeySteps,
+        Manual,
+    }
+}
+
+stored_enum! {
+    /// SPEC §8 employee state machine, plus `fired` for former staff.
+    pub enum EmployeeStatus {
+        Idle,
+        Receiving,
+        Planning,
+        Acting,
+        Reporting,
+        WaitingApproval,
+        Fired,
+    }
+}
+
+stored_enum! {
+    /// Where a secretary's action card stands.
+    pub enum ActionStatus {
+        Proposed,
+        Applied,
+        Cancelled,
+        Undone,
+        Failed,
+    }
+}
+
+stored_enum! {
+    /// How a meeting's moderator picks the next speaker.
+    #[derive(Default)]
+    pub enum Strategy {
+        /// A fixed order; everyone speaks once per round; closes after the rounds.
+        RoundRobin,
+        /// Addressed people first, then expertise, invitations and a consensus close.
+        #[default]
+        RuleBased,
+        /// A model picks; an invalid pick falls back to the rules.
+        ModelPicked,
+    }
+}
+
+stored_enum! {
+    /// Where a boss instruction (a trace) came from.
+    #[ts(rename = "Origin")]
+    pub enum TraceOrigin {
+        /// The boss wrote in a chat.
+        Chat,
+        /// The boss confirmed a secretary's action card.
+        Secretary,
+    }
+}
+
+stored_enum! {
+    /// Why a thought that wanted to speak stayed silent, or why there was no thought at all
+    /// (stored as the thought's `silenced_by`; the UI translates each).
+    pub enum SilenceReason {
+        /// A chat gate: the model rated the topic saturated.
+        Saturation,
+        /// A chat gate: the employee spoke in this chat too recently.
+        Cooldown,
+        /// A chat gate: the employee has used up its messages for the window.
+        AntiSpam,
+        /// Held back: every line spoke as someone else, even after one regeneration.
+        Identity,
+        /// Held back: every line repeated what the speaker had just said.
+        Repetition,
+        /// No thought: the model's answer was unreadable.
+        Malformed,
+        /// No thought: today's budget is spent.
+        Budget,
+        /// No thought: the model could not be reached (the thought's `reason` holds the error).
+        ModelError,
+    }
+}
+
+stored_enum! {
+    /// The UI and secretary language of a company.
+    pub enum Language {
+        #[sea_orm(string_value = "en")]
+        #[serde(rename = "en")]
+        En,
+        #[sea_orm(string_value = "zh-CN")]
+        #[serde(rename = "zh-CN")]
+        ZhCn,
+    }
+}
+
+stored_enum! {
+    /// Where a requirement stands on the board.
+    pub enum RequirementStatus {
+        /// Nobody owns it yet (its department was empty when it was opened).
+        Open,
+        InProgress,
+        /// Its work is done and only reviews are pending.
+        InReview,
+        /// Something in it went to the boss (a failed task, a third rejection, a rework
+        /// that repeats itself) and waits for their decision.
+        WaitingForBoss,
+        Done,
+        Cancelled,
+    }
+}
+
+stored_enum! {
+    /// What kind of decision a ruled question is (SPEC §9): the type decides who has
+    /// jurisdiction, and money, resources and external commitments are the boss's alone.
+    pub enum DecisionType {
+        Tech,
+        Ux,
+        Compliance,
+        Money,
+        Resources,
+        ExternalCommitment,
+        Other,
+    }
+}
+
+stored_enum! {
+    /// How a ruling came out.
+    pub enum RulingOutcome {
+        Approved,
+        Rejected,
+        /// Taken to the boss; the meeting goes on meanwhile.
+        Escalated,
+    }
+}
+
+stored_enum! {
+    /// What a model call is for; each purpose can be routed to its own model (seed 001).
+    pub enum Purpose {
+        Intent,
+        Thought,
+        Summary,
+        Report,
+        /// "Test connection" in settings and `cubicle-cli provider test`.
+        Test,
+        /// A one-off question (`cubicle-cli ask`).
+        Ask,
+    }
+}
+
+stored_enum! {
+    /// What a chat is for; its gate table follows from it (see [`ChatMode`]).
+    pub enum ChatKind {
+        /// A department's group chat.
+        Department,
+        /// A requirement's (project's) group chat.
+        Requirement,
+        Meeting,
+        /// The boss and one employee.
+        Boss,
+        /// Two employees.
+        Dm,
+        /// A group the boss put together.
+        Group,
+    }
+}
+
+stored_enum! {
+    /// Which gate table a chat follows (SPEC §4).
+    pub enum ChatMode {
+        /// Requirement (project) groups, meetings, and DMs by default: few, focused messages.
+        Work,
+        /// Department and social groups: more room for banter.
+        Casual,
+    }
+}

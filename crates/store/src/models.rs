@@ -7,6 +7,7 @@ use sea_orm::{
 };
 
 use crate::entity::{app_setting, cost_ledger, model_price, model_route, provider};
+use crate::enums::Purpose;
 
 // ---------- providers ----------
 
@@ -108,15 +109,13 @@ pub async fn list_routes(conn: &impl ConnectionTrait) -> Result<Vec<model_route:
 
 pub async fn find_route(
     conn: &impl ConnectionTrait,
-    purpose: &str,
+    purpose: Purpose,
 ) -> Result<Option<model_route::Model>, DbErr> {
-    model_route::Entity::find_by_id(purpose.to_owned())
-        .one(conn)
-        .await
+    model_route::Entity::find_by_id(purpose).one(conn).await
 }
 
-pub async fn delete_route(conn: &impl ConnectionTrait, purpose: &str) -> Result<(), DbErr> {
-    model_route::Entity::delete_by_id(purpose.to_owned())
+pub async fn delete_route(conn: &impl ConnectionTrait, purpose: Purpose) -> Result<(), DbErr> {
+    model_route::Entity::delete_by_id(purpose)
         .exec(conn)
         .await?;
     Ok(())

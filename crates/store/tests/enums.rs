@@ -54,6 +54,23 @@ macro_rules! each_enum {
         )
         .await;
         $f::<Language>(&["en", "zh-CN"], $($arg),*).await;
+        $f::<DecisionType>(
+            &["tech", "ux", "compliance", "money", "resources", "external_commitment", "other"],
+            $($arg),*
+        )
+        .await;
+        $f::<RulingOutcome>(&["approved", "rejected", "escalated"], $($arg),*).await;
+        $f::<Purpose>(
+            &["intent", "thought", "summary", "report", "test", "ask"],
+            $($arg),*
+        )
+        .await;
+        $f::<ChatKind>(
+            &["department", "requirement", "meeting", "boss", "dm", "group"],
+            $($arg),*
+        )
+        .await;
+        $f::<ChatMode>(&["work", "casual"], $($arg),*).await;
     }};
 }
 

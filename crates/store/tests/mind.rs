@@ -7,7 +7,7 @@
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use cubicle_migrations::{Migrator, MigratorTrait};
 use cubicle_store::entity::{chat, chat_member, chat_message, employee_state, memory, thought};
-use cubicle_store::enums::{MemoryKind, SilenceReason, Visibility};
+use cubicle_store::enums::{ChatKind, ChatMode, MemoryKind, SilenceReason, Visibility};
 use cubicle_store::{ConnectionTrait, Db, chat as cq, connect, mind};
 use sea_orm::ActiveValue::{NotSet, Set};
 use sea_orm::{ActiveEnum, EntityTrait, PaginatorTrait};
@@ -50,12 +50,12 @@ async fn seed(db: &Db) {
 }
 
 /// A chat made the way core makes them: new columns left to their defaults.
-async fn new_chat(db: &Db, kind: &str, members: &[i32]) -> chat::Model {
+async fn new_chat(db: &Db, kind: ChatKind, members: &[i32]) -> chat::Model {
     let c = cq::insert_chat(
         db,
         chat::ActiveModel {
             id: NotSet,
-            kind: Set(kind.into()),
+            kind: Set(kind),
             name: Set(format!("{kind} chat")),
             department_id: Set(None),
             created_at: Set(t0()),
@@ -216,7 +216,7 @@ async fn memories_are_filed_filtered_and_forgotten(db: &Db) {
     assert!(mind::memories(db, BOB).await.unwrap().is_empty());
 
     // A memory outlives its source chat; it goes with its employee.
-    let c = new_chat(db, "casual", &[CAROL]).await;
+    let c = new_chat(db, ChatKind::Group, &[CAROL]).await;
     let mut am = mem(CAROL, "long_term", "private", None, None, None);
     am.source_chat_id = Set(Some(c.id));
     let kept = mind::insert_memory(db, am).await.unwrap();
@@ -231,7 +231,7 @@ async fn memories_are_filed_filtered_and_forgotten(db: &Db) {
 
 async fn a_chat_summary_is_upserted(db: &Db) {
     seed(db).await;
-    let c = new_chat(db, "department", &[ALICE, BOB]).await;
+    let c = new_chat(db, ChatKind::Department, &[ALICE, BOB]).await;
     assert!(mind::chat_summary(db, c.id).await.unwrap().is_none());
     let first = mind::upsert_chat_summary(db, c.id, "They met.", 5, t0())
         .await
@@ -396,7 +396,7 @@ fn a_thought(employee: i32, chat_id: Option<i32>, n: i32) -> thought::ActiveMode
 
 async fn thoughts_come_back_newest_window_oldest_first(db: &Db) {
     seed(db).await;
-    let c = new_chat(db, "department", &[ALICE, BOB]).await;
+    let c = new_chat(db, ChatKind::Department, &[ALICE, BOB]).await;
     let mut t = Vec::new();
     for (n, (e, chat_id)) in [
         (ALICE, Some(c.id)),
@@ -443,20 +443,21 @@ async fn thoughts_come_back_newest_window_oldest_first(db: &Db) {
 
 async fn chats_are_found_by_members(db: &Db) {
     seed(db).await;
-    let group = new_chat(db, "department", &[ALICE, BOB]).await;
+    let group = new_chat(db, ChatKind::Department, &[ALICE, BOB]).await;
     assert_eq!(
-        group.mode, "casual",
+        group.mode,
+        ChatMode::Casual,
         "the column default fills a NotSet mode"
     );
     assert_eq!(
         (group.topic.clone(), group.boss_last_read_message_id),
         (None, None)
     );
-    let dm_ab = new_chat(db, "dm", &[ALICE, BOB]).await;
-    let _dm_abc = new_chat(db, "dm", &[ALICE, BOB, CAROL]).await;
-    let dm_ac = new_chat(db, "dm", &[CAROL, ALICE]).await;
-    let _boss_pair = new_chat(db, "boss", &[ALICE, BOB]).await;
-    let boss_a = new_chat(db, "boss", &[ALICE]).await;
+    let dm_ab = new_chat(db, ChatKind::Dm, &[ALICE, BOB]).await;
+    let _dm_abc = new_chat(db, ChatKind::Dm, &[ALICE, BOB, CAROL]).await;
+    let dm_ac = new_chat(db, ChatKind::Dm, &[CAROL, ALICE]).await;
+    let _boss_pair = new_chat(db, ChatKind::Boss, &[ALICE, BOB]).await;
+    let boss_a = new_chat(db, ChatKind::Boss, &[ALICE]).await;
 
     assert_eq!(
         cq::find_chat(db, dm_ab.id).await.unwrap(),
@@ -490,7 +491,12 @@ async fn chats_are_found_by_members(db: &Db) {
     );
     assert!(cq::chats_of_employee(db, 999).await.unwrap().is_empty());
 
-    assert_eq!(cq::set_chat_mode(db, dm_ab.id, "work").await.unwrap(), 1);
+    assert_eq!(
+        cq::set_chat_mode(db, dm_ab.id, ChatMode::Work)
+            .await
+            .unwrap(),
+        1
+    );
     assert_eq!(
         cq::set_chat_topic(db, dm_ab.id, Some("the login bug"))
             .await
@@ -499,8 +505,8 @@ async fn chats_are_found_by_members(db: &Db) {
     );
     let c = cq::find_chat(db, dm_ab.id).await.unwrap().unwrap();
     assert_eq!(
-        (c.mode.as_str(), c.topic.as_deref()),
-        ("work", Some("the login bug"))
+        (c.mode, c.topic.as_deref()),
+        (ChatMode::Work, Some("the login bug"))
     );
     cq::set_chat_topic(db, dm_ab.id, None).await.unwrap();
     assert_eq!(
@@ -511,8 +517,8 @@ async fn chats_are_found_by_members(db: &Db) {
 
 async fn messages_read_marks_and_unread_counts(db: &Db) {
     seed(db).await;
-    let g = new_chat(db, "department", &[ALICE, BOB]).await;
-    let empty = new_chat(db, "dm", &[ALICE, CAROL]).await;
+    let g = new_chat(db, ChatKind::Department, &[ALICE, BOB]).await;
+    let empty = new_chat(db, ChatKind::Dm, &[ALICE, CAROL]).await;
     let ms = Duration::milliseconds;
     let m1 = post(db, g.id, None, t0()).await;
     let m2 = post(db, g.id, Some(ALICE), t0() + ms(1000)).await;
@@ -605,9 +611,9 @@ async fn messages_read_marks_and_unread_counts(db: &Db) {
     );
 
     // Where there is something to read.
-    let dm_ab = new_chat(db, "dm", &[ALICE, BOB]).await;
+    let dm_ab = new_chat(db, ChatKind::Dm, &[ALICE, BOB]).await;
     post(db, dm_ab.id, Some(BOB), t0()).await;
-    let own = new_chat(db, "casual", &[ALICE]).await;
+    let own = new_chat(db, ChatKind::Group, &[ALICE]).await;
     post(db, own.id, Some(ALICE), t0()).await;
     assert_eq!(
         cq::chats_with_unread_for(db, ALICE).await.unwrap(),

@@ -1,9 +1,11 @@
 // Pure helpers of the meeting panel: the moderator's strategies, decision types and outcomes, the
 // links of an authorization chain, the moderator's notes, and how the decisions are ordered. No React here.
 import type { DecisionDto } from "../bindings/DecisionDto";
+import type { DecisionType as StoredDecisionType } from "../bindings/DecisionType";
 import type { Link } from "../bindings/Link";
 import type { MeetingViewDto } from "../bindings/MeetingViewDto";
 import type { Role } from "../bindings/Role";
+import type { RulingOutcome } from "../bindings/RulingOutcome";
 import type { Strategy } from "../bindings/Strategy";
 
 export const STRATEGIES = ["round_robin", "rule_based", "model_picked"] as const satisfies readonly Strategy[];
@@ -16,11 +18,11 @@ void allStrategies;
 void allRoles;
 
 /** DecisionDto.decisionType as the backend writes it (SPEC §9: who rules on what). */
-export const DECISION_TYPES = ["tech", "ux", "compliance", "money", "resources", "external_commitment", "other"] as const;
+export const DECISION_TYPES = ["tech", "ux", "compliance", "money", "resources", "external_commitment", "other"] as const satisfies readonly StoredDecisionType[];
 export type DecisionType = (typeof DECISION_TYPES)[number];
 
 /** DecisionDto.outcome. */
-export const DECISION_OUTCOMES = ["approved", "rejected", "escalated"] as const;
+export const DECISION_OUTCOMES = ["approved", "rejected", "escalated"] as const satisfies readonly RulingOutcome[];
 export type DecisionOutcome = (typeof DECISION_OUTCOMES)[number];
 
 /** DecisionDto.decidedByKind: a department lead by jurisdiction, a weighted vote, or the boss. */

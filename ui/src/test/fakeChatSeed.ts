@@ -133,6 +133,6 @@ export function meetingOf(chat: ChatDto, fields: Partial<MeetingViewDto> = {}): 
 
 /** A decision ruled in a meeting (by vote, approved) unless told otherwise. */
 export function decision(question: string, fields: Partial<DecisionDto> = {}): DecisionDto {
-  const base = { id: seedId(), question, decisionType: "other", outcome: "approved", decidedByKind: "vote", decidedByName: null };
+  const base = { id: seedId(), question, decisionType: "other" as const, outcome: "approved" as const, decidedByKind: "vote", decidedByName: null };
   return { ...base, status: "decided", authorizationChain: [], traceId: null, createdAt: CREATED, ...fields };
 }

@@ -30,7 +30,7 @@ use cubicle_core::AppCore;
 use cubicle_core::app::CoreOptions;
 use cubicle_core::clock::ManualClock;
 use cubicle_core::engine::{Engine, EngineConfig};
-use cubicle_core::gateway::{GatewayConfig, Purpose, start_of_day};
+use cubicle_core::gateway::{GatewayConfig, start_of_day};
 use cubicle_core::types::{Language, SaveProvider, SetBudget, SetPrice, SetRoute, SetupCompany};
 use serde::Serialize;
 
@@ -229,7 +229,7 @@ async fn connect(core: &AppCore, base_url: String, price: (f64, f64)) -> Result<
             output_per_mtok: price.1,
         })
         .await?;
-    for purpose in Purpose::ROUTABLE {
+    for purpose in cubicle_core::gateway::ROUTABLE {
         core.providers
             .set_route(SetRoute {
                 purpose,

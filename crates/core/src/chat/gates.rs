@@ -3,52 +3,28 @@
 //! chat cannot turn into a flood, whatever the model says. The model's own saturation
 //! score can force silence too, because a topic it calls exhausted rarely needs more.
 
+use crate::chat::ChatKind;
 use chrono::{DateTime, TimeDelta, Utc};
-use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
 /// Which gate table a chat follows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum ChatMode {
-    /// Requirement (project) groups, meetings, and DMs by default: few, focused messages.
-    Work,
-    /// Department and social groups: more room for banter.
-    Casual,
+pub use cubicle_store::enums::ChatMode;
+
+/// The mode of a chat of `kind`: department groups are casual, everything else is work,
+/// the stricter table, so a new kind can never open the floodgates.
+pub fn mode_for(kind: ChatKind) -> ChatMode {
+    match kind {
+        ChatKind::Department => ChatMode::Casual,
+        ChatKind::Requirement
+        | ChatKind::Meeting
+        | ChatKind::Boss
+        | ChatKind::Dm
+        | ChatKind::Group => ChatMode::Work,
+    }
 }
 
-impl ChatMode {
-    /// The mode of a chat by its stored kind. Unknown kinds are treated as work, the
-    /// stricter table, so a new kind can never open the floodgates.
-    pub fn for_chat_kind(kind: &str) -> ChatMode {
-        match kind.trim().to_ascii_lowercase().as_str() {
-            "department" | "casual" | "social" => ChatMode::Casual,
-            // "requirement", "meeting", "dm", "boss" and anything new.
-            _ => ChatMode::Work,
-        }
-    }
-
-    /// A DM follows the kind of the chat it was started from (SPEC §4), work when unknown.
-    /// The mode as a chat row stores it (`work` or `casual`); anything else is casual.
-    pub fn of_stored(mode: &str) -> ChatMode {
-        if mode == "work" {
-            ChatMode::Work
-        } else {
-            ChatMode::Casual
-        }
-    }
-
-    pub fn for_dm_from(origin_kind: Option<&str>) -> ChatMode {
-        origin_kind.map_or(ChatMode::Work, ChatMode::for_chat_kind)
-    }
-
-    /// The snake_case name, as serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ChatMode::Work => "work",
-            ChatMode::Casual => "casual",
-        }
-    }
+/// A DM follows the kind of the chat it was started from (SPEC §4), work when unknown.
+pub fn mode_for_dm_from(origin: Option<ChatKind>) -> ChatMode {
+    origin.map_or(ChatMode::Work, mode_for)
 }
 
 /// Why a message the model wanted to post was held back: the gates answer with the
@@ -165,15 +141,25 @@ mod tests {
 
     #[test]
     fn chat_kinds_map_to_modes() {
-        for k in ["requirement", "meeting", "dm", "boss", "whatever", ""] {
-            assert_eq!(ChatMode::for_chat_kind(k), ChatMode::Work, "{k}");
+        for k in [
+            ChatKind::Requirement,
+            ChatKind::Meeting,
+            ChatKind::Dm,
+            ChatKind::Boss,
+            ChatKind::Group,
+        ] {
+            assert_eq!(mode_for(k), ChatMode::Work, "{k}");
         }
-        for k in ["department", "casual", "social", "Department"] {
-            assert_eq!(ChatMode::for_chat_kind(k), ChatMode::Casual, "{k}");
-        }
-        assert_eq!(ChatMode::for_dm_from(None), ChatMode::Work);
-        assert_eq!(ChatMode::for_dm_from(Some("department")), ChatMode::Casual);
-        assert_eq!(ChatMode::for_dm_from(Some("requirement")), ChatMode::Work);
+        assert_eq!(mode_for(ChatKind::Department), ChatMode::Casual);
+        assert_eq!(mode_for_dm_from(None), ChatMode::Work);
+        assert_eq!(
+            mode_for_dm_from(Some(ChatKind::Department)),
+            ChatMode::Casual
+        );
+        assert_eq!(
+            mode_for_dm_from(Some(ChatKind::Requirement)),
+            ChatMode::Work
+        );
     }
 
     #[test]
@@ -189,7 +175,10 @@ mod tests {
             );
         }
         for m in [ChatMode::Work, ChatMode::Casual] {
-            assert_eq!(serde_json::to_value(m).unwrap(), m.as_str());
+            assert_eq!(
+                serde_json::to_value(m).unwrap(),
+                sea_orm::ActiveEnum::to_value(&m)
+            );
         }
     }
 

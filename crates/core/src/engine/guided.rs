@@ -22,6 +22,7 @@ use cubicle_store::{DbErr, chat as cq, org as oq};
 use super::pending::{self, Plan};
 use super::think::{Outgoing, Target, ThinkOutcome, plan_posts};
 use super::{Engine, Focus};
+use crate::chat::ChatKind;
 use crate::chat::polling::Mood;
 use crate::gateway::{CallContext, GatewayError, Purpose, Route};
 use crate::mind::clean_chat_message;
@@ -174,7 +175,7 @@ pub(super) async fn think(engine: &Engine, w: Wakeup) -> Result<ThinkOutcome, Db
 }
 
 fn is_private(chat: &chat::Model) -> bool {
-    matches!(chat.kind.as_str(), "dm" | "boss")
+    matches!(chat.kind, ChatKind::Dm | ChatKind::Boss)
 }
 
 async fn next_step(cx: &Ctx<'_>) -> Result<Option<Step>, DbErr> {
@@ -212,9 +213,9 @@ async fn next_step(cx: &Ctx<'_>) -> Result<Option<Step>, DbErr> {
     let Some(newest) = unread.last() else {
         return Ok(None);
     };
-    Ok(Some(match w.chat.kind.as_str() {
-        "boss" if newest.sender_kind == "boss" => Step::TaskOrReply,
-        "boss" | "dm" => Step::Reply,
+    Ok(Some(match w.chat.kind {
+        ChatKind::Boss if newest.sender_kind == "boss" => Step::TaskOrReply,
+        ChatKind::Boss | ChatKind::Dm => Step::Reply,
         _ if unread.iter().any(|m| addresses(m, &w.me)) => Step::Reply,
         _ => Step::MaybeReply,
     }))
@@ -401,7 +402,7 @@ async fn deliver(
     let names: Vec<&str> = inputs.iter().map(|(n, _)| n.as_str()).collect();
     // A document answers the woken chat's news only when that chat is where the
     // colleagues' answers came in.
-    let consumed = is_private(&cx.w.chat) && cx.w.chat.kind == "dm";
+    let consumed = is_private(&cx.w.chat) && cx.w.chat.kind == ChatKind::Dm;
     Ok(Draft {
         note: if names.is_empty() {
             format!("Wrote the deliverable of task #{}.", task.id)

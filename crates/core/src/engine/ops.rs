@@ -10,6 +10,7 @@ use serde_json::json;
 
 use super::Engine;
 use super::plan::{self, MemoryPlan, TaskPlan, find_by_name};
+use crate::chat::ChatKind;
 use crate::mailbox::{MailKind, NewMail};
 use crate::mind::memory_rules::{self, MemoryKind, Visibility};
 use crate::mind::minds::NewMemory;
@@ -475,7 +476,7 @@ async fn report_target(
     if !to.trim().starts_with('#')
         && let Some(other) = find_by_name(staff, &bare).filter(|id| *id != me.id)
     {
-        let mode = crate::chat::gates::ChatMode::for_dm_from(Some(&here.kind));
+        let mode = crate::chat::gates::mode_for_dm_from(Some(here.kind));
         return Ok(match core.chats.dm_from(me.id, other, mode).await {
             Ok(dm) => Some(format!("chat:{}", dm.id)),
             Err(e) => {
@@ -487,7 +488,7 @@ async fn report_target(
     Ok(cubicle_store::chat::chats_of_employee(&core.db, me.id)
         .await?
         .into_iter()
-        .find(|c| c.name.to_lowercase() == bare && !matches!(c.kind.as_str(), "dm" | "boss"))
+        .find(|c| c.name.to_lowercase() == bare && !matches!(c.kind, ChatKind::Dm | ChatKind::Boss))
         .map(|c| format!("chat:{}", c.id)))
 }
 

@@ -10,6 +10,7 @@ use serde_json::json;
 
 use super::pending::{self, Plan};
 use super::{Engine, Focus};
+use crate::chat::ChatKind;
 use crate::chat::gates;
 use crate::chat::gates::SilenceReason;
 use crate::chat::polling::Mood;
@@ -397,7 +398,7 @@ struct Said<'a> {
 /// (SPEC §10: a kill from here on is replayed at the next start, never applied twice;
 /// before here the chat is still unread and it simply thinks again).
 async fn settle(engine: &Engine, w: &Woken, said: Said<'_>) -> Result<ThinkOutcome, DbErr> {
-    let is_dm = matches!(w.chat.kind.as_str(), "dm" | "boss");
+    let is_dm = matches!(w.chat.kind, ChatKind::Dm | ChatKind::Boss);
     let t = said.thought;
     let mood = Mood::from_answer(t.interest_level, t.topic_saturation, is_dm);
     let (posts, silenced_by, repetitions) =

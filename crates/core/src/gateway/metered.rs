@@ -259,7 +259,7 @@ pub(super) async fn record_attempt(
         at: Set(shared.clock.now()),
         trace_id: Set(ctx.trace_id.clone()),
         employee_id: Set(ctx.employee_id),
-        purpose: Set(ctx.purpose.as_str().to_owned()),
+        purpose: Set(ctx.purpose),
         provider_id: Set(ticket.route.provider_id.clone()),
         model: Set(ticket.route.model.clone()),
         attempt: Set(attempt.n),

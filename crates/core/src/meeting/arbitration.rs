@@ -9,104 +9,70 @@ use ts_rs::TS;
 
 use super::moderator::mentions_keyword;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum DecisionType {
-    Tech,
-    Ux,
-    Compliance,
-    Money,
-    Resources,
-    ExternalCommitment,
-    Other,
+/// What kind of decision a question is.
+pub use cubicle_store::enums::DecisionType;
+
+/// How a ruling came out.
+pub use cubicle_store::enums::RulingOutcome as Outcome;
+
+/// The type in words for the boss, in the company's language (the stored name is
+/// an identifier, never shown in Chinese text).
+pub fn type_label(t: DecisionType, zh: bool) -> &'static str {
+    match (t, zh) {
+        (DecisionType::Tech, false) => "technical",
+        (DecisionType::Ux, false) => "design",
+        (DecisionType::Compliance, false) => "compliance",
+        (DecisionType::Money, false) => "money",
+        (DecisionType::Resources, false) => "resources",
+        (DecisionType::ExternalCommitment, false) => "external commitment",
+        (DecisionType::Other, false) => "general",
+        (DecisionType::Tech, true) => "技术",
+        (DecisionType::Ux, true) => "设计",
+        (DecisionType::Compliance, true) => "合规",
+        (DecisionType::Money, true) => "资金",
+        (DecisionType::Resources, true) => "资源",
+        (DecisionType::ExternalCommitment, true) => "对外承诺",
+        (DecisionType::Other, true) => "一般",
+    }
 }
 
-impl DecisionType {
-    pub const ALL: [DecisionType; 7] = [
-        DecisionType::Tech,
-        DecisionType::Ux,
-        DecisionType::Compliance,
-        DecisionType::Money,
-        DecisionType::Resources,
-        DecisionType::ExternalCommitment,
-        DecisionType::Other,
-    ];
+/// SPEC §9: money, resources and external commitments are the boss's alone.
+pub fn goes_to_boss(t: DecisionType) -> bool {
+    matches!(
+        t,
+        DecisionType::Money | DecisionType::Resources | DecisionType::ExternalCommitment
+    )
+}
 
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DecisionType::Tech => "tech",
-            DecisionType::Ux => "ux",
-            DecisionType::Compliance => "compliance",
-            DecisionType::Money => "money",
-            DecisionType::Resources => "resources",
-            DecisionType::ExternalCommitment => "external_commitment",
-            DecisionType::Other => "other",
-        }
+/// Words of a question of type `t` (en + zh). Checked in [`classify`]'s order.
+fn keywords(t: DecisionType) -> &'static [&'static str] {
+    match t {
+        DecisionType::Money => MONEY_WORDS,
+        DecisionType::ExternalCommitment => EXTERNAL_COMMITMENT_WORDS,
+        DecisionType::Resources => RESOURCES_WORDS,
+        DecisionType::Compliance => COMPLIANCE_WORDS,
+        DecisionType::Ux => UX_WORDS,
+        DecisionType::Tech => TECH_WORDS,
+        DecisionType::Other => &[],
     }
+}
 
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.as_str() == s)
-    }
-
-    /// The type in words for the boss, in the company's language (the stored name is
-    /// an identifier, never shown in Chinese text).
-    pub fn label(self, zh: bool) -> &'static str {
-        match (self, zh) {
-            (DecisionType::Tech, false) => "technical",
-            (DecisionType::Ux, false) => "design",
-            (DecisionType::Compliance, false) => "compliance",
-            (DecisionType::Money, false) => "money",
-            (DecisionType::Resources, false) => "resources",
-            (DecisionType::ExternalCommitment, false) => "external commitment",
-            (DecisionType::Other, false) => "general",
-            (DecisionType::Tech, true) => "技术",
-            (DecisionType::Ux, true) => "设计",
-            (DecisionType::Compliance, true) => "合规",
-            (DecisionType::Money, true) => "资金",
-            (DecisionType::Resources, true) => "资源",
-            (DecisionType::ExternalCommitment, true) => "对外承诺",
-            (DecisionType::Other, true) => "一般",
-        }
-    }
-
-    /// SPEC §9: money, resources and external commitments are the boss's alone.
-    pub fn goes_to_boss(self) -> bool {
-        matches!(
-            self,
-            DecisionType::Money | DecisionType::Resources | DecisionType::ExternalCommitment
-        )
-    }
-
-    /// Words of a question of this type (en + zh). Checked in [`classify`]'s order.
-    fn keywords(self) -> &'static [&'static str] {
-        match self {
-            DecisionType::Money => MONEY_WORDS,
-            DecisionType::ExternalCommitment => EXTERNAL_COMMITMENT_WORDS,
-            DecisionType::Resources => RESOURCES_WORDS,
-            DecisionType::Compliance => COMPLIANCE_WORDS,
-            DecisionType::Ux => UX_WORDS,
-            DecisionType::Tech => TECH_WORDS,
-            DecisionType::Other => &[],
-        }
-    }
-
-    /// The department a lead with jurisdiction heads (by name or title words).
-    fn jurisdiction(self) -> &'static [&'static str] {
-        match self {
-            DecisionType::Tech => &[
-                "engineering",
-                "tech",
-                "technology",
-                "development",
-                "r&d",
-                "研发",
-                "技术",
-                "工程",
-            ],
-            DecisionType::Ux => &["design", "ux", "ui", "设计", "体验"],
-            DecisionType::Compliance => &["legal", "compliance", "法务", "合规"],
-            _ => &[],
-        }
+/// The department a lead with jurisdiction over `t` heads (by name or title words).
+fn jurisdiction_words(t: DecisionType) -> &'static [&'static str] {
+    match t {
+        DecisionType::Tech => &[
+            "engineering",
+            "tech",
+            "technology",
+            "development",
+            "r&d",
+            "研发",
+            "技术",
+            "工程",
+        ],
+        DecisionType::Ux => &["design", "ux", "ui", "设计", "体验"],
+        DecisionType::Compliance => &["legal", "compliance", "法务", "合规"],
+        _ => &[],
     }
 }
 
@@ -123,7 +89,7 @@ pub fn classify(question: &str) -> DecisionType {
     ];
     ORDER
         .into_iter()
-        .find(|t| t.keywords().iter().any(|k| hit(question, k)))
+        .find(|t| keywords(*t).iter().any(|k| hit(question, k)))
         .unwrap_or(DecisionType::Other)
 }
 
@@ -304,40 +270,15 @@ pub struct Position {
     pub proposer: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    Approved,
-    Rejected,
-    /// Taken to the boss; the meeting goes on meanwhile.
-    Escalated,
-}
-
-impl Outcome {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Approved => "approved",
-            Outcome::Rejected => "rejected",
-            Outcome::Escalated => "escalated",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        [Outcome::Approved, Outcome::Rejected, Outcome::Escalated]
-            .into_iter()
-            .find(|o| o.as_str() == s)
-    }
-
-    /// The outcome in words for the boss, in the company's language.
-    pub fn label(self, zh: bool) -> &'static str {
-        match (self, zh) {
-            (Outcome::Approved, false) => "approved",
-            (Outcome::Rejected, false) => "rejected",
-            (Outcome::Escalated, false) => "taken to the boss",
-            (Outcome::Approved, true) => "通过",
-            (Outcome::Rejected, true) => "不通过",
-            (Outcome::Escalated, true) => "已转交老板",
-        }
+/// The outcome in words for the boss, in the company's language.
+pub fn outcome_label(o: Outcome, zh: bool) -> &'static str {
+    match (o, zh) {
+        (Outcome::Approved, false) => "approved",
+        (Outcome::Rejected, false) => "rejected",
+        (Outcome::Escalated, false) => "taken to the boss",
+        (Outcome::Approved, true) => "通过",
+        (Outcome::Rejected, true) => "不通过",
+        (Outcome::Escalated, true) => "已转交老板",
     }
 }
 
@@ -428,7 +369,7 @@ pub fn weight(p: &Person, t: DecisionType, question: &str) -> f64 {
     if p.is_lead || LEADING.iter().any(|k| hit(&p.title, k)) {
         w += 1.0;
     }
-    let domain = t.keywords();
+    let domain = keywords(t);
     if p.expertise
         .iter()
         .any(|k| hit(question, k) || domain.contains(&k.as_str()))
@@ -441,7 +382,7 @@ pub fn weight(p: &Person, t: DecisionType, question: &str) -> f64 {
 /// The lead with jurisdiction over `t`: the lead of a department named for it, else
 /// someone whose title leads it ("Engineering Lead", "设计主管").
 pub fn jurisdiction(t: DecisionType, people: &[Person]) -> Option<&Person> {
-    let words = t.jurisdiction();
+    let words = jurisdiction_words(t);
     if words.is_empty() {
         return None;
     }
@@ -461,12 +402,25 @@ pub fn jurisdiction(t: DecisionType, people: &[Person]) -> Option<&Person> {
 /// keeps the status quo: rejected).
 pub fn arbitrate(question: &str, positions: &[Position], people: &[Person]) -> Ruling {
     let t = classify(question);
-    let person = |id: i32| people.iter().find(|p| p.id == id);
-    let name = |id: i32| person(id).map_or_else(|| format!("#{id}"), |p| p.name.clone());
-    let mut chain: Vec<Link> = positions
+    let mut chain = stated_positions(positions, people);
+    if goes_to_boss(t) {
+        return escalate_to_boss(t, chain);
+    }
+    if let Some(ruling) = lead_decides(t, positions, people, &mut chain) {
+        return ruling;
+    }
+    weighted_vote(t, question, positions, people, chain)
+}
+
+/// One link per position, as it was stated in the meeting.
+fn stated_positions(positions: &[Position], people: &[Person]) -> Vec<Link> {
+    positions
         .iter()
         .map(|pos| Link {
-            who: name(pos.employee_id),
+            who: people
+                .iter()
+                .find(|p| p.id == pos.employee_id)
+                .map_or_else(|| format!("#{}", pos.employee_id), |p| p.name.clone()),
             employee_id: Some(pos.employee_id),
             role: match (pos.proposer, pos.stance) {
                 (true, _) => Role::Proposed,
@@ -476,55 +430,74 @@ pub fn arbitrate(question: &str, positions: &[Position], people: &[Person]) -> R
             rule: "stated in the meeting".into(),
             weight: None,
         })
-        .collect();
-    if t.goes_to_boss() {
-        chain.push(Link {
-            who: "secretary".into(),
-            employee_id: None,
-            role: Role::Escalated,
-            rule: format!("{} decisions belong to the boss", t.as_str()),
-            weight: None,
-        });
-        return Ruling {
-            decision_type: t,
-            decided_by: DecidedBy::Boss,
-            outcome: Outcome::Escalated,
-            authorization_chain: chain,
-        };
+        .collect()
+}
+
+/// The boss's types go to the boss, whatever the room thinks.
+fn escalate_to_boss(t: DecisionType, mut chain: Vec<Link>) -> Ruling {
+    chain.push(Link {
+        who: "secretary".into(),
+        employee_id: None,
+        role: Role::Escalated,
+        rule: format!("{t} decisions belong to the boss"),
+        weight: None,
+    });
+    Ruling {
+        decision_type: t,
+        decided_by: DecidedBy::Boss,
+        outcome: Outcome::Escalated,
+        authorization_chain: chain,
     }
-    if let Some(lead) = jurisdiction(t, people)
-        && let Some(pos) = positions.iter().find(|p| p.employee_id == lead.id)
-    {
-        let outcome = match pos.stance {
-            Stance::Support => Outcome::Approved,
-            Stance::Oppose => Outcome::Rejected,
-        };
-        chain.push(Link {
-            who: lead.name.clone(),
-            employee_id: Some(lead.id),
-            role: Role::Decided,
-            rule: format!(
-                "jurisdiction: {} questions go to {}",
-                t.as_str(),
-                lead_of(t)
-            ),
-            weight: None,
-        });
-        return Ruling {
-            decision_type: t,
-            decided_by: DecidedBy::Lead {
-                employee_id: lead.id,
-            },
-            outcome,
-            authorization_chain: chain,
-        };
-    }
+}
+
+/// The lead with jurisdiction decides, when they took a position; `chain` is taken
+/// into the ruling only then.
+fn lead_decides(
+    t: DecisionType,
+    positions: &[Position],
+    people: &[Person],
+    chain: &mut Vec<Link>,
+) -> Option<Ruling> {
+    let lead = jurisdiction(t, people)?;
+    let pos = positions.iter().find(|p| p.employee_id == lead.id)?;
+    let outcome = match pos.stance {
+        Stance::Support => Outcome::Approved,
+        Stance::Oppose => Outcome::Rejected,
+    };
+    chain.push(Link {
+        who: lead.name.clone(),
+        employee_id: Some(lead.id),
+        role: Role::Decided,
+        rule: format!("jurisdiction: {} questions go to {}", t, lead_of(t)),
+        weight: None,
+    });
+    Some(Ruling {
+        decision_type: t,
+        decided_by: DecidedBy::Lead {
+            employee_id: lead.id,
+        },
+        outcome,
+        authorization_chain: std::mem::take(chain),
+    })
+}
+
+/// The weighted vote of everyone who took a position; a tie keeps the status quo.
+fn weighted_vote(
+    t: DecisionType,
+    question: &str,
+    positions: &[Position],
+    people: &[Person],
+    mut chain: Vec<Link>,
+) -> Ruling {
     let mut tally = Tally {
         support: 0.0,
         oppose: 0.0,
     };
     for (pos, link) in positions.iter().zip(chain.iter_mut()) {
-        let w = person(pos.employee_id).map_or(1.0, |p| weight(p, t, question));
+        let w = people
+            .iter()
+            .find(|p| p.id == pos.employee_id)
+            .map_or(1.0, |p| weight(p, t, question));
         link.weight = Some(w);
         link.rule = "weighted vote (seniority, lead, expertise)".into();
         match pos.stance {
@@ -543,7 +516,7 @@ pub fn arbitrate(question: &str, positions: &[Position], people: &[Person]) -> R
         role: Role::Decided,
         rule: format!(
             "weighted vote within {}: {:.1} for, {:.1} against{}",
-            t.as_str(),
+            t,
             tally.support,
             tally.oppose,
             if tally.support == tally.oppose {

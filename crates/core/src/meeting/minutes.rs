@@ -7,7 +7,7 @@ use cubicle_store::entity::{decision, meeting};
 use cubicle_store::{DbErr, chat as cq, meeting as q, org as oq};
 use serde::Deserialize;
 
-use super::arbitration::{DecisionType, Outcome};
+use super::arbitration::{outcome_label, type_label};
 use super::{MINUTES_IMPORTANCE, Meetings};
 use crate::gateway::{CallContext, Purpose};
 use crate::mailbox::{MailKind, NewMail};
@@ -186,21 +186,27 @@ pub fn extractive_minutes(
 pub fn decision_lines(decisions: &[decision::Model], zh: bool) -> String {
     let mut out = String::new();
     for d in decisions {
-        let kind = DecisionType::parse(&d.decision_type).unwrap_or(DecisionType::Other);
-        let outcome = Outcome::parse(&d.outcome).map_or(d.outcome.as_str(), |o| o.label(zh));
+        let kind = d.decision_type;
+        let outcome = outcome_label(d.outcome, zh);
         let line = match (zh, d.status.as_str()) {
-            (true, "escalated") => format!("待老板决定（{}）：{}\n", kind.label(true), d.question),
-            (true, _) => format!("裁定（{}）：{} → {outcome}\n", kind.label(true), d.question),
+            (true, "escalated") => {
+                format!("待老板决定（{}）：{}\n", type_label(kind, true), d.question)
+            }
+            (true, _) => format!(
+                "裁定（{}）：{} → {outcome}\n",
+                type_label(kind, true),
+                d.question
+            ),
             (false, "escalated") => {
                 format!(
                     "For the boss to decide ({}): {}\n",
-                    kind.label(false),
+                    type_label(kind, false),
                     d.question
                 )
             }
             (false, _) => format!(
                 "Ruled ({}): {} → {outcome}\n",
-                kind.label(false),
+                type_label(kind, false),
                 d.question
             ),
         };
@@ -217,16 +223,17 @@ struct MinutesReply {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::meeting::arbitration::{DecisionType, Outcome};
 
-    fn decided(question: &str, status: &str, outcome: &str) -> decision::Model {
+    fn decided(question: &str, status: &str, outcome: Outcome) -> decision::Model {
         decision::Model {
             id: 1,
             meeting_id: None,
             chat_id: None,
             trace_id: None,
             question: question.into(),
-            decision_type: "tech".into(),
-            outcome: outcome.into(),
+            decision_type: DecisionType::Tech,
+            outcome,
             decided_by_kind: "lead".into(),
             decided_by_employee_id: None,
             status: status.into(),
@@ -245,8 +252,8 @@ mod tests {
             ("Bob".to_owned(), "要不要买压测服务？先问老板。".to_owned()),
         ];
         let decisions = [
-            decided("Move to GraphQL?", "decided", "rejected"),
-            decided("Spend $5,000?", "escalated", "escalated"),
+            decided("Move to GraphQL?", "decided", Outcome::Rejected),
+            decided("Spend $5,000?", "escalated", Outcome::Escalated),
         ];
         assert_eq!(
             extractive_minutes("API", &said, &decisions, false),

@@ -186,6 +186,8 @@ fn round_robin(present: &[&Participant], history: &[Turn], limits: &Limits) -> M
     }
 }
 
+/// Addressed people first, then an outsider whose expertise nobody present covers, then
+/// the best expertise match; closes on consensus.
 fn rule_based(
     topic: &str,
     participants: &[Participant],
@@ -204,38 +206,55 @@ fn rule_based(
         .copied()
         .filter(|p| Some(p.id) != last || present.len() == 1)
         .collect();
-    // Someone addressed by name in the last turn answers; a named outsider is invited.
-    if let Some(t) = last_turn {
-        if let Some(p) = eligible
-            .iter()
-            .find(|p| Some(p.id) != t.speaker_id && addressed(&t.text, &p.name))
-        {
-            return Move::Speak {
-                employee_id: p.id,
-                reason: format!("{} was addressed by name in the last turn", p.name),
-            };
-        }
-        let named: Vec<&Participant> = candidates
-            .iter()
-            .copied()
-            .filter(|p| addressed(&t.text, &p.name))
-            .collect();
-        if !named.is_empty() {
-            return Move::Invite {
-                employee_ids: named.iter().map(|p| p.id).collect(),
-                reason: format!("{} was named but is not in the meeting", names(&named)),
-            };
-        }
+    if let Some(m) = last_turn.and_then(|t| answer_the_addressed(t, &eligible, &candidates)) {
+        return m;
     }
     let subject = last_turn.map_or(topic, |t| t.text.as_str());
-    // A keyword of the last turn that nobody present covers but an outsider does.
+    if let Some(m) = invite_missing_expertise(subject, &present, &candidates) {
+        return m;
+    }
+    best_match(topic, subject, &eligible, history)
+}
+
+/// Someone addressed by name in the last turn answers; a named outsider is invited.
+fn answer_the_addressed(
+    last_turn: &Turn,
+    eligible: &[&Participant],
+    candidates: &[&Participant],
+) -> Option<Move> {
+    if let Some(p) = eligible
+        .iter()
+        .find(|p| Some(p.id) != last_turn.speaker_id && addressed(&last_turn.text, &p.name))
+    {
+        return Some(Move::Speak {
+            employee_id: p.id,
+            reason: format!("{} was addressed by name in the last turn", p.name),
+        });
+    }
+    let named: Vec<&Participant> = candidates
+        .iter()
+        .copied()
+        .filter(|p| addressed(&last_turn.text, &p.name))
+        .collect();
+    (!named.is_empty()).then(|| Move::Invite {
+        employee_ids: named.iter().map(|p| p.id).collect(),
+        reason: format!("{} was named but is not in the meeting", names(&named)),
+    })
+}
+
+/// Invites whoever covers a keyword of `subject` that nobody present covers.
+fn invite_missing_expertise(
+    subject: &str,
+    present: &[&Participant],
+    candidates: &[&Participant],
+) -> Option<Move> {
     let covered: HashSet<&str> = present
         .iter()
         .flat_map(|p| p.expertise.iter().map(String::as_str))
         .collect();
     let mut invite: Vec<&Participant> = Vec::new();
     let mut missing: Vec<&str> = Vec::new();
-    for c in &candidates {
+    for c in candidates {
         for k in &c.expertise {
             if !covered.contains(k.as_str()) && mentions_keyword(subject, k) {
                 if !invite.iter().any(|p| p.id == c.id) {
@@ -247,57 +266,56 @@ fn rule_based(
             }
         }
     }
-    if !invite.is_empty() {
-        return Move::Invite {
-            employee_ids: invite.iter().map(|p| p.id).collect(),
-            reason: format!(
-                "nobody present covers {}; {} does",
-                missing.join(", "),
-                names(&invite)
-            ),
-        };
-    }
-    // The best expertise match for the last turn (and the topic), then who spoke least.
+    (!invite.is_empty()).then(|| Move::Invite {
+        employee_ids: invite.iter().map(|p| p.id).collect(),
+        reason: format!(
+            "nobody present covers {}; {} does",
+            missing.join(", "),
+            names(&invite)
+        ),
+    })
+}
+
+/// The best expertise match for the last turn (and the topic), then who spoke least.
+fn best_match(topic: &str, subject: &str, eligible: &[&Participant], history: &[Turn]) -> Move {
     let score = |p: &Participant| matches(subject, p) * 2 + matches(topic, p);
     let mut best: Option<&Participant> = None;
-    for p in &eligible {
+    for p in eligible {
         let key = (score(p), std::cmp::Reverse(turns_of(history, p.id)));
         // Strictly better only: among equals the first in the room's order wins.
         if best.is_none_or(|b| key > (score(b), std::cmp::Reverse(turns_of(history, b.id)))) {
             best = Some(p);
         }
     }
-    match best {
-        Some(p) => {
-            let reason = if score(p) > 0 {
-                let hits: Vec<&str> = p
-                    .expertise
-                    .iter()
-                    .filter(|k| mentions_keyword(subject, k) || mentions_keyword(topic, k))
-                    .map(String::as_str)
-                    .collect();
-                format!(
-                    "{}'s expertise ({}) best matches the discussion, and {} has spoken {} times",
-                    p.name,
-                    hits.join(", "),
-                    p.name,
-                    turns_of(history, p.id)
-                )
-            } else {
-                format!(
-                    "no expertise stands out, so {} who has spoken least ({} times) goes next",
-                    p.name,
-                    turns_of(history, p.id)
-                )
-            };
-            Move::Speak {
-                employee_id: p.id,
-                reason,
-            }
-        }
-        None => Move::Close {
+    let Some(p) = best else {
+        return Move::Close {
             reason: "nobody is left to speak".into(),
-        },
+        };
+    };
+    let reason = if score(p) > 0 {
+        let hits: Vec<&str> = p
+            .expertise
+            .iter()
+            .filter(|k| mentions_keyword(subject, k) || mentions_keyword(topic, k))
+            .map(String::as_str)
+            .collect();
+        format!(
+            "{}'s expertise ({}) best matches the discussion, and {} has spoken {} times",
+            p.name,
+            hits.join(", "),
+            p.name,
+            turns_of(history, p.id)
+        )
+    } else {
+        format!(
+            "no expertise stands out, so {} who has spoken least ({} times) goes next",
+            p.name,
+            turns_of(history, p.id)
+        )
+    };
+    Move::Speak {
+        employee_id: p.id,
+        reason,
     }
 }
 

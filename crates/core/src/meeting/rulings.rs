@@ -4,11 +4,11 @@
 //! the secretary, the boss's proxy — files the boss's questions to the mailbox while the
 //! meeting goes on.
 
-use cubicle_store::entity::{chat_message, decision};
+use cubicle_store::entity::{chat_message, decision, meeting};
 use cubicle_store::{DbErr, chat as cq, meeting as q, org as oq};
 use sea_orm::ActiveValue::{NotSet, Set};
 
-use super::arbitration::{self, Outcome, Person, Position, Stance};
+use super::arbitration::{self, Outcome, Person, Position, Ruling, Stance};
 use super::{Decided, Meetings, moderator, skills};
 use crate::mailbox::{MailKind, NewMail};
 
@@ -27,35 +27,51 @@ impl Meetings {
             return Ok(None);
         }
         let text = message.text.trim();
-        let t = arbitration::classify(text);
-        if t.goes_to_boss() && raises_question(text) {
-            let asked = q::decisions_in_chat(&self.db, message.chat_id)
-                .await?
-                .iter()
-                .any(|d| d.question == text);
-            if asked {
-                return Ok(None);
-            }
-            let positions = [Position {
-                employee_id: speaker,
-                stance: Stance::Support,
-                proposer: true,
-            }];
-            return self
-                .arbitrate(
-                    Some(message.chat_id),
-                    text,
-                    &positions,
-                    message.trace_id.clone(),
-                )
-                .await
-                .map(Some);
+        if arbitration::goes_to_boss(arbitration::classify(text)) && raises_question(text) {
+            return self.escalate_boss_question(&message, speaker, text).await;
         }
         if !moderator::disagrees(text) {
             return Ok(None);
         }
-        // The question is the last thing someone else said that was neither an
-        // objection nor a mere agreement; the positions are what everyone said since.
+        self.rule_on_objection(&message, speaker).await
+    }
+
+    /// A question only the boss may decide goes to them, once per chat.
+    async fn escalate_boss_question(
+        &self,
+        message: &chat_message::Model,
+        speaker: i32,
+        text: &str,
+    ) -> Result<Option<Decided>, DbErr> {
+        let asked = q::decisions_in_chat(&self.db, message.chat_id)
+            .await?
+            .iter()
+            .any(|d| d.question == text);
+        if asked {
+            return Ok(None);
+        }
+        let positions = [Position {
+            employee_id: speaker,
+            stance: Stance::Support,
+            proposer: true,
+        }];
+        self.arbitrate(
+            Some(message.chat_id),
+            text,
+            &positions,
+            message.trace_id.clone(),
+        )
+        .await
+        .map(Some)
+    }
+
+    /// An objection: the question is the last thing someone else said that was neither
+    /// an objection nor a mere agreement; the positions are what everyone said since.
+    async fn rule_on_objection(
+        &self,
+        message: &chat_message::Model,
+        speaker: i32,
+    ) -> Result<Option<Decided>, DbErr> {
         let turns = cq::messages(&self.db, message.chat_id).await?;
         let upto: Vec<&chat_message::Model> = turns.iter().filter(|m| m.id <= message.id).collect();
         let Some(proposal) = upto.iter().rev().find(|m| {
@@ -69,29 +85,7 @@ impl Meetings {
         let Some(proposer) = proposal.sender_employee_id else {
             return Ok(None);
         };
-        let mut positions = vec![Position {
-            employee_id: proposer,
-            stance: Stance::Support,
-            proposer: true,
-        }];
-        for m in upto.iter().filter(|m| m.id > proposal.id) {
-            let Some(id) = m.sender_employee_id.filter(|id| *id != proposer) else {
-                continue;
-            };
-            let stance = if moderator::disagrees(&m.text) {
-                Stance::Oppose
-            } else if moderator::agrees(&m.text) {
-                Stance::Support
-            } else {
-                continue;
-            };
-            positions.retain(|p| p.employee_id != id);
-            positions.push(Position {
-                employee_id: id,
-                stance,
-                proposer: false,
-            });
-        }
+        let positions = positions_since(&upto, proposal.id, proposer);
         self.arbitrate(
             Some(message.chat_id),
             &proposal.text,
@@ -119,22 +113,51 @@ impl Meetings {
             Some(c) => self.find(c).await?,
             None => None,
         };
+        let record = self
+            .record_decision(
+                meeting.as_ref(),
+                chat_id,
+                question,
+                &ruling,
+                trace_id.clone(),
+            )
+            .await?;
+        if ruling.outcome == Outcome::Escalated {
+            let topic = meeting.as_ref().map_or("", |m| m.topic.as_str());
+            let proposer = positions.iter().find(|p| p.proposer).map(|p| p.employee_id);
+            self.file_for_boss(chat_id, topic, question, &ruling, proposer, trace_id)
+                .await?;
+        } else if let Some(c) = chat_id {
+            self.announce_ruling(c, question, &ruling, &people).await?;
+        }
+        Ok(Decided { record, ruling })
+    }
+
+    /// Stores the ruling with its authorization chain.
+    async fn record_decision(
+        &self,
+        meeting: Option<&meeting::Model>,
+        chat_id: Option<i32>,
+        question: &str,
+        ruling: &Ruling,
+        trace_id: Option<String>,
+    ) -> Result<decision::Model, DbErr> {
         let escalated = ruling.outcome == Outcome::Escalated;
         let (kind, by) = match &ruling.decided_by {
             arbitration::DecidedBy::Lead { employee_id } => ("lead", Some(*employee_id)),
             arbitration::DecidedBy::Vote { .. } => ("vote", None),
             arbitration::DecidedBy::Boss => ("boss", None),
         };
-        let record = q::insert_decision(
+        q::insert_decision(
             &self.db,
             decision::ActiveModel {
                 id: NotSet,
-                meeting_id: Set(meeting.as_ref().map(|m| m.id)),
+                meeting_id: Set(meeting.map(|m| m.id)),
                 chat_id: Set(chat_id),
-                trace_id: Set(trace_id.clone()),
+                trace_id: Set(trace_id),
                 question: Set(question.to_owned()),
-                decision_type: Set(ruling.decision_type.as_str().into()),
-                outcome: Set(ruling.outcome.as_str().into()),
+                decision_type: Set(ruling.decision_type),
+                outcome: Set(ruling.outcome),
                 decided_by_kind: Set(kind.into()),
                 decided_by_employee_id: Set(by),
                 status: Set(if escalated { "escalated" } else { "decided" }.into()),
@@ -144,68 +167,89 @@ impl Meetings {
                 created_at: Set(self.clock.now()),
             },
         )
-        .await?;
+        .await
+    }
+
+    /// The secretary files a question for the boss to the mailbox and tells the meeting
+    /// it goes on.
+    async fn file_for_boss(
+        &self,
+        chat_id: Option<i32>,
+        topic: &str,
+        question: &str,
+        ruling: &Ruling,
+        proposer: Option<i32>,
+        trace_id: Option<String>,
+    ) -> Result<(), DbErr> {
         let zh = self.mailbox.chinese().await?;
-        if escalated {
-            let topic = meeting.as_ref().map_or("", |m| m.topic.as_str());
-            self.mailbox
-                .file(NewMail {
-                    kind: MailKind::Escalation,
-                    employee_id: positions.iter().find(|p| p.proposer).map(|p| p.employee_id),
-                    chat_id,
-                    task_id: None,
-                    trace_id: trace_id.clone(),
-                    title: if zh {
-                        format!("需要你决定：{question}")
-                    } else {
-                        format!("Decision needed: {question}")
-                    },
-                    body: if zh {
-                        format!(
-                            "会议“{topic}”（会话 {}）中提出了一个只有老板能决定的{}问题：{question}\n秘书代你记下了，会议照常进行。",
-                            chat_id.unwrap_or_default(),
-                            ruling.decision_type.label(true)
-                        )
-                    } else {
-                        format!(
-                            "In the meeting \"{topic}\" (chat {}) a {} question came up that only you can decide: {question}\nThe secretary noted it for you; the meeting goes on.",
-                            chat_id.unwrap_or_default(),
-                            ruling.decision_type.label(false)
-                        )
-                    },
-                })
-                .await?;
-            if let Some(c) = chat_id {
-                self.chats
-                    .post_system(
-                        c,
-                        if zh {
-                            "秘书已把这个问题转给老板，会议继续。"
-                        } else {
-                            "The secretary has taken this to the boss; the meeting goes on."
-                        },
+        self.mailbox
+            .file(NewMail {
+                kind: MailKind::Escalation,
+                employee_id: proposer,
+                chat_id,
+                task_id: None,
+                trace_id,
+                title: if zh {
+                    format!("需要你决定：{question}")
+                } else {
+                    format!("Decision needed: {question}")
+                },
+                body: if zh {
+                    format!(
+                        "会议“{topic}”（会话 {}）中提出了一个只有老板能决定的{}问题：{question}\n秘书代你记下了，会议照常进行。",
+                        chat_id.unwrap_or_default(),
+                        arbitration::type_label(ruling.decision_type, true)
                     )
-                    .await?;
-            }
-        } else if let Some(c) = chat_id {
-            let by_whom = match &ruling.decided_by {
-                arbitration::DecidedBy::Lead { employee_id } => people
-                    .iter()
-                    .find(|p| p.id == *employee_id)
-                    .map_or_else(String::new, |p| p.name.clone()),
-                _ => if zh { "投票" } else { "a vote" }.to_owned(),
-            };
-            let text = match (zh, ruling.outcome) {
-                (true, Outcome::Approved) => format!("裁定：“{question}”通过（{by_whom}）。"),
-                (true, _) => format!("裁定：“{question}”不通过（{by_whom}）。"),
-                (false, Outcome::Approved) => {
-                    format!("Ruling: \"{question}\" is approved ({by_whom}).")
-                }
-                (false, _) => format!("Ruling: \"{question}\" is rejected ({by_whom})."),
-            };
-            self.chats.post_system(c, &text).await?;
+                } else {
+                    format!(
+                        "In the meeting \"{topic}\" (chat {}) a {} question came up that only you can decide: {question}\nThe secretary noted it for you; the meeting goes on.",
+                        chat_id.unwrap_or_default(),
+                        arbitration::type_label(ruling.decision_type, false)
+                    )
+                },
+            })
+            .await?;
+        if let Some(c) = chat_id {
+            self.chats
+                .post_system(
+                    c,
+                    if zh {
+                        "秘书已把这个问题转给老板，会议继续。"
+                    } else {
+                        "The secretary has taken this to the boss; the meeting goes on."
+                    },
+                )
+                .await?;
         }
-        Ok(Decided { record, ruling })
+        Ok(())
+    }
+
+    /// Tells the meeting how a question was ruled and by whom.
+    async fn announce_ruling(
+        &self,
+        chat_id: i32,
+        question: &str,
+        ruling: &Ruling,
+        people: &[Person],
+    ) -> Result<(), DbErr> {
+        let zh = self.mailbox.chinese().await?;
+        let by_whom = match &ruling.decided_by {
+            arbitration::DecidedBy::Lead { employee_id } => people
+                .iter()
+                .find(|p| p.id == *employee_id)
+                .map_or_else(String::new, |p| p.name.clone()),
+            _ => if zh { "投票" } else { "a vote" }.to_owned(),
+        };
+        let text = match (zh, ruling.outcome) {
+            (true, Outcome::Approved) => format!("裁定：“{question}”通过（{by_whom}）。"),
+            (true, _) => format!("裁定：“{question}”不通过（{by_whom}）。"),
+            (false, Outcome::Approved) => {
+                format!("Ruling: \"{question}\" is approved ({by_whom}).")
+            }
+            (false, _) => format!("Ruling: \"{question}\" is rejected ({by_whom})."),
+        };
+        self.chats.post_system(chat_id, &text).await?;
+        Ok(())
     }
 
     /// Everyone on staff as arbitration sees them.
@@ -232,6 +276,39 @@ impl Meetings {
             })
             .collect())
     }
+}
+
+/// The proposer's support, then each other member's latest agreement or objection after
+/// the proposal.
+fn positions_since(
+    upto: &[&chat_message::Model],
+    proposal_id: i32,
+    proposer: i32,
+) -> Vec<Position> {
+    let mut positions = vec![Position {
+        employee_id: proposer,
+        stance: Stance::Support,
+        proposer: true,
+    }];
+    for m in upto.iter().filter(|m| m.id > proposal_id) {
+        let Some(id) = m.sender_employee_id.filter(|id| *id != proposer) else {
+            continue;
+        };
+        let stance = if moderator::disagrees(&m.text) {
+            Stance::Oppose
+        } else if moderator::agrees(&m.text) {
+            Stance::Support
+        } else {
+            continue;
+        };
+        positions.retain(|p| p.employee_id != id);
+        positions.push(Position {
+            employee_id: id,
+            stance,
+            proposer: false,
+        });
+    }
+    positions
 }
 
 /// Whether a turn asks for a decision: a question, or a proposal to act.

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::arbitration::Link;
+use super::arbitration::{DecisionType, Link, Outcome};
 use super::moderator::Strategy;
 use super::{MeetingError, MeetingResult, Meetings};
 use crate::chat::{Names, rfc3339};
@@ -26,10 +26,8 @@ pub struct ModeratorNoteDto {
 pub struct DecisionDto {
     pub id: i32,
     pub question: String,
-    /// `tech`, `ux`, `compliance`, `money`, `resources`, `external_commitment`, `other`.
-    pub decision_type: String,
-    /// `approved`, `rejected` or `escalated`.
-    pub outcome: String,
+    pub decision_type: DecisionType,
+    pub outcome: Outcome,
     /// `lead`, `vote` or `boss`.
     pub decided_by_kind: String,
     pub decided_by_name: Option<String>,

@@ -21,6 +21,7 @@ use super::archetypes::persona_block_in;
 use super::memory_rules::MemoryItem;
 use super::seeds::Seed;
 use super::stamina::Stamina;
+use crate::chat::ChatKind;
 use crate::types::{CompanyDto, EmployeeDto, Language};
 use crate::work::urgency;
 
@@ -194,7 +195,7 @@ pub struct Scene<'a> {
     pub department_mission: Option<&'a str>,
     pub chat_name: &'a str,
     /// `department`, `requirement`, `meeting`, `boss`, `dm` or `group`.
-    pub chat_kind: &'a str,
+    pub chat_kind: ChatKind,
     pub chat_topic: Option<&'a str>,
     /// (name, title) of the other members present.
     pub others: Vec<(String, String)>,
@@ -497,14 +498,14 @@ fn message_line(m: &SceneMessage) -> String {
     )
 }
 
-fn kind_label(kind: &str) -> &'static str {
+fn kind_label(kind: ChatKind) -> &'static str {
     match kind {
-        "department" => "department group",
-        "requirement" => "project group",
-        "meeting" => "meeting",
-        "boss" => "private (you and the boss)",
-        "dm" => "private",
-        _ => "group",
+        ChatKind::Department => "department group",
+        ChatKind::Requirement => "project group",
+        ChatKind::Meeting => "meeting",
+        ChatKind::Boss => "private (you and the boss)",
+        ChatKind::Dm => "private",
+        ChatKind::Group => "group",
     }
 }
 
@@ -570,7 +571,7 @@ mod tests {
             department: Some("Engineering"),
             department_mission: Some("Build the robots' brains"),
             chat_name: "Engineering",
-            chat_kind: "department",
+            chat_kind: ChatKind::Department,
             chat_topic: None,
             others: vec![("Bob".into(), "QA Engineer".into())],
             messages,

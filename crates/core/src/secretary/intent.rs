@@ -87,10 +87,6 @@ impl IntentKind {
         }
     }
 
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.as_str() == s)
-    }
-
     /// Destructive intents always ask the boss to confirm first (SPEC §3).
     pub fn is_destructive(self) -> bool {
         matches!(
@@ -244,7 +240,7 @@ mod tests {
         for kind in IntentKind::ALL {
             let json = serde_json::to_value(kind).unwrap();
             assert_eq!(json, kind.as_str());
-            assert_eq!(IntentKind::parse(kind.as_str()), Some(kind));
+            assert_eq!(serde_json::from_value::<IntentKind>(json).unwrap(), kind);
         }
     }
 }

@@ -568,7 +568,7 @@ async fn a_version_2_bundle_without_cached_tokens_still_imports() {
             at: Set(chrono::Utc::now()),
             trace_id: Set(None),
             employee_id: Set(None),
-            purpose: Set("thought".into()),
+            purpose: Set(cubicle_core::gateway::Purpose::Thought),
             provider_id: Set("deepseek".into()),
             model: Set("deepseek-chat".into()),
             attempt: Set(1),

@@ -88,7 +88,7 @@ async fn the_boss_posts_anywhere_reads_and_sees_unread_counts() {
     assert_eq!(boss.member_ids, vec![bob.id]);
     let dm = chats.dm(alice.id, bob.id).await.unwrap();
     assert_eq!(chats.dm(bob.id, alice.id).await.unwrap().id, dm.id);
-    assert_eq!(dm.mode, "work");
+    assert_eq!(dm.mode, ChatMode::Work);
 
     // A group of the boss's choosing needs a name and two people.
     let g = chats

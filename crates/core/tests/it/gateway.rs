@@ -285,7 +285,7 @@ async fn every_call_leaves_a_ledger_row_with_tokens_price_and_trace() {
     assert_eq!(rows.len(), 1);
     let r = &rows[0];
     assert_eq!(r.trace_id.as_deref(), Some("trace-42"));
-    assert_eq!(r.purpose, "report");
+    assert_eq!(r.purpose, Purpose::Report);
     assert_eq!(r.provider_id, id);
     assert_eq!((r.input_tokens, r.output_tokens), (1_000, 500));
     assert!((r.cost_usd - 0.006).abs() < 1e-9, "{}", r.cost_usd);

@@ -12,7 +12,7 @@ use cubicle_core::engine::{Engine, EngineConfig};
 use cubicle_core::gateway::Purpose;
 use cubicle_core::mailbox::MailKind;
 use cubicle_core::meeting::OpenMeeting;
-use cubicle_core::meeting::arbitration::{Position, Stance};
+use cubicle_core::meeting::arbitration::{DecisionType, Outcome, Position, Stance};
 use cubicle_core::meeting::moderator::Strategy;
 use cubicle_core::mind::memory_rules::{MemoryKind, Visibility};
 use cubicle_core::types::*;
@@ -444,11 +444,11 @@ async fn a_budget_question_goes_to_the_boss_and_the_meeting_goes_on() {
     );
     assert_eq!(
         (
-            d.decision_type.as_str(),
+            d.decision_type,
             d.status.as_str(),
             d.decided_by_kind.as_str()
         ),
-        ("money", "escalated", "boss")
+        (DecisionType::Money, "escalated", "boss")
     );
     let chain: Vec<Value> = serde_json::from_value(d.authorization_chain.clone()).unwrap();
     assert_eq!(chain[0]["who"], "Bob");
@@ -516,7 +516,7 @@ async fn a_budget_question_goes_to_the_boss_and_the_meeting_goes_on() {
             .await
             .unwrap();
     assert_eq!(zh.record.status, "escalated");
-    assert_eq!(zh.record.decision_type, "money");
+    assert_eq!(zh.record.decision_type, DecisionType::Money);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -545,11 +545,11 @@ async fn an_objection_on_a_tech_question_is_ruled_by_the_engineering_lead_with_i
         .iter()
         .find(|d| d.question == "Let's move the API to GraphQL this quarter.")
         .expect("a ruling on the proposal");
-    assert_eq!(d.decision_type, "tech");
+    assert_eq!(d.decision_type, DecisionType::Tech);
     assert_eq!(d.status, "decided");
     assert_eq!(d.decided_by_kind, "lead");
     assert_eq!(d.decided_by_employee_id, Some(r.id("Alice")));
-    assert_eq!(d.outcome, "rejected");
+    assert_eq!(d.outcome, Outcome::Rejected);
     let chain: Vec<Value> = serde_json::from_value(d.authorization_chain.clone()).unwrap();
     let links: Vec<(String, String)> = chain
         .iter()
@@ -628,7 +628,7 @@ async fn without_the_lead_a_weighted_vote_decides_and_is_recorded() {
             .unwrap();
     assert_eq!(ruled.record.decided_by_kind, "vote");
     assert_eq!(ruled.record.trace_id.as_deref(), Some("tr-000000000042"));
-    assert_eq!(ruled.record.outcome, "approved");
+    assert_eq!(ruled.record.outcome, Outcome::Approved);
     assert_eq!(ruled.record.status, "decided");
     let chain: Vec<Value> = serde_json::from_value(ruled.record.authorization_chain).unwrap();
     let weights: Vec<f64> = chain

@@ -1,18 +1,19 @@
 use sea_orm::entity::prelude::*;
 
+use crate::enums::{ChatKind, ChatMode};
+
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[sea_orm(table_name = "chat")]
 pub struct Model {
     #[sea_orm(primary_key)]
     pub id: i32,
-    /// `department`, `requirement`, `casual`, `dm`, `boss`.
-    pub kind: String,
+    pub kind: ChatKind,
     pub name: String,
     pub department_id: Option<i32>,
     pub created_at: DateTimeUtc,
-    /// `work` or `casual` (SPEC §4 gates); the column defaults to `casual`.
-    pub mode: String,
+    /// SPEC §4 gates; the column defaults to `casual`.
+    pub mode: ChatMode,
     /// The boss's read mark: the last message the boss has seen.
     pub boss_last_read_message_id: Option<i32>,
     #[sea_orm(column_type = "Text", nullable)]

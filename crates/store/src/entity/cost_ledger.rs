@@ -1,5 +1,7 @@
 use sea_orm::entity::prelude::*;
 
+use crate::enums::Purpose;
+
 /// One model call attempt (or a call refused before it was made), with what it cost.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -10,7 +12,7 @@ pub struct Model {
     pub at: DateTimeUtc,
     pub trace_id: Option<String>,
     pub employee_id: Option<i32>,
-    pub purpose: String,
+    pub purpose: Purpose,
     pub provider_id: String,
     pub model: String,
     pub attempt: i32,

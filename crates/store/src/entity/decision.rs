@@ -1,5 +1,7 @@
 use sea_orm::entity::prelude::*;
 
+use crate::enums::{DecisionType, RulingOutcome};
+
 /// SPEC §9: a ruling on conflicting opinions, with its authorization chain.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -12,10 +14,8 @@ pub struct Model {
     pub trace_id: Option<String>,
     #[sea_orm(column_type = "Text")]
     pub question: String,
-    /// `tech`, `ux`, `compliance`, `money`, `resources`, `external_commitment`, `other`.
-    pub decision_type: String,
-    /// `approved`, `rejected` or `escalated`.
-    pub outcome: String,
+    pub decision_type: DecisionType,
+    pub outcome: RulingOutcome,
     /// `lead`, `vote` or `boss`.
     pub decided_by_kind: String,
     pub decided_by_employee_id: Option<i32>,

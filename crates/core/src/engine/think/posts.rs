@@ -70,7 +70,7 @@ pub(in crate::engine) async fn plan_posts(
             .collect();
         let elsewhere = match target {
             Target::Dm(other) => {
-                let mode = ChatMode::for_dm_from(Some(&chat.kind));
+                let mode = crate::chat::gates::mode_for_dm_from(Some(chat.kind));
                 match core.chats.dm_from(employee_id, other, mode).await {
                     Ok(dm) => Some(dm),
                     Err(e) => {
@@ -174,7 +174,7 @@ pub(super) async fn my_gate_posts(
     employee_id: i32,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Result<(ChatMode, Vec<chrono::DateTime<chrono::Utc>>), DbErr> {
-    let mode = ChatMode::of_stored(&chat.mode);
+    let mode = chat.mode;
     let l = gates::limits(mode);
     let posts =
         cq::posts_by_since(db, chat.id, employee_id, now - l.window.max(l.cooldown)).await?;

@@ -132,7 +132,7 @@ impl Lines {
             // Group chats it can also post in (`"to": "#name"`).
             other_groups: my_chat_rows
                 .iter()
-                .filter(|c| c.id != w.chat.id && !matches!(c.kind.as_str(), "dm" | "boss"))
+                .filter(|c| c.id != w.chat.id && !matches!(c.kind, crate::chat::ChatKind::Dm | crate::chat::ChatKind::Boss))
                 .map(|c| (c.id, c.name.clone()))
                 .collect(),
             chat_requirement: requirements
@@ -158,7 +158,7 @@ impl Lines {
             department: department.map(|d| d.name.as_str()),
             department_mission: department.map(|d| d.mission.as_str()),
             chat_name: &w.chat.name,
-            chat_kind: &w.chat.kind,
+            chat_kind: w.chat.kind,
             chat_topic: w.chat.topic.as_deref(),
             others: cast
                 .member_ids

@@ -112,7 +112,10 @@ async fn a_meeting_by_chat_opens_a_meeting_chat_with_its_people_and_undo_removes
     let card = &t.reply.actions[0];
     assert_eq!(card.status, ActionStatus::Applied, "{}", t.reply.text);
     let chats = co.core.chats.all().await.unwrap();
-    let meeting = chats.iter().find(|c| c.kind == "meeting").unwrap();
+    let meeting = chats
+        .iter()
+        .find(|c| c.kind == cubicle_core::chat::ChatKind::Meeting)
+        .unwrap();
     assert_eq!(meeting.name, "Q3计划");
     let mut members = co.core.chats.members(meeting.id).await.unwrap();
     members.sort_unstable();
@@ -132,7 +135,11 @@ async fn a_meeting_by_chat_opens_a_meeting_chat_with_its_people_and_undo_removes
 
     s.undo(card.id).await.unwrap();
     let chats = co.core.chats.all().await.unwrap();
-    assert!(chats.iter().all(|c| c.kind != "meeting"));
+    assert!(
+        chats
+            .iter()
+            .all(|c| c.kind != cubicle_core::chat::ChatKind::Meeting)
+    );
     assert!(co.core.meetings.find(meeting.id).await.unwrap().is_none());
 
     // A department among the participants brings all its people.
