@@ -1,7 +1,7 @@
 //! Local models: the catalogue of downloadable GGUFs with each one's state on this
 //! machine, the downloads themselves (start, pause, resume, cancel — one at a time per
 //! model), "use this model" for the built-in backend, and model servers already running
-//! here (Ollama, LM Studio, llama.cpp) that can be added as providers.
+//! here (Ollama, LM Studio, llama.cpp) that can be added as providers (`servers`).
 //!
 //! Download state lives on disk, not in the database, so a kill at any moment is safe:
 //! `<file>` exists only after its checksum matched (the download manager renames it into
@@ -19,7 +19,7 @@ use cubicle_llm::download::{
     DownloadError, DownloadOptions, DownloadSpec, Downloader, Outcome, Progress, Signal,
     partial_path,
 };
-use cubicle_llm::local_servers::{self, ProbeTarget, ServerKind};
+use cubicle_llm::local_servers::{self, ProbeTarget};
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 use ts_rs::TS;
@@ -27,7 +27,11 @@ use ts_rs::TS;
 use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};
 use crate::providers::{ProviderError, Providers};
-use crate::types::{BuiltinStatus, ProviderDto, SaveProvider, SetBuiltinModel};
+use crate::types::{BuiltinStatus, SetBuiltinModel};
+
+mod servers;
+
+pub use servers::{AddLocalServer, LocalServerDto, LocalServerKind};
 
 /// Progress events per download per second, at most: enough for a smooth bar, few
 /// enough that the UI's refetches stay cheap.
@@ -95,36 +99,6 @@ pub enum LocalModelState {
         #[ts(type = "number")]
         received: u64,
     },
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum LocalServerKind {
-    Ollama,
-    LmStudio,
-    LlamaCpp,
-}
-
-/// A model server found running on this machine.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct LocalServerDto {
-    pub kind: LocalServerKind,
-    pub name: String,
-    pub base_url: String,
-    pub models: Vec<String>,
-    /// A provider with this base URL is configured already.
-    pub added: bool,
-}
-
-/// Adds a detected server as a provider.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct AddLocalServer {
-    pub kind: LocalServerKind,
-    pub base_url: String,
-    /// Default: the first model the server listed.
-    pub model: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -401,61 +375,6 @@ impl LocalModels {
         Ok(status)
     }
 
-    /// Model servers running on this machine, with whether each is a provider already.
-    pub async fn detect_servers(&self) -> ModelsResult<Vec<LocalServerDto>> {
-        let found = local_servers::detect(&self.inner.targets, local_servers::PROBE_TIMEOUT).await;
-        let configured = self.inner.providers.list().await?;
-        Ok(found
-            .into_iter()
-            .map(|s| LocalServerDto {
-                kind: kind_dto(s.kind),
-                name: s.kind.display_name().to_owned(),
-                added: configured
-                    .iter()
-                    .any(|p| same_url(&p.base_url, &s.base_url)),
-                base_url: s.base_url,
-                models: s.models,
-            })
-            .collect())
-    }
-
-    /// Adds a detected server as a provider with the matching preset.
-    pub async fn add_server(&self, input: AddLocalServer) -> ModelsResult<ProviderDto> {
-        let kind = server_kind(input.kind);
-        let detected = self.detect_servers().await?;
-        let server = detected
-            .iter()
-            .find(|s| s.kind == input.kind && same_url(&s.base_url, &input.base_url))
-            .ok_or_else(|| {
-                ModelsError::InvalidInput(format!(
-                    "no {} answers at {} any more",
-                    kind.display_name(),
-                    input.base_url
-                ))
-            })?;
-        let model = input
-            .model
-            .filter(|m| !m.trim().is_empty())
-            .or_else(|| server.models.first().cloned())
-            // A llama.cpp server serves the one model it was started with, whatever the
-            // request names; it needs some name all the same.
-            .unwrap_or_else(|| "default".to_owned());
-        let saved = self
-            .inner
-            .providers
-            .save(SaveProvider {
-                id: None,
-                name: kind.display_name().to_owned(),
-                preset: kind.preset().to_owned(),
-                base_url: server.base_url.clone(),
-                default_model: model,
-                models: server.models.clone(),
-                enabled: true,
-            })
-            .await?;
-        Ok(saved)
-    }
-
     // ---------- internals ----------
 
     /// Registers a job and returns the future that runs it; `None` when the model is
@@ -693,29 +612,4 @@ fn file_len(path: &Path) -> u64 {
 /// A poisoned lock only means another thread panicked mid-update of plain data.
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-fn same_url(a: &str, b: &str) -> bool {
-    let norm = |u: &str| {
-        u.trim()
-            .trim_end_matches('/')
-            .replace("://localhost", "://127.0.0.1")
-    };
-    norm(a) == norm(b)
-}
-
-fn kind_dto(k: ServerKind) -> LocalServerKind {
-    match k {
-        ServerKind::Ollama => LocalServerKind::Ollama,
-        ServerKind::LmStudio => LocalServerKind::LmStudio,
-        ServerKind::LlamaCpp => LocalServerKind::LlamaCpp,
-    }
-}
-
-fn server_kind(k: LocalServerKind) -> ServerKind {
-    match k {
-        LocalServerKind::Ollama => ServerKind::Ollama,
-        LocalServerKind::LmStudio => ServerKind::LmStudio,
-        LocalServerKind::LlamaCpp => ServerKind::LlamaCpp,
-    }
 }

@@ -4,7 +4,6 @@
 //! tests/handover.rs on PostgreSQL).
 
 use std::collections::{BTreeSet, HashMap};
-use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -12,6 +11,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use sea_orm::{ConnectionTrait, Database, DatabaseConnection, Statement};
+
+// Beside this file, shared with the other scripted model.
+#[path = "http.rs"]
+mod http;
+use http::{read_request, respond};
 
 pub const NAMES: [&str; 6] = ["Ann", "Ben", "Cara", "Dan", "Eve", "Finn"];
 pub const WORDS: [&str; 40] = [
@@ -78,42 +82,6 @@ impl Rng {
             .collect::<Vec<_>>()
             .join(" ")
     }
-}
-
-/// Reads one HTTP request (head and body) from a stream.
-pub fn read_request(s: &mut std::net::TcpStream) -> String {
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 8192];
-    loop {
-        let n = s.read(&mut chunk).unwrap_or(0);
-        buf.extend_from_slice(&chunk[..n]);
-        let text = String::from_utf8_lossy(&buf);
-        if let Some(head_end) = text.find("\r\n\r\n") {
-            let len = text[..head_end]
-                .lines()
-                .find_map(|l| {
-                    l.to_ascii_lowercase()
-                        .strip_prefix("content-length:")
-                        .map(|v| v.trim().parse::<usize>().unwrap_or(0))
-                })
-                .unwrap_or(0);
-            if buf.len() >= head_end + 4 + len {
-                break;
-            }
-        }
-        if n == 0 {
-            break;
-        }
-    }
-    String::from_utf8_lossy(&buf).into_owned()
-}
-
-pub fn respond(s: &mut std::net::TcpStream, body: &str) {
-    let _ = write!(
-        s,
-        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
 }
 
 /// The webhook outside the company: counts each POST by the token in its text.
