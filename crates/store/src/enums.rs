@@ -380,6 +380,22 @@ pub enum Language {
     ZhCn,
 }
 
+impl Language {
+    /// Of one text's English and Chinese wordings, the one in this language.
+    pub fn pick(self, en: impl Into<String>, zh: impl Into<String>) -> String {
+        match self {
+            Language::En => en.into(),
+            Language::ZhCn => zh.into(),
+        }
+    }
+
+    /// Every language, in declaration order (the derive's list, so a new variant is
+    /// offered everywhere the languages are listed, e.g. the CLI's `--language`).
+    pub fn all() -> impl Iterator<Item = Language> {
+        <Language as sea_orm::Iterable>::iter()
+    }
+}
+
 /// Where a requirement stands on the board.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, TS,
