@@ -4,6 +4,9 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::builder::PossibleValue;
 use clap::{Subcommand, ValueEnum};
 use cubicle_core::AppCore;
+use cubicle_core::org::{
+    FireEmployee, MoveEmployee, NewDepartment, NewEmployee, OrgSnapshot, SetupCompany,
+};
 use cubicle_core::types::read_name;
 use cubicle_core::types::*;
 use std::sync::LazyLock;

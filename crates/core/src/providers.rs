@@ -16,11 +16,13 @@ use cubicle_store::{Db, DbErr, models as q};
 use sea_orm::ActiveValue::Set;
 use sea_orm::IntoActiveModel;
 
+mod dto;
 mod env;
 mod prices;
 mod spend;
 mod thinking;
 
+pub use dto::*;
 pub use env::{ENV_PROVIDER_ID, EnvProvider};
 pub use thinking::{ThoughtBackend, ThoughtModelDto, ThoughtModelKind};
 
@@ -30,6 +32,7 @@ use crate::gateway::pricing::{self, Price};
 use crate::gateway::{
     BUILTIN, CallContext, Gateway, GatewayError, ProviderResolver, Purpose, ResolvedProvider, Route,
 };
+use crate::org::BackendRef;
 use crate::roles::json_strings;
 use crate::secrets::{ProviderKeys, SecretError, SecretStore};
 use crate::types::*;

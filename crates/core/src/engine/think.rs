@@ -312,7 +312,7 @@ async fn hold(engine: &Engine, w: &Woken) -> Result<Option<ThinkOutcome>, DbErr>
 /// The people around the thought: the company, its staff, the employee's department
 /// and the chat's other members.
 struct Cast {
-    company: crate::types::CompanyDto,
+    company: crate::org::CompanyDto,
     staff: HashMap<i32, employee::Model>,
     department: Option<cubicle_store::entity::department::Model>,
     member_ids: Vec<i32>,
@@ -441,7 +441,7 @@ impl Lines {
         &'a self,
         w: &'a Woken,
         cast: &'a Cast,
-        me: &'a crate::types::EmployeeDto,
+        me: &'a crate::org::EmployeeDto,
         seed: &'static crate::mind::seeds::Seed,
     ) -> Scene<'a> {
         let department = cast.department.as_ref();
@@ -597,7 +597,7 @@ async fn ask(
     w: &Woken,
     cast: &Cast,
     groups: &[(i32, String)],
-    me: &crate::types::EmployeeDto,
+    me: &crate::org::EmployeeDto,
     route: crate::gateway::Route,
     request: &cubicle_llm::CompletionRequest,
 ) -> Asked {

@@ -9,7 +9,9 @@
 
 use cubicle_llm::{ChatMessage, CompletionRequest, SHAPE_MAX_CHAR_BYTES, TextShape};
 
-use crate::types::{CompanyDto, EmployeeDto, Language};
+use crate::types::Language;
+
+use crate::org::{CompanyDto, EmployeeDto};
 
 /// A question to a colleague.
 pub const ASK_MAX_CHARS: u32 = 240;

@@ -11,6 +11,10 @@ use sea_orm::IntoActiveModel;
 use super::actions::*;
 use super::service::{Secretary, SecretaryError, SecretaryResult, action_dto};
 use crate::org::OrgError;
+use crate::org::{
+    DeleteDepartment, FireEmployee, MoveEmployee, NewDepartment, NewEmployee, RenameDepartment,
+    SetBudget,
+};
 use crate::types::*;
 
 /// Status of an action while one caller applies or undoes it; no other caller can.

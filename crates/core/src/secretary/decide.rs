@@ -13,8 +13,9 @@ use super::service::{Outcome, Secretary, SecretaryResult};
 use crate::approvals::{
     ApprovalDto, ApprovalError, ApprovalStatus, DecideApproval, DecidedVia, Decision,
 };
+use crate::org::OrgSnapshot;
 use crate::tools::{SHORT_DESCRIPTION_CHARS, clip};
-use crate::types::{Language, OrgSnapshot};
+use crate::types::Language;
 
 impl Secretary {
     pub(super) async fn decide_by_chat(

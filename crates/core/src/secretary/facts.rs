@@ -3,6 +3,7 @@
 use super::intent::Slots;
 use super::service::Secretary;
 use super::text::people_count;
+use crate::org::{DepartmentDto, EmployeeDto, OrgSnapshot};
 use crate::types::*;
 use crate::work::board::RequirementStatus;
 use crate::work::{RequirementDto, TaskDto};

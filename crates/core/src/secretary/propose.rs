@@ -6,6 +6,7 @@ use super::actions::Proposal;
 use super::intent::Slots;
 use super::service::{Outcome, Secretary};
 use super::text::{Pick, next_name, pick};
+use crate::org::{EmployeeDto, OrgSnapshot};
 use crate::roles;
 use crate::types::*;
 
@@ -560,10 +561,10 @@ fn willingness(e: &EmployeeDto) -> f32 {
 fn split_department<'a>(
     description: &str,
     snap: &'a OrgSnapshot,
-) -> (String, Option<&'a crate::types::DepartmentDto>) {
+) -> (String, Option<&'a crate::org::DepartmentDto>) {
     let trimmed = description.trim();
     let lower = trimmed.to_lowercase();
-    let mut departments: Vec<&crate::types::DepartmentDto> = snap.departments.iter().collect();
+    let mut departments: Vec<&crate::org::DepartmentDto> = snap.departments.iter().collect();
     // Longest names first: "Product Design" before "Design".
     departments.sort_by_key(|d| std::cmp::Reverse(d.name.chars().count()));
     for d in departments {

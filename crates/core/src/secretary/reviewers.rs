@@ -6,6 +6,7 @@
 use super::actions::Proposal;
 use super::intent::{Slots, TEAM};
 use super::service::{Outcome, Secretary};
+use crate::org::{EmployeeDto, OrgSnapshot};
 use crate::types::*;
 use crate::work::RequirementDto;
 

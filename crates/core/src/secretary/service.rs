@@ -24,6 +24,7 @@ use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};
 use crate::gateway::{CallContext, Gateway, Purpose};
 use crate::mind;
+use crate::org::{DepartmentDto, EmployeeDto, OrgSnapshot};
 use crate::org::{OrgError, OrgService};
 use crate::providers::Providers;
 use crate::roles;
