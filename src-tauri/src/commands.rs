@@ -218,7 +218,7 @@ mod tests {
         let core = tauri::async_runtime::block_on(AppCore::open(&url)).expect("core");
         let (app, w) = app(core);
         let server = cubicle_core::location::server_label("postgres://cubicle:s3cret@db:5432/acme");
-        app.manage(crate::Connection(cubicle_core::types::ConnectionDto {
+        app.manage(crate::Connection(cubicle_core::app::ConnectionDto {
             server,
         }));
         let got = invoke(&w, "connection", json!({})).expect("connection");

@@ -64,7 +64,7 @@ impl EngineStop {
 }
 
 /// Where the company lives (a file here, or a shared server), for the shell.
-pub(crate) struct Connection(pub(crate) cubicle_core::types::ConnectionDto);
+pub(crate) struct Connection(pub(crate) cubicle_core::app::ConnectionDto);
 
 /// The local company's engine lease, or `None` (logged) when another engine — a
 /// `cubicle-cli run` on the same file — already runs it: the app then works without an
@@ -127,7 +127,7 @@ fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
         Some(server) => watch_server(server, &core),
         None => start_engine(app, &core),
     }
-    app.manage(Connection(cubicle_core::types::ConnectionDto { server }));
+    app.manage(Connection(cubicle_core::app::ConnectionDto { server }));
     // Each new approval raises a desktop notification (SPEC §8); the tray keeps
     // the company reachable with the window closed.
     notifications::spawn(app.handle(), &core);

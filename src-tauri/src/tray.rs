@@ -8,6 +8,7 @@
 use std::panic::AssertUnwindSafe;
 use std::time::Duration;
 
+use cubicle_core::types::Language;
 use cubicle_core::{AppCore, DomainEvent};
 use tauri::menu::{Menu, MenuEvent, MenuItem, PredefinedMenuItem};
 use tauri::tray::{TrayIcon, TrayIconBuilder};
@@ -38,9 +39,9 @@ struct Labels {
     quit: &'static str,
 }
 
-fn labels(zh: bool, pending: u64) -> Labels {
-    if zh {
-        Labels {
+fn labels(lang: Language, pending: u64) -> Labels {
+    match lang {
+        Language::ZhCn => Labels {
             tooltip: match pending {
                 0 => "Cubicle — 没有待审批事项".to_owned(),
                 n => format!("Cubicle — {n} 项待审批"),
@@ -48,9 +49,8 @@ fn labels(zh: bool, pending: u64) -> Labels {
             open: "打开 Cubicle",
             approvals: format!("审批（{pending}）"),
             quit: "退出",
-        }
-    } else {
-        Labels {
+        },
+        Language::En => Labels {
             tooltip: match pending {
                 0 => "Cubicle — no approvals waiting".to_owned(),
                 1 => "Cubicle — 1 approval waiting".to_owned(),
@@ -59,7 +59,7 @@ fn labels(zh: bool, pending: u64) -> Labels {
             open: "Open Cubicle",
             approvals: format!("Approvals ({pending})"),
             quit: "Quit",
-        }
+        },
     }
 }
 
@@ -72,7 +72,7 @@ struct Tray<R: Runtime> {
 
 impl<R: Runtime> Tray<R> {
     fn build(app: &AppHandle<R>) -> tauri::Result<Self> {
-        let l = labels(false, 0);
+        let l = labels(Language::En, 0);
         let open = MenuItem::with_id(app, ID_OPEN, l.open, true, None::<&str>)?;
         let approvals = MenuItem::with_id(app, ID_APPROVALS, &l.approvals, true, None::<&str>)?;
         let quit = MenuItem::with_id(app, ID_QUIT, l.quit, true, None::<&str>)?;
@@ -172,7 +172,7 @@ pub fn create<R: Runtime>(app: &AppHandle<R>, core: &AppCore) -> bool {
 }
 
 /// What the tray shows now: (Chinese, pending count).
-type Shown = Option<(bool, u64)>;
+type Shown = Option<(Language, u64)>;
 
 async fn refresh<R: Runtime>(tray: &Tray<R>, core: &AppCore, shown: &mut Shown) {
     let pending = match core.approvals.pending_count().await {
@@ -182,12 +182,12 @@ async fn refresh<R: Runtime>(tray: &Tray<R>, core: &AppCore, shown: &mut Shown) 
             return;
         }
     };
-    let zh = core.mailbox.chinese().await.unwrap_or(false);
-    if *shown == Some((zh, pending)) {
+    let lang = core.mailbox.language().await.unwrap_or(Language::En);
+    if *shown == Some((lang, pending)) {
         return;
     }
-    match tray.show(&labels(zh, pending), pending) {
-        Ok(()) => *shown = Some((zh, pending)),
+    match tray.show(&labels(lang, pending), pending) {
+        Ok(()) => *shown = Some((lang, pending)),
         Err(e) => tracing::warn!(error = %e, "could not update the tray"),
     }
 }
@@ -198,12 +198,15 @@ mod tests {
 
     #[test]
     fn the_tray_counts_waiting_approvals_in_the_companys_language() {
-        let l = labels(false, 3);
+        let l = labels(Language::En, 3);
         assert_eq!(l.tooltip, "Cubicle — 3 approvals waiting");
         assert_eq!(l.approvals, "Approvals (3)");
-        assert_eq!(labels(false, 1).tooltip, "Cubicle — 1 approval waiting");
-        assert_eq!(labels(false, 0).approvals, "Approvals (0)");
-        let l = labels(true, 2);
+        assert_eq!(
+            labels(Language::En, 1).tooltip,
+            "Cubicle — 1 approval waiting"
+        );
+        assert_eq!(labels(Language::En, 0).approvals, "Approvals (0)");
+        let l = labels(Language::ZhCn, 2);
         assert_eq!(l.tooltip, "Cubicle — 2 项待审批");
         assert_eq!(l.approvals, "审批（2）");
         assert_eq!(l.quit, "退出");

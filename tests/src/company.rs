@@ -3,8 +3,9 @@
 use cubicle_core::AppCore;
 use cubicle_core::app::CoreOptions;
 use cubicle_core::approvals::CallOutcome;
+use cubicle_core::org::{EmployeeDto, NewEmployee, SetupCompany};
 use cubicle_core::tools::ToolCall;
-use cubicle_core::types::{EmployeeDto, Language, NewEmployee, SetupCompany};
+use cubicle_core::types::Language;
 use tempfile::TempDir;
 
 /// The company and its folder; the folder lives as long as the value.

@@ -18,7 +18,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use cubicle_core::gateway::{CallContext, Purpose, Route};
-use cubicle_core::types::SaveProvider;
+use cubicle_core::providers::SaveProvider;
 use cubicle_llm::{ChatMessage, CompletionRequest, JsonForm};
 use cubicle_tests::company::TestCompany;
 use schemars::JsonSchema;

@@ -1,10 +1,15 @@
 //! `cubicle-cli org …`
 
 use anyhow::{Context, Result, anyhow, bail};
+use clap::builder::PossibleValue;
 use clap::{Subcommand, ValueEnum};
 use cubicle_core::AppCore;
+use cubicle_core::org::{
+    FireEmployee, MoveEmployee, NewDepartment, NewEmployee, OrgSnapshot, SetupCompany,
+};
 use cubicle_core::types::read_name;
 use cubicle_core::types::*;
+use std::sync::LazyLock;
 
 #[derive(Subcommand)]
 pub enum OrgCommand {
@@ -19,8 +24,8 @@ pub enum OrgCommand {
         name: String,
         #[arg(long)]
         boss: String,
-        #[arg(long, value_enum, default_value_t = Lang::En)]
-        language: Lang,
+        #[arg(long, value_enum, default_value_t = LanguageArg(Language::En))]
+        language: LanguageArg,
         #[arg(long)]
         mission: Option<String>,
     },
@@ -88,11 +93,35 @@ pub enum Switch {
     Off,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-pub enum Lang {
-    En,
-    #[value(name = "zh-CN")]
-    ZhCn,
+/// `--language`: a company [`Language`] as clap reads it. The languages are the enum's
+/// own and each is spelled as the company stores it (its serde name), so the CLI keeps no
+/// list of languages of its own.
+#[derive(Clone, Copy)]
+pub struct LanguageArg(pub Language);
+
+/// Clap wants the variants as a `'static` slice and their names as `'static` strings.
+static LANGUAGE_ARGS: LazyLock<Vec<LanguageArg>> =
+    LazyLock::new(|| Language::all().map(LanguageArg).collect());
+static LANGUAGE_NAMES: LazyLock<Vec<(Language, String)>> = LazyLock::new(|| {
+    Language::all()
+        .filter_map(|l| match serde_json::to_value(l) {
+            Ok(serde_json::Value::String(name)) => Some((l, name)),
+            _ => None,
+        })
+        .collect()
+});
+
+impl ValueEnum for LanguageArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &LANGUAGE_ARGS
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        LANGUAGE_NAMES
+            .iter()
+            .find(|(l, _)| *l == self.0)
+            .map(|(_, name)| PossibleValue::new(name.as_str()))
+    }
 }
 
 pub async fn run(core: &AppCore, cmd: OrgCommand) -> Result<()> {
@@ -103,13 +132,7 @@ pub async fn run(core: &AppCore, cmd: OrgCommand) -> Result<()> {
             boss,
             language,
             mission,
-        } => {
-            let language = match language {
-                Lang::En => Language::En,
-                Lang::ZhCn => Language::ZhCn,
-            };
-            init(core, name, boss, language, mission).await
-        }
+        } => init(core, name, boss, language.0, mission).await,
         OrgCommand::AddDepartment {
             name,
             parent,

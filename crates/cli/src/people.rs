@@ -4,8 +4,9 @@
 use anyhow::{Result, anyhow};
 use clap::Subcommand;
 use cubicle_core::AppCore;
+use cubicle_core::org::OrgSnapshot;
 use cubicle_core::people::{Approver, NewPerson, PersonDto, UpdatePerson};
-use cubicle_core::types::{ApprovalPolicy, Language, OrgSnapshot};
+use cubicle_core::types::{ApprovalPolicy, Language};
 use serde::de::DeserializeOwned;
 
 use crate::org::{find_department, find_employee};

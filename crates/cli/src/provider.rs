@@ -4,7 +4,9 @@ use anyhow::{Result, anyhow, bail};
 use clap::Subcommand;
 use cubicle_core::AppCore;
 use cubicle_core::gateway::{CallContext, Purpose, Route};
-use cubicle_core::types::*;
+use cubicle_core::providers::{
+    BuiltinStatus, KeySource, SaveProvider, SetBuiltinModel, SetProviderKey, TestProvider,
+};
 use cubicle_llm::{ChatMessage, CompletionRequest};
 use std::io::Read;
 

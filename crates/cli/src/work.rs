@@ -5,6 +5,7 @@ use anyhow::Result;
 use cubicle_core::AppCore;
 use cubicle_core::mailbox::MailFilter;
 use cubicle_core::trace::{RECENT_TRACES, TraceEventKind};
+use cubicle_core::types::Language;
 use cubicle_core::work::TaskStatus;
 use cubicle_core::work::board::{RequirementStatus, TaskNodeDto};
 
@@ -124,9 +125,13 @@ pub async fn board(core: &AppCore, json: bool) -> Result<()> {
         println!("{}", serde_json::to_string(&board)?);
         return Ok(());
     }
-    let zh = core.mailbox.chinese().await?;
+    let lang = core.mailbox.language().await?;
     for col in board.columns {
-        println!("== {} ({})", status_label(col.status, zh), col.items.len());
+        println!(
+            "== {} ({})",
+            status_label(col.status, lang),
+            col.items.len()
+        );
         for item in col.items {
             println!(
                 "#{} {}{}{}{} — {} pending, {} done",
@@ -174,19 +179,19 @@ fn print_tree(nodes: &[TaskNodeDto], depth: usize) {
 }
 
 /// How a board column reads in the terminal (the UI has its own strings).
-fn status_label(status: RequirementStatus, zh: bool) -> &'static str {
-    match (status, zh) {
-        (RequirementStatus::Open, false) => "open, nobody owns it yet",
-        (RequirementStatus::InProgress, false) => "in progress",
-        (RequirementStatus::InReview, false) => "in review",
-        (RequirementStatus::WaitingForBoss, false) => "waiting for the boss",
-        (RequirementStatus::Done, false) => "done",
-        (RequirementStatus::Cancelled, false) => "cancelled",
-        (RequirementStatus::Open, true) => "待启动（还没有负责人）",
-        (RequirementStatus::InProgress, true) => "进行中",
-        (RequirementStatus::InReview, true) => "评审中",
-        (RequirementStatus::WaitingForBoss, true) => "等待老板决定",
-        (RequirementStatus::Done, true) => "已完成",
-        (RequirementStatus::Cancelled, true) => "已取消",
+fn status_label(status: RequirementStatus, lang: Language) -> &'static str {
+    match (status, lang) {
+        (RequirementStatus::Open, Language::En) => "open, nobody owns it yet",
+        (RequirementStatus::InProgress, Language::En) => "in progress",
+        (RequirementStatus::InReview, Language::En) => "in review",
+        (RequirementStatus::WaitingForBoss, Language::En) => "waiting for the boss",
+        (RequirementStatus::Done, Language::En) => "done",
+        (RequirementStatus::Cancelled, Language::En) => "cancelled",
+        (RequirementStatus::Open, Language::ZhCn) => "待启动（还没有负责人）",
+        (RequirementStatus::InProgress, Language::ZhCn) => "进行中",
+        (RequirementStatus::InReview, Language::ZhCn) => "评审中",
+        (RequirementStatus::WaitingForBoss, Language::ZhCn) => "等待老板决定",
+        (RequirementStatus::Done, Language::ZhCn) => "已完成",
+        (RequirementStatus::Cancelled, Language::ZhCn) => "已取消",
     }
 }

@@ -4,6 +4,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use cubicle_store::{Db, DbErr, DbError};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::clock::{SharedClock, SystemClock};
 use crate::events::EventBus;
@@ -41,6 +43,17 @@ impl std::fmt::Debug for AppCore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AppCore").finish_non_exhaustive()
     }
+}
+
+/// Where this app's company lives. On a shared server the app runs no engine of its
+/// own (the server's `cubicle-cli run` is the one engine) and shows the company as it
+/// changes there.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectionDto {
+    /// `host:port/database` of the server (never a user or password); `None` when the
+    /// company is a file on this computer.
+    pub server: Option<String>,
 }
 
 /// What differs between the app, the CLI and tests.
@@ -81,8 +94,8 @@ impl AppCore {
     /// Gives an employee their own model backend (or back to the company's routes).
     pub async fn set_employee_backend(
         &self,
-        input: crate::types::SetEmployeeBackend,
-    ) -> Result<crate::types::EmployeeDto, crate::error::IpcError> {
+        input: crate::org::SetEmployeeBackend,
+    ) -> Result<crate::org::EmployeeDto, crate::error::IpcError> {
         let provider = input.provider.unwrap_or_default().trim().to_owned();
         if !provider.is_empty() && !self.providers.exists(&provider).await? {
             return Err(crate::error::IpcError::new(
@@ -94,7 +107,7 @@ impl AppCore {
             .org
             .set_backend(
                 input.employee_id,
-                crate::types::BackendRef {
+                crate::org::BackendRef {
                     provider,
                     model: input.model.unwrap_or_default(),
                 },

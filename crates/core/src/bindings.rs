@@ -6,16 +6,25 @@ use std::path::Path;
 
 use ts_rs::{Config, ExportError, TS};
 
+use crate::app::ConnectionDto;
 use crate::chat::{ChatDto, ChatViewDto, CreateGroup, PostMessage};
 use crate::dashboard::DashboardDto;
 use crate::error::IpcError;
 use crate::events::DomainEvent;
 use crate::mailbox::{MailFilter, MailboxDto, SetMailStatus};
 use crate::mind::minds::{EmployeeProfileDto, RelationshipGraphDto, ResetRelationships};
+use crate::org::{
+    DeleteDepartment, FireEmployee, MoveDepartment, MoveEmployee, NewDepartment, NewEmployee,
+    OrgSnapshot, RenameDepartment, RoleTemplateDto, SetBudget, SetDepartmentLead,
+    SetEmployeeBackend, SetManager, SetupCompany, UpdateCompany,
+};
 use crate::providers::ThoughtModelDto;
+use crate::providers::{
+    BuiltinStatus, PresetDto, PriceDto, ProviderDto, ProviderRef, RouteDto, SaveProvider,
+    SetBuiltinModel, SetPrice, SetProviderKey, SetRoute, SpendReport, TestProvider, TestResult,
+};
 use crate::secretary::actions::HireEdits;
 use crate::secretary::{Parse, SecretaryTurn};
-use crate::types::*;
 
 /// Writes one `.ts` file per type (and the types they reference) into `dir`.
 pub fn export_all(dir: &Path) -> Result<(), ExportError> {

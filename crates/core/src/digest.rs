@@ -7,6 +7,7 @@ use cubicle_store::{Db, DbErr, chat as cq, mailbox as mq, org as oq, work as wq}
 
 use crate::gateway::start_of_day;
 use crate::mailbox::{MailKind, Mailbox, NewMail};
+use crate::types::Language;
 use crate::work::TaskStatus;
 use crate::work::urgency::{self, Urgency};
 
@@ -63,65 +64,68 @@ impl Day {
 }
 
 /// The digest's title and body, in the company's language.
-pub fn compose(company: &str, d: &Day, zh: bool) -> (String, String) {
-    if zh {
-        let mut lines = vec![
-            format!(
-                "任务：完成 {}，失败 {}，新建 {}，待办 {}{}。",
-                d.tasks_resolved,
-                d.tasks_failed,
-                d.tasks_created,
-                d.tasks_pending,
-                if d.tasks_critical > 0 {
-                    format!("（其中 {} 项已超过 30 分钟）", d.tasks_critical)
-                } else {
-                    String::new()
-                }
-            ),
-            format!(
-                "沟通：{} 个会话里共 {} 条消息；你下了 {} 条指示。",
-                d.chats, d.messages, d.instructions
-            ),
-            format!("花费：${:.2}，预算 ${:.2}。", d.spent_usd, d.budget_usd),
-        ];
-        if d.reports + d.escalations > 0 {
-            lines.push(format!(
-                "邮箱：{} 份汇报，{} 件需要你处理。",
-                d.reports, d.escalations
-            ));
+pub fn compose(company: &str, d: &Day, lang: Language) -> (String, String) {
+    match lang {
+        Language::ZhCn => {
+            let mut lines = vec![
+                format!(
+                    "任务：完成 {}，失败 {}，新建 {}，待办 {}{}。",
+                    d.tasks_resolved,
+                    d.tasks_failed,
+                    d.tasks_created,
+                    d.tasks_pending,
+                    if d.tasks_critical > 0 {
+                        format!("（其中 {} 项已超过 30 分钟）", d.tasks_critical)
+                    } else {
+                        String::new()
+                    }
+                ),
+                format!(
+                    "沟通：{} 个会话里共 {} 条消息；你下了 {} 条指示。",
+                    d.chats, d.messages, d.instructions
+                ),
+                format!("花费：${:.2}，预算 ${:.2}。", d.spent_usd, d.budget_usd),
+            ];
+            if d.reports + d.escalations > 0 {
+                lines.push(format!(
+                    "邮箱：{} 份汇报，{} 件需要你处理。",
+                    d.reports, d.escalations
+                ));
+            }
+            (format!("{company} 今日小结"), lines.join("\n"))
         }
-        (format!("{company} 今日小结"), lines.join("\n"))
-    } else {
-        let mut lines = vec![
-            format!(
-                "Tasks: {} resolved, {} failed, {} new, {} pending{}.",
-                d.tasks_resolved,
-                d.tasks_failed,
-                d.tasks_created,
-                d.tasks_pending,
-                if d.tasks_critical > 0 {
-                    format!(" ({} waiting 30 minutes or more)", d.tasks_critical)
-                } else {
-                    String::new()
-                }
-            ),
-            format!(
-                "Talk: {} in {}; {} from you.",
-                count(d.messages, "message", "messages"),
-                count(d.chats, "chat", "chats"),
-                count(d.instructions, "instruction", "instructions"),
-            ),
-            format!("Spend: ${:.2} of ${:.2}.", d.spent_usd, d.budget_usd),
-        ];
-        if d.reports + d.escalations > 0 {
-            lines.push(format!(
-                "Mailbox: {}, {} that {} you.",
-                count(d.reports, "report", "reports"),
-                count(d.escalations, "item", "items"),
-                if d.escalations == 1 { "needs" } else { "need" }
-            ));
+        Language::En => {
+            let mut lines = vec![
+                format!(
+                    "Tasks: {} resolved, {} failed, {} new, {} pending{}.",
+                    d.tasks_resolved,
+                    d.tasks_failed,
+                    d.tasks_created,
+                    d.tasks_pending,
+                    if d.tasks_critical > 0 {
+                        format!(" ({} waiting 30 minutes or more)", d.tasks_critical)
+                    } else {
+                        String::new()
+                    }
+                ),
+                format!(
+                    "Talk: {} in {}; {} from you.",
+                    count(d.messages, "message", "messages"),
+                    count(d.chats, "chat", "chats"),
+                    count(d.instructions, "instruction", "instructions"),
+                ),
+                format!("Spend: ${:.2} of ${:.2}.", d.spent_usd, d.budget_usd),
+            ];
+            if d.reports + d.escalations > 0 {
+                lines.push(format!(
+                    "Mailbox: {}, {} that {} you.",
+                    count(d.reports, "report", "reports"),
+                    count(d.escalations, "item", "items"),
+                    if d.escalations == 1 { "needs" } else { "need" }
+                ));
+            }
+            (format!("Today at {company}"), lines.join("\n"))
         }
-        (format!("Today at {company}"), lines.join("\n"))
     }
 }
 
@@ -186,7 +190,7 @@ pub async fn file_digest(
     if d.is_quiet() {
         return Ok(false);
     }
-    let (title, body) = compose(&company.name, &d, mailbox.chinese().await?);
+    let (title, body) = compose(&company.name, &d, mailbox.language().await?);
     mailbox
         .file(NewMail {
             kind: MailKind::Digest,
@@ -238,7 +242,7 @@ mod tests {
             budget_usd: 2.0,
         };
         assert!(!d.is_quiet());
-        let (title, body) = compose("Acme", &d, false);
+        let (title, body) = compose("Acme", &d, Language::En);
         assert_eq!(title, "Today at Acme");
         assert_eq!(
             body,
@@ -247,7 +251,7 @@ mod tests {
              Spend: $0.42 of $2.00.\n\
              Mailbox: 2 reports, 1 item that needs you."
         );
-        let (title, body) = compose("Acme", &d, true);
+        let (title, body) = compose("Acme", &d, Language::ZhCn);
         assert_eq!(title, "Acme 今日小结");
         assert!(
             body.starts_with("任务：完成 2，失败 1，新建 3，待办 1（其中 1 项已超过 30 分钟）。")

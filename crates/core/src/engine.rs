@@ -373,25 +373,20 @@ impl Engine {
         if mailbox.filed_today(MailKind::Budget, None).await? {
             return Ok(());
         }
-        let zh = mailbox.chinese().await?;
+        let lang = mailbox.language().await?;
         mailbox
             .file(NewMail {
                 kind: MailKind::Budget,
                 employee_id: None,
                 chat_id: None,
                 task_id: None,
-                title: if zh {
-                    "今日预算已用完".into()
-                } else {
-                    "Today's budget is spent".into()
-                },
-                body: if zh {
-                    format!("已花费 ${spent:.2}（预算 ${budget:.2}）：模型调用被拒绝，工作已暂停，直到明天或你在设置里提高每日预算。")
-                } else {
+                title: lang.pick("Today's budget is spent", "今日预算已用完"),
+                body: lang.pick(
                     format!(
                         "${spent:.2} of ${budget:.2} is spent: model calls are refused and work has stopped until tomorrow, or until you raise the daily budget in Settings."
-                    )
-                },
+                    ),
+                    format!("已花费 ${spent:.2}（预算 ${budget:.2}）：模型调用被拒绝，工作已暂停，直到明天或你在设置里提高每日预算。"),
+                ),
                 trace_id: None,
             })
             .await?;

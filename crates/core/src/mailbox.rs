@@ -14,6 +14,7 @@ use crate::chat::rfc3339;
 use crate::clock::SharedClock;
 use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};
+use crate::types::Language;
 
 /// The newest items a listing returns.
 const LIST_LIMIT: u64 = 500;
@@ -193,11 +194,17 @@ impl Mailbox {
         Ok(Some(mail_dto(&row, &name)))
     }
 
-    /// Whether the company speaks Chinese: the engine writes mail titles in its language.
-    pub async fn chinese(&self) -> Result<bool, DbErr> {
+    /// The company's language (English before it is set up): the engine writes mail
+    /// titles in it.
+    pub async fn language(&self) -> Result<Language, DbErr> {
         Ok(oq::find_company(&self.db)
             .await?
-            .is_some_and(|c| c.language == crate::types::Language::ZhCn))
+            .map_or(Language::En, |c| c.language))
+    }
+
+    /// Whether the company speaks Chinese, for the callers that still branch on a bool.
+    pub async fn chinese(&self) -> Result<bool, DbErr> {
+        Ok(self.language().await? == Language::ZhCn)
     }
 
     /// Whether an item of this kind (about this task) was filed since local midnight:

@@ -14,8 +14,9 @@ pub mod thought;
 
 use cubicle_llm::{ChatMessage, CompletionRequest};
 
+use crate::org::{CompanyDto, EmployeeDto};
 use crate::tools::{CommitToDate, Tool as _};
-use crate::types::{CompanyDto, EmployeeDto, Language};
+use crate::types::Language;
 
 /// A short first message: a cap keeps even a rambling model brief.
 const INTRO_MAX_TOKENS: u32 = 120;
@@ -200,6 +201,7 @@ fn shorten(text: &str, max: usize) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::org::BackendRef;
     use crate::types::*;
 
     /// An employee for prompt tests.

@@ -26,8 +26,8 @@ use ts_rs::TS;
 
 use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};
+use crate::providers::{BuiltinStatus, SetBuiltinModel};
 use crate::providers::{ProviderError, Providers};
-use crate::types::{BuiltinStatus, SetBuiltinModel};
 
 mod servers;
 
@@ -347,12 +347,12 @@ impl LocalModels {
         &self,
         id: &str,
         purpose: crate::gateway::Purpose,
-    ) -> ModelsResult<crate::types::RouteDto> {
+    ) -> ModelsResult<crate::providers::RouteDto> {
         let e = self.installed_entry(id)?;
         Ok(self
             .inner
             .providers
-            .set_route(crate::types::SetRoute {
+            .set_route(crate::providers::SetRoute {
                 purpose,
                 provider_id: crate::gateway::BUILTIN.into(),
                 model: e.id.clone(),

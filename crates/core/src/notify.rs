@@ -26,6 +26,7 @@ use crate::approvals::{
     ApprovalDto, ApprovalFilter, ApprovalStatus, DecideApproval, DecidedVia, Decision,
 };
 use crate::events::DomainEvent;
+use crate::types::Language;
 
 pub use desktop::DesktopNotifier;
 
@@ -66,32 +67,31 @@ pub struct ApprovalNotice {
 }
 
 impl ApprovalNotice {
-    pub fn new(a: &ApprovalDto, zh: bool) -> Self {
+    pub fn new(a: &ApprovalDto, lang: Language) -> Self {
         let who = a.requester_name.trim();
-        let title = match (tool_phrase(&a.tool, zh), zh) {
-            (Some(what), false) => format!("{who} wants to {what}"),
-            (Some(what), true) => format!("{who} 想要{what}"),
-            (None, false) => format!("{who} needs your approval"),
-            (None, true) => format!("{who} 请求你的批准"),
+        let title = match (tool_phrase(&a.tool, lang), lang) {
+            (Some(what), Language::En) => format!("{who} wants to {what}"),
+            (Some(what), Language::ZhCn) => format!("{who} 想要{what}"),
+            (None, Language::En) => format!("{who} needs your approval"),
+            (None, Language::ZhCn) => format!("{who} 请求你的批准"),
         };
-        let (action, complete) = clip(&plain(&a.summary), BODY_MAX_CHARS, zh);
+        let (action, complete) = clip(&plain(&a.summary), BODY_MAX_CHARS, lang);
         // The reason gets what the action leaves; cutting it hides nothing that would run.
         let room = BODY_MAX_CHARS.saturating_sub(action.chars().count() + 8);
-        let (reason, _) = clip(&plain(a.reason.trim()), room, zh);
-        let body = match (reason.is_empty() || !complete, zh) {
+        let (reason, _) = clip(&plain(a.reason.trim()), room, lang);
+        let body = match (reason.is_empty() || !complete, lang) {
             (true, _) => action,
-            (false, false) => format!("{action}\nReason: {reason}"),
-            (false, true) => format!("{action}\n理由：{reason}"),
+            (false, Language::En) => format!("{action}\nReason: {reason}"),
+            (false, Language::ZhCn) => format!("{action}\n理由：{reason}"),
         };
-        let (approve, reject, open) = if zh {
-            ("批准", "拒绝", "打开")
-        } else {
-            ("Approve", "Reject", "Open")
+        let (approve, reject, open) = match lang {
+            Language::ZhCn => ("批准", "拒绝", "打开"),
+            Language::En => ("Approve", "Reject", "Open"),
         };
         Self {
             approval_id: a.id,
             args_hash: a.args_hash.clone(),
-            title: clip(&plain(&title), TITLE_MAX_CHARS, zh).0,
+            title: clip(&plain(&title), TITLE_MAX_CHARS, lang).0,
             body,
             complete,
             approve_label: approve.to_owned(),
@@ -128,22 +128,21 @@ pub(crate) fn escape_markup(s: &str) -> String {
 
 /// `s` cut to `max` characters with a note saying how much more there is, and whether
 /// it was whole.
-fn clip(s: &str, max: usize, zh: bool) -> (String, bool) {
+fn clip(s: &str, max: usize, lang: Language) -> (String, bool) {
     let n = s.chars().count();
     if n <= max {
         return (s.to_owned(), true);
     }
-    let note = if zh {
-        format!("…（还有 {} 个字符，请在应用中查看全部）", n - max)
-    } else {
-        format!("… ({} more characters: open the app to see all)", n - max)
+    let note = match lang {
+        Language::ZhCn => format!("…（还有 {} 个字符，请在应用中查看全部）", n - max),
+        Language::En => format!("… ({} more characters: open the app to see all)", n - max),
     };
     let keep = max.saturating_sub(note.chars().count());
     (s.chars().take(keep).chain(note.chars()).collect(), false)
 }
 
 /// A short verb phrase per tool for the title; the body carries the exact details.
-fn tool_phrase(tool: &str, zh: bool) -> Option<&'static str> {
+fn tool_phrase(tool: &str, lang: Language) -> Option<&'static str> {
     let (en, cn) = match tool {
         "post_webhook" => ("post to a webhook", "向 Webhook 发送消息"),
         "run_shell" => ("run a shell command", "运行一条 Shell 命令"),
@@ -157,7 +156,10 @@ fn tool_phrase(tool: &str, zh: bool) -> Option<&'static str> {
         "read_memory" => ("read the company's memory", "读取公司记忆"),
         _ => return None,
     };
-    Some(if zh { cn } else { en })
+    Some(match lang {
+        Language::ZhCn => cn,
+        Language::En => en,
+    })
 }
 
 /// What became of one notification.
@@ -311,11 +313,11 @@ async fn notify_and_wait<N: Notifier + ?Sized>(
     if approval.status != ApprovalStatus::Waiting {
         return None;
     }
-    let zh = core.mailbox.chinese().await.unwrap_or_else(|e| {
+    let lang = core.mailbox.language().await.unwrap_or_else(|e| {
         tracing::warn!(error = %e, "company language unknown; notifying in English");
-        false
+        Language::En
     });
-    let notice = ApprovalNotice::new(&approval, zh);
+    let notice = ApprovalNotice::new(&approval, lang);
     match notifier.approval_requested(&notice, withdraw).await {
         Ok(outcome) => {
             tracing::debug!(approval_id = id, ?outcome, "approval notification done");
@@ -385,7 +387,10 @@ mod tests {
 
     #[test]
     fn the_title_says_who_wants_what_and_the_body_says_exactly_what_and_why() {
-        let n = ApprovalNotice::new(&approval("post_webhook", "announce the release"), false);
+        let n = ApprovalNotice::new(
+            &approval("post_webhook", "announce the release"),
+            Language::En,
+        );
         assert_eq!(n.title, "Olga wants to post to a webhook");
         assert_eq!(
             n.body,
@@ -402,7 +407,7 @@ mod tests {
         let mut a = approval("run_shell", "tidy\u{7}up");
         // An override that would show "rm -rf ~" reversed, and a terminal escape.
         a.summary = "run `echo hi \u{202e}~ fr- mr\u{1b}[2J` in the company workspace".into();
-        let n = ApprovalNotice::new(&a, false);
+        let n = ApprovalNotice::new(&a, Language::En);
         assert!(
             !n.body.contains('\u{202e}') && !n.body.contains('\u{1b}'),
             "{}",
@@ -425,7 +430,7 @@ mod tests {
     fn a_long_action_is_capped_and_cannot_be_approved_from_the_notification() {
         let mut a = approval("run_cli", "why");
         a.summary = format!("run `cat` with input: {}", "x".repeat(10_000));
-        let n = ApprovalNotice::new(&a, false);
+        let n = ApprovalNotice::new(&a, Language::En);
         assert!(n.body.chars().count() <= BODY_MAX_CHARS, "{}", n.body.len());
         assert!(
             n.body
@@ -434,18 +439,18 @@ mod tests {
             n.body
         );
         assert!(!n.complete, "only what the boss could read is approvable");
-        let n = ApprovalNotice::new(&a, true);
+        let n = ApprovalNotice::new(&a, Language::ZhCn);
         assert!(n.body.chars().count() <= BODY_MAX_CHARS);
         assert!(n.body.contains("请在应用中查看全部"), "{}", n.body);
     }
 
     #[test]
     fn a_chinese_company_gets_chinese_text_and_an_unknown_tool_a_generic_title() {
-        let n = ApprovalNotice::new(&approval("post_webhook", "发布公告"), true);
+        let n = ApprovalNotice::new(&approval("post_webhook", "发布公告"), Language::ZhCn);
         assert_eq!(n.title, "Olga 想要向 Webhook 发送消息");
         assert!(n.body.ends_with("理由：发布公告"), "{}", n.body);
         assert_eq!(n.approve_label, "批准");
-        let n = ApprovalNotice::new(&approval("teleport", ""), false);
+        let n = ApprovalNotice::new(&approval("teleport", ""), Language::En);
         assert_eq!(n.title, "Olga needs your approval");
         assert_eq!(
             n.body,

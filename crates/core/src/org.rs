@@ -3,6 +3,7 @@
 //! Every public method that changes something runs in one transaction and, after the
 //! commit, publishes exactly one [`DomainEvent`] per changed record.
 
+mod dto;
 mod restore;
 pub mod rules;
 
@@ -20,6 +21,7 @@ use crate::events::{DomainEvent, EventBus};
 use crate::roles;
 use crate::types::*;
 
+pub use dto::*;
 pub use restore::DeletedDepartment;
 
 /// The boss's daily model budget when nothing else is set (SPEC §10: finite by default).

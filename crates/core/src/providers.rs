@@ -15,18 +15,21 @@ use cubicle_store::{Db, DbErr, models as q};
 use sea_orm::ActiveValue::Set;
 use sea_orm::IntoActiveModel;
 
+mod dto;
 mod env;
 mod prices;
 mod resolve;
 mod spend;
 mod thinking;
 
+pub use dto::*;
 pub use env::{ENV_PROVIDER_ID, EnvProvider};
 pub use thinking::{ThoughtBackend, ThoughtModelDto, ThoughtModelKind};
 
 use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};
 use crate::gateway::{BUILTIN, CallContext, Gateway, GatewayError, Purpose, Route};
+use crate::org::BackendRef;
 use crate::roles::json_strings;
 use crate::secrets::{ProviderKeys, SecretError, SecretStore};
 use crate::types::*;

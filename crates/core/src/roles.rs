@@ -4,7 +4,9 @@
 use cubicle_store::{ConnectionTrait, DbErr, entity::role_template, org as q};
 use sea_orm::ActiveValue::{NotSet, Set};
 
-use crate::types::{Archetype, RoleTemplateDto};
+use crate::types::Archetype;
+
+use crate::org::RoleTemplateDto;
 
 pub struct RoleTemplate {
     pub key: &'static str,

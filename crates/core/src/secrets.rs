@@ -16,7 +16,7 @@ use std::sync::Arc;
 use cubicle_llm::ApiKey;
 use cubicle_store::Db;
 
-use crate::types::KeySource;
+use crate::providers::KeySource;
 
 /// Keychain service name; accounts say whose entry it is (see [`provider_account`]).
 pub const KEYCHAIN_SERVICE: &str = "cubicle";

@@ -257,6 +257,22 @@ stored_enum! {
     }
 }
 
+impl Language {
+    /// Of one text's English and Chinese wordings, the one in this language.
+    pub fn pick(self, en: impl Into<String>, zh: impl Into<String>) -> String {
+        match self {
+            Language::En => en.into(),
+            Language::ZhCn => zh.into(),
+        }
+    }
+
+    /// Every language, in declaration order (the derive's list, so a new variant is
+    /// offered everywhere the languages are listed, e.g. the CLI's `--language`).
+    pub fn all() -> impl Iterator<Item = Language> {
+        <Language as sea_orm::Iterable>::iter()
+    }
+}
+
 stored_enum! {
     /// Where a requirement stands on the board.
     pub enum RequirementStatus {

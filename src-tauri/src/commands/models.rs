@@ -3,7 +3,7 @@
 use cubicle_core::models::{
     AddLocalServer, LocalModelDto, LocalModelRef, LocalServerDto, UseLocalModelFor,
 };
-use cubicle_core::types::{BuiltinStatus, ProviderDto, RouteDto};
+use cubicle_core::providers::{BuiltinStatus, ProviderDto, RouteDto};
 use cubicle_core::{AppCore, IpcError};
 use tauri::State;
 

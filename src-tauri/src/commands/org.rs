@@ -1,4 +1,8 @@
-use cubicle_core::types::*;
+use cubicle_core::org::{
+    CompanyDto, DeleteDepartment, DepartmentDto, EmployeeDto, FireEmployee, MoveDepartment,
+    MoveEmployee, NewDepartment, NewEmployee, OrgSnapshot, RenameDepartment, RoleTemplateDto,
+    SetDepartmentLead, SetEmployeeBackend, SetManager, SetupCompany, UpdateCompany,
+};
 use cubicle_core::{AppCore, IpcError};
 use tauri::State;
 

@@ -1,5 +1,10 @@
+use cubicle_core::app::ConnectionDto;
+use cubicle_core::org::{CompanyDto, SetBudget};
 use cubicle_core::providers::ThoughtModelDto;
-use cubicle_core::types::*;
+use cubicle_core::providers::{
+    BuiltinStatus, PresetDto, PriceDto, ProviderDto, ProviderRef, RouteDto, SaveProvider,
+    SetBuiltinModel, SetPrice, SetProviderKey, SetRoute, SpendReport, TestProvider, TestResult,
+};
 use cubicle_core::{AppCore, IpcError};
 use tauri::State;
 

@@ -21,7 +21,8 @@ use cubicle_core::engine::{Engine, EngineConfig};
 use cubicle_core::gateway::start_of_day;
 use cubicle_core::mailbox::{MailFilter, MailKind};
 use cubicle_core::mind::guided::is_chinese;
-use cubicle_core::types::{Archetype, Language, NewDepartment, NewEmployee, SetupCompany};
+use cubicle_core::org::{NewDepartment, NewEmployee, SetupCompany};
+use cubicle_core::types::{Archetype, Language};
 use serde::Serialize;
 
 /// The goals the built-in model is held to, each with its reason.

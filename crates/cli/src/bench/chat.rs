@@ -35,10 +35,9 @@ use cubicle_core::gateway::Purpose;
 use cubicle_core::mind::memory_rules::{MemoryKind, Visibility};
 use cubicle_core::mind::minds::NewMemory;
 use cubicle_core::mind::thought::{PROMPT_TOKEN_BUDGET, approx_tokens};
-use cubicle_core::types::{
-    Archetype, EmployeeDto, Language, NewDepartment, NewEmployee, SaveProvider, SetBudget,
-    SetRoute, SetupCompany,
-};
+use cubicle_core::org::{EmployeeDto, NewDepartment, NewEmployee, SetBudget, SetupCompany};
+use cubicle_core::providers::{SaveProvider, SetRoute};
+use cubicle_core::types::{Archetype, Language};
 use serde_json::json;
 
 use super::{percentile, scripted_server};

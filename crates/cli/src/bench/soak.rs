@@ -31,7 +31,9 @@ use cubicle_core::app::CoreOptions;
 use cubicle_core::clock::ManualClock;
 use cubicle_core::engine::{Engine, EngineConfig};
 use cubicle_core::gateway::{GatewayConfig, start_of_day};
-use cubicle_core::types::{Language, SaveProvider, SetBudget, SetPrice, SetRoute, SetupCompany};
+use cubicle_core::org::{SetBudget, SetupCompany};
+use cubicle_core::providers::{SaveProvider, SetPrice, SetRoute};
+use cubicle_core::types::Language;
 use serde::Serialize;
 
 #[cfg(test)]

@@ -28,8 +28,9 @@ use crate::gateway::{CallContext, GatewayError, Purpose, Route};
 use crate::mind::clean_chat_message;
 use crate::mind::guided::{self, Choice, Writer};
 use crate::mind::thought::{OutMessage, TaskOp, Thought, approx_tokens};
+use crate::org::{CompanyDto, EmployeeDto};
 use crate::org::{company_dto, employee_dto};
-use crate::types::{CompanyDto, EmployeeDto, Language};
+use crate::types::Language;
 use crate::work::deliverables;
 
 /// The perspective-seed field of a step's thought record: steps have none.

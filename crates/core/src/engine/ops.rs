@@ -15,6 +15,7 @@ use crate::mailbox::{MailKind, NewMail};
 use crate::mind::memory_rules::{self, MemoryKind, Visibility};
 use crate::mind::minds::NewMemory;
 use crate::mind::thought::Thought;
+use crate::types::Language;
 use crate::work::{NewTask, TaskKind, urgency};
 
 /// Where a thought happened: its chat, the requirement that chat belongs to, the newest
@@ -419,16 +420,15 @@ pub(super) async fn file_report(
     said: &[String],
     key: &str,
 ) -> Result<(), DbErr> {
-    let zh = engine.core().mailbox.chinese().await?;
-    let result = task.result.as_deref().unwrap_or(if zh {
-        "（未给出）"
-    } else {
-        "(none given)"
+    let lang = engine.core().mailbox.language().await?;
+    let result = task.result.as_deref().unwrap_or(match lang {
+        Language::ZhCn => "（未给出）",
+        Language::En => "(none given)",
     });
-    let body = match (said.is_empty(), zh) {
+    let body = match (said.is_empty(), lang) {
         (false, _) => said.join("\n\n"),
-        (true, true) => format!("{}完成了任务，但没有写汇报。结果：{result}", me.name),
-        (true, false) => format!(
+        (true, Language::ZhCn) => format!("{}完成了任务，但没有写汇报。结果：{result}", me.name),
+        (true, Language::En) => format!(
             "{} resolved the task but wrote no report. Result: {result}",
             me.name
         ),
@@ -444,11 +444,7 @@ pub(super) async fn file_report(
                 employee_id: Some(me.id),
                 chat_id: Some(chat.id),
                 task_id: Some(task.id),
-                title: if zh {
-                    format!("完成：{what}")
-                } else {
-                    format!("Done: {what}")
-                },
+                title: lang.pick(format!("Done: {what}"), format!("完成：{what}")),
                 body,
                 trace_id: task.trace_id.clone(),
             },

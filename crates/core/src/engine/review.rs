@@ -13,6 +13,7 @@ use super::Engine;
 use crate::guard::{self, Rerun};
 use crate::mailbox::{MailKind, NewMail};
 use crate::mind::stamina::StaminaEvent;
+use crate::types::Language;
 use crate::work::{NewTask, TaskStatus};
 
 /// After `task` (owned by `me`) was resolved or failed in a thought in `chat`. Under a
@@ -98,29 +99,27 @@ async fn submit(
         }
         && guard::judge_attempt(previous.result.as_deref(), result) == Rerun::NoProgress
     {
-        let zh = core.mailbox.chinese().await?;
+        let lang = core.mailbox.language().await?;
         let what = root_description(engine, task).await?;
         return to_boss(
             engine,
             task,
             me.id,
-            if zh {
-                format!("没有进展：{what}")
-            } else {
-                format!("No progress: {what}")
+            match lang {
+                Language::ZhCn => format!("没有进展：{what}"),
+                Language::En => format!("No progress: {what}"),
             },
-            if zh {
-                format!(
+            match lang {
+                Language::ZhCn => format!(
                     "{}第 {} 次提交的结果和上一次几乎一样，已停止重做，等你决定。结果：{result}",
                     me.name,
                     task.attempt + 1
-                )
-            } else {
-                format!(
+                ),
+                Language::En => format!(
                     "{}'s attempt {} repeats the previous one almost word for word, so the retry has stopped and waits for you. Result: {result}",
                     me.name,
                     task.attempt + 1
-                )
+                ),
             },
         )
         .await;
@@ -181,26 +180,24 @@ async fn verdict(
         .unwrap_or_else(|| "(no comments)".to_owned());
     let what = root_description(engine, &work).await?;
     if nth >= 3 || !guard::may_rerun(work.attempt) {
-        let zh = core.mailbox.chinese().await?;
+        let lang = core.mailbox.language().await?;
         return to_boss(
             engine,
             &work,
             author,
-            if zh {
-                format!("第 {nth} 次被驳回：{what}")
-            } else {
-                format!("Rejected {nth} times: {what}")
+            match lang {
+                Language::ZhCn => format!("第 {nth} 次被驳回：{what}"),
+                Language::En => format!("Rejected {nth} times: {what}"),
             },
-            if zh {
-                format!(
+            match lang {
+                Language::ZhCn => format!(
                     "{}再次驳回了这项工作，需要你来决定。意见：{comments}",
                     reviewer.name
-                )
-            } else {
-                format!(
+                ),
+                Language::En => format!(
                     "{} rejected this work again; it needs your decision. Comments: {comments}",
                     reviewer.name
-                )
+                ),
             },
         )
         .await;
@@ -309,15 +306,14 @@ async fn settle(engine: &Engine, id: i32, trace: Option<&str>) -> Result<(), DbE
     let Some(done) = core.work.settle_requirement(id).await? else {
         return Ok(());
     };
-    let zh = core.mailbox.chinese().await?;
+    let lang = core.mailbox.language().await?;
     let names = crate::chat::Names::load(&core.db).await?;
     let reviewed = match done.reviewer_id {
         Some(r) if done.reviews_passed > 0 => {
             let who = names.person(r);
-            if zh {
-                format!("{who}评审通过了 {} 项。", done.reviews_passed)
-            } else {
-                format!("{who} passed {} review(s).", done.reviews_passed)
+            match lang {
+                Language::ZhCn => format!("{who}评审通过了 {} 项。", done.reviews_passed),
+                Language::En => format!("{who} passed {} review(s).", done.reviews_passed),
             }
         }
         _ => String::new(),
@@ -330,24 +326,23 @@ async fn settle(engine: &Engine, id: i32, trace: Option<&str>) -> Result<(), DbE
             None => format!("- {what}"),
         })
         .collect();
-    let (title, note) = if zh {
-        (
+    let (title, note) = match lang {
+        Language::ZhCn => (
             format!("需求完成：{}", done.name),
             format!(
                 "需求“{}”已完成：{} 项工作全部结束。{reviewed}",
                 done.name,
                 lines.len()
             ),
-        )
-    } else {
-        (
+        ),
+        Language::En => (
             format!("Requirement done: {}", done.name),
             format!(
                 "The requirement \"{}\" is done: all {} piece(s) of work finished. {reviewed}",
                 done.name,
                 lines.len()
             ),
-        )
+        ),
     };
     core.mailbox
         .file(NewMail {

@@ -10,6 +10,7 @@ use cubicle_store::{DbErr, chat as cq, org as oq};
 use super::Engine;
 use crate::guard::{self, HeldBack, TraceStop};
 use crate::mailbox::{MailKind, NewMail};
+use crate::types::Language;
 
 /// Whether the instruction `trace` must stop now, with the step that ended it.
 pub(super) async fn trace_stop(
@@ -63,14 +64,17 @@ pub(super) async fn guard_stop(
         .await?
         .map(|t| t.instruction)
         .unwrap_or_default();
-    let zh = core.mailbox.chinese().await?;
+    let lang = core.mailbox.language().await?;
     let words = Words {
         steps: engine.config().max_trace_steps,
         chat: &chat.name,
         who: &who,
         instruction: &instruction,
     };
-    let (title, body, note) = if zh { words.zh(stop) } else { words.en(stop) };
+    let (title, body, note) = match lang {
+        Language::ZhCn => words.zh(stop),
+        Language::En => words.en(stop),
+    };
     core.mailbox
         .file(NewMail {
             kind: MailKind::Escalation,

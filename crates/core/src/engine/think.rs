@@ -326,7 +326,7 @@ async fn ask(
     w: &Woken,
     cast: &Cast,
     groups: &[(i32, String)],
-    me: &crate::types::EmployeeDto,
+    me: &crate::org::EmployeeDto,
     route: crate::gateway::Route,
     request: &cubicle_llm::CompletionRequest,
 ) -> Asked {

@@ -31,7 +31,7 @@ impl Engine {
                 .filed_today(MailKind::Escalation, Some(task_id))
                 .await?
         {
-            let zh = mailbox.chinese().await?;
+            let lang = mailbox.language().await?;
             let name = cubicle_store::org::find_employee(&self.core().db, employee_id)
                 .await?
                 .map(|e| e.name)
@@ -42,24 +42,22 @@ impl Engine {
                     employee_id: Some(employee_id),
                     chat_id: None,
                     task_id: Some(task_id),
-                    title: if zh {
-                        format!("逾期：{}", t.description)
-                    } else {
-                        format!("Overdue: {}", t.description)
-                    },
-                    body: if zh {
-                        format!(
-                            "{name}的任务“{}”已等待 {} 分钟。",
-                            t.description,
-                            (now - t.created_at).num_minutes()
-                        )
-                    } else {
+                    title: lang.pick(
+                        format!("Overdue: {}", t.description),
+                        format!("逾期：{}", t.description),
+                    ),
+                    body: lang.pick(
                         format!(
                             "{name}'s task \"{}\" has been pending for {} minutes.",
                             t.description,
                             (now - t.created_at).num_minutes()
-                        )
-                    },
+                        ),
+                        format!(
+                            "{name}的任务“{}”已等待 {} 分钟。",
+                            t.description,
+                            (now - t.created_at).num_minutes()
+                        ),
+                    ),
                     trace_id: t.trace_id.clone(),
                 })
                 .await?;

@@ -9,7 +9,9 @@
 
 use cubicle_llm::{ChatMessage, CompletionRequest, SHAPE_MAX_CHAR_BYTES, TextShape};
 
-use crate::types::{CompanyDto, EmployeeDto, Language};
+use crate::types::Language;
+
+use crate::org::{CompanyDto, EmployeeDto};
 
 /// A question to a colleague.
 pub const ASK_MAX_CHARS: u32 = 240;
@@ -37,23 +39,18 @@ pub struct Writer<'a> {
 }
 
 impl Writer<'_> {
-    fn zh(&self) -> bool {
-        self.company.language == Language::ZhCn
-    }
-
     fn system(&self) -> String {
         let e = self.me;
         let style = e.speaking_style.trim();
-        if self.zh() {
-            format!(
+        match self.company.language {
+            Language::ZhCn => format!(
                 "你是{}，{}的{}，为老板{}工作。{}",
                 e.name, self.company.name, e.title, self.company.boss_name, style
-            )
-        } else {
-            format!(
+            ),
+            Language::En => format!(
                 "You are {}, {} at {}. You work for {} (the boss). {}",
                 e.name, e.title, self.company.name, self.company.boss_name, style
-            )
+            ),
         }
     }
 
@@ -78,16 +75,15 @@ impl Writer<'_> {
     /// A question to `colleague` about the task.
     pub fn ask(&self, task: &str, colleague: &str) -> CompletionRequest {
         let task = cut(task, LINE_CHARS);
-        let user = if self.zh() {
-            format!(
+        let user = match self.company.language {
+            Language::ZhCn => format!(
                 "你的任务：{task}\n给{colleague}写一条简短的消息，请对方就这个任务给出意见。\
                  一到两句话，用简体中文。只写消息本身。"
-            )
-        } else {
-            format!(
+            ),
+            Language::En => format!(
                 "Your task: {task}\nWrite a short message to {colleague} asking for their \
                  input on it. One or two sentences. Write only the message."
-            )
+            ),
         };
         self.request(user, line(ASK_MAX_CHARS))
     }
@@ -96,17 +92,16 @@ impl Writer<'_> {
     pub fn reply(&self, chat: &str, lines: &[(String, String)]) -> CompletionRequest {
         let to = lines.last().map_or("", |(who, _)| who.as_str());
         let shown = chat_lines(lines);
-        let user = if self.zh() {
-            format!(
+        let user = match self.company.language {
+            Language::ZhCn => format!(
                 "“{chat}”里的最新消息：\n{shown}\n以{}的身份回复{to}，一到三句话，用简体中文。只写回复本身。",
                 self.me.name
-            )
-        } else {
-            format!(
+            ),
+            Language::En => format!(
                 "The latest messages in \"{chat}\":\n{shown}\nReply to {to} as {}, in one to \
                  three sentences. Write only your reply.",
                 self.me.name
-            )
+            ),
         };
         self.request(user, line(REPLY_MAX_CHARS))
     }
@@ -117,22 +112,20 @@ impl Writer<'_> {
         let mut said = String::new();
         for (who, text) in inputs {
             let text = cut(text, LINE_CHARS);
-            if self.zh() {
-                said.push_str(&format!("{who}说：{text}\n"));
-            } else {
-                said.push_str(&format!("{who} said: {text}\n"));
-            }
+            said.push_str(&self.company.language.pick(
+                format!("{who} said: {text}\n"),
+                format!("{who}说：{text}\n"),
+            ));
         }
-        let user = if self.zh() {
-            format!(
+        let user = match self.company.language {
+            Language::ZhCn => format!(
                 "你的任务：{task}\n{said}现在把它写出来：第一行写标题，然后写三到六条简短的要点。\
                  用简体中文。只写文档本身。"
-            )
-        } else {
-            format!(
+            ),
+            Language::En => format!(
                 "Your task: {task}\n{said}Write it now: a title on the first line, then three \
                  to six short points. Write only the document."
-            )
+            ),
         };
         self.request(
             user,
@@ -147,16 +140,15 @@ impl Writer<'_> {
     pub fn report(&self, task: &str, outcome: &str, to: &str) -> CompletionRequest {
         let task = cut(task, LINE_CHARS);
         let outcome = cut(outcome, LINE_CHARS);
-        let user = if self.zh() {
-            format!(
+        let user = match self.company.language {
+            Language::ZhCn => format!(
                 "你完成了任务：{task}\n结果的开头是：{outcome}\n告诉{to}任务已经完成，以及结果说了什么。\
                  一到两句话，用简体中文。只写消息本身。"
-            )
-        } else {
-            format!(
+            ),
+            Language::En => format!(
                 "You finished your task: {task}\nThe result begins: {outcome}\nTell {to} in one \
                  or two sentences that it is done and what it says. Write only the message."
-            )
+            ),
         };
         self.request(user, line(REPORT_MAX_CHARS))
     }
@@ -170,16 +162,15 @@ impl Writer<'_> {
             .map(|(name, task)| format!("- {name}: {}", cut(task, LINE_CHARS)))
             .collect();
         let who = who.join("\n");
-        let user = if self.zh() {
-            format!(
+        let user = match self.company.language {
+            Language::ZhCn => format!(
                 "你负责需求：{requirement}\n你的计划：\n{who}\n在需求群里告诉大家这个计划：谁做什么。\
                  一到两句话，用简体中文。只写消息本身。"
-            )
-        } else {
-            format!(
+            ),
+            Language::En => format!(
                 "You own the requirement: {requirement}\nYour plan:\n{who}\nTell the group the \
                  plan: who does what. One or two sentences. Write only the message."
-            )
+            ),
         };
         self.request(user, line(REPLY_MAX_CHARS))
     }
@@ -188,15 +179,14 @@ impl Writer<'_> {
     /// [`Choice::Silent`].
     pub fn speak_or_not(&self, chat: &str, lines: &[(String, String)]) -> CompletionRequest {
         let shown = chat_lines(lines);
-        let user = if self.zh() {
-            format!(
+        let user = match self.company.language {
+            Language::ZhCn => format!(
                 "“{chat}”里的最新消息：\n{shown}\n你有值得补充的内容吗？回答 reply（回复）或 silent（不说话）。"
-            )
-        } else {
-            format!(
+            ),
+            Language::En => format!(
                 "The latest messages in \"{chat}\":\n{shown}\nDo you have something useful to \
                  add? Answer reply or silent."
-            )
+            ),
         };
         self.request(user, Choice::shape(&[Choice::Reply, Choice::Silent]))
     }
@@ -206,15 +196,14 @@ impl Writer<'_> {
     pub fn task_or_reply(&self, text: &str) -> CompletionRequest {
         let boss = &self.company.boss_name;
         let text = cut(text, LINE_CHARS);
-        let user = if self.zh() {
-            format!(
+        let user = match self.company.language {
+            Language::ZhCn => format!(
                 "{boss}对你说：“{text}”\n这是需要你去完成的工作，还是只需要回答？回答 task（工作）或 reply（回答）。"
-            )
-        } else {
-            format!(
+            ),
+            Language::En => format!(
                 "{boss} wrote to you: \"{text}\"\nIs this work for you to do, or only something \
                  to answer? Answer task or reply."
-            )
+            ),
         };
         self.request(user, Choice::shape(&[Choice::Task, Choice::Reply]))
     }

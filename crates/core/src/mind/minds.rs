@@ -20,8 +20,9 @@ use crate::chat::rfc3339;
 use crate::clock::SharedClock;
 use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};
+use crate::org::EmployeeDto;
 use crate::org::employee_dto;
-use crate::types::{Archetype, EmployeeDto};
+use crate::types::Archetype;
 
 /// How many of an employee's latest thoughts the profile shows.
 const PROFILE_THOUGHTS: u64 = 30;

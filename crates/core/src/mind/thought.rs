@@ -22,7 +22,8 @@ use super::memory_rules::MemoryItem;
 use super::seeds::Seed;
 use super::stamina::Stamina;
 use crate::chat::ChatKind;
-use crate::types::{CompanyDto, EmployeeDto, Language};
+use crate::org::{CompanyDto, EmployeeDto};
+use crate::types::Language;
 use crate::work::urgency;
 
 /// What a prompt may cost, in (estimated) tokens, the answer's contract included; past it,

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::{LocalModels, ModelsError, ModelsResult};
-use crate::types::{ProviderDto, SaveProvider};
+use crate::providers::{ProviderDto, SaveProvider};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]

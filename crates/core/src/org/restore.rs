@@ -9,7 +9,7 @@ use sea_orm::IntoActiveModel;
 
 use super::{OrgResult, OrgService, department_dto, ensure_unique_sibling};
 use crate::events::DomainEvent;
-use crate::types::DepartmentDto;
+use crate::org::DepartmentDto;
 
 /// A deleted department as it was: enough to undo the deletion.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

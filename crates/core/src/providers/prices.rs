@@ -10,7 +10,7 @@ use sea_orm::IntoActiveModel;
 use super::{ProviderError, ProviderResult, Providers};
 use crate::events::DomainEvent;
 use crate::gateway::pricing;
-use crate::types::*;
+use crate::providers::{PriceDto, SetPrice};
 
 impl Providers {
     pub async fn prices(&self) -> ProviderResult<Vec<PriceDto>> {

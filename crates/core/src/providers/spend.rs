@@ -7,7 +7,7 @@ use cubicle_store::entity::cost_ledger;
 use cubicle_store::models as q;
 
 use super::{ProviderResult, Providers, SPEND_DAYS};
-use crate::types::*;
+use crate::providers::{SpendByEmployee, SpendByModel, SpendDay, SpendReport};
 
 impl Providers {
     /// Model answers since `since` that stopped at the token cap (unusable).

@@ -11,6 +11,10 @@ use sea_orm::IntoActiveModel;
 use super::actions::*;
 use super::service::{Secretary, SecretaryError, SecretaryResult, action_dto};
 use crate::org::OrgError;
+use crate::org::{
+    DeleteDepartment, FireEmployee, MoveEmployee, NewDepartment, NewEmployee, RenameDepartment,
+    SetBudget,
+};
 use crate::types::*;
 
 /// Status of an action while one caller applies or undoes it; no other caller can.
@@ -644,15 +648,19 @@ impl Secretary {
         else {
             return Err(OrgError::InvalidInput("not a task".into()));
         };
-        let zh = self
+        let lang = self
             .org
             .company()
             .await?
-            .is_some_and(|c| c.language == Language::ZhCn);
-        let lead_text = match (zh, participant_names.is_empty()) {
+            .map_or(Language::En, |c| c.language);
+        let lead_text = match (lang, participant_names.is_empty()) {
             (_, true) => description.clone(),
-            (true, false) => format!("{description}（与{}一起）", participant_names.join("、")),
-            (false, false) => format!("{description} (with {})", participant_names.join(", ")),
+            (Language::ZhCn, false) => {
+                format!("{description}（与{}一起）", participant_names.join("、"))
+            }
+            (Language::En, false) => {
+                format!("{description} (with {})", participant_names.join(", "))
+            }
         };
         let t = self
             .work
@@ -664,11 +672,10 @@ impl Secretary {
             .await?;
         let mut helpers = Vec::new();
         for id in participant_ids {
-            let text = if zh {
-                format!("协助{name}：{description}")
-            } else {
-                format!("Help {name} with: {description}")
-            };
+            let text = lang.pick(
+                format!("Help {name} with: {description}"),
+                format!("协助{name}：{description}"),
+            );
             let h = self
                 .work
                 .create(crate::work::NewTask {

@@ -10,12 +10,12 @@ use cubicle_store::entity::approval;
 
 use super::intent::{Slots, Tier};
 use super::service::{Outcome, Secretary, SecretaryResult};
-use super::text::Lang;
 use crate::approvals::{
     ApprovalDto, ApprovalError, ApprovalStatus, DecideApproval, DecidedVia, Decision,
 };
+use crate::org::OrgSnapshot;
 use crate::tools::{SHORT_DESCRIPTION_CHARS, clip};
-use crate::types::OrgSnapshot;
+use crate::types::Language;
 
 impl Secretary {
     pub(super) async fn decide_by_chat(
@@ -23,7 +23,7 @@ impl Secretary {
         s: &Slots,
         tier: Tier,
         snap: &OrgSnapshot,
-        lang: Lang,
+        lang: Language,
         approve: bool,
     ) -> SecretaryResult<Outcome> {
         let waiting = aq::list_approvals(&self.db, &[ApprovalStatus::Waiting], None, 20).await?;
@@ -74,7 +74,7 @@ fn chosen(
     s: &Slots,
     waiting: &[approval::Model],
     snap: &OrgSnapshot,
-    lang: Lang,
+    lang: Language,
 ) -> Result<i32, String> {
     let named = s
         .name
@@ -120,25 +120,25 @@ fn chosen(
 }
 
 /// What became of a decided approval: done, approved but failed, or rejected.
-fn decided(a: &ApprovalDto, snap: &OrgSnapshot, lang: Lang) -> String {
+fn decided(a: &ApprovalDto, snap: &OrgSnapshot, lang: Language) -> String {
     let id = a.id;
     let who = person(snap, a.employee_id);
     let what = clip(&a.summary, SHORT_DESCRIPTION_CHARS);
     match (a.status, a.error.as_deref(), lang) {
-        (ApprovalStatus::Approved, None, Lang::Zh) => {
+        (ApprovalStatus::Approved, None, Language::ZhCn) => {
             format!("已批准 #{id}：{who}——{what}。已经执行。")
         }
-        (ApprovalStatus::Approved, None, Lang::En) => {
+        (ApprovalStatus::Approved, None, Language::En) => {
             format!("Approved #{id}: {who} — {what}. It was done.")
         }
-        (ApprovalStatus::Approved, Some(e), Lang::Zh) => {
+        (ApprovalStatus::Approved, Some(e), Language::ZhCn) => {
             format!("已批准 #{id}，但执行失败：{e}")
         }
-        (ApprovalStatus::Approved, Some(e), Lang::En) => {
+        (ApprovalStatus::Approved, Some(e), Language::En) => {
             format!("Approved #{id}, but it failed: {e}")
         }
-        (_, _, Lang::Zh) => format!("已拒绝 #{id}：{who}——{what}。什么都没做。"),
-        (_, _, Lang::En) => format!("Rejected #{id}: {who} — {what}. Nothing was done."),
+        (_, _, Language::ZhCn) => format!("已拒绝 #{id}：{who}——{what}。什么都没做。"),
+        (_, _, Language::En) => format!("Rejected #{id}: {who} — {what}. Nothing was done."),
     }
 }
 

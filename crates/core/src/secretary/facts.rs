@@ -2,7 +2,8 @@
 
 use super::intent::Slots;
 use super::service::Secretary;
-use super::text::{Lang, people_count};
+use super::text::people_count;
+use crate::org::{DepartmentDto, EmployeeDto, OrgSnapshot};
 use crate::types::*;
 use crate::work::board::RequirementStatus;
 use crate::work::{RequirementDto, TaskDto};
@@ -14,7 +15,7 @@ impl Secretary {
         &self,
         s: &Slots,
         snap: &OrgSnapshot,
-        lang: Lang,
+        lang: Language,
         tasks: &[TaskDto],
         requirements: &[RequirementDto],
     ) -> String {
@@ -37,7 +38,7 @@ impl Secretary {
 }
 
 /// One employee: title, department, manager, status and pending tasks.
-fn person_facts(e: &EmployeeDto, snap: &OrgSnapshot, lang: Lang, tasks: &[TaskDto]) -> String {
+fn person_facts(e: &EmployeeDto, snap: &OrgSnapshot, lang: Language, tasks: &[TaskDto]) -> String {
     let dept = e
         .department_id
         .and_then(|id| snap.departments.iter().find(|d| d.id == id))
@@ -48,26 +49,26 @@ fn person_facts(e: &EmployeeDto, snap: &OrgSnapshot, lang: Lang, tasks: &[TaskDt
         .and_then(|m| snap.employees.iter().find(|x| x.id == m))
         .map(|m| m.name.clone());
     let mut out = match (lang, manager) {
-        (Lang::En, Some(m)) => format!(
+        (Language::En, Some(m)) => format!(
             "{} is a {} in {dept}, reporting to {m}. Status: {}.",
             e.name,
             e.title,
             e.status.to_value()
         ),
-        (Lang::En, None) => format!(
+        (Language::En, None) => format!(
             "{} is a {} in {dept}. Status: {}.",
             e.name,
             e.title,
             e.status.to_value()
         ),
-        (Lang::Zh, Some(m)) => format!(
+        (Language::ZhCn, Some(m)) => format!(
             "{}是{}的{}，汇报给{m}。状态：{}。",
             e.name,
             dept,
             e.title,
             e.status.to_value()
         ),
-        (Lang::Zh, None) => format!(
+        (Language::ZhCn, None) => format!(
             "{}是{}的{}。状态：{}。",
             e.name,
             dept,
@@ -93,7 +94,7 @@ fn person_facts(e: &EmployeeDto, snap: &OrgSnapshot, lang: Lang, tasks: &[TaskDt
 }
 
 /// One department: its people, lead and sub-departments.
-fn department_facts(d: &DepartmentDto, snap: &OrgSnapshot, lang: Lang) -> String {
+fn department_facts(d: &DepartmentDto, snap: &OrgSnapshot, lang: Language) -> String {
     let people: Vec<_> = snap
         .employees
         .iter()
@@ -134,7 +135,7 @@ fn department_facts(d: &DepartmentDto, snap: &OrgSnapshot, lang: Lang) -> String
 }
 
 /// The whole company: people and departments, then a line per department and the unassigned.
-fn headcount(snap: &OrgSnapshot, lang: Lang) -> String {
+fn headcount(snap: &OrgSnapshot, lang: Language) -> String {
     let mut out = lang.pick(
         format!(
             "{} in {}.",
@@ -176,7 +177,7 @@ fn headcount(snap: &OrgSnapshot, lang: Lang) -> String {
 }
 
 /// Pending tasks, open requirements, and the requirements held for the boss.
-fn work_summary(lang: Lang, tasks: &[TaskDto], requirements: &[RequirementDto]) -> String {
+fn work_summary(lang: Language, tasks: &[TaskDto], requirements: &[RequirementDto]) -> String {
     let open = requirements
         .iter()
         .filter(|r| {

@@ -5,7 +5,8 @@
 use super::actions::Proposal;
 use super::intent::Slots;
 use super::service::{Outcome, Secretary};
-use super::text::{Lang, Pick, next_name, pick};
+use super::text::{Pick, next_name, pick};
+use crate::org::{EmployeeDto, OrgSnapshot};
 use crate::roles;
 use crate::types::*;
 
@@ -14,7 +15,7 @@ impl Secretary {
         &self,
         s: &Slots,
         snap: &OrgSnapshot,
-        lang: Lang,
+        lang: Language,
         taken: &mut Vec<String>,
     ) -> Outcome {
         let Some(role) = s.role.as_deref() else {
@@ -40,8 +41,8 @@ impl Secretary {
         };
         let template = roles::match_title(role);
         let title = match (template, lang) {
-            (Some(t), Lang::Zh) => t.title_zh.to_owned(),
-            (Some(t), Lang::En) => t.title.to_owned(),
+            (Some(t), Language::ZhCn) => t.title_zh.to_owned(),
+            (Some(t), Language::En) => t.title.to_owned(),
             (None, _) => role.to_owned(),
         };
         let archetype = template
@@ -74,22 +75,24 @@ impl Secretary {
         }
         let where_ = dept.map(|d| d.name.clone());
         let say = match (lang, where_) {
-            (Lang::En, Some(d)) => format!(
+            (Language::En, Some(d)) => format!(
                 "Here is my proposal for {count} × {title} in {d}. Confirm, edit or cancel."
             ),
-            (Lang::En, None) => {
+            (Language::En, None) => {
                 format!("Here is my proposal for {count} × {title}. Confirm, edit or cancel.")
             }
-            (Lang::Zh, Some(d)) => {
+            (Language::ZhCn, Some(d)) => {
                 format!("为{d}招聘{count}名{title}的方案如下，请确认、修改或取消。")
             }
-            (Lang::Zh, None) => format!("招聘{count}名{title}的方案如下，请确认、修改或取消。"),
+            (Language::ZhCn, None) => {
+                format!("招聘{count}名{title}的方案如下，请确认、修改或取消。")
+            }
         };
         Outcome::Propose(proposals, say)
     }
 
     /// Letting someone go waits for the boss's confirmation like every card.
-    pub(super) fn fire(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+    pub(super) fn fire(&self, s: &Slots, snap: &OrgSnapshot, lang: Language) -> Outcome {
         match self.person(s.name.as_deref(), snap, lang) {
             Err(q) => Outcome::Say(q),
             Ok(e) => Outcome::Propose(
@@ -109,7 +112,12 @@ impl Secretary {
     }
 
     /// A new department, under the parent named if any.
-    pub(super) fn create_department(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+    pub(super) fn create_department(
+        &self,
+        s: &Slots,
+        snap: &OrgSnapshot,
+        lang: Language,
+    ) -> Outcome {
         let Some(name) = s.department.as_deref().or(s.new_name.as_deref()) else {
             return Outcome::Say(lang.pick(
                 "What should the new department be called?",
@@ -136,7 +144,12 @@ impl Secretary {
         )
     }
 
-    pub(super) fn rename_department(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+    pub(super) fn rename_department(
+        &self,
+        s: &Slots,
+        snap: &OrgSnapshot,
+        lang: Language,
+    ) -> Outcome {
         let d = match self.department(s.department.as_deref(), snap, lang) {
             Ok(d) => d,
             Err(q) => return Outcome::Say(q),
@@ -159,7 +172,7 @@ impl Secretary {
 
     /// Moves the person named, and any named with them ("把李娜和王强调到市场部"), to
     /// the target department: one card each.
-    pub(super) fn transfer(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+    pub(super) fn transfer(&self, s: &Slots, snap: &OrgSnapshot, lang: Language) -> Outcome {
         let names = std::iter::once(s.name.as_deref())
             .chain(s.participants.iter().map(|p| Some(p.as_str())));
         let mut people = Vec::new();
@@ -215,7 +228,7 @@ impl Secretary {
         s: &Slots,
         snap: &OrgSnapshot,
         requirements: &[crate::work::RequirementDto],
-        lang: Lang,
+        lang: Language,
     ) -> Outcome {
         let Some(description) = s.description.as_deref().filter(|d| !d.trim().is_empty()) else {
             return Outcome::Say(lang.pick("What should the task be?", "要安排什么任务？"));
@@ -258,7 +271,7 @@ impl Secretary {
         &self,
         who: Option<&str>,
         snap: &'a OrgSnapshot,
-        lang: Lang,
+        lang: Language,
     ) -> Result<&'a EmployeeDto, String> {
         let question = match self.person(who, snap, lang) {
             Ok(e) => return Ok(e),
@@ -298,7 +311,12 @@ impl Secretary {
     }
 
     /// A requirement (project) in a department, with its own group chat.
-    pub(super) fn create_requirement(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+    pub(super) fn create_requirement(
+        &self,
+        s: &Slots,
+        snap: &OrgSnapshot,
+        lang: Language,
+    ) -> Outcome {
         let Some(description) = s
             .description
             .as_deref()
@@ -361,7 +379,12 @@ impl Secretary {
         )
     }
 
-    pub(super) fn delete_department(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+    pub(super) fn delete_department(
+        &self,
+        s: &Slots,
+        snap: &OrgSnapshot,
+        lang: Language,
+    ) -> Outcome {
         let d = match self.department(s.department.as_deref(), snap, lang) {
             Ok(d) => d,
             Err(q) => return Outcome::Say(q),
@@ -443,7 +466,7 @@ impl Secretary {
 
     /// A meeting needs a topic and at least two people; a department named among the
     /// participants brings all its members.
-    pub(super) fn convene_meeting(&self, s: &Slots, snap: &OrgSnapshot, lang: Lang) -> Outcome {
+    pub(super) fn convene_meeting(&self, s: &Slots, snap: &OrgSnapshot, lang: Language) -> Outcome {
         let Some(topic) = s.topic.as_deref().or(s.description.as_deref()) else {
             return Outcome::Say(
                 lang.pick("What should the meeting be about?", "会议要讨论什么？"),
@@ -508,7 +531,7 @@ fn task_reply(
     description: &str,
     helper_names: &[String],
     requirement: Option<&crate::work::RequirementDto>,
-    lang: Lang,
+    lang: Language,
 ) -> String {
     let mut say = lang.pick(
         format!("I'll give {} the task: {description}.", owner.name),
@@ -538,10 +561,10 @@ fn willingness(e: &EmployeeDto) -> f32 {
 fn split_department<'a>(
     description: &str,
     snap: &'a OrgSnapshot,
-) -> (String, Option<&'a crate::types::DepartmentDto>) {
+) -> (String, Option<&'a crate::org::DepartmentDto>) {
     let trimmed = description.trim();
     let lower = trimmed.to_lowercase();
-    let mut departments: Vec<&crate::types::DepartmentDto> = snap.departments.iter().collect();
+    let mut departments: Vec<&crate::org::DepartmentDto> = snap.departments.iter().collect();
     // Longest names first: "Product Design" before "Design".
     departments.sort_by_key(|d| std::cmp::Reverse(d.name.chars().count()));
     for d in departments {

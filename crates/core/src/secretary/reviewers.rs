@@ -6,7 +6,7 @@
 use super::actions::Proposal;
 use super::intent::{Slots, TEAM};
 use super::service::{Outcome, Secretary};
-use super::text::Lang;
+use crate::org::{EmployeeDto, OrgSnapshot};
 use crate::types::*;
 use crate::work::RequirementDto;
 
@@ -28,7 +28,7 @@ impl Secretary {
         &self,
         words: Option<&str>,
         all: &'a [RequirementDto],
-        lang: Lang,
+        lang: Language,
     ) -> Result<&'a RequirementDto, String> {
         let Some(words) = words.map(str::trim).filter(|w| !w.is_empty()) else {
             return Err(lang.pick("Which requirement?", "是哪个需求？"));
@@ -69,7 +69,7 @@ impl Secretary {
         s: &Slots,
         snap: &OrgSnapshot,
         all: &[RequirementDto],
-        lang: Lang,
+        lang: Language,
     ) -> Outcome {
         let r = match self.requirement(s.requirement.as_deref(), all, lang) {
             Ok(r) => r,
@@ -106,7 +106,7 @@ impl Secretary {
         s: &Slots,
         lead: &EmployeeDto,
         snap: &'a OrgSnapshot,
-        lang: Lang,
+        lang: Language,
     ) -> Result<Vec<&'a EmployeeDto>, String> {
         let mut out: Vec<&EmployeeDto> = Vec::new();
         for p in &s.participants {

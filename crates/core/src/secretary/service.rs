@@ -18,12 +18,13 @@ use tokio_util::task::TaskTracker;
 use super::actions::*;
 use super::intent::{Intent, IntentKind, Parse};
 use super::rules::parse_rules_knowing;
-use super::text::{Lang, Pick, capabilities, clarify, pick};
+use super::text::{Pick, capabilities, clarify, pick};
 use crate::chat::Chats;
 use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};
 use crate::gateway::{CallContext, Gateway, Purpose};
 use crate::mind;
+use crate::org::{DepartmentDto, EmployeeDto, OrgSnapshot};
 use crate::org::{OrgError, OrgService};
 use crate::providers::Providers;
 use crate::roles;
@@ -260,10 +261,8 @@ impl Secretary {
             return Err(SecretaryError::Empty);
         }
         let snap = self.org.snapshot().await?;
-        let lang = match snap.company.as_ref().map(|c| c.language) {
-            Some(Language::ZhCn) => Lang::Zh,
-            _ => Lang::En,
-        };
+        // Before the company is set up the secretary speaks English.
+        let lang = snap.company.as_ref().map_or(Language::En, |c| c.language);
         let parse = self.parse_with(text, &snap).await;
         let (lines, proposals) = self.answer(text, &parse, &snap, lang).await?;
         let StoredTurn { boss, reply, cards } = self.record_turn(text, &lines, &proposals).await?;
@@ -291,7 +290,7 @@ impl Secretary {
         text: &str,
         parse: &Parse,
         snap: &OrgSnapshot,
-        lang: Lang,
+        lang: Language,
     ) -> SecretaryResult<(Vec<String>, Vec<Proposal>)> {
         let mut lines = Vec::new();
         let mut proposals = Vec::new();
@@ -381,7 +380,7 @@ impl Secretary {
     /// greeting is used) when no model answers. Like the model tier, only a configured
     /// model writes it: the 135M built-in rambles and invents colleagues ("I'm Emily, the
     /// team's leader"), which a secretary whose answers must be true cannot say.
-    async fn small_talk(&self, text: &str, snap: &OrgSnapshot, lang: Lang) -> Option<String> {
+    async fn small_talk(&self, text: &str, snap: &OrgSnapshot, lang: Language) -> Option<String> {
         use futures::StreamExt;
         let route = self
             .providers
@@ -531,7 +530,7 @@ impl Secretary {
         intent: &Intent,
         tier: super::intent::Tier,
         snap: &OrgSnapshot,
-        lang: Lang,
+        lang: Language,
         taken: &mut Vec<String>,
     ) -> SecretaryResult<Outcome> {
         let s = &intent.slots;
@@ -588,7 +587,7 @@ impl Secretary {
         &self,
         name: Option<&str>,
         snap: &'a OrgSnapshot,
-        lang: Lang,
+        lang: Language,
     ) -> Result<&'a EmployeeDto, String> {
         let Some(name) = name else {
             return Err(lang.pick("Who do you mean?", "你说的是谁？"));
@@ -614,7 +613,7 @@ impl Secretary {
         &self,
         name: Option<&str>,
         snap: &'a OrgSnapshot,
-        lang: Lang,
+        lang: Language,
     ) -> Result<&'a DepartmentDto, String> {
         let Some(name) = name else {
             return Err(lang.pick("Which department?", "哪个部门？"));
@@ -675,7 +674,7 @@ pub(super) fn action_dto(a: &secretary_action::Model) -> ActionDto {
 }
 
 /// What to ask when the secretary is not sure what the boss wants done.
-fn unsure(kind: IntentKind, lang: Lang) -> String {
+fn unsure(kind: IntentKind, lang: Language) -> String {
     match kind {
         IntentKind::HireEmployee => lang.pick(
             "Whom should I hire? Tell me the role, e.g. \"hire a frontend engineer for Engineering\".",
@@ -686,7 +685,7 @@ fn unsure(kind: IntentKind, lang: Lang) -> String {
 }
 
 /// A policy card when the boss named a level or a budget; otherwise ask which.
-fn set_policy(s: &super::intent::Slots, lang: Lang) -> Outcome {
+fn set_policy(s: &super::intent::Slots, lang: Language) -> Outcome {
     if s.level.is_none() && s.amount.is_none() {
         return Outcome::Say(lang.pick(
             "Which policy should change? Say e.g. \"approvals: manual\" or \"daily budget $5\".",

@@ -2,22 +2,7 @@
 //! pool of names for new hires.
 
 use super::names::{NameMatch, match_name};
-
-/// Reply text in the company's language.
-#[derive(Clone, Copy, PartialEq)]
-pub(super) enum Lang {
-    En,
-    Zh,
-}
-
-impl Lang {
-    pub(super) fn pick(self, en: impl Into<String>, zh: impl Into<String>) -> String {
-        match self {
-            Lang::En => en.into(),
-            Lang::Zh => zh.into(),
-        }
-    }
-}
+use crate::types::Language;
 
 /// What fuzzy matching found among `items`.
 pub(super) enum Pick<'a, T> {
@@ -58,14 +43,14 @@ pub(super) fn people_count(n: usize) -> String {
     }
 }
 
-pub(super) fn clarify(lang: Lang) -> String {
+pub(super) fn clarify(lang: Language) -> String {
     lang.pick(
         "I'm not sure what you'd like me to do. Could you say it another way? For example: \"hire a QA engineer for Engineering\".",
         "我不太确定你想让我做什么，能换个说法吗？比如：“给工程部招一个测试工程师”。",
     )
 }
 
-pub(super) fn capabilities(lang: Lang) -> String {
+pub(super) fn capabilities(lang: Language) -> String {
     lang.pick(
         "Right now I can hire, fire and move people, create and rename departments, give someone a task, open a requirement, change the approval policy and daily budget, and tell you who is where and what is pending.",
         "目前我可以招人、辞退、调岗，新建和重命名部门，给员工安排任务，新建需求，调整审批策略和每日预算，以及告诉你谁在哪个部门、有哪些待办。",
@@ -104,10 +89,10 @@ const NAMES_ZH: [&str; 24] = [
 ];
 
 /// The first name from the pool nobody in the company has; numbered once the pool runs out.
-pub(super) fn next_name(lang: Lang, taken: &[String]) -> String {
+pub(super) fn next_name(lang: Language, taken: &[String]) -> String {
     let pool: &[&str] = match lang {
-        Lang::En => &NAMES_EN,
-        Lang::Zh => &NAMES_ZH,
+        Language::En => &NAMES_EN,
+        Language::ZhCn => &NAMES_ZH,
     };
     let free = |n: &str| !taken.iter().any(|t| t.eq_ignore_ascii_case(n));
     if let Some(n) = pool.iter().find(|n| free(n)) {
@@ -126,8 +111,8 @@ mod tests {
     #[test]
     fn new_names_avoid_people_already_there() {
         let taken = vec!["Alice Chen".to_owned(), "bob martin".to_owned()];
-        assert_eq!(next_name(Lang::En, &taken), "Carol Diaz");
+        assert_eq!(next_name(Language::En, &taken), "Carol Diaz");
         let all: Vec<String> = NAMES_ZH.iter().map(|n| (*n).to_owned()).collect();
-        assert_eq!(next_name(Lang::Zh, &all), "张伟 2");
+        assert_eq!(next_name(Language::ZhCn, &all), "张伟 2");
     }
 }

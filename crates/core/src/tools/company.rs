@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Risk, Tool, ToolContext, ToolError};
 use crate::mind::memory_rules::Viewer;
-use crate::types::{CompanyDto, EmployeeDto, FireEmployee, NewEmployee, SetBudget};
+use crate::org::{CompanyDto, EmployeeDto, FireEmployee, NewEmployee, SetBudget};
 
 /// The most memories one call returns.
 const MAX_MEMORIES: usize = 20;

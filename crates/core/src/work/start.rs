@@ -66,8 +66,7 @@ impl Work {
         {
             crate::chat::insert_member(&txn, chat_id, owner.id, now).await?;
         }
-        let zh = company.language == Language::ZhCn;
-        let (description, hint) = plan_task_text(&r, zh);
+        let (description, hint) = plan_task_text(&r, company.language);
         let plan = NewTask {
             requirement_id: Some(r.id),
             on_resolve_target: r.chat_id.map(|c| format!("chat:{c}")),
@@ -160,23 +159,22 @@ fn fit(e: &employee::Model, text: &str) -> usize {
 }
 
 /// The planning task and the hint for its report, in the company's language.
-fn plan_task_text(r: &requirement::Model, zh: bool) -> (String, String) {
-    if zh {
-        (
+fn plan_task_text(r: &requirement::Model, lang: Language) -> (String, String) {
+    match lang {
+        Language::ZhCn => (
             format!(
                 "规划需求“{}”：{}。这个需求由你负责：拆成最初的几项任务，每项交给最合适的同事，然后把计划写进这项任务的结果。",
                 r.name, r.description
             ),
             "在需求群里发出计划：谁做什么。".to_owned(),
-        )
-    } else {
-        (
+        ),
+        Language::En => (
             format!(
                 "Plan the requirement \"{}\": {}. You own it: split it into the first tasks, give each to the colleague best suited, and resolve this task with the plan.",
                 r.name, r.description
             ),
             "Post the plan in the requirement's group: who does what.".to_owned(),
-        )
+        ),
     }
 }
 

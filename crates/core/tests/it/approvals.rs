@@ -16,6 +16,7 @@ use cubicle_core::mailbox::{MailFilter, MailKind};
 use cubicle_core::meeting::arbitration::Role;
 use cubicle_core::mind::memory_rules::{MemoryKind, Visibility};
 use cubicle_core::mind::minds::NewMemory;
+use cubicle_core::org::{EmployeeDto, FireEmployee};
 use cubicle_core::tools::{ToolCall, ToolError, ToolsConfig};
 use cubicle_core::types::*;
 use serde_json::json;

@@ -3,8 +3,8 @@
 //! "anything sensitive waits for the boss" that used to work, and must keep failing.
 
 use cubicle_core::approvals::CallOutcome;
+use cubicle_core::org::EmployeeDto;
 use cubicle_core::tools::ToolCall;
-use cubicle_core::types::EmployeeDto;
 
 use crate::util::TestCompany;
 

@@ -16,9 +16,10 @@ use cubicle_core::meeting::OpenMeeting;
 use cubicle_core::meeting::moderator::Strategy;
 use cubicle_core::mind::memory_rules::{MemoryKind, Visibility};
 use cubicle_core::mind::minds::NewMemory;
+use cubicle_core::org::{NewEmployee, SetManager};
+use cubicle_core::providers::{SaveProvider, SetProviderKey};
 use cubicle_core::secrets::{SecretError, SecretStore};
 use cubicle_core::tools::ToolCall;
-use cubicle_core::types::*;
 use cubicle_core::work::NewTask;
 use cubicle_llm::ApiKey;
 use serde_json::{Value, json};
@@ -95,8 +96,8 @@ async fn rich_company() -> (Stage, i32, i32) {
         .invite(cubicle_core::people::NewPerson {
             name: "Lin".into(),
             role: "Head of Platform".into(),
-            language: Some(Language::ZhCn),
-            approval_policy: Some(ApprovalPolicy::Manual),
+            language: Some(cubicle_core::types::Language::ZhCn),
+            approval_policy: Some(cubicle_core::types::ApprovalPolicy::Manual),
             departments: vec![platform.id],
             employees: vec![bob],
         })

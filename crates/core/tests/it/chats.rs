@@ -3,7 +3,7 @@
 
 use cubicle_core::chat::gates::ChatMode;
 use cubicle_core::chat::{ChatKind, CreateGroup, PostMessage};
-use cubicle_core::types::*;
+use cubicle_core::org::{DeleteDepartment, MoveEmployee, NewEmployee};
 use cubicle_store::ConnectionTrait;
 
 use crate::util::TestCompany;

@@ -5,6 +5,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use cubicle_core::chat::PostMessage;
 use cubicle_core::clock::{Clock as _, ManualClock};
 use cubicle_core::engine::{Engine, EngineConfig};
+use cubicle_core::org::NewEmployee;
 use cubicle_core::types::*;
 
 use crate::util::TestCompany;

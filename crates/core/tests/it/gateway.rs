@@ -8,6 +8,8 @@ use cubicle_core::AppCore;
 use cubicle_core::app::CoreOptions;
 use cubicle_core::events::DomainEvent;
 use cubicle_core::gateway::{CallContext, GatewayConfig, GatewayError, Purpose, Route};
+use cubicle_core::org::{NewDepartment, NewEmployee, SetBudget, SetEmployeeBackend, SetupCompany};
+use cubicle_core::providers::{SaveProvider, SetBuiltinModel, SetPrice, SetProviderKey, SetRoute};
 use cubicle_core::secrets::{SecretError, SecretStore};
 use cubicle_core::types::*;
 use cubicle_llm::{ApiKey, ChatMessage, CompletionRequest};

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use cubicle_core::gateway::{CallContext, Purpose};
-use cubicle_core::types::*;
+use cubicle_core::org::SetBudget;
 use serde_json::{Value, json};
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, ResponseTemplate};

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use cubicle_core::engine::plan::{self, MAX_TOOL_CALLS, MemoryPlan, OpsPlan, TaskPlan};
 use cubicle_core::mind::clean_chat_message;
 use cubicle_core::mind::thought::Thought;
+use cubicle_core::org::{BackendRef, EmployeeDto};
 use cubicle_core::secretary::{IntentKind, Parse, parse_rules};
 use cubicle_core::types::*;
 use cubicle_llm::FinishReason;

@@ -15,6 +15,8 @@ use cubicle_core::meeting::OpenMeeting;
 use cubicle_core::meeting::arbitration::{DecisionType, Outcome, Position, Stance};
 use cubicle_core::meeting::moderator::Strategy;
 use cubicle_core::mind::memory_rules::{MemoryKind, Visibility};
+use cubicle_core::org::{EmployeeDto, UpdateCompany};
+use cubicle_core::providers::SetRoute;
 use cubicle_core::types::*;
 use serde_json::{Value, json};
 use wiremock::{MockServer, Request, Respond, ResponseTemplate};

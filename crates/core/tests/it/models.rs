@@ -11,7 +11,7 @@ use cubicle_core::error::ErrorCode;
 use cubicle_core::events::DomainEvent;
 use cubicle_core::gateway::{CallContext, Purpose, Route};
 use cubicle_core::models::{AddLocalServer, LocalModelState, LocalModelsConfig, LocalServerKind};
-use cubicle_core::types::TestProvider;
+use cubicle_core::providers::TestProvider;
 use cubicle_llm::catalogue::CatalogueEntry;
 use cubicle_llm::download::fixture::{Fault, FileServer};
 use cubicle_llm::download::{DownloadOptions, partial_path};

@@ -1,5 +1,9 @@
 use cubicle_core::ErrorCode;
 use cubicle_core::events::DomainEvent;
+use cubicle_core::org::{
+    DeleteDepartment, FireEmployee, MoveDepartment, MoveEmployee, NewDepartment, NewEmployee,
+    RenameDepartment, SetDepartmentLead, SetManager, SetupCompany,
+};
 use cubicle_core::types::*;
 
 use crate::util::TestCompany;

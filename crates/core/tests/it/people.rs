@@ -8,6 +8,7 @@ use cubicle_core::approvals::{
 };
 use cubicle_core::error::IpcError;
 use cubicle_core::events::DomainEvent;
+use cubicle_core::org::{DeleteDepartment, FireEmployee};
 use cubicle_core::people::{Approver, NewPerson, UpdatePerson};
 use cubicle_core::tools::ToolCall;
 use cubicle_core::types::*;

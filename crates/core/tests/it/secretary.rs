@@ -1,5 +1,6 @@
 //! The secretary against a real company on a temp SQLite file (rule tier).
 
+use cubicle_core::org::{NewEmployee, UpdateCompany};
 use cubicle_core::secretary::actions::{ActionStatus, HireEdits, Proposal};
 use cubicle_core::types::*;
 

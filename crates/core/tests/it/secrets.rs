@@ -32,8 +32,8 @@ fn a_key_round_trips_through_the_os_keychain() {
 async fn keys_from_before_scopes_move_under_their_company_once_and_never_into_an_import() {
     use cubicle_core::bundle;
     use cubicle_core::clock::SystemClock;
+    use cubicle_core::providers::{KeySource, SaveProvider};
     use cubicle_core::secrets::{company_scope, provider_account};
-    use cubicle_core::types::*;
     use sea_orm::ConnectionTrait;
 
     if !require_keyring() {
@@ -124,8 +124,7 @@ async fn keys_from_before_scopes_move_under_their_company_once_and_never_into_an
 async fn a_key_before_the_company_is_set_up_is_refused_with_what_to_do() {
     use cubicle_core::clock::SystemClock;
     use cubicle_core::error::ErrorCode;
-    use cubicle_core::providers::ProviderError;
-    use cubicle_core::types::*;
+    use cubicle_core::providers::{ProviderError, SaveProvider, SetProviderKey};
 
     let empty = crate::bundle::empty_db(SystemClock::shared()).await;
     let p = empty

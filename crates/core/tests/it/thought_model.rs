@@ -7,6 +7,10 @@ use std::sync::Arc;
 use cubicle_core::AppCore;
 use cubicle_core::app::CoreOptions;
 use cubicle_core::gateway::Purpose;
+use cubicle_core::org::{
+    EmployeeDto, FireEmployee, NewDepartment, NewEmployee, SetEmployeeBackend, SetupCompany,
+};
+use cubicle_core::providers::{SaveProvider, SetBuiltinModel, SetRoute};
 use cubicle_core::providers::{ThoughtBackend, ThoughtModelKind};
 use cubicle_core::types::*;
 use cubicle_llm::model_file::DEFAULT_MODEL_FILE;

@@ -2,6 +2,11 @@ use cubicle_core::AppCore;
 use cubicle_core::app::CoreOptions;
 use cubicle_core::clock::SharedClock;
 use cubicle_core::events::DomainEvent;
+use cubicle_core::org::{
+    DepartmentDto, EmployeeDto, NewDepartment, NewEmployee, SetBudget, SetDepartmentLead,
+    SetupCompany,
+};
+use cubicle_core::providers::{SaveProvider, SetRoute};
 use cubicle_core::types::*;
 use tempfile::TempDir;
 use tokio::sync::broadcast::Receiver;

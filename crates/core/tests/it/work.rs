@@ -7,6 +7,7 @@ use cubicle_core::chat::PostMessage;
 use cubicle_core::clock::{Clock as _, ManualClock};
 use cubicle_core::engine::{Engine, EngineConfig};
 use cubicle_core::mailbox::{MailFilter, MailKind};
+use cubicle_core::org::NewEmployee;
 use cubicle_core::trace::TraceEventKind;
 use cubicle_core::types::*;
 use serde_json::{Value, json};

@@ -19,7 +19,7 @@ use crate::work::TaskKind;
 /// The people around the thought: the company, its staff, the employee's department
 /// and the chat's other members.
 pub(super) struct Cast {
-    pub(super) company: crate::types::CompanyDto,
+    pub(super) company: crate::org::CompanyDto,
     pub(super) staff: HashMap<i32, employee::Model>,
     pub(super) department: Option<cubicle_store::entity::department::Model>,
     pub(super) member_ids: Vec<i32>,
@@ -132,7 +132,13 @@ impl Lines {
             // Group chats it can also post in (`"to": "#name"`).
             other_groups: my_chat_rows
                 .iter()
-                .filter(|c| c.id != w.chat.id && !matches!(c.kind, crate::chat::ChatKind::Dm | crate::chat::ChatKind::Boss))
+                .filter(|c| {
+                    c.id != w.chat.id
+                        && !matches!(
+                            c.kind,
+                            crate::chat::ChatKind::Dm | crate::chat::ChatKind::Boss
+                        )
+                })
                 .map(|c| (c.id, c.name.clone()))
                 .collect(),
             chat_requirement: requirements
@@ -148,7 +154,7 @@ impl Lines {
         &'a self,
         w: &'a Woken,
         cast: &'a Cast,
-        me: &'a crate::types::EmployeeDto,
+        me: &'a crate::org::EmployeeDto,
         seed: &'static crate::mind::seeds::Seed,
     ) -> Scene<'a> {
         let department = cast.department.as_ref();

@@ -14,7 +14,7 @@ use crate::util::TestCompany;
 
 /// Asks for a write and, should it wait, approves it: whatever the policy, the link
 /// must not be followed.
-async fn write_anyway(c: &TestCompany, e: &cubicle_core::types::EmployeeDto, path: &str) {
+async fn write_anyway(c: &TestCompany, e: &cubicle_core::org::EmployeeDto, path: &str) {
     let asked = ask(
         c,
         e,

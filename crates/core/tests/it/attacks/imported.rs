@@ -9,8 +9,10 @@ use cubicle_core::bundle;
 use cubicle_core::clock::SystemClock;
 use cubicle_core::error::ErrorCode;
 use cubicle_core::imported::ConfirmImported;
+use cubicle_core::providers::{
+    KeySource, ProviderDto, SaveProvider, SetProviderKey, SetRoute, TestProvider, TestResult,
+};
 use cubicle_core::tools::{ToolCall, ToolError};
-use cubicle_core::types::*;
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};

@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 
 use cubicle_core::app::CoreOptions;
 use cubicle_core::approvals::{ApprovalDto, ApprovalsConfig, CallOutcome, DecidedVia, Decision};
+use cubicle_core::org::EmployeeDto;
 use cubicle_core::tools::sandbox::{BoxLimits, SandboxConfig};
 use cubicle_core::tools::{ToolCall, ToolsConfig};
-use cubicle_core::types::EmployeeDto;
 use serde_json::json;
 use tempfile::TempDir;
 

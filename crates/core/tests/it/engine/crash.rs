@@ -6,6 +6,7 @@
 use chrono::{TimeZone, Utc};
 use cubicle_core::approvals::{ApprovalFilter, ApprovalStatus, CallOutcome};
 use cubicle_core::engine::{Engine, EngineConfig};
+use cubicle_core::org::EmployeeDto;
 use cubicle_core::tools::ToolCall;
 use cubicle_core::types::*;
 use serde_json::json;

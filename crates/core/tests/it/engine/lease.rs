@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use cubicle_core::AppCore;
 use cubicle_core::engine::lease::{EngineLease, LeaseError, STANDBY_RETRY};
-use cubicle_core::types::{Language, SetupCompany};
+use cubicle_core::org::SetupCompany;
+use cubicle_core::types::Language;
 use sea_orm::ConnectionTrait;
 use tokio_util::sync::CancellationToken;
 

@@ -8,7 +8,8 @@ use chrono::{DateTime, TimeDelta, Utc};
 use cubicle_core::chat::PostMessage;
 use cubicle_core::clock::{Clock as _, ManualClock};
 use cubicle_core::engine::{Engine, EngineConfig};
-use cubicle_core::types::*;
+use cubicle_core::org::{EmployeeDto, SetBudget};
+use cubicle_core::providers::SetPrice;
 use serde_json::{Value, json};
 use wiremock::{MockServer, Request, Respond, ResponseTemplate};
 

@@ -3,6 +3,7 @@
 //! and the minutes.
 
 use chrono::TimeDelta;
+use cubicle_core::org::UpdateCompany;
 use cubicle_core::trace::TraceEventKind;
 use cubicle_core::types::*;
 

@@ -4,6 +4,7 @@
 
 use cubicle_core::events::DomainEvent;
 use cubicle_core::gateway::Purpose;
+use cubicle_core::org::NewEmployee;
 use cubicle_core::secretary::actions::{ActionStatus, Proposal};
 use cubicle_core::types::*;
 use wiremock::Mock;

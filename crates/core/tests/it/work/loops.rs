@@ -7,6 +7,7 @@
 use chrono::TimeDelta;
 use cubicle_core::guard::MAX_TRACE_STEPS;
 use cubicle_core::mailbox::MailKind;
+use cubicle_core::org::UpdateCompany;
 use cubicle_core::trace::TraceEventKind;
 use cubicle_core::types::*;
 use serde_json::{Value, json};

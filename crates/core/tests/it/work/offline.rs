@@ -10,7 +10,7 @@ use cubicle_core::ErrorCode;
 use cubicle_core::engine::{Engine, EngineConfig};
 use cubicle_core::gateway::Purpose;
 use cubicle_core::mailbox::MailKind;
-use cubicle_core::types::{SaveProvider, SetRoute};
+use cubicle_core::providers::{SaveProvider, SetRoute};
 use cubicle_core::work::deliverables::DeliverableRef;
 use serde_json::{Value, json};
 use wiremock::{Request, Respond, ResponseTemplate};
@@ -336,7 +336,7 @@ async fn a_chinese_company_asks_its_small_model_for_chinese() {
     let o = office(model.clone()).await;
     o.co.core
         .org
-        .update_company(cubicle_core::types::UpdateCompany {
+        .update_company(cubicle_core::org::UpdateCompany {
             language: Some(cubicle_core::types::Language::ZhCn),
             ..Default::default()
         })

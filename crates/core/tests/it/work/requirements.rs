@@ -6,7 +6,8 @@
 use chrono::TimeDelta;
 use cubicle_core::chat::ChatMessageDto;
 use cubicle_core::mailbox::MailKind;
-use cubicle_core::types::{Language, UpdateCompany};
+use cubicle_core::org::UpdateCompany;
+use cubicle_core::types::Language;
 use cubicle_core::work::board::RequirementStatus;
 use cubicle_core::work::{PLAN_CREATED_BY, RequirementDto, TaskDto};
 use serde_json::{Value, json};

@@ -1,0 +1,210 @@
+//! The providers' data-transfer objects: presets, providers, routes, prices, spend and
+//! the built-in model, as Settings shows and changes them (exported to TypeScript by ts-rs).
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::types::Dialect;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CapabilitiesDto {
+    pub json_schema: bool,
+    pub json_object: bool,
+    pub stream: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PresetDto {
+    pub id: String,
+    pub name: String,
+    pub dialect: Dialect,
+    pub base_url: String,
+    pub default_model: String,
+    pub key_required: bool,
+    pub capabilities: CapabilitiesDto,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum KeySource {
+    Keychain,
+    Environment,
+    None,
+}
+
+/// A configured provider. The key never crosses IPC: only whether one is set.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderDto {
+    pub id: String,
+    pub name: String,
+    pub preset: String,
+    pub dialect: Dialect,
+    pub base_url: String,
+    pub default_model: String,
+    pub models: Vec<String>,
+    pub enabled: bool,
+    pub key_required: bool,
+    pub has_key: bool,
+    pub key_source: KeySource,
+    pub builtin: bool,
+    /// Came in with an imported company and not yet confirmed here: no call goes to its
+    /// base URL until the boss confirms it.
+    pub imported_unconfirmed: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SaveProvider {
+    /// `None` creates a new provider (its id is derived from the name).
+    pub id: Option<String>,
+    pub name: String,
+    pub preset: String,
+    pub base_url: String,
+    pub default_model: String,
+    pub models: Vec<String>,
+    pub enabled: bool,
+}
+
+/// Carries a key to the keychain. Deliberately no `Debug`: it must never be logged.
+#[derive(Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SetProviderKey {
+    pub provider_id: String,
+    pub key: String,
+}
+
+impl std::fmt::Debug for SetProviderKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SetProviderKey")
+            .field("provider_id", &self.provider_id)
+            .field("key", &"***")
+            .finish()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderRef {
+    pub provider_id: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TestProvider {
+    pub provider_id: String,
+    pub model: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TestResult {
+    pub ok: bool,
+    pub latency_ms: u32,
+    pub model: String,
+    pub reply: Option<String>,
+    pub error: Option<crate::error::IpcError>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RouteDto {
+    pub purpose: crate::gateway::Purpose,
+    pub provider_id: String,
+    pub model: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SetRoute {
+    pub purpose: crate::gateway::Purpose,
+    pub provider_id: String,
+    pub model: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PriceDto {
+    pub provider_id: String,
+    pub model: String,
+    pub input_per_mtok: f64,
+    pub output_per_mtok: f64,
+    /// Set by the boss rather than a built-in default.
+    pub custom: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SetPrice {
+    pub provider_id: String,
+    pub model: String,
+    pub input_per_mtok: f64,
+    pub output_per_mtok: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SpendDay {
+    /// Local date, `YYYY-MM-DD`.
+    pub date: String,
+    pub cost_usd: f64,
+    pub calls: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SpendByEmployee {
+    pub employee_id: Option<i32>,
+    /// `None` for the company itself (secretary, connection tests).
+    pub name: Option<String>,
+    pub cost_usd: f64,
+    pub calls: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SpendByModel {
+    pub provider_id: String,
+    pub model: String,
+    pub cost_usd: f64,
+    pub calls: u32,
+    pub input_tokens: u32,
+    pub output_tokens: u32,
+    pub fallback_calls: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SpendReport {
+    pub today_usd: f64,
+    pub budget_usd: f64,
+    pub calls_today: u32,
+    pub refused_today: u32,
+    /// The last 7 days including today, oldest first, days without calls included.
+    pub days: Vec<SpendDay>,
+    pub by_employee: Vec<SpendByEmployee>,
+    pub by_model: Vec<SpendByModel>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BuiltinStatus {
+    pub installed: bool,
+    /// The GGUF the built-in model loads.
+    pub path: String,
+    #[ts(type = "number | null")]
+    pub size_bytes: Option<u64>,
+    /// The boss chose this file in Settings (rather than the bundled default).
+    pub custom: bool,
+    /// Where the bundled model lives (what "reset" goes back to).
+    pub default_path: String,
+}
+
+/// Points the built-in backend at another GGUF file; `None` goes back to the default.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SetBuiltinModel {
+    pub path: Option<String>,
+}
