@@ -54,16 +54,8 @@ impl Approvals {
         let mut chain: Vec<Link> =
             serde_json::from_value(row.authorization_chain.clone()).unwrap_or_default();
         let verb = decision.status().to_value();
-        let who = match (&decided_by, via) {
-            (_, DecidedVia::Policy) => "policy",
-            (Some((_, name)), _) => name.as_str(),
-            (None, _) => "boss",
-        };
-        let mut rule = format!("{verb} via {}", via.to_value());
-        if let Some(n) = note.as_deref().filter(|n| !n.trim().is_empty()) {
-            rule.push_str(&format!(": {}", n.trim()));
-        }
-        chain.push(policy::decided(who, rule));
+        let who = decided_by.as_ref().map(|(_, name)| name.as_str());
+        chain.push(decided_link(who, via, &verb, note.as_deref()));
         let claimed = q::claim_decision(
             &self.db,
             id,
@@ -201,4 +193,19 @@ impl Approvals {
         }
         Ok(())
     }
+}
+
+/// The chain's last link: who decided (the person, else the boss, or the policy), how,
+/// and the note.
+fn decided_link(person: Option<&str>, via: DecidedVia, verb: &str, note: Option<&str>) -> Link {
+    let who = match (person, via) {
+        (_, DecidedVia::Policy) => "policy",
+        (Some(name), _) => name,
+        (None, _) => "boss",
+    };
+    let mut rule = format!("{verb} via {}", via.to_value());
+    if let Some(n) = note.filter(|n| !n.trim().is_empty()) {
+        rule.push_str(&format!(": {}", n.trim()));
+    }
+    policy::decided(who, rule)
 }

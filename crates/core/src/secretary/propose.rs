@@ -6,7 +6,7 @@ use super::actions::Proposal;
 use super::intent::Slots;
 use super::service::{Outcome, Secretary};
 use super::text::{Pick, next_name, pick};
-use crate::org::{EmployeeDto, OrgSnapshot};
+use crate::org::{DepartmentDto, EmployeeDto, OrgSnapshot};
 use crate::roles;
 use crate::types::*;
 
@@ -416,26 +416,7 @@ impl Secretary {
             },
         };
         if destination.is_none() && (headcount > 0 || children > 0) {
-            let others: Vec<&str> = snap
-                .departments
-                .iter()
-                .filter(|x| x.id != d.id)
-                .map(|x| x.name.as_str())
-                .collect();
-            return Outcome::Say(lang.pick(
-                format!(
-                    "{} still has {headcount} people and {children} sub-departments. Where should they go? Say e.g. \"delete {} and move its people to {}\".",
-                    d.name,
-                    d.name,
-                    others.first().copied().unwrap_or("Sales"),
-                ),
-                format!(
-                    "{}还有{headcount}个人和{children}个下级部门，要调到哪里？比如“删除{}，人员调到{}”。",
-                    d.name,
-                    d.name,
-                    others.first().copied().unwrap_or("销售部"),
-                ),
-            ));
+            return Outcome::Say(where_should_they_go(d, snap, headcount, children, lang));
         }
         Outcome::Propose(
             vec![Proposal::DeleteDepartment {
@@ -445,22 +426,13 @@ impl Secretary {
                 destination_name: destination.map(|t| t.name.clone()),
                 headcount: u32::try_from(headcount).unwrap_or(u32::MAX),
             }],
-            match destination {
-                Some(t) if headcount > 0 || children > 0 => lang.pick(
-                    format!(
-                        "Delete {} and move its {headcount} people to {}? Please confirm.",
-                        d.name, t.name
-                    ),
-                    format!(
-                        "确定删除{}，并把{headcount}个人调到{}吗？请确认。",
-                        d.name, t.name
-                    ),
-                ),
-                _ => lang.pick(
-                    format!("Delete the {} department? Please confirm.", d.name),
-                    format!("确定删除{}吗？请确认。", d.name),
-                ),
-            },
+            confirm_delete(
+                d,
+                destination,
+                headcount > 0 || children > 0,
+                headcount,
+                lang,
+            ),
         )
     }
 
@@ -584,4 +556,61 @@ fn split_department<'a>(
         }
     }
     (trimmed.to_owned(), None)
+}
+
+/// The question when a department still holds people or sub-departments and the boss did
+/// not say where they go.
+fn where_should_they_go(
+    d: &DepartmentDto,
+    snap: &OrgSnapshot,
+    headcount: usize,
+    children: usize,
+    lang: Language,
+) -> String {
+    let others: Vec<&str> = snap
+        .departments
+        .iter()
+        .filter(|x| x.id != d.id)
+        .map(|x| x.name.as_str())
+        .collect();
+    lang.pick(
+        format!(
+            "{} still has {headcount} people and {children} sub-departments. Where should they go? Say e.g. \"delete {} and move its people to {}\".",
+            d.name,
+            d.name,
+            others.first().copied().unwrap_or("Sales"),
+        ),
+        format!(
+            "{}还有{headcount}个人和{children}个下级部门，要调到哪里？比如“删除{}，人员调到{}”。",
+            d.name,
+            d.name,
+            others.first().copied().unwrap_or("销售部"),
+        ),
+    )
+}
+
+/// What the secretary asks the boss to confirm for a department's deletion.
+fn confirm_delete(
+    d: &DepartmentDto,
+    destination: Option<&DepartmentDto>,
+    moving: bool,
+    headcount: usize,
+    lang: Language,
+) -> String {
+    match destination {
+        Some(t) if moving => lang.pick(
+            format!(
+                "Delete {} and move its {headcount} people to {}? Please confirm.",
+                d.name, t.name
+            ),
+            format!(
+                "确定删除{}，并把{headcount}个人调到{}吗？请确认。",
+                d.name, t.name
+            ),
+        ),
+        _ => lang.pick(
+            format!("Delete the {} department? Please confirm.", d.name),
+            format!("确定删除{}吗？请确认。", d.name),
+        ),
+    }
 }
