@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::moderator::mentions_keyword;
+use crate::types::Language;
 
 /// What kind of decision a question is.
 pub use cubicle_store::enums::DecisionType;
@@ -17,22 +18,22 @@ pub use cubicle_store::enums::RulingOutcome as Outcome;
 
 /// The type in words for the boss, in the company's language (the stored name is
 /// an identifier, never shown in Chinese text).
-pub fn type_label(t: DecisionType, zh: bool) -> &'static str {
-    match (t, zh) {
-        (DecisionType::Tech, false) => "technical",
-        (DecisionType::Ux, false) => "design",
-        (DecisionType::Compliance, false) => "compliance",
-        (DecisionType::Money, false) => "money",
-        (DecisionType::Resources, false) => "resources",
-        (DecisionType::ExternalCommitment, false) => "external commitment",
-        (DecisionType::Other, false) => "general",
-        (DecisionType::Tech, true) => "技术",
-        (DecisionType::Ux, true) => "设计",
-        (DecisionType::Compliance, true) => "合规",
-        (DecisionType::Money, true) => "资金",
-        (DecisionType::Resources, true) => "资源",
-        (DecisionType::ExternalCommitment, true) => "对外承诺",
-        (DecisionType::Other, true) => "一般",
+pub fn type_label(t: DecisionType, lang: Language) -> &'static str {
+    match (t, lang) {
+        (DecisionType::Tech, Language::En) => "technical",
+        (DecisionType::Ux, Language::En) => "design",
+        (DecisionType::Compliance, Language::En) => "compliance",
+        (DecisionType::Money, Language::En) => "money",
+        (DecisionType::Resources, Language::En) => "resources",
+        (DecisionType::ExternalCommitment, Language::En) => "external commitment",
+        (DecisionType::Other, Language::En) => "general",
+        (DecisionType::Tech, Language::ZhCn) => "技术",
+        (DecisionType::Ux, Language::ZhCn) => "设计",
+        (DecisionType::Compliance, Language::ZhCn) => "合规",
+        (DecisionType::Money, Language::ZhCn) => "资金",
+        (DecisionType::Resources, Language::ZhCn) => "资源",
+        (DecisionType::ExternalCommitment, Language::ZhCn) => "对外承诺",
+        (DecisionType::Other, Language::ZhCn) => "一般",
     }
 }
 
@@ -271,14 +272,14 @@ pub struct Position {
 }
 
 /// The outcome in words for the boss, in the company's language.
-pub fn outcome_label(o: Outcome, zh: bool) -> &'static str {
-    match (o, zh) {
-        (Outcome::Approved, false) => "approved",
-        (Outcome::Rejected, false) => "rejected",
-        (Outcome::Escalated, false) => "taken to the boss",
-        (Outcome::Approved, true) => "通过",
-        (Outcome::Rejected, true) => "不通过",
-        (Outcome::Escalated, true) => "已转交老板",
+pub fn outcome_label(o: Outcome, lang: Language) -> &'static str {
+    match (o, lang) {
+        (Outcome::Approved, Language::En) => "approved",
+        (Outcome::Rejected, Language::En) => "rejected",
+        (Outcome::Escalated, Language::En) => "taken to the boss",
+        (Outcome::Approved, Language::ZhCn) => "通过",
+        (Outcome::Rejected, Language::ZhCn) => "不通过",
+        (Outcome::Escalated, Language::ZhCn) => "已转交老板",
     }
 }
 

@@ -13,6 +13,7 @@ use crate::gateway::{CallContext, Purpose};
 use crate::mailbox::{MailKind, NewMail};
 use crate::mind::memory_rules::{MemoryKind, Visibility};
 use crate::mind::minds::NewMemory;
+use crate::types::Language;
 
 /// Characters of one turn quoted in the extractive minutes.
 const MINUTES_QUOTE_CHARS: usize = 160;
@@ -25,8 +26,9 @@ impl Meetings {
         let Some(m) = self.find(chat_id).await?.filter(|m| m.status == "open") else {
             return Ok(None);
         };
-        let zh = self.mailbox.chinese().await?;
-        let minutes = self.minutes(&m, zh).await?;
+        let lang = self.mailbox.language().await?;
+        let zh = lang == Language::ZhCn;
+        let minutes = self.minutes(&m, lang).await?;
         if !q::close_meeting(&self.db, m.id, &minutes, self.clock.now()).await? {
             return Ok(None);
         }
@@ -93,7 +95,11 @@ impl Meetings {
 
     /// The meeting's minutes: the summary model's when a summary route is configured
     /// and answers, else quoted from the turns.
-    pub(super) async fn minutes(&self, m: &meeting::Model, zh: bool) -> Result<String, DbErr> {
+    pub(super) async fn minutes(
+        &self,
+        m: &meeting::Model,
+        lang: Language,
+    ) -> Result<String, DbErr> {
         let names = crate::chat::Names::load(&self.db).await?;
         let said: Vec<(String, String)> = cq::messages(&self.db, m.chat_id)
             .await?
@@ -124,7 +130,10 @@ impl Meetings {
                         "Write the minutes of a work meeting in {}: what was said that matters, \
                          what was decided, what is open. At most 120 words. Answer with JSON \
                          {{\"minutes\": text}}.",
-                        if zh { "Chinese" } else { "English" }
+                        match lang {
+                            Language::En => "English",
+                            Language::ZhCn => "Chinese",
+                        }
                     )),
                     ChatMessage::user(format!("Topic: {}\n\n{transcript}", m.topic)),
                 ],
@@ -138,7 +147,7 @@ impl Meetings {
                 .await
             {
                 Ok(reply) if !reply.value.minutes.trim().is_empty() => {
-                    let rulings = decision_lines(&decisions, zh);
+                    let rulings = decision_lines(&decisions, lang);
                     let text = reply.value.minutes.trim();
                     return Ok(if rulings.is_empty() {
                         text.to_owned()
@@ -150,7 +159,7 @@ impl Meetings {
                 Err(e) => tracing::info!(error = %e, "no model minutes; quoting the turns"),
             }
         }
-        Ok(extractive_minutes(&m.topic, &said, &decisions, zh))
+        Ok(extractive_minutes(&m.topic, &said, &decisions, lang))
     }
 }
 
@@ -160,12 +169,11 @@ pub fn extractive_minutes(
     topic: &str,
     said: &[(String, String)],
     decisions: &[decision::Model],
-    zh: bool,
+    lang: Language,
 ) -> String {
-    let mut out = if zh {
-        format!("议题：{topic}（{} 次发言）\n", said.len())
-    } else {
-        format!("Topic: {topic} ({} turns)\n", said.len())
+    let mut out = match lang {
+        Language::En => format!("Topic: {topic} ({} turns)\n", said.len()),
+        Language::ZhCn => format!("议题：{topic}（{} 次发言）\n", said.len()),
     };
     for (who, text) in said {
         let first = text
@@ -176,39 +184,25 @@ pub fn extractive_minutes(
         let quote: String = first.chars().take(MINUTES_QUOTE_CHARS).collect();
         out.push_str(&format!("- {who}: {quote}\n"));
     }
-    out.push_str(&decision_lines(decisions, zh));
+    out.push_str(&decision_lines(decisions, lang));
     out.trim_end().to_owned()
 }
 
 /// The meeting's rulings and what went to the boss, one line each, in the company's
 /// language. Both kinds of minutes end with these: a summary model may leave a ruling
 /// out, the record may not.
-pub fn decision_lines(decisions: &[decision::Model], zh: bool) -> String {
+pub fn decision_lines(decisions: &[decision::Model], lang: Language) -> String {
     let mut out = String::new();
     for d in decisions {
-        let kind = d.decision_type;
-        let outcome = outcome_label(d.outcome, zh);
-        let line = match (zh, d.status.as_str()) {
-            (true, "escalated") => {
-                format!("待老板决定（{}）：{}\n", type_label(kind, true), d.question)
+        let kind = type_label(d.decision_type, lang);
+        let outcome = outcome_label(d.outcome, lang);
+        let line = match (lang, d.status.as_str()) {
+            (Language::ZhCn, "escalated") => format!("待老板决定（{kind}）：{}\n", d.question),
+            (Language::ZhCn, _) => format!("裁定（{kind}）：{} → {outcome}\n", d.question),
+            (Language::En, "escalated") => {
+                format!("For the boss to decide ({kind}): {}\n", d.question)
             }
-            (true, _) => format!(
-                "裁定（{}）：{} → {outcome}\n",
-                type_label(kind, true),
-                d.question
-            ),
-            (false, "escalated") => {
-                format!(
-                    "For the boss to decide ({}): {}\n",
-                    type_label(kind, false),
-                    d.question
-                )
-            }
-            (false, _) => format!(
-                "Ruled ({}): {} → {outcome}\n",
-                type_label(kind, false),
-                d.question
-            ),
+            (Language::En, _) => format!("Ruled ({kind}): {} → {outcome}\n", d.question),
         };
         out.push_str(&line);
     }
@@ -256,11 +250,11 @@ mod tests {
             decided("Spend $5,000?", "escalated", Outcome::Escalated),
         ];
         assert_eq!(
-            extractive_minutes("API", &said, &decisions, false),
+            extractive_minutes("API", &said, &decisions, Language::En),
             "Topic: API (2 turns)\n- Alice: REST is enough.\n- Bob: 要不要买压测服务？\n\
              Ruled (technical): Move to GraphQL? → rejected\nFor the boss to decide (technical): Spend $5,000?"
         );
-        let zh = extractive_minutes("接口", &said, &decisions, true);
+        let zh = extractive_minutes("接口", &said, &decisions, Language::ZhCn);
         assert!(zh.starts_with("议题：接口（2 次发言）"), "{zh}");
         assert!(
             zh.contains("裁定（技术）：Move to GraphQL? → 不通过"),

@@ -11,6 +11,7 @@ use sea_orm::ActiveValue::{NotSet, Set};
 use super::arbitration::{self, Outcome, Person, Position, Ruling, Stance};
 use super::{Decided, Meetings, moderator, skills};
 use crate::mailbox::{MailKind, NewMail};
+use crate::types::Language;
 
 impl Meetings {
     /// Arbitration's hook on a member's turn (SPEC §9): a question only the boss may
@@ -198,13 +199,13 @@ impl Meetings {
                     format!(
                         "会议“{topic}”（会话 {}）中提出了一个只有老板能决定的{}问题：{question}\n秘书代你记下了，会议照常进行。",
                         chat_id.unwrap_or_default(),
-                        arbitration::type_label(ruling.decision_type, true)
+                        arbitration::type_label(ruling.decision_type, Language::ZhCn)
                     )
                 } else {
                     format!(
                         "In the meeting \"{topic}\" (chat {}) a {} question came up that only you can decide: {question}\nThe secretary noted it for you; the meeting goes on.",
                         chat_id.unwrap_or_default(),
-                        arbitration::type_label(ruling.decision_type, false)
+                        arbitration::type_label(ruling.decision_type, Language::En)
                     )
                 },
             })
