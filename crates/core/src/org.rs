@@ -147,7 +147,7 @@ impl OrgService {
 
     /// Every employee ever hired, including former ones (for history and the CLI).
     pub async fn all_employees(&self) -> OrgResult<Vec<EmployeeDto>> {
-        let c = self.require_company(&self.db).await?;
+        let c = require_company(&self.db).await?;
         Ok(q::list_employees(&self.db, c.id, true)
             .await?
             .iter()
@@ -197,7 +197,7 @@ impl OrgService {
 
     pub async fn update_company(&self, input: UpdateCompany) -> OrgResult<CompanyDto> {
         let txn = self.db.begin().await?;
-        let c = self.require_company(&txn).await?;
+        let c = require_company(&txn).await?;
         let mut am = c.into_active_model();
         if let Some(name) = input.name {
             am.name = Set(rules::clean_name(&name, "company name")?);
@@ -227,7 +227,7 @@ impl OrgService {
             )));
         }
         let txn = self.db.begin().await?;
-        let c = self.require_company(&txn).await?;
+        let c = require_company(&txn).await?;
         let mut am = c.into_active_model();
         am.daily_budget_usd = Set(budget);
         let c = q::update_company(&txn, am).await?;
@@ -242,7 +242,7 @@ impl OrgService {
     pub async fn create_department(&self, input: NewDepartment) -> OrgResult<DepartmentDto> {
         let name = rules::clean_name(&input.name, "department name")?;
         let txn = self.db.begin().await?;
-        let c = self.require_company(&txn).await?;
+        let c = require_company(&txn).await?;
         if let Some(parent) = input.parent_id {
             self.require_department(&txn, c.id, parent).await?;
         }
@@ -270,7 +270,7 @@ impl OrgService {
     pub async fn rename_department(&self, input: RenameDepartment) -> OrgResult<DepartmentDto> {
         let name = rules::clean_name(&input.name, "department name")?;
         let txn = self.db.begin().await?;
-        let c = self.require_company(&txn).await?;
+        let c = require_company(&txn).await?;
         let d = self.require_department(&txn, c.id, input.id).await?;
         ensure_unique_sibling(&txn, c.id, d.parent_id, &name, Some(d.id)).await?;
         let mut am = d.into_active_model();
@@ -285,7 +285,7 @@ impl OrgService {
 
     pub async fn move_department(&self, input: MoveDepartment) -> OrgResult<DepartmentDto> {
         let txn = self.db.begin().await?;
-        let c = self.require_company(&txn).await?;
+        let c = require_company(&txn).await?;
         let d = self.require_department(&txn, c.id, input.id).await?;
         if let Some(parent) = input.parent_id {
             self.require_department(&txn, c.id, parent).await?;
@@ -309,7 +309,7 @@ impl OrgService {
     /// is required when there are any and must lie outside the deleted department.
     pub async fn delete_department(&self, input: DeleteDepartment) -> OrgResult<()> {
         let txn = self.db.begin().await?;
-        let c = self.require_company(&txn).await?;
+        let c = require_company(&txn).await?;
         let d = self.require_department(&txn, c.id, input.id).await?;
         let employees = q::count_current_employees_in(&txn, d.id).await?;
         let subdepartments = q::count_child_departments(&txn, d.id).await?;
@@ -377,7 +377,7 @@ impl OrgService {
 
     pub async fn set_department_lead(&self, input: SetDepartmentLead) -> OrgResult<DepartmentDto> {
         let txn = self.db.begin().await?;
-        let c = self.require_company(&txn).await?;
+        let c = require_company(&txn).await?;
         let d = self
             .require_department(&txn, c.id, input.department_id)
             .await?;
@@ -408,7 +408,7 @@ impl OrgService {
         let name = rules::clean_name(&input.name, "employee name")?;
         let title = rules::clean_name(&input.title, "title")?;
         let txn = self.db.begin().await?;
-        let c = self.require_company(&txn).await?;
+        let c = require_company(&txn).await?;
         if let Some(dept) = input.department_id {
             self.require_department(&txn, c.id, dept).await?;
         }
@@ -464,7 +464,7 @@ impl OrgService {
 
     pub async fn move_employee(&self, input: MoveEmployee) -> OrgResult<EmployeeDto> {
         let txn = self.db.begin().await?;
-        let c = self.require_company(&txn).await?;
+        let c = require_company(&txn).await?;
         let e = self
             .require_current_employee(&txn, c.id, input.employee_id)
             .await?;
@@ -497,7 +497,7 @@ impl OrgService {
 
     pub async fn set_manager(&self, input: SetManager) -> OrgResult<EmployeeDto> {
         let txn = self.db.begin().await?;
-        let c = self.require_company(&txn).await?;
+        let c = require_company(&txn).await?;
         let e = self
             .require_current_employee(&txn, c.id, input.employee_id)
             .await?;
@@ -542,7 +542,7 @@ impl OrgService {
         backend: BackendRef,
     ) -> OrgResult<EmployeeDto> {
         let txn = self.db.begin().await?;
-        let c = self.require_company(&txn).await?;
+        let c = require_company(&txn).await?;
         let e = self
             .require_current_employee(&txn, c.id, employee_id)
             .await?;
@@ -564,7 +564,7 @@ impl OrgService {
     /// hire never happened. Refused once anyone reports to them or they lead something.
     pub async fn undo_hire(&self, employee_id: i32) -> OrgResult<()> {
         let txn = self.db.begin().await?;
-        let c = self.require_company(&txn).await?;
+        let c = require_company(&txn).await?;
         let e = self
             .require_current_employee(&txn, c.id, employee_id)
             .await?;
@@ -598,7 +598,7 @@ impl OrgService {
         led_departments: &[i32],
     ) -> OrgResult<EmployeeDto> {
         let txn = self.db.begin().await?;
-        let c = self.require_company(&txn).await?;
+        let c = require_company(&txn).await?;
         let e = q::find_employee(&txn, employee_id)
             .await?
             .filter(|e| e.company_id == c.id && e.fired_at.is_some())
@@ -639,7 +639,7 @@ impl OrgService {
     /// The company's approval policy (SPEC §8).
     pub async fn set_approval_policy(&self, policy: ApprovalPolicy) -> OrgResult<CompanyDto> {
         let txn = self.db.begin().await?;
-        let c = self.require_company(&txn).await?;
+        let c = require_company(&txn).await?;
         let mut am = c.into_active_model();
         am.approval_policy = Set(policy);
         let c = q::update_company(&txn, am).await?;
@@ -653,7 +653,7 @@ impl OrgService {
     /// remains readable; their reports move up to their own manager.
     pub async fn fire(&self, input: FireEmployee) -> OrgResult<EmployeeDto> {
         let txn = self.db.begin().await?;
-        let c = self.require_company(&txn).await?;
+        let c = require_company(&txn).await?;
         let e = q::find_employee(&txn, input.employee_id)
             .await?
             .filter(|e| e.company_id == c.id)
@@ -687,10 +687,6 @@ impl OrgService {
     }
 
     // ---------- helpers ----------
-
-    async fn require_company(&self, conn: &impl ConnectionTrait) -> OrgResult<company::Model> {
-        q::find_company(conn).await?.ok_or(OrgError::CompanyMissing)
-    }
 
     async fn require_department(
         &self,
@@ -806,4 +802,9 @@ pub fn employee_dto(e: &employee::Model) -> EmployeeDto {
         approval_policy: e.approval_policy,
         cli_command: e.cli_command.clone(),
     }
+}
+
+/// The company this database holds, or [`OrgError::CompanyMissing`].
+pub(crate) async fn require_company(conn: &impl ConnectionTrait) -> OrgResult<company::Model> {
+    q::find_company(conn).await?.ok_or(OrgError::CompanyMissing)
 }

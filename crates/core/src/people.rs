@@ -20,7 +20,7 @@ use ts_rs::TS;
 
 use crate::events::{DomainEvent, EventBus};
 use crate::org::rules::{clean_name, names_clash};
-use crate::org::{OrgError, OrgResult};
+use crate::org::{OrgError, OrgResult, require_company};
 use crate::types::{ApprovalPolicy, Language};
 
 /// Longest role we keep ("Head of Product, EMEA").
@@ -411,12 +411,6 @@ async fn ensure_free_name(
         }),
         None => Ok(()),
     }
-}
-
-async fn require_company(
-    conn: &impl ConnectionTrait,
-) -> OrgResult<cubicle_store::entity::company::Model> {
-    q::find_company(conn).await?.ok_or(OrgError::CompanyMissing)
 }
 
 async fn require_person(

@@ -31,7 +31,7 @@ impl OrgService {
         department_id: i32,
         chat_id: Option<i32>,
     ) -> OrgResult<DeletedDepartment> {
-        let c = self.require_company(&self.db).await?;
+        let c = super::require_company(&self.db).await?;
         let d = self
             .require_department(&self.db, c.id, department_id)
             .await?;
@@ -66,7 +66,7 @@ impl OrgService {
     /// the company since stay gone; a parent deleted since makes it a top-level department.
     pub async fn restore_department(&self, r: &DeletedDepartment) -> OrgResult<DepartmentDto> {
         let txn = self.db.begin().await?;
-        let c = self.require_company(&txn).await?;
+        let c = super::require_company(&txn).await?;
         let parent_id = match r.parent_id {
             Some(p) => q::find_department(&txn, p)
                 .await?
