@@ -65,6 +65,7 @@ pub async fn run(core: &AppCore, clock: Option<ManualClock>, args: RunArgs) -> R
     let started = std::time::Instant::now();
     match clock {
         Some(clock) => {
+            engine.resume_calendar(&clock).await?;
             let until = clock.shared().now() + d;
             tokio::select! {
                 done = async {

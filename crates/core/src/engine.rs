@@ -437,6 +437,19 @@ impl Engine {
         Some(w)
     }
 
+    /// Moves a simulated calendar on to the latest moment the company's record reaches,
+    /// if it is behind: an earlier simulated run may have written ahead of the wall
+    /// clock, and what this run writes must come after it (chats stay in order, owed
+    /// reports fall due in turn). Call it before [`Engine::bootstrap`].
+    pub async fn resume_calendar(&self, clock: &ManualClock) -> Result<(), cubicle_store::DbErr> {
+        if let Some(latest) = cubicle_store::trace::latest_moment(&self.core().db).await?
+            && latest > clock.now()
+        {
+            clock.set(latest);
+        }
+        Ok(())
+    }
+
     /// A simulated stretch of time on a manual clock: jumps from wake-up to wake-up,
     /// handling each in order, until `until`. A simulated day runs in seconds.
     pub async fn run_simulated(&self, clock: &ManualClock, until: DateTime<Utc>) {

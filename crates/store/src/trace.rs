@@ -165,3 +165,50 @@ pub async fn decisions_of_trace(
         .all(conn)
         .await
 }
+
+/// The latest moment the company's record reaches: the newest message, thought, mail,
+/// task or approval. A simulated calendar resumes from here, so a second simulated run
+/// never writes before what the first one wrote.
+pub async fn latest_moment(
+    conn: &impl ConnectionTrait,
+) -> Result<Option<chrono::DateTime<chrono::Utc>>, DbErr> {
+    use chrono::{DateTime, Utc};
+    let newest = [
+        chat_message::Entity::find()
+            .select_only()
+            .column(chat_message::Column::CreatedAt)
+            .order_by_desc(chat_message::Column::CreatedAt)
+            .into_tuple::<DateTime<Utc>>()
+            .one(conn)
+            .await?,
+        thought::Entity::find()
+            .select_only()
+            .column(thought::Column::CreatedAt)
+            .order_by_desc(thought::Column::CreatedAt)
+            .into_tuple::<DateTime<Utc>>()
+            .one(conn)
+            .await?,
+        mail::Entity::find()
+            .select_only()
+            .column(mail::Column::CreatedAt)
+            .order_by_desc(mail::Column::CreatedAt)
+            .into_tuple::<DateTime<Utc>>()
+            .one(conn)
+            .await?,
+        task::Entity::find()
+            .select_only()
+            .column(task::Column::CreatedAt)
+            .order_by_desc(task::Column::CreatedAt)
+            .into_tuple::<DateTime<Utc>>()
+            .one(conn)
+            .await?,
+        approval::Entity::find()
+            .select_only()
+            .column(approval::Column::CreatedAt)
+            .order_by_desc(approval::Column::CreatedAt)
+            .into_tuple::<DateTime<Utc>>()
+            .one(conn)
+            .await?,
+    ];
+    Ok(newest.into_iter().flatten().max())
+}
