@@ -41,6 +41,32 @@ impl Engine {
             .await
     }
 
+    /// The oldest report `employee_id` owes in `chat_id` that has fallen due. Whatever
+    /// wakes the employee there writes that report first: its other thoughts in the
+    /// chat would otherwise take the posts its gates allow, and a report, the step that
+    /// closes a story, could wait behind them for ever.
+    pub(super) async fn report_due_in(
+        &self,
+        employee_id: i32,
+        chat_id: i32,
+    ) -> Result<Option<cubicle_store::entity::task::Model>, cubicle_store::DbErr> {
+        let now = self.now();
+        for t in wq::reports_due(&self.core().db, Some(employee_id)).await? {
+            if t.report_due_at.is_none_or(|due| due > now) {
+                break; // oldest due first: the rest are later still
+            }
+            let target = t.on_resolve_target.as_deref();
+            if self
+                .report_chat(employee_id, target, t.requirement_id)
+                .await?
+                == chat_id
+            {
+                return Ok(Some(t));
+            }
+        }
+        Ok(None)
+    }
+
     /// Where a task's report goes: `chat:<id>` when the owner is a member there; else,
     /// for work on a requirement, its group chat (where the work is discussed, so the
     /// team sees it; the boss still gets the mailbox copy); else the owner's chat with

@@ -231,7 +231,8 @@ async fn gather(
         Focus::Report { task_id } => cubicle_store::work::find_task(db, task_id)
             .await?
             .filter(|t| t.owner_id == employee_id && t.status == TaskStatus::Resolved),
-        _ => None,
+        // A report due here comes first, whatever woke the employee.
+        _ => engine.report_due_in(employee_id, chat.id).await?,
     };
     let mut w = Woken {
         recent: cq::last_messages(db, chat.id, SCENE_MESSAGES).await?,
@@ -276,11 +277,11 @@ async fn hold(engine: &Engine, w: &Woken) -> Result<Option<ThinkOutcome>, DbErr>
     let db = &engine.core().db;
     // A question to it is answered (a report written) once the cooldown or the
     // anti-spam window lets it, and no model call is spent in between.
-    let wants_to_speak = match w.focus {
-        Focus::Messages => w.unread().next().is_some(),
-        Focus::Report { .. } => w.reporting.is_some(),
-        Focus::Escalation | Focus::ToolResult => false,
-    };
+    let wants_to_speak = w.reporting.is_some()
+        || match w.focus {
+            Focus::Messages => w.unread().next().is_some(),
+            Focus::Report { .. } | Focus::Escalation | Focus::ToolResult => false,
+        };
     if wants_to_speak {
         let now = engine.now();
         let (mode, posts) = my_gate_posts(db, &w.chat, w.me.id, now).await?;
@@ -288,9 +289,9 @@ async fn hold(engine: &Engine, w: &Woken) -> Result<Option<ThinkOutcome>, DbErr>
             gates::check(mode, now, &posts, 0, false),
             Err(SilenceReason::Cooldown | SilenceReason::AntiSpam)
         ) {
-            let again = match w.focus {
-                Focus::Report { task_id } => WakeReason::Report { task_id },
-                _ => WakeReason::Nudge { chat_id: w.chat.id },
+            let again = match &w.reporting {
+                Some(t) => WakeReason::Report { task_id: t.id },
+                None => WakeReason::Nudge { chat_id: w.chat.id },
             };
             engine.defer(w.me.id, again, gates::next_open_at(mode, now, &posts));
             return Ok(Some(ThinkOutcome::Deferred));

@@ -156,3 +156,109 @@ async fn a_report_thought_the_model_botched_is_tried_again_until_it_is_written()
     assert_eq!(reports[0].body, "Ada, the load test is done: p99 is 80 ms.");
     assert!(task(&stage, task_id).await.report_due_at.is_none());
 }
+
+/// Alice resolves the load test and keeps working on the migration, saying so whenever
+/// she thinks; a report thought reports.
+fn alice_busy_after_resolving(s: &Seen) -> Value {
+    if s.name != "Alice" {
+        return silent(&s.name);
+    }
+    if s.reporting {
+        return speak(
+            "Tell Ada.",
+            &[("Ada, the load test is done: p99 is 80 ms.", None)],
+            json!([]),
+        );
+    }
+    match s.task("load test") {
+        Some(id) => speak(
+            "Done, the numbers are in.",
+            &[],
+            json!([{"op": "resolve", "id": id, "result": "p99 is 80 ms under load"}]),
+        ),
+        None => speak(
+            "Back to the migration.",
+            &[("Still on the migration, Ada.", None)],
+            json!([]),
+        ),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_report_due_in_a_chat_comes_before_anything_else_its_owner_says_there() {
+    let mut stage = Stage::new(alice_busy_after_resolving).await;
+    let (alice, task_id) = give_alice_a_task(&stage).await;
+    stage
+        .co
+        .core
+        .work
+        .create(cubicle_core::work::NewTask::new(
+            alice,
+            "Migrate the billing tables",
+            "boss",
+        ))
+        .await
+        .unwrap();
+    let mut waited = 0;
+    while task(&stage, task_id).await.status != cubicle_core::work::TaskStatus::Resolved {
+        stage.run_for(TimeDelta::seconds(1)).await;
+        waited += 1;
+        assert!(waited < 3_600, "Alice never resolved the task");
+    }
+    // The report's own wake-up is lost (a restart that has not bootstrapped yet), and
+    // the report falls due; then the boss asks Alice something in the chat it goes to.
+    restart(&mut stage);
+    stage.run_for(TimeDelta::minutes(2)).await;
+    assert!(task(&stage, task_id).await.report_due_at.is_some());
+    let asked = stage.book.prompts.lock().unwrap().len();
+    let boss_chat = stage.co.core.chats.boss_chat(alice).await.unwrap();
+    let question = stage
+        .boss_says(boss_chat.id, "Alice, how is it going?")
+        .await;
+    stage.run_for(TimeDelta::minutes(1)).await;
+
+    let first = stage.book.prompts.lock().unwrap()[asked..]
+        .iter()
+        .find(|s| s.name == "Alice")
+        .map(|s| s.reporting);
+    assert_eq!(first, Some(true), "her next thought there is the report");
+    assert_eq!(reports_of(&stage, task_id).await.len(), 1);
+    assert!(task(&stage, task_id).await.report_due_at.is_none());
+    let said = stage.co.core.chats.messages(boss_chat.id).await.unwrap();
+    let mine: Vec<&str> = said
+        .iter()
+        .filter(|m| m.sender_employee_id == Some(alice) && m.id > question.id)
+        .map(|m| m.text.as_str())
+        .collect();
+    assert_eq!(
+        mine.first(),
+        Some(&"Ada, the load test is done: p99 is 80 ms."),
+        "{mine:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_simulated_run_resumes_where_the_record_ends_never_before_it() {
+    let stage = Stage::new(alice_reports).await;
+    let (alice, task_id) = give_alice_a_task(&stage).await;
+    stage.run_for(TimeDelta::hours(3)).await;
+    assert_eq!(reports_of(&stage, task_id).await.len(), 1);
+    let boss_chat = stage.co.core.chats.boss_chat(alice).await.unwrap();
+    let said = stage.co.core.chats.messages(boss_chat.id).await.unwrap();
+    let last: DateTime<Utc> = said
+        .iter()
+        .map(|m| DateTime::parse_from_rfc3339(&m.created_at).unwrap().into())
+        .max()
+        .unwrap();
+
+    // A new simulated calendar started from an earlier moment (the wall clock of a later
+    // `cubicle-cli run --virtual-clock`) moves on to the end of the record ...
+    let calendar = ManualClock::new(start());
+    assert!(calendar.now() < last);
+    stage.engine.resume_calendar(&calendar).await.unwrap();
+    assert!(calendar.now() >= last, "{} < {last}", calendar.now());
+    // ... and one already past it stays where it is.
+    let later = ManualClock::new(last + TimeDelta::days(2));
+    stage.engine.resume_calendar(&later).await.unwrap();
+    assert_eq!(later.now(), last + TimeDelta::days(2));
+}
