@@ -8,9 +8,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use sea_orm::{ConnectionTrait, Database};
@@ -18,45 +16,12 @@ use sea_orm::{ConnectionTrait, Database};
 #[path = "support/busy.rs"]
 #[allow(dead_code)] // shared with the crash test, which uses other parts of it
 mod busy;
-use busy::{Busy, Rng, Tally, boss_approves_one};
+use busy::{Busy, Rng, Tally, Watched, boss_approves_one};
 
 const KILLS: usize = 5;
 /// The longest a company may go without an engine after its engine dies.
 const TAKEOVER: Duration = Duration::from_secs(30);
 const TAKEN: &str = "engine lease taken";
-
-/// A running `cubicle-cli run` and when (if) it said it took the lease.
-struct Engine {
-    child: Child,
-    took: Arc<Mutex<Option<Instant>>>,
-    log: Arc<Mutex<Vec<String>>>,
-}
-
-impl Engine {
-    fn watch(mut child: Child) -> Self {
-        let took = Arc::new(Mutex::new(None));
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let stderr = child.stderr.take().expect("piped stderr");
-        let (t, l) = (took.clone(), log.clone());
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if line.contains(TAKEN) {
-                    *t.lock().unwrap() = Some(Instant::now());
-                }
-                l.lock().unwrap().push(line);
-            }
-        });
-        Self { child, took, log }
-    }
-
-    fn took(&self) -> Option<Instant> {
-        *self.took.lock().unwrap()
-    }
-
-    fn alive(&mut self) -> bool {
-        self.child.try_wait().expect("try_wait").is_none()
-    }
-}
 
 /// A database of its own on the test server, dropped at the end.
 struct PgDatabase {
@@ -110,11 +75,11 @@ impl Drop for PgDatabase {
 }
 
 /// Waits until one of `engines` holds the lease; its index and when it said so.
-fn holder(engines: &mut [Engine], deadline: Instant) -> (usize, Instant) {
+fn holder(engines: &mut [Watched], deadline: Instant) -> (usize, Instant) {
     loop {
         let mut holders: Vec<(usize, Instant)> = Vec::new();
         for (i, e) in engines.iter_mut().enumerate() {
-            if let Some(at) = e.took()
+            if let Some(at) = e.said(TAKEN)
                 && e.alive()
             {
                 holders.push((i, at));
@@ -127,10 +92,7 @@ fn holder(engines: &mut [Engine], deadline: Instant) -> (usize, Instant) {
         assert!(
             Instant::now() < deadline,
             "nobody took the lease in time; logs: {:?}",
-            engines
-                .iter()
-                .map(|e| e.log.lock().unwrap().clone())
-                .collect::<Vec<_>>()
+            engines.iter().map(Watched::lines).collect::<Vec<_>>()
         );
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -150,7 +112,7 @@ fn a_standby_engine_takes_over_five_kills_on_postgres_without_losing_or_doubling
         None,
         Some("handover-test-approval-key-0123456789abcdef".into()),
     );
-    let start = || Engine::watch(busy.company.start_logged());
+    let start = || Watched::watch(busy.company.start_logged());
     let mut rng = Rng(0x0a4d_0ff5);
     let mut engines = vec![start()];
     let (mut active, _) = holder(&mut engines, Instant::now() + TAKEOVER);
@@ -177,6 +139,7 @@ fn a_standby_engine_takes_over_five_kills_on_postgres_without_losing_or_doubling
         active = next;
         // It resumes what the kill interrupted.
         busy.wait_taken_up(&before, &format!("take-over {kill}"), TAKEOVER);
+        engines[active].wait_recovered(TAKEOVER);
         // The boss approves a waiting request from the terminal — once the new engine
         // has finished its recovery, which takes any run begun and not ended for one
         // the kill interrupted.
@@ -226,7 +189,7 @@ fn a_second_engine_on_a_sqlite_company_is_refused_naming_the_first() {
         .output()
         .expect("init");
     assert!(init.status.success());
-    let mut first = Engine::watch(cli(&["run", "--for", "60s"]).spawn().expect("first"));
+    let mut first = Watched::watch(cli(&["run", "--for", "60s"]).spawn().expect("first"));
     holder(std::slice::from_mut(&mut first), Instant::now() + TAKEOVER);
 
     let second = cli(&["run", "--for", "5s"]).output().expect("second");

@@ -4,6 +4,7 @@
 //! tests/handover.rs on PostgreSQL).
 
 use std::collections::{BTreeSet, HashMap};
+use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -198,20 +199,24 @@ impl Company {
     }
 
     pub fn cli(&self, args: &[&str]) -> String {
-        let out = self
-            .command()
-            .arg("--db")
-            .arg(&self.url)
-            .args(args)
-            .env("CUBICLE_TEST_WEBHOOK_LOOPBACK", "1")
-            .output()
-            .expect("run cubicle-cli");
+        let out = self.try_cli(args);
         assert!(
             out.status.success(),
             "{args:?} failed: {}",
             String::from_utf8_lossy(&out.stderr)
         );
         String::from_utf8(out.stdout).expect("utf8")
+    }
+
+    /// Runs `cubicle-cli` on this company, however it ends.
+    pub fn try_cli(&self, args: &[&str]) -> std::process::Output {
+        self.command()
+            .arg("--db")
+            .arg(&self.url)
+            .args(args)
+            .env("CUBICLE_TEST_WEBHOOK_LOOPBACK", "1")
+            .output()
+            .expect("run cubicle-cli")
     }
 
     pub fn start(&self) -> Child {
@@ -231,7 +236,8 @@ impl Company {
             .expect("start cubicle-cli run")
     }
 
-    /// An engine whose lease log lines (taken, standing by) come on its piped stderr.
+    /// An engine whose lease and recovery log lines (taken, standing by, recovery
+    /// done) come on its piped stderr.
     pub fn start_logged(&self) -> Child {
         self.command()
             .arg("--db")
@@ -240,12 +246,77 @@ impl Company {
             .env("CUBICLE_PROVIDER", "openai-compatible")
             .env("CUBICLE_BASE_URL", &self.model)
             .env("CUBICLE_MODEL", "m")
-            .env("RUST_LOG", "cubicle_core::engine::lease=info")
+            .env(
+                "RUST_LOG",
+                "cubicle_core::engine::lease=info,cubicle_core::engine::pending=info",
+            )
             .env("CUBICLE_TEST_WEBHOOK_LOOPBACK", "1")
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
             .expect("start cubicle-cli run")
+    }
+}
+
+/// What an engine logs once its recovery is over: from then on nothing it finds begun
+/// and unfinished is taken for something a kill interrupted.
+pub const RECOVERED: &str = "recovery done";
+
+/// A running `cubicle-cli run` and the log lines it has written so far, each with when
+/// it came.
+pub struct Watched {
+    pub child: Child,
+    log: Arc<Mutex<Vec<(Instant, String)>>>,
+}
+
+impl Watched {
+    /// Starts reading the child's piped stderr.
+    pub fn watch(mut child: Child) -> Self {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let stderr = child.stderr.take().expect("piped stderr");
+        let l = log.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                l.lock().unwrap().push((Instant::now(), line));
+            }
+        });
+        Self { child, log }
+    }
+
+    /// When it first logged a line containing `what`, if it has.
+    pub fn said(&self, what: &str) -> Option<Instant> {
+        self.log
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|(_, line)| line.contains(what))
+            .map(|(at, _)| *at)
+    }
+
+    pub fn lines(&self) -> Vec<String> {
+        self.log
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|(_, l)| l.clone())
+            .collect()
+    }
+
+    pub fn alive(&mut self) -> bool {
+        self.child.try_wait().expect("try_wait").is_none()
+    }
+
+    /// Waits until it says its recovery is done.
+    pub fn wait_recovered(&self, within: Duration) {
+        let deadline = Instant::now() + within;
+        while self.said(RECOVERED).is_none() {
+            assert!(
+                Instant::now() < deadline,
+                "no recovery within {within:?}: {:?}",
+                self.lines()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 }
 
@@ -580,16 +651,22 @@ impl Tally {
 /// Runs one last engine until it has taken up what the kills left and no report is
 /// owed; how many approvals the boss decided meanwhile. With `boss_present`, the boss
 /// approves what that engine asks while reports are owed (an employee may need one more
-/// approval to finish), only once its recovery is done, so no run of the boss's is taken
-/// for one a kill interrupted.
+/// approval to finish), only once the engine says its recovery is done, so no run of the
+/// boss's is taken for one a kill interrupted. Owed reports wait for their chats' gates (a few posts per
+/// window of simulated time), so settling may take a while on a slow machine: the engine
+/// fails when it stops making progress (no new thought for `STALL`), or at `SETTLE_CAP`.
 fn settle_last_engine(busy: &Busy, before: &Snapshot, boss_present: bool) -> usize {
-    let mut child = busy.company.start();
-    let deadline = Instant::now() + Duration::from_secs(15);
+    const STALL: Duration = Duration::from_secs(15);
+    const SETTLE_CAP: Duration = Duration::from_secs(120);
+    let mut engine = Watched::watch(busy.company.start_logged());
+    let started = Instant::now();
+    let (mut thoughts, mut progressed) = (0, started);
     let mut decided = 0;
     loop {
         let now = busy.snapshot();
         let owed = busy.count("SELECT COUNT(*) FROM task WHERE report_due_at IS NOT NULL");
-        let recovered = before.pending.is_disjoint(&now.pending)
+        let recovered = engine.said(RECOVERED).is_some()
+            && before.pending.is_disjoint(&now.pending)
             && before.unexecuted.is_disjoint(&now.unexecuted);
         if recovered && owed == 0 {
             break;
@@ -597,18 +674,22 @@ fn settle_last_engine(busy: &Busy, before: &Snapshot, boss_present: bool) -> usi
         if recovered && boss_present && boss_approves_one(busy) {
             decided += 1;
         }
-        if Instant::now() >= deadline {
-            panic!("{}", stalled(busy, owed, recovered));
+        if now.thoughts.len() != thoughts {
+            (thoughts, progressed) = (now.thoughts.len(), Instant::now());
+        }
+        if progressed.elapsed() >= STALL || started.elapsed() >= SETTLE_CAP {
+            panic!("{}", stalled(busy, owed, recovered, started.elapsed()));
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    let _ = child.kill();
-    child.wait().expect("reaped");
+    println!("the last engine settled in {:.1?}", started.elapsed());
+    let _ = engine.child.kill();
+    engine.child.wait().expect("reaped");
     decided
 }
 
 /// Why the last engine did not settle the company in time, as far as the rows tell.
-fn stalled(busy: &Busy, owed: i64, recovered: bool) -> String {
+fn stalled(busy: &Busy, owed: i64, recovered: bool, after: Duration) -> String {
     let waiting = busy.count("SELECT COUNT(*) FROM approval WHERE status = 'waiting'");
     let owners_waiting = busy.count(
         "SELECT COUNT(*) FROM task t JOIN employee e ON e.id = t.owner_id \
@@ -618,44 +699,52 @@ fn stalled(busy: &Busy, owed: i64, recovered: bool) -> String {
         "SELECT COUNT(*) FROM thought WHERE silenced_by IN ('malformed', 'failed', 'budget')",
     );
     format!(
-        "the last restart took nothing up ({owed} reports still owed; recovered: {recovered}; \
+        "the last restart did not settle in {after:.1?} ({owed} reports still owed; recovered: {recovered}; \
          {waiting} approvals waiting, {owners_waiting} owners waiting for one; {failed} \
          dropped thoughts in all)"
     )
 }
 
-/// The boss approves one waiting request from the terminal, if there is one; whether
-/// one was decided. Its action runs once, there and then.
+/// The boss approves one waiting request from the terminal, if one is listed; whether
+/// one was decided. Its action runs once, there and then. A running engine on a
+/// simulated calendar may expire the request between the listing and the decision
+/// (its days pass in moments), or its policy approve it: then the boss decided nothing,
+/// and the answer must say so.
 pub fn boss_approves_one(busy: &Busy) -> bool {
-    let Some(id) = busy
-        .rt
-        .block_on(ids(
-            &busy.db,
-            "SELECT id FROM approval WHERE status = 'waiting'",
-        ))
-        .first()
-        .copied()
-    else {
-        return false;
-    };
     let listed: serde_json::Value =
         serde_json::from_str(&busy.company.cli(&["approvals", "list", "--json"])).expect("json");
-    let seal = listed
-        .as_array()
-        .and_then(|all| all.iter().find(|a| a["id"] == id))
-        .and_then(|a| a["argsHash"].as_str())
-        .expect("the waiting approval is listed with its seal")
-        .to_owned();
-    let out = busy.company.cli(&[
+    let Some(first) = listed.as_array().and_then(|all| all.first()) else {
+        return false;
+    };
+    let id = first["id"].to_string();
+    let seal = first["argsHash"]
+        .as_str()
+        .expect("a waiting approval is listed with its seal");
+    let args = [
         "approvals",
         "decide",
-        &id.to_string(),
+        &id,
         "approve",
         "--hash",
-        &seal,
+        seal,
         "--json",
-    ]);
-    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    ];
+    let out = busy.company.try_cli(&args);
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("approval {id} expired")),
+            "{args:?} failed: {err}"
+        );
+        return false;
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    if v["decidedVia"] != "cli" {
+        // Approved by its policy between the listing and the decision: the answer is
+        // that decision, and the engine runs it, not the boss's terminal.
+        assert_eq!(v["decidedVia"], "policy", "{v}");
+        return false;
+    }
     assert!(v["executedAt"].is_string(), "it ran once: {v}");
     true
 }

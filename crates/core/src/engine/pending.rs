@@ -85,9 +85,9 @@ impl Engine {
                 0
             }
         };
-        if replayed + interrupted > 0 {
-            tracing::info!(replayed, interrupted, "recovered from a stop");
-        }
+        // Said every time (supervisors and tests wait for it): from here on, a run begun
+        // and not ended is someone's live run, not one a stop interrupted.
+        tracing::info!(replayed, interrupted, "recovery done");
         // Found now rather than at the first approval, so a server without a lasting
         // approval key says so when it starts, not hours later.
         match self.core().approvals.seal().source().await {
