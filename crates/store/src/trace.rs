@@ -1,6 +1,7 @@
 //! Queries for traces (SPEC §10): the instruction rows and everything that carries a
 //! trace id, read back by that id.
 
+use chrono::{DateTime, Utc};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, DbErr, EntityTrait, PaginatorTrait,
     QueryFilter, QueryOrder, QuerySelect,
@@ -169,46 +170,27 @@ pub async fn decisions_of_trace(
 /// The latest moment the company's record reaches: the newest message, thought, mail,
 /// task or approval. A simulated calendar resumes from here, so a second simulated run
 /// never writes before what the first one wrote.
-pub async fn latest_moment(
-    conn: &impl ConnectionTrait,
-) -> Result<Option<chrono::DateTime<chrono::Utc>>, DbErr> {
-    use chrono::{DateTime, Utc};
+pub async fn latest_moment(conn: &impl ConnectionTrait) -> Result<Option<DateTime<Utc>>, DbErr> {
     let newest = [
-        chat_message::Entity::find()
-            .select_only()
-            .column(chat_message::Column::CreatedAt)
-            .order_by_desc(chat_message::Column::CreatedAt)
-            .into_tuple::<DateTime<Utc>>()
-            .one(conn)
-            .await?,
-        thought::Entity::find()
-            .select_only()
-            .column(thought::Column::CreatedAt)
-            .order_by_desc(thought::Column::CreatedAt)
-            .into_tuple::<DateTime<Utc>>()
-            .one(conn)
-            .await?,
-        mail::Entity::find()
-            .select_only()
-            .column(mail::Column::CreatedAt)
-            .order_by_desc(mail::Column::CreatedAt)
-            .into_tuple::<DateTime<Utc>>()
-            .one(conn)
-            .await?,
-        task::Entity::find()
-            .select_only()
-            .column(task::Column::CreatedAt)
-            .order_by_desc(task::Column::CreatedAt)
-            .into_tuple::<DateTime<Utc>>()
-            .one(conn)
-            .await?,
-        approval::Entity::find()
-            .select_only()
-            .column(approval::Column::CreatedAt)
-            .order_by_desc(approval::Column::CreatedAt)
-            .into_tuple::<DateTime<Utc>>()
-            .one(conn)
-            .await?,
+        newest::<chat_message::Entity>(conn, chat_message::Column::CreatedAt).await?,
+        newest::<thought::Entity>(conn, thought::Column::CreatedAt).await?,
+        newest::<mail::Entity>(conn, mail::Column::CreatedAt).await?,
+        newest::<task::Entity>(conn, task::Column::CreatedAt).await?,
+        newest::<approval::Entity>(conn, approval::Column::CreatedAt).await?,
     ];
     Ok(newest.into_iter().flatten().max())
+}
+
+/// The newest value of one table's creation time.
+async fn newest<E: EntityTrait>(
+    conn: &impl ConnectionTrait,
+    created_at: E::Column,
+) -> Result<Option<DateTime<Utc>>, DbErr> {
+    E::find()
+        .select_only()
+        .column(created_at)
+        .order_by_desc(created_at)
+        .into_tuple::<DateTime<Utc>>()
+        .one(conn)
+        .await
 }

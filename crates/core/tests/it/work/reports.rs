@@ -27,18 +27,13 @@ fn alice_reports(s: &Seen) -> Value {
 
 async fn give_alice_a_task(stage: &Stage) -> (i32, i32) {
     let (alice, ..) = engineering(stage).await;
-    let task = stage
-        .co
-        .core
-        .work
-        .create(cubicle_core::work::NewTask::new(
-            alice,
-            "Run the load test",
-            "boss",
-        ))
-        .await
-        .unwrap();
-    (alice, task.id)
+    (alice, give(stage, alice, "Run the load test").await)
+}
+
+/// A task from the boss for `employee`; its id.
+async fn give(stage: &Stage, employee: i32, what: &str) -> i32 {
+    let new = cubicle_core::work::NewTask::new(employee, what, "boss");
+    stage.co.core.work.create(new).await.unwrap().id
 }
 
 async fn task(stage: &Stage, id: i32) -> cubicle_store::entity::task::Model {
@@ -188,17 +183,7 @@ fn alice_busy_after_resolving(s: &Seen) -> Value {
 async fn a_report_due_in_a_chat_comes_before_anything_else_its_owner_says_there() {
     let mut stage = Stage::new(alice_busy_after_resolving).await;
     let (alice, task_id) = give_alice_a_task(&stage).await;
-    stage
-        .co
-        .core
-        .work
-        .create(cubicle_core::work::NewTask::new(
-            alice,
-            "Migrate the billing tables",
-            "boss",
-        ))
-        .await
-        .unwrap();
+    give(&stage, alice, "Migrate the billing tables").await;
     let mut waited = 0;
     while task(&stage, task_id).await.status != cubicle_core::work::TaskStatus::Resolved {
         stage.run_for(TimeDelta::seconds(1)).await;
