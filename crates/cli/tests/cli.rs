@@ -1005,3 +1005,138 @@ fn a_company_moves_to_a_new_database_through_a_bundle_file() {
             .contains("imported Acme")
     );
 }
+
+#[test]
+fn a_person_invited_from_the_terminal_decides_what_is_routed_to_them_and_nobody_else_does() {
+    let cli = Cli::new();
+    cli.ok(&["org", "init", "--name", "Acme", "--boss", "Ada"]);
+    cli.ok(&["org", "add-department", "Marketing"]);
+    cli.ok(&[
+        "org",
+        "hire",
+        "Mia",
+        "--title",
+        "Copywriter",
+        "--department",
+        "Marketing",
+    ]);
+    cli.ok(&["org", "set-tools", "Mia", "--tools", "post_webhook"]);
+    assert!(
+        cli.ok(&["people", "list"])
+            .contains("nobody besides the boss")
+    );
+    assert_eq!(
+        cli.ok(&["people", "approver", "Mia"]).trim(),
+        "Ada (the boss)"
+    );
+
+    let invited = cli.ok(&[
+        "people",
+        "add",
+        "Lin",
+        "--role",
+        "Head of Marketing",
+        "--policy",
+        "manual",
+        "--department",
+        "Marketing",
+    ]);
+    assert!(
+        invited.contains("Lin (Head of Marketing, en, manual): answers for Marketing"),
+        "{invited}"
+    );
+    cli.ok(&["people", "add", "Sam", "--role", "Finance"]);
+    assert!(cli.ok(&["people", "approver", "Mia"]).contains("Lin"));
+    // Bad invitations say why and change nothing.
+    for (args, why) in [
+        (&["people", "add", "Ada"][..], "Ada"),
+        (&["people", "add", "Mia"][..], "Mia"),
+        (
+            &["people", "add", "Zed", "--department", "Nowhere"][..],
+            "Nowhere",
+        ),
+        (
+            &["people", "add", "Zed", "--policy", "sometimes"][..],
+            "auto, key_steps, manual",
+        ),
+    ] {
+        let out = cli.run(args);
+        assert!(!out.status.success(), "{args:?} was accepted");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(why), "{args:?}: {err}");
+    }
+    let people: serde_json::Value =
+        serde_json::from_str(&cli.ok(&["people", "list", "--json"])).unwrap();
+    assert_eq!(people.as_array().map(Vec::len), Some(2), "{people}");
+    let lin = people[0]["id"].as_i64().unwrap();
+
+    // Mia asks to post; the request is Lin's to decide.
+    cli.ok(&["say", "--yes", "ask Mia to announce the release"]);
+    let hook = scripted_model("{}").replace("/v1", "/hook");
+    cli.ok(&["webhooks", "allow", &hook]);
+    let thought = serde_json::json!({
+        "innerThoughts": "The release needs announcing.",
+        "messages": [{"content": "I'll post it once it is approved."}],
+        "shouldSpeak": true,
+        "toolCalls": [{"tool": "post_webhook",
+                       "args": {"url": hook, "text": "Release 2.3 is out", "style": "slack"},
+                       "reason": "announce the release"}]
+    });
+    let url = scripted_model(&thought.to_string());
+    let out = cli.run_with_model(
+        &url,
+        &["run", "--for", "5m", "--virtual-clock", "--seed", "2"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let waiting: serde_json::Value =
+        serde_json::from_str(&cli.ok(&["approvals", "list", "--as", "Lin", "--json"])).unwrap();
+    assert_eq!(waiting.as_array().map(Vec::len), Some(1), "{waiting}");
+    assert_eq!(waiting[0]["approverId"], lin);
+    let id = waiting[0]["id"].as_i64().unwrap().to_string();
+    let seal = waiting[0]["argsHash"].as_str().unwrap().to_owned();
+    assert!(
+        cli.ok(&["approvals", "list", "--as", "Sam"])
+            .contains("nothing waits for you")
+    );
+
+    // Sam may not decide it, nor may someone who is not here; Lin does.
+    let decide_as = |who: &str| {
+        cli.run(&[
+            "approvals",
+            "decide",
+            &id,
+            "approve",
+            "--hash",
+            &seal,
+            "--as",
+            who,
+            "--json",
+        ])
+    };
+    let sam = decide_as("Sam");
+    assert!(!sam.status.success());
+    let err = String::from_utf8_lossy(&sam.stderr);
+    assert!(err.contains("is Lin's to decide"), "{err}");
+    let nobody = decide_as("Zed");
+    assert!(String::from_utf8_lossy(&nobody.stderr).contains("nobody named \"Zed\""));
+    let decided = decide_as("Lin");
+    assert!(
+        decided.status.success(),
+        "{}",
+        String::from_utf8_lossy(&decided.stderr)
+    );
+    let decided: serde_json::Value = serde_json::from_slice(&decided.stdout).unwrap();
+    assert_eq!(decided["decidedBy"], lin);
+    assert!(decided["executedAt"].is_string(), "it ran: {decided}");
+
+    // Once Lin leaves, Mia's actions are the boss's again.
+    cli.ok(&["people", "remove", "Lin"]);
+    assert_eq!(
+        cli.ok(&["people", "approver", "Mia"]).trim(),
+        "Ada (the boss)"
+    );
+}
