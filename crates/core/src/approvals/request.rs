@@ -237,9 +237,11 @@ impl Approvals {
             now,
         };
         let row = Self::insert_approval_in(&txn, new, now + self.ttl).await?;
-        txn.commit().await?;
+        // Decided in the same transaction it is filed in: nobody ever sees it waiting (a
+        // boss could otherwise decide a call the policy had already let through), and a
+        // stop in between cannot leave it waiting with its key spent.
         let claimed = q::claim_decision(
-            &self.db,
+            &txn,
             row.id,
             q::Claim {
                 status: ApprovalStatus::Approved,
@@ -256,6 +258,7 @@ impl Approvals {
         if !claimed {
             return Ok(CallOutcome::Refused("the approval was taken".into()));
         }
+        txn.commit().await?;
         self.bus.publish(DomainEvent::ApprovalDecided {
             approval_id: row.id,
         });
