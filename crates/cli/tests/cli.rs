@@ -750,8 +750,8 @@ fn tools_and_approval_policy_are_set_per_employee_from_the_terminal() {
     );
 }
 
-#[test]
-fn an_approval_from_a_headless_run_is_decided_from_the_terminal() {
+/// Acme with Mia, a copywriter in Marketing who may post to webhooks.
+fn marketing_with_mia() -> Cli {
     let cli = Cli::new();
     cli.ok(&["org", "init", "--name", "Acme", "--boss", "Ada"]);
     cli.ok(&["org", "add-department", "Marketing"]);
@@ -765,14 +765,19 @@ fn an_approval_from_a_headless_run_is_decided_from_the_terminal() {
         "Marketing",
     ]);
     cli.ok(&["org", "set-tools", "Mia", "--tools", "post_webhook"]);
+    cli
+}
+
+/// The boss asks Mia to announce the release and a headless run lets her ask for the
+/// post: a stand-in webhook (it answers any POST) and a model whose every thought asks
+/// for it.
+fn mia_asks_to_announce(cli: &Cli) {
     cli.ok(&["say", "--yes", "ask Mia to announce the release"]);
-    // A stand-in webhook (it answers any POST) and a model whose every thought asks for
-    // the post.
     let hook = scripted_model("{}").replace("/v1", "/hook");
     cli.ok(&["webhooks", "allow", &hook]);
     let thought = serde_json::json!({
         "innerThoughts": "The boss wants it announced.",
-        "messages": [{"content": "I'll post it once Ada approves."}],
+        "messages": [{"content": "I'll post it once it is approved."}],
         "shouldSpeak": true,
         "toolCalls": [{"tool": "post_webhook",
                        "args": {"url": hook, "text": "Release 2.3 is out", "style": "slack"},
@@ -788,6 +793,12 @@ fn an_approval_from_a_headless_run_is_decided_from_the_terminal() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+#[test]
+fn an_approval_from_a_headless_run_is_decided_from_the_terminal() {
+    let cli = marketing_with_mia();
+    mia_asks_to_announce(&cli);
 
     let waiting: serde_json::Value =
         serde_json::from_str(&cli.ok(&["approvals", "list", "--json"])).unwrap();
@@ -1008,19 +1019,7 @@ fn a_company_moves_to_a_new_database_through_a_bundle_file() {
 
 #[test]
 fn a_person_invited_from_the_terminal_decides_what_is_routed_to_them_and_nobody_else_does() {
-    let cli = Cli::new();
-    cli.ok(&["org", "init", "--name", "Acme", "--boss", "Ada"]);
-    cli.ok(&["org", "add-department", "Marketing"]);
-    cli.ok(&[
-        "org",
-        "hire",
-        "Mia",
-        "--title",
-        "Copywriter",
-        "--department",
-        "Marketing",
-    ]);
-    cli.ok(&["org", "set-tools", "Mia", "--tools", "post_webhook"]);
+    let cli = marketing_with_mia();
     assert!(
         cli.ok(&["people", "list"])
             .contains("nobody besides the boss")
@@ -1071,27 +1070,7 @@ fn a_person_invited_from_the_terminal_decides_what_is_routed_to_them_and_nobody_
     let lin = people[0]["id"].as_i64().unwrap();
 
     // Mia asks to post; the request is Lin's to decide.
-    cli.ok(&["say", "--yes", "ask Mia to announce the release"]);
-    let hook = scripted_model("{}").replace("/v1", "/hook");
-    cli.ok(&["webhooks", "allow", &hook]);
-    let thought = serde_json::json!({
-        "innerThoughts": "The release needs announcing.",
-        "messages": [{"content": "I'll post it once it is approved."}],
-        "shouldSpeak": true,
-        "toolCalls": [{"tool": "post_webhook",
-                       "args": {"url": hook, "text": "Release 2.3 is out", "style": "slack"},
-                       "reason": "announce the release"}]
-    });
-    let url = scripted_model(&thought.to_string());
-    let out = cli.run_with_model(
-        &url,
-        &["run", "--for", "5m", "--virtual-clock", "--seed", "2"],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    mia_asks_to_announce(&cli);
     let waiting: serde_json::Value =
         serde_json::from_str(&cli.ok(&["approvals", "list", "--as", "Lin", "--json"])).unwrap();
     assert_eq!(waiting.as_array().map(Vec::len), Some(1), "{waiting}");
