@@ -202,11 +202,6 @@ impl Mailbox {
             .map_or(Language::En, |c| c.language))
     }
 
-    /// Whether the company speaks Chinese, for the callers that still branch on a bool.
-    pub async fn chinese(&self) -> Result<bool, DbErr> {
-        Ok(self.language().await? == Language::ZhCn)
-    }
-
     /// Whether an item of this kind (about this task) was filed since local midnight:
     /// one budget stop a day, one escalation per task.
     pub async fn filed_today(&self, kind: MailKind, task_id: Option<i32>) -> Result<bool, DbErr> {

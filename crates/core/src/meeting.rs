@@ -300,7 +300,7 @@ impl Meetings {
 
     /// Adds members mid-meeting, each announced with a short system note.
     pub async fn add_members(&self, chat_id: i32, employee_ids: &[i32]) -> Result<(), DbErr> {
-        let zh = self.mailbox.chinese().await?;
+        let language = self.mailbox.language().await?;
         for id in employee_ids {
             let Some(e) = oq::find_employee(&self.db, *id)
                 .await?
@@ -312,11 +312,10 @@ impl Meetings {
                 continue;
             }
             self.chats.join(chat_id, *id).await?;
-            let text = if zh {
-                format!("{} 加入了会议", e.name)
-            } else {
-                format!("{} joined the meeting", e.name)
-            };
+            let text = language.pick(
+                format!("{} joined the meeting", e.name),
+                format!("{} 加入了会议", e.name),
+            );
             self.chats.post_system(chat_id, &text).await?;
         }
         Ok(())

@@ -11,6 +11,7 @@ use cubicle_store::{DbErr, TransactionTrait, approval as q};
 use super::{ApprovalError, Approvals, LogEntry};
 use crate::mailbox::{MailKind, NewMail};
 use crate::tools;
+use crate::types::Language;
 
 /// The note an interrupted approval carries in its `error`.
 pub const INTERRUPTED: &str =
@@ -33,18 +34,16 @@ impl Approvals {
                     approval_id: row.id,
                 });
             let summary = tools::describe_short(&row.tool, &row.args);
-            let zh = self.mailbox.chinese().await?;
-            let (title, body, note) = if zh {
-                (
+            let (title, body, note) = match self.mailbox.language().await? {
+                Language::ZhCn => (
                     format!("未执行：{}", row.tool),
                     format!(
                         "已批准的请求 #{}（{summary}）在执行前应用停止了，可能执行了一部分。为免重复，它不会自动重试：请确认结果后再决定是否重新发起。",
                         row.id
                     ),
                     format!("你的请求（{summary}）已获批准，但应用在执行前停止了；它没有被重试。"),
-                )
-            } else {
-                (
+                ),
+                Language::En => (
                     format!("Did not run: {}", row.tool),
                     format!(
                         "Approval #{} ({summary}) was approved, but the app stopped before it ran, possibly part-way through. It is not retried automatically so it cannot happen twice: check what happened, then ask again if it is still needed.",
@@ -53,7 +52,7 @@ impl Approvals {
                     format!(
                         "Your request to {summary} was approved, but the app stopped before it ran; it was not retried."
                     ),
-                )
+                ),
             };
             self.mailbox
                 .file(NewMail {

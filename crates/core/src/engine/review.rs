@@ -126,17 +126,16 @@ async fn submit(
     }
     let what = root_description(engine, task).await?;
     // In the company's language: the board shows it, and a Chinese team reads it.
-    let description = if core.mailbox.chinese().await? {
-        format!(
-            "评审{}在“{what}”上的工作：{result} —— 通过就 resolve 这项任务，不通过就 fail 并写上意见，退回重做。",
-            me.name
-        )
-    } else {
+    let description = core.mailbox.language().await?.pick(
         format!(
             "Review {}'s work on \"{what}\": {result} — resolve this task to pass it, or fail it with your comments to send it back.",
             me.name
-        )
-    };
+        ),
+        format!(
+            "评审{}在“{what}”上的工作：{result} —— 通过就 resolve 这项任务，不通过就 fail 并写上意见，退回重做。",
+            me.name
+        ),
+    );
     core.work
         .create(NewTask {
             trace_id: task.trace_id.clone(),
@@ -202,19 +201,18 @@ async fn verdict(
         )
         .await;
     }
-    let description = if core.mailbox.chinese().await? {
-        format!(
-            "返工“{what}”（第 {} 次）：{}退回了它 —— {comments}",
-            work.attempt + 2,
-            reviewer.name
-        )
-    } else {
+    let description = core.mailbox.language().await?.pick(
         format!(
             "Rework \"{what}\" (attempt {}): {} sent it back — {comments}",
             work.attempt + 2,
             reviewer.name
-        )
-    };
+        ),
+        format!(
+            "返工“{what}”（第 {} 次）：{}退回了它 —— {comments}",
+            work.attempt + 2,
+            reviewer.name
+        ),
+    );
     core.work
         .create(NewTask {
             trace_id: work.trace_id.clone(),
@@ -244,11 +242,10 @@ async fn failed(
             employee_id: Some(me.id),
             chat_id: Some(chat.id),
             task_id: Some(task.id),
-            title: if mailbox.chinese().await? {
-                format!("未能完成：{}", task.description)
-            } else {
-                format!("Could not finish: {}", task.description)
-            },
+            title: mailbox.language().await?.pick(
+                format!("Could not finish: {}", task.description),
+                format!("未能完成：{}", task.description),
+            ),
             body: task
                 .result
                 .clone()

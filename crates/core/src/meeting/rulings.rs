@@ -182,7 +182,7 @@ impl Meetings {
         proposer: Option<i32>,
         trace_id: Option<String>,
     ) -> Result<(), DbErr> {
-        let zh = self.mailbox.chinese().await?;
+        let language = self.mailbox.language().await?;
         self.mailbox
             .file(NewMail {
                 kind: MailKind::Escalation,
@@ -190,35 +190,32 @@ impl Meetings {
                 chat_id,
                 task_id: None,
                 trace_id,
-                title: if zh {
-                    format!("需要你决定：{question}")
-                } else {
-                    format!("Decision needed: {question}")
-                },
-                body: if zh {
-                    format!(
-                        "会议“{topic}”（会话 {}）中提出了一个只有老板能决定的{}问题：{question}\n秘书代你记下了，会议照常进行。",
-                        chat_id.unwrap_or_default(),
-                        arbitration::type_label(ruling.decision_type, Language::ZhCn)
-                    )
-                } else {
+                title: language.pick(
+                    format!("Decision needed: {question}"),
+                    format!("需要你决定：{question}"),
+                ),
+                body: language.pick(
                     format!(
                         "In the meeting \"{topic}\" (chat {}) a {} question came up that only you can decide: {question}\nThe secretary noted it for you; the meeting goes on.",
                         chat_id.unwrap_or_default(),
                         arbitration::type_label(ruling.decision_type, Language::En)
-                    )
-                },
+                    ),
+                    format!(
+                        "会议“{topic}”（会话 {}）中提出了一个只有老板能决定的{}问题：{question}\n秘书代你记下了，会议照常进行。",
+                        chat_id.unwrap_or_default(),
+                        arbitration::type_label(ruling.decision_type, Language::ZhCn)
+                    ),
+                ),
             })
             .await?;
         if let Some(c) = chat_id {
             self.chats
                 .post_system(
                     c,
-                    if zh {
-                        "秘书已把这个问题转给老板，会议继续。"
-                    } else {
-                        "The secretary has taken this to the boss; the meeting goes on."
-                    },
+                    &language.pick(
+                        "The secretary has taken this to the boss; the meeting goes on.",
+                        "秘书已把这个问题转给老板，会议继续。",
+                    ),
                 )
                 .await?;
         }
@@ -233,21 +230,21 @@ impl Meetings {
         ruling: &Ruling,
         people: &[Person],
     ) -> Result<(), DbErr> {
-        let zh = self.mailbox.chinese().await?;
+        let language = self.mailbox.language().await?;
         let by_whom = match &ruling.decided_by {
             arbitration::DecidedBy::Lead { employee_id } => people
                 .iter()
                 .find(|p| p.id == *employee_id)
                 .map_or_else(String::new, |p| p.name.clone()),
-            _ => if zh { "投票" } else { "a vote" }.to_owned(),
+            _ => language.pick("a vote", "投票"),
         };
-        let text = match (zh, ruling.outcome) {
-            (true, Outcome::Approved) => format!("裁定：“{question}”通过（{by_whom}）。"),
-            (true, _) => format!("裁定：“{question}”不通过（{by_whom}）。"),
-            (false, Outcome::Approved) => {
+        let text = match (language, ruling.outcome) {
+            (Language::ZhCn, Outcome::Approved) => format!("裁定：“{question}”通过（{by_whom}）。"),
+            (Language::ZhCn, _) => format!("裁定：“{question}”不通过（{by_whom}）。"),
+            (Language::En, Outcome::Approved) => {
                 format!("Ruling: \"{question}\" is approved ({by_whom}).")
             }
-            (false, _) => format!("Ruling: \"{question}\" is rejected ({by_whom})."),
+            (Language::En, _) => format!("Ruling: \"{question}\" is rejected ({by_whom})."),
         };
         self.chats.post_system(chat_id, &text).await?;
         Ok(())
