@@ -473,6 +473,12 @@ fn a_company_runs_headless_from_a_task_to_a_report_in_the_mailbox() {
     let trace = report["traceId"]
         .as_str()
         .expect("the report carries its trace");
+    the_trace_tells_the_story(&cli, trace);
+}
+
+/// The trace of a report read from the terminal: the instruction, each step between,
+/// model calls only with --all; an unknown id is a clear error.
+fn the_trace_tells_the_story(cli: &Cli, trace: &str) {
     let story: serde_json::Value =
         serde_json::from_str(&cli.ok(&["trace", trace, "--json"])).unwrap();
     assert_eq!(
@@ -904,21 +910,9 @@ fn the_boss_keeps_the_webhook_allowlist_from_the_terminal() {
     assert_eq!(listed, ["open.feishu.cn:8443"], "bad input lost nothing");
 }
 
-#[test]
-fn a_company_moves_to_a_new_database_through_a_bundle_file() {
-    let a = Cli::new();
-    a.ok(&["org", "init", "--name", "Acme", "--boss", "Ada"]);
-    a.ok(&["org", "add-department", "Engineering"]);
-    a.ok(&[
-        "org",
-        "hire",
-        "Alice",
-        "--title",
-        "Engineer",
-        "--department",
-        "Engineering",
-    ]);
-    a.ok(&["provider", "add", "moonshot"]);
+/// Exports the company to `file` (and to stdout) while its provider's key is live from
+/// the environment: both carry the provider and never the key. The file's text.
+fn export_with_a_live_key(a: &Cli, file: &std::path::Path) -> String {
     // The key comes from the environment, as in a headless run: it is live for the export.
     let key = "sk-cli-bundle-test-0123456789";
     let with_key = |args: &[&str]| {
@@ -937,11 +931,9 @@ fn a_company_moves_to_a_new_database_through_a_bundle_file() {
         String::from_utf8(out.stdout).unwrap()
     };
     assert!(with_key(&["provider", "list", "--json"]).contains("\"hasKey\": true"));
-    let files = tempfile::tempdir().unwrap();
-    let file = files.path().join("acme.json");
     with_key(&["export", "--out", file.to_str().unwrap()]);
     let on_stdout = with_key(&["export"]);
-    let saved = std::fs::read_to_string(&file).unwrap();
+    let saved = std::fs::read_to_string(file).unwrap();
     for bundle in [&saved, &on_stdout] {
         assert!(bundle.contains(&format!(
             "\"schemaVersion\": {}",
@@ -953,16 +945,12 @@ fn a_company_moves_to_a_new_database_through_a_bundle_file() {
         );
         assert!(!bundle.contains(key), "the API key leaked into the bundle");
     }
+    saved
+}
 
-    let b = Cli::new();
-    let said = b.ok(&["import", file.to_str().unwrap()]);
-    assert!(said.contains("imported Acme (1 people"), "{said}");
-    // The imported provider's URL is not used before the boss confirms it, and the
-    // import says how.
-    assert!(
-        said.contains("cubicle-cli imported confirm provider moonshot-kimi"),
-        "{said}"
-    );
+/// An imported provider's URL is used only once the boss confirms it: listed as
+/// waiting, refused when asked, confirmed by name (an unknown name is a clear error).
+fn the_imported_provider_waits_for_its_confirmation(b: &Cli) {
     assert!(
         b.ok(&["provider", "list"])
             .contains("IMPORTED: not used until"),
@@ -987,6 +975,37 @@ fn a_company_moves_to_a_new_database_through_a_bundle_file() {
         b.ok(&["imported", "list"])
             .contains("nothing imported waits")
     );
+}
+
+#[test]
+fn a_company_moves_to_a_new_database_through_a_bundle_file() {
+    let a = Cli::new();
+    a.ok(&["org", "init", "--name", "Acme", "--boss", "Ada"]);
+    a.ok(&["org", "add-department", "Engineering"]);
+    a.ok(&[
+        "org",
+        "hire",
+        "Alice",
+        "--title",
+        "Engineer",
+        "--department",
+        "Engineering",
+    ]);
+    a.ok(&["provider", "add", "moonshot"]);
+    let files = tempfile::tempdir().unwrap();
+    let file = files.path().join("acme.json");
+    let saved = export_with_a_live_key(&a, &file);
+
+    let b = Cli::new();
+    let said = b.ok(&["import", file.to_str().unwrap()]);
+    assert!(said.contains("imported Acme (1 people"), "{said}");
+    // The imported provider's URL is not used before the boss confirms it, and the
+    // import says how.
+    assert!(
+        said.contains("cubicle-cli imported confirm provider moonshot-kimi"),
+        "{said}"
+    );
+    the_imported_provider_waits_for_its_confirmation(&b);
     assert_eq!(
         b.ok(&["org", "show", "--json"]),
         a.ok(&["org", "show", "--json"])
@@ -1017,18 +1036,9 @@ fn a_company_moves_to_a_new_database_through_a_bundle_file() {
     );
 }
 
-#[test]
-fn a_person_invited_from_the_terminal_decides_what_is_routed_to_them_and_nobody_else_does() {
-    let cli = marketing_with_mia();
-    assert!(
-        cli.ok(&["people", "list"])
-            .contains("nobody besides the boss")
-    );
-    assert_eq!(
-        cli.ok(&["people", "approver", "Mia"]).trim(),
-        "Ada (the boss)"
-    );
-
+/// Lin answers for Marketing (manual policy), Sam for nothing; bad invitations are
+/// refused with a reason and change nothing. Lin's id.
+fn invite_lin_for_marketing_and_sam(cli: &Cli) -> i64 {
     let invited = cli.ok(&[
         "people",
         "add",
@@ -1067,7 +1077,22 @@ fn a_person_invited_from_the_terminal_decides_what_is_routed_to_them_and_nobody_
     let people: serde_json::Value =
         serde_json::from_str(&cli.ok(&["people", "list", "--json"])).unwrap();
     assert_eq!(people.as_array().map(Vec::len), Some(2), "{people}");
-    let lin = people[0]["id"].as_i64().unwrap();
+    people[0]["id"].as_i64().unwrap()
+}
+
+#[test]
+fn a_person_invited_from_the_terminal_decides_what_is_routed_to_them_and_nobody_else_does() {
+    let cli = marketing_with_mia();
+    assert!(
+        cli.ok(&["people", "list"])
+            .contains("nobody besides the boss")
+    );
+    assert_eq!(
+        cli.ok(&["people", "approver", "Mia"]).trim(),
+        "Ada (the boss)"
+    );
+
+    let lin = invite_lin_for_marketing_and_sam(&cli);
 
     // Mia asks to post; the request is Lin's to decide.
     mia_asks_to_announce(&cli);
