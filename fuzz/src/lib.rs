@@ -213,7 +213,7 @@ fn employee(id: i32, name: &str, fired: bool) -> employee::Model {
         department_id: Some(1),
         team_id: None,
         manager_id: None,
-        archetype: "old_hand".into(),
+        archetype: Archetype::OldHand,
         speaking_style: String::new(),
         skills: json!([]),
         backend_provider: String::new(),

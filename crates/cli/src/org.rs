@@ -244,10 +244,10 @@ async fn hire(
 }
 
 fn parse_archetype(a: &str) -> Result<Archetype> {
-    Archetype::parse(a).ok_or_else(|| {
+    read_name(a).ok_or_else(|| {
         anyhow!(
             "unknown archetype {a:?}; one of: {}",
-            Archetype::ALL.map(|x| x.as_str()).join(", ")
+            Archetype::ALL.map(|x| x.to_string()).join(", ")
         )
     })
 }
@@ -454,10 +454,7 @@ pub fn render_tree(snap: &OrgSnapshot) -> String {
             for e in people {
                 out.push_str(&format!(
                     "{indent}    · {} — {} (#{}, {})\n",
-                    e.name,
-                    e.title,
-                    e.id,
-                    e.archetype.as_str()
+                    e.name, e.title, e.id, e.archetype
                 ));
             }
             dept(snap, Some(d.id), &format!("{indent}    "), out);

@@ -63,7 +63,7 @@ pub fn agent_card(e: &EmployeeDto, company: &CompanyDto, department: Option<&str
 pub fn personality_line(e: &EmployeeDto) -> String {
     format!(
         "Personality: {}. Style: {}",
-        e.archetype.as_str().replace('_', " "),
+        e.archetype.to_string().replace('_', " "),
         e.speaking_style
     )
 }

@@ -243,7 +243,7 @@ pub async fn seed(conn: &impl ConnectionTrait) -> Result<(), DbErr> {
                 key: Set(role.key.to_owned()),
                 title: Set(role.title.to_owned()),
                 title_zh: Set(role.title_zh.to_owned()),
-                archetype: Set(role.archetype.as_str().to_owned()),
+                archetype: Set(role.archetype),
                 skills: Set(serde_json::json!(role.skills)),
                 tools: Set(serde_json::json!(role.tools)),
                 description: Set(role.description.to_owned()),
@@ -259,7 +259,7 @@ pub fn to_dto(m: &role_template::Model) -> RoleTemplateDto {
         key: m.key.clone(),
         title: m.title.clone(),
         title_zh: m.title_zh.clone(),
-        archetype: Archetype::parse(&m.archetype).unwrap_or(Archetype::WarmHearted),
+        archetype: m.archetype,
         skills: json_strings(&m.skills),
     }
 }

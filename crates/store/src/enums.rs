@@ -274,6 +274,43 @@ impl Language {
 }
 
 stored_enum! {
+    /// SPEC §4 anti-echo layer 1: the twelve personality archetypes (what each one
+    /// means to a prompt lives in core's `mind::archetypes`).
+    pub enum Archetype {
+        ShyIntrovert,
+        Chatterbox,
+        ZenSlacker,
+        UltraGrinder,
+        PassiveAggressive,
+        WarmHearted,
+        AnxiousPerfectionist,
+        RebelSlacker,
+        Philosopher,
+        ComedyRelief,
+        OldHand,
+        Idealist,
+    }
+}
+
+impl Archetype {
+    /// Every archetype, in declaration order.
+    pub const ALL: [Archetype; 12] = [
+        Archetype::ShyIntrovert,
+        Archetype::Chatterbox,
+        Archetype::ZenSlacker,
+        Archetype::UltraGrinder,
+        Archetype::PassiveAggressive,
+        Archetype::WarmHearted,
+        Archetype::AnxiousPerfectionist,
+        Archetype::RebelSlacker,
+        Archetype::Philosopher,
+        Archetype::ComedyRelief,
+        Archetype::OldHand,
+        Archetype::Idealist,
+    ];
+}
+
+stored_enum! {
     /// Where a requirement stands on the board.
     pub enum RequirementStatus {
         /// Nobody owns it yet (its department was empty when it was opened).

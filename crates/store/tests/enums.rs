@@ -36,6 +36,15 @@ macro_rules! each_enum {
         $f::<MemoryKind>(&["long_term", "short_term"], $($arg),*).await;
         $f::<Visibility>(&["private", "team", "public"], $($arg),*).await;
         $f::<ApprovalPolicy>(&["auto", "key_steps", "manual"], $($arg),*).await;
+        $f::<Archetype>(
+            &[
+                "shy_introvert", "chatterbox", "zen_slacker", "ultra_grinder",
+                "passive_aggressive", "warm_hearted", "anxious_perfectionist", "rebel_slacker",
+                "philosopher", "comedy_relief", "old_hand", "idealist",
+            ],
+            $($arg),*
+        )
+        .await;
         $f::<EmployeeStatus>(
             &["idle", "receiving", "planning", "acting", "reporting", "waiting_approval", "fired"],
             $($arg),*

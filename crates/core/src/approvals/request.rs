@@ -5,7 +5,9 @@
 
 use chrono::{DateTime, Utc};
 use cubicle_store::entity::{approval, employee};
-use cubicle_store::{DbErr, TransactionTrait, approval as q, effect, org as oq};
+use cubicle_store::{
+    DatabaseTransaction, DbErr, TransactionTrait, approval as q, effect, org as oq,
+};
 use sea_orm::ActiveValue::{NotSet, Set};
 
 use super::policy::PolicyOwner;
@@ -39,15 +41,22 @@ struct Authority {
     chain: Vec<Link>,
 }
 
-/// One approval row about to be filed, sealed.
+/// One approval row about to be filed: the call with its bound arguments and risk,
+/// whom it goes to and the chain so far. Built once per request, whether the policy
+/// decides it or it waits for a person.
 struct NewApproval<'a> {
     asked: &'a Asked<'a>,
     /// The person it goes to; `None`: the boss.
     approver_id: Option<i32>,
     args: &'a serde_json::Value,
-    seal: String,
     risk: Risk,
     chain: Vec<Link>,
+}
+
+/// An approval row filed (waiting) inside a transaction its filer still has to finish.
+struct Filing {
+    txn: DatabaseTransaction,
+    row: approval::Model,
     now: DateTime<Utc>,
 }
 
@@ -95,15 +104,27 @@ impl Approvals {
                 return Err(err);
             }
         };
-        let authority = self.authority(&e, &call).await?;
-        if policy::needs_approval(authority.policy, risk) {
-            let approver_id = authority.approver.person_id();
-            self.file_waiting(&asked, &args, risk, approver_id, authority.chain)
-                .await
-        } else if risk != Risk::High {
-            self.run_unasked(&asked, args, risk).await
+        let Authority {
+            approver,
+            policy,
+            rule,
+            chain,
+        } = self.authority(&e, &call).await?;
+        let waits = policy::needs_approval(policy, risk);
+        if !waits && risk != Risk::High {
+            return self.run_unasked(&asked, args, risk).await;
+        }
+        let new = NewApproval {
+            asked: &asked,
+            approver_id: approver.person_id(),
+            args: &args,
+            risk,
+            chain,
+        };
+        if waits {
+            self.file_waiting(new).await
         } else {
-            self.approve_by_policy(&asked, &args, risk, authority).await
+            self.approve_by_policy(new, rule).await
         }
     }
 
@@ -205,38 +226,16 @@ impl Approvals {
     /// the policy, so the boss can see afterwards what ran unasked; then it runs.
     async fn approve_by_policy(
         &self,
-        asked: &Asked<'_>,
-        args: &serde_json::Value,
-        risk: Risk,
-        authority: Authority,
+        mut new: NewApproval<'_>,
+        rule: String,
     ) -> Result<CallOutcome, ToolError> {
-        let Authority {
-            approver,
-            rule,
-            mut chain,
-            ..
-        } = authority;
-        chain.push(policy::decided("policy", rule));
+        new.chain.push(policy::decided("policy", rule));
         // Sealed before the transaction: finding the key may write the company row,
         // which would wait on this very transaction's lock.
-        let seal = self.seal.seal(&asked.call.tool, args).await?;
-        let now = self.clock.now();
-        let txn = self.db.begin().await?;
-        if let Some(key) = asked.key
-            && !effect::claim(&txn, key, now).await?
-        {
+        let seal = self.seal.seal(&new.asked.call.tool, new.args).await?;
+        let Some(Filing { txn, row, now }) = self.begin_filing(new, seal).await? else {
             return Ok(CallOutcome::Refused("already asked".into()));
-        }
-        let new = NewApproval {
-            asked,
-            approver_id: approver.person_id(),
-            args,
-            seal,
-            risk,
-            chain,
-            now,
         };
-        let row = Self::insert_approval_in(&txn, new, now + self.ttl).await?;
         // Decided in the same transaction it is filed in: nobody ever sees it waiting (a
         // boss could otherwise decide a call the policy had already let through), and a
         // stop in between cannot leave it waiting with its key spent.
@@ -271,14 +270,8 @@ impl Approvals {
 
     /// Files the call as a waiting approval, logs it and sets the employee waiting, in
     /// one transaction; the same call while one is waiting is that one.
-    async fn file_waiting(
-        &self,
-        asked: &Asked<'_>,
-        args: &serde_json::Value,
-        risk: Risk,
-        approver_id: Option<i32>,
-        chain: Vec<Link>,
-    ) -> Result<CallOutcome, ToolError> {
+    async fn file_waiting(&self, new: NewApproval<'_>) -> Result<CallOutcome, ToolError> {
+        let (asked, args, risk) = (new.asked, new.args, new.risk);
         let (e, call) = (asked.employee, asked.call);
         let seal = self.seal.seal(&call.tool, args).await?;
         if let Some(existing) = q::find_waiting_same(&self.db, e.id, &call.tool, &seal).await? {
@@ -292,23 +285,9 @@ impl Approvals {
             .await?;
             return Ok(CallOutcome::Waiting(existing.id));
         }
-        let now = self.clock.now();
-        let txn = self.db.begin().await?;
-        if let Some(key) = asked.key
-            && !effect::claim(&txn, key, now).await?
-        {
+        let Some(Filing { txn, row, now }) = self.begin_filing(new, seal).await? else {
             return Ok(CallOutcome::Refused("already asked".into()));
-        }
-        let new = NewApproval {
-            asked,
-            approver_id,
-            args,
-            seal,
-            risk,
-            chain,
-            now,
         };
-        let row = Self::insert_approval_in(&txn, new, now + self.ttl).await?;
         let entry = LogEntry {
             employee_id: e.id,
             tool: &call.tool,
@@ -356,22 +335,29 @@ impl Approvals {
         self.log_keyed(entry, asked.key).await
     }
 
-    async fn insert_approval_in(
-        conn: &impl cubicle_store::ConnectionTrait,
+    /// Opens the transaction a request is filed in: claims the call's key (`None` when
+    /// it was already asked) and inserts the sealed row, waiting.
+    async fn begin_filing(
+        &self,
         new: NewApproval<'_>,
-        expires_at: DateTime<Utc>,
-    ) -> Result<approval::Model, DbErr> {
+        seal: String,
+    ) -> Result<Option<Filing>, DbErr> {
+        let now = self.clock.now();
+        let txn = self.db.begin().await?;
+        if let Some(key) = new.asked.key
+            && !effect::claim(&txn, key, now).await?
+        {
+            return Ok(None);
+        }
         let NewApproval {
             asked,
             approver_id,
             args,
-            seal,
             risk,
             chain,
-            now,
         } = new;
-        q::insert_approval(
-            conn,
+        let row = q::insert_approval(
+            &txn,
             approval::ActiveModel {
                 id: NotSet,
                 employee_id: Set(asked.employee.id),
@@ -384,7 +370,7 @@ impl Approvals {
                 chat_id: Set(asked.chat_id),
                 status: Set(ApprovalStatus::Waiting),
                 created_at: Set(now),
-                expires_at: Set(expires_at),
+                expires_at: Set(now + self.ttl),
                 decided_at: Set(None),
                 decided_via: Set(None),
                 note: Set(None),
@@ -397,7 +383,8 @@ impl Approvals {
                 decided_by: Set(None),
             },
         )
-        .await
+        .await?;
+        Ok(Some(Filing { txn, row, now }))
     }
 }
 

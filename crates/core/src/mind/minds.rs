@@ -22,7 +22,6 @@ use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};
 use crate::org::EmployeeDto;
 use crate::org::employee_dto;
-use crate::types::Archetype;
 
 /// How many of an employee's latest thoughts the profile shows.
 const PROFILE_THOUGHTS: u64 = 30;
@@ -231,9 +230,8 @@ impl Minds {
             .iter()
             .map(|t| thought_dto(t, &e.name))
             .collect();
-        let archetype = Archetype::parse(&e.archetype).unwrap_or(Archetype::WarmHearted);
         Ok(EmployeeProfileDto {
-            persona: persona_block(archetype),
+            persona: persona_block(e.archetype),
             employee: employee_dto(&e),
             department_name,
             manager_name,

@@ -191,7 +191,7 @@ mod tests {
             department_id: Some(1),
             team_id: None,
             manager_id: None,
-            archetype: "old_hand".into(),
+            archetype: crate::types::Archetype::OldHand,
             speaking_style: String::new(),
             skills: serde_json::json!(skills),
             backend_provider: String::new(),

@@ -461,6 +461,14 @@ async fn a_truncated_or_corrupted_bundle_gets_a_clear_error_and_imports_nothing(
     v["tables"]["employee"][0]["id"] = json!("seven");
     let err = bundle::parse(&v.to_string()).unwrap_err();
     assert_eq!(err.code(), ErrorCode::BundleInvalid);
+
+    // A value outside a closed set (here an archetype) is refused on reading, never
+    // stored for the app to trip over later.
+    let mut v: Value = serde_json::from_str(&good).unwrap();
+    v["tables"]["employee"][0]["archetype"] = json!("space_cowboy");
+    let err = bundle::parse(&v.to_string()).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::BundleInvalid);
+    assert!(err.to_string().contains("space_cowboy"), "{err}");
     assert_empty(&fresh).await;
 
     // And after all that, the good one still goes in.

@@ -35,7 +35,7 @@ fn staff() -> HashMap<i32, employee::Model> {
         department_id: Some(1),
         team_id: None,
         manager_id: None,
-        archetype: "old_hand".into(),
+        archetype: cubicle_core::types::Archetype::OldHand,
         speaking_style: String::new(),
         skills: serde_json::json!([]),
         backend_provider: String::new(),

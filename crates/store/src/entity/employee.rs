@@ -1,6 +1,6 @@
 use sea_orm::entity::prelude::*;
 
-use crate::enums::{ApprovalPolicy, EmployeeStatus};
+use crate::enums::{ApprovalPolicy, Archetype, EmployeeStatus};
 
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -14,7 +14,7 @@ pub struct Model {
     pub department_id: Option<i32>,
     pub team_id: Option<i32>,
     pub manager_id: Option<i32>,
-    pub archetype: String,
+    pub archetype: Archetype,
     #[sea_orm(column_type = "Text")]
     pub speaking_style: String,
     /// JSON array of strings.

@@ -1,5 +1,7 @@
 use sea_orm::entity::prelude::*;
 
+use crate::enums::Archetype;
+
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[sea_orm(table_name = "role_template")]
@@ -10,7 +12,7 @@ pub struct Model {
     pub key: String,
     pub title: String,
     pub title_zh: String,
-    pub archetype: String,
+    pub archetype: Archetype,
     /// JSON array of strings.
     pub skills: Json,
     /// JSON array of tool names the role starts with.
