@@ -277,7 +277,7 @@ impl Gateway {
             .map(|m| pricing::estimate_tokens(&m.content))
             .sum::<u32>()
             + schema.map_or(0, |s| {
-                pricing::estimate_tokens(&cubicle_llm::shape::compact_schema(s).to_string())
+                pricing::estimate_tokens(&cubicle_llm::shape::wire_schema(s).to_string())
             });
         let output = req.max_tokens.unwrap_or(1024);
         let (reply, rx) = oneshot::channel();

@@ -1,7 +1,8 @@
 //! The JSON contract in its cheapest form. A schemars schema is written for Rust: it
 //! carries doc comments meant for developers, titles, `$defs` and number formats such as
 //! `uint32` that no server needs. What travels is [`compact_schema`] (the same constraints,
-//! nothing else) or, when the shape must go in the prompt, [`shape_line`]: one line such as
+//! nothing else; [`wire_schema`] is that as a model is asked to write it) or, when the
+//! shape must go in the prompt, [`shape_line`]: one line such as
 //! `{"name":str≤40,"tags"?:[str]≤3}` that a model reads as easily as a schema at a tenth of
 //! the tokens.
 
@@ -163,6 +164,75 @@ fn compact_node(
     }
     fold_nullable(&mut out);
     Value::Object(out)
+}
+
+/// What a model is asked to write: [`compact_schema`], with `null` no longer offered for
+/// a key that may be left out (`"type": ["string", "null"]` on an optional key becomes
+/// `"type": "string"`). Narrower than the schema, never wider: whatever it admits, the
+/// schema admits, and answers are still validated against the schema itself, so a model
+/// that writes `null` anyway loses nothing. It only stops paying, on every request, for
+/// two ways of saying "nothing".
+pub fn wire_schema(schema: &Value) -> Value {
+    let mut out = compact_schema(schema);
+    drop_optional_nulls(&mut out, 0);
+    out
+}
+
+fn drop_optional_nulls(node: &mut Value, depth: usize) {
+    let Value::Object(obj) = node else {
+        return;
+    };
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let required: Vec<String> = obj
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| {
+            r.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(Value::Object(props)) = obj.get_mut("properties") {
+        for (name, prop) in props.iter_mut() {
+            if !required.contains(name) {
+                drop_null_type(prop);
+            }
+        }
+    }
+    for (key, value) in obj.iter_mut() {
+        if SCHEMA_MAPS.contains(&key.as_str()) {
+            if let Value::Object(map) = value {
+                for sub in map.values_mut() {
+                    drop_optional_nulls(sub, depth + 1);
+                }
+            }
+        } else if SCHEMA_ONE.contains(&key.as_str()) {
+            drop_optional_nulls(value, depth + 1);
+        } else if SCHEMA_LISTS.contains(&key.as_str())
+            && let Value::Array(list) = value
+        {
+            for sub in list {
+                drop_optional_nulls(sub, depth + 1);
+            }
+        }
+    }
+}
+
+/// `"type": [T, "null"]` → `"type": T`; any other type is left as it is.
+fn drop_null_type(prop: &mut Value) {
+    let Some(Value::Array(types)) = prop.get("type") else {
+        return;
+    };
+    let kept: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+    let new = match kept.as_slice() {
+        [] => return,
+        [one] => one.clone(),
+        _ => Value::Array(kept),
+    };
+    prop["type"] = new;
 }
 
 /// `{"anyOf": [{"type": "object", …}, {"type": "null"}]}` → `{"type": ["object", "null"], …}`:
@@ -455,6 +525,39 @@ mod tests {
             let compact_ok = crate::structured::validate(&compact, &value).is_ok();
             assert_eq!((full_ok, compact_ok), (ok, ok), "{value}");
         }
+    }
+
+    #[test]
+    fn the_wire_schema_offers_no_null_for_an_optional_key_and_admits_nothing_the_schema_refuses() {
+        let full = schemars_like();
+        let wire = wire_schema(&full);
+        assert_eq!(wire["properties"]["when"]["type"], "string");
+        assert_eq!(wire["properties"]["pet"]["type"], "object");
+        assert_eq!(wire["properties"]["when"]["format"], "date-time");
+        assert!(wire.to_string().len() < compact_schema(&full).to_string().len());
+        // A required key keeps its null: leaving it out is not an option there.
+        let must = json!({"type": "object", "required": ["x"],
+                          "properties": {"x": {"type": ["string", "null"]}}});
+        assert_eq!(
+            wire_schema(&must)["properties"]["x"]["type"],
+            json!(["string", "null"])
+        );
+        for value in [
+            json!({"name": "Ann", "level": 3}),
+            json!({"name": "Ann", "level": 3, "when": null}),
+            json!({"name": "Ann", "level": 3, "pet": null}),
+            json!({"name": "Ann", "level": 3, "pet": {"legs": 4}, "when": "2026-01-01T00:00:00Z"}),
+            json!({"name": "Ann", "level": 300}),
+            json!({"name": "Ann", "level": 3, "pet": {}}),
+        ] {
+            let full_ok = crate::structured::validate(&full, &value).is_ok();
+            let wire_ok = crate::structured::validate(&wire, &value).is_ok();
+            assert!(full_ok || !wire_ok, "the wire schema admits {value}");
+        }
+        assert!(
+            crate::structured::validate(&wire, &json!({"name": "A", "level": 1, "when": null}))
+                .is_err()
+        );
     }
 
     #[test]

@@ -107,7 +107,7 @@ pub fn prepare(req: &CompletionRequest, schema: &Value, form: JsonForm) -> Compl
     out.json_form = Some(form);
     out.json_schema = (form != JsonForm::Prompt).then(|| JsonSchemaSpec {
         name: schema_name(schema),
-        schema: shape::compact_schema(schema),
+        schema: shape::wire_schema(schema),
     });
     match (&req.answer_note, form.enforced()) {
         (Some(note), true) => add_to_system(&mut out.messages, &note.meanings),

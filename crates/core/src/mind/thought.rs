@@ -355,13 +355,16 @@ fn system_prompt(s: &Scene<'_>) -> String {
 /// and beside an enforced schema only what the schema cannot say.
 fn answer_note(s: &Scene<'_>) -> AnswerNote {
     let mut full = String::from(
-        "Answer with one JSON object: {\"innerThoughts\": private, \"interestLevel\": 1-10, \
-         \"topicSaturation\": 1-10 (10 = nothing new), \"shouldSpeak\": bool, \"reason\", \
-         \"messages\": [{\"content\", \"to\": a colleague for a private word or \"#chat\", else omit}] (0-2, if speaking), \"memorySummary\": one line, \
-         \"memoryOps\": [{\"op\": \"add\"|\"delete\", \"type\": \"long_term\"|\"short_term\", \"content\", \
-         \"importance\": 1-10, \"ttl\": hours, \"visibility\": \"private\"|\"team\"|\"public\", \"id\"}], \
-         \"relationshipOps\": [{\"name\", \"impression\" (≤200 chars), \"affinity\": 1-100}], \
-         \"taskOps\": [{\"op\": \"create\"|\"resolve\"|\"fail\", \"id\", \"description\", \"type\": \"oneshot\"|\"long_running\"|\"conditional\", \"condition\", \"reportTo\": colleague or \"#chat\" (default: the boss), \"assignee\": a colleague, when you own the requirement and give out its work, \"result\"}]",
+        "Answer with one JSON object, leaving out what you don't need: {\"innerThoughts\": private, \
+         \"interestLevel\": 1-10, \"topicSaturation\": 1-10 (10 = nothing new), \"shouldSpeak\": bool, \
+         \"reason\", \"messages\": [{\"content\", \"to\": a colleague for a private word or \"#chat\"}] \
+         (0-2, if speaking), \"memorySummary\": one line, \"memoryOps\": [{\"op\": add|delete, \
+         \"type\": long_term|short_term, \"content\", \"importance\": 1-10, \"ttl\": hours, \
+         \"visibility\": private|team|public, \"id\"}], \"relationshipOps\": [{\"name\", \
+         \"impression\" (≤200 chars), \"affinity\": 1-100}], \"taskOps\": [{\"op\": create|resolve|fail, \
+         \"id\", \"description\", \"type\": oneshot|long_running|conditional, \"condition\", \
+         \"reportTo\": a colleague or \"#chat\" (default: the boss), \"assignee\": a colleague, when you \
+         own the requirement and give out its work, \"result\"}]",
     );
     // Tool calls only for someone who has tools.
     if !s.me.tool_whitelist.is_empty() {
@@ -385,7 +388,7 @@ fn answer_note(s: &Scene<'_>) -> AnswerNote {
 fn contract_tokens(note: &AnswerNote) -> usize {
     static SCHEMA_TOKENS: std::sync::LazyLock<usize> = std::sync::LazyLock::new(|| {
         serde_json::to_value(schemars::schema_for!(Thought))
-            .map(|v| approx_tokens(&cubicle_llm::shape::compact_schema(&v).to_string()))
+            .map(|v| approx_tokens(&cubicle_llm::shape::wire_schema(&v).to_string()))
             .unwrap_or(0)
     });
     approx_tokens(&note.full).max(approx_tokens(&note.meanings) + *SCHEMA_TOKENS)
