@@ -156,6 +156,7 @@ fn status_label(a: &ActionDto) -> &'static str {
     match a.status {
         ActionStatus::Proposed if a.destructive => "waiting for your confirmation (destructive)",
         ActionStatus::Proposed => "proposed",
+        ActionStatus::InProgress => "being carried out",
         ActionStatus::Applied => "applied",
         ActionStatus::Cancelled => "cancelled",
         ActionStatus::Undone => "undone",

@@ -190,10 +190,29 @@ stored_enum! {
     /// Where a secretary's action card stands.
     pub enum ActionStatus {
         Proposed,
+        /// Claimed by the one caller applying or undoing it; no other caller can.
+        InProgress,
         Applied,
         Cancelled,
         Undone,
         Failed,
+    }
+}
+
+stored_enum! {
+    /// What a secretary's action card does: its proposal's kind.
+    pub enum ActionKind {
+        Hire,
+        Fire,
+        Transfer,
+        CreateDepartment,
+        RenameDepartment,
+        SetPolicy,
+        AssignTask,
+        CreateRequirement,
+        DeleteDepartment,
+        ConveneMeeting,
+        SetReviewer,
     }
 }
 

@@ -1,11 +1,12 @@
 //! Queries and mutations for the secretary's conversation and actions.
 
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect,
+    ActiveEnum, ActiveModelTrait, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter,
+    QueryOrder, QuerySelect,
 };
 
 use crate::entity::{secretary_action, secretary_message};
+use crate::enums::ActionStatus;
 
 pub async fn insert_message(
     conn: &impl ConnectionTrait,
@@ -72,13 +73,13 @@ pub async fn actions_of_messages(
 pub async fn transition_action(
     conn: &impl ConnectionTrait,
     id: i32,
-    from: &str,
-    to: &str,
+    from: ActionStatus,
+    to: ActionStatus,
 ) -> Result<bool, DbErr> {
     let res = secretary_action::Entity::update_many()
         .col_expr(
             secretary_action::Column::Status,
-            sea_orm::sea_query::Expr::value(to),
+            sea_orm::sea_query::Expr::value(to.to_value()),
         )
         .filter(secretary_action::Column::Id.eq(id))
         .filter(secretary_action::Column::Status.eq(from))

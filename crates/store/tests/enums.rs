@@ -50,7 +50,10 @@ macro_rules! each_enum {
             $($arg),*
         )
         .await;
-        $f::<ActionStatus>(&["proposed", "applied", "cancelled", "undone", "failed"], $($arg),*)
+        $f::<ActionStatus>(
+            &["proposed", "in_progress", "applied", "cancelled", "undone", "failed"],
+            $($arg),*
+        )
             .await;
         $f::<Strategy>(&["round_robin", "rule_based", "model_picked"], $($arg),*).await;
         $f::<TraceOrigin>(&["chat", "secretary"], $($arg),*).await;

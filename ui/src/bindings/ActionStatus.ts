@@ -3,4 +3,4 @@
 /**
  * Where a secretary's action card stands.
  */
-export type ActionStatus = "proposed" | "applied" | "cancelled" | "undone" | "failed";
+export type ActionStatus = "proposed" | "in_progress" | "applied" | "cancelled" | "undone" | "failed";

@@ -17,6 +17,7 @@ import { draftOf, formatCountdown, hireEdits, msUntil, type HireDraft, type Hire
 
 const STATUS_TONE: Record<ActionStatus, Tone> = {
   proposed: "indigo",
+  in_progress: "amber",
   applied: "green",
   cancelled: "slate",
   undone: "slate",

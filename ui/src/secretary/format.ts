@@ -5,7 +5,7 @@ import type { Archetype } from "../bindings/Archetype";
 import type { HireEdits } from "../bindings/HireEdits";
 import type { Proposal } from "../bindings/Proposal";
 
-export const ACTION_STATUSES = ["proposed", "applied", "cancelled", "undone", "failed"] as const satisfies readonly ActionStatus[];
+export const ACTION_STATUSES = ["proposed", "in_progress", "applied", "cancelled", "undone", "failed"] as const satisfies readonly ActionStatus[];
 export const PROPOSAL_TYPES = [
   "hire",
   "fire",

@@ -108,19 +108,19 @@ pub enum Proposal {
 }
 
 impl Proposal {
-    pub fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> ActionKind {
         match self {
-            Proposal::Hire { .. } => "hire",
-            Proposal::Fire { .. } => "fire",
-            Proposal::Transfer { .. } => "transfer",
-            Proposal::CreateDepartment { .. } => "create_department",
-            Proposal::RenameDepartment { .. } => "rename_department",
-            Proposal::SetPolicy { .. } => "set_policy",
-            Proposal::AssignTask { .. } => "assign_task",
-            Proposal::CreateRequirement { .. } => "create_requirement",
-            Proposal::DeleteDepartment { .. } => "delete_department",
-            Proposal::ConveneMeeting { .. } => "convene_meeting",
-            Proposal::SetReviewer { .. } => "set_reviewer",
+            Proposal::Hire { .. } => ActionKind::Hire,
+            Proposal::Fire { .. } => ActionKind::Fire,
+            Proposal::Transfer { .. } => ActionKind::Transfer,
+            Proposal::CreateDepartment { .. } => ActionKind::CreateDepartment,
+            Proposal::RenameDepartment { .. } => ActionKind::RenameDepartment,
+            Proposal::SetPolicy { .. } => ActionKind::SetPolicy,
+            Proposal::AssignTask { .. } => ActionKind::AssignTask,
+            Proposal::CreateRequirement { .. } => ActionKind::CreateRequirement,
+            Proposal::DeleteDepartment { .. } => ActionKind::DeleteDepartment,
+            Proposal::ConveneMeeting { .. } => ActionKind::ConveneMeeting,
+            Proposal::SetReviewer { .. } => ActionKind::SetReviewer,
         }
     }
 
@@ -182,7 +182,7 @@ pub enum Undo {
     },
 }
 
-pub use cubicle_store::enums::ActionStatus;
+pub use cubicle_store::enums::{ActionKind, ActionStatus};
 
 /// An action card as the boss sees it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]

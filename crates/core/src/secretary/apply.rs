@@ -17,9 +17,6 @@ use crate::org::{
 };
 use crate::types::*;
 
-/// Status of an action while one caller applies or undoes it; no other caller can.
-const CLAIMED: &str = "in_progress";
-
 /// What applying a card left: how to undo it (when it can be) and the diff it shows.
 type Applied = (Option<Undo>, String);
 
@@ -31,7 +28,7 @@ impl Secretary {
     ) -> SecretaryResult<ActionDto> {
         let row = self.require(action_id, ActionStatus::Proposed).await?;
         // Claim it first: of two clicks racing on Confirm, exactly one applies it.
-        self.claim(action_id, ActionStatus::Proposed, CLAIMED)
+        self.claim(action_id, ActionStatus::Proposed, ActionStatus::InProgress)
             .await?;
         let mut proposal: Proposal = serde_json::from_value(row.proposal.clone())
             .map_err(|e| SecretaryError::Storage(DbErr::Custom(format!("bad proposal: {e}"))))?;
@@ -85,7 +82,7 @@ impl Secretary {
         am.proposal = Set(serde_json::to_value(&proposal).unwrap_or_default());
         match applied {
             Ok((undo, diff)) => {
-                am.status = Set(ActionStatus::Applied.to_value());
+                am.status = Set(ActionStatus::Applied);
                 am.diff = Set(Some(diff));
                 am.undo_until = Set(undo
                     .as_ref()
@@ -94,7 +91,7 @@ impl Secretary {
                 am.error = Set(None);
             }
             Err(e) => {
-                am.status = Set(ActionStatus::Failed.to_value());
+                am.status = Set(ActionStatus::Failed);
                 am.error = Set(Some(e.to_string()));
             }
         }
@@ -104,12 +101,8 @@ impl Secretary {
 
     pub async fn cancel(&self, action_id: i32) -> SecretaryResult<ActionDto> {
         self.require(action_id, ActionStatus::Proposed).await?;
-        self.claim(
-            action_id,
-            ActionStatus::Proposed,
-            &ActionStatus::Cancelled.to_value(),
-        )
-        .await?;
+        self.claim(action_id, ActionStatus::Proposed, ActionStatus::Cancelled)
+            .await?;
         let row = self.require(action_id, ActionStatus::Cancelled).await?;
         Ok(action_dto(&row))
     }
@@ -124,32 +117,33 @@ impl Secretary {
         }
         let undo: Undo = serde_json::from_value(undo)
             .map_err(|e| SecretaryError::Storage(DbErr::Custom(format!("bad undo: {e}"))))?;
-        self.claim(action_id, ActionStatus::Applied, CLAIMED)
+        self.claim(action_id, ActionStatus::Applied, ActionStatus::InProgress)
             .await?;
         if let Err(e) = self.reverse(undo).await {
             // Nothing was reversed: the action stays applied (and undoable while time lasts).
             q::transition_action(
                 &self.db,
                 action_id,
-                CLAIMED,
-                &ActionStatus::Applied.to_value(),
+                ActionStatus::InProgress,
+                ActionStatus::Applied,
             )
             .await?;
             return Err(e.into());
         }
         let mut am = row.into_active_model();
-        am.status = Set(ActionStatus::Undone.to_value());
+        am.status = Set(ActionStatus::Undone);
         Ok(action_dto(&q::update_action(&self.db, am).await?))
     }
 
-    async fn claim(&self, id: i32, from: ActionStatus, to: &str) -> SecretaryResult<()> {
-        if q::transition_action(&self.db, id, &from.to_value(), to).await? {
+    async fn claim(&self, id: i32, from: ActionStatus, to: ActionStatus) -> SecretaryResult<()> {
+        if q::transition_action(&self.db, id, from, to).await? {
             Ok(())
         } else {
+            // Another caller moved it first: it is being handled.
             Err(SecretaryError::WrongStatus {
                 id,
-                status: "being handled".to_owned(),
-                expected: from.to_value(),
+                status: ActionStatus::InProgress,
+                expected: from,
             })
         }
     }
@@ -162,12 +156,11 @@ impl Secretary {
         let row = q::find_action(&self.db, id)
             .await?
             .ok_or(SecretaryError::NoAction(id))?;
-        let status = ActionStatus::try_from_value(&row.status).unwrap_or(ActionStatus::Failed);
-        if status != expected {
+        if row.status != expected {
             return Err(SecretaryError::WrongStatus {
                 id,
-                status: status.to_value(),
-                expected: expected.to_value(),
+                status: row.status,
+                expected,
             });
         }
         Ok(row)

@@ -7,7 +7,6 @@
 use chrono::Utc;
 use cubicle_store::entity::{secretary_action, secretary_message};
 use cubicle_store::{Db, DbErr, TransactionTrait, secretary as q};
-use sea_orm::ActiveEnum;
 use sea_orm::ActiveValue::{NotSet, Set};
 
 use std::sync::Arc;
@@ -38,17 +37,25 @@ pub const HISTORY_LIMIT: u64 = 200;
 const SMALL_TALK_MAX_TOKENS: u32 = 80;
 const SMALL_TALK_MAX_CHARS: usize = 300;
 
+/// An action's status as an error message says it.
+fn status_words(status: ActionStatus) -> String {
+    match status {
+        ActionStatus::InProgress => "being handled".to_owned(),
+        other => other.to_string(),
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum SecretaryError {
     #[error("say something first")]
     Empty,
     #[error("action {0} does not exist")]
     NoAction(i32),
-    #[error("action {id} is {status}; only a {expected} action can do that")]
+    #[error("action {id} is {}; only a {expected} action can do that", status_words(*.status))]
     WrongStatus {
         id: i32,
-        status: String,
-        expected: String,
+        status: ActionStatus,
+        expected: ActionStatus,
     },
     #[error("the 10 minutes to undo this have passed")]
     UndoExpired,
@@ -358,8 +365,8 @@ impl Secretary {
                     id: NotSet,
                     message_id: Set(reply.id),
                     created_at: Set(now),
-                    kind: Set(p.kind().into()),
-                    status: Set(ActionStatus::Proposed.to_value()),
+                    kind: Set(p.kind()),
+                    status: Set(ActionStatus::Proposed),
                     proposal: Set(serde_json::to_value(p).unwrap_or_default()),
                     undo: Set(None),
                     diff: Set(None),
@@ -659,7 +666,7 @@ pub(super) fn action_dto(a: &secretary_action::Model) -> ActionDto {
     let proposal: Option<Proposal> = serde_json::from_value(a.proposal.clone()).ok();
     ActionDto {
         id: a.id,
-        status: ActionStatus::try_from_value(&a.status).unwrap_or(ActionStatus::Failed),
+        status: a.status,
         destructive: proposal.as_ref().is_some_and(Proposal::is_destructive),
         proposal: proposal.unwrap_or(Proposal::SetPolicy {
             level: None,

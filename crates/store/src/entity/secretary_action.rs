@@ -1,5 +1,7 @@
 use sea_orm::entity::prelude::*;
 
+use crate::enums::{ActionKind, ActionStatus};
+
 /// An action the secretary proposed, and what became of it.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -10,10 +12,8 @@ pub struct Model {
     /// The secretary message that proposed it.
     pub message_id: i32,
     pub created_at: DateTimeUtc,
-    pub kind: String,
-    /// An `ActionStatus`'s stored name, or `in_progress` while one caller applies or
-    /// undoes it (a claim the boss never sees).
-    pub status: String,
+    pub kind: ActionKind,
+    pub status: ActionStatus,
     pub proposal: Json,
     /// How to reverse it, once applied.
     pub undo: Option<Json>,
