@@ -489,26 +489,12 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_key_set_through_ipc_never_reaches_the_database_the_logs_or_the_webview() {
-        use std::sync::{Arc, Mutex};
-        use tauri::Listener;
+    /// An OpenAI-compatible provider on 127.0.0.1 that answers only calls carrying
+    /// `key`, and whose error for an unknown model echoes the key back, as some proxies do.
+    fn a_provider_that_echoes_the_key(key: &str) -> wiremock::MockServer {
         use wiremock::matchers::{body_partial_json, header, method, path};
         use wiremock::{Mock, MockServer, ResponseTemplate};
-
-        if !require_keyring() {
-            return;
-        }
-        let dir = tempfile::tempdir().expect("dir");
-        let log_dir = dir.path().join("logs");
-        let guard = crate::logging::init(&log_dir, "debug").expect("logging");
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .expect("clock")
-            .as_nanos();
-        let key = format!("sk-leaktest-{nanos}-Zq9");
-
-        let server = tauri::async_runtime::block_on(async {
+        tauri::async_runtime::block_on(async {
             let server = MockServer::start().await;
             // A provider error that echoes the request headers back, as some proxies do.
             Mock::given(method("POST"))
@@ -530,47 +516,51 @@ mod tests {
                 .mount(&server)
                 .await;
             server
-        });
+        })
+    }
 
-        let db_path = dir.path().join("c.db");
-        let url = format!("sqlite://{}?mode=rwc", db_path.display());
-        let core = tauri::async_runtime::block_on(AppCore::open(&url)).expect("core");
-        let bus = core.bus.clone();
-        let (app, w) = app(core);
-        let events = Arc::new(Mutex::new(Vec::<String>::new()));
-        let sink = events.clone();
-        app.listen_any(crate::events::DOMAIN_EVENT, move |e| {
-            sink.lock().expect("lock").push(e.payload().to_owned());
-        });
-        crate::events::spawn_bridge(app.handle().clone(), &bus);
+    /// Commands invoked from the webview, each response kept as the webview saw it.
+    struct Recorded<'a> {
+        w: &'a WebviewWindow<MockRuntime>,
+        seen: Vec<String>,
+    }
 
-        let mut seen = Vec::new();
-        let mut call = |cmd: &str, body: Value| {
-            let r = invoke(&w, cmd, body);
-            seen.push(format!("{r:?}"));
+    impl Recorded<'_> {
+        fn call(&mut self, cmd: &str, body: Value) -> Result<Value, Value> {
+            let r = invoke(self.w, cmd, body);
+            self.seen.push(format!("{r:?}"));
             r
-        };
-        call("setup_company", json!({"input": {"name": "Acme", "bossName": "Ada", "language": "en", "mission": null}}))
+        }
+    }
+
+    /// Through IPC: Acme set up, an OpenAI provider at `base_url` given `key`, tested
+    /// with it, every reading command called, a failing test with the key in flight, and
+    /// the key deleted.
+    fn use_a_key_through_every_command(ipc: &mut Recorded, base_url: &str, key: &str) {
+        ipc.call("setup_company", json!({"input": {"name": "Acme", "bossName": "Ada", "language": "en", "mission": null}}))
             .expect("setup");
-        let p = call(
-            "save_provider",
-            json!({"input": {"id": null, "name": "OpenAI", "preset": "openai",
-                "baseUrl": format!("{}/v1", server.uri()), "defaultModel": "gpt-4.1-mini", "models": [], "enabled": true}}),
-        )
-        .expect("save");
+        let p = ipc
+            .call(
+                "save_provider",
+                json!({"input": {"id": null, "name": "OpenAI", "preset": "openai",
+                    "baseUrl": base_url, "defaultModel": "gpt-4.1-mini", "models": [], "enabled": true}}),
+            )
+            .expect("save");
         let id = p["id"].as_str().expect("id").to_owned();
-        let with_key = call(
-            "set_provider_key",
-            json!({"input": {"providerId": id, "key": key}}),
-        )
-        .expect("set key");
+        let with_key = ipc
+            .call(
+                "set_provider_key",
+                json!({"input": {"providerId": id, "key": key}}),
+            )
+            .expect("set key");
         assert_eq!(with_key["hasKey"], true);
         assert_eq!(with_key["keySource"], "keychain");
-        let tested = call(
-            "test_provider",
-            json!({"input": {"providerId": id, "model": null}}),
-        )
-        .expect("test");
+        let tested = ipc
+            .call(
+                "test_provider",
+                json!({"input": {"providerId": id, "model": null}}),
+            )
+            .expect("test");
         assert_eq!(
             tested["ok"], true,
             "the key from the keychain reached the provider: {tested}"
@@ -582,33 +572,43 @@ mod tests {
             "get_routes",
             "get_org",
         ] {
-            call(cmd, json!({})).expect(cmd);
+            ipc.call(cmd, json!({})).expect(cmd);
         }
         // A failing call with the key in flight: its error must not carry the key either.
-        let failed = call(
-            "test_provider",
-            json!({"input": {"providerId": id, "model": "no-such-model"}}),
-        )
-        .expect("a failed test is a result, not an error");
+        let failed = ipc
+            .call(
+                "test_provider",
+                json!({"input": {"providerId": id, "model": "no-such-model"}}),
+            )
+            .expect("a failed test is a result, not an error");
         assert_eq!(failed["ok"], false, "{failed}");
-        call("delete_provider_key", json!({"input": {"providerId": id}})).expect("delete key");
-        std::thread::sleep(std::time::Duration::from_millis(200));
-        drop(guard);
+        ipc.call("delete_provider_key", json!({"input": {"providerId": id}}))
+            .expect("delete key");
+    }
 
+    /// Everything the key could have reached, named by where it was: the IPC responses,
+    /// the events sent to the webview, and every file in `dir` (the database) and
+    /// `log_dir` — with events captured, logs written and the database among them.
+    fn everywhere_the_key_could_be(
+        seen: Vec<String>,
+        events: &[String],
+        dir: &std::path::Path,
+        log_dir: &std::path::Path,
+    ) -> Vec<(String, Vec<u8>)> {
         let mut haystacks: Vec<(String, Vec<u8>)> = seen
             .into_iter()
             .map(|s| ("ipc response".to_owned(), s.into_bytes()))
             .collect();
-        for e in events.lock().expect("lock").iter() {
+        for e in events {
             haystacks.push(("webview event".into(), e.clone().into_bytes()));
         }
         assert!(
             haystacks.iter().any(|(k, _)| k == "webview event"),
             "events were captured"
         );
-        for entry in std::fs::read_dir(dir.path())
+        for entry in std::fs::read_dir(dir)
             .expect("dir")
-            .chain(std::fs::read_dir(&log_dir).expect("logs"))
+            .chain(std::fs::read_dir(log_dir).expect("logs"))
         {
             let path = entry.expect("entry").path();
             if path.is_file() {
@@ -627,6 +627,53 @@ mod tests {
         assert!(
             haystacks.iter().any(|(k, _)| k.ends_with("c.db")),
             "the database was checked"
+        );
+        haystacks
+    }
+
+    #[test]
+    fn a_key_set_through_ipc_never_reaches_the_database_the_logs_or_the_webview() {
+        use std::sync::{Arc, Mutex};
+        use tauri::Listener;
+
+        if !require_keyring() {
+            return;
+        }
+        let dir = tempfile::tempdir().expect("dir");
+        let log_dir = dir.path().join("logs");
+        let guard = crate::logging::init(&log_dir, "debug").expect("logging");
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("clock")
+            .as_nanos();
+        let key = format!("sk-leaktest-{nanos}-Zq9");
+        let server = a_provider_that_echoes_the_key(&key);
+
+        let db_path = dir.path().join("c.db");
+        let url = format!("sqlite://{}?mode=rwc", db_path.display());
+        let core = tauri::async_runtime::block_on(AppCore::open(&url)).expect("core");
+        let bus = core.bus.clone();
+        let (app, w) = app(core);
+        let events = Arc::new(Mutex::new(Vec::<String>::new()));
+        let sink = events.clone();
+        app.listen_any(crate::events::DOMAIN_EVENT, move |e| {
+            sink.lock().expect("lock").push(e.payload().to_owned());
+        });
+        crate::events::spawn_bridge(app.handle().clone(), &bus);
+
+        let mut ipc = Recorded {
+            w: &w,
+            seen: Vec::new(),
+        };
+        use_a_key_through_every_command(&mut ipc, &format!("{}/v1", server.uri()), &key);
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        drop(guard);
+
+        let haystacks = everywhere_the_key_could_be(
+            ipc.seen,
+            &events.lock().expect("lock"),
+            dir.path(),
+            &log_dir,
         );
         let needle = key.as_bytes();
         for (source, bytes) in &haystacks {

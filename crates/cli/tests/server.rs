@@ -100,48 +100,57 @@ fn ok(envs: &[(&str, &str)], args: &[&str]) -> String {
     String::from_utf8(out.stdout).expect("utf8")
 }
 
-#[test]
-fn a_company_runs_on_postgres_with_the_cli_and_is_read_back_from_the_server() {
-    let Ok(admin) = std::env::var("CUBICLE_TEST_PG_URL") else {
-        eprintln!("SKIPPED: cubicle-cli on PostgreSQL (CUBICLE_TEST_PG_URL not set)");
-        return;
-    };
-    let pg = PgDatabase::new(&admin);
+/// `cubicle-cli --db <url> …`, as a one-off command would run it.
+fn on_db(pg: &PgDatabase, args: &[&str]) -> String {
+    let mut all = vec!["--db", pg.url.as_str()];
+    all.extend_from_slice(args);
+    ok(&[], &all)
+}
+
+/// Acme with Alice and Bob in Engineering, set up through the environment and through
+/// --db; the boss asks Alice for research and speaks in the department chat. The task's id.
+fn set_up_acme_and_ask_alice_for_research(pg: &PgDatabase) -> i64 {
     // Set up through the environment, as a systemd unit would…
     let env = [("CUBICLE_DATABASE_URL", pg.url.as_str())];
     ok(&env, &["org", "init", "--name", "Acme", "--boss", "Ada"]);
     ok(&env, &["org", "add-department", "Engineering"]);
     // …and through --db, as a one-off command would.
-    let db = |args: &[&str]| {
-        let mut all = vec!["--db", pg.url.as_str()];
-        all.extend_from_slice(args);
-        ok(&[], &all)
-    };
     for (name, title) in [("Alice", "Backend Engineer"), ("Bob", "QA Engineer")] {
-        db(&[
-            "org",
-            "hire",
-            name,
-            "--title",
-            title,
-            "--department",
-            "Engineering",
-        ]);
+        on_db(
+            pg,
+            &[
+                "org",
+                "hire",
+                name,
+                "--title",
+                title,
+                "--department",
+                "Engineering",
+            ],
+        );
     }
-    db(&["say", "--yes", "ask Alice to research REST vs GraphQL"]);
-    let tasks: serde_json::Value = serde_json::from_str(&db(&["tasks", "--json"])).unwrap();
+    on_db(
+        pg,
+        &["say", "--yes", "ask Alice to research REST vs GraphQL"],
+    );
+    let tasks: serde_json::Value = serde_json::from_str(&on_db(pg, &["tasks", "--json"])).unwrap();
     assert_eq!(tasks[0]["status"], "pending", "{tasks}");
     let task_id = tasks[0]["id"].as_i64().unwrap();
     // The boss also speaks in the department's group chat.
-    let chats = db(&["chats"]);
+    let chats = on_db(pg, &["chats"]);
     let eng_chat = chats
         .lines()
         .find(|l| l.starts_with("# Engineering [department chat #"))
         .and_then(|l| l.split('#').nth(2))
         .and_then(|rest| rest.split(',').next())
         .unwrap_or_else(|| panic!("the Engineering chat in {chats}"));
-    db(&["post", eng_chat, "Team, what blocks the launch?"]);
+    on_db(pg, &["post", eng_chat, "Team, what blocks the launch?"]);
+    task_id
+}
 
+/// `run --for 10m --virtual-clock` against the server with a scripted model whose
+/// thought resolves the task; at least two thoughts are run.
+fn run_ten_minutes_with_a_model_that_resolves(pg: &PgDatabase, task_id: i64) {
     let thought = serde_json::json!({
         "innerThoughts": "I compared both; REST fits our clients today.",
         "messages": [{"content": "Research done: REST for now, GraphQL once the mobile app needs it."}],
@@ -173,11 +182,14 @@ fn a_company_runs_on_postgres_with_the_cli_and_is_read_back_from_the_server() {
     );
     let stats: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert!(stats["thoughts"].as_u64().unwrap() >= 2, "{stats}");
+}
 
-    // Read back by fresh processes: everything is on the server.
-    let tasks: serde_json::Value = serde_json::from_str(&db(&["tasks", "--json"])).unwrap();
+/// Fresh processes read the resolved task, Alice's report and the team's answer in the
+/// group back from the server, and PostgreSQL itself holds them.
+fn everything_is_read_back_from_the_server(pg: &PgDatabase, task_id: i64) {
+    let tasks: serde_json::Value = serde_json::from_str(&on_db(pg, &["tasks", "--json"])).unwrap();
     assert_eq!(tasks[0]["status"], "resolved", "{tasks}");
-    let mail: serde_json::Value = serde_json::from_str(&db(&["mailbox", "--json"])).unwrap();
+    let mail: serde_json::Value = serde_json::from_str(&on_db(pg, &["mailbox", "--json"])).unwrap();
     let report = mail["items"]
         .as_array()
         .unwrap()
@@ -186,7 +198,7 @@ fn a_company_runs_on_postgres_with_the_cli_and_is_read_back_from_the_server() {
         .unwrap_or_else(|| panic!("a report in the mailbox: {mail}"));
     assert_eq!(report["employeeName"], "Alice");
     assert_eq!(report["taskId"], task_id);
-    let chats = db(&["chats"]);
+    let chats = on_db(pg, &["chats"]);
     let after_boss = chats
         .split("Team, what blocks the launch?")
         .nth(1)
@@ -201,6 +213,19 @@ fn a_company_runs_on_postgres_with_the_cli_and_is_read_back_from_the_server() {
         1
     );
     assert!(pg.count("SELECT count(*) FROM thought") >= 2);
+}
+
+#[test]
+fn a_company_runs_on_postgres_with_the_cli_and_is_read_back_from_the_server() {
+    let Ok(admin) = std::env::var("CUBICLE_TEST_PG_URL") else {
+        eprintln!("SKIPPED: cubicle-cli on PostgreSQL (CUBICLE_TEST_PG_URL not set)");
+        return;
+    };
+    let pg = PgDatabase::new(&admin);
+    let task_id = set_up_acme_and_ask_alice_for_research(&pg);
+    run_ten_minutes_with_a_model_that_resolves(&pg, task_id);
+    // Read back by fresh processes: everything is on the server.
+    everything_is_read_back_from_the_server(&pg, task_id);
 }
 
 #[test]

@@ -137,9 +137,10 @@ fn ids<T>(rows: &[T], id: impl Fn(&T) -> i32) -> Vec<i32> {
 
 // ---------- scenarios (each starts from a fresh, migrated database) ----------
 
-async fn memories_are_filed_filtered_and_forgotten(db: &Db) {
-    seed(db).await;
-    let soon = t0() + Duration::hours(1);
+/// Seven memories: Alice's private, team (Eng, short-term, expiring soon) and public;
+/// Bob's team ones for the Login requirement and for Ops, and his private one expiring
+/// now; Carol's public one. Their ids, in that order.
+async fn file_seven_memories(db: &Db, soon: DateTime<Utc>) -> [i32; 7] {
     let mut m = Vec::new();
     for am in [
         mem(ALICE, "long_term", "private", None, None, None),
@@ -152,10 +153,13 @@ async fn memories_are_filed_filtered_and_forgotten(db: &Db) {
     ] {
         m.push(mind::insert_memory(db, am).await.expect("insert").id);
     }
-    let [a1, a2, a3, b1, b2, b3, c1] = m[..] else {
-        unreachable!()
-    };
+    m.try_into().unwrap()
+}
 
+/// Alice's memories by kind, and which memories a department and its requirements may
+/// see (everyone's or everyone else's).
+async fn each_viewer_is_offered_what_it_may_see(db: &Db, m: [i32; 7], soon: DateTime<Utc>) {
+    let [a1, a2, a3, b1, b2, _b3, c1] = m;
     let all = mind::memories(db, ALICE).await.unwrap();
     assert_eq!(ids(&all, |r| r.id), [a1, a2, a3]);
     assert_eq!(all[1].expires_at, Some(soon));
@@ -177,8 +181,12 @@ async fn memories_are_filed_filtered_and_forgotten(db: &Db) {
         .await
         .unwrap();
     assert_eq!(ids(&others, |r| r.id), [b1, c1]);
+}
 
-    // Archive the short-term entry as long-term.
+/// Alice's short-term memory archived as long-term (an unknown one changes nothing),
+/// Bob's expired one swept, and some deleted one by one or together.
+async fn archived_expired_and_forgotten(db: &Db, m: [i32; 7]) {
+    let [a1, a2, a3, b1, b2, b3, _c1] = m;
     assert_eq!(
         mind::update_memory_kind_importance(db, a2, MemoryKind::LongTerm, 8, None)
             .await
@@ -214,6 +222,15 @@ async fn memories_are_filed_filtered_and_forgotten(db: &Db) {
         [a2, a3]
     );
     assert!(mind::memories(db, BOB).await.unwrap().is_empty());
+}
+
+async fn memories_are_filed_filtered_and_forgotten(db: &Db) {
+    seed(db).await;
+    let soon = t0() + Duration::hours(1);
+    let m = file_seven_memories(db, soon).await;
+    each_viewer_is_offered_what_it_may_see(db, m, soon).await;
+    // Archive the short-term entry as long-term.
+    archived_expired_and_forgotten(db, m).await;
 
     // A memory outlives its source chat; it goes with its employee.
     let c = new_chat(db, ChatKind::Group, &[CAROL]).await;
@@ -515,6 +532,116 @@ async fn chats_are_found_by_members(db: &Db) {
     );
 }
 
+/// The last messages, those after one, and the latest id, of a chat with five messages
+/// `all` and of an empty one.
+async fn messages_come_back_in_order(db: &Db, g: i32, empty: i32, all: [i32; 5]) {
+    assert_eq!(
+        ids(&cq::last_messages(db, g, 3).await.unwrap(), |m| m.id),
+        all[2..]
+    );
+    assert_eq!(
+        ids(&cq::last_messages(db, g, 10).await.unwrap(), |m| m.id),
+        all
+    );
+    assert!(cq::last_messages(db, empty, 3).await.unwrap().is_empty());
+    assert_eq!(
+        ids(&cq::messages_after(db, g, all[1]).await.unwrap(), |m| m.id),
+        all[2..]
+    );
+    assert!(cq::messages_after(db, g, all[4]).await.unwrap().is_empty());
+    assert_eq!(cq::latest_message_id(db, g).await.unwrap(), Some(all[4]));
+    assert_eq!(cq::latest_message_id(db, empty).await.unwrap(), None);
+}
+
+/// Unread counts: a member's exclude what they sent themselves (and a non-member has
+/// none); the boss's exclude the boss's own messages; read marks move them.
+async fn unread_counts_for_members_and_the_boss(
+    db: &Db,
+    g: i32,
+    [_m1, _m2, m3, m4, _m5]: [i32; 5],
+) {
+    // Members: unread excludes what they sent themselves.
+    assert_eq!(cq::unread_for_member(db, g, ALICE).await.unwrap(), 3); // m1 m3 m4
+    assert_eq!(cq::unread_for_member(db, g, BOB).await.unwrap(), 4); // m1 m2 m4 m5
+    assert_eq!(
+        cq::unread_for_member(db, g, CAROL).await.unwrap(),
+        0,
+        "not a member"
+    );
+    assert_eq!(cq::set_member_read(db, g, ALICE, m3).await.unwrap(), 1);
+    assert_eq!(cq::unread_for_member(db, g, ALICE).await.unwrap(), 1); // m4
+    assert_eq!(cq::set_member_read(db, g, CAROL, m3).await.unwrap(), 0);
+    let marks = cq::members(db, g).await.unwrap();
+    assert_eq!(
+        ids(&marks, |m| m.last_read_message_id.unwrap_or(0)),
+        [m3, 0]
+    );
+
+    // The boss: unread excludes the boss's own messages.
+    assert_eq!(cq::unread_for_boss(db, g).await.unwrap(), 4); // m2..m5
+    assert_eq!(cq::set_boss_read(db, g, m4).await.unwrap(), 1);
+    assert_eq!(cq::unread_for_boss(db, g).await.unwrap(), 1); // m5
+    assert_eq!(cq::unread_for_boss(db, 999).await.unwrap(), 0);
+    assert_eq!(
+        cq::find_chat(db, g)
+            .await
+            .unwrap()
+            .unwrap()
+            .boss_last_read_message_id,
+        Some(m4)
+    );
+}
+
+/// Posting times for the gates: Alice's posts since a moment, with sub-second
+/// precision and an inclusive bound; Carol posted nothing.
+async fn posting_times_for_the_gates(
+    db: &Db,
+    g: i32,
+    m2: &chat_message::Model,
+    m5: &chat_message::Model,
+) {
+    let ms = Duration::milliseconds;
+    let posts = |since| async move { cq::posts_by_since(db, g, ALICE, since).await.unwrap() };
+    assert_eq!(posts(t0()).await, [m2.created_at, m5.created_at]);
+    assert_eq!(posts(t0() + ms(1000)).await, [m2.created_at, m5.created_at]);
+    assert_eq!(posts(t0() + ms(1001)).await, [m5.created_at]);
+    assert_eq!(posts(t0() + ms(10_250)).await, [m5.created_at]);
+    assert!(posts(t0() + ms(10_251)).await.is_empty());
+    assert_eq!(m5.created_at, t0() + ms(10_250));
+    assert!(
+        cq::posts_by_since(db, g, CAROL, t0())
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
+/// Where there is something to read: a DM where Bob wrote to Alice, not a group where
+/// only she wrote; reading the department chat to its end takes it off her list.
+async fn the_chats_with_something_to_read(db: &Db, g: i32, m5: i32) {
+    let dm_ab = new_chat(db, ChatKind::Dm, &[ALICE, BOB]).await;
+    post(db, dm_ab.id, Some(BOB), t0()).await;
+    let own = new_chat(db, ChatKind::Group, &[ALICE]).await;
+    post(db, own.id, Some(ALICE), t0()).await;
+    assert_eq!(
+        cq::chats_with_unread_for(db, ALICE).await.unwrap(),
+        [g, dm_ab.id]
+    );
+    cq::set_member_read(db, g, ALICE, m5).await.unwrap();
+    assert_eq!(
+        cq::chats_with_unread_for(db, ALICE).await.unwrap(),
+        [dm_ab.id]
+    );
+    assert_eq!(cq::chats_with_unread_for(db, BOB).await.unwrap(), [g]);
+    assert!(
+        cq::chats_with_unread_for(db, CAROL)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(cq::chats_with_unread_for(db, 999).await.unwrap().is_empty());
+}
+
 async fn messages_read_marks_and_unread_counts(db: &Db) {
     seed(db).await;
     let g = new_chat(db, ChatKind::Department, &[ALICE, BOB]).await;
@@ -526,29 +653,7 @@ async fn messages_read_marks_and_unread_counts(db: &Db) {
     let m4 = post(db, g.id, Some(0), t0() + ms(3000)).await;
     let m5 = post(db, g.id, Some(ALICE), t0() + ms(10_250)).await;
     let all = [m1.id, m2.id, m3.id, m4.id, m5.id];
-
-    assert_eq!(
-        ids(&cq::last_messages(db, g.id, 3).await.unwrap(), |m| m.id),
-        all[2..]
-    );
-    assert_eq!(
-        ids(&cq::last_messages(db, g.id, 10).await.unwrap(), |m| m.id),
-        all
-    );
-    assert!(cq::last_messages(db, empty.id, 3).await.unwrap().is_empty());
-    assert_eq!(
-        ids(&cq::messages_after(db, g.id, m2.id).await.unwrap(), |m| m
-            .id),
-        all[2..]
-    );
-    assert!(
-        cq::messages_after(db, g.id, m5.id)
-            .await
-            .unwrap()
-            .is_empty()
-    );
-    assert_eq!(cq::latest_message_id(db, g.id).await.unwrap(), Some(m5.id));
-    assert_eq!(cq::latest_message_id(db, empty.id).await.unwrap(), None);
+    messages_come_back_in_order(db, g.id, empty.id, all).await;
 
     // Mentions round-trip.
     assert_eq!(m1.mentions, None);
@@ -558,80 +663,11 @@ async fn messages_read_marks_and_unread_counts(db: &Db) {
     let m1 = cq::find_message(db, m1.id).await.unwrap().unwrap();
     assert_eq!(m1.mentions, Some(json!([ALICE, BOB])));
 
-    // Members: unread excludes what they sent themselves.
-    assert_eq!(cq::unread_for_member(db, g.id, ALICE).await.unwrap(), 3); // m1 m3 m4
-    assert_eq!(cq::unread_for_member(db, g.id, BOB).await.unwrap(), 4); // m1 m2 m4 m5
-    assert_eq!(
-        cq::unread_for_member(db, g.id, CAROL).await.unwrap(),
-        0,
-        "not a member"
-    );
-    assert_eq!(
-        cq::set_member_read(db, g.id, ALICE, m3.id).await.unwrap(),
-        1
-    );
-    assert_eq!(cq::unread_for_member(db, g.id, ALICE).await.unwrap(), 1); // m4
-    assert_eq!(
-        cq::set_member_read(db, g.id, CAROL, m3.id).await.unwrap(),
-        0
-    );
-    let marks = cq::members(db, g.id).await.unwrap();
-    assert_eq!(
-        ids(&marks, |m| m.last_read_message_id.unwrap_or(0)),
-        [m3.id, 0]
-    );
-
-    // The boss: unread excludes the boss's own messages.
-    assert_eq!(cq::unread_for_boss(db, g.id).await.unwrap(), 4); // m2..m5
-    assert_eq!(cq::set_boss_read(db, g.id, m4.id).await.unwrap(), 1);
-    assert_eq!(cq::unread_for_boss(db, g.id).await.unwrap(), 1); // m5
-    assert_eq!(cq::unread_for_boss(db, 999).await.unwrap(), 0);
-    assert_eq!(
-        cq::find_chat(db, g.id)
-            .await
-            .unwrap()
-            .unwrap()
-            .boss_last_read_message_id,
-        Some(m4.id)
-    );
-
+    unread_counts_for_members_and_the_boss(db, g.id, all).await;
     // Posting times for the gates, sub-second precision and an inclusive bound.
-    let posts = |since| async move { cq::posts_by_since(db, g.id, ALICE, since).await.unwrap() };
-    assert_eq!(posts(t0()).await, [m2.created_at, m5.created_at]);
-    assert_eq!(posts(t0() + ms(1000)).await, [m2.created_at, m5.created_at]);
-    assert_eq!(posts(t0() + ms(1001)).await, [m5.created_at]);
-    assert_eq!(posts(t0() + ms(10_250)).await, [m5.created_at]);
-    assert!(posts(t0() + ms(10_251)).await.is_empty());
-    assert_eq!(m5.created_at, t0() + ms(10_250));
-    assert!(
-        cq::posts_by_since(db, g.id, CAROL, t0())
-            .await
-            .unwrap()
-            .is_empty()
-    );
-
+    posting_times_for_the_gates(db, g.id, &m2, &m5).await;
     // Where there is something to read.
-    let dm_ab = new_chat(db, ChatKind::Dm, &[ALICE, BOB]).await;
-    post(db, dm_ab.id, Some(BOB), t0()).await;
-    let own = new_chat(db, ChatKind::Group, &[ALICE]).await;
-    post(db, own.id, Some(ALICE), t0()).await;
-    assert_eq!(
-        cq::chats_with_unread_for(db, ALICE).await.unwrap(),
-        [g.id, dm_ab.id]
-    );
-    cq::set_member_read(db, g.id, ALICE, m5.id).await.unwrap();
-    assert_eq!(
-        cq::chats_with_unread_for(db, ALICE).await.unwrap(),
-        [dm_ab.id]
-    );
-    assert_eq!(cq::chats_with_unread_for(db, BOB).await.unwrap(), [g.id]);
-    assert!(
-        cq::chats_with_unread_for(db, CAROL)
-            .await
-            .unwrap()
-            .is_empty()
-    );
-    assert!(cq::chats_with_unread_for(db, 999).await.unwrap().is_empty());
+    the_chats_with_something_to_read(db, g.id, m5.id).await;
 }
 
 // ---------- SQLite: one fresh file per scenario ----------

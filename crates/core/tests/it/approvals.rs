@@ -550,10 +550,10 @@ async fn changed_arguments_cannot_ride_an_existing_approval() {
     assert!(!workspace(&c).join("a.txt").exists());
 }
 
-#[tokio::test]
-async fn a_decision_records_its_authorization_chain_and_is_idempotent() {
-    let c = company().await;
-    let hr = staff(&c, "Hana", &["hire"]).await;
+/// Hana (HR) asks to hire Quinn with Bob's support, under trace `t-42`. The waiting
+/// approval's id.
+async fn hana_asks_to_hire_quinn_with_bobs_support(c: &TestCompany) -> i32 {
+    let hr = staff(c, "Hana", &["hire"]).await;
     let bob = c.hire("Bob", "Engineer", None).await;
     let mut call = ToolCall::new(
         "hire",
@@ -567,8 +567,15 @@ async fn a_decision_records_its_authorization_chain_and_is_idempotent() {
         .request(hr.id, call, Some("t-42"), None)
         .await
         .unwrap();
-    let id = waiting(out);
+    waiting(out)
+}
 
+/// The boss approves from a notification: the decision keeps its trace, way and note,
+/// the chain reads Hana proposed, Bob supported, the boss decided, and Quinn is hired.
+async fn approve_from_a_notification_with_its_chain(
+    c: &TestCompany,
+    id: i32,
+) -> cubicle_core::approvals::ApprovalDto {
     let a = c
         .core
         .approvals
@@ -604,6 +611,14 @@ async fn a_decision_records_its_authorization_chain_and_is_idempotent() {
         staff_now.iter().any(|e| e.name == "Quinn"),
         "hired on approval"
     );
+    a
+}
+
+#[tokio::test]
+async fn a_decision_records_its_authorization_chain_and_is_idempotent() {
+    let c = company().await;
+    let id = hana_asks_to_hire_quinn_with_bobs_support(&c).await;
+    let a = approve_from_a_notification_with_its_chain(&c, id).await;
 
     // The same decision again changes nothing; the opposite one is refused.
     let again = c

@@ -81,6 +81,45 @@ async fn rich_company() -> (Stage, i32, i32) {
     stage.run_for(TimeDelta::minutes(30)).await;
 
     let eng = core.org.snapshot().await.unwrap().departments[0].id;
+    let dana = platform_with_dana_under_alice_and_lin_answering(&stage, eng, alice, bob).await;
+    alice_remembers_at_each_visibility_and_knows_people(core, (alice, bob, charlie), eng, group)
+        .await;
+
+    let parent = core.work.all().await.unwrap()[0].clone();
+    core.work
+        .create(NewTask {
+            parent_task_id: Some(parent.id),
+            trace_id: parent.trace_id.clone(),
+            ..NewTask::new(charlie, "Rerun the load test with batching off", "employee")
+        })
+        .await
+        .unwrap();
+
+    core.meetings
+        .open(OpenMeeting {
+            topic: "API versioning".into(),
+            participant_ids: vec![alice, bob],
+            strategy: Strategy::RoundRobin,
+            max_turns: None,
+            trace_id: None,
+        })
+        .await
+        .unwrap();
+
+    bob_asks_to_delete_twice_and_one_is_rejected(core, bob, parent.trace_id.as_deref(), group)
+        .await;
+    (stage, alice, dana)
+}
+
+/// A Platform sub-department under Engineering with Dana managed by Alice (who leads
+/// Engineering), and Lin, a person who answers for Platform and for Bob by name. Dana's id.
+async fn platform_with_dana_under_alice_and_lin_answering(
+    stage: &Stage,
+    eng: i32,
+    alice: i32,
+    bob: i32,
+) -> i32 {
+    let core = &stage.co.core;
     let platform = stage.co.dept("Platform", Some(eng)).await;
     let dana = stage.co.hire("Dana", "SRE", Some(platform.id)).await;
     core.org
@@ -103,7 +142,17 @@ async fn rich_company() -> (Stage, i32, i32) {
         })
         .await
         .unwrap();
+    dana.id
+}
 
+/// Alice remembers one thing at each visibility (one of them short-term), from the
+/// group chat; she and Bob each know a colleague.
+async fn alice_remembers_at_each_visibility_and_knows_people(
+    core: &AppCore,
+    (alice, bob, charlie): (i32, i32, i32),
+    eng: i32,
+    group: i32,
+) {
     let memories = [
         (
             MemoryKind::LongTerm,
@@ -147,28 +196,16 @@ async fn rich_company() -> (Stage, i32, i32) {
         .relate(bob, charlie, Some("numbers person"), Some(40))
         .await
         .unwrap();
+}
 
-    let parent = core.work.all().await.unwrap()[0].clone();
-    core.work
-        .create(NewTask {
-            parent_task_id: Some(parent.id),
-            trace_id: parent.trace_id.clone(),
-            ..NewTask::new(charlie, "Rerun the load test with batching off", "employee")
-        })
-        .await
-        .unwrap();
-
-    core.meetings
-        .open(OpenMeeting {
-            topic: "API versioning".into(),
-            participant_ids: vec![alice, bob],
-            strategy: Strategy::RoundRobin,
-            max_turns: None,
-            trace_id: None,
-        })
-        .await
-        .unwrap();
-
+/// Bob may delete files and asks twice under `trace`; the boss rejects the first
+/// request with a note and the second still waits.
+async fn bob_asks_to_delete_twice_and_one_is_rejected(
+    core: &AppCore,
+    bob: i32,
+    trace: Option<&str>,
+    group: i32,
+) {
     core.approvals
         .set_tool_whitelist(bob, vec!["delete_file".into()])
         .await
@@ -180,7 +217,7 @@ async fn rich_company() -> (Stage, i32, i32) {
             .request(
                 bob,
                 ToolCall::new("delete_file", json!({ "path": path }), "clean up"),
-                parent.trace_id.as_deref(),
+                trace,
                 Some(group),
             )
             .await
@@ -199,7 +236,6 @@ async fn rich_company() -> (Stage, i32, i32) {
         )
         .await
         .unwrap();
-    (stage, alice, dana.id)
 }
 
 /// Every row of every table, compared without the moment of export and without what
@@ -264,13 +300,9 @@ fn as_exported(t: &cubicle_store::bundle::Tables) -> cubicle_store::bundle::Tabl
     t
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn seed_000_company_survives_export_and_import_into_a_fresh_database() {
-    let (stage, alice, dana) = rich_company().await;
-    let core = &stage.co.core;
-    let first = bundle::export(core).await.unwrap();
-    let t = &first.tables;
-    // The bundle really carries the story, not just the org chart.
+/// The bundle really carries the story, not just the org chart: rows in every table
+/// the story touches.
+fn the_bundle_carries_the_story(t: &cubicle_store::bundle::Tables) {
     for (table, n) in [
         ("department", t.department.len()),
         ("employee", t.employee.len()),
@@ -292,6 +324,102 @@ async fn seed_000_company_survives_export_and_import_into_a_fresh_database() {
     ] {
         assert!(n > 0, "no {table} rows in the bundle");
     }
+}
+
+/// Through the org and chat services, `new` is `old`: the same chart, Dana still
+/// managed by Alice, the same chats and messages.
+async fn same_org_and_chats(new: &AppCore, old: &AppCore, alice: i32, dana: i32) {
+    assert_eq!(
+        new.org.snapshot().await.unwrap(),
+        old.org.snapshot().await.unwrap()
+    );
+    let dana_now = new
+        .org
+        .all_employees()
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|e| e.id == dana)
+        .unwrap();
+    assert_eq!(
+        dana_now.manager_id,
+        Some(alice),
+        "the manager link survives"
+    );
+    assert_eq!(
+        new.chats.list().await.unwrap(),
+        old.chats.list().await.unwrap()
+    );
+    for chat in old.chats.list().await.unwrap() {
+        assert_eq!(
+            new.chats.messages(chat.id).await.unwrap(),
+            old.chats.messages(chat.id).await.unwrap(),
+            "chat {}",
+            chat.name
+        );
+    }
+}
+
+/// Through the mind service, `new` is `old`: Alice's profile with a memory of each
+/// visibility, and the relationship graph.
+async fn same_minds(new: &AppCore, old: &AppCore, alice: i32) {
+    let profile = new.minds.profile(alice).await.unwrap();
+    assert_eq!(profile, old.minds.profile(alice).await.unwrap());
+    let vis: Vec<(Visibility, &str)> = profile
+        .memories
+        .iter()
+        .map(|m| (m.visibility, m.content.as_str()))
+        .collect();
+    for want in [
+        (Visibility::Private, "Ada prefers short answers"),
+        (Visibility::Team, "Our API serves 2k rps"),
+        (Visibility::Public, "Load test is on Friday"),
+    ] {
+        assert!(vis.contains(&want), "{want:?} missing from {vis:?}");
+    }
+    assert_eq!(
+        new.minds.graph().await.unwrap(),
+        old.minds.graph().await.unwrap()
+    );
+}
+
+/// Through the work, trace and approval services, `new` is `old`: the tasks with
+/// Alice's parent of the sub-task, its trace, the approval history and one waiting.
+async fn same_work_traces_and_approvals(new: &AppCore, old: &AppCore, alice: i32) {
+    let tasks = new.work.all().await.unwrap();
+    assert_eq!(tasks, old.work.all().await.unwrap());
+    let child = tasks
+        .iter()
+        .find(|x| x.parent_task_id.is_some())
+        .expect("the sub-task");
+    let parent = tasks
+        .iter()
+        .find(|x| Some(x.id) == child.parent_task_id)
+        .expect("its parent");
+    assert_eq!(parent.owner_id, alice);
+    let trace = parent.trace_id.clone().unwrap();
+    assert_eq!(
+        new.traces.view(&trace).await.unwrap(),
+        old.traces.view(&trace).await.unwrap()
+    );
+    let history = ApprovalFilter::History {
+        status: None,
+        employee_id: None,
+    };
+    assert_eq!(
+        new.approvals.list(history.clone()).await.unwrap(),
+        old.approvals.list(history).await.unwrap()
+    );
+    assert_eq!(new.approvals.pending_count().await.unwrap(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seed_000_company_survives_export_and_import_into_a_fresh_database() {
+    let (stage, alice, dana) = rich_company().await;
+    let core = &stage.co.core;
+    let first = bundle::export(core).await.unwrap();
+    let t = &first.tables;
+    the_bundle_carries_the_story(t);
     let json = bundle::to_json(&first).unwrap();
     eprintln!(
         "seed-000 bundle: {} bytes, {} rows in {} tables",
@@ -314,78 +442,9 @@ async fn seed_000_company_survives_export_and_import_into_a_fresh_database() {
 
     // Through the services, the imported company is the same company.
     let new = &fresh.core;
-    assert_eq!(
-        new.org.snapshot().await.unwrap(),
-        core.org.snapshot().await.unwrap()
-    );
-    let dana_now = new
-        .org
-        .all_employees()
-        .await
-        .unwrap()
-        .into_iter()
-        .find(|e| e.id == dana)
-        .unwrap();
-    assert_eq!(
-        dana_now.manager_id,
-        Some(alice),
-        "the manager link survives"
-    );
-    assert_eq!(
-        new.chats.list().await.unwrap(),
-        core.chats.list().await.unwrap()
-    );
-    for chat in core.chats.list().await.unwrap() {
-        assert_eq!(
-            new.chats.messages(chat.id).await.unwrap(),
-            core.chats.messages(chat.id).await.unwrap(),
-            "chat {}",
-            chat.name
-        );
-    }
-    let profile = new.minds.profile(alice).await.unwrap();
-    assert_eq!(profile, core.minds.profile(alice).await.unwrap());
-    let vis: Vec<(Visibility, &str)> = profile
-        .memories
-        .iter()
-        .map(|m| (m.visibility, m.content.as_str()))
-        .collect();
-    for want in [
-        (Visibility::Private, "Ada prefers short answers"),
-        (Visibility::Team, "Our API serves 2k rps"),
-        (Visibility::Public, "Load test is on Friday"),
-    ] {
-        assert!(vis.contains(&want), "{want:?} missing from {vis:?}");
-    }
-    assert_eq!(
-        new.minds.graph().await.unwrap(),
-        core.minds.graph().await.unwrap()
-    );
-    let tasks = new.work.all().await.unwrap();
-    assert_eq!(tasks, core.work.all().await.unwrap());
-    let child = tasks
-        .iter()
-        .find(|x| x.parent_task_id.is_some())
-        .expect("the sub-task");
-    let parent = tasks
-        .iter()
-        .find(|x| Some(x.id) == child.parent_task_id)
-        .expect("its parent");
-    assert_eq!(parent.owner_id, alice);
-    let trace = parent.trace_id.clone().unwrap();
-    assert_eq!(
-        new.traces.view(&trace).await.unwrap(),
-        core.traces.view(&trace).await.unwrap()
-    );
-    let history = ApprovalFilter::History {
-        status: None,
-        employee_id: None,
-    };
-    assert_eq!(
-        new.approvals.list(history.clone()).await.unwrap(),
-        core.approvals.list(history).await.unwrap()
-    );
-    assert_eq!(new.approvals.pending_count().await.unwrap(), 1);
+    same_org_and_chats(new, core, alice, dana).await;
+    same_minds(new, core, alice).await;
+    same_work_traces_and_approvals(new, core, alice).await;
 
     // The imported company keeps working: new rows get new ids, nothing collides.
     let eve = new

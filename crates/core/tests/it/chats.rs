@@ -8,47 +8,40 @@ use cubicle_store::ConnectionTrait;
 
 use crate::util::TestCompany;
 
-#[tokio::test]
-async fn the_boss_posts_anywhere_reads_and_sees_unread_counts() {
-    let co = TestCompany::new().await;
-    let eng = co.dept("Engineering", None).await;
-    let design = co.dept("Design", None).await;
-    let hire = |name: &'static str, dept: i32| {
-        let core = co.core.clone();
-        async move {
-            core.org
-                .hire(NewEmployee {
-                    name: name.into(),
-                    title: "Engineer".into(),
-                    department_id: Some(dept),
-                    manager_id: None,
-                    archetype: None,
-                })
-                .await
-                .unwrap()
-        }
-    };
-    let alice = hire("Alice Chen", eng.id).await;
-    let bob = hire("Bob", eng.id).await;
-    let chats = &co.core.chats;
-    // Hiring put them in their department's chat.
-    let dept_chat = chats.find_department_chat(eng.id).await.unwrap().unwrap();
-    let mut members = chats.members(dept_chat.id).await.unwrap();
-    members.sort_unstable();
-    assert_eq!(members, vec![alice.id, bob.id]);
+/// `name` hired as an engineer into department `dept`.
+async fn hire_into(co: &TestCompany, name: &str, dept: i32) -> cubicle_core::org::EmployeeDto {
+    co.core
+        .org
+        .hire(NewEmployee {
+            name: name.into(),
+            title: "Engineer".into(),
+            department_id: Some(dept),
+            manager_id: None,
+            archetype: None,
+        })
+        .await
+        .unwrap()
+}
 
-    // The boss posts with an @mention; it is stored with the mention and counts as read.
+/// The boss posts with an @mention of Alice, stored with the mention; a blank post and
+/// a post to a chat that does not exist are refused with their error codes.
+async fn the_boss_mentions_alice_and_bad_posts_are_refused(
+    co: &TestCompany,
+    chat: i32,
+    alice: i32,
+) {
+    let chats = &co.core.chats;
     let m = chats
         .post_as_boss(PostMessage {
-            chat_id: dept_chat.id,
+            chat_id: chat,
             text: "@Alice can you look at the build?".into(),
         })
         .await
         .unwrap();
-    assert_eq!(m.mentions, vec![alice.id]);
+    assert_eq!(m.mentions, vec![alice]);
     let err = chats
         .post_as_boss(PostMessage {
-            chat_id: dept_chat.id,
+            chat_id: chat,
             text: "   ".into(),
         })
         .await
@@ -62,39 +55,50 @@ async fn the_boss_posts_anywhere_reads_and_sees_unread_counts() {
         .await
         .unwrap_err();
     assert_eq!(err.code(), cubicle_core::ErrorCode::NotFound);
+}
 
+/// Bob and Alice answer in the department chat: two unread (never the boss's own), the
+/// chat listed first with its last message, and none unread once the boss reads it.
+async fn two_answers_are_unread_until_the_boss_reads_them(
+    co: &TestCompany,
+    chat: i32,
+    alice: i32,
+    bob: i32,
+) {
+    let chats = &co.core.chats;
+    chats.post_as_employee(chat, bob, "on it").await.unwrap();
     chats
-        .post_as_employee(dept_chat.id, bob.id, "on it")
-        .await
-        .unwrap();
-    chats
-        .post_as_employee(dept_chat.id, alice.id, "looking")
+        .post_as_employee(chat, alice, "looking")
         .await
         .unwrap();
     let list = chats.list().await.unwrap();
-    let c = list.iter().find(|c| c.id == dept_chat.id).unwrap();
+    let c = list.iter().find(|c| c.id == chat).unwrap();
     assert_eq!(c.kind, ChatKind::Department);
     assert_eq!(c.mode, ChatMode::Casual);
     assert_eq!(c.unread, 2, "the boss's own message never counts");
     assert_eq!(c.last_message.as_ref().unwrap().text, "looking");
-    assert_eq!(list[0].id, dept_chat.id, "most recently active first");
-    chats.mark_read(dept_chat.id).await.unwrap();
-    assert_eq!(chats.view(dept_chat.id).await.unwrap().chat.unread, 0);
+    assert_eq!(list[0].id, chat, "most recently active first");
+    chats.mark_read(chat).await.unwrap();
+    assert_eq!(chats.view(chat).await.unwrap().chat.unread, 0);
+}
 
-    // A 1:1 with the boss, created once; a DM between two people, work by default.
-    let boss = chats.boss_chat(bob.id).await.unwrap();
-    assert_eq!(chats.boss_chat(bob.id).await.unwrap().id, boss.id);
+/// A 1:1 with the boss and a DM between two people are each created once (the DM for
+/// work by default); a group of the boss's choosing needs a name and two people.
+async fn one_to_ones_dms_and_groups(co: &TestCompany, alice: i32, bob: i32) {
+    let chats = &co.core.chats;
+    let boss = chats.boss_chat(bob).await.unwrap();
+    assert_eq!(chats.boss_chat(bob).await.unwrap().id, boss.id);
     assert_eq!(boss.kind, ChatKind::Boss);
-    assert_eq!(boss.member_ids, vec![bob.id]);
-    let dm = chats.dm(alice.id, bob.id).await.unwrap();
-    assert_eq!(chats.dm(bob.id, alice.id).await.unwrap().id, dm.id);
+    assert_eq!(boss.member_ids, vec![bob]);
+    let dm = chats.dm(alice, bob).await.unwrap();
+    assert_eq!(chats.dm(bob, alice).await.unwrap().id, dm.id);
     assert_eq!(dm.mode, ChatMode::Work);
 
     // A group of the boss's choosing needs a name and two people.
     let g = chats
         .create_group(CreateGroup {
             name: "Lunch club".into(),
-            member_ids: vec![alice.id, bob.id],
+            member_ids: vec![alice, bob],
             mode: ChatMode::Casual,
         })
         .await
@@ -104,12 +108,34 @@ async fn the_boss_posts_anywhere_reads_and_sees_unread_counts() {
         chats
             .create_group(CreateGroup {
                 name: "Solo".into(),
-                member_ids: vec![alice.id],
+                member_ids: vec![alice],
                 mode: ChatMode::Work,
             })
             .await
             .is_err()
     );
+}
+
+#[tokio::test]
+async fn the_boss_posts_anywhere_reads_and_sees_unread_counts() {
+    let co = TestCompany::new().await;
+    let eng = co.dept("Engineering", None).await;
+    let design = co.dept("Design", None).await;
+    let alice = hire_into(&co, "Alice Chen", eng.id).await;
+    let bob = hire_into(&co, "Bob", eng.id).await;
+    let chats = &co.core.chats;
+    // Hiring put them in their department's chat.
+    let dept_chat = chats.find_department_chat(eng.id).await.unwrap().unwrap();
+    let mut members = chats.members(dept_chat.id).await.unwrap();
+    members.sort_unstable();
+    assert_eq!(members, vec![alice.id, bob.id]);
+
+    // The boss posts with an @mention; it is stored with the mention and counts as read.
+    the_boss_mentions_alice_and_bad_posts_are_refused(&co, dept_chat.id, alice.id).await;
+    two_answers_are_unread_until_the_boss_reads_them(&co, dept_chat.id, alice.id, bob.id).await;
+
+    // A 1:1 with the boss, created once; a DM between two people, work by default.
+    one_to_ones_dms_and_groups(&co, alice.id, bob.id).await;
 
     // Moving Bob moves his department chat membership.
     co.core

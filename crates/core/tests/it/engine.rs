@@ -2,9 +2,10 @@
 //! in seconds, and every number of SPEC §4 is checked against what actually happened.
 
 use chrono::{DateTime, TimeDelta, Utc};
-use cubicle_core::chat::PostMessage;
+use cubicle_core::chat::{ChatMessageDto, PostMessage};
 use cubicle_core::clock::{Clock as _, ManualClock};
 use cubicle_core::engine::{Engine, EngineConfig};
+use cubicle_core::mind::minds::ThoughtDto;
 use cubicle_core::org::NewEmployee;
 use cubicle_core::types::*;
 
@@ -24,9 +25,12 @@ fn at(m: &cubicle_core::chat::ChatMessageDto) -> DateTime<Utc> {
         .with_timezone(&Utc)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_simulated_day_in_a_six_person_department_keeps_every_gate() {
-    let w = world().await;
+/// A simulated day: the boss asks the department to plan a step of the launch every
+/// four hours from 01:00, and the engine runs to the next morning. The boss's messages'
+/// ids and the real time the day took.
+async fn a_day_with_the_boss_asking_every_four_hours(
+    w: &world::World,
+) -> (Vec<i32>, std::time::Duration) {
     let t0 = std::time::Instant::now();
     let mut boss_messages = Vec::new();
     for hour in [1, 5, 9, 13, 17, 21] {
@@ -43,12 +47,13 @@ async fn a_simulated_day_in_a_six_person_department_keeps_every_gate() {
     w.engine
         .run_simulated(&w.clock, start() + TimeDelta::hours(24))
         .await;
-    let elapsed = t0.elapsed();
+    (boss_messages, t0.elapsed())
+}
 
-    let messages = w.co.core.chats.messages(w.dept_chat).await.unwrap();
-    let stats = w.engine.stats();
+/// With CUBICLE_DEBUG_DAY set, the day's messages and thoughts, printed.
+async fn print_the_day_when_debugging(w: &world::World, messages: &[ChatMessageDto]) {
     if std::env::var("CUBICLE_DEBUG_DAY").is_ok() {
-        for m in &messages {
+        for m in messages {
             eprintln!("{} {:?} {}", m.created_at, m.sender_employee_id, m.text);
         }
         for t in w.co.core.chats.view(w.dept_chat).await.unwrap().thoughts {
@@ -58,17 +63,11 @@ async fn a_simulated_day_in_a_six_person_department_keeps_every_gate() {
             );
         }
     }
-    eprintln!(
-        "simulated day: {} messages, {stats:?}, in {elapsed:?}",
-        messages.len()
-    );
-    assert!(
-        elapsed < std::time::Duration::from_secs(60),
-        "a simulated day must run in seconds, took {elapsed:?}"
-    );
+}
 
-    // Every boss message got an answer within seconds (1–5 s nudge + 2–8 s absorb).
-    for id in &boss_messages {
+/// Every boss message got an answer within seconds (1–5 s nudge + 2–8 s absorb).
+fn every_boss_message_was_answered_within_seconds(messages: &[ChatMessageDto], boss: &[i32]) {
+    for id in boss {
         let boss = messages.iter().find(|m| m.id == *id).unwrap();
         let reply = messages
             .iter()
@@ -77,9 +76,11 @@ async fn a_simulated_day_in_a_six_person_department_keeps_every_gate() {
         let lag = at(reply) - at(boss);
         assert!(lag <= TimeDelta::seconds(13), "boss answered after {lag}");
     }
+}
 
-    // The gates held for everyone: department chats are casual — at most 4 posts per
-    // 10 minutes and 30 s between one's own posts.
+/// The gates held for everyone: department chats are casual — at most 4 posts per
+/// 10 minutes and 30 s between one's own posts — and everyone spoke.
+fn the_casual_gates_held_for_everyone(w: &world::World, messages: &[ChatMessageDto]) {
     for p in &w.people {
         let mine: Vec<DateTime<Utc>> = messages
             .iter()
@@ -107,29 +108,12 @@ async fn a_simulated_day_in_a_six_person_department_keeps_every_gate() {
             );
         }
     }
+}
 
-    // Conversations died down by themselves (saturation ≥ 7 forces silence) and the
-    // employees then stopped costing anything: long quiet stretches without calls.
-    let thoughts = w.co.core.chats.view(w.dept_chat).await.unwrap().thoughts;
-    let silenced: Vec<_> = thoughts
-        .iter()
-        .filter(|t| t.silenced_by.is_some())
-        .collect();
-    assert!(
-        silenced
-            .iter()
-            .any(|t| t.silenced_by == Some(cubicle_core::chat::gates::SilenceReason::Saturation)),
-        "saturation silenced someone"
-    );
-    // The cooldown and anti-spam gates hold people back before they think: their
-    // wake-up waits for the gate to reopen (no model call is spent meanwhile).
-    assert!(
-        stats.deferred > 0,
-        "a spam gate held someone back: {stats:?}"
-    );
-    assert!(stats.idle_wakeups > 0, "idle wake-ups cost nothing");
-
-    // Silent thoughts still applied their ops: a silenced thought's memory is there.
+/// Silent thoughts still applied their ops: Alice, silenced at times, kept memories
+/// from spoken and silent thoughts alike (short-term capped), formed relationships with
+/// clamped affinity, and the thoughts wrote the chat's rolling summary.
+async fn silent_thoughts_still_applied_their_ops(w: &world::World, thoughts: &[ThoughtDto]) {
     let alice = w.co.core.minds.profile(w.id("Alice")).await.unwrap();
     let silenced_alice = alice
         .thoughts
@@ -161,6 +145,50 @@ async fn a_simulated_day_in_a_six_person_department_keeps_every_gate() {
         .unwrap()
         .expect("a rolling summary");
     assert!(summary.summary.starts_with("The team discussed the plan"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_simulated_day_in_a_six_person_department_keeps_every_gate() {
+    let w = world().await;
+    let (boss_messages, elapsed) = a_day_with_the_boss_asking_every_four_hours(&w).await;
+
+    let messages = w.co.core.chats.messages(w.dept_chat).await.unwrap();
+    let stats = w.engine.stats();
+    print_the_day_when_debugging(&w, &messages).await;
+    eprintln!(
+        "simulated day: {} messages, {stats:?}, in {elapsed:?}",
+        messages.len()
+    );
+    assert!(
+        elapsed < std::time::Duration::from_secs(60),
+        "a simulated day must run in seconds, took {elapsed:?}"
+    );
+
+    every_boss_message_was_answered_within_seconds(&messages, &boss_messages);
+    the_casual_gates_held_for_everyone(&w, &messages);
+
+    // Conversations died down by themselves (saturation ≥ 7 forces silence) and the
+    // employees then stopped costing anything: long quiet stretches without calls.
+    let thoughts = w.co.core.chats.view(w.dept_chat).await.unwrap().thoughts;
+    let silenced: Vec<_> = thoughts
+        .iter()
+        .filter(|t| t.silenced_by.is_some())
+        .collect();
+    assert!(
+        silenced
+            .iter()
+            .any(|t| t.silenced_by == Some(cubicle_core::chat::gates::SilenceReason::Saturation)),
+        "saturation silenced someone"
+    );
+    // The cooldown and anti-spam gates hold people back before they think: their
+    // wake-up waits for the gate to reopen (no model call is spent meanwhile).
+    assert!(
+        stats.deferred > 0,
+        "a spam gate held someone back: {stats:?}"
+    );
+    assert!(stats.idle_wakeups > 0, "idle wake-ups cost nothing");
+
+    silent_thoughts_still_applied_their_ops(&w, &thoughts).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -273,36 +301,112 @@ async fn a_task_from_the_boss_is_picked_up_and_escalates_while_pending() {
     assert!(thoughts.len() >= 3, "{} thoughts", thoughts.len());
 }
 
+/// `name`, hired into department `dept` as `title` with `archetype`.
+async fn hire_as(
+    co: &TestCompany,
+    dept: i32,
+    (name, title): (&str, &str),
+    archetype: Archetype,
+) -> cubicle_core::org::EmployeeDto {
+    co.core
+        .org
+        .hire(NewEmployee {
+            name: name.into(),
+            title: title.into(),
+            department_id: Some(dept),
+            manager_id: None,
+            archetype: Some(archetype),
+        })
+        .await
+        .unwrap()
+}
+
+/// Every message in every chat: their words may land in the department chat or in a DM
+/// between them.
+async fn everything_said(co: &TestCompany) -> Vec<ChatMessageDto> {
+    let mut all = Vec::new();
+    for c in co.core.chats.list().await.unwrap() {
+        all.extend(co.core.chats.messages(c.id).await.unwrap());
+    }
+    all
+}
+
+fn spoke(messages: &[ChatMessageDto], id: i32) -> bool {
+    messages.iter().any(|m| m.sender_employee_id == Some(id))
+}
+
+/// The boss keeps asking whoever has not spoken yet, by @mention (SPEC §4: an
+/// instruction from the boss), for at most six rounds of three simulated minutes.
+async fn the_boss_asks_until_both_have_spoken(
+    co: &TestCompany,
+    (engine, clock): (&Engine, &ManualClock),
+    chat: i32,
+    (alice, bob): (i32, i32),
+) {
+    let asks = [
+        "@Alice @Bob please agree on how we test the new login page.",
+        "@Bob what do you need from Alice to start testing?",
+        "@Alice what will you give Bob?",
+        "@Bob please answer Alice in one sentence.",
+        "@Alice please answer Bob in one sentence.",
+        "@Bob say hello to Alice.",
+    ];
+    for ask in asks {
+        co.core
+            .chats
+            .post_as_boss(PostMessage {
+                chat_id: chat,
+                text: ask.into(),
+            })
+            .await
+            .unwrap();
+        let until = clock.now() + TimeDelta::minutes(3);
+        engine.run_simulated(clock, until).await;
+        let messages = everything_said(co).await;
+        if spoke(&messages, alice) && spoke(&messages, bob) {
+            break;
+        }
+    }
+}
+
+/// What was said and thought, printed for whoever reads the test's output.
+async fn print_what_they_said_and_thought(
+    co: &TestCompany,
+    engine: &Engine,
+    messages: &[ChatMessageDto],
+    people: [i32; 2],
+) {
+    for m in messages {
+        eprintln!("{:?} in #{}: {}", m.sender_employee_id, m.chat_id, m.text);
+    }
+    eprintln!("{:?}", engine.stats());
+    for id in people {
+        for t in co.core.minds.profile(id).await.unwrap().thoughts {
+            eprintln!(
+                "thought of {id}: speak={} spoke={} silenced={:?} reason={:?}",
+                t.should_speak,
+                t.spoke,
+                t.silenced_by,
+                t.reason.chars().take(160).collect::<String>()
+            );
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_employees_talk_through_the_real_built_in_model_offline() {
     // No provider, no route: every thought goes to the built-in GGUF model, offline.
     let clock = ManualClock::new(start());
     let co = TestCompany::with_clock(clock.shared()).await;
     let eng = co.dept("Engineering", None).await;
-    let alice = co
-        .core
-        .org
-        .hire(NewEmployee {
-            name: "Alice".into(),
-            title: "Backend Engineer".into(),
-            department_id: Some(eng.id),
-            manager_id: None,
-            archetype: Some(Archetype::Chatterbox),
-        })
-        .await
-        .unwrap();
-    let bob = co
-        .core
-        .org
-        .hire(NewEmployee {
-            name: "Bob".into(),
-            title: "QA Engineer".into(),
-            department_id: Some(eng.id),
-            manager_id: None,
-            archetype: Some(Archetype::WarmHearted),
-        })
-        .await
-        .unwrap();
+    let alice = hire_as(
+        &co,
+        eng.id,
+        ("Alice", "Backend Engineer"),
+        Archetype::Chatterbox,
+    )
+    .await;
+    let bob = hire_as(&co, eng.id, ("Bob", "QA Engineer"), Archetype::WarmHearted).await;
     let chat = co
         .core
         .chats
@@ -317,59 +421,9 @@ async fn two_employees_talk_through_the_real_built_in_model_offline() {
             ..EngineConfig::default()
         },
     );
-    // The boss keeps asking whoever has not spoken yet, by @mention (SPEC §4: an
-    // instruction from the boss), for at most six rounds.
-    let asks = [
-        "@Alice @Bob please agree on how we test the new login page.",
-        "@Bob what do you need from Alice to start testing?",
-        "@Alice what will you give Bob?",
-        "@Bob please answer Alice in one sentence.",
-        "@Alice please answer Bob in one sentence.",
-        "@Bob say hello to Alice.",
-    ];
-    // Their words may land in the department chat or in a DM between them.
-    let everything = || async {
-        let mut all = Vec::new();
-        for c in co.core.chats.list().await.unwrap() {
-            all.extend(co.core.chats.messages(c.id).await.unwrap());
-        }
-        all
-    };
-    let spoke = |messages: &[cubicle_core::chat::ChatMessageDto], id: i32| {
-        messages.iter().any(|m| m.sender_employee_id == Some(id))
-    };
-    for ask in asks {
-        co.core
-            .chats
-            .post_as_boss(PostMessage {
-                chat_id: chat.id,
-                text: ask.into(),
-            })
-            .await
-            .unwrap();
-        let until = clock.now() + TimeDelta::minutes(3);
-        engine.run_simulated(&clock, until).await;
-        let messages = everything().await;
-        if spoke(&messages, alice.id) && spoke(&messages, bob.id) {
-            break;
-        }
-    }
-    let messages = everything().await;
-    for m in &messages {
-        eprintln!("{:?} in #{}: {}", m.sender_employee_id, m.chat_id, m.text);
-    }
-    eprintln!("{:?}", engine.stats());
-    for id in [alice.id, bob.id] {
-        for t in co.core.minds.profile(id).await.unwrap().thoughts {
-            eprintln!(
-                "thought of {id}: speak={} spoke={} silenced={:?} reason={:?}",
-                t.should_speak,
-                t.spoke,
-                t.silenced_by,
-                t.reason.chars().take(160).collect::<String>()
-            );
-        }
-    }
+    the_boss_asks_until_both_have_spoken(&co, (&engine, &clock), chat.id, (alice.id, bob.id)).await;
+    let messages = everything_said(&co).await;
+    print_what_they_said_and_thought(&co, &engine, &messages, [alice.id, bob.id]).await;
     assert!(spoke(&messages, alice.id), "Alice said something");
     assert!(spoke(&messages, bob.id), "Bob said something");
     let costs = co.core.minds.profile(alice.id).await.unwrap();

@@ -703,6 +703,63 @@ async fn settings_can_point_the_built_in_model_at_another_gguf() {
     assert!(!status.custom);
 }
 
+/// Alice, a researcher in a new Eng department: she follows the company's routes.
+async fn hire_alice_into_eng(h: &Harness) -> cubicle_core::org::EmployeeDto {
+    let dept = h
+        .core
+        .org
+        .create_department(NewDepartment {
+            name: "Eng".into(),
+            parent_id: None,
+            mission: None,
+        })
+        .await
+        .unwrap();
+    h.core
+        .org
+        .hire(NewEmployee {
+            name: "Alice".into(),
+            title: "Researcher".into(),
+            department_id: Some(dept.id),
+            manager_id: None,
+            archetype: None,
+        })
+        .await
+        .unwrap()
+}
+
+/// Alice given the built-in model as her own backend thinks with it whatever the
+/// company's route; a backend naming an unknown provider is refused.
+async fn alice_gets_a_backend_of_her_own(h: &Harness, alice: i32) {
+    let p = &h.core.providers;
+    let alice = h
+        .core
+        .set_employee_backend(SetEmployeeBackend {
+            employee_id: alice,
+            provider: Some("builtin".into()),
+            model: None,
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        p.route_for_employee(Purpose::Thought, &alice.backend)
+            .await
+            .unwrap()
+            .provider_id,
+        "builtin"
+    );
+    let err = h
+        .core
+        .set_employee_backend(SetEmployeeBackend {
+            employee_id: alice.id,
+            provider: Some("nope".into()),
+            model: None,
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, cubicle_core::ErrorCode::NotFound);
+}
+
 #[tokio::test]
 async fn each_purpose_and_each_employee_can_have_its_own_model() {
     let server = MockServer::start().await;
@@ -726,28 +783,7 @@ async fn each_purpose_and_each_employee_can_have_its_own_model() {
         "builtin"
     );
 
-    let dept = h
-        .core
-        .org
-        .create_department(NewDepartment {
-            name: "Eng".into(),
-            parent_id: None,
-            mission: None,
-        })
-        .await
-        .unwrap();
-    let alice = h
-        .core
-        .org
-        .hire(NewEmployee {
-            name: "Alice".into(),
-            title: "Researcher".into(),
-            department_id: Some(dept.id),
-            manager_id: None,
-            archetype: None,
-        })
-        .await
-        .unwrap();
+    let alice = hire_alice_into_eng(&h).await;
     // A new hire follows the company's routes...
     assert_eq!(
         p.route_for_employee(Purpose::Thought, &alice.backend)
@@ -756,32 +792,7 @@ async fn each_purpose_and_each_employee_can_have_its_own_model() {
         route(&id)
     );
     // ...until given a backend of her own.
-    let alice = h
-        .core
-        .set_employee_backend(SetEmployeeBackend {
-            employee_id: alice.id,
-            provider: Some("builtin".into()),
-            model: None,
-        })
-        .await
-        .unwrap();
-    assert_eq!(
-        p.route_for_employee(Purpose::Thought, &alice.backend)
-            .await
-            .unwrap()
-            .provider_id,
-        "builtin"
-    );
-    let err = h
-        .core
-        .set_employee_backend(SetEmployeeBackend {
-            employee_id: alice.id,
-            provider: Some("nope".into()),
-            model: None,
-        })
-        .await
-        .unwrap_err();
-    assert_eq!(err.code, cubicle_core::ErrorCode::NotFound);
+    alice_gets_a_backend_of_her_own(&h, alice.id).await;
     // Setting a route to an unknown provider is refused too.
     let err = p
         .set_route(SetRoute {

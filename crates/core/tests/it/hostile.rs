@@ -146,11 +146,9 @@ fn check_plan(p: &OpsPlan, staff: &HashMap<i32, employee::Model>) {
     assert!(p.tool_calls.iter().all(|c| c.supported_by.is_empty()));
 }
 
-#[test]
-fn hostile_model_output_is_repaired_or_refused_never_half_applied() {
-    let dir = corpus_dir();
-    let manifest = std::fs::read_to_string(dir.join("expected.tsv")).expect("expected.tsv");
-    let expected: HashMap<&str, (&str, &str)> = manifest
+/// `expected.tsv`: each file's expected class against the thought and intent schemas.
+fn expected_classes(manifest: &str) -> HashMap<&str, (&str, &str)> {
+    manifest
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|l| {
@@ -158,68 +156,70 @@ fn hostile_model_output_is_repaired_or_refused_never_half_applied() {
             assert_eq!(cols.len(), 3, "expected.tsv line {l:?}");
             (cols[0], (cols[1], cols[2]))
         })
-        .collect();
-    let thought_schema = schemars::schema_for!(Thought).to_value();
-    let intent_schema = schemars::schema_for!(Parse).to_value();
-    let staff = staff();
-    let me = me_dto();
-    let others: Vec<&str> = ["Bob", "Carol", "Bo Li", "张伟", "Ada"].to_vec();
+        .collect()
+}
 
-    let mut files: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n != "expected.tsv")
-        .collect();
-    files.sort();
-    assert!(files.len() >= 30, "the corpus has {} files", files.len());
-    let mut wrong = Vec::new();
-    let mut plans: HashMap<String, (OpsPlan, Thought)> = HashMap::new();
-    for name in &files {
-        let bytes = std::fs::read(dir.join(name)).unwrap();
-        let text = String::from_utf8_lossy(&bytes);
+/// What every corpus file is read against: both schemas, the staff, and Alice with the
+/// names she must never speak as.
+struct Readers {
+    thought_schema: Value,
+    intent_schema: Value,
+    staff: HashMap<i32, employee::Model>,
+    me: EmployeeDto,
+    others: Vec<&'static str>,
+}
 
-        let rules = parse_rules(&text);
-        assert!((1..=8).contains(&rules.intents.len()), "{name}");
-        assert!(
-            rules
-                .intents
-                .iter()
-                .all(|i| (0.0..=1.0).contains(&i.confidence))
-        );
-
-        let (thought_class, thought) = class_of::<Thought>(&text, &thought_schema);
-        let (intent_class, intent) = class_of::<Parse>(&text, &intent_schema);
-        if let Some(p) = intent {
-            assert!(p.intents.iter().all(|i| IntentKind::ALL.contains(&i.kind)));
+impl Readers {
+    fn new() -> Self {
+        Self {
+            thought_schema: schemars::schema_for!(Thought).to_value(),
+            intent_schema: schemars::schema_for!(Parse).to_value(),
+            staff: staff(),
+            me: me_dto(),
+            others: ["Bob", "Carol", "Bo Li", "张伟", "Ada"].to_vec(),
         }
-        if let Some(t) = thought {
-            let p = plan::plan(&t, ME, &staff);
-            check_plan(&p, &staff);
-            for m in &t.messages {
-                if let Some(c) = clean_chat_message(&m.content, &me, &others) {
-                    assert!(!c.trim().is_empty() && c.chars().count() <= 1000, "{name}");
-                }
+    }
+}
+
+/// One corpus file through every pipeline: the rule tier gives 1–8 intents with sane
+/// confidences; the structured pipeline classes it against both schemas; an intent
+/// read has only known kinds; a thought read plans within the rules and its cleaned
+/// messages are within bounds. The two classes and the thought's plan, if any.
+fn through_every_pipeline(
+    r: &Readers,
+    name: &str,
+    text: &str,
+) -> (&'static str, &'static str, Option<(OpsPlan, Thought)>) {
+    let rules = parse_rules(text);
+    assert!((1..=8).contains(&rules.intents.len()), "{name}");
+    assert!(
+        rules
+            .intents
+            .iter()
+            .all(|i| (0.0..=1.0).contains(&i.confidence))
+    );
+
+    let (thought_class, thought) = class_of::<Thought>(text, &r.thought_schema);
+    let (intent_class, intent) = class_of::<Parse>(text, &r.intent_schema);
+    if let Some(p) = intent {
+        assert!(p.intents.iter().all(|i| IntentKind::ALL.contains(&i.kind)));
+    }
+    let planned = thought.map(|t| {
+        let p = plan::plan(&t, ME, &r.staff);
+        check_plan(&p, &r.staff);
+        for m in &t.messages {
+            if let Some(c) = clean_chat_message(&m.content, &r.me, &r.others) {
+                assert!(!c.trim().is_empty() && c.chars().count() <= 1000, "{name}");
             }
-            plans.insert(name.clone(), (p, t));
         }
-        match expected.get(name.as_str()) {
-            Some(&(t, i)) if t == thought_class && i == intent_class => {}
-            Some(&(t, i)) => wrong.push(format!(
-                "{name}: expected thought {t} / intent {i}, got {thought_class} / {intent_class}"
-            )),
-            None => wrong.push(format!(
-                "{name}: not in expected.tsv (got {name}\t{thought_class}\t{intent_class})"
-            )),
-        }
-    }
-    for name in expected.keys() {
-        if !files.iter().any(|f| f == name) {
-            wrong.push(format!("{name}: listed in expected.tsv but missing"));
-        }
-    }
-    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+        (p, t)
+    });
+    (thought_class, intent_class, planned)
+}
 
-    // What the rules make of the worst of them.
+/// What the rules make of the worst requests and impostors: a self-approved request is
+/// still only a request, and messages speaking as someone else are dropped.
+fn requests_and_impostors_are_held(plans: &HashMap<String, (OpsPlan, Thought)>, r: &Readers) {
     let (p, _) = &plans["approved-true.json"];
     assert_eq!(p.tool_calls.len(), 1, "still only a request");
     assert_eq!(p.tool_calls[0].tool, "send_email");
@@ -233,17 +233,21 @@ fn hostile_model_output_is_repaired_or_refused_never_half_applied() {
     assert!(
         t.messages
             .iter()
-            .all(|m| clean_chat_message(&m.content, &me, &others).is_none()),
+            .all(|m| clean_chat_message(&m.content, &r.me, &r.others).is_none()),
         "messages speaking as Bob or 张伟 are dropped"
     );
     let (_, t) = &plans["identity-unicode-case.json"];
     assert!(
         t.messages
             .iter()
-            .all(|m| clean_chat_message(&m.content, &me, &others).is_none()),
+            .all(|m| clean_chat_message(&m.content, &r.me, &r.others).is_none()),
         "\"i'm Eve\" after case-changing letters is still someone else"
     );
+}
 
+/// What the rules make of out-of-range numbers, forbidden relationships and too many
+/// or blank tool calls and task ops: clamped, dropped or cut to the limit.
+fn scores_relationships_and_calls_are_bounded(plans: &HashMap<String, (OpsPlan, Thought)>) {
     let (p, _) = &plans["out-of-range-scores.json"];
     let adds: Vec<(i32, Option<i64>, &str)> = p
         .memory
@@ -281,4 +285,49 @@ fn hostile_model_output_is_repaired_or_refused_never_half_applied() {
     assert_eq!(p.tool_calls[0].tool, "web_search");
     let (p, _) = &plans["task-ops-edge.json"];
     assert_eq!(p.tasks.len(), 2, "{:?}", p.tasks);
+}
+
+#[test]
+fn hostile_model_output_is_repaired_or_refused_never_half_applied() {
+    let dir = corpus_dir();
+    let manifest = std::fs::read_to_string(dir.join("expected.tsv")).expect("expected.tsv");
+    let expected = expected_classes(&manifest);
+    let readers = Readers::new();
+
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "expected.tsv")
+        .collect();
+    files.sort();
+    assert!(files.len() >= 30, "the corpus has {} files", files.len());
+    let mut wrong = Vec::new();
+    let mut plans: HashMap<String, (OpsPlan, Thought)> = HashMap::new();
+    for name in &files {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let text = String::from_utf8_lossy(&bytes);
+        let (thought_class, intent_class, planned) = through_every_pipeline(&readers, name, &text);
+        if let Some(planned) = planned {
+            plans.insert(name.clone(), planned);
+        }
+        match expected.get(name.as_str()) {
+            Some(&(t, i)) if t == thought_class && i == intent_class => {}
+            Some(&(t, i)) => wrong.push(format!(
+                "{name}: expected thought {t} / intent {i}, got {thought_class} / {intent_class}"
+            )),
+            None => wrong.push(format!(
+                "{name}: not in expected.tsv (got {name}\t{thought_class}\t{intent_class})"
+            )),
+        }
+    }
+    for name in expected.keys() {
+        if !files.iter().any(|f| f == name) {
+            wrong.push(format!("{name}: listed in expected.tsv but missing"));
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+
+    // What the rules make of the worst of them.
+    requests_and_impostors_are_held(&plans, &readers);
+    scores_relationships_and_calls_are_bounded(&plans);
 }

@@ -7,6 +7,7 @@ use cubicle_core::mind::memory_rules::{MemoryKind, Viewer, Visibility};
 use cubicle_core::mind::minds::Minds;
 use cubicle_core::mind::minds::{NewMemory, ResetRelationships};
 use cubicle_core::mind::stamina::{StaminaEvent, Zone};
+use cubicle_core::org::EmployeeDto;
 
 use crate::util::TestCompany;
 
@@ -55,18 +56,8 @@ const TOPICS: [&str; 24] = [
     "the roadmap review is on the 12th",
 ];
 
-#[tokio::test]
-async fn memories_are_capped_deduplicated_archived_and_filtered_by_visibility() {
-    let clock = ManualClock::new(start());
-    let co = TestCompany::with_clock(clock.shared()).await;
-    let eng = co.dept("Engineering", None).await;
-    let sales = co.dept("Sales", None).await;
-    let alice = co.hire("Alice", "Backend Engineer", Some(eng.id)).await;
-    let bob = co.hire("Bob", "QA Engineer", Some(eng.id)).await;
-    let sam = co.hire("Sam", "Account Executive", Some(sales.id)).await;
-    let minds = &co.core.minds;
-
-    // A repeat of what she already keeps is not stored twice.
+/// A repeat of what `alice` already keeps is not stored twice.
+async fn a_near_identical_memory_is_not_stored_twice(minds: &Minds, alice: &EmployeeDto) {
     let first = minds
         .remember(
             alice.id,
@@ -93,8 +84,15 @@ async fn memories_are_capped_deduplicated_archived_and_filtered_by_visibility() 
         .await
         .unwrap();
     assert_eq!(again, None, "a near-identical memory is a duplicate");
+}
 
-    // Short-term: at most 20; the overflow is archived to long-term with importance − 2.
+/// Short-term: at most 20; the overflow is archived to long-term with importance − 2,
+/// and a day later the rest expire into long-term too.
+async fn short_term_overflows_into_long_term_and_expires(
+    minds: &Minds,
+    clock: &ManualClock,
+    alice: &EmployeeDto,
+) {
     for t in &TOPICS[..21] {
         minds
             .remember(
@@ -126,8 +124,14 @@ async fn memories_are_capped_deduplicated_archived_and_filtered_by_visibility() 
     minds.expire(alice.id).await.unwrap();
     let p = minds.profile(alice.id).await.unwrap();
     assert!(p.memories.iter().all(|m| m.kind == MemoryKind::LongTerm));
+}
 
-    // Visibility: team → her department; public → everyone; private → nobody else.
+/// Visibility: Alice's team memory reaches Bob in her department, her public one
+/// reaches Sam in Sales too, her private one nobody else.
+async fn team_and_public_memories_reach_only_whom_they_should(
+    minds: &Minds,
+    (alice, bob, sam): (&EmployeeDto, &EmployeeDto, &EmployeeDto),
+) {
     minds
         .remember(
             alice.id,
@@ -165,6 +169,25 @@ async fn memories_are_capped_deduplicated_archived_and_filtered_by_visibility() 
         !sams.iter().any(|c| c.contains("frozen")),
         "team means her department"
     );
+}
+
+#[tokio::test]
+async fn memories_are_capped_deduplicated_archived_and_filtered_by_visibility() {
+    let clock = ManualClock::new(start());
+    let co = TestCompany::with_clock(clock.shared()).await;
+    let eng = co.dept("Engineering", None).await;
+    let sales = co.dept("Sales", None).await;
+    let alice = co.hire("Alice", "Backend Engineer", Some(eng.id)).await;
+    let bob = co.hire("Bob", "QA Engineer", Some(eng.id)).await;
+    let sam = co.hire("Sam", "Account Executive", Some(sales.id)).await;
+    let minds = &co.core.minds;
+
+    // A repeat of what she already keeps is not stored twice.
+    a_near_identical_memory_is_not_stored_twice(minds, &alice).await;
+    // Short-term: at most 20; the overflow is archived to long-term with importance − 2.
+    short_term_overflows_into_long_term_and_expires(minds, &clock, &alice).await;
+    // Visibility: team → her department; public → everyone; private → nobody else.
+    team_and_public_memories_reach_only_whom_they_should(minds, (&alice, &bob, &sam)).await;
 
     // The boss deletes a memory.
     let id = minds.profile(alice.id).await.unwrap().memories[0].id;

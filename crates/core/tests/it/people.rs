@@ -9,7 +9,7 @@ use cubicle_core::approvals::{
 use cubicle_core::error::IpcError;
 use cubicle_core::events::DomainEvent;
 use cubicle_core::org::{DeleteDepartment, FireEmployee};
-use cubicle_core::people::{Approver, NewPerson, UpdatePerson};
+use cubicle_core::people::{Approver, NewPerson, PersonDto, UpdatePerson};
 use cubicle_core::tools::ToolCall;
 use cubicle_core::types::*;
 use serde_json::json;
@@ -37,33 +37,29 @@ async fn approver(co: &TestCompany, employee_id: i32) -> String {
         .to_owned()
 }
 
-#[tokio::test]
-async fn approvals_go_to_whoever_answers_nearest_and_else_to_the_boss() {
-    let mut co = TestCompany::new().await;
-    let product = co.dept("Product", None).await;
-    let mobile = co.dept("Mobile", Some(product.id)).await;
-    let eng = co.dept("Engineering", None).await;
-    let mia = co.hire("Mia", "iOS Engineer", Some(mobile.id)).await;
-    let zoe = co.hire("Zoe", "Android Engineer", Some(mobile.id)).await;
-    let bob = co.hire("Bob", "Backend Engineer", Some(eng.id)).await;
-    let ivy = co.hire("Ivy", "Designer", None).await;
-    co.drain_events();
-
+/// Lin answers for Product (in the company's language, under key steps, by default),
+/// Sam for Engineering (in Chinese, manual), Kai for Zoe by name; each invitation is an
+/// event.
+async fn invite_lin_sam_and_kai(
+    co: &mut TestCompany,
+    (product, eng): (i32, i32),
+    zoe: i32,
+) -> [PersonDto; 3] {
     let people = co.core.people.clone();
     let lin = people
-        .invite(invite("Lin", vec![product.id], vec![]))
+        .invite(invite("Lin", vec![product], vec![]))
         .await
         .unwrap();
     let sam = people
         .invite(NewPerson {
             approval_policy: Some(ApprovalPolicy::Manual),
             language: Some(Language::ZhCn),
-            ..invite("Sam", vec![eng.id], vec![])
+            ..invite("Sam", vec![eng], vec![])
         })
         .await
         .unwrap();
     let kai = people
-        .invite(invite("Kai", vec![], vec![zoe.id]))
+        .invite(invite("Kai", vec![], vec![zoe]))
         .await
         .unwrap();
     assert_eq!(
@@ -86,6 +82,45 @@ async fn approvals_go_to_whoever_answers_nearest_and_else_to_the_boss() {
             .map(|person_id| DomainEvent::PeopleChanged { person_id })
             .to_vec()
     );
+    [lin, sam, kai]
+}
+
+/// Sam gives Engineering up and takes Ivy by name; what was not given stays.
+async fn sam_gives_up_engineering_and_takes_ivy(co: &TestCompany, sam: i32, ivy: i32) {
+    let sam = co
+        .core
+        .people
+        .update(UpdatePerson {
+            id: sam,
+            departments: Some(vec![]),
+            employees: Some(vec![ivy]),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        (sam.departments.len(), sam.employees.clone()),
+        (0, vec![ivy])
+    );
+    assert_eq!(
+        sam.approval_policy,
+        ApprovalPolicy::Manual,
+        "what was not given stays"
+    );
+}
+
+#[tokio::test]
+async fn approvals_go_to_whoever_answers_nearest_and_else_to_the_boss() {
+    let mut co = TestCompany::new().await;
+    let product = co.dept("Product", None).await;
+    let mobile = co.dept("Mobile", Some(product.id)).await;
+    let eng = co.dept("Engineering", None).await;
+    let mia = co.hire("Mia", "iOS Engineer", Some(mobile.id)).await;
+    let zoe = co.hire("Zoe", "Android Engineer", Some(mobile.id)).await;
+    let bob = co.hire("Bob", "Backend Engineer", Some(eng.id)).await;
+    let ivy = co.hire("Ivy", "Designer", None).await;
+    co.drain_events();
+    let [lin, sam, _kai] = invite_lin_sam_and_kai(&mut co, (product.id, eng.id), zoe.id).await;
 
     assert_eq!(
         approver(&co, mia.id).await,
@@ -106,24 +141,8 @@ async fn approvals_go_to_whoever_answers_nearest_and_else_to_the_boss() {
     ));
 
     // Sam gives Engineering up and takes Ivy; Lin leaves: their share goes up the tree.
-    let sam = people
-        .update(UpdatePerson {
-            id: sam.id,
-            departments: Some(vec![]),
-            employees: Some(vec![ivy.id]),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    assert_eq!(
-        (sam.departments.len(), sam.employees.clone()),
-        (0, vec![ivy.id])
-    );
-    assert_eq!(
-        sam.approval_policy,
-        ApprovalPolicy::Manual,
-        "what was not given stays"
-    );
+    sam_gives_up_engineering_and_takes_ivy(&co, sam.id, ivy.id).await;
+    let people = &co.core.people;
     people.remove(lin.id).await.unwrap();
     assert_eq!(approver(&co, bob.id).await, boss);
     assert_eq!(approver(&co, ivy.id).await, "Sam");
@@ -169,21 +188,11 @@ async fn a_department_that_goes_takes_its_duties_with_it() {
     );
 }
 
-#[tokio::test]
-async fn a_bad_invitation_is_refused_with_a_clear_error_and_changes_nothing() {
-    let mut co = TestCompany::new().await;
-    let product = co.dept("Product", None).await;
-    let mia = co.hire("Mia", "iOS Engineer", Some(product.id)).await;
-    let people = co.core.people.clone();
-    people
-        .invite(invite("Lin", vec![product.id], vec![]))
-        .await
-        .unwrap();
-    let before = people.list().await.unwrap();
-    co.drain_events();
-    let boss = co.core.org.company().await.unwrap().unwrap().boss_name;
-
-    let cases: Vec<(NewPerson, ErrorCode, &str)> = vec![
+/// Invitations that must be refused, each with its error code and what its message
+/// says: a blank name, a name taken by a person, an employee or the boss (in any case),
+/// an unknown department or employee, an overlong role.
+fn bad_invitations(boss: &str) -> Vec<(NewPerson, ErrorCode, &'static str)> {
+    vec![
         (
             invite("  ", vec![], vec![]),
             ErrorCode::InvalidInput,
@@ -200,7 +209,7 @@ async fn a_bad_invitation_is_refused_with_a_clear_error_and_changes_nothing() {
             "an employee",
         ),
         (
-            invite(&boss, vec![], vec![]),
+            invite(boss, vec![], vec![]),
             ErrorCode::DuplicateName,
             "the boss",
         ),
@@ -222,8 +231,24 @@ async fn a_bad_invitation_is_refused_with_a_clear_error_and_changes_nothing() {
             ErrorCode::InvalidInput,
             "at most",
         ),
-    ];
-    for (input, code, says) in cases {
+    ]
+}
+
+#[tokio::test]
+async fn a_bad_invitation_is_refused_with_a_clear_error_and_changes_nothing() {
+    let mut co = TestCompany::new().await;
+    let product = co.dept("Product", None).await;
+    let mia = co.hire("Mia", "iOS Engineer", Some(product.id)).await;
+    let people = co.core.people.clone();
+    people
+        .invite(invite("Lin", vec![product.id], vec![]))
+        .await
+        .unwrap();
+    let before = people.list().await.unwrap();
+    co.drain_events();
+    let boss = co.core.org.company().await.unwrap().unwrap().boss_name;
+
+    for (input, code, says) in bad_invitations(&boss) {
         let err: IpcError = people.invite(input.clone()).await.unwrap_err().into();
         assert_eq!(err.code, code, "{input:?}: {err:?}");
         assert!(err.message.contains(says), "{input:?}: {}", err.message);
@@ -281,6 +306,107 @@ async fn decide_as(
         .await
 }
 
+/// Lin answers for Product under a manual policy, Sam for Engineering under key steps.
+async fn lin_manual_for_product_and_sam_for_engineering(
+    co: &TestCompany,
+    product: i32,
+    eng: i32,
+) -> (PersonDto, PersonDto) {
+    let people = &co.core.people;
+    let lin = people
+        .invite(NewPerson {
+            approval_policy: Some(ApprovalPolicy::Manual),
+            ..invite("Lin", vec![product], vec![])
+        })
+        .await
+        .unwrap();
+    let sam = people
+        .invite(invite("Sam", vec![eng], vec![]))
+        .await
+        .unwrap();
+    (lin, sam)
+}
+
+/// Lin's policy is manual: Mia's write in her own folder waits for her. Sam keeps key
+/// steps: Bob's write runs at once, his deletion waits for Sam. The two waiting ids.
+async fn mia_writes_and_bob_writes_and_deletes(co: &TestCompany, mia: i32, bob: i32) -> (i32, i32) {
+    // In their own folder: a plain write, not a key step.
+    let write = |who: i32| {
+        ToolCall::new(
+            "write_file",
+            json!({"path": format!("employees/{who}/draft.md"), "content": "draft"}),
+            "save the draft",
+        )
+    };
+    let mias = match co
+        .core
+        .approvals
+        .request(mia, write(mia), None, None)
+        .await
+        .unwrap()
+    {
+        CallOutcome::Waiting(id) => id,
+        other => panic!("Lin's manual policy holds Mia's write: {other:?}"),
+    };
+    let bob_writes = co
+        .core
+        .approvals
+        .request(bob, write(bob), None, None)
+        .await
+        .unwrap();
+    assert!(matches!(bob_writes, CallOutcome::Done(_)), "{bob_writes:?}");
+    let delete = ToolCall::new(
+        "delete_file",
+        json!({"path": format!("employees/{bob}/draft.md")}),
+        "tidy up",
+    );
+    let bobs = match co
+        .core
+        .approvals
+        .request(bob, delete, None, None)
+        .await
+        .unwrap()
+    {
+        CallOutcome::Waiting(id) => id,
+        other => panic!("a deletion waits under key steps: {other:?}"),
+    };
+    (mias, bobs)
+}
+
+/// Sam cannot decide Lin's approval `mias`, and nothing changes; Lin approves it: it
+/// runs, and the chain names her as the human who decided and Mia as who proposed it.
+async fn only_lin_of_the_two_decides_hers(
+    co: &TestCompany,
+    mias: i32,
+    (lin, lin_d, sam_d): (i32, Decider, Decider),
+) {
+    let approvals = &co.core.approvals;
+    let err = decide_as(co, mias, Decision::Approve, sam_d)
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("Lin's to decide"), "{err}");
+    assert_eq!(IpcError::from(err).code, ErrorCode::NotYourDecision);
+    let still = approvals.get(mias).await.unwrap();
+    assert_eq!(
+        (still.status, still.decided_by),
+        (ApprovalStatus::Waiting, None)
+    );
+
+    // Lin approves hers: it runs, and the chain names her as the human who decided.
+    let done = decide_as(co, mias, Decision::Approve, lin_d).await.unwrap();
+    assert_eq!(
+        (done.status, done.decided_by),
+        (ApprovalStatus::Approved, Some(lin))
+    );
+    assert!(
+        done.error.is_none() && done.executed_at.is_some(),
+        "{done:?}"
+    );
+    let decided = done.authorization_chain.last().unwrap();
+    assert_eq!(decided.who, "Lin");
+    assert_eq!(done.authorization_chain[0].who, "Mia", "who proposed it");
+}
+
 #[tokio::test]
 async fn an_approval_goes_to_the_person_responsible_under_their_policy_and_only_they_or_the_boss_decide()
  {
@@ -296,65 +422,15 @@ async fn an_approval_goes_to_the_person_responsible_under_their_policy_and_only_
             .await
             .unwrap();
     }
-    let people = co.core.people.clone();
-    let lin = people
-        .invite(NewPerson {
-            approval_policy: Some(ApprovalPolicy::Manual),
-            ..invite("Lin", vec![product.id], vec![])
-        })
-        .await
-        .unwrap();
-    let sam = people
-        .invite(invite("Sam", vec![eng.id], vec![]))
-        .await
-        .unwrap();
+    let (lin, sam) = lin_manual_for_product_and_sam_for_engineering(&co, product.id, eng.id).await;
     let (lin_d, sam_d) = (
         Decider::Person { person_id: lin.id },
         Decider::Person { person_id: sam.id },
     );
-    // In their own folder: a plain write, not a key step.
-    let write = |who: i32| {
-        ToolCall::new(
-            "write_file",
-            json!({"path": format!("employees/{who}/draft.md"), "content": "draft"}),
-            "save the draft",
-        )
-    };
 
     // Lin's policy is manual: Mia's write waits for her. Sam keeps key steps: Bob's
     // write runs at once, his deletion waits for Sam.
-    let mias = match co
-        .core
-        .approvals
-        .request(mia.id, write(mia.id), None, None)
-        .await
-        .unwrap()
-    {
-        CallOutcome::Waiting(id) => id,
-        other => panic!("Lin's manual policy holds Mia's write: {other:?}"),
-    };
-    let bob_writes = co
-        .core
-        .approvals
-        .request(bob.id, write(bob.id), None, None)
-        .await
-        .unwrap();
-    assert!(matches!(bob_writes, CallOutcome::Done(_)), "{bob_writes:?}");
-    let delete = ToolCall::new(
-        "delete_file",
-        json!({"path": format!("employees/{}/draft.md", bob.id)}),
-        "tidy up",
-    );
-    let bobs = match co
-        .core
-        .approvals
-        .request(bob.id, delete, None, None)
-        .await
-        .unwrap()
-    {
-        CallOutcome::Waiting(id) => id,
-        other => panic!("a deletion waits under key steps: {other:?}"),
-    };
+    let (mias, bobs) = mia_writes_and_bob_writes_and_deletes(&co, mia.id, bob.id).await;
     let ids = |list: Vec<ApprovalDto>| list.iter().map(|a| a.id).collect::<Vec<_>>();
     let approvals = &co.core.approvals;
     assert_eq!(ids(approvals.pending_for(lin_d).await.unwrap()), [mias]);
@@ -365,33 +441,8 @@ async fn an_approval_goes_to_the_person_responsible_under_their_policy_and_only_
     );
     assert_eq!(approvals.get(mias).await.unwrap().approver_id, Some(lin.id));
 
-    // Sam cannot decide Lin's, and nothing changes.
-    let err = decide_as(&co, mias, Decision::Approve, sam_d)
-        .await
-        .unwrap_err();
-    assert!(err.to_string().contains("Lin's to decide"), "{err}");
-    assert_eq!(IpcError::from(err).code, ErrorCode::NotYourDecision);
-    let still = approvals.get(mias).await.unwrap();
-    assert_eq!(
-        (still.status, still.decided_by),
-        (ApprovalStatus::Waiting, None)
-    );
-
-    // Lin approves hers: it runs, and the chain names her as the human who decided.
-    let done = decide_as(&co, mias, Decision::Approve, lin_d)
-        .await
-        .unwrap();
-    assert_eq!(
-        (done.status, done.decided_by),
-        (ApprovalStatus::Approved, Some(lin.id))
-    );
-    assert!(
-        done.error.is_none() && done.executed_at.is_some(),
-        "{done:?}"
-    );
-    let decided = done.authorization_chain.last().unwrap();
-    assert_eq!(decided.who, "Lin");
-    assert_eq!(done.authorization_chain[0].who, "Mia", "who proposed it");
+    // Sam cannot decide Lin's, and nothing changes; Lin can.
+    only_lin_of_the_two_decides_hers(&co, mias, (lin.id, lin_d, sam_d)).await;
 
     // The boss decides anything.
     let rejected = decide_as(&co, bobs, Decision::Reject, Decider::Boss)

@@ -1,7 +1,7 @@
 //! The secretary against a real company on a temp SQLite file (rule tier).
 
 use cubicle_core::org::{NewEmployee, UpdateCompany};
-use cubicle_core::secretary::actions::{ActionStatus, HireEdits, Proposal};
+use cubicle_core::secretary::actions::{ActionDto, ActionStatus, HireEdits, Proposal};
 use cubicle_core::types::*;
 
 use cubicle_core::gateway::Purpose;
@@ -26,6 +26,128 @@ async fn zh_company() -> TestCompany {
     co
 }
 
+/// "hire a frontend engineer named Bob into engineering": one proposed hire card with
+/// the title, department, the lead as manager, the archetype and skills the role
+/// implies — and nothing happens before the boss confirms.
+async fn the_secretary_proposes_bob_for_engineering(
+    co: &TestCompany,
+    eng: i32,
+    lead: i32,
+) -> ActionDto {
+    let turn = co
+        .core
+        .secretary
+        .say("hire a frontend engineer named Bob into engineering", false)
+        .await
+        .unwrap();
+    assert_eq!(turn.reply.actions.len(), 1, "{}", turn.reply.text);
+    let card = turn.reply.actions[0].clone();
+    assert_eq!(card.status, ActionStatus::Proposed);
+    match &card.proposal {
+        Proposal::Hire {
+            name,
+            title,
+            department_id,
+            manager_id,
+            archetype,
+            skills,
+            ..
+        } => {
+            assert_eq!(name, "Bob");
+            assert_eq!(title, "Frontend Engineer");
+            assert_eq!(*department_id, Some(eng));
+            assert_eq!(*manager_id, Some(lead), "reports to the department lead");
+            assert_eq!(*archetype, Archetype::UltraGrinder);
+            assert!(skills.iter().any(|x| x == "react"));
+        }
+        other => panic!("expected a hire, got {other:?}"),
+    }
+    // Nothing happens before the boss confirms.
+    assert_eq!(co.core.org.snapshot().await.unwrap().employees.len(), 1);
+    card
+}
+
+/// The boss confirms the card: Bob is hired into Engineering with the diff shown and an
+/// undo window; confirming twice does nothing more. Bob's id.
+async fn confirming_hires_bob_once(co: &TestCompany, card: i32, eng: i32) -> i32 {
+    let s = &co.core.secretary;
+    let applied = s.confirm(card, None).await.unwrap();
+    assert_eq!(applied.status, ActionStatus::Applied);
+    assert_eq!(
+        applied.diff.as_deref(),
+        Some("+1 Frontend Engineer (Bob) → Engineering, reports to Grace Hopper")
+    );
+    assert!(applied.undo_until.is_some());
+    let snap = co.core.org.snapshot().await.unwrap();
+    let bob = snap
+        .employees
+        .iter()
+        .find(|e| e.name == "Bob")
+        .expect("Bob hired");
+    assert_eq!(bob.department_id, Some(eng));
+
+    // Confirming twice does nothing more.
+    assert!(s.confirm(card, None).await.is_err());
+    assert_eq!(co.core.org.snapshot().await.unwrap().employees.len(), 2);
+    bob.id
+}
+
+/// Bob joined Engineering's group chat and introduced himself once, in words written by
+/// his model from a prompt carrying his agent card. The chat's id.
+async fn bob_introduces_himself_through_his_model(
+    co: &TestCompany,
+    eng: i32,
+    bob: i32,
+    model: &MockServer,
+) -> i32 {
+    let chat = co
+        .core
+        .chats
+        .find_department_chat(eng)
+        .await
+        .unwrap()
+        .expect("the department chat exists");
+    assert!(co.core.chats.members(chat.id).await.unwrap().contains(&bob));
+    let mut intro = Vec::new();
+    for _ in 0..300 {
+        intro = co.core.chats.messages(chat.id).await.unwrap();
+        if !intro.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(intro.len(), 1, "one self-introduction");
+    assert_eq!(intro[0].sender_employee_id, Some(bob));
+    assert_eq!(
+        intro[0].text,
+        "Hi everyone, I'm Bob — happy to make our screens feel fast and friendly!"
+    );
+    // The prompt carried Bob's agent card.
+    let asked = model.received_requests().await.unwrap();
+    let body = String::from_utf8_lossy(&asked[0].body).to_string();
+    assert!(
+        body.contains("You are Bob, Frontend Engineer") && body.contains("Engineering"),
+        "{body}"
+    );
+    chat.id
+}
+
+/// Undo removes the hire entirely: Bob, his introduction and his place in the chat.
+async fn undo_removes_bob_and_his_introduction(co: &TestCompany, card: i32, chat: i32, bob: i32) {
+    let undone = co.core.secretary.undo(card).await.unwrap();
+    assert_eq!(undone.status, ActionStatus::Undone);
+    let all = co.core.org.all_employees().await.unwrap();
+    assert!(
+        all.iter().all(|e| e.name != "Bob"),
+        "undo removes the hire entirely"
+    );
+    assert!(
+        co.core.chats.messages(chat).await.unwrap().is_empty(),
+        "and his introduction"
+    );
+    assert!(!co.core.chats.members(chat).await.unwrap().contains(&bob));
+}
+
 #[tokio::test]
 async fn boss_hires_a_frontend_engineer_through_the_secretary_and_can_undo_it() {
     // Employees think through a scripted OpenAI-compatible model for this story.
@@ -40,116 +162,15 @@ async fn boss_hires_a_frontend_engineer_through_the_secretary_and_can_undo_it() 
         .hire("Grace Hopper", "Backend Engineer", Some(eng.id))
         .await;
     co.make_lead(eng.id, lead.id).await;
-    let s = &co.core.secretary;
 
-    let turn = s
-        .say("hire a frontend engineer named Bob into engineering", false)
-        .await
-        .unwrap();
-    assert_eq!(turn.reply.actions.len(), 1, "{}", turn.reply.text);
-    let card = &turn.reply.actions[0];
-    assert_eq!(card.status, ActionStatus::Proposed);
-    match &card.proposal {
-        Proposal::Hire {
-            name,
-            title,
-            department_id,
-            manager_id,
-            archetype,
-            skills,
-            ..
-        } => {
-            assert_eq!(name, "Bob");
-            assert_eq!(title, "Frontend Engineer");
-            assert_eq!(*department_id, Some(eng.id));
-            assert_eq!(*manager_id, Some(lead.id), "reports to the department lead");
-            assert_eq!(*archetype, Archetype::UltraGrinder);
-            assert!(skills.iter().any(|x| x == "react"));
-        }
-        other => panic!("expected a hire, got {other:?}"),
-    }
-    // Nothing happens before the boss confirms.
-    assert_eq!(co.core.org.snapshot().await.unwrap().employees.len(), 1);
-
-    let applied = s.confirm(card.id, None).await.unwrap();
-    assert_eq!(applied.status, ActionStatus::Applied);
-    assert_eq!(
-        applied.diff.as_deref(),
-        Some("+1 Frontend Engineer (Bob) → Engineering, reports to Grace Hopper")
-    );
-    assert!(applied.undo_until.is_some());
-    let snap = co.core.org.snapshot().await.unwrap();
-    let bob = snap
-        .employees
-        .iter()
-        .find(|e| e.name == "Bob")
-        .expect("Bob hired");
-    assert_eq!(bob.department_id, Some(eng.id));
-
-    // Confirming twice does nothing more.
-    assert!(s.confirm(card.id, None).await.is_err());
-    assert_eq!(co.core.org.snapshot().await.unwrap().employees.len(), 2);
-
+    let card = the_secretary_proposes_bob_for_engineering(&co, eng.id, lead.id).await;
+    let bob = confirming_hires_bob_once(&co, card.id, eng.id).await;
     // Bob joined Engineering's group chat and introduced himself, written by his model.
-    let chat = co
-        .core
-        .chats
-        .find_department_chat(eng.id)
-        .await
-        .unwrap()
-        .expect("the department chat exists");
-    assert!(
-        co.core
-            .chats
-            .members(chat.id)
-            .await
-            .unwrap()
-            .contains(&bob.id)
-    );
-    let mut intro = Vec::new();
-    for _ in 0..300 {
-        intro = co.core.chats.messages(chat.id).await.unwrap();
-        if !intro.is_empty() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    assert_eq!(intro.len(), 1, "one self-introduction");
-    assert_eq!(intro[0].sender_employee_id, Some(bob.id));
-    assert_eq!(
-        intro[0].text,
-        "Hi everyone, I'm Bob — happy to make our screens feel fast and friendly!"
-    );
-    // The prompt carried Bob's agent card.
-    let asked = model.received_requests().await.unwrap();
-    let body = String::from_utf8_lossy(&asked[0].body).to_string();
-    assert!(
-        body.contains("You are Bob, Frontend Engineer") && body.contains("Engineering"),
-        "{body}"
-    );
-
-    let undone = s.undo(card.id).await.unwrap();
-    assert_eq!(undone.status, ActionStatus::Undone);
-    let all = co.core.org.all_employees().await.unwrap();
-    assert!(
-        all.iter().all(|e| e.name != "Bob"),
-        "undo removes the hire entirely"
-    );
-    assert!(
-        co.core.chats.messages(chat.id).await.unwrap().is_empty(),
-        "and his introduction"
-    );
-    assert!(
-        !co.core
-            .chats
-            .members(chat.id)
-            .await
-            .unwrap()
-            .contains(&bob.id)
-    );
+    let chat = bob_introduces_himself_through_his_model(&co, eng.id, bob, &model).await;
+    undo_removes_bob_and_his_introduction(&co, card.id, chat, bob).await;
 
     // The conversation is kept.
-    let history = s.history().await.unwrap();
+    let history = co.core.secretary.history().await.unwrap();
     assert_eq!(history.len(), 2);
     assert_eq!(history[1].actions[0].status, ActionStatus::Undone);
 }

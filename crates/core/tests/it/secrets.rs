@@ -25,26 +25,17 @@ fn a_key_round_trips_through_the_os_keychain() {
     store.delete(&id).unwrap();
 }
 
-/// A company's database from before key scopes kept its provider keys under the bare
-/// provider id. Opened now, it draws its scope and takes those keys under it, once; an
-/// imported company with a provider of the same id never takes them.
-#[tokio::test]
-async fn keys_from_before_scopes_move_under_their_company_once_and_never_into_an_import() {
-    use cubicle_core::bundle;
-    use cubicle_core::clock::SystemClock;
-    use cubicle_core::providers::{KeySource, SaveProvider};
-    use cubicle_core::secrets::{company_scope, provider_account};
+/// A provider whose key is where an older Cubicle left it: under the bare provider id,
+/// with no key scope in the database.
+async fn a_key_as_an_older_cubicle_left_it(
+    co: &crate::util::TestCompany,
+    store: &KeyringStore,
+) -> cubicle_core::providers::ProviderDto {
     use sea_orm::ConnectionTrait;
-
-    if !require_keyring() {
-        return;
-    }
-    let store = KeyringStore;
-    let co = crate::util::TestCompany::new().await;
     let p = co
         .core
         .providers
-        .save(SaveProvider {
+        .save(cubicle_core::providers::SaveProvider {
             id: None,
             name: format!("Legacy {}", std::process::id()),
             preset: "deepseek".into(),
@@ -64,6 +55,56 @@ async fn keys_from_before_scopes_move_under_their_company_once_and_never_into_an
         .execute_unprepared("UPDATE company SET secret_scope = NULL")
         .await
         .unwrap();
+    p
+}
+
+/// With an entry under the old naming left over, the company goes out as a bundle and
+/// into a fresh database: the imported provider of the same id has no key, and the old
+/// entry was not taken.
+async fn an_import_never_takes_the_old_entry(
+    co: &crate::util::TestCompany,
+    store: &KeyringStore,
+    provider: &str,
+) {
+    use cubicle_core::bundle;
+    store
+        .set(provider, &ApiKey::new("sk-left-over-0123456789"))
+        .unwrap();
+    let fresh = crate::bundle::empty_db(cubicle_core::clock::SystemClock::shared()).await;
+    bundle::import(
+        &fresh.core,
+        bundle::parse(&bundle::to_json(&bundle::export(&co.core).await.unwrap()).unwrap()).unwrap(),
+    )
+    .await
+    .unwrap();
+    let theirs = fresh.core.providers.list().await.unwrap();
+    let theirs = theirs.iter().find(|x| x.id == provider).unwrap();
+    assert!(!theirs.has_key, "{theirs:?}");
+    assert_eq!(
+        store
+            .get(provider)
+            .unwrap()
+            .map(|k| k.expose().to_owned())
+            .as_deref(),
+        Some("sk-left-over-0123456789"),
+        "the old entry was not taken"
+    );
+}
+
+/// A company's database from before key scopes kept its provider keys under the bare
+/// provider id. Opened now, it draws its scope and takes those keys under it, once; an
+/// imported company with a provider of the same id never takes them.
+#[tokio::test]
+async fn keys_from_before_scopes_move_under_their_company_once_and_never_into_an_import() {
+    use cubicle_core::providers::KeySource;
+    use cubicle_core::secrets::{company_scope, provider_account};
+
+    if !require_keyring() {
+        return;
+    }
+    let store = KeyringStore;
+    let co = crate::util::TestCompany::new().await;
+    let p = a_key_as_an_older_cubicle_left_it(&co, &store).await;
 
     let reopened = co.another_process().await;
     let scope = company_scope(&co.db().await).await.unwrap().unwrap();
@@ -84,28 +125,7 @@ async fn keys_from_before_scopes_move_under_their_company_once_and_never_into_an
 
     // An entry under the old naming, and a bundle with the same provider id: the imported
     // company draws its scope at import and never looks at the old entry.
-    store
-        .set(&p.id, &ApiKey::new("sk-left-over-0123456789"))
-        .unwrap();
-    let fresh = crate::bundle::empty_db(SystemClock::shared()).await;
-    bundle::import(
-        &fresh.core,
-        bundle::parse(&bundle::to_json(&bundle::export(&co.core).await.unwrap()).unwrap()).unwrap(),
-    )
-    .await
-    .unwrap();
-    let theirs = fresh.core.providers.list().await.unwrap();
-    let theirs = theirs.iter().find(|x| x.id == p.id).unwrap();
-    assert!(!theirs.has_key, "{theirs:?}");
-    assert_eq!(
-        store
-            .get(&p.id)
-            .unwrap()
-            .map(|k| k.expose().to_owned())
-            .as_deref(),
-        Some("sk-left-over-0123456789"),
-        "the old entry was not taken"
-    );
+    an_import_never_takes_the_old_entry(&co, &store, &p.id).await;
 
     store.delete(&p.id).unwrap();
     reopened.providers.delete(&p.id).await.unwrap();

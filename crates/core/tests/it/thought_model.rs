@@ -10,7 +10,7 @@ use cubicle_core::gateway::Purpose;
 use cubicle_core::org::{
     EmployeeDto, FireEmployee, NewDepartment, NewEmployee, SetEmployeeBackend, SetupCompany,
 };
-use cubicle_core::providers::{SaveProvider, SetBuiltinModel, SetRoute};
+use cubicle_core::providers::{ProviderDto, SaveProvider, SetBuiltinModel, SetRoute};
 use cubicle_core::providers::{ThoughtBackend, ThoughtModelKind};
 use cubicle_core::types::*;
 use cubicle_llm::model_file::DEFAULT_MODEL_FILE;
@@ -38,10 +38,10 @@ async fn hire(core: &AppCore, name: &str, department_id: i32) -> EmployeeDto {
         .unwrap()
 }
 
-#[tokio::test]
-async fn the_bundled_model_is_reported_until_a_provider_or_another_model_does_the_thinking() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
+/// A company database in `dir` whose built-in model's file comes from Settings, as in
+/// the desktop app, set to the shipped file.
+async fn open_with_the_shipped_model(dir: &Path) -> AppCore {
+    let url = format!("sqlite://{}?mode=rwc", dir.join("c.db").display());
     // No override: the built-in model's file comes from Settings, as in the desktop app.
     let core = AppCore::open_with(
         &url,
@@ -56,26 +56,19 @@ async fn the_bundled_model_is_reported_until_a_provider_or_another_model_does_th
     )
     .await
     .unwrap();
-    let p = &core.providers;
     // The shipped file, wherever it lives (the environment may point the default elsewhere).
-    let shipped = gguf(dir.path(), DEFAULT_MODEL_FILE);
-    p.set_builtin_model(SetBuiltinModel {
-        path: Some(shipped),
-    })
-    .await
-    .unwrap();
+    let shipped = gguf(dir, DEFAULT_MODEL_FILE);
+    core.providers
+        .set_builtin_model(SetBuiltinModel {
+            path: Some(shipped),
+        })
+        .await
+        .unwrap();
+    core
+}
 
-    // Before the company exists: the bundled model, nobody yet.
-    let before = p.thought_model().await.unwrap();
-    let bundled = ThoughtBackend {
-        provider_id: "builtin".into(),
-        model: "SmolLM2-135M-Instruct".into(),
-        kind: ThoughtModelKind::Bundled,
-    };
-    assert_eq!(before.company, bundled);
-    assert_eq!(before.bundled_model, "SmolLM2-135M-Instruct");
-    assert!(before.bundled_employee_ids.is_empty());
-
+/// Acme, in Chinese, with an Eng department. The department's id.
+async fn set_up_acme_with_eng(core: &AppCore) -> i32 {
     core.org
         .setup_company(SetupCompany {
             name: "Acme".into(),
@@ -85,31 +78,20 @@ async fn the_bundled_model_is_reported_until_a_provider_or_another_model_does_th
         })
         .await
         .unwrap();
-    let dept = core
-        .org
+    core.org
         .create_department(NewDepartment {
             name: "Eng".into(),
             parent_id: None,
             mission: None,
         })
         .await
-        .unwrap();
-    let alice = hire(&core, "Alice", dept.id).await;
-    let bob = hire(&core, "Bob", dept.id).await;
-    let carol = hire(&core, "Carol", dept.id).await;
-    let now = p.thought_model().await.unwrap();
-    assert_eq!(now.company, bundled);
-    assert_eq!(now.bundled_employee_ids, vec![alice.id, bob.id, carol.id]);
+        .unwrap()
+        .id
+}
 
-    // A fired employee thinks no more.
-    core.org
-        .fire(FireEmployee {
-            employee_id: carol.id,
-        })
-        .await
-        .unwrap();
-    let server = MockServer::start().await;
-    let vllm = p
+/// A local vLLM provider serving qwen2.5-7b from `server`.
+async fn a_local_vllm(core: &AppCore, server: &MockServer) -> ProviderDto {
+    core.providers
         .save(SaveProvider {
             id: None,
             name: "Local vLLM".into(),
@@ -120,20 +102,13 @@ async fn the_bundled_model_is_reported_until_a_provider_or_another_model_does_th
             enabled: true,
         })
         .await
-        .unwrap();
-    // Bob gets a provider of his own: only Alice is left on the bundled model.
-    core.set_employee_backend(SetEmployeeBackend {
-        employee_id: bob.id,
-        provider: Some(vllm.id.clone()),
-        model: Some("qwen2.5-7b".into()),
-    })
-    .await
-    .unwrap();
-    let now = p.thought_model().await.unwrap();
-    assert_eq!(now.company.kind, ThoughtModelKind::Bundled);
-    assert_eq!(now.bundled_employee_ids, vec![alice.id]);
+        .unwrap()
+}
 
-    // Thoughts routed to the provider: the company no longer thinks with the bundled model.
+/// Thoughts routed to `vllm`: the company no longer thinks with the bundled model, and
+/// nobody is left on it; other purposes on the built-in model do not count.
+async fn thoughts_routed_to_the_provider(core: &AppCore, vllm: &ProviderDto) {
+    let p = &core.providers;
     p.set_route(SetRoute {
         purpose: Purpose::Thought,
         provider_id: vllm.id.clone(),
@@ -157,8 +132,12 @@ async fn the_bundled_model_is_reported_until_a_provider_or_another_model_does_th
         p.route_for(Purpose::Intent).await.unwrap().provider_id,
         "builtin"
     );
+}
 
-    // Back on the built-in runtime, but with a better GGUF the boss chose: not the bundled model.
+/// Thoughts back on the built-in runtime, but with a better GGUF the boss chose: a
+/// local file, not the bundled model.
+async fn a_better_gguf_on_the_built_in_runtime(core: &AppCore, dir: &Path) {
+    let p = &core.providers;
     p.set_route(SetRoute {
         purpose: Purpose::Thought,
         provider_id: "builtin".into(),
@@ -166,7 +145,7 @@ async fn the_bundled_model_is_reported_until_a_provider_or_another_model_does_th
     })
     .await
     .unwrap();
-    let better = gguf(dir.path(), "qwen2.5-1.5b-instruct.Q4_K_M.gguf");
+    let better = gguf(dir, "qwen2.5-1.5b-instruct.Q4_K_M.gguf");
     p.set_builtin_model(SetBuiltinModel { path: Some(better) })
         .await
         .unwrap();
@@ -180,4 +159,56 @@ async fn the_bundled_model_is_reported_until_a_provider_or_another_model_does_th
         }
     );
     assert!(now.bundled_employee_ids.is_empty());
+}
+
+#[tokio::test]
+async fn the_bundled_model_is_reported_until_a_provider_or_another_model_does_the_thinking() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_with_the_shipped_model(dir.path()).await;
+    let p = &core.providers;
+
+    // Before the company exists: the bundled model, nobody yet.
+    let before = p.thought_model().await.unwrap();
+    let bundled = ThoughtBackend {
+        provider_id: "builtin".into(),
+        model: "SmolLM2-135M-Instruct".into(),
+        kind: ThoughtModelKind::Bundled,
+    };
+    assert_eq!(before.company, bundled);
+    assert_eq!(before.bundled_model, "SmolLM2-135M-Instruct");
+    assert!(before.bundled_employee_ids.is_empty());
+
+    let dept = set_up_acme_with_eng(&core).await;
+    let alice = hire(&core, "Alice", dept).await;
+    let bob = hire(&core, "Bob", dept).await;
+    let carol = hire(&core, "Carol", dept).await;
+    let now = p.thought_model().await.unwrap();
+    assert_eq!(now.company, bundled);
+    assert_eq!(now.bundled_employee_ids, vec![alice.id, bob.id, carol.id]);
+
+    // A fired employee thinks no more.
+    core.org
+        .fire(FireEmployee {
+            employee_id: carol.id,
+        })
+        .await
+        .unwrap();
+    let server = MockServer::start().await;
+    let vllm = a_local_vllm(&core, &server).await;
+    // Bob gets a provider of his own: only Alice is left on the bundled model.
+    core.set_employee_backend(SetEmployeeBackend {
+        employee_id: bob.id,
+        provider: Some(vllm.id.clone()),
+        model: Some("qwen2.5-7b".into()),
+    })
+    .await
+    .unwrap();
+    let now = p.thought_model().await.unwrap();
+    assert_eq!(now.company.kind, ThoughtModelKind::Bundled);
+    assert_eq!(now.bundled_employee_ids, vec![alice.id]);
+
+    // Thoughts routed to the provider: the company no longer thinks with the bundled model.
+    thoughts_routed_to_the_provider(&core, &vllm).await;
+    // Back on the built-in runtime, but with a better GGUF the boss chose: not the bundled model.
+    a_better_gguf_on_the_built_in_runtime(&core, dir.path()).await;
 }

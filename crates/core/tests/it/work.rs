@@ -3,7 +3,8 @@
 //! a manual clock.
 
 use chrono::{DateTime, TimeDelta, Utc};
-use cubicle_core::chat::PostMessage;
+use cubicle_core::AppCore;
+use cubicle_core::chat::{ChatMessageDto, PostMessage};
 use cubicle_core::clock::{Clock as _, ManualClock};
 use cubicle_core::engine::{Engine, EngineConfig};
 use cubicle_core::mailbox::{MailFilter, MailKind};
@@ -192,35 +193,32 @@ fn hire(name: &str, title: &str, dept: i32) -> NewEmployee {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn seed_000_rest_vs_graphql_is_researched_resolved_and_reported_under_one_trace() {
-    let stage = Stage::new(seed_000).await;
-    let (alice, bob, charlie, group) = engineering(&stage).await;
-    let core = &stage.co.core;
-    let boss_chat = core.chats.boss_chat(alice).await.unwrap();
-    let asked = stage
-        .boss_says(
-            boss_chat.id,
-            "Alice, could you research REST vs GraphQL for our new API and tell me what you recommend?",
-        )
-        .await;
-    let trace = asked
-        .trace_id
-        .clone()
-        .expect("a boss message starts a trace");
-    stage.run_for(TimeDelta::minutes(30)).await;
-
-    // The task: Alice made it herself, under the boss's instruction, and resolved it.
+/// The task: Alice made it herself, under the boss's instruction `trace`, and resolved
+/// it with Charlie's numbers.
+async fn alice_made_the_task_herself_and_resolved_it(
+    core: &AppCore,
+    alice: i32,
+    trace: &str,
+) -> cubicle_core::work::TaskDto {
     let tasks = core.work.all().await.unwrap();
     assert_eq!(tasks.len(), 1, "{tasks:?}");
-    let task = &tasks[0];
+    let task = tasks[0].clone();
     assert_eq!(task.owner_id, alice);
     assert_eq!(task.created_by, "self");
     assert_eq!(task.status, cubicle_core::work::TaskStatus::Resolved);
-    assert_eq!(task.trace_id.as_deref(), Some(trace.as_str()));
+    assert_eq!(task.trace_id.as_deref(), Some(trace));
     assert!(task.result.as_deref().unwrap().contains("p99 80 ms"));
+    task
+}
 
-    // The questions and answers, where each was asked.
+/// The questions and answers, where each was asked: Alice asks Bob in the project
+/// group and he answers there; she opens a private chat with Charlie, who answers with
+/// numbers. The group's and the private chat's messages.
+async fn questions_and_answers_where_each_was_asked(
+    core: &AppCore,
+    (alice, bob, charlie): (i32, i32, i32),
+    group: i32,
+) -> (Vec<ChatMessageDto>, Vec<ChatMessageDto>) {
     let in_group = core.chats.messages(group).await.unwrap();
     let question = in_group
         .iter()
@@ -246,19 +244,23 @@ async fn seed_000_rest_vs_graphql_is_researched_resolved_and_reported_under_one_
             .iter()
             .any(|m| m.sender_employee_id == Some(alice) && m.text.contains("performance data"))
     );
-    let numbers = private
-        .iter()
-        .find(|m| m.sender_employee_id == Some(charlie))
-        .expect("Charlie answers with numbers");
-    assert!(numbers.text.contains("p99"));
+    (in_group, private)
+}
 
-    // The report, in Alice's voice, in the boss chat — and its copy in the mailbox.
-    let said = core.chats.messages(boss_chat.id).await.unwrap();
+/// The report, in Alice's voice, in the boss chat after Charlie's numbers — and its
+/// copy in the mailbox, for her task. The boss chat's messages.
+async fn the_report_is_in_the_boss_chat_and_the_mailbox(
+    core: &AppCore,
+    boss_chat: i32,
+    (alice, task): (i32, i32),
+    numbers: i32,
+) -> Vec<ChatMessageDto> {
+    let said = core.chats.messages(boss_chat).await.unwrap();
     let report = said
         .iter()
         .find(|m| m.sender_employee_id == Some(alice) && m.text.contains("my recommendation"))
         .expect("Alice reports in the boss chat");
-    assert!(report.id > numbers.id);
+    assert!(report.id > numbers);
     let mail = core.mailbox.list(MailFilter::default()).await.unwrap();
     let copy = mail
         .items
@@ -267,16 +269,16 @@ async fn seed_000_rest_vs_graphql_is_researched_resolved_and_reported_under_one_
         .expect("a report in the mailbox");
     assert_eq!(copy.body, report.text);
     assert_eq!(copy.employee_id, Some(alice));
-    assert_eq!(copy.task_id, Some(task.id));
+    assert_eq!(copy.task_id, Some(task));
+    said
+}
 
-    // One trace across all of it: every employee message, every thought, every model
-    // call and the mail carry the boss's instruction's id.
-    for m in in_group.iter().chain(&private).chain(&said) {
-        if m.sender_kind == "employee" {
-            assert_eq!(m.trace_id.as_deref(), Some(trace.as_str()), "{}", m.text);
-        }
-    }
-    let story = core.traces.view(&trace).await.unwrap().expect("the trace");
+/// The trace tells the story: it starts with the instruction, has every kind of step,
+/// every model call of the story with its tokens, the messages in the order they were
+/// said, and is the most recent trace.
+async fn the_trace_tells_the_story_in_order(stage: &Stage, trace: &str) {
+    let core = &stage.co.core;
+    let story = core.traces.view(trace).await.unwrap().expect("the trace");
     assert!(story.summary.instruction.contains("REST vs GraphQL"));
     let kinds: Vec<TraceEventKind> = story.events.iter().map(|e| e.kind).collect();
     assert_eq!(kinds[0], TraceEventKind::Instruction);
@@ -310,6 +312,52 @@ async fn seed_000_rest_vs_graphql_is_researched_resolved_and_reported_under_one_
     assert!(pos("p99 80 ms, GraphQL") < pos("my recommendation"));
     let recent = core.traces.recent(10).await.unwrap();
     assert_eq!(recent[0].id, trace);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seed_000_rest_vs_graphql_is_researched_resolved_and_reported_under_one_trace() {
+    let stage = Stage::new(seed_000).await;
+    let (alice, bob, charlie, group) = engineering(&stage).await;
+    let core = &stage.co.core;
+    let boss_chat = core.chats.boss_chat(alice).await.unwrap();
+    let asked = stage
+        .boss_says(
+            boss_chat.id,
+            "Alice, could you research REST vs GraphQL for our new API and tell me what you recommend?",
+        )
+        .await;
+    let trace = asked
+        .trace_id
+        .clone()
+        .expect("a boss message starts a trace");
+    stage.run_for(TimeDelta::minutes(30)).await;
+
+    let task = alice_made_the_task_herself_and_resolved_it(core, alice, &trace).await;
+    let (in_group, private) =
+        questions_and_answers_where_each_was_asked(core, (alice, bob, charlie), group).await;
+    let numbers = private
+        .iter()
+        .find(|m| m.sender_employee_id == Some(charlie))
+        .expect("Charlie answers with numbers");
+    assert!(numbers.text.contains("p99"));
+
+    // The report, in Alice's voice, in the boss chat — and its copy in the mailbox.
+    let said = the_report_is_in_the_boss_chat_and_the_mailbox(
+        core,
+        boss_chat.id,
+        (alice, task.id),
+        numbers.id,
+    )
+    .await;
+
+    // One trace across all of it: every employee message, every thought, every model
+    // call and the mail carry the boss's instruction's id.
+    for m in in_group.iter().chain(&private).chain(&said) {
+        if m.sender_kind == "employee" {
+            assert_eq!(m.trace_id.as_deref(), Some(trace.as_str()), "{}", m.text);
+        }
+    }
+    the_trace_tells_the_story_in_order(&stage, &trace).await;
 }
 
 /// Two people who always have one more thing to say to each other (each line new, so
@@ -562,20 +610,11 @@ fn watcher(s: &Seen) -> Value {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn ongoing_and_conditional_tasks_never_escalate_and_report_where_they_were_asked_to() {
-    let stage = Stage::new(watcher).await;
-    let (alice, bob, _charlie, _group) = engineering(&stage).await;
+/// Alice made one ongoing and one conditional task of the boss's words; 45 minutes on,
+/// neither is overdue, no escalation reached the boss, and such work did not wake her
+/// on every poll (only one-shot tasks do).
+async fn alice_keeps_an_ongoing_and_a_conditional_task_without_escalation(stage: &Stage) {
     let core = &stage.co.core;
-    let boss_chat = core.chats.boss_chat(alice).await.unwrap();
-    stage
-        .boss_says(
-            boss_chat.id,
-            "Alice, keep an eye on the nightly build and tell Bob once it passes.",
-        )
-        .await;
-    stage.run_for(TimeDelta::minutes(45)).await;
-
     let tasks = core.work.all().await.unwrap();
     assert_eq!(tasks.len(), 2, "{tasks:?}");
     let ongoing = tasks
@@ -612,33 +651,34 @@ async fn ongoing_and_conditional_tasks_never_escalate_and_report_where_they_were
         "{} thoughts in 45 minutes over ongoing work",
         hers(&stage.book)
     );
+}
 
-    stage
-        .boss_says(boss_chat.id, "Alice, the nightly build passed.")
-        .await;
-    stage.run_for(TimeDelta::minutes(10)).await;
-    // When she thinks again, her prompt says what kind of work each task is, without
-    // urgency.
-    {
-        let prompts = stage.book.prompts.lock().unwrap();
-        let asked = prompts
-            .iter()
-            .find(|p| p.name == "Alice" && p.new_from("Ada", "passed"))
-            .expect("Alice thought about the news");
-        assert!(
-            asked.prompt.contains("[ongoing] Watch the nightly build"),
-            "{}",
-            asked.prompt
-        );
-        assert!(
-            asked
-                .prompt
-                .contains("[when: the nightly build passes] Tell Bob the build is green"),
-            "{}",
-            asked.prompt
-        );
-        assert!(!asked.prompt.contains("overdue") && !asked.prompt.contains("critical"));
-    }
+/// When she thinks about the news, her prompt says what kind of work each task is,
+/// without urgency.
+fn her_prompt_shows_each_kind_of_work_without_urgency(stage: &Stage) {
+    let prompts = stage.book.prompts.lock().unwrap();
+    let asked = prompts
+        .iter()
+        .find(|p| p.name == "Alice" && p.new_from("Ada", "passed"))
+        .expect("Alice thought about the news");
+    assert!(
+        asked.prompt.contains("[ongoing] Watch the nightly build"),
+        "{}",
+        asked.prompt
+    );
+    assert!(
+        asked
+            .prompt
+            .contains("[when: the nightly build passes] Tell Bob the build is green"),
+        "{}",
+        asked.prompt
+    );
+    assert!(!asked.prompt.contains("overdue") && !asked.prompt.contains("critical"));
+}
+
+/// The conditional task's report went where it was asked to: a DM with Bob where Alice
+/// tells him, and the mailbox copy points at that DM.
+async fn bob_is_told_in_a_dm_and_the_report_points_there(core: &AppCore, alice: i32, bob: i32) {
     let dm = core
         .chats
         .list()
@@ -655,6 +695,31 @@ async fn ongoing_and_conditional_tasks_never_escalate_and_report_where_they_were
     let report = mail.iter().find(|m| m.kind == MailKind::Report).unwrap();
     assert_eq!(report.chat_id, Some(dm.id));
     assert_eq!(report.title, "Done: Tell Bob the build is green");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ongoing_and_conditional_tasks_never_escalate_and_report_where_they_were_asked_to() {
+    let stage = Stage::new(watcher).await;
+    let (alice, bob, _charlie, _group) = engineering(&stage).await;
+    let core = &stage.co.core;
+    let boss_chat = core.chats.boss_chat(alice).await.unwrap();
+    stage
+        .boss_says(
+            boss_chat.id,
+            "Alice, keep an eye on the nightly build and tell Bob once it passes.",
+        )
+        .await;
+    stage.run_for(TimeDelta::minutes(45)).await;
+    alice_keeps_an_ongoing_and_a_conditional_task_without_escalation(&stage).await;
+
+    stage
+        .boss_says(boss_chat.id, "Alice, the nightly build passed.")
+        .await;
+    stage.run_for(TimeDelta::minutes(10)).await;
+    // When she thinks again, her prompt says what kind of work each task is, without
+    // urgency.
+    her_prompt_shows_each_kind_of_work_without_urgency(&stage);
+    bob_is_told_in_a_dm_and_the_report_points_there(core, alice, bob).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -32,64 +32,62 @@ async fn executed(c: &TestCompany, id: i32) -> cubicle_core::approvals::Approval
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-pub(super) async fn an_approval_decided_on_an_attached_desktop_runs_once_on_the_server() {
+/// A webhook receiver on 127.0.0.1 that answers every post with 200.
+async fn webhook_receiver() -> MockServer {
     let server = MockServer::start().await;
     Mock::given(method("POST"))
         .and(path("/hook"))
         .respond_with(ResponseTemplate::new(200).set_body_string("ok"))
         .mount(&server)
         .await;
-    let c = company().await;
-    c.allow_webhooks_to(&server.uri()).await;
-    let ops = staff(&c, "Olga", &["post_webhook"]).await;
-    let first = waiting(
-        ask(
-            &c,
-            &ops,
-            "post_webhook",
-            hook(&server, "Release 1.2 is out"),
-        )
-        .await,
-    );
+    server
+}
 
-    // The boss approves on two desktops at once, while no engine runs.
-    let desktops = [c.attached_desktop().await, c.attached_desktop().await];
+/// The boss approves `id` on two desktops at once, while no engine runs: both see it
+/// approved, nothing runs on a desktop, and Olga no longer waits.
+async fn two_desktops_approve_at_once_and_nothing_runs(
+    c: &TestCompany,
+    desktops: &[cubicle_core::AppCore; 2],
+    ops: &EmployeeDto,
+    server: &MockServer,
+    id: i32,
+) {
     let (a, b) = tokio::join!(
         desktops[0].approvals.decide_shown(
-            first,
+            id,
             Decision::Approve,
             DecidedVia::Ui,
             Some("ship it".into())
         ),
-        desktops[1].approvals.decide_shown(
-            first,
-            Decision::Approve,
-            DecidedVia::Notification,
-            None
-        ),
+        desktops[1]
+            .approvals
+            .decide_shown(id, Decision::Approve, DecidedVia::Notification, None),
     );
     for decided in [a.unwrap(), b.unwrap()] {
         assert_eq!(decided.status, ApprovalStatus::Approved);
         assert!(decided.executed_at.is_none() && decided.error.is_none());
     }
-    assert_eq!(posts(&server).await, 0, "nothing runs on a desktop");
+    assert_eq!(posts(server).await, 0, "nothing runs on a desktop");
     assert_eq!(
-        status_of(&c, ops.id).await,
+        status_of(c, ops.id).await,
         EmployeeStatus::Idle,
         "decided, so Olga no longer waits"
     );
     assert!(desktops[0].approvals.run_queued().await.unwrap().is_empty());
-    assert_eq!(posts(&server).await, 0);
+    assert_eq!(posts(server).await, 0);
+}
 
-    // The server's engine starts: a queued action never began, so it is run, not
-    // flagged as interrupted.
-    let engine = Engine::new(&c.core, EngineConfig::default());
-    let stop = tokio_util::sync::CancellationToken::new();
-    let running = engine.spawn(stop.clone());
-    let ran = executed(&c, first).await;
+/// The server's engine runs the queued approval `id` once, as never begun (not
+/// interrupted), with one desktop's decision and note standing.
+async fn the_server_engine_runs_it_once(
+    c: &TestCompany,
+    engine: &Engine,
+    server: &MockServer,
+    id: i32,
+) {
+    let ran = executed(c, id).await;
     assert_eq!(engine.stats().interrupted, 0);
-    assert_eq!(posts(&server).await, 1);
+    assert_eq!(posts(server).await, 1);
     assert_eq!(ran.result, Some(json!({"status": 200})));
     assert!(ran.error.is_none());
     // One desktop's decision stands, with its note.
@@ -100,27 +98,19 @@ pub(super) async fn an_approval_decided_on_an_attached_desktop_runs_once_on_the_
         ),
         "{ran:?}"
     );
+}
 
-    // While the engine runs: the next approval decided on a desktop is picked up by its
-    // periodic look at the database, while another engine keeps trying to run it too.
-    let second = waiting(
-        ask(
-            &c,
-            &ops,
-            "post_webhook",
-            hook(&server, "Release 1.3 is out"),
-        )
-        .await,
-    );
-    let rejected = waiting(
-        ask(
-            &c,
-            &ops,
-            "post_webhook",
-            hook(&server, "Ship it unreviewed"),
-        )
-        .await,
-    );
+/// Olga asks for two more posts; one desktop approves the first, the other rejects the
+/// second, and another engine keeps running the queue until the approved one has run.
+/// The (approved, rejected) ids.
+async fn desktops_approve_one_and_reject_one_while_engines_run(
+    c: &TestCompany,
+    desktops: &[cubicle_core::AppCore; 2],
+    ops: &EmployeeDto,
+    server: &MockServer,
+) -> (i32, i32) {
+    let second = waiting(ask(c, ops, "post_webhook", hook(server, "Release 1.3 is out")).await);
+    let rejected = waiting(ask(c, ops, "post_webhook", hook(server, "Ship it unreviewed")).await);
     desktops[1]
         .approvals
         .decide_shown(second, Decision::Approve, DecidedVia::Ui, None)
@@ -151,18 +141,16 @@ pub(super) async fn an_approval_decided_on_an_attached_desktop_runs_once_on_the_
         other_engine.approvals.run_queued().await.unwrap();
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
-    // Long enough for the engine's next look.
-    tokio::time::sleep(engine_resync() + std::time::Duration::from_millis(500)).await;
-    stop.cancel();
-    running.await.unwrap();
-    assert_eq!(posts(&server).await, 2, "each approved action posted once");
-    let ran = c.core.approvals.get(second).await.unwrap();
-    assert!(ran.executed_at.is_some(), "{ran:?}");
-    let no = c.core.approvals.get(rejected).await.unwrap();
-    assert_eq!(no.status, ApprovalStatus::Rejected);
-    assert!(no.executed_at.is_none());
+    (second, rejected)
+}
 
-    // Olga hears how each went, in her chat with the boss.
+/// Olga hears in her chat with the boss that both approved posts were done; nothing is
+/// left to run, by anyone.
+async fn olga_hears_both_were_done_and_nothing_is_left(
+    c: &TestCompany,
+    ops: &EmployeeDto,
+    server: &MockServer,
+) {
     let chat = c.core.chats.boss_chat(ops.id).await.unwrap();
     let notes: Vec<String> = c
         .core
@@ -183,6 +171,52 @@ pub(super) async fn an_approval_decided_on_an_attached_desktop_runs_once_on_the_
     );
     // Nothing is left to run, by anyone.
     assert!(c.core.approvals.run_queued().await.unwrap().is_empty());
-    assert_eq!(runs_of(&c, &ops).await, 2);
-    assert_eq!(posts(&server).await, 2);
+    assert_eq!(runs_of(c, ops).await, 2);
+    assert_eq!(posts(server).await, 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn an_approval_decided_on_an_attached_desktop_runs_once_on_the_server() {
+    let server = webhook_receiver().await;
+    let c = company().await;
+    c.allow_webhooks_to(&server.uri()).await;
+    let ops = staff(&c, "Olga", &["post_webhook"]).await;
+    let first = waiting(
+        ask(
+            &c,
+            &ops,
+            "post_webhook",
+            hook(&server, "Release 1.2 is out"),
+        )
+        .await,
+    );
+
+    // The boss approves on two desktops at once, while no engine runs.
+    let desktops = [c.attached_desktop().await, c.attached_desktop().await];
+    two_desktops_approve_at_once_and_nothing_runs(&c, &desktops, &ops, &server, first).await;
+
+    // The server's engine starts: a queued action never began, so it is run, not
+    // flagged as interrupted.
+    let engine = Engine::new(&c.core, EngineConfig::default());
+    let stop = tokio_util::sync::CancellationToken::new();
+    let running = engine.spawn(stop.clone());
+    the_server_engine_runs_it_once(&c, &engine, &server, first).await;
+
+    // While the engine runs: the next approval decided on a desktop is picked up by its
+    // periodic look at the database, while another engine keeps trying to run it too.
+    let (second, rejected) =
+        desktops_approve_one_and_reject_one_while_engines_run(&c, &desktops, &ops, &server).await;
+    // Long enough for the engine's next look.
+    tokio::time::sleep(engine_resync() + std::time::Duration::from_millis(500)).await;
+    stop.cancel();
+    running.await.unwrap();
+    assert_eq!(posts(&server).await, 2, "each approved action posted once");
+    let ran = c.core.approvals.get(second).await.unwrap();
+    assert!(ran.executed_at.is_some(), "{ran:?}");
+    let no = c.core.approvals.get(rejected).await.unwrap();
+    assert_eq!(no.status, ApprovalStatus::Rejected);
+    assert!(no.executed_at.is_none());
+
+    // Olga hears how each went, in her chat with the boss.
+    olga_hears_both_were_done_and_nothing_is_left(&c, &ops, &server).await;
 }

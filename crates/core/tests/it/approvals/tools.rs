@@ -104,6 +104,82 @@ async fn run_shell_is_killed_at_its_time_limit() {
     assert!(!workspace(&c).join("late.txt").exists());
 }
 
+/// `who` remembers `text` long-term in `dept` with `visibility`.
+async fn remember(
+    c: &TestCompany,
+    who: &EmployeeDto,
+    dept: i32,
+    text: &str,
+    visibility: Visibility,
+) {
+    c.core
+        .minds
+        .remember(
+            who.id,
+            Some(dept),
+            NewMemory {
+                kind: MemoryKind::LongTerm,
+                content: text.to_owned(),
+                importance: Some(5),
+                ttl_hours: None,
+                visibility,
+                requirement_id: None,
+                source_chat_id: None,
+            },
+        )
+        .await
+        .unwrap();
+}
+
+/// Bob (Engineering) and Carol (Operations) each remember a private or team note and a
+/// team or public one about deploys; Alice (Engineering) a private one of her own.
+async fn deploy_notes_of_every_visibility(
+    c: &TestCompany,
+    (alice, bob, carol): (&EmployeeDto, &EmployeeDto, &EmployeeDto),
+    (eng, ops): (i32, i32),
+) {
+    remember(
+        c,
+        bob,
+        eng,
+        "the deploy key rotates on fridays",
+        Visibility::Private,
+    )
+    .await;
+    remember(
+        c,
+        bob,
+        eng,
+        "the deploy pipeline runs on staging first",
+        Visibility::Team,
+    )
+    .await;
+    remember(
+        c,
+        carol,
+        ops,
+        "the deploy window for ops is sunday",
+        Visibility::Team,
+    )
+    .await;
+    remember(
+        c,
+        carol,
+        ops,
+        "the deploy freeze starts in december",
+        Visibility::Public,
+    )
+    .await;
+    remember(
+        c,
+        alice,
+        eng,
+        "my own deploy checklist lives in notes",
+        Visibility::Private,
+    )
+    .await;
+}
+
 #[tokio::test]
 async fn read_memory_only_returns_what_the_employee_may_see() {
     let c = company().await;
@@ -117,64 +193,7 @@ async fn read_memory_only_returns_what_the_employee_may_see() {
         .set_tool_whitelist(alice.id, vec!["read_memory".into()])
         .await
         .unwrap();
-    let remember = |who: &EmployeeDto, dept: i32, text: &str, visibility| {
-        let minds = c.core.minds.clone();
-        let id = who.id;
-        let text = text.to_owned();
-        async move {
-            minds
-                .remember(
-                    id,
-                    Some(dept),
-                    NewMemory {
-                        kind: MemoryKind::LongTerm,
-                        content: text,
-                        importance: Some(5),
-                        ttl_hours: None,
-                        visibility,
-                        requirement_id: None,
-                        source_chat_id: None,
-                    },
-                )
-                .await
-                .unwrap()
-        }
-    };
-    remember(
-        &bob,
-        eng.id,
-        "the deploy key rotates on fridays",
-        Visibility::Private,
-    )
-    .await;
-    remember(
-        &bob,
-        eng.id,
-        "the deploy pipeline runs on staging first",
-        Visibility::Team,
-    )
-    .await;
-    remember(
-        &carol,
-        ops.id,
-        "the deploy window for ops is sunday",
-        Visibility::Team,
-    )
-    .await;
-    remember(
-        &carol,
-        ops.id,
-        "the deploy freeze starts in december",
-        Visibility::Public,
-    )
-    .await;
-    remember(
-        &alice,
-        eng.id,
-        "my own deploy checklist lives in notes",
-        Visibility::Private,
-    )
-    .await;
+    deploy_notes_of_every_visibility(&c, (&alice, &bob, &carol), (eng.id, ops.id)).await;
 
     let out = ask(&c, &alice, "read_memory", json!({"query": "deploy"})).await;
     let CallOutcome::Done(items) = out else {

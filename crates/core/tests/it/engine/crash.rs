@@ -34,22 +34,13 @@ async fn two_in_a_department() -> (TestCompany, EmployeeDto, EmployeeDto, i32) {
     (co, alice, bob, chat.id)
 }
 
-#[tokio::test]
-async fn a_thought_killed_between_its_writes_is_finished_at_start_and_nothing_twice() {
-    let (co, alice, bob, chat) = two_in_a_department().await;
-    let db = &co.db().await;
-    let boss = co
-        .core
-        .chats
-        .post_as_boss(cubicle_core::chat::PostMessage {
-            chat_id: chat,
-            text: "Alice, where are we with the login bug?".into(),
-        })
-        .await
-        .unwrap();
-    // The thought as the engine wrote it ahead: two messages, a new task, a warmer
-    // feeling about Bob.
-    let plan = json!({
+/// Alice's thought as the engine wrote it ahead, answering `boss` in `chat`: two
+/// messages, a new task, a warmer feeling about Bob.
+fn alices_thought_written_ahead(
+    chat: i32,
+    boss: &cubicle_core::chat::ChatMessageDto,
+) -> serde_json::Value {
+    json!({
         "thought": {
             "innerThoughts": "Bob found it; I fix it today.",
             "shouldSpeak": true,
@@ -74,12 +65,18 @@ async fn a_thought_killed_between_its_writes_is_finished_at_start_and_nothing_tw
         "seed": "none",
         "promptTokens": 100,
         "at": "2026-03-02T09:00:05Z"
-    });
-    let row = cubicle_store::effect::insert_pending(db, alice.id, chat, plan, co.core.clock.now())
-        .await
-        .unwrap();
-    // The kill fell after the affinity change and the first message were written.
-    let key = format!("pt{}:", row.id);
+    })
+}
+
+/// What the pending thought `row` had written when it was killed: the affinity change
+/// and the first message, each under its effect key.
+async fn killed_after_the_feeling_and_the_first_message(
+    co: &TestCompany,
+    (alice, bob): (&EmployeeDto, &EmployeeDto),
+    chat: i32,
+    row: i32,
+) {
+    let key = format!("pt{row}:");
     co.core
         .minds
         .relate_keyed(
@@ -104,18 +101,17 @@ async fn a_thought_killed_between_its_writes_is_finished_at_start_and_nothing_tw
         .await
         .unwrap()
         .expect("first time");
+}
 
-    // The next start finishes it before anything else.
-    let engine = Engine::new(&co.core, EngineConfig::default());
-    engine.bootstrap().await.unwrap();
-    assert_eq!(engine.stats().replayed, 1);
-    assert!(
-        cubicle_store::effect::pending_thoughts(db)
-            .await
-            .unwrap()
-            .is_empty()
-    );
-
+/// After the replay, every effect of the thought is there once: both messages in
+/// order, the task, one step of affinity, the chat read up to what it saw, one thought.
+async fn every_effect_is_there_once(
+    co: &TestCompany,
+    db: &cubicle_store::Db,
+    (alice, bob): (&EmployeeDto, &EmployeeDto),
+    chat: i32,
+    boss: i32,
+) {
     let said: Vec<String> = co
         .core
         .chats
@@ -148,12 +144,47 @@ async fn a_thought_killed_between_its_writes_is_finished_at_start_and_nothing_tw
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(member.last_read_message_id, Some(boss.id));
+    assert_eq!(member.last_read_message_id, Some(boss));
     let thoughts = cubicle_store::mind::thoughts_in_chat(db, chat, 10)
         .await
         .unwrap();
     assert_eq!(thoughts.len(), 1);
     assert!(thoughts[0].spoke);
+}
+
+#[tokio::test]
+async fn a_thought_killed_between_its_writes_is_finished_at_start_and_nothing_twice() {
+    let (co, alice, bob, chat) = two_in_a_department().await;
+    let db = &co.db().await;
+    let boss = co
+        .core
+        .chats
+        .post_as_boss(cubicle_core::chat::PostMessage {
+            chat_id: chat,
+            text: "Alice, where are we with the login bug?".into(),
+        })
+        .await
+        .unwrap();
+    // The thought as the engine wrote it ahead: two messages, a new task, a warmer
+    // feeling about Bob.
+    let plan = alices_thought_written_ahead(chat, &boss);
+    let row = cubicle_store::effect::insert_pending(db, alice.id, chat, plan, co.core.clock.now())
+        .await
+        .unwrap();
+    // The kill fell after the affinity change and the first message were written.
+    killed_after_the_feeling_and_the_first_message(&co, (&alice, &bob), chat, row.id).await;
+
+    // The next start finishes it before anything else.
+    let engine = Engine::new(&co.core, EngineConfig::default());
+    engine.bootstrap().await.unwrap();
+    assert_eq!(engine.stats().replayed, 1);
+    assert!(
+        cubicle_store::effect::pending_thoughts(db)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    every_effect_is_there_once(&co, db, (&alice, &bob), chat, boss.id).await;
 
     // Another start finds nothing left to do.
     let again = Engine::new(&co.core, EngineConfig::default());
@@ -163,9 +194,12 @@ async fn a_thought_killed_between_its_writes_is_finished_at_start_and_nothing_tw
     assert_eq!(co.core.chats.messages(chat).await.unwrap().len(), 3);
 }
 
-#[tokio::test]
-async fn an_approved_action_killed_before_it_ran_is_shown_to_the_boss_and_not_run_again() {
-    let (co, alice, _bob, _chat) = two_in_a_department().await;
+/// Alice may post to a webhook receiver that must never be called, and asks to
+/// announce the release: the request waits for the boss. The receiver and the id.
+async fn alice_asks_to_announce_to_a_hook_never_called(
+    co: &TestCompany,
+    alice: &EmployeeDto,
+) -> (wiremock::MockServer, i32) {
     let hook = wiremock::MockServer::start().await;
     wiremock::Mock::given(wiremock::matchers::method("POST"))
         .respond_with(wiremock::ResponseTemplate::new(200))
@@ -196,7 +230,12 @@ async fn an_approved_action_killed_before_it_ran_is_shown_to_the_boss_and_not_ru
     let CallOutcome::Waiting(id) = outcome else {
         panic!("post_webhook waits for the boss: {outcome:?}");
     };
-    // The boss's decision and the run were claimed, then the process died before the POST.
+    (hook, id)
+}
+
+/// The boss's decision and the run of approval `id` were claimed, then the process
+/// died before the POST.
+async fn approved_and_claimed_then_the_process_died(co: &TestCompany, id: i32) {
     let claimed = cubicle_store::approval::claim_decision(
         &co.db().await,
         id,
@@ -215,10 +254,15 @@ async fn an_approved_action_killed_before_it_ran_is_shown_to_the_boss_and_not_ru
     .await
     .unwrap();
     assert!(claimed);
+}
 
-    let engine = Engine::new(&co.core, EngineConfig::default());
-    engine.bootstrap().await.unwrap();
-    assert_eq!(engine.stats().interrupted, 1);
+/// The interrupted approval `id` stays approved, marked interrupted and not run; the
+/// boss gets one "Did not run" mail and Alice no longer waits. The boss's mail count.
+async fn the_boss_is_told_it_did_not_run_and_nobody_waits(
+    co: &TestCompany,
+    alice: &EmployeeDto,
+    id: i32,
+) -> usize {
     let a = co.core.approvals.get(id).await.unwrap();
     assert_eq!(a.status, ApprovalStatus::Approved, "the decision stands");
     assert_eq!(
@@ -248,12 +292,26 @@ async fn an_approved_action_killed_before_it_ran_is_shown_to_the_boss_and_not_ru
         EmployeeStatus::Idle,
         "nobody waits for it"
     );
+    mail.len()
+}
+
+#[tokio::test]
+async fn an_approved_action_killed_before_it_ran_is_shown_to_the_boss_and_not_run_again() {
+    let (co, alice, _bob, _chat) = two_in_a_department().await;
+    let (hook, id) = alice_asks_to_announce_to_a_hook_never_called(&co, &alice).await;
+    // The boss's decision and the run were claimed, then the process died before the POST.
+    approved_and_claimed_then_the_process_died(&co, id).await;
+
+    let engine = Engine::new(&co.core, EngineConfig::default());
+    engine.bootstrap().await.unwrap();
+    assert_eq!(engine.stats().interrupted, 1);
+    let mail = the_boss_is_told_it_did_not_run_and_nobody_waits(&co, &alice, id).await;
 
     // A second start neither runs it nor tells the boss again.
     let again = Engine::new(&co.core, EngineConfig::default());
     again.bootstrap().await.unwrap();
     assert_eq!(again.stats().interrupted, 0);
-    assert_eq!(crate::util::mail_of(&co.core, None).await.len(), mail.len());
+    assert_eq!(crate::util::mail_of(&co.core, None).await.len(), mail);
     assert!(
         co.core
             .approvals

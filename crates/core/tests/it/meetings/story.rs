@@ -4,26 +4,15 @@
 
 use chrono::TimeDelta;
 use cubicle_core::org::UpdateCompany;
-use cubicle_core::trace::TraceEventKind;
+use cubicle_core::trace::{TraceDto, TraceEventKind};
 use cubicle_core::types::*;
 
 use super::{TRIO, room};
 
-/// The boss convenes the meeting in `zh` or English; Bob proposes, Alice objects, Carol
-/// agrees; the instruction's trace tells the meeting's story.
-async fn a_convened_meeting_tells_its_story(zh: bool) {
-    let r = room(&TRIO).await;
+/// Bob's proposal, Alice's objection, Carol's agreement and the boss's ask to convene
+/// them, in Chinese or English.
+fn lines_and_the_ask(zh: bool) -> (&'static str, &'static str, &'static str, &'static str) {
     if zh {
-        r.co.core
-            .org
-            .update_company(UpdateCompany {
-                language: Some(Language::ZhCn),
-                ..UpdateCompany::default()
-            })
-            .await
-            .unwrap();
-    }
-    let (proposal, objection, agreement, ask) = if zh {
         (
             "我们这个季度把API迁到GraphQL吧",
             "这个方案不可以，REST对我们两个客户端就够了",
@@ -37,30 +26,13 @@ async fn a_convened_meeting_tells_its_story(zh: bool) {
             "Agree with Bob, GraphQL would save the frontend a lot.",
             "convene a meeting with Bob, Alice and Carol about the API roadmap",
         )
-    };
-    r.say("Bob", &[proposal]);
-    r.say("Alice", &[objection]);
-    r.say("Carol", &[agreement]);
-    let turn = r.co.core.secretary.say(ask, true).await.unwrap();
-    let trace = turn
-        .boss
-        .trace_id
-        .clone()
-        .expect("the convening is an instruction");
-    r.run_for(TimeDelta::hours(2)).await;
+    }
+}
 
-    let decisions = r.co.core.meetings.all_decisions().await.unwrap();
-    let ruling = decisions
-        .iter()
-        .find(|d| d.decision.question == proposal)
-        .unwrap_or_else(|| panic!("no ruling on the proposal: {decisions:#?}"));
-    let chat = ruling.chat_id.unwrap();
-    assert_eq!(
-        r.co.core.meetings.find(chat).await.unwrap().unwrap().status,
-        "closed"
-    );
-
-    let story = r.co.core.traces.get(&trace).await.unwrap();
+/// The story has the meeting's model calls, each turn as a step with each speaker's
+/// thought and message in the meeting, and one ruling: Alice, the engineering lead,
+/// rejected the proposal.
+fn the_story_has_the_calls_turns_and_ruling(story: &TraceDto, chat: i32, proposal: &str) {
     let of = |kind: TraceEventKind| story.events.iter().filter(move |e| e.kind == kind);
     assert!(
         story.summary.calls >= 3,
@@ -86,7 +58,15 @@ async fn a_convened_meeting_tells_its_story(zh: bool) {
     assert_eq!(r0.actor, "Alice", "the engineering lead ruled");
     assert_eq!(r0.outcome.as_deref(), Some("rejected"));
     assert_eq!(r0.chat_id, Some(chat));
-    // Rulings come after the turn that made them, and the minutes close the story.
+}
+
+/// Rulings come after the turn that made them, and the minutes, titled in the
+/// company's language, close the story.
+fn the_ruling_follows_the_objection_and_the_minutes_close(
+    story: &TraceDto,
+    objection: &str,
+    zh: bool,
+) {
     let pos = |pred: &dyn Fn(&cubicle_core::trace::TraceEventDto) -> bool| {
         story.events.iter().position(pred).unwrap()
     };
@@ -98,6 +78,49 @@ async fn a_convened_meeting_tells_its_story(zh: bool) {
     assert!(ruled < minutes);
     let minutes_title = if zh { "会议纪要：" } else { "Minutes: " };
     assert!(story.events[minutes].text.starts_with(minutes_title));
+}
+
+/// The boss convenes the meeting in `zh` or English; Bob proposes, Alice objects, Carol
+/// agrees; the instruction's trace tells the meeting's story.
+async fn a_convened_meeting_tells_its_story(zh: bool) {
+    let r = room(&TRIO).await;
+    if zh {
+        r.co.core
+            .org
+            .update_company(UpdateCompany {
+                language: Some(Language::ZhCn),
+                ..UpdateCompany::default()
+            })
+            .await
+            .unwrap();
+    }
+    let (proposal, objection, agreement, ask) = lines_and_the_ask(zh);
+    r.say("Bob", &[proposal]);
+    r.say("Alice", &[objection]);
+    r.say("Carol", &[agreement]);
+    let turn = r.co.core.secretary.say(ask, true).await.unwrap();
+    let trace = turn
+        .boss
+        .trace_id
+        .clone()
+        .expect("the convening is an instruction");
+    r.run_for(TimeDelta::hours(2)).await;
+
+    let decisions = r.co.core.meetings.all_decisions().await.unwrap();
+    let ruling = decisions
+        .iter()
+        .find(|d| d.decision.question == proposal)
+        .unwrap_or_else(|| panic!("no ruling on the proposal: {decisions:#?}"));
+    let chat = ruling.chat_id.unwrap();
+    assert_eq!(
+        r.co.core.meetings.find(chat).await.unwrap().unwrap().status,
+        "closed"
+    );
+
+    let story = r.co.core.traces.get(&trace).await.unwrap();
+    the_story_has_the_calls_turns_and_ruling(&story, chat, proposal);
+    // Rulings come after the turn that made them, and the minutes close the story.
+    the_ruling_follows_the_objection_and_the_minutes_close(&story, objection, zh);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

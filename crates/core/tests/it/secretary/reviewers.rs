@@ -97,6 +97,82 @@ async fn the_boss_names_a_reviewer_and_links_work_to_a_requirement_in_english() 
     assert!(t.reply.text.contains("billing"), "{}", t.reply.text);
 }
 
+/// "请李娜跟王强一起评估一下发布风险": the second person named works on it with the
+/// assignee, in a helping task under hers that names whom it helps.
+async fn li_na_assesses_the_risk_with_wang_qiang(co: &TestCompany, li: i32, wang: i32) {
+    let t = co
+        .core
+        .secretary
+        .say("请李娜跟王强一起评估一下发布风险", true)
+        .await
+        .unwrap();
+    assert_eq!(t.reply.actions.len(), 1, "{}", t.reply.text);
+    match &t.reply.actions[0].proposal {
+        Proposal::AssignTask {
+            employee_id,
+            description,
+            participant_ids,
+            ..
+        } => {
+            assert_eq!(*employee_id, li);
+            assert_eq!(description, "评估一下发布风险");
+            assert_eq!(participant_ids, &vec![wang]);
+        }
+        other => panic!("expected a task, got {other:?}"),
+    }
+    let tasks = co.core.work.all().await.unwrap();
+    let lead = tasks.iter().find(|t| t.owner_id == li).unwrap();
+    assert!(lead.description.contains("王强"), "{}", lead.description);
+    let helper = tasks.iter().find(|t| t.owner_id == wang).unwrap();
+    assert!(
+        helper.description.starts_with("协助李娜"),
+        "{}",
+        helper.description
+    );
+    assert_eq!(helper.parent_task_id, Some(lead.id));
+}
+
+/// "让欧阳娜娜跟张伟一起…": a known four-character name is read whole, however the
+/// sentence goes on; "和客户" is no colleague: Li Na's task is hers alone, the words
+/// stay in it.
+async fn a_long_name_is_read_whole_and_a_client_is_no_colleague(
+    co: &TestCompany,
+    li: i32,
+    (ouyang, zhang): (i32, i32),
+) {
+    let s = &co.core.secretary;
+    let t = s
+        .say("让欧阳娜娜跟张伟一起画登录页的原型", true)
+        .await
+        .unwrap();
+    match &t.reply.actions[0].proposal {
+        Proposal::AssignTask {
+            employee_id,
+            participant_ids,
+            ..
+        } => {
+            assert_eq!(*employee_id, ouyang);
+            assert_eq!(participant_ids, &vec![zhang]);
+        }
+        other => panic!("expected a task, got {other:?}: {}", t.reply.text),
+    }
+    // "和客户" is no colleague: the task is hers alone, the words stay in it.
+    let t = s.say("让李娜和客户沟通一下需求", true).await.unwrap();
+    match &t.reply.actions[0].proposal {
+        Proposal::AssignTask {
+            employee_id,
+            participant_ids,
+            description,
+            ..
+        } => {
+            assert_eq!(*employee_id, li);
+            assert!(participant_ids.is_empty());
+            assert!(description.contains("客户"), "{description}");
+        }
+        other => panic!("expected a task, got {other:?}: {}", t.reply.text),
+    }
+}
+
 #[tokio::test]
 async fn the_boss_names_a_reviewer_and_brings_colleagues_in_in_chinese() {
     let co = zh_company().await;
@@ -120,34 +196,7 @@ async fn the_boss_names_a_reviewer_and_brings_colleagues_in_in_chinese() {
     assert_eq!(requirement(&co, login.id).await.reviewer_id, Some(wang.id));
 
     // The second person named works on it with the assignee: a helping task under hers.
-    let t = s
-        .say("请李娜跟王强一起评估一下发布风险", true)
-        .await
-        .unwrap();
-    assert_eq!(t.reply.actions.len(), 1, "{}", t.reply.text);
-    match &t.reply.actions[0].proposal {
-        Proposal::AssignTask {
-            employee_id,
-            description,
-            participant_ids,
-            ..
-        } => {
-            assert_eq!(*employee_id, li.id);
-            assert_eq!(description, "评估一下发布风险");
-            assert_eq!(participant_ids, &vec![wang.id]);
-        }
-        other => panic!("expected a task, got {other:?}"),
-    }
-    let tasks = co.core.work.all().await.unwrap();
-    let lead = tasks.iter().find(|t| t.owner_id == li.id).unwrap();
-    assert!(lead.description.contains("王强"), "{}", lead.description);
-    let helper = tasks.iter().find(|t| t.owner_id == wang.id).unwrap();
-    assert!(
-        helper.description.starts_with("协助李娜"),
-        "{}",
-        helper.description
-    );
-    assert_eq!(helper.parent_task_id, Some(lead.id));
+    li_na_assesses_the_risk_with_wang_qiang(&co, li.id, wang.id).await;
 
     // "和整个团队": everyone else in her department joins in.
     let t = s
@@ -171,34 +220,5 @@ async fn the_boss_names_a_reviewer_and_brings_colleagues_in_in_chinese() {
     }
 
     // A known four-character name is read whole, however the sentence goes on.
-    let t = s
-        .say("让欧阳娜娜跟张伟一起画登录页的原型", true)
-        .await
-        .unwrap();
-    match &t.reply.actions[0].proposal {
-        Proposal::AssignTask {
-            employee_id,
-            participant_ids,
-            ..
-        } => {
-            assert_eq!(*employee_id, ouyang.id);
-            assert_eq!(participant_ids, &vec![zhang.id]);
-        }
-        other => panic!("expected a task, got {other:?}: {}", t.reply.text),
-    }
-    // "和客户" is no colleague: the task is hers alone, the words stay in it.
-    let t = s.say("让李娜和客户沟通一下需求", true).await.unwrap();
-    match &t.reply.actions[0].proposal {
-        Proposal::AssignTask {
-            employee_id,
-            participant_ids,
-            description,
-            ..
-        } => {
-            assert_eq!(*employee_id, li.id);
-            assert!(participant_ids.is_empty());
-            assert!(description.contains("客户"), "{description}");
-        }
-        other => panic!("expected a task, got {other:?}: {}", t.reply.text),
-    }
+    a_long_name_is_read_whole_and_a_client_is_no_colleague(&co, li.id, (ouyang.id, zhang.id)).await;
 }

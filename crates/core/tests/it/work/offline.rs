@@ -202,16 +202,9 @@ impl Office {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_small_model_finishes_the_story_in_steps_with_a_saved_document() {
-    let model = SmallModel::new(cooperative);
-    let o = office(model.clone()).await;
-    o.engine.bootstrap().await.unwrap();
-    o.instruct().await;
-    o.run_for(TimeDelta::minutes(30)).await;
+/// Alice asked Bob privately about the gripper calibration, and Bob answered there.
+async fn alice_asked_bob_privately_and_he_answered(o: &Office) {
     let core = &o.co.core;
-
-    // Alice asked Bob privately, and Bob answered there.
     let chats = core.chats.list().await.unwrap();
     let dm = chats
         .iter()
@@ -229,8 +222,21 @@ async fn a_small_model_finishes_the_story_in_steps_with_a_saved_document() {
             .any(|m| m.sender_employee_id == Some(o.bob) && m.text.contains("4 s")),
         "{said:?}"
     );
+}
 
-    // The task is resolved and its document saved in Alice's folder of the workspace.
+/// Alice's resolved task and the document it saved.
+struct Saved {
+    task: i32,
+    /// The document's path in the workspace, as the task's result names it.
+    rel: String,
+    doc: String,
+    workspace: std::path::PathBuf,
+}
+
+/// The task is resolved and its document, with Bob's answer in it, saved in Alice's
+/// folder of the workspace.
+async fn the_task_is_resolved_with_its_document_saved(o: &Office) -> Saved {
+    let core = &o.co.core;
     let task = core
         .work
         .all()
@@ -260,8 +266,17 @@ async fn a_small_model_finishes_the_story_in_steps_with_a_saved_document() {
     let doc = std::fs::read_to_string(workspace.join(rel)).unwrap();
     assert!(doc.starts_with("Gripper calibration timeout\n"), "{doc}");
     assert!(doc.contains("4 s"));
+    Saved {
+        task: task.id,
+        rel: rel.to_owned(),
+        doc,
+        workspace,
+    }
+}
 
-    // The report: Alice's words in the boss chat with the document's path, and its copy.
+/// The report: Alice's words in the boss chat with the document's path, and its copy.
+async fn the_report_names_the_document(o: &Office, rel: &str) {
+    let core = &o.co.core;
     let boss_chat = core.chats.boss_chat(o.alice).await.unwrap();
     let report = core
         .chats
@@ -279,15 +294,25 @@ async fn a_small_model_finishes_the_story_in_steps_with_a_saved_document() {
     );
     let mail = mail_of(core, Some(MailKind::Report)).await;
     assert_eq!(mail.len(), 1, "{mail:?}");
+}
 
-    // The boss opens the deliverable by its task: the saved text, never through a link.
+/// The boss opens the deliverable by its task: the saved text, whole; once the file is
+/// a link to a secret it is not found, and neither is an unknown task's.
+async fn the_boss_opens_the_deliverable_by_its_task_never_through_a_link(
+    o: &Office,
+    saved: &Saved,
+) {
+    let core = &o.co.core;
+    let (rel, workspace) = (saved.rel.as_str(), &saved.workspace);
     let opened = core
-        .deliverable(DeliverableRef { task_id: task.id })
+        .deliverable(DeliverableRef {
+            task_id: saved.task,
+        })
         .await
         .unwrap();
     assert_eq!(
         (opened.path.as_str(), opened.text.as_str()),
-        (rel, doc.as_str())
+        (rel, saved.doc.as_str())
     );
     assert!(!opened.cut);
     let secret = workspace.join("secret.txt");
@@ -295,7 +320,9 @@ async fn a_small_model_finishes_the_story_in_steps_with_a_saved_document() {
     std::fs::remove_file(workspace.join(rel)).unwrap();
     std::os::unix::fs::symlink(&secret, workspace.join(rel)).unwrap();
     let refused = core
-        .deliverable(DeliverableRef { task_id: task.id })
+        .deliverable(DeliverableRef {
+            task_id: saved.task,
+        })
         .await
         .unwrap_err();
     assert_eq!(refused.code, ErrorCode::NotFound, "{refused:?}");
@@ -304,9 +331,11 @@ async fn a_small_model_finishes_the_story_in_steps_with_a_saved_document() {
         .await
         .unwrap_err();
     assert_eq!(none.code, ErrorCode::NotFound);
+}
 
-    // Every request was a small step with its shape's bound as the cap, and nothing
-    // asked for a JSON object.
+/// Every request was a small step with its shape's bound as the cap, and nothing
+/// asked for a JSON object.
+fn every_request_was_a_small_capped_step(model: &SmallModel) {
     let asked = model.asked();
     assert!(asked.len() <= 8, "{} calls for one story", asked.len());
     for a in &asked {
@@ -318,6 +347,25 @@ async fn a_small_model_finishes_the_story_in_steps_with_a_saved_document() {
         let cap = a.body["max_tokens"].as_u64().unwrap();
         assert!(cap <= 1_024, "cap {cap}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_small_model_finishes_the_story_in_steps_with_a_saved_document() {
+    let model = SmallModel::new(cooperative);
+    let o = office(model.clone()).await;
+    o.engine.bootstrap().await.unwrap();
+    o.instruct().await;
+    o.run_for(TimeDelta::minutes(30)).await;
+
+    // Alice asked Bob privately, and Bob answered there.
+    alice_asked_bob_privately_and_he_answered(&o).await;
+    // The task is resolved and its document saved in Alice's folder of the workspace.
+    let saved = the_task_is_resolved_with_its_document_saved(&o).await;
+    // The report: Alice's words in the boss chat with the document's path, and its copy.
+    the_report_names_the_document(&o, &saved.rel).await;
+    // The boss opens the deliverable by its task: the saved text, never through a link.
+    the_boss_opens_the_deliverable_by_its_task_never_through_a_link(&o, &saved).await;
+    every_request_was_a_small_capped_step(&model);
 }
 
 /// Chinese company, Chinese prompts: the steps ask for Simplified Chinese.

@@ -94,6 +94,33 @@ async fn login_requirement(stage: &Stage) -> (i32, i32, i32, String) {
     (alice, bob, req.id, trace)
 }
 
+/// The board shows Bob as reviewer and the tree: one root, the work itself, with the
+/// rework and each review under it.
+async fn the_board_shows_the_rework_and_reviews_under_the_work(
+    core: &cubicle_core::AppCore,
+    req: i32,
+    first: i32,
+    rework: i32,
+) {
+    let board = core.work.board().await.unwrap();
+    let item = board
+        .columns
+        .iter()
+        .flat_map(|c| &c.items)
+        .find(|i| i.requirement.id == req)
+        .unwrap();
+    assert_eq!(item.reviewer_name.as_deref(), Some("Bob"));
+    assert_eq!(item.tree.len(), 1, "one root: the work itself");
+    let root = &item.tree[0];
+    assert_eq!(root.task.id, first);
+    assert!(root.children.iter().any(|c| c.task.id == rework));
+    assert!(
+        root.children
+            .iter()
+            .any(|c| c.task.review_of == Some(first))
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rejected_deliverable_is_reworked_reviewed_again_passed_and_then_reported() {
     let stage = Stage::new(review_play(true)).await;
@@ -158,23 +185,7 @@ async fn a_rejected_deliverable_is_reworked_reviewed_again_passed_and_then_repor
     let after = core.minds.profile(alice).await.unwrap().stamina;
     assert!(after.patience >= before.patience, "{before:?} → {after:?}");
     // The board shows the tree: the rework under the work, each review under its work.
-    let board = core.work.board().await.unwrap();
-    let item = board
-        .columns
-        .iter()
-        .flat_map(|c| &c.items)
-        .find(|i| i.requirement.id == req)
-        .unwrap();
-    assert_eq!(item.reviewer_name.as_deref(), Some("Bob"));
-    assert_eq!(item.tree.len(), 1, "one root: the work itself");
-    let root = &item.tree[0];
-    assert_eq!(root.task.id, first.id);
-    assert!(root.children.iter().any(|c| c.task.id == rework.id));
-    assert!(
-        root.children
-            .iter()
-            .any(|c| c.task.review_of == Some(first.id))
-    );
+    the_board_shows_the_rework_and_reviews_under_the_work(core, req, first.id, rework.id).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

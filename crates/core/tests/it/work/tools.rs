@@ -63,27 +63,59 @@ async fn posts(hook: &MockServer) -> usize {
     hook.received_requests().await.unwrap_or_default().len()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_webhook_from_a_thought_waits_for_the_boss_and_runs_once_when_approved() {
+/// Engineering on a stage played by `poster`, after the boss asked Alice in the group
+/// to post the release note.
+struct ReleaseNote {
+    hook: MockServer,
+    stage: Stage,
+    alice: i32,
+    /// The boss's request.
+    asked: cubicle_core::chat::ChatMessageDto,
+}
+
+/// Alice may use `tools` (webhooks to the team's hook among them, if listed) under
+/// `policy`, if given; then the boss asks her in the group to post the release note.
+async fn the_boss_asks_alice_for_the_release_note(
+    tools: &[&str],
+    policy: Option<cubicle_core::types::ApprovalPolicy>,
+) -> ReleaseNote {
     let hook = hook_server().await;
     let stage = Stage::new(poster(format!("{}/hook", hook.uri()))).await;
     let (alice, _bob, _charlie, group) = engineering(&stage).await;
     let core = &stage.co.core;
     core.approvals
-        .set_tool_whitelist(alice, vec!["post_webhook".into()])
+        .set_tool_whitelist(alice, tools.iter().map(|t| (*t).to_owned()).collect())
         .await
         .unwrap();
-    stage.co.allow_webhooks_to(&hook.uri()).await;
+    if tools.contains(&"post_webhook") {
+        stage.co.allow_webhooks_to(&hook.uri()).await;
+    }
+    if let Some(policy) = policy {
+        core.approvals
+            .set_employee_policy(alice, Some(policy))
+            .await
+            .unwrap();
+    }
     let asked = stage
         .boss_says(
             group,
             "Alice, please post the release note to the team webhook.",
         )
         .await;
-    stage.run_for(TimeDelta::minutes(10)).await;
+    ReleaseNote {
+        hook,
+        stage,
+        alice,
+        asked,
+    }
+}
 
-    // Nothing went out: not on her word, not on Bob's.
-    assert_eq!(posts(&hook).await, 0, "no post before approval");
+/// Nothing went out, not on her word nor on Bob's: one approval waits, however often
+/// she asked, under the boss's trace; Alice waits for it and the dashboard counts it.
+/// The approval's id.
+async fn one_approval_waits_and_nothing_went_out(r: &ReleaseNote) -> i32 {
+    let core = &r.stage.co.core;
+    assert_eq!(posts(&r.hook).await, 0, "no post before approval");
     let waiting = core.approvals.list(ApprovalFilter::Pending).await.unwrap();
     assert_eq!(
         waiting.len(),
@@ -91,15 +123,15 @@ async fn a_webhook_from_a_thought_waits_for_the_boss_and_runs_once_when_approved
         "one approval, however often she asked: {waiting:?}"
     );
     let a = &waiting[0];
-    assert_eq!((a.employee_id, a.tool.as_str()), (alice, "post_webhook"));
-    assert_eq!(a.trace_id, asked.trace_id);
+    assert_eq!((a.employee_id, a.tool.as_str()), (r.alice, "post_webhook"));
+    assert_eq!(a.trace_id, r.asked.trace_id);
     let me = core.org.snapshot().await.unwrap();
-    let me = me.employees.iter().find(|e| e.id == alice).unwrap();
+    let me = me.employees.iter().find(|e| e.id == r.alice).unwrap();
     assert_eq!(me.status, EmployeeStatus::WaitingApproval);
     assert_eq!(core.dashboard().await.unwrap().pending_approvals, 1);
     let story = core
         .traces
-        .get(asked.trace_id.as_deref().unwrap())
+        .get(r.asked.trace_id.as_deref().unwrap())
         .await
         .unwrap();
     assert!(
@@ -108,36 +140,55 @@ async fn a_webhook_from_a_thought_waits_for_the_boss_and_runs_once_when_approved
             .iter()
             .any(|e| e.kind == TraceEventKind::Approval && e.approval_id == Some(a.id))
     );
+    a.id
+}
 
-    // The boss approves by telling the secretary: it runs once, and Alice hears of it
-    // and says so.
+/// "approve #id" to the secretary: approved from the UI, posted once with the note's
+/// text; saying it again changes nothing.
+async fn the_boss_approves_by_telling_the_secretary(r: &ReleaseNote, id: i32) {
+    let core = &r.stage.co.core;
     let turn = core
         .secretary
-        .say(&format!("approve #{}", a.id), false)
+        .say(&format!("approve #{id}"), false)
         .await
         .unwrap();
     assert!(
         turn.reply
             .text
-            .starts_with(&format!("Approved #{}: Alice", a.id))
+            .starts_with(&format!("Approved #{id}: Alice"))
             && turn.reply.text.ends_with("It was done."),
         "{}",
         turn.reply.text
     );
-    let decided = core.approvals.get(a.id).await.unwrap();
+    let decided = core.approvals.get(id).await.unwrap();
     assert_eq!(decided.status, ApprovalStatus::Approved);
     assert_eq!(decided.decided_via, Some(DecidedVia::Ui));
-    assert_eq!(posts(&hook).await, 1);
+    assert_eq!(posts(&r.hook).await, 1);
     // Saying it again changes nothing.
     core.secretary
-        .say(&format!("approve #{}", a.id), false)
+        .say(&format!("approve #{id}"), false)
         .await
         .unwrap();
     let body: Value =
-        serde_json::from_slice(&hook.received_requests().await.unwrap()[0].body).unwrap();
+        serde_json::from_slice(&r.hook.received_requests().await.unwrap()[0].body).unwrap();
     assert_eq!(body["content"]["text"], "Release 2.3 is out");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_webhook_from_a_thought_waits_for_the_boss_and_runs_once_when_approved() {
+    let r = the_boss_asks_alice_for_the_release_note(&["post_webhook"], None).await;
+    let (stage, alice) = (&r.stage, r.alice);
+    let core = &stage.co.core;
     stage.run_for(TimeDelta::minutes(10)).await;
-    assert_eq!(posts(&hook).await, 1, "never twice");
+
+    // Nothing went out: not on her word, not on Bob's.
+    let id = one_approval_waits_and_nothing_went_out(&r).await;
+
+    // The boss approves by telling the secretary: it runs once, and Alice hears of it
+    // and says so.
+    the_boss_approves_by_telling_the_secretary(&r, id).await;
+    stage.run_for(TimeDelta::minutes(10)).await;
+    assert_eq!(posts(&r.hook).await, 1, "never twice");
     let boss_chat = core.chats.boss_chat(alice).await.unwrap();
     let said = core.chats.messages(boss_chat.id).await.unwrap();
     assert!(
@@ -151,22 +202,9 @@ async fn a_webhook_from_a_thought_waits_for_the_boss_and_runs_once_when_approved
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unanswered_approval_expires_and_its_requester_is_told() {
-    let hook = hook_server().await;
-    let stage = Stage::new(poster(format!("{}/hook", hook.uri()))).await;
-    let (alice, _bob, _charlie, group) = engineering(&stage).await;
-    let core = &stage.co.core;
-    core.approvals
-        .set_tool_whitelist(alice, vec!["post_webhook".into()])
-        .await
-        .unwrap();
-    stage.co.allow_webhooks_to(&hook.uri()).await;
-    stage
-        .boss_says(
-            group,
-            "Alice, please post the release note to the team webhook.",
-        )
-        .await;
-    stage.run_for(TimeDelta::hours(25)).await;
+    let r = the_boss_asks_alice_for_the_release_note(&["post_webhook"], None).await;
+    let core = &r.stage.co.core;
+    r.stage.run_for(TimeDelta::hours(25)).await;
 
     let history = core
         .approvals
@@ -177,7 +215,7 @@ async fn an_unanswered_approval_expires_and_its_requester_is_told() {
         .await
         .unwrap();
     assert_eq!(history.len(), 1, "expired by the engine, on time");
-    assert_eq!(posts(&hook).await, 0);
+    assert_eq!(posts(&r.hook).await, 0);
     let err = core
         .approvals
         .decide_shown(history[0].id, Decision::Approve, DecidedVia::Ui, None)
@@ -189,22 +227,11 @@ async fn an_unanswered_approval_expires_and_its_requester_is_told() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tool_outside_the_whitelist_is_refused_and_she_sees_why() {
-    let hook = hook_server().await;
-    let stage = Stage::new(poster(format!("{}/hook", hook.uri()))).await;
-    let (alice, _bob, _charlie, group) = engineering(&stage).await;
+    let r = the_boss_asks_alice_for_the_release_note(&[], None).await;
+    let (stage, alice) = (&r.stage, r.alice);
     let core = &stage.co.core;
-    core.approvals
-        .set_tool_whitelist(alice, vec![])
-        .await
-        .unwrap();
-    stage
-        .boss_says(
-            group,
-            "Alice, please post the release note to the team webhook.",
-        )
-        .await;
     stage.run_for(TimeDelta::minutes(10)).await;
-    assert_eq!(posts(&hook).await, 0);
+    assert_eq!(posts(&r.hook).await, 0);
     assert!(
         core.approvals
             .list(ApprovalFilter::Pending)
@@ -230,31 +257,10 @@ async fn a_tool_outside_the_whitelist_is_refused_and_she_sees_why() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_boss_rejects_by_chat_and_with_several_waiting_the_secretary_asks_which() {
-    let hook = hook_server().await;
-    let stage = Stage::new(poster(format!("{}/hook", hook.uri()))).await;
-    let (alice, _bob, _charlie, group) = engineering(&stage).await;
-    let core = &stage.co.core;
-    core.approvals
-        .set_tool_whitelist(alice, vec!["post_webhook".into(), "write_file".into()])
-        .await
-        .unwrap();
-    stage.co.allow_webhooks_to(&hook.uri()).await;
-    core.approvals
-        .set_employee_policy(alice, Some(cubicle_core::types::ApprovalPolicy::Manual))
-        .await
-        .unwrap();
-    stage
-        .boss_says(
-            group,
-            "Alice, please post the release note to the team webhook.",
-        )
-        .await;
-    stage.run_for(TimeDelta::minutes(10)).await;
-    let first = core.approvals.list(ApprovalFilter::Pending).await.unwrap()[0].id;
-    // A second request waits too (manual policy: even a file write waits).
-    let second = match core
+/// Alice's request to write notes, waiting under her manual policy (even a file write
+/// waits). Its id.
+async fn a_file_write_waits_too(core: &cubicle_core::AppCore, alice: i32) -> i32 {
+    match core
         .approvals
         .request(
             alice,
@@ -271,7 +277,21 @@ async fn the_boss_rejects_by_chat_and_with_several_waiting_the_secretary_asks_wh
     {
         cubicle_core::approvals::CallOutcome::Waiting(id) => id,
         other => panic!("{other:?}"),
-    };
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_boss_rejects_by_chat_and_with_several_waiting_the_secretary_asks_which() {
+    let r = the_boss_asks_alice_for_the_release_note(
+        &["post_webhook", "write_file"],
+        Some(cubicle_core::types::ApprovalPolicy::Manual),
+    )
+    .await;
+    let core = &r.stage.co.core;
+    r.stage.run_for(TimeDelta::minutes(10)).await;
+    let first = core.approvals.list(ApprovalFilter::Pending).await.unwrap()[0].id;
+    // A second request waits too (manual policy: even a file write waits).
+    let second = a_file_write_waits_too(core, r.alice).await;
     let turn = core.secretary.say("reject it", false).await.unwrap();
     assert!(
         turn.reply
@@ -299,7 +319,7 @@ async fn the_boss_rejects_by_chat_and_with_several_waiting_the_secretary_asks_wh
         "{}",
         turn.reply.text
     );
-    assert_eq!(posts(&hook).await, 0);
+    assert_eq!(posts(&r.hook).await, 0);
     // Now only one waits: "批准" means that one.
     let turn = core.secretary.say("批准", false).await.unwrap();
     assert!(
