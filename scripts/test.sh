@@ -9,15 +9,26 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 step() { printf '\n[%s] == %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 
+setup_started=$(date +%s)
 scripts/setup.sh --test || { echo "set-up failed" >&2; exit 1; }
+setup_seconds=$(($(date +%s) - setup_started))
 
 passed=0
 failed=0
 failures=()
+timings=()
+run_started=$(date +%s)
 suite() { # suite NAME COMMAND...
   local name=$1; shift
   step "$name"
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$name"); fi
+  local t0 verdict
+  t0=$(date +%s)
+  if "$@"; then
+    passed=$((passed + 1)); verdict=ok
+  else
+    failed=$((failed + 1)); failures+=("$name"); verdict=FAILED
+  fi
+  timings+=("$(printf '%6d s  %-6s  %s' "$(($(date +%s) - t0))" "$verdict" "$name")")
 }
 
 # ---- a throwaway PostgreSQL cluster on loopback, owned by this run ----
@@ -104,6 +115,8 @@ suite "desktop end-to-end (tauri-driver + WebKitWebDriver under Xvfb)" e2e_tests
 suite "packages (.deb + AppImage)" scripts/package.sh
 
 step "summary"
+printf '%s\n' "${timings[@]}"
+echo "all suites: $(($(date +%s) - run_started)) s (set-up before them: ${setup_seconds} s)"
 ((failed)) && printf 'failed suite: %s\n' "${failures[@]}"
 echo "$passed passed, $failed failed"
 ((failed == 0))
