@@ -134,6 +134,16 @@ fn describe(proposal: &Proposal) -> String {
             requirement_name,
             ..
         } => format!("make {name} the reviewer of \"{requirement_name}\""),
+        Proposal::InvitePerson {
+            name,
+            role,
+            department_name,
+            ..
+        } => format!(
+            "invite {name}{}{}",
+            tail(" as ", Some(role.as_str()).filter(|r| !r.is_empty())),
+            tail(", answering for ", department_name.as_deref())
+        ),
         Proposal::SetPolicy {
             level,
             daily_budget_usd,

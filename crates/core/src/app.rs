@@ -158,12 +158,14 @@ impl AppCore {
         let workspace = options.workspace.unwrap_or_else(|| default_workspace(url));
         let approvals = base.approvals(options.approvals, workspace, secrets);
         let meetings = base.meetings(&gateway, &providers);
+        let people = crate::people::People::new(base.db.clone(), base.bus.clone());
         let secretary = crate::secretary::Secretary::new(crate::secretary::SecretaryServices {
             db: base.db.clone(),
             org: base.org.clone(),
             chats: base.chats.clone(),
             meetings: meetings.clone(),
             approvals: approvals.clone(),
+            people: people.clone(),
             gateway: gateway.clone(),
             providers: providers.clone(),
             work: base.work.clone(),
@@ -171,7 +173,7 @@ impl AppCore {
         });
         Ok(Self {
             traces: crate::trace::Traces::new(base.db.clone()),
-            people: crate::people::People::new(base.db.clone(), base.bus.clone()),
+            people,
             db: base.db,
             bus: base.bus,
             org: base.org,

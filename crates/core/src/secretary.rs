@@ -11,6 +11,7 @@ mod apply;
 mod decide;
 mod facts;
 pub mod intent;
+mod invite;
 pub mod lexicon;
 pub mod names;
 pub mod normalize;

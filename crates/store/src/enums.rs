@@ -213,6 +213,7 @@ stored_enum! {
         DeleteDepartment,
         ConveneMeeting,
         SetReviewer,
+        InvitePerson,
     }
 }
 

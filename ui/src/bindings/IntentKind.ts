@@ -3,4 +3,4 @@
 /**
  * The intents of SPEC §3, named exactly as there.
  */
-export type IntentKind = "hire_employee" | "fire_employee" | "transfer_employee" | "create_department" | "rename_department" | "delete_department" | "assign_task" | "create_requirement" | "ask_status" | "request_report" | "convene_meeting" | "set_reviewer" | "set_policy" | "approve" | "reject" | "chitchat" | "question" | "unknown";
+export type IntentKind = "hire_employee" | "fire_employee" | "transfer_employee" | "create_department" | "rename_department" | "delete_department" | "assign_task" | "create_requirement" | "ask_status" | "request_report" | "convene_meeting" | "set_reviewer" | "invite_person" | "set_policy" | "approve" | "reject" | "chitchat" | "question" | "unknown";

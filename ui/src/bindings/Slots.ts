@@ -9,7 +9,8 @@ import type { ApprovalPolicy } from "./ApprovalPolicy";
 export type Slots = { 
 /**
  * The role catalogue's English title (`roles::CATALOGUE`), or the boss's words for a
- * role the catalogue does not know.
+ * role the catalogue does not know; for an invited person, their role as the boss
+ * put it ("head of Product").
  */
 role?: string, 
 /**

@@ -1,6 +1,7 @@
 import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { ActionDto } from "../bindings/ActionDto";
+import i18n from "../i18n";
 import { renderWithProviders } from "../test/render";
 import { ActionCard } from "./ActionCard";
 
@@ -66,5 +67,40 @@ describe("action cards for work", () => {
     expect(screen.getByText("Q3 plan")).toBeInTheDocument();
     expect(screen.getByText("Alice, Bob")).toBeInTheDocument();
     expect(screen.getByText("It gets a meeting chat.")).toBeInTheDocument();
+  });
+});
+
+describe("an invitation card", () => {
+  const invite = (over: Partial<Extract<ActionDto["proposal"], { type: "invite_person" }>> = {}): ActionDto => ({
+    ...base,
+    id: 11,
+    status: "proposed",
+    proposal: { type: "invite_person", name: "Lin", role: "head of Product", departmentId: 2, departmentName: "Product", policy: null, ...over },
+  });
+
+  it("says who joins, what they answer for and that those approvals go to them", () => {
+    renderWithProviders(<ActionCard action={invite()} snapshot={undefined} />);
+    expect(screen.getByText("Lin")).toBeInTheDocument();
+    expect(screen.getByText("head of Product")).toBeInTheDocument();
+    expect(screen.getByText("Product")).toBeInTheDocument();
+    expect(screen.getByText("Key steps only (the default)")).toBeInTheDocument();
+    expect(screen.getByText("Approvals for this work will go to them instead of to you.")).toBeInTheDocument();
+    expect(screen.getByTestId("action-status-11")).toHaveTextContent("Awaiting your OK");
+  });
+
+  it("without a department, names no duty and promises no routing", () => {
+    renderWithProviders(<ActionCard action={invite({ departmentId: null, departmentName: null, role: "", policy: "manual" })} snapshot={undefined} />);
+    expect(screen.getByText("Nothing yet")).toBeInTheDocument();
+    expect(screen.getByText("Everything")).toBeInTheDocument();
+    expect(screen.queryByText("Approvals for this work will go to them instead of to you.")).not.toBeInTheDocument();
+  });
+
+  it("reads in Chinese, and a card being carried out says so", async () => {
+    await i18n.changeLanguage("zh-CN");
+    renderWithProviders(<ActionCard action={{ ...invite({ name: "林", role: "产品部负责人", departmentName: "产品部" }), status: "in_progress" }} snapshot={undefined} />);
+    expect(screen.getByText("产品部负责人")).toBeInTheDocument();
+    expect(screen.getByText("负责")).toBeInTheDocument();
+    expect(screen.getByText("这部分工作的审批以后交给此人，而不是你。")).toBeInTheDocument();
+    expect(screen.getByTestId("action-status-11")).toHaveTextContent("正在执行");
   });
 });

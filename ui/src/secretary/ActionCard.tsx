@@ -320,6 +320,17 @@ function Summary({ action, snapshot }: { action: ActionDto; snapshot: OrgSnapsho
           <Detail label={t("secretary.requirement.reviewer")}>{p.name}</Detail>
         </dl>
       );
+    case "invite_person":
+      return (
+        <dl className="space-y-1">
+          <Person name={p.name} subtitle={p.role || undefined} />
+          <Detail label={t("secretary.invite.answersFor")}>{p.departmentName ?? t("secretary.invite.nothingYet")}</Detail>
+          <Detail label={t("secretary.policy.level")}>
+            {p.policy ? t(`secretary.policy.${p.policy}`) : t("secretary.invite.policyDefault")}
+          </Detail>
+          {p.departmentName && <p className="text-xs text-slate-500">{t("secretary.invite.note")}</p>}
+        </dl>
+      );
     case "delete_department":
       return (
         <dl className="space-y-1">

@@ -18,6 +18,7 @@ export const PROPOSAL_TYPES = [
   "delete_department",
   "convene_meeting",
   "set_reviewer",
+  "invite_person",
 ] as const satisfies readonly Proposal["type"][];
 export const APPROVAL_POLICIES = ["auto", "key_steps", "manual"] as const satisfies readonly ApprovalPolicy[];
 

@@ -105,6 +105,15 @@ pub enum Proposal {
         participant_ids: Vec<i32>,
         participant_names: Vec<String>,
     },
+    /// A human joins the company, answering for a department's work (its approvals go
+    /// to them) under their own policy (`None`: key steps).
+    InvitePerson {
+        name: String,
+        role: String,
+        department_id: Option<i32>,
+        department_name: Option<String>,
+        policy: Option<ApprovalPolicy>,
+    },
 }
 
 impl Proposal {
@@ -121,6 +130,7 @@ impl Proposal {
             Proposal::DeleteDepartment { .. } => ActionKind::DeleteDepartment,
             Proposal::ConveneMeeting { .. } => ActionKind::ConveneMeeting,
             Proposal::SetReviewer { .. } => ActionKind::SetReviewer,
+            Proposal::InvitePerson { .. } => ActionKind::InvitePerson,
         }
     }
 
@@ -179,6 +189,9 @@ pub enum Undo {
     },
     EndMeeting {
         chat_id: i32,
+    },
+    RemovePerson {
+        person_id: i32,
     },
 }
 

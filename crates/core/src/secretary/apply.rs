@@ -209,6 +209,7 @@ impl Secretary {
                     .await
             }
             Proposal::CreateRequirement { .. } => self.apply_create_requirement(p).await,
+            Proposal::InvitePerson { .. } => self.apply_invite(p).await,
             Proposal::DeleteDepartment {
                 department_id,
                 name,
@@ -566,6 +567,7 @@ impl Secretary {
                 .await
                 .map(|_| ()),
             Undo::WithdrawTask { task_id, helpers } => self.withdraw(task_id, helpers).await,
+            Undo::RemovePerson { person_id } => self.people.remove(person_id).await,
             Undo::RestoreReviewer {
                 requirement_id,
                 reviewer_id,

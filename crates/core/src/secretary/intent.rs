@@ -34,6 +34,9 @@ pub enum IntentKind {
     ConveneMeeting,
     // Names who reviews a requirement's deliverables.
     SetReviewer,
+    // A human joins the company (seed 001): a person with a role, answering for a
+    // department's work.
+    InvitePerson,
     SetPolicy,
     Approve,
     Reject,
@@ -43,7 +46,7 @@ pub enum IntentKind {
 }
 
 impl IntentKind {
-    pub const ALL: [IntentKind; 18] = [
+    pub const ALL: [IntentKind; 19] = [
         IntentKind::HireEmployee,
         IntentKind::FireEmployee,
         IntentKind::TransferEmployee,
@@ -56,6 +59,7 @@ impl IntentKind {
         IntentKind::RequestReport,
         IntentKind::ConveneMeeting,
         IntentKind::SetReviewer,
+        IntentKind::InvitePerson,
         IntentKind::SetPolicy,
         IntentKind::Approve,
         IntentKind::Reject,
@@ -78,6 +82,7 @@ impl IntentKind {
             IntentKind::RequestReport => "request_report",
             IntentKind::ConveneMeeting => "convene_meeting",
             IntentKind::SetReviewer => "set_reviewer",
+            IntentKind::InvitePerson => "invite_person",
             IntentKind::SetPolicy => "set_policy",
             IntentKind::Approve => "approve",
             IntentKind::Reject => "reject",
@@ -111,7 +116,8 @@ pub enum Tier {
 #[serde(default)]
 pub struct Slots {
     /// The role catalogue's English title (`roles::CATALOGUE`), or the boss's words for a
-    /// role the catalogue does not know.
+    /// role the catalogue does not know; for an invited person, their role as the boss
+    /// put it ("head of Product").
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub role: Option<String>,

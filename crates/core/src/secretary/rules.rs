@@ -68,10 +68,11 @@ static WEAK_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 /// A piece that only adds to the clause before it: a name for a hire ("，叫王小明"), people
-/// for a meeting ("，叫上张伟和李娜").
+/// for a meeting ("，叫上张伟和李娜"), what an invited person does ("she approves
+/// Product's work", "她负责审批产品部的工作").
 static CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"^\s*(?:(?P<people>叫上|拉上|约上|喊上|带上|with)\s*\S.*|(?P<name>名叫|名字叫|名字是|叫做|叫|named|called)\s*[\p{Han}A-Za-z][\p{Han}A-Za-z' -]{0,30})$",
+        r"^\s*(?:(?P<people>叫上|拉上|约上|喊上|带上|with)\s*\S.*|(?P<name>名叫|名字叫|名字是|叫做|叫|named|called)\s*[\p{Han}A-Za-z][\p{Han}A-Za-z' -]{0,30}|(?P<duty>(?:she|he|they|她|他)\s*(?:will\s+|'ll\s+|会|来|负责)?(?:approves?|signs?\s+off|decides?|owns?|审批|批准|把关|决定|拍板)).*)$",
     )
 });
 /// Words for "the department's people" in "delete Marketing and move its people to Sales".
@@ -198,11 +199,11 @@ fn clauses(sentence: &str, known: &[&str]) -> Vec<String> {
         }
         if let Some(c) = CONTINUATION.captures(piece) {
             let before = best(&clean(&current), known).first().map(|i| i.kind);
-            let joins = matches!(
-                (c.name("name"), before),
-                (Some(_), Some(IntentKind::HireEmployee))
-                    | (None, Some(IntentKind::ConveneMeeting))
-            );
+            let joins = match (c.name("name"), c.name("duty")) {
+                (Some(_), _) => before == Some(IntentKind::HireEmployee),
+                (None, Some(_)) => before == Some(IntentKind::InvitePerson),
+                (None, None) => before == Some(IntentKind::ConveneMeeting),
+            };
             if joins {
                 current.push_str(sep);
                 current.push_str(piece);

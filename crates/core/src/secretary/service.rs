@@ -99,6 +99,8 @@ pub struct Secretary {
     /// Meetings the secretary convenes are moderated (SPEC §9).
     pub(super) meetings: crate::meeting::Meetings,
     pub(super) approvals: crate::approvals::Approvals,
+    /// The humans of the company, whom the secretary invites.
+    pub(super) people: crate::people::People,
     gateway: Gateway,
     providers: Arc<Providers>,
     pub(super) work: Work,
@@ -116,6 +118,7 @@ pub struct SecretaryServices {
     pub chats: Chats,
     pub meetings: crate::meeting::Meetings,
     pub approvals: crate::approvals::Approvals,
+    pub people: crate::people::People,
     pub gateway: Gateway,
     pub providers: Arc<Providers>,
     pub work: Work,
@@ -149,6 +152,7 @@ impl Secretary {
             chats,
             meetings,
             approvals,
+            people,
             gateway,
             providers,
             work,
@@ -160,6 +164,7 @@ impl Secretary {
             chats,
             meetings,
             approvals,
+            people,
             gateway,
             providers,
             work,
@@ -491,7 +496,8 @@ impl Secretary {
              assign_task (assignee, description, participants, requirement), \
              create_requirement (description, department, reviewer), \
              ask_status (name or department), request_report (department or topic), \
-             convene_meeting (topic, participants), set_reviewer (reviewer, requirement), set_policy (level auto|key_steps|manual, amount in USD), \
+             convene_meeting (topic, participants), set_reviewer (reviewer, requirement), \
+             invite_person (a human joining the company: name, role as the boss put it, department they answer for, level), set_policy (level auto|key_steps|manual, amount in USD), \
              approve, reject, chitchat, question, unknown. Use role titles from: {roles}. \
              Departments: {departments}. People: {people}. Set confidence below 0.5 and kind unknown \
              when unsure; never invent names. Set tier to \"model\".",
@@ -585,6 +591,10 @@ impl Secretary {
             }
             IntentKind::CreateRequirement => self.create_requirement(s, snap, lang),
             IntentKind::ConveneMeeting => self.convene_meeting(s, snap, lang),
+            IntentKind::InvitePerson => {
+                let people = self.people.list().await?;
+                self.invite_person(s, snap, &people, lang)
+            }
             IntentKind::Unknown => Outcome::Say(clarify(lang)),
         })
     }

@@ -11,6 +11,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 use crate::util::TestCompany;
 
 mod by_chat;
+mod invite;
 mod reviewers;
 
 async fn zh_company() -> TestCompany {

@@ -809,6 +809,7 @@ export class FakeBackend extends FakeTools {
       case "delete_department":
       case "convene_meeting":
       case "set_reviewer":
+      case "invite_person":
         return fail("internal", `the fake secretary does not apply ${p.type}`);
     }
   }

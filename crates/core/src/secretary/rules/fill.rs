@@ -188,6 +188,7 @@ fn refine(
             return Verdict::Reject;
         }
         IntentKind::ConveneMeeting => meeting(s, caps, clause),
+        IntentKind::InvitePerson => invitation(s, caps),
         IntentKind::CreateRequirement => {
             reviewed_by(s);
             if s.department.is_none() {
@@ -247,6 +248,25 @@ fn transfer(s: &mut Slots, caps: &Captures) -> Verdict {
     Verdict::CheckSlots
 }
 
+/// "invite Lin as head of Product": the role as the boss put it, and the department it
+/// is the head of ("head of Product", "产品部负责人") when the row did not capture one.
+fn invitation(s: &mut Slots, caps: &Captures) {
+    let Some(role) = group(caps, "role") else {
+        return;
+    };
+    s.role = clean_value(role);
+    if s.department.is_none() {
+        s.department = ROLE_OF_DEPT
+            .captures(role)
+            .and_then(|c| c.name("d"))
+            .and_then(|m| clean_department(m.as_str()));
+    }
+}
+
+/// The department in a role: "lead of Sales", "head of the Product department".
+static ROLE_OF_DEPT: LazyLock<Regex> =
+    LazyLock::new(|| compile(r"\b(?:of|for)\s+(?:the\s+)?(?P<d>[^,]+?)(?:\s+department)?$"));
+
 /// A policy change names one approval level or a budget amount; several levels, or a budget
 /// with no amount, leave the secretary asking.
 fn policy(s: &mut Slots, conf: &mut f32, clause: &str) -> Verdict {
@@ -279,6 +299,7 @@ fn missing_required(kind: IntentKind, s: &Slots) -> bool {
         CreateRequirement => s.description.is_none(),
         ConveneMeeting => s.topic.is_none() && s.participants.is_empty(),
         SetReviewer => s.reviewer.is_none() || s.requirement.is_none(),
+        InvitePerson => s.name.is_none(),
         SetPolicy => s.level.is_none() && s.amount.is_none(),
         _ => false,
     }

@@ -123,7 +123,14 @@ pub(super) const ROWS: &[Row] = &[
     r(ConveneMeeting, 0.88, r"^(?:a\s+)?meeting\s+(?:with|about|on|re)\b"),
     r(ConveneMeeting, 0.9, r"^(?:convene|gather|assemble)\s+(?P<people>.+?)\s+(?:to\s+discuss|to\s+talk\s+about|to\s+talk|about|on|for|regarding)\b"),
     r(ConveneMeeting, 0.92, r"\b(?:get|bring|pull)\s+(?P<people>.+?)\s+together\b"),
+    r(ConveneMeeting, 0.92, r"^invite\s+(?P<people>.+?)\s+to\s+(?:a|an|the|our)\s+(?:quick\s+|short\s+|team\s+)?(?:meeting|sync|call|discussion)\b"),
     r(ConveneMeeting, 0.9, r"开会|开个?[\p{Han}]{0,3}?会|拉个会|碰个头|召集|组织(?:一次|一个|个)?会议|会议|大会"),
+    // ---- invite_person: a human joins (seed 001). "add/invite X as head of Y" and "邀请X做Y部负责人";
+    // a plain "invite X" only when nothing else follows ("invite Alice to the meeting" is no invitation).
+    r(InvitePerson, 0.94, r"^(?:invite|add)\s+(?P<name>{WHO})\s+(?:to\s+(?:the\s+)?(?:company|team)\s+)?as\s+(?:the\s+|our\s+|a\s+|an\s+)?(?P<role>(?:head|lead|leader|director|manager|vp|chief|owner)\s+of\s+(?:the\s+)?(?P<dept>[^,]+?))(?:\s+department)?(?:\s*,.*|\s+and\s+(?:she|he|they)\b.*)?$"),
+    r(InvitePerson, 0.93, r"^invite\s+(?P<name>{WHO})(?:\s+to\s+(?:the\s+)?(?:company|team))?(?:\s+as\s+(?:the\s+|our\s+|a\s+|an\s+)?(?P<role>[^,]+?))?(?:\s*,.*|\s+and\s+(?:she|he|they)\b.*)?$"),
+    r(InvitePerson, 0.94, r"^(?:邀请|添加|加上|拉)\s*(?P<name>[\p{Han}]{1,4}?|[A-Za-z]+)\s*(?:加入公司|进公司|加入)?\s*(?:作为|为|当|做|担任|成为|来当|来做|进来当|进来做)\s*(?P<role>(?P<dept>{CNDEPT})?\s*的?\s*(?:负责人|主管|经理|总监|老大|leader|lead))(?:\s*,.*)?$"),
+    r(InvitePerson, 0.93, r"^邀请\s*(?P<name>[\p{Han}]{1,4}?|[A-Za-z]+)\s*(?:加入公司|加入我们|加入团队|进公司|进来)$"),
     // ---- set_reviewer: above assign_task's rows ("have Dan review …" names a reviewer)
     r(SetReviewer, 0.93, r"\b(?:make|set|name|appoint|assign|put)\s+(?P<reviewer>{WHO})\s+(?:as\s+)?(?:the\s+)?reviewer\s+(?:of|for|on)\s+(?:the\s+)?(?P<req>.+)$"),
     r(SetReviewer, 0.93, r"\b(?:have|let|get|ask)\s+(?P<reviewer>{WHO})\s+(?:to\s+)?review\s+(?:the\s+)?(?P<req>.+?\s+(?:requirement|project))$"),
