@@ -108,7 +108,7 @@ pub async fn run(sizes: Sizes, json_out: bool) -> Result<()> {
 async fn department_in_each_dialect() -> Result<(DeptThought, Vec<sent::Measured>)> {
     let mut sent_by_dialect = Vec::new();
     let mut dept = None;
-    for dialect in sent::Dialect::ALL {
+    for dialect in sent::ContractForm::ALL {
         let run = department_thought(dialect.preset(), dialect.model()).await?;
         sent_by_dialect.push((dialect, run.bodies.clone()));
         dept.get_or_insert(run);

@@ -45,12 +45,12 @@ impl Secretary {
         let role = s.role.clone().unwrap_or_default();
         let reply = match (department, lang) {
             (Some(d), Language::En) => format!(
-                "I'll invite {name}{}; approvals for {}'s work will go to them.",
+                "I'll invite {name}{}; approvals for {}'s work will go to {name}.",
                 as_role(&role, lang),
                 d.name
             ),
             (Some(d), Language::ZhCn) => format!(
-                "我来邀请{name}{}，{}的审批以后交给其处理。",
+                "我来邀请{name}{}，以后{}的审批交给{name}。",
                 as_role(&role, lang),
                 d.name
             ),

@@ -36,8 +36,10 @@ impl SecretStore for PlaceholderKeys {
     }
 }
 
+/// How a department thought's answer contract goes over the wire: the families of
+/// providers the bench measures, not the providers' API dialects themselves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Dialect {
+pub(super) enum ContractForm {
     /// `response_format: json_schema` (OpenAI; vLLM, LM Studio and Ollama send the same).
     OpenAiNative,
     /// `response_format: json_object`, the shape in the prompt (also Qwen, Moonshot).
@@ -50,39 +52,39 @@ pub(super) enum Dialect {
     Builtin,
 }
 
-impl Dialect {
+impl ContractForm {
     /// The dialects with a wire, each run through the engine against the scripted server.
-    pub(super) const ALL: [Dialect; 4] = [
-        Dialect::OpenAiNative,
-        Dialect::DeepSeek,
-        Dialect::Anthropic,
-        Dialect::Builtin,
+    pub(super) const ALL: [ContractForm; 4] = [
+        ContractForm::OpenAiNative,
+        ContractForm::DeepSeek,
+        ContractForm::Anthropic,
+        ContractForm::Builtin,
     ];
 
     pub(super) fn key(self) -> &'static str {
         match self {
-            Dialect::OpenAiNative => "openai_native",
-            Dialect::DeepSeek => "deepseek",
-            Dialect::Anthropic => "anthropic",
-            Dialect::Builtin => "builtin",
+            ContractForm::OpenAiNative => "openai_native",
+            ContractForm::DeepSeek => "deepseek",
+            ContractForm::Anthropic => "anthropic",
+            ContractForm::Builtin => "builtin",
         }
     }
 
     pub(super) fn preset(self) -> &'static str {
         match self {
-            Dialect::OpenAiNative => "openai",
-            Dialect::DeepSeek => "deepseek",
-            Dialect::Anthropic => "anthropic",
+            ContractForm::OpenAiNative => "openai",
+            ContractForm::DeepSeek => "deepseek",
+            ContractForm::Anthropic => "anthropic",
             // What a small model gets is the same through a local server (Ollama's
             // wire) as in process, and only a wire can be captured.
-            Dialect::Builtin => "ollama",
+            ContractForm::Builtin => "ollama",
         }
     }
 
     /// The model id the run routes thoughts to: its size decides the engine's path.
     pub(super) fn model(self) -> &'static str {
         match self {
-            Dialect::Builtin => "smollm2-135m-instruct",
+            ContractForm::Builtin => "smollm2-135m-instruct",
             _ => "bench",
         }
     }
@@ -90,7 +92,7 @@ impl Dialect {
 
 /// One dialect's figure.
 pub(super) struct Measured {
-    pub(super) dialect: Dialect,
+    pub(super) dialect: ContractForm,
     /// Mean per thought.
     pub(super) tokens: f64,
     pub(super) tokenizer: String,
@@ -157,17 +159,17 @@ fn mean(xs: &[usize]) -> f64 {
 
 /// Each dialect's bodies, as captured at the server, counted with its tokenizer; the
 /// small model's steps through the built-in model's own template and vocabulary.
-pub(super) fn measure(runs: &[(Dialect, Vec<Value>)]) -> Result<Vec<Measured>> {
+pub(super) fn measure(runs: &[(ContractForm, Vec<Value>)]) -> Result<Vec<Measured>> {
     let mut out = Vec::new();
     for (dialect, bodies) in runs {
         let (name, label) = match dialect {
-            Dialect::OpenAiNative => ("o200k_base", "o200k_base".to_owned()),
-            Dialect::DeepSeek => ("deepseek_v3", "deepseek_v3".to_owned()),
-            Dialect::Anthropic => (
+            ContractForm::OpenAiNative => ("o200k_base", "o200k_base".to_owned()),
+            ContractForm::DeepSeek => ("deepseek_v3", "deepseek_v3".to_owned()),
+            ContractForm::Anthropic => (
                 ANTHROPIC_STAND_IN,
                 format!("{ANTHROPIC_STAND_IN} (stand-in: Anthropic publishes no tokenizer)"),
             ),
-            Dialect::Builtin => continue,
+            ContractForm::Builtin => continue,
         };
         let enc = tiktoken(name)?;
         let counts: Vec<usize> = bodies
@@ -185,7 +187,7 @@ pub(super) fn measure(runs: &[(Dialect, Vec<Value>)]) -> Result<Vec<Measured>> {
     }
     let small = runs
         .iter()
-        .find(|(d, _)| *d == Dialect::Builtin)
+        .find(|(d, _)| *d == ContractForm::Builtin)
         .map(|(_, b)| b.as_slice())
         .unwrap_or_default();
     out.push(builtin(small)?);
@@ -223,7 +225,7 @@ fn builtin(bodies: &[Value]) -> Result<Measured> {
         counts.push(model.count_prompt_tokens(&messages)?);
     }
     Ok(Measured {
-        dialect: Dialect::Builtin,
+        dialect: ContractForm::Builtin,
         tokens: mean(&counts),
         tokenizer: format!("{} (llama.cpp, its chat template)", model.name()),
         requests: bodies.len(),
@@ -249,7 +251,7 @@ fn builtin_fallback(bodies: &[Value], why: &str) -> Result<Measured> {
         })
         .collect();
     Ok(Measured {
-        dialect: Dialect::Builtin,
+        dialect: ContractForm::Builtin,
         tokens: mean(&counts),
         tokenizer: format!("cl100k_base (fallback: the built-in model is {why})"),
         requests: bodies.len(),
