@@ -17,7 +17,7 @@ use sea_orm::ActiveValue::Set;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::chat::{Names, rfc3339};
+use crate::chat::{Names, SenderKind, rfc3339};
 use crate::error::{ErrorCode, IpcError};
 use crate::work::TaskStatus;
 
@@ -372,10 +372,10 @@ impl Timeline {
 
     fn messages(&mut self, messages: Vec<chat_message::Model>) {
         for m in messages {
-            let actor = match m.sender_kind.as_str() {
-                "boss" => self.names.boss().to_owned(),
-                "system" => String::new(),
-                _ => self.person(m.sender_employee_id),
+            let actor = match m.sender_kind {
+                SenderKind::Boss => self.names.boss().to_owned(),
+                SenderKind::System => String::new(),
+                SenderKind::Employee => self.person(m.sender_employee_id),
             };
             let e = TraceEventDto {
                 employee_id: m.sender_employee_id,

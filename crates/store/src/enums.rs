@@ -409,3 +409,13 @@ stored_enum! {
         Casual,
     }
 }
+
+stored_enum! {
+    /// Who wrote a chat message.
+    pub enum SenderKind {
+        Boss,
+        Employee,
+        /// A note the app posts itself (a task is done, an approval expired); no sender.
+        System,
+    }
+}

@@ -83,6 +83,7 @@ macro_rules! each_enum {
         )
         .await;
         $f::<ChatMode>(&["work", "casual"], $($arg),*).await;
+        $f::<SenderKind>(&["boss", "employee", "system"], $($arg),*).await;
     }};
 }
 

@@ -6,6 +6,7 @@
 use cubicle_store::{DbErr, chat as cq, meeting as mq};
 
 use super::{Engine, Focus, lock};
+use crate::chat::SenderKind;
 use crate::chat::gates::{self, ChatMode};
 use crate::meeting::moderator::Move;
 use crate::scheduler::WakeReason;
@@ -32,9 +33,9 @@ impl Engine {
         };
         if meeting.status != "open" {
             // After the close only the boss's words wake the members, as in any chat.
-            return Ok(m.sender_kind != "boss");
+            return Ok(m.sender_kind != SenderKind::Boss);
         }
-        if m.sender_kind == "system" {
+        if m.sender_kind == SenderKind::System {
             // The topic note starts the meeting; later notes (joins, escalations,
             // rulings) are not turns.
             if core.meetings.notes(chat_id).await?.is_empty() {
@@ -50,10 +51,11 @@ impl Engine {
             .await?
             .into_iter()
             .rev()
-            .find(|x| x.sender_kind != "system")
+            .find(|x| x.sender_kind != SenderKind::System)
             .map(|x| x.id);
         if latest_turn == Some(message_id) {
-            self.advance(chat_id, m.sender_kind == "boss").await?;
+            self.advance(chat_id, m.sender_kind == SenderKind::Boss)
+                .await?;
         }
         Ok(true)
     }
@@ -75,7 +77,7 @@ impl Engine {
                     let boss_last = cq::last_messages(db, m.chat_id, 1)
                         .await?
                         .first()
-                        .is_some_and(|x| x.sender_kind == "boss");
+                        .is_some_and(|x| x.sender_kind == SenderKind::Boss);
                     self.advance(m.chat_id, boss_last).await?;
                 }
             }

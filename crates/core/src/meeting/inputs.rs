@@ -11,6 +11,7 @@ use cubicle_store::{DbErr, chat as cq, meeting as q, org as oq};
 
 use super::Meetings;
 use super::moderator::{ModelPick, Participant, Turn};
+use crate::chat::SenderKind;
 use crate::gateway::{CallContext, Purpose};
 
 /// Turns shown to the model that picks the next speaker.
@@ -52,7 +53,7 @@ impl Meetings {
             cq::messages(&self.db, m.chat_id)
                 .await?
                 .into_iter()
-                .filter(|msg| msg.sender_kind != "system")
+                .filter(|msg| msg.sender_kind != SenderKind::System)
                 .map(|msg| {
                     (
                         msg.created_at,

@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use super::arbitration::{outcome_label, type_label};
 use super::{MINUTES_IMPORTANCE, Meetings};
+use crate::chat::SenderKind;
 use crate::gateway::{CallContext, Purpose};
 use crate::mailbox::{MailKind, NewMail};
 use crate::mind::memory_rules::{MemoryKind, Visibility};
@@ -104,7 +105,7 @@ impl Meetings {
         let said: Vec<(String, String)> = cq::messages(&self.db, m.chat_id)
             .await?
             .into_iter()
-            .filter(|msg| msg.sender_kind != "system")
+            .filter(|msg| msg.sender_kind != SenderKind::System)
             .map(|msg| {
                 let who = match msg.sender_employee_id {
                     Some(id) => names.person(id).to_owned(),

@@ -10,6 +10,7 @@ use sea_orm::ActiveValue::{NotSet, Set};
 
 use super::arbitration::{self, Outcome, Person, Position, Ruling, Stance};
 use super::{Decided, Meetings, moderator, skills};
+use crate::chat::SenderKind;
 use crate::mailbox::{MailKind, NewMail};
 use crate::types::Language;
 
@@ -24,7 +25,7 @@ impl Meetings {
         let Some(speaker) = message.sender_employee_id else {
             return Ok(None);
         };
-        if message.sender_kind != "employee" {
+        if message.sender_kind != SenderKind::Employee {
             return Ok(None);
         }
         let text = message.text.trim();
@@ -76,7 +77,7 @@ impl Meetings {
         let turns = cq::messages(&self.db, message.chat_id).await?;
         let upto: Vec<&chat_message::Model> = turns.iter().filter(|m| m.id <= message.id).collect();
         let Some(proposal) = upto.iter().rev().find(|m| {
-            m.sender_kind == "employee"
+            m.sender_kind == SenderKind::Employee
                 && m.sender_employee_id != Some(speaker)
                 && !moderator::disagrees(&m.text)
                 && !moderator::agrees(&m.text)

@@ -72,7 +72,7 @@ async fn a_simulated_day_in_a_six_person_department_keeps_every_gate() {
         let boss = messages.iter().find(|m| m.id == *id).unwrap();
         let reply = messages
             .iter()
-            .find(|m| m.id > *id && m.sender_kind == "employee")
+            .find(|m| m.id > *id && m.sender_kind == cubicle_core::chat::SenderKind::Employee)
             .expect("a reply to the boss");
         let lag = at(reply) - at(boss);
         assert!(lag <= TimeDelta::seconds(13), "boss answered after {lag}");

@@ -220,7 +220,7 @@ impl Room {
             .await
             .unwrap()
             .into_iter()
-            .filter(|m| m.sender_kind == "employee")
+            .filter(|m| m.sender_kind == cubicle_core::chat::SenderKind::Employee)
             .map(|m| m.sender_name)
             .collect()
     }

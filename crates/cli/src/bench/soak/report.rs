@@ -2,6 +2,7 @@
 //! attempt, retry wait, refusal and breaker change), the thoughts, the tasks, the
 //! messages and the employees; plus the engine's queue for the end-of-run check.
 
+use cubicle_core::chat::SenderKind;
 use cubicle_core::chat::gates::SilenceReason;
 use cubicle_core::types::EmployeeStatus;
 use cubicle_core::work::{TaskKind, TaskStatus};
@@ -121,10 +122,10 @@ pub async fn compute(
         }
     }
     for m in &all.chat_message {
-        match m.sender_kind.as_str() {
-            "boss" => f.boss_messages += 1,
-            "employee" => f.employee_messages += 1,
-            _ => {}
+        match m.sender_kind {
+            SenderKind::Boss => f.boss_messages += 1,
+            SenderKind::Employee => f.employee_messages += 1,
+            SenderKind::System => {}
         }
     }
     let tasks = all.task;
