@@ -19,6 +19,7 @@ use ts_rs::TS;
 
 use crate::chat::{Names, SenderKind, rfc3339};
 use crate::error::{ErrorCode, IpcError};
+use crate::meeting::arbitration::DecidedByKind;
 use crate::work::TaskStatus;
 
 /// How much of an instruction, message or thought a timeline line shows.
@@ -424,9 +425,9 @@ impl Timeline {
 
     fn rulings(&mut self, decisions: Vec<decision::Model>) {
         for d in decisions {
-            let actor = match d.decided_by_kind.as_str() {
-                "boss" => self.names.boss().to_owned(),
-                _ => self.person(d.decided_by_employee_id),
+            let actor = match d.decided_by_kind {
+                DecidedByKind::Boss => self.names.boss().to_owned(),
+                DecidedByKind::Lead | DecidedByKind::Vote => self.person(d.decided_by_employee_id),
             };
             let e = TraceEventDto {
                 employee_id: d.decided_by_employee_id,

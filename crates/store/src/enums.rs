@@ -419,3 +419,46 @@ stored_enum! {
         System,
     }
 }
+
+stored_enum! {
+    /// Whether a meeting still runs.
+    pub enum MeetingStatus {
+        Open,
+        /// Its minutes are taken; nobody has the floor.
+        Closed,
+    }
+}
+
+stored_enum! {
+    /// What a meeting's moderator did, as its note records it.
+    pub enum MoveKind {
+        /// Gave someone the floor.
+        Speak,
+        /// Asked someone to join.
+        Invite,
+        /// Ended the meeting.
+        Close,
+        /// The chosen speaker stayed silent: their turn counts as a pass.
+        Pass,
+    }
+}
+
+stored_enum! {
+    /// Who ruled on a question (SPEC §9).
+    pub enum DecidedByKind {
+        /// The lead of the department with jurisdiction.
+        Lead,
+        /// A weighted vote of everyone who took a position.
+        Vote,
+        Boss,
+    }
+}
+
+stored_enum! {
+    /// Whether a ruling stands or waits for the boss.
+    pub enum DecisionStatus {
+        Decided,
+        /// Taken to the boss, who has not ruled on it yet.
+        Escalated,
+    }
+}

@@ -84,6 +84,10 @@ macro_rules! each_enum {
         .await;
         $f::<ChatMode>(&["work", "casual"], $($arg),*).await;
         $f::<SenderKind>(&["boss", "employee", "system"], $($arg),*).await;
+        $f::<MeetingStatus>(&["open", "closed"], $($arg),*).await;
+        $f::<MoveKind>(&["speak", "invite", "close", "pass"], $($arg),*).await;
+        $f::<DecidedByKind>(&["lead", "vote", "boss"], $($arg),*).await;
+        $f::<DecisionStatus>(&["decided", "escalated"], $($arg),*).await;
     }};
 }
 

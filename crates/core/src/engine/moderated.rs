@@ -8,6 +8,7 @@ use cubicle_store::{DbErr, chat as cq, meeting as mq};
 use super::{Engine, Focus, lock};
 use crate::chat::SenderKind;
 use crate::chat::gates::{self, ChatMode};
+use crate::meeting::MeetingStatus;
 use crate::meeting::moderator::Move;
 use crate::scheduler::WakeReason;
 
@@ -31,7 +32,7 @@ impl Engine {
         let Some(m) = cq::find_message(&core.db, message_id).await? else {
             return Ok(true);
         };
-        if meeting.status != "open" {
+        if meeting.status != MeetingStatus::Open {
             // After the close only the boss's words wake the members, as in any chat.
             return Ok(m.sender_kind != SenderKind::Boss);
         }
@@ -140,7 +141,7 @@ impl Engine {
             .meetings
             .find(chat_id)
             .await?
-            .filter(|m| m.status == "open")
+            .filter(|m| m.status == MeetingStatus::Open)
             .map(|m| m.current_speaker_id);
         let Some(floor) = floor else {
             return self
@@ -157,11 +158,9 @@ impl Engine {
             .await?
             .iter()
             .any(|m| m.sender_employee_id == Some(employee_id));
-        let still_floor = core
-            .meetings
-            .find(chat_id)
-            .await?
-            .is_some_and(|m| m.status == "open" && m.current_speaker_id == Some(employee_id));
+        let still_floor = core.meetings.find(chat_id).await?.is_some_and(|m| {
+            m.status == MeetingStatus::Open && m.current_speaker_id == Some(employee_id)
+        });
         if !spoke && still_floor {
             core.meetings.record_pass(chat_id, employee_id).await?;
             self.advance(chat_id, false).await?;
@@ -175,10 +174,9 @@ impl Engine {
         let unread = cq::chats_with_unread_for(&core.db, employee_id).await?;
         let mut allowed = Vec::new();
         for id in &unread {
-            let held_by_other =
-                core.meetings.find(*id).await?.is_some_and(|m| {
-                    m.status == "open" && m.current_speaker_id != Some(employee_id)
-                });
+            let held_by_other = core.meetings.find(*id).await?.is_some_and(|m| {
+                m.status == MeetingStatus::Open && m.current_speaker_id != Some(employee_id)
+            });
             if !held_by_other {
                 allowed.push(*id);
             }

@@ -144,12 +144,7 @@ impl Meetings {
         ruling: &Ruling,
         trace_id: Option<String>,
     ) -> Result<decision::Model, DbErr> {
-        let escalated = ruling.outcome == Outcome::Escalated;
-        let (kind, by) = match &ruling.decided_by {
-            arbitration::DecidedBy::Lead { employee_id } => ("lead", Some(*employee_id)),
-            arbitration::DecidedBy::Vote { .. } => ("vote", None),
-            arbitration::DecidedBy::Boss => ("boss", None),
-        };
+        let (kind, by) = ruling.decided_by.stored();
         q::insert_decision(
             &self.db,
             decision::ActiveModel {
@@ -160,9 +155,9 @@ impl Meetings {
                 question: Set(question.to_owned()),
                 decision_type: Set(ruling.decision_type),
                 outcome: Set(ruling.outcome),
-                decided_by_kind: Set(kind.into()),
+                decided_by_kind: Set(kind),
                 decided_by_employee_id: Set(by),
-                status: Set(if escalated { "escalated" } else { "decided" }.into()),
+                status: Set(ruling.status()),
                 authorization_chain: Set(
                     serde_json::to_value(&ruling.authorization_chain).unwrap_or_default()
                 ),

@@ -11,9 +11,11 @@ use cubicle_core::clock::{Clock as _, ManualClock};
 use cubicle_core::engine::{Engine, EngineConfig};
 use cubicle_core::gateway::Purpose;
 use cubicle_core::mailbox::MailKind;
-use cubicle_core::meeting::OpenMeeting;
-use cubicle_core::meeting::arbitration::{DecisionType, Outcome, Position, Stance};
-use cubicle_core::meeting::moderator::Strategy;
+use cubicle_core::meeting::arbitration::{
+    DecidedByKind, DecisionStatus, DecisionType, Outcome, Position, Stance,
+};
+use cubicle_core::meeting::moderator::{MoveKind, Strategy};
+use cubicle_core::meeting::{MeetingStatus, OpenMeeting};
 use cubicle_core::mind::memory_rules::{MemoryKind, Visibility};
 use cubicle_core::org::{EmployeeDto, UpdateCompany};
 use cubicle_core::providers::SetRoute;
@@ -263,7 +265,7 @@ async fn a_round_robin_meeting_goes_round_in_order_then_closes_with_minutes_in_m
         ["Alice", "Bob", "Carol", "Alice", "Bob", "Carol"]
     );
     let meeting = r.co.core.meetings.find(chat).await.unwrap().unwrap();
-    assert_eq!(meeting.status, "closed");
+    assert_eq!(meeting.status, MeetingStatus::Closed);
     // Only the chosen speaker thought about the meeting: one thought per turn.
     let thoughts = r.co.core.chats.view(chat).await.unwrap().thoughts;
     assert_eq!(thoughts.len(), 6, "nobody but the speaker was woken");
@@ -369,7 +371,7 @@ async fn the_moderators_reasoning_never_reaches_the_meeting_or_any_prompt() {
 
     // The summary model wrote the minutes.
     let meeting = r.co.core.meetings.find(chat).await.unwrap().unwrap();
-    assert_eq!(meeting.status, "closed");
+    assert_eq!(meeting.status, MeetingStatus::Closed);
     assert_eq!(
         meeting.minutes.as_deref(),
         Some("MODEL-MINUTES: the team agreed on a plan.")
@@ -416,7 +418,10 @@ async fn a_colleague_invited_mid_meeting_is_nudged_and_speaks() {
     let speakers = r.speakers(chat).await;
     assert_eq!(&speakers[..2], ["Alice", "Grace"], "{speakers:?}");
     let notes = r.co.core.meetings.notes(chat).await.unwrap();
-    let invite = notes.iter().find(|n| n.move_kind == "invite").unwrap();
+    let invite = notes
+        .iter()
+        .find(|n| n.move_kind == MoveKind::Invite)
+        .unwrap();
     assert_eq!(invite.employee_id, Some(r.id("Grace")));
     assert!(invite.reason.contains("privacy"), "{}", invite.reason);
 }
@@ -445,12 +450,12 @@ async fn a_budget_question_goes_to_the_boss_and_the_meeting_goes_on() {
         "Should we spend $5,000 on a load-testing service?"
     );
     assert_eq!(
+        (d.decision_type, d.status, d.decided_by_kind),
         (
-            d.decision_type,
-            d.status.as_str(),
-            d.decided_by_kind.as_str()
-        ),
-        (DecisionType::Money, "escalated", "boss")
+            DecisionType::Money,
+            DecisionStatus::Escalated,
+            DecidedByKind::Boss
+        )
     );
     let chain: Vec<Value> = serde_json::from_value(d.authorization_chain.clone()).unwrap();
     assert_eq!(chain[0]["who"], "Bob");
@@ -480,23 +485,23 @@ async fn a_budget_question_goes_to_the_boss_and_the_meeting_goes_on() {
     );
     assert_eq!(
         r.co.core.meetings.find(chat).await.unwrap().unwrap().status,
-        "closed"
+        MeetingStatus::Closed
     );
 
     // What the boss sees: the escalated decision with its chain, the moderator's moves
     // with their reasons, the minutes; a closed meeting cannot be ended again.
     let view = r.co.core.meetings.view(chat).await.unwrap();
-    assert_eq!(view.status, "closed");
+    assert_eq!(view.status, MeetingStatus::Closed);
     assert_eq!(view.strategy, Strategy::RoundRobin);
     assert_eq!(view.decisions.len(), 1);
-    assert_eq!(view.decisions[0].status, "escalated");
+    assert_eq!(view.decisions[0].status, DecisionStatus::Escalated);
     assert_eq!(view.decisions[0].authorization_chain[0].who, "Bob");
     assert!(
         view.notes
             .iter()
-            .any(|n| n.kind == "speak" && !n.reason.is_empty())
+            .any(|n| n.kind == MoveKind::Speak && !n.reason.is_empty())
     );
-    assert!(view.notes.iter().any(|n| n.kind == "close"));
+    assert!(view.notes.iter().any(|n| n.kind == MoveKind::Close));
     assert!(view.minutes.as_deref().is_some_and(|m| !m.is_empty()));
     assert!(r.co.core.meetings.end(chat).await.is_err());
     assert!(r.co.core.meetings.view(chat + 100).await.is_err());
@@ -517,7 +522,7 @@ async fn a_budget_question_goes_to_the_boss_and_the_meeting_goes_on() {
             )
             .await
             .unwrap();
-    assert_eq!(zh.record.status, "escalated");
+    assert_eq!(zh.record.status, DecisionStatus::Escalated);
     assert_eq!(zh.record.decision_type, DecisionType::Money);
 }
 
@@ -548,8 +553,8 @@ async fn an_objection_on_a_tech_question_is_ruled_by_the_engineering_lead_with_i
         .find(|d| d.question == "Let's move the API to GraphQL this quarter.")
         .expect("a ruling on the proposal");
     assert_eq!(d.decision_type, DecisionType::Tech);
-    assert_eq!(d.status, "decided");
-    assert_eq!(d.decided_by_kind, "lead");
+    assert_eq!(d.status, DecisionStatus::Decided);
+    assert_eq!(d.decided_by_kind, DecidedByKind::Lead);
     assert_eq!(d.decided_by_employee_id, Some(r.id("Alice")));
     assert_eq!(d.outcome, Outcome::Rejected);
     let chain: Vec<Value> = serde_json::from_value(d.authorization_chain.clone()).unwrap();
@@ -628,10 +633,10 @@ async fn without_the_lead_a_weighted_vote_decides_and_is_recorded() {
             )
             .await
             .unwrap();
-    assert_eq!(ruled.record.decided_by_kind, "vote");
+    assert_eq!(ruled.record.decided_by_kind, DecidedByKind::Vote);
     assert_eq!(ruled.record.trace_id.as_deref(), Some("tr-000000000042"));
     assert_eq!(ruled.record.outcome, Outcome::Approved);
-    assert_eq!(ruled.record.status, "decided");
+    assert_eq!(ruled.record.status, DecisionStatus::Decided);
     let chain: Vec<Value> = serde_json::from_value(ruled.record.authorization_chain).unwrap();
     let weights: Vec<f64> = chain
         .iter()
@@ -661,7 +666,7 @@ async fn the_boss_can_end_a_meeting_early_and_still_gets_the_minutes() {
     );
 
     let view = r.co.core.meetings.end(chat).await.unwrap();
-    assert_eq!(view.status, "closed");
+    assert_eq!(view.status, MeetingStatus::Closed);
     assert!(view.closed_at.is_some());
     let minutes = view.minutes.unwrap();
     assert!(minutes.contains(&format!("({spoke} turns)")), "{minutes}");
@@ -715,7 +720,7 @@ async fn a_meeting_opened_while_no_engine_runs_starts_when_the_engine_starts() {
         ["Alice", "Bob", "Carol", "Alice", "Bob", "Carol"]
     );
     let meeting = r.co.core.meetings.find(chat).await.unwrap().unwrap();
-    assert_eq!(meeting.status, "closed");
+    assert_eq!(meeting.status, MeetingStatus::Closed);
     assert!(
         r.texts(chat)
             .await
@@ -763,7 +768,7 @@ async fn objection_is_ruled(zh: bool, proposal: &str, objection: &str, agreement
         .iter()
         .find(|d| d.question == proposal)
         .unwrap_or_else(|| panic!("no ruling on {proposal:?}: {decisions:?}"));
-    assert_eq!(d.status, "decided");
+    assert_eq!(d.status, DecisionStatus::Decided);
     let chain: Vec<Value> = serde_json::from_value(d.authorization_chain.clone()).unwrap();
     assert_eq!(
         (chain[0]["who"].as_str(), chain[0]["role"].as_str()),
@@ -787,7 +792,7 @@ async fn objection_is_ruled(zh: bool, proposal: &str, objection: &str, agreement
     assert!(
         notes
             .iter()
-            .all(|n| n.move_kind != "close" || !n.reason.contains("consensus")),
+            .all(|n| n.move_kind != MoveKind::Close || !n.reason.contains("consensus")),
         "{notes:?}"
     );
     let ruling_prefix = if zh { "裁定：" } else { "Ruling: " };

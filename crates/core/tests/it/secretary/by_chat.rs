@@ -130,10 +130,10 @@ async fn a_meeting_by_chat_opens_a_meeting_chat_with_its_people_and_undo_removes
     // The secretary's meetings are moderated, by the rules unless told otherwise.
     let moderated = co.core.meetings.find(meeting.id).await.unwrap().unwrap();
     assert_eq!(
-        (moderated.strategy, moderated.status.as_str()),
+        (moderated.strategy, moderated.status),
         (
             cubicle_core::meeting::moderator::Strategy::RuleBased,
-            "open"
+            cubicle_core::meeting::MeetingStatus::Open
         )
     );
 
