@@ -343,7 +343,7 @@ impl Timeline {
                 text: format!("{} · {}/{}", call.purpose, call.provider_id, call.model),
                 cost_usd: Some(call.cost_usd),
                 tokens: Some(used),
-                outcome: Some(call.outcome.clone()),
+                outcome: Some(call.outcome.to_value()),
                 ..Self::blank(call.at, TraceEventKind::ModelCall)
             };
             self.events.push((call.at, Rank::ModelCall, e));

@@ -462,3 +462,24 @@ stored_enum! {
         Escalated,
     }
 }
+
+stored_enum! {
+    /// What a cost-ledger row records: how one attempt ended, why a call was refused
+    /// before it was made, or a provider's circuit breaker changing state (attempt 0, no
+    /// cost).
+    pub enum LedgerOutcome {
+        /// The attempt was answered.
+        Ok,
+        Error,
+        /// The caller stopped listening to a stream.
+        Cancelled,
+        /// Refused: today's budget is spent.
+        BudgetExceeded,
+        /// Refused: the provider's breaker is open and there is no fallback.
+        BreakerOpen,
+        /// The provider failed repeatedly and is paused.
+        BreakerOpened,
+        /// The provider answered again after a pause.
+        BreakerClosed,
+    }
+}

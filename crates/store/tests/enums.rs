@@ -88,6 +88,14 @@ macro_rules! each_enum {
         $f::<MoveKind>(&["speak", "invite", "close", "pass"], $($arg),*).await;
         $f::<DecidedByKind>(&["lead", "vote", "boss"], $($arg),*).await;
         $f::<DecisionStatus>(&["decided", "escalated"], $($arg),*).await;
+        $f::<LedgerOutcome>(
+            &[
+                "ok", "error", "cancelled", "budget_exceeded", "breaker_open", "breaker_opened",
+                "breaker_closed",
+            ],
+            $($arg),*
+        )
+        .await;
     }};
 }
 

@@ -594,7 +594,7 @@ async fn a_version_2_bundle_without_cached_tokens_still_imports() {
             cached_tokens: Set(1280),
             cost_usd: Set(0.0005),
             latency_ms: Set(800),
-            outcome: Set("ok".into()),
+            outcome: Set(cubicle_core::gateway::LedgerOutcome::Ok),
             fallback: Set(false),
             error: Set(None),
             backoff_ms: Set(None),
