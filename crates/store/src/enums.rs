@@ -483,3 +483,11 @@ stored_enum! {
         BreakerClosed,
     }
 }
+
+stored_enum! {
+    /// Who said a line of the boss ↔ secretary conversation.
+    pub enum Speaker {
+        Boss,
+        Secretary,
+    }
+}

@@ -96,6 +96,7 @@ macro_rules! each_enum {
             $($arg),*
         )
         .await;
+        $f::<Speaker>(&["boss", "secretary"], $($arg),*).await;
     }};
 }
 
