@@ -55,6 +55,15 @@ macro_rules! each_enum {
             $($arg),*
         )
             .await;
+        $f::<ActionKind>(
+            &[
+                "hire", "fire", "transfer", "create_department", "rename_department",
+                "set_policy", "assign_task", "create_requirement", "delete_department",
+                "convene_meeting", "set_reviewer",
+            ],
+            $($arg),*
+        )
+        .await;
         $f::<Strategy>(&["round_robin", "rule_based", "model_picked"], $($arg),*).await;
         $f::<TraceOrigin>(&["chat", "secretary"], $($arg),*).await;
         $f::<SilenceReason>(
