@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use cubicle_core::gateway::{CallContext, Purpose, Route};
+use cubicle_core::gateway::{CallContext, LedgerOutcome, Purpose, Route};
 use cubicle_core::providers::SaveProvider;
 use cubicle_llm::{ChatMessage, CompletionRequest, JsonForm};
 use cubicle_tests::company::TestCompany;
@@ -193,20 +193,20 @@ async fn llama_cpp_python_refuses_json_schema_and_the_client_falls_back_and_reme
     let rows = cubicle_store::models::ledger_since(&db, since)
         .await
         .unwrap();
-    let attempts: Vec<(&str, Option<&str>)> = rows
+    let attempts: Vec<(LedgerOutcome, Option<&str>)> = rows
         .iter()
-        .map(|r| (r.outcome.as_str(), r.error.as_deref()))
+        .map(|r| (r.outcome, r.error.as_deref()))
         .collect();
     assert_eq!(rows.len(), 2, "{attempts:?}");
-    assert_eq!(rows[0].outcome, "error");
+    assert_eq!(rows[0].outcome, LedgerOutcome::Error);
     let refusal = rows[0].error.as_deref().unwrap_or_default();
     assert!(
         refusal.starts_with("unsupported_json_form") && refusal.contains("HTTP 500"),
         "{refusal}"
     );
     assert_eq!(
-        (rows[1].outcome.as_str(), rows[1].output.as_deref()),
-        ("ok", Some("valid")),
+        (rows[1].outcome, rows[1].output.as_deref()),
+        (LedgerOutcome::Ok, Some("valid")),
         "the grammar holds the answer to the schema: no repair"
     );
     assert!(
@@ -235,7 +235,7 @@ async fn llama_cpp_python_refuses_json_schema_and_the_client_falls_back_and_reme
         .await
         .unwrap();
     assert_eq!(rows.len(), 3, "the second call is one request");
-    assert_eq!(rows[2].outcome, "ok");
+    assert_eq!(rows[2].outcome, LedgerOutcome::Ok);
     // The same prompt at temperature 0 through the same grammar: the same answer.
     assert_eq!(second.value.colour, first.value.colour);
 }

@@ -4,6 +4,7 @@
 use anyhow::Result;
 use clap::Subcommand;
 use cubicle_core::AppCore;
+use cubicle_core::chat::SenderKind;
 use cubicle_core::secretary::actions::{ActionDto, ActionStatus, Proposal};
 
 #[derive(Subcommand)]
@@ -181,10 +182,10 @@ pub async fn chats(core: &AppCore) -> Result<()> {
         .company
         .as_ref()
         .map_or_else(|| "boss".to_owned(), |c| c.boss_name.clone());
-    let name_of = |m: &cubicle_core::chat::ChatMessageDto| match m.sender_kind.as_str() {
-        "boss" => boss.clone(),
-        "system" => "—".to_owned(),
-        _ => m
+    let name_of = |m: &cubicle_core::chat::ChatMessageDto| match m.sender_kind {
+        SenderKind::Boss => boss.clone(),
+        SenderKind::System => "—".to_owned(),
+        SenderKind::Employee => m
             .sender_employee_id
             .and_then(|id| snap.employees.iter().find(|e| e.id == id))
             .map_or_else(|| "?".to_owned(), |e| e.name.clone()),

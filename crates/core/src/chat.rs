@@ -62,13 +62,15 @@ pub type ChatResult<T> = Result<T, ChatError>;
 /// What a chat is for; its gate table follows from it (see [`ChatMode`]).
 pub use cubicle_store::enums::ChatKind;
 
+/// Who wrote a chat message: the boss, an employee, or the app itself.
+pub use cubicle_store::enums::SenderKind;
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ChatMessageDto {
     pub id: i32,
     pub chat_id: i32,
-    /// `boss`, `employee` or `system`.
-    pub sender_kind: String,
+    pub sender_kind: SenderKind,
     pub sender_employee_id: Option<i32>,
     /// The boss's or the employee's name (also for people who have left); empty for
     /// system notes.
@@ -187,7 +189,7 @@ impl Chats {
         employee_id: i32,
         text: &str,
     ) -> Result<ChatMessageDto, DbErr> {
-        self.post(chat_id, "employee", Some(employee_id), text, None)
+        self.post(chat_id, SenderKind::Employee, Some(employee_id), text, None)
             .await
     }
 
@@ -199,8 +201,14 @@ impl Chats {
         text: &str,
         trace_id: Option<String>,
     ) -> Result<ChatMessageDto, DbErr> {
-        self.post(chat_id, "employee", Some(employee_id), text, trace_id)
-            .await
+        self.post(
+            chat_id,
+            SenderKind::Employee,
+            Some(employee_id),
+            text,
+            trace_id,
+        )
+        .await
     }
 
     /// The boss posts in any chat at any time (SPEC §4: no special API for human in the
@@ -226,7 +234,7 @@ impl Chats {
         )
         .await?;
         let m = self
-            .post(input.chat_id, "boss", None, text, Some(trace))
+            .post(input.chat_id, SenderKind::Boss, None, text, Some(trace))
             .await?;
         q::set_boss_read(&self.db, input.chat_id, m.id).await?;
         Ok(m)
@@ -234,7 +242,8 @@ impl Chats {
 
     /// A note from the system in a chat (a meeting's topic, a task's escalation …).
     pub async fn post_system(&self, chat_id: i32, text: &str) -> Result<ChatMessageDto, DbErr> {
-        self.post(chat_id, "system", None, text, None).await
+        self.post(chat_id, SenderKind::System, None, text, None)
+            .await
     }
 
     /// A system note that belongs to a boss instruction.
@@ -244,13 +253,14 @@ impl Chats {
         text: &str,
         trace_id: Option<String>,
     ) -> Result<ChatMessageDto, DbErr> {
-        self.post(chat_id, "system", None, text, trace_id).await
+        self.post(chat_id, SenderKind::System, None, text, trace_id)
+            .await
     }
 
     async fn post(
         &self,
         chat_id: i32,
-        sender_kind: &str,
+        sender_kind: SenderKind,
         sender_employee_id: Option<i32>,
         text: &str,
         trace_id: Option<String>,
@@ -281,7 +291,7 @@ impl Chats {
     ) -> Result<Option<ChatMessageDto>, DbErr> {
         self.post_once(
             chat_id,
-            "employee",
+            SenderKind::Employee,
             Some(employee_id),
             text,
             trace_id,
@@ -293,7 +303,7 @@ impl Chats {
     async fn post_once(
         &self,
         chat_id: i32,
-        sender_kind: &str,
+        sender_kind: SenderKind,
         sender_employee_id: Option<i32>,
         text: &str,
         trace_id: Option<String>,
@@ -322,7 +332,7 @@ impl Chats {
             chat_message::ActiveModel {
                 id: NotSet,
                 chat_id: Set(chat_id),
-                sender_kind: Set(sender_kind.into()),
+                sender_kind: Set(sender_kind),
                 sender_employee_id: Set(sender_employee_id),
                 text: Set(text.to_owned()),
                 trace_id: Set(trace_id),
@@ -740,11 +750,11 @@ pub(crate) fn message_dto(m: &chat_message::Model, names: &Names) -> ChatMessage
     ChatMessageDto {
         id: m.id,
         chat_id: m.chat_id,
-        sender_kind: m.sender_kind.clone(),
+        sender_kind: m.sender_kind,
         sender_employee_id: m.sender_employee_id,
-        sender_name: match m.sender_kind.as_str() {
-            "boss" => names.boss.clone(),
-            _ => m
+        sender_name: match m.sender_kind {
+            SenderKind::Boss => names.boss.clone(),
+            SenderKind::Employee | SenderKind::System => m
                 .sender_employee_id
                 .map(|id| names.person(id).to_owned())
                 .unwrap_or_default(),

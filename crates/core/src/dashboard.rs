@@ -8,7 +8,7 @@ use sea_orm::ActiveEnum;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::chat::{Names, rfc3339};
+use crate::chat::{Names, SenderKind, rfc3339};
 use crate::clock::SharedClock;
 use crate::work::urgency::{self, Urgency};
 
@@ -109,9 +109,9 @@ async fn activity(db: &Db, names: &Names) -> Result<Vec<ActivityItem>, DbErr> {
     let mut feed: Vec<(DateTime<Utc>, ActivityItem)> = Vec::new();
     let person = |id: Option<i32>| id.map(|id| names.person(id).to_owned()).unwrap_or_default();
     for m in cq::recent_messages_everywhere(db, ACTIVITY_ITEMS as u64).await? {
-        let actor = match m.sender_kind.as_str() {
-            "boss" => names.boss().to_owned(),
-            _ => person(m.sender_employee_id),
+        let actor = match m.sender_kind {
+            SenderKind::Boss => names.boss().to_owned(),
+            SenderKind::Employee | SenderKind::System => person(m.sender_employee_id),
         };
         let item = ActivityItem {
             kind: ActivityKind::Message,

@@ -37,6 +37,7 @@ use tokio::sync::{Notify, broadcast};
 use tokio_util::sync::CancellationToken;
 
 use crate::app::AppCore;
+use crate::chat::SenderKind;
 use crate::chat::polling::{self, NudgeConfig};
 use crate::clock::{Clock, ManualClock};
 use crate::events::DomainEvent;
@@ -336,7 +337,7 @@ impl Engine {
         let Some(m) = cq::find_message(db, message_id).await? else {
             return Ok(());
         };
-        let from_boss = m.sender_kind == "boss";
+        let from_boss = m.sender_kind == SenderKind::Boss;
         let now = self.now();
         let members: Vec<i32> = cq::members(db, chat_id)
             .await?

@@ -41,7 +41,7 @@ use crate::events::{DomainEvent, EventBus};
 pub const BUILTIN: &str = "builtin";
 
 /// What a model call is for; each purpose can be routed to its own model (seed 001).
-pub use cubicle_store::enums::Purpose;
+pub use cubicle_store::enums::{LedgerOutcome, Purpose};
 
 /// The purposes a route may be set for.
 pub const ROUTABLE: [Purpose; 4] = [
@@ -472,11 +472,13 @@ impl Actor {
                     match change {
                         Some(Transition::Opened) => {
                             tracing::warn!(provider = %route.provider_id, "circuit breaker opened");
-                            self.refuse(&ctx, &route, "breaker_opened").await;
+                            self.refuse(&ctx, &route, LedgerOutcome::BreakerOpened)
+                                .await;
                         }
                         Some(Transition::Closed) => {
                             tracing::info!(provider = %route.provider_id, "circuit breaker closed");
-                            self.refuse(&ctx, &route, "breaker_closed").await;
+                            self.refuse(&ctx, &route, LedgerOutcome::BreakerClosed)
+                                .await;
                         }
                         None => {}
                     }
@@ -504,7 +506,8 @@ impl Actor {
             .unwrap_or(crate::org::DEFAULT_DAILY_BUDGET_USD);
         let spent = q::spent_since(&self.db, start_of_day(self.clock.now())).await? + self.reserved;
         if spent >= budget {
-            self.refuse(ctx, &route, "budget_exceeded").await;
+            self.refuse(ctx, &route, LedgerOutcome::BudgetExceeded)
+                .await;
             self.bus.publish(DomainEvent::BudgetExceeded {
                 spent_usd: spent,
                 budget_usd: budget,
@@ -531,7 +534,7 @@ impl Actor {
                 }
                 Err(e) if open => {
                     tracing::warn!(error = %e, "no built-in model to fall back to");
-                    self.refuse(ctx, &route, "breaker_open").await;
+                    self.refuse(ctx, &route, LedgerOutcome::BreakerOpen).await;
                     return Err(GatewayError::BreakerOpen {
                         provider: route.provider_id,
                     });
@@ -548,7 +551,7 @@ impl Actor {
         {
             Ok(r) => r,
             Err(e) => {
-                self.refuse(ctx, &route, "error").await;
+                self.refuse(ctx, &route, LedgerOutcome::Error).await;
                 return Err(e.into());
             }
         };
@@ -573,7 +576,7 @@ impl Actor {
 
     /// A ledger row for a call that was never made (or a breaker change), so the boss
     /// sees why.
-    async fn refuse(&self, ctx: &CallContext, route: &Route, outcome: &str) {
+    async fn refuse(&self, ctx: &CallContext, route: &Route, outcome: LedgerOutcome) {
         let row = cost_ledger::ActiveModel {
             id: NotSet,
             at: Set(self.clock.now()),
@@ -588,7 +591,7 @@ impl Actor {
             cached_tokens: Set(0),
             cost_usd: Set(0.0),
             latency_ms: Set(0),
-            outcome: Set(outcome.to_owned()),
+            outcome: Set(outcome),
             fallback: Set(false),
             error: Set(None),
             backoff_ms: Set(None),

@@ -27,7 +27,7 @@ use cubicle_store::{Db, DbErr, TransactionTrait, chat as cq, meeting as q, org a
 use sea_orm::ActiveValue::{NotSet, Set};
 
 use self::arbitration::Ruling;
-use self::moderator::{Limits, Move, Strategy};
+use self::moderator::{Limits, Move, MoveKind, Strategy};
 use crate::chat::ChatKind;
 use crate::chat::Chats;
 use crate::chat::gates::mode_for;
@@ -42,6 +42,9 @@ use crate::providers::Providers;
 /// How much the minutes matter in a member's long-term memory (1–10): a meeting's
 /// outcome outranks chatter but not the boss's explicit instructions.
 pub const MINUTES_IMPORTANCE: i32 = 6;
+
+/// Whether a meeting still runs.
+pub use cubicle_store::enums::MeetingStatus;
 
 #[derive(Debug, thiserror::Error)]
 pub enum MeetingError {
@@ -209,7 +212,7 @@ impl Meetings {
                 chat_id: Set(c.id),
                 strategy: Set(input.strategy),
                 topic: Set(topic.to_owned()),
-                status: Set("open".into()),
+                status: Set(MeetingStatus::Open),
                 max_turns: Set(i32::try_from(max_turns).unwrap_or(i32::MAX)),
                 current_speaker_id: Set(None),
                 minutes: Set(None),
@@ -255,7 +258,11 @@ impl Meetings {
     /// none). The move is recorded with its reasoning as a moderator note, and a chosen
     /// speaker (or the first invitee) gets the floor.
     pub async fn next_move(&self, chat_id: i32) -> Result<Option<Move>, DbErr> {
-        let Some(m) = self.find(chat_id).await?.filter(|m| m.status == "open") else {
+        let Some(m) = self
+            .find(chat_id)
+            .await?
+            .filter(|m| m.status == MeetingStatus::Open)
+        else {
             return Ok(None);
         };
         let strategy = m.strategy;
@@ -292,8 +299,13 @@ impl Meetings {
     /// The chosen speaker stayed silent: their turn counts as a pass.
     pub async fn record_pass(&self, chat_id: i32, employee_id: i32) -> Result<(), DbErr> {
         if let Some(m) = self.find(chat_id).await? {
-            self.note(m.id, "pass", Some(employee_id), "the speaker stayed silent")
-                .await?;
+            self.note(
+                m.id,
+                MoveKind::Pass,
+                Some(employee_id),
+                "the speaker stayed silent",
+            )
+            .await?;
         }
         Ok(())
     }
@@ -324,7 +336,7 @@ impl Meetings {
     async fn note(
         &self,
         meeting_id: i32,
-        kind: &str,
+        kind: MoveKind,
         employee_id: Option<i32>,
         reason: &str,
     ) -> Result<(), DbErr> {
@@ -333,7 +345,7 @@ impl Meetings {
             moderator_note::ActiveModel {
                 id: NotSet,
                 meeting_id: Set(meeting_id),
-                move_kind: Set(kind.into()),
+                move_kind: Set(kind),
                 employee_id: Set(employee_id),
                 reason: Set(reason.to_owned()),
                 created_at: Set(self.clock.now()),

@@ -17,8 +17,9 @@ use sea_orm::ActiveValue::Set;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::chat::{Names, rfc3339};
+use crate::chat::{Names, SenderKind, rfc3339};
 use crate::error::{ErrorCode, IpcError};
+use crate::meeting::arbitration::DecidedByKind;
 use crate::work::TaskStatus;
 
 /// How much of an instruction, message or thought a timeline line shows.
@@ -342,7 +343,7 @@ impl Timeline {
                 text: format!("{} · {}/{}", call.purpose, call.provider_id, call.model),
                 cost_usd: Some(call.cost_usd),
                 tokens: Some(used),
-                outcome: Some(call.outcome.clone()),
+                outcome: Some(call.outcome.to_value()),
                 ..Self::blank(call.at, TraceEventKind::ModelCall)
             };
             self.events.push((call.at, Rank::ModelCall, e));
@@ -372,10 +373,10 @@ impl Timeline {
 
     fn messages(&mut self, messages: Vec<chat_message::Model>) {
         for m in messages {
-            let actor = match m.sender_kind.as_str() {
-                "boss" => self.names.boss().to_owned(),
-                "system" => String::new(),
-                _ => self.person(m.sender_employee_id),
+            let actor = match m.sender_kind {
+                SenderKind::Boss => self.names.boss().to_owned(),
+                SenderKind::System => String::new(),
+                SenderKind::Employee => self.person(m.sender_employee_id),
             };
             let e = TraceEventDto {
                 employee_id: m.sender_employee_id,
@@ -424,9 +425,9 @@ impl Timeline {
 
     fn rulings(&mut self, decisions: Vec<decision::Model>) {
         for d in decisions {
-            let actor = match d.decided_by_kind.as_str() {
-                "boss" => self.names.boss().to_owned(),
-                _ => self.person(d.decided_by_employee_id),
+            let actor = match d.decided_by_kind {
+                DecidedByKind::Boss => self.names.boss().to_owned(),
+                DecidedByKind::Lead | DecidedByKind::Vote => self.person(d.decided_by_employee_id),
             };
             let e = TraceEventDto {
                 employee_id: d.decided_by_employee_id,

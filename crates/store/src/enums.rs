@@ -410,3 +410,85 @@ stored_enum! {
         Casual,
     }
 }
+
+stored_enum! {
+    /// Who wrote a chat message.
+    pub enum SenderKind {
+        Boss,
+        Employee,
+        /// A note the app posts itself (a task is done, an approval expired); no sender.
+        System,
+    }
+}
+
+stored_enum! {
+    /// Whether a meeting still runs.
+    pub enum MeetingStatus {
+        Open,
+        /// Its minutes are taken; nobody has the floor.
+        Closed,
+    }
+}
+
+stored_enum! {
+    /// What a meeting's moderator did, as its note records it.
+    pub enum MoveKind {
+        /// Gave someone the floor.
+        Speak,
+        /// Asked someone to join.
+        Invite,
+        /// Ended the meeting.
+        Close,
+        /// The chosen speaker stayed silent: their turn counts as a pass.
+        Pass,
+    }
+}
+
+stored_enum! {
+    /// Who ruled on a question (SPEC §9).
+    pub enum DecidedByKind {
+        /// The lead of the department with jurisdiction.
+        Lead,
+        /// A weighted vote of everyone who took a position.
+        Vote,
+        Boss,
+    }
+}
+
+stored_enum! {
+    /// Whether a ruling stands or waits for the boss.
+    pub enum DecisionStatus {
+        Decided,
+        /// Taken to the boss, who has not ruled on it yet.
+        Escalated,
+    }
+}
+
+stored_enum! {
+    /// What a cost-ledger row records: how one attempt ended, why a call was refused
+    /// before it was made, or a provider's circuit breaker changing state (attempt 0, no
+    /// cost).
+    pub enum LedgerOutcome {
+        /// The attempt was answered.
+        Ok,
+        Error,
+        /// The caller stopped listening to a stream.
+        Cancelled,
+        /// Refused: today's budget is spent.
+        BudgetExceeded,
+        /// Refused: the provider's breaker is open and there is no fallback.
+        BreakerOpen,
+        /// The provider failed repeatedly and is paused.
+        BreakerOpened,
+        /// The provider answered again after a pause.
+        BreakerClosed,
+    }
+}
+
+stored_enum! {
+    /// Who said a line of the boss ↔ secretary conversation.
+    pub enum Speaker {
+        Boss,
+        Secretary,
+    }
+}

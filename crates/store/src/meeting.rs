@@ -7,6 +7,7 @@ use sea_orm::{
 };
 
 use crate::entity::{decision, meeting, moderator_note};
+use crate::enums::MeetingStatus;
 
 pub async fn insert_meeting(
     conn: &impl ConnectionTrait,
@@ -28,7 +29,7 @@ pub async fn find_meeting_by_chat(
 /// Every open meeting, oldest first.
 pub async fn open_meetings(conn: &impl ConnectionTrait) -> Result<Vec<meeting::Model>, DbErr> {
     meeting::Entity::find()
-        .filter(meeting::Column::Status.eq("open"))
+        .filter(meeting::Column::Status.eq(MeetingStatus::Open))
         .order_by_asc(meeting::Column::Id)
         .all(conn)
         .await
@@ -56,7 +57,7 @@ pub async fn close_meeting(
     at: DateTime<Utc>,
 ) -> Result<bool, DbErr> {
     let res = meeting::Entity::update_many()
-        .col_expr(meeting::Column::Status, Expr::value("closed"))
+        .col_expr(meeting::Column::Status, Expr::value(MeetingStatus::Closed))
         .col_expr(meeting::Column::Minutes, Expr::value(minutes))
         .col_expr(meeting::Column::ClosedAt, Expr::value(at))
         .col_expr(
@@ -64,7 +65,7 @@ pub async fn close_meeting(
             Expr::value(Option::<i32>::None),
         )
         .filter(meeting::Column::Id.eq(meeting_id))
-        .filter(meeting::Column::Status.eq("open"))
+        .filter(meeting::Column::Status.eq(MeetingStatus::Open))
         .exec(conn)
         .await?;
     Ok(res.rows_affected > 0)

@@ -55,6 +55,15 @@ macro_rules! each_enum {
             $($arg),*
         )
             .await;
+        $f::<ActionKind>(
+            &[
+                "hire", "fire", "transfer", "create_department", "rename_department",
+                "set_policy", "assign_task", "create_requirement", "delete_department",
+                "convene_meeting", "set_reviewer",
+            ],
+            $($arg),*
+        )
+        .await;
         $f::<Strategy>(&["round_robin", "rule_based", "model_picked"], $($arg),*).await;
         $f::<TraceOrigin>(&["chat", "secretary"], $($arg),*).await;
         $f::<SilenceReason>(
@@ -83,6 +92,20 @@ macro_rules! each_enum {
         )
         .await;
         $f::<ChatMode>(&["work", "casual"], $($arg),*).await;
+        $f::<SenderKind>(&["boss", "employee", "system"], $($arg),*).await;
+        $f::<MeetingStatus>(&["open", "closed"], $($arg),*).await;
+        $f::<MoveKind>(&["speak", "invite", "close", "pass"], $($arg),*).await;
+        $f::<DecidedByKind>(&["lead", "vote", "boss"], $($arg),*).await;
+        $f::<DecisionStatus>(&["decided", "escalated"], $($arg),*).await;
+        $f::<LedgerOutcome>(
+            &[
+                "ok", "error", "cancelled", "budget_exceeded", "breaker_open", "breaker_opened",
+                "breaker_closed",
+            ],
+            $($arg),*
+        )
+        .await;
+        $f::<Speaker>(&["boss", "secretary"], $($arg),*).await;
     }};
 }
 

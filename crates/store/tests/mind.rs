@@ -7,7 +7,7 @@
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use cubicle_migrations::{Migrator, MigratorTrait};
 use cubicle_store::entity::{chat, chat_member, chat_message, employee_state, memory, thought};
-use cubicle_store::enums::{ChatKind, ChatMode, MemoryKind, SilenceReason, Visibility};
+use cubicle_store::enums::{ChatKind, ChatMode, MemoryKind, SenderKind, SilenceReason, Visibility};
 use cubicle_store::{ConnectionTrait, Db, chat as cq, connect, mind};
 use sea_orm::ActiveValue::{NotSet, Set};
 use sea_orm::{ActiveEnum, EntityTrait, PaginatorTrait};
@@ -88,15 +88,15 @@ async fn post(
     at: DateTime<Utc>,
 ) -> chat_message::Model {
     let (kind, employee) = match sender {
-        None => ("boss", None),
-        Some(0) => ("system", None),
-        Some(e) => ("employee", Some(e)),
+        None => (SenderKind::Boss, None),
+        Some(0) => (SenderKind::System, None),
+        Some(e) => (SenderKind::Employee, Some(e)),
     };
     cq::insert_message(
         db,
         chat_message::ActiveModel {
             chat_id: Set(chat_id),
-            sender_kind: Set(kind.into()),
+            sender_kind: Set(kind),
             sender_employee_id: Set(employee),
             text: Set("hello".into()),
             trace_id: Set(None),

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { ChatMessageDto } from "../bindings/ChatMessageDto";
+import type { SenderKind } from "../bindings/SenderKind";
 import type { SilenceReason } from "../bindings/SilenceReason";
 import type { ThoughtDto } from "../bindings/ThoughtDto";
 import { SILENCE_REASONS, THOUGHT_FAILURES, charCount, continuesBlock, entryKey, firstName, formatListTime, preview, silenceKind, timeline } from "./format";
 
-const message = (id: number, createdAt: string, from: number | null = 1, senderKind = "employee"): ChatMessageDto => ({
+const message = (id: number, createdAt: string, from: number | null = 1, senderKind: SenderKind = "employee"): ChatMessageDto => ({
   id,
   chatId: 1,
   senderKind,

@@ -6,6 +6,7 @@
 // the mailbox); testing on an isolated copy of staging is a tech question, ruled by Grace as the
 // engineering lead. Linus has the floor now. "Launch taglines" is closed: Don and Peggy voted, and
 // the minutes were taken.
+import type { MoveKind } from "../bindings/MoveKind";
 import type { FakeBackend } from "./memory/fakeBackend";
 
 /** `mail: false` files nothing in the mailbox (for `/mock.html?nomail`). */
@@ -33,7 +34,7 @@ export function seedDemoMeetings(backend: FakeBackend, { mail = true }: { mail?:
     createdAt: ago(40),
   });
   const say = (from: "system" | number, minutes: number, en: string, cn: string) => backend.addChatMessage(chatId, from, l(en, cn), ago(minutes));
-  const note = (kind: string, employeeId: number | null, minutes: number, reason: string) =>
+  const note = (kind: MoveKind, employeeId: number | null, minutes: number, reason: string) =>
     backend.addModeratorNote(chatId, kind, employeeId, reason, ago(minutes));
 
   say("system", 36, "Grace Hopper called a meeting: Load testing", "Grace Hopper 发起了会议：压力测试");

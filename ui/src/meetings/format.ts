@@ -1,9 +1,11 @@
 // Pure helpers of the meeting panel: the moderator's strategies, decision types and outcomes, the
 // links of an authorization chain, the moderator's notes, and how the decisions are ordered. No React here.
+import type { DecidedByKind } from "../bindings/DecidedByKind";
 import type { DecisionDto } from "../bindings/DecisionDto";
 import type { DecisionType as StoredDecisionType } from "../bindings/DecisionType";
 import type { Link } from "../bindings/Link";
 import type { MeetingViewDto } from "../bindings/MeetingViewDto";
+import type { MoveKind } from "../bindings/MoveKind";
 import type { Role } from "../bindings/Role";
 import type { RulingOutcome } from "../bindings/RulingOutcome";
 import type { Strategy } from "../bindings/Strategy";
@@ -26,12 +28,17 @@ export const DECISION_OUTCOMES = ["approved", "rejected", "escalated"] as const 
 export type DecisionOutcome = (typeof DECISION_OUTCOMES)[number];
 
 /** DecisionDto.decidedByKind: a department lead by jurisdiction, a weighted vote, or the boss. */
-export const DECIDED_BY = ["lead", "vote", "boss"] as const;
+export const DECIDED_BY = ["lead", "vote", "boss"] as const satisfies readonly DecidedByKind[];
 export type DecidedBy = (typeof DECIDED_BY)[number];
 
 /** ModeratorNoteDto.kind: someone got the floor, was invited, stayed silent; or the meeting closed. */
-export const NOTE_KINDS = ["speak", "invite", "close", "pass"] as const;
+export const NOTE_KINDS = ["speak", "invite", "close", "pass"] as const satisfies readonly MoveKind[];
 export type NoteKind = (typeof NOTE_KINDS)[number];
+
+const allDecidedBy: Exclude<DecidedByKind, DecidedBy> extends never ? true : false = true;
+const allNoteKinds: Exclude<MoveKind, NoteKind> extends never ? true : false = true;
+void allDecidedBy;
+void allNoteKinds;
 
 /** Link.who when it is not a person's name (`policy`: an approval the approval policy decided). */
 export const CHAIN_ACTORS = ["boss", "secretary", "vote", "policy"] as const;

@@ -127,12 +127,12 @@ export function traceOf(instruction: string, summary: Partial<TraceSummaryDto> =
 
 /** A meeting as meeting_view answers it: open, rule-based, nobody on the floor yet, no decisions. */
 export function meetingOf(chat: ChatDto, fields: Partial<MeetingViewDto> = {}): MeetingViewDto {
-  const base = { chatId: chat.id, topic: chat.topic ?? chat.name, strategy: "rule_based" as const, status: "open", maxTurns: 12 };
+  const base = { chatId: chat.id, topic: chat.topic ?? chat.name, strategy: "rule_based" as const, status: "open" as const, maxTurns: 12 };
   return { ...base, speakerId: null, speakerName: null, minutes: null, notes: [], decisions: [], createdAt: chat.createdAt, closedAt: null, ...fields };
 }
 
 /** A decision ruled in a meeting (by vote, approved) unless told otherwise. */
 export function decision(question: string, fields: Partial<DecisionDto> = {}): DecisionDto {
-  const base = { id: seedId(), question, decisionType: "other" as const, outcome: "approved" as const, decidedByKind: "vote", decidedByName: null };
+  const base = { id: seedId(), question, decisionType: "other" as const, outcome: "approved" as const, decidedByKind: "vote" as const, decidedByName: null };
   return { ...base, status: "decided", authorizationChain: [], traceId: null, createdAt: CREATED, ...fields };
 }

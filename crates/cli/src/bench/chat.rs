@@ -28,7 +28,7 @@ use anyhow::{Context as _, Result};
 use chrono::{DateTime, TimeDelta, Utc};
 use cubicle_core::AppCore;
 use cubicle_core::app::CoreOptions;
-use cubicle_core::chat::PostMessage;
+use cubicle_core::chat::{PostMessage, SenderKind};
 use cubicle_core::clock::{Clock as _, ManualClock};
 use cubicle_core::engine::{Engine, EngineConfig, EngineStats, ThoughtTiming};
 use cubicle_core::gateway::Purpose;
@@ -714,10 +714,10 @@ impl History {
                 .iter()
                 .filter(|m| m.chat_id == c.id)
                 .map(|m| {
-                    let who = match m.sender_kind.as_str() {
-                        "boss" => format!("{BOSS} (boss)"),
-                        "system" => "(note)".to_owned(),
-                        _ => m
+                    let who = match m.sender_kind {
+                        SenderKind::Boss => format!("{BOSS} (boss)"),
+                        SenderKind::System => "(note)".to_owned(),
+                        SenderKind::Employee => m
                             .sender_employee_id
                             .and_then(|id| names.get(&id).cloned())
                             .unwrap_or_else(|| "someone".to_owned()),

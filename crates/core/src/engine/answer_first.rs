@@ -12,7 +12,7 @@ use cubicle_store::entity::chat_message;
 use cubicle_store::{DbErr, chat as cq};
 
 use super::{Engine, lock};
-use crate::chat::mentions;
+use crate::chat::{SenderKind, mentions};
 use crate::scheduler::WakeReason;
 
 /// The longest the others wait for the answer of the one the boss spoke to.
@@ -35,7 +35,7 @@ impl Engine {
         m: &chat_message::Model,
         members: &[i32],
     ) -> Result<Vec<i32>, DbErr> {
-        if m.sender_kind != "boss" {
+        if m.sender_kind != SenderKind::Boss {
             return Ok(vec![]);
         }
         let names = crate::chat::Names::load(&self.core().db).await?;

@@ -22,8 +22,8 @@ use cubicle_store::{DbErr, chat as cq, org as oq};
 use super::pending::{self, Plan};
 use super::think::{Outgoing, Target, ThinkOutcome, plan_posts};
 use super::{Engine, Focus};
-use crate::chat::ChatKind;
 use crate::chat::polling::Mood;
+use crate::chat::{ChatKind, SenderKind};
 use crate::gateway::{CallContext, GatewayError, Purpose, Route};
 use crate::mind::clean_chat_message;
 use crate::mind::guided::{self, Choice, Writer};
@@ -215,7 +215,7 @@ async fn next_step(cx: &Ctx<'_>) -> Result<Option<Step>, DbErr> {
         return Ok(None);
     };
     Ok(Some(match w.chat.kind {
-        ChatKind::Boss if newest.sender_kind == "boss" => Step::TaskOrReply,
+        ChatKind::Boss if newest.sender_kind == SenderKind::Boss => Step::TaskOrReply,
         ChatKind::Boss | ChatKind::Dm => Step::Reply,
         _ if unread.iter().any(|m| addresses(m, &w.me)) => Step::Reply,
         _ => Step::MaybeReply,
@@ -640,7 +640,7 @@ async fn commit(cx: &Ctx<'_>, draft: Draft, spent: Spent) -> Result<ThinkOutcome
     let boss_mentioned_me = cx
         .unread()
         .iter()
-        .any(|m| m.sender_kind == "boss" && addresses(m, &w.me));
+        .any(|m| m.sender_kind == SenderKind::Boss && addresses(m, &w.me));
     let (posts, silenced_by, repetitions) = if draft.messages.is_empty() {
         (vec![], None, 0)
     } else {

@@ -6,7 +6,9 @@
 use cubicle_store::{DbErr, chat as cq, meeting as mq};
 
 use super::{Engine, Focus, lock};
+use crate::chat::SenderKind;
 use crate::chat::gates::{self, ChatMode};
+use crate::meeting::MeetingStatus;
 use crate::meeting::moderator::Move;
 use crate::scheduler::WakeReason;
 
@@ -30,11 +32,11 @@ impl Engine {
         let Some(m) = cq::find_message(&core.db, message_id).await? else {
             return Ok(true);
         };
-        if meeting.status != "open" {
+        if meeting.status != MeetingStatus::Open {
             // After the close only the boss's words wake the members, as in any chat.
-            return Ok(m.sender_kind != "boss");
+            return Ok(m.sender_kind != SenderKind::Boss);
         }
-        if m.sender_kind == "system" {
+        if m.sender_kind == SenderKind::System {
             // The topic note starts the meeting; later notes (joins, escalations,
             // rulings) are not turns.
             if core.meetings.notes(chat_id).await?.is_empty() {
@@ -50,10 +52,11 @@ impl Engine {
             .await?
             .into_iter()
             .rev()
-            .find(|x| x.sender_kind != "system")
+            .find(|x| x.sender_kind != SenderKind::System)
             .map(|x| x.id);
         if latest_turn == Some(message_id) {
-            self.advance(chat_id, m.sender_kind == "boss").await?;
+            self.advance(chat_id, m.sender_kind == SenderKind::Boss)
+                .await?;
         }
         Ok(true)
     }
@@ -75,7 +78,7 @@ impl Engine {
                     let boss_last = cq::last_messages(db, m.chat_id, 1)
                         .await?
                         .first()
-                        .is_some_and(|x| x.sender_kind == "boss");
+                        .is_some_and(|x| x.sender_kind == SenderKind::Boss);
                     self.advance(m.chat_id, boss_last).await?;
                 }
             }
@@ -138,7 +141,7 @@ impl Engine {
             .meetings
             .find(chat_id)
             .await?
-            .filter(|m| m.status == "open")
+            .filter(|m| m.status == MeetingStatus::Open)
             .map(|m| m.current_speaker_id);
         let Some(floor) = floor else {
             return self
@@ -155,11 +158,9 @@ impl Engine {
             .await?
             .iter()
             .any(|m| m.sender_employee_id == Some(employee_id));
-        let still_floor = core
-            .meetings
-            .find(chat_id)
-            .await?
-            .is_some_and(|m| m.status == "open" && m.current_speaker_id == Some(employee_id));
+        let still_floor = core.meetings.find(chat_id).await?.is_some_and(|m| {
+            m.status == MeetingStatus::Open && m.current_speaker_id == Some(employee_id)
+        });
         if !spoke && still_floor {
             core.meetings.record_pass(chat_id, employee_id).await?;
             self.advance(chat_id, false).await?;
@@ -173,10 +174,9 @@ impl Engine {
         let unread = cq::chats_with_unread_for(&core.db, employee_id).await?;
         let mut allowed = Vec::new();
         for id in &unread {
-            let held_by_other =
-                core.meetings.find(*id).await?.is_some_and(|m| {
-                    m.status == "open" && m.current_speaker_id != Some(employee_id)
-                });
+            let held_by_other = core.meetings.find(*id).await?.is_some_and(|m| {
+                m.status == MeetingStatus::Open && m.current_speaker_id != Some(employee_id)
+            });
             if !held_by_other {
                 allowed.push(*id);
             }

@@ -10,10 +10,10 @@ use serde_json::json;
 
 use super::pending::{self, Plan};
 use super::{Engine, Focus};
-use crate::chat::ChatKind;
 use crate::chat::gates;
 use crate::chat::gates::SilenceReason;
 use crate::chat::polling::Mood;
+use crate::chat::{ChatKind, SenderKind};
 use crate::gateway::{CallContext, GatewayError, Purpose};
 use crate::mind::clean_chat_message;
 use crate::mind::thought::{Thought, build};
@@ -264,7 +264,7 @@ fn instruction_of(w: &Woken) -> Option<String> {
     unread
         .iter()
         .rev()
-        .find(|m| m.sender_kind == "boss" && m.trace_id.is_some())
+        .find(|m| m.sender_kind == SenderKind::Boss && m.trace_id.is_some())
         .or_else(|| unread.iter().rev().find(|m| m.trace_id.is_some()))
         .and_then(|m| m.trace_id.clone())
         .or_else(|| w.tasks.iter().find_map(|t| t.trace_id.clone()))

@@ -13,7 +13,7 @@ use cubicle_store::models as q;
 use sea_orm::ActiveValue::{NotSet, Set};
 use tokio::time::Instant;
 
-use super::{CallContext, Gateway, GatewayConfig, Shared, Ticket};
+use super::{CallContext, Gateway, GatewayConfig, LedgerOutcome, Shared, Ticket};
 use crate::events::DomainEvent;
 
 /// An admitted call's client: each `complete` takes a concurrency permit, is bounded
@@ -154,8 +154,8 @@ impl<'a> Metered<'a> {
         backoff: Option<Duration>,
     ) {
         let (usage, outcome, error) = match result {
-            Ok(r) => (r.usage, "ok", None),
-            Err(e) => (Usage::default(), "error", Some(e)),
+            Ok(r) => (r.usage, LedgerOutcome::Ok, None),
+            Err(e) => (Usage::default(), LedgerOutcome::Error, Some(e)),
         };
         let cut_off = matches!(result, Ok(r) if r.finish_reason == FinishReason::Length);
         let row = record_attempt(
@@ -234,7 +234,7 @@ pub const LEDGER_CUT_OFF: &str = "cut_off";
 pub(super) struct Attempt<'e> {
     pub(super) n: i32,
     pub(super) usage: Usage,
-    pub(super) outcome: &'e str,
+    pub(super) outcome: LedgerOutcome,
     pub(super) error: Option<&'e LlmError>,
     pub(super) latency: Duration,
     /// The wait before the next attempt, when this failed one is retried.
@@ -268,7 +268,7 @@ pub(super) async fn record_attempt(
         cached_tokens: Set(i32::try_from(attempt.usage.cached_input_tokens).unwrap_or(i32::MAX)),
         cost_usd: Set(ticket.price.cost(attempt.usage)),
         latency_ms: Set(millis(attempt.latency)),
-        outcome: Set(attempt.outcome.to_owned()),
+        outcome: Set(attempt.outcome),
         fallback: Set(ticket.fallback),
         error: Set(attempt.error.map(|e| format!("{}: {e}", e.code()))),
         backoff_ms: Set(attempt.backoff.map(millis)),

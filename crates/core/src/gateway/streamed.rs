@@ -8,7 +8,7 @@ use tokio::sync::{OwnedSemaphorePermit, mpsc};
 use tokio::time::Instant;
 
 use super::metered::{Attempt, clone_err, record_attempt, retry_wait};
-use super::{CallContext, Gateway, GatewayError, GatewayReply, Route, Ticket};
+use super::{CallContext, Gateway, GatewayError, GatewayReply, LedgerOutcome, Route, Ticket};
 
 /// A stream the provider opened, with the permit it holds and when its attempt began.
 struct Opened {
@@ -93,7 +93,7 @@ impl Gateway {
             let failed = Attempt {
                 n: attempt,
                 usage: Usage::default(),
-                outcome: "error",
+                outcome: LedgerOutcome::Error,
                 error: Some(&err),
                 latency: started.elapsed(),
                 backoff: wait,
@@ -125,22 +125,25 @@ impl Gateway {
             started,
             attempt,
         } = opened;
-        let mut outcome: (Usage, &str, Option<LlmError>) =
-            (Usage::default(), "error", Some(LlmError::StreamCut));
+        let mut outcome: (Usage, LedgerOutcome, Option<LlmError>) = (
+            Usage::default(),
+            LedgerOutcome::Error,
+            Some(LlmError::StreamCut),
+        );
         while let Some(item) = inner.next().await {
             let done = match &item {
                 Ok(StreamEvent::Done { usage, .. }) => {
-                    outcome = (*usage, "ok", None);
+                    outcome = (*usage, LedgerOutcome::Ok, None);
                     true
                 }
                 Ok(StreamEvent::Delta(_)) => false,
                 Err(e) => {
-                    outcome = (Usage::default(), "error", Some(clone_err(e)));
+                    outcome = (Usage::default(), LedgerOutcome::Error, Some(clone_err(e)));
                     true
                 }
             };
             if tx.send(item).await.is_err() {
-                outcome = (Usage::default(), "cancelled", None);
+                outcome = (Usage::default(), LedgerOutcome::Cancelled, None);
                 break;
             }
             if done {
@@ -158,6 +161,7 @@ impl Gateway {
             cut_off: false,
         };
         record_attempt(&self.shared, &ticket, &ctx, ended).await;
-        self.finish(&ticket, &ctx, kind != "error").await;
+        self.finish(&ticket, &ctx, kind != LedgerOutcome::Error)
+            .await;
     }
 }

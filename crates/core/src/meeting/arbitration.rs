@@ -16,6 +16,10 @@ pub use cubicle_store::enums::DecisionType;
 /// How a ruling came out.
 pub use cubicle_store::enums::RulingOutcome as Outcome;
 
+/// Who ruled ([`DecidedBy`] without its details), and whether the ruling stands or
+/// waits for the boss: as a decision record stores them.
+pub use cubicle_store::enums::{DecidedByKind, DecisionStatus};
+
 /// The type in words for the boss, in the company's language (the stored name is
 /// an identifier, never shown in Chinese text).
 pub fn type_label(t: DecisionType, lang: Language) -> &'static str {
@@ -303,6 +307,17 @@ pub enum DecidedBy {
     Boss,
 }
 
+impl DecidedBy {
+    /// Who ruled as a decision record stores it: the kind, and the lead when it was one.
+    pub fn stored(&self) -> (DecidedByKind, Option<i32>) {
+        match self {
+            DecidedBy::Lead { employee_id } => (DecidedByKind::Lead, Some(*employee_id)),
+            DecidedBy::Vote { .. } => (DecidedByKind::Vote, None),
+            DecidedBy::Boss => (DecidedByKind::Boss, None),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
@@ -334,6 +349,16 @@ pub struct Ruling {
     pub decided_by: DecidedBy,
     pub outcome: Outcome,
     pub authorization_chain: Vec<Link>,
+}
+
+impl Ruling {
+    /// An escalated ruling waits for the boss; any other stands.
+    pub fn status(&self) -> DecisionStatus {
+        match self.outcome {
+            Outcome::Escalated => DecisionStatus::Escalated,
+            Outcome::Approved | Outcome::Rejected => DecisionStatus::Decided,
+        }
+    }
 }
 
 /// Title words that make someone senior; leads weigh more still.

@@ -10,7 +10,8 @@ use cubicle_store::entity::meeting;
 use cubicle_store::{DbErr, chat as cq, meeting as q, org as oq};
 
 use super::Meetings;
-use super::moderator::{ModelPick, Participant, Turn};
+use super::moderator::{ModelPick, MoveKind, Participant, Turn};
+use crate::chat::SenderKind;
 use crate::gateway::{CallContext, Purpose};
 
 /// Turns shown to the model that picks the next speaker.
@@ -52,7 +53,7 @@ impl Meetings {
             cq::messages(&self.db, m.chat_id)
                 .await?
                 .into_iter()
-                .filter(|msg| msg.sender_kind != "system")
+                .filter(|msg| msg.sender_kind != SenderKind::System)
                 .map(|msg| {
                     (
                         msg.created_at,
@@ -67,7 +68,7 @@ impl Meetings {
                 })
                 .collect();
         for n in q::notes(&self.db, m.id).await? {
-            if n.move_kind == "pass" {
+            if n.move_kind == MoveKind::Pass {
                 turns.push((
                     n.created_at,
                     1,

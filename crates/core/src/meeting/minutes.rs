@@ -7,8 +7,10 @@ use cubicle_store::entity::{decision, meeting};
 use cubicle_store::{DbErr, chat as cq, meeting as q, org as oq};
 use serde::Deserialize;
 
+use super::arbitration::DecisionStatus;
 use super::arbitration::{outcome_label, type_label};
-use super::{MINUTES_IMPORTANCE, Meetings};
+use super::{MINUTES_IMPORTANCE, MeetingStatus, Meetings};
+use crate::chat::SenderKind;
 use crate::gateway::{CallContext, Purpose};
 use crate::mailbox::{MailKind, NewMail};
 use crate::mind::memory_rules::{MemoryKind, Visibility};
@@ -23,7 +25,11 @@ impl Meetings {
     /// quoted from the turns) into every member's long-term memory and the boss's
     /// mailbox. Returns the minutes; `None` when there was no open meeting.
     pub async fn close(&self, chat_id: i32) -> Result<Option<String>, DbErr> {
-        let Some(m) = self.find(chat_id).await?.filter(|m| m.status == "open") else {
+        let Some(m) = self
+            .find(chat_id)
+            .await?
+            .filter(|m| m.status == MeetingStatus::Open)
+        else {
             return Ok(None);
         };
         let lang = self.mailbox.language().await?;
@@ -104,7 +110,7 @@ impl Meetings {
         let said: Vec<(String, String)> = cq::messages(&self.db, m.chat_id)
             .await?
             .into_iter()
-            .filter(|msg| msg.sender_kind != "system")
+            .filter(|msg| msg.sender_kind != SenderKind::System)
             .map(|msg| {
                 let who = match msg.sender_employee_id {
                     Some(id) => names.person(id).to_owned(),
@@ -196,13 +202,19 @@ pub fn decision_lines(decisions: &[decision::Model], lang: Language) -> String {
     for d in decisions {
         let kind = type_label(d.decision_type, lang);
         let outcome = outcome_label(d.outcome, lang);
-        let line = match (lang, d.status.as_str()) {
-            (Language::ZhCn, "escalated") => format!("待老板决定（{kind}）：{}\n", d.question),
-            (Language::ZhCn, _) => format!("裁定（{kind}）：{} → {outcome}\n", d.question),
-            (Language::En, "escalated") => {
+        let line = match (lang, d.status) {
+            (Language::ZhCn, DecisionStatus::Escalated) => {
+                format!("待老板决定（{kind}）：{}\n", d.question)
+            }
+            (Language::ZhCn, DecisionStatus::Decided) => {
+                format!("裁定（{kind}）：{} → {outcome}\n", d.question)
+            }
+            (Language::En, DecisionStatus::Escalated) => {
                 format!("For the boss to decide ({kind}): {}\n", d.question)
             }
-            (Language::En, _) => format!("Ruled ({kind}): {} → {outcome}\n", d.question),
+            (Language::En, DecisionStatus::Decided) => {
+                format!("Ruled ({kind}): {} → {outcome}\n", d.question)
+            }
         };
         out.push_str(&line);
     }
@@ -217,9 +229,9 @@ struct MinutesReply {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::meeting::arbitration::{DecisionType, Outcome};
+    use crate::meeting::arbitration::{DecidedByKind, DecisionType, Outcome};
 
-    fn decided(question: &str, status: &str, outcome: Outcome) -> decision::Model {
+    fn decided(question: &str, status: DecisionStatus, outcome: Outcome) -> decision::Model {
         decision::Model {
             id: 1,
             meeting_id: None,
@@ -228,9 +240,9 @@ mod tests {
             question: question.into(),
             decision_type: DecisionType::Tech,
             outcome,
-            decided_by_kind: "lead".into(),
+            decided_by_kind: DecidedByKind::Lead,
             decided_by_employee_id: None,
-            status: status.into(),
+            status,
             authorization_chain: serde_json::json!([]),
             created_at: chrono::Utc::now(),
         }
@@ -246,8 +258,16 @@ mod tests {
             ("Bob".to_owned(), "要不要买压测服务？先问老板。".to_owned()),
         ];
         let decisions = [
-            decided("Move to GraphQL?", "decided", Outcome::Rejected),
-            decided("Spend $5,000?", "escalated", Outcome::Escalated),
+            decided(
+                "Move to GraphQL?",
+                DecisionStatus::Decided,
+                Outcome::Rejected,
+            ),
+            decided(
+                "Spend $5,000?",
+                DecisionStatus::Escalated,
+                Outcome::Escalated,
+            ),
         ];
         assert_eq!(
             extractive_minutes("API", &said, &decisions, Language::En),

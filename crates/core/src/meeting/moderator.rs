@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 pub use super::stance::{agrees, disagrees};
 
-pub use cubicle_store::enums::Strategy;
+pub use cubicle_store::enums::{MoveKind, Strategy};
 
 /// Someone in the room (`present`) or someone the moderator may invite.
 #[derive(Clone, Debug, PartialEq)]
@@ -94,12 +94,12 @@ impl Move {
         }
     }
 
-    /// `speak`, `invite` or `close`, as stored with the note.
-    pub fn kind(&self) -> &'static str {
+    /// What the move is, as stored with the note.
+    pub fn kind(&self) -> MoveKind {
         match self {
-            Move::Speak { .. } => "speak",
-            Move::Invite { .. } => "invite",
-            Move::Close { .. } => "close",
+            Move::Speak { .. } => MoveKind::Speak,
+            Move::Invite { .. } => MoveKind::Invite,
+            Move::Close { .. } => MoveKind::Close,
         }
     }
 }

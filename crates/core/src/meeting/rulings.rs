@@ -10,6 +10,7 @@ use sea_orm::ActiveValue::{NotSet, Set};
 
 use super::arbitration::{self, Outcome, Person, Position, Ruling, Stance};
 use super::{Decided, Meetings, moderator, skills};
+use crate::chat::SenderKind;
 use crate::mailbox::{MailKind, NewMail};
 use crate::types::Language;
 
@@ -24,7 +25,7 @@ impl Meetings {
         let Some(speaker) = message.sender_employee_id else {
             return Ok(None);
         };
-        if message.sender_kind != "employee" {
+        if message.sender_kind != SenderKind::Employee {
             return Ok(None);
         }
         let text = message.text.trim();
@@ -76,7 +77,7 @@ impl Meetings {
         let turns = cq::messages(&self.db, message.chat_id).await?;
         let upto: Vec<&chat_message::Model> = turns.iter().filter(|m| m.id <= message.id).collect();
         let Some(proposal) = upto.iter().rev().find(|m| {
-            m.sender_kind == "employee"
+            m.sender_kind == SenderKind::Employee
                 && m.sender_employee_id != Some(speaker)
                 && !moderator::disagrees(&m.text)
                 && !moderator::agrees(&m.text)
@@ -143,12 +144,7 @@ impl Meetings {
         ruling: &Ruling,
         trace_id: Option<String>,
     ) -> Result<decision::Model, DbErr> {
-        let escalated = ruling.outcome == Outcome::Escalated;
-        let (kind, by) = match &ruling.decided_by {
-            arbitration::DecidedBy::Lead { employee_id } => ("lead", Some(*employee_id)),
-            arbitration::DecidedBy::Vote { .. } => ("vote", None),
-            arbitration::DecidedBy::Boss => ("boss", None),
-        };
+        let (kind, by) = ruling.decided_by.stored();
         q::insert_decision(
             &self.db,
             decision::ActiveModel {
@@ -159,9 +155,9 @@ impl Meetings {
                 question: Set(question.to_owned()),
                 decision_type: Set(ruling.decision_type),
                 outcome: Set(ruling.outcome),
-                decided_by_kind: Set(kind.into()),
+                decided_by_kind: Set(kind),
                 decided_by_employee_id: Set(by),
-                status: Set(if escalated { "escalated" } else { "decided" }.into()),
+                status: Set(ruling.status()),
                 authorization_chain: Set(
                     serde_json::to_value(&ruling.authorization_chain).unwrap_or_default()
                 ),

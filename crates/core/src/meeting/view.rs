@@ -5,16 +5,15 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::arbitration::{DecisionType, Link, Outcome};
-use super::moderator::Strategy;
-use super::{MeetingError, MeetingResult, Meetings};
+use super::arbitration::{DecidedByKind, DecisionStatus, DecisionType, Link, Outcome};
+use super::moderator::{MoveKind, Strategy};
+use super::{MeetingError, MeetingResult, MeetingStatus, Meetings};
 use crate::chat::{Names, rfc3339};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ModeratorNoteDto {
-    /// `speak`, `invite`, `close` or `pass`.
-    pub kind: String,
+    pub kind: MoveKind,
     pub employee_id: Option<i32>,
     pub employee_name: String,
     pub reason: String,
@@ -28,11 +27,9 @@ pub struct DecisionDto {
     pub question: String,
     pub decision_type: DecisionType,
     pub outcome: Outcome,
-    /// `lead`, `vote` or `boss`.
-    pub decided_by_kind: String,
+    pub decided_by_kind: DecidedByKind,
     pub decided_by_name: Option<String>,
-    /// `decided`, or `escalated` (waiting for the boss).
-    pub status: String,
+    pub status: DecisionStatus,
     pub authorization_chain: Vec<Link>,
     pub trace_id: Option<String>,
     pub created_at: String,
@@ -44,8 +41,7 @@ pub struct MeetingViewDto {
     pub chat_id: i32,
     pub topic: String,
     pub strategy: Strategy,
-    /// `open` or `closed`.
-    pub status: String,
+    pub status: MeetingStatus,
     pub max_turns: u32,
     /// Who has the floor now.
     pub speaker_id: Option<i32>,
@@ -159,7 +155,7 @@ impl Meetings {
             .find(chat_id)
             .await?
             .ok_or(MeetingError::NotFound(chat_id))?;
-        if open.status != "open" {
+        if open.status != MeetingStatus::Open {
             return Err(MeetingError::InvalidInput(
                 "this meeting is already closed".into(),
             ));

@@ -7,6 +7,7 @@ use cubicle_store::entity::cost_ledger;
 use cubicle_store::models as q;
 
 use super::{ProviderResult, Providers, SPEND_DAYS};
+use crate::gateway::LedgerOutcome;
 use crate::providers::{SpendByEmployee, SpendByModel, SpendDay, SpendReport};
 
 impl Providers {
@@ -85,7 +86,10 @@ impl Tally {
 
     fn add(&mut self, r: &cost_ledger::Model, names: &BTreeMap<i32, String>) {
         // A breaker opening or closing is a note, neither a call nor a refusal.
-        if matches!(r.outcome.as_str(), "breaker_opened" | "breaker_closed") {
+        if matches!(
+            r.outcome,
+            LedgerOutcome::BreakerOpened | LedgerOutcome::BreakerClosed
+        ) {
             return;
         }
         let made = r.attempt > 0;

@@ -212,12 +212,8 @@ pub struct ActionDto {
     pub error: Option<String>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum Speaker {
-    Boss,
-    Secretary,
-}
+/// Who said a line of the boss ↔ secretary conversation.
+pub use cubicle_store::enums::Speaker;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]

@@ -353,15 +353,15 @@ impl Secretary {
         } else {
             Some(crate::trace::start(&txn, crate::trace::Origin::Secretary, text, None, now).await?)
         };
-        let message = |role: &str, text: String| secretary_message::ActiveModel {
+        let message = |role: Speaker, text: String| secretary_message::ActiveModel {
             id: NotSet,
             at: Set(now),
-            role: Set(role.into()),
+            role: Set(role),
             text: Set(text),
             trace_id: Set(trace.clone()),
         };
-        let boss = q::insert_message(&txn, message("boss", text.to_owned())).await?;
-        let reply = q::insert_message(&txn, message("secretary", lines.join("\n"))).await?;
+        let boss = q::insert_message(&txn, message(Speaker::Boss, text.to_owned())).await?;
+        let reply = q::insert_message(&txn, message(Speaker::Secretary, lines.join("\n"))).await?;
         let mut cards = Vec::new();
         for p in proposals {
             let row = q::insert_action(
@@ -661,11 +661,7 @@ fn message_dto(
     SecretaryMessageDto {
         id: m.id,
         at: m.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        role: if m.role == "boss" {
-            Speaker::Boss
-        } else {
-            Speaker::Secretary
-        },
+        role: m.role,
         text: m.text.clone(),
         actions: actions.into_iter().map(action_dto).collect(),
         trace_id: m.trace_id.clone(),

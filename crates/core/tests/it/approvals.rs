@@ -712,7 +712,8 @@ async fn an_expired_approval_cannot_be_approved_and_the_requester_is_told() {
     assert!(
         view.messages
             .iter()
-            .any(|m| m.sender_kind == "system" && m.text.contains("expired")),
+            .any(|m| m.sender_kind == cubicle_core::chat::SenderKind::System
+                && m.text.contains("expired")),
         "{:?}",
         view.messages
     );

@@ -528,6 +528,14 @@ async fn a_truncated_or_corrupted_bundle_gets_a_clear_error_and_imports_nothing(
     let err = bundle::parse(&v.to_string()).unwrap_err();
     assert_eq!(err.code(), ErrorCode::BundleInvalid);
     assert!(err.to_string().contains("space_cowboy"), "{err}");
+    // So is a chat message from a kind of sender the app does not know.
+    let mut v: Value = serde_json::from_str(&good).unwrap();
+    v["tables"]["chat_message"] = json!([{"id": 1, "chat_id": 1, "sender_kind": "robot",
+        "sender_employee_id": null, "text": "hi", "trace_id": null,
+        "created_at": "2026-12-01T09:00:00Z", "mentions": null}]);
+    let err = bundle::parse(&v.to_string()).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::BundleInvalid);
+    assert!(err.to_string().contains("robot"), "{err}");
     assert_empty(&fresh).await;
 
     // And after all that, the good one still goes in.
@@ -645,7 +653,7 @@ async fn a_version_2_bundle_without_cached_tokens_still_imports() {
             cached_tokens: Set(1280),
             cost_usd: Set(0.0005),
             latency_ms: Set(800),
-            outcome: Set("ok".into()),
+            outcome: Set(cubicle_core::gateway::LedgerOutcome::Ok),
             fallback: Set(false),
             error: Set(None),
             backoff_ms: Set(None),

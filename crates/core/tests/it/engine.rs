@@ -71,7 +71,7 @@ fn every_boss_message_was_answered_within_seconds(messages: &[ChatMessageDto], b
         let boss = messages.iter().find(|m| m.id == *id).unwrap();
         let reply = messages
             .iter()
-            .find(|m| m.id > *id && m.sender_kind == "employee")
+            .find(|m| m.id > *id && m.sender_kind == cubicle_core::chat::SenderKind::Employee)
             .expect("a reply to the boss");
         let lag = at(reply) - at(boss);
         assert!(lag <= TimeDelta::seconds(13), "boss answered after {lag}");

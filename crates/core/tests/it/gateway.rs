@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 use cubicle_core::AppCore;
 use cubicle_core::app::CoreOptions;
 use cubicle_core::events::DomainEvent;
-use cubicle_core::gateway::{CallContext, GatewayConfig, GatewayError, Purpose, Route};
+use cubicle_core::gateway::{
+    CallContext, GatewayConfig, GatewayError, LedgerOutcome, Purpose, Route,
+};
 use cubicle_core::org::{NewDepartment, NewEmployee, SetBudget, SetEmployeeBackend, SetupCompany};
 use cubicle_core::providers::{SaveProvider, SetBuiltinModel, SetPrice, SetProviderKey, SetRoute};
 use cubicle_core::secrets::{SecretError, SecretStore};
@@ -291,7 +293,7 @@ async fn every_call_leaves_a_ledger_row_with_tokens_price_and_trace() {
     assert_eq!(r.provider_id, id);
     assert_eq!((r.input_tokens, r.output_tokens), (1_000, 500));
     assert!((r.cost_usd - 0.006).abs() < 1e-9, "{}", r.cost_usd);
-    assert_eq!(r.outcome, "ok");
+    assert_eq!(r.outcome, LedgerOutcome::Ok);
     assert_eq!(events.recv().await.unwrap(), DomainEvent::SpendRecorded);
 
     let spend = h.core.providers.spend().await.unwrap();
@@ -330,9 +332,9 @@ async fn rate_limits_are_retried_after_the_servers_retry_after() {
     let rows = ledger(&h).await;
     assert_eq!(
         rows.iter()
-            .map(|r| (r.attempt, r.outcome.as_str()))
+            .map(|r| (r.attempt, r.outcome))
             .collect::<Vec<_>>(),
-        vec![(1, "error"), (2, "ok")]
+        vec![(1, LedgerOutcome::Error), (2, LedgerOutcome::Ok)]
     );
     assert!(
         rows[0]
@@ -410,7 +412,10 @@ async fn the_breaker_opens_after_three_failed_calls_and_half_opens_later() {
     let err = gw.complete(&ctx, route(&id), req("x")).await.unwrap_err();
     assert!(matches!(err, GatewayError::BreakerOpen { .. }), "{err}");
     assert_eq!(server.received_requests().await.unwrap().len(), before);
-    assert_eq!(ledger(&h).await.last().unwrap().outcome, "breaker_open");
+    assert_eq!(
+        ledger(&h).await.last().unwrap().outcome,
+        LedgerOutcome::BreakerOpen
+    );
 
     // After the open period one probe goes through; it succeeds and closes the breaker.
     tokio::time::sleep(Duration::from_millis(450)).await;
@@ -419,20 +424,20 @@ async fn the_breaker_opens_after_three_failed_calls_and_half_opens_later() {
     assert!(gw.complete(&ctx, route(&id), req("x")).await.is_ok());
     // The ledger shows the breaker at work: opened once, by the third failed call,
     // and closed once, by the probe.
-    let marks: Vec<String> = ledger(&h)
+    let marks: Vec<LedgerOutcome> = ledger(&h)
         .await
         .into_iter()
-        .filter(|r| r.attempt == 0 || r.outcome == "ok")
+        .filter(|r| r.attempt == 0 || r.outcome == LedgerOutcome::Ok)
         .map(|r| r.outcome)
         .collect();
     assert_eq!(
         marks,
         vec![
-            "breaker_opened",
-            "breaker_open",
-            "ok",
-            "breaker_closed",
-            "ok"
+            LedgerOutcome::BreakerOpened,
+            LedgerOutcome::BreakerOpen,
+            LedgerOutcome::Ok,
+            LedgerOutcome::BreakerClosed,
+            LedgerOutcome::Ok
         ]
     );
     // The notes are neither calls nor refusals in the spend report.
@@ -476,7 +481,10 @@ async fn the_daily_budget_stops_calls_and_says_why() {
     }
     assert!(err.to_string().contains("budget"), "{err}");
     assert_eq!(server.received_requests().await.unwrap().len(), 2);
-    assert_eq!(ledger(&h).await.last().unwrap().outcome, "budget_exceeded");
+    assert_eq!(
+        ledger(&h).await.last().unwrap().outcome,
+        LedgerOutcome::BudgetExceeded
+    );
     let mut saw = false;
     while let Ok(e) = events.try_recv() {
         saw |= matches!(e, DomainEvent::BudgetExceeded { .. });
@@ -516,7 +524,10 @@ async fn an_unknown_provider_is_a_clear_error_not_a_panic() {
         .await
         .unwrap_err();
     assert!(err.to_string().contains("nope"), "{err}");
-    assert_eq!(ledger(&h).await.last().unwrap().outcome, "error");
+    assert_eq!(
+        ledger(&h).await.last().unwrap().outcome,
+        LedgerOutcome::Error
+    );
 }
 
 /// The built-in model, installed by scripts/install-model.sh (CI does it in set-up).

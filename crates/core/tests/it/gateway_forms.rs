@@ -66,7 +66,7 @@ async fn a_refused_form_falls_back_once_and_is_remembered_across_a_restart() {
     assert!(first.value.ok);
     let rows = ledger(&h).await;
     assert_eq!(rows.len(), 2, "one refusal, one answer");
-    assert_eq!(rows[0].outcome, "error");
+    assert_eq!(rows[0].outcome, cubicle_core::gateway::LedgerOutcome::Error);
     assert!(
         rows[0]
             .error

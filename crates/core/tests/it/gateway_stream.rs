@@ -76,12 +76,8 @@ async fn a_streamed_reply_is_budgeted_and_recorded_when_it_ends() {
     let rows = ledger_eventually(&h).await;
     assert_eq!(rows.len(), 1);
     assert_eq!(
-        (
-            rows[0].outcome.as_str(),
-            rows[0].input_tokens,
-            rows[0].output_tokens
-        ),
-        ("ok", 1_000, 500)
+        (rows[0].outcome, rows[0].input_tokens, rows[0].output_tokens),
+        (cubicle_core::gateway::LedgerOutcome::Ok, 1_000, 500)
     );
     assert!((rows[0].cost_usd - 0.006).abs() < 1e-9);
 }
@@ -92,7 +88,7 @@ async fn a_stream_cut_mid_way_is_an_error_in_the_ledger() {
     assert_eq!(text, "partial answer");
     assert_eq!(err.map(|e| e.code()), Some("stream_cut"));
     let rows = ledger_eventually(&h).await;
-    assert_eq!(rows[0].outcome, "error");
+    assert_eq!(rows[0].outcome, cubicle_core::gateway::LedgerOutcome::Error);
 }
 
 #[tokio::test]

@@ -220,7 +220,7 @@ impl Room {
             .await
             .unwrap()
             .into_iter()
-            .filter(|m| m.sender_kind == "employee")
+            .filter(|m| m.sender_kind == cubicle_core::chat::SenderKind::Employee)
             .map(|m| m.sender_name)
             .collect()
     }
@@ -263,7 +263,7 @@ async fn a_round_robin_meeting_goes_round_in_order_then_closes_with_minutes_in_m
         ["Alice", "Bob", "Carol", "Alice", "Bob", "Carol"]
     );
     let meeting = r.co.core.meetings.find(chat).await.unwrap().unwrap();
-    assert_eq!(meeting.status, "closed");
+    assert_eq!(meeting.status, cubicle_core::meeting::MeetingStatus::Closed);
     // Only the chosen speaker thought about the meeting: one thought per turn.
     let thoughts = r.co.core.chats.view(chat).await.unwrap().thoughts;
     assert_eq!(thoughts.len(), 6, "nobody but the speaker was woken");
@@ -369,7 +369,7 @@ async fn the_moderators_reasoning_never_reaches_the_meeting_or_any_prompt() {
 
     // The summary model wrote the minutes.
     let meeting = r.co.core.meetings.find(chat).await.unwrap().unwrap();
-    assert_eq!(meeting.status, "closed");
+    assert_eq!(meeting.status, cubicle_core::meeting::MeetingStatus::Closed);
     assert_eq!(
         meeting.minutes.as_deref(),
         Some("MODEL-MINUTES: the team agreed on a plan.")
@@ -416,7 +416,10 @@ async fn a_colleague_invited_mid_meeting_is_nudged_and_speaks() {
     let speakers = r.speakers(chat).await;
     assert_eq!(&speakers[..2], ["Alice", "Grace"], "{speakers:?}");
     let notes = r.co.core.meetings.notes(chat).await.unwrap();
-    let invite = notes.iter().find(|n| n.move_kind == "invite").unwrap();
+    let invite = notes
+        .iter()
+        .find(|n| n.move_kind == cubicle_core::meeting::moderator::MoveKind::Invite)
+        .unwrap();
     assert_eq!(invite.employee_id, Some(r.id("Grace")));
     assert!(invite.reason.contains("privacy"), "{}", invite.reason);
 }
@@ -433,12 +436,12 @@ async fn the_secretary_took_the_money_question_to_the_boss(r: &Room, chat: i32) 
         "Should we spend $5,000 on a load-testing service?"
     );
     assert_eq!(
+        (d.decision_type, d.status, d.decided_by_kind),
         (
-            d.decision_type,
-            d.status.as_str(),
-            d.decided_by_kind.as_str()
-        ),
-        (DecisionType::Money, "escalated", "boss")
+            DecisionType::Money,
+            cubicle_core::meeting::arbitration::DecisionStatus::Escalated,
+            cubicle_core::meeting::arbitration::DecidedByKind::Boss
+        )
     );
     let chain: Vec<Value> = serde_json::from_value(d.authorization_chain.clone()).unwrap();
     assert_eq!(chain[0]["who"], "Bob");
@@ -471,7 +474,7 @@ async fn the_meeting_went_on_to_its_close(r: &Room, chat: i32) {
     );
     assert_eq!(
         r.co.core.meetings.find(chat).await.unwrap().unwrap().status,
-        "closed"
+        cubicle_core::meeting::MeetingStatus::Closed
     );
 }
 
@@ -480,17 +483,22 @@ async fn the_meeting_went_on_to_its_close(r: &Room, chat: i32) {
 /// unknown one is not found.
 async fn the_boss_sees_the_closed_meeting_whole(r: &Room, chat: i32) {
     let view = r.co.core.meetings.view(chat).await.unwrap();
-    assert_eq!(view.status, "closed");
+    assert_eq!(view.status, cubicle_core::meeting::MeetingStatus::Closed);
     assert_eq!(view.strategy, Strategy::RoundRobin);
     assert_eq!(view.decisions.len(), 1);
-    assert_eq!(view.decisions[0].status, "escalated");
+    assert_eq!(
+        view.decisions[0].status,
+        cubicle_core::meeting::arbitration::DecisionStatus::Escalated
+    );
     assert_eq!(view.decisions[0].authorization_chain[0].who, "Bob");
+    assert!(view.notes.iter().any(
+        |n| n.kind == cubicle_core::meeting::moderator::MoveKind::Speak && !n.reason.is_empty()
+    ));
     assert!(
         view.notes
             .iter()
-            .any(|n| n.kind == "speak" && !n.reason.is_empty())
+            .any(|n| n.kind == cubicle_core::meeting::moderator::MoveKind::Close)
     );
-    assert!(view.notes.iter().any(|n| n.kind == "close"));
     assert!(view.minutes.as_deref().is_some_and(|m| !m.is_empty()));
     assert!(r.co.core.meetings.end(chat).await.is_err());
     assert!(r.co.core.meetings.view(chat + 100).await.is_err());
@@ -532,7 +540,10 @@ async fn a_budget_question_goes_to_the_boss_and_the_meeting_goes_on() {
             )
             .await
             .unwrap();
-    assert_eq!(zh.record.status, "escalated");
+    assert_eq!(
+        zh.record.status,
+        cubicle_core::meeting::arbitration::DecisionStatus::Escalated
+    );
     assert_eq!(zh.record.decision_type, DecisionType::Money);
 }
 
@@ -554,7 +565,7 @@ async fn the_boss_can_end_a_meeting_early_and_still_gets_the_minutes() {
     );
 
     let view = r.co.core.meetings.end(chat).await.unwrap();
-    assert_eq!(view.status, "closed");
+    assert_eq!(view.status, cubicle_core::meeting::MeetingStatus::Closed);
     assert!(view.closed_at.is_some());
     let minutes = view.minutes.unwrap();
     assert!(minutes.contains(&format!("({spoke} turns)")), "{minutes}");
@@ -608,7 +619,7 @@ async fn a_meeting_opened_while_no_engine_runs_starts_when_the_engine_starts() {
         ["Alice", "Bob", "Carol", "Alice", "Bob", "Carol"]
     );
     let meeting = r.co.core.meetings.find(chat).await.unwrap().unwrap();
-    assert_eq!(meeting.status, "closed");
+    assert_eq!(meeting.status, cubicle_core::meeting::MeetingStatus::Closed);
     assert!(
         r.texts(chat)
             .await

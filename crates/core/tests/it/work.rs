@@ -353,7 +353,7 @@ async fn seed_000_rest_vs_graphql_is_researched_resolved_and_reported_under_one_
     // One trace across all of it: every employee message, every thought, every model
     // call and the mail carry the boss's instruction's id.
     for m in in_group.iter().chain(&private).chain(&said) {
-        if m.sender_kind == "employee" {
+        if m.sender_kind == cubicle_core::chat::SenderKind::Employee {
             assert_eq!(m.trace_id.as_deref(), Some(trace.as_str()), "{}", m.text);
         }
     }
@@ -425,7 +425,7 @@ async fn a_ping_pong_between_two_employees_stops_at_the_step_cap_and_escalates()
         .await
         .unwrap()
         .into_iter()
-        .filter(|m| m.sender_kind == "employee")
+        .filter(|m| m.sender_kind == cubicle_core::chat::SenderKind::Employee)
         .collect();
     assert_eq!(talk.len(), 15, "one message per step");
     assert!(talk.iter().any(|m| m.sender_employee_id == Some(bob)));
@@ -462,7 +462,8 @@ async fn a_ping_pong_between_two_employees_stops_at_the_step_cap_and_escalates()
     assert!(
         notes
             .iter()
-            .any(|m| m.sender_kind == "system" && m.text.contains("paused"))
+            .any(|m| m.sender_kind == cubicle_core::chat::SenderKind::System
+                && m.text.contains("paused"))
     );
 
     // Stopped means stopped: hours later, no model call has been spent on it.

@@ -1,5 +1,7 @@
 use sea_orm::entity::prelude::*;
 
+use crate::enums::SenderKind;
+
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[sea_orm(table_name = "chat_message")]
@@ -7,8 +9,7 @@ pub struct Model {
     #[sea_orm(primary_key)]
     pub id: i32,
     pub chat_id: i32,
-    /// `boss`, `employee` or `system`.
-    pub sender_kind: String,
+    pub sender_kind: SenderKind,
     pub sender_employee_id: Option<i32>,
     #[sea_orm(column_type = "Text")]
     pub text: String,

@@ -1,6 +1,6 @@
 use sea_orm::entity::prelude::*;
 
-use crate::enums::Purpose;
+use crate::enums::{LedgerOutcome, Purpose};
 
 /// One model call attempt (or a call refused before it was made), with what it cost.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
@@ -25,10 +25,7 @@ pub struct Model {
     #[sea_orm(column_type = "Double")]
     pub cost_usd: f64,
     pub latency_ms: i32,
-    /// `ok`, `error`, `cancelled` for an attempt; `budget_exceeded`, `breaker_open` for a
-    /// call refused before it was made; `breaker_opened`, `breaker_closed` for a
-    /// provider's circuit breaker changing state (attempt 0, no cost).
-    pub outcome: String,
+    pub outcome: LedgerOutcome,
     /// Served by the built-in model instead of the routed provider.
     pub fallback: bool,
     #[sea_orm(column_type = "Text", nullable)]

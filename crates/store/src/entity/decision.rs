@@ -1,6 +1,6 @@
 use sea_orm::entity::prelude::*;
 
-use crate::enums::{DecisionType, RulingOutcome};
+use crate::enums::{DecidedByKind, DecisionStatus, DecisionType, RulingOutcome};
 
 /// SPEC §9: a ruling on conflicting opinions, with its authorization chain.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
@@ -16,11 +16,9 @@ pub struct Model {
     pub question: String,
     pub decision_type: DecisionType,
     pub outcome: RulingOutcome,
-    /// `lead`, `vote` or `boss`.
-    pub decided_by_kind: String,
+    pub decided_by_kind: DecidedByKind,
     pub decided_by_employee_id: Option<i32>,
-    /// `decided` or `escalated` (waiting for the boss).
-    pub status: String,
+    pub status: DecisionStatus,
     /// JSON array of links `{who, employeeId, role, rule, weight}`.
     pub authorization_chain: Json,
     pub created_at: DateTimeUtc,

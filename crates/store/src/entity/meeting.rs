@@ -1,6 +1,6 @@
 use sea_orm::entity::prelude::*;
 
-use crate::enums::Strategy;
+use crate::enums::{MeetingStatus, Strategy};
 
 /// SPEC §9: a meeting chat's moderation — its strategy, state and minutes.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
@@ -14,8 +14,7 @@ pub struct Model {
     pub strategy: Strategy,
     #[sea_orm(column_type = "Text")]
     pub topic: String,
-    /// `open` or `closed`.
-    pub status: String,
+    pub status: MeetingStatus,
     pub max_turns: i32,
     /// Who has the floor: only they are nudged in this chat.
     pub current_speaker_id: Option<i32>,

@@ -1,5 +1,7 @@
 use sea_orm::entity::prelude::*;
 
+use crate::enums::MoveKind;
+
 /// One move of a meeting's moderator with its reasoning. The reasoning is kept here
 /// only: it never becomes a chat message (SPEC §9).
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
@@ -9,9 +11,8 @@ pub struct Model {
     #[sea_orm(primary_key)]
     pub id: i32,
     pub meeting_id: i32,
-    /// `speak`, `invite`, `close` or `pass` (the chosen speaker stayed silent).
     #[sea_orm(column_name = "move")]
-    pub move_kind: String,
+    pub move_kind: MoveKind,
     pub employee_id: Option<i32>,
     #[sea_orm(column_type = "Text")]
     pub reason: String,

@@ -1,5 +1,7 @@
 use sea_orm::entity::prelude::*;
 
+use crate::enums::Speaker;
+
 /// One line of the boss ↔ secretary conversation.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -8,8 +10,7 @@ pub struct Model {
     #[sea_orm(primary_key)]
     pub id: i32,
     pub at: DateTimeUtc,
-    /// `boss` or `secretary`.
-    pub role: String,
+    pub role: Speaker,
     #[sea_orm(column_type = "Text")]
     pub text: String,
     pub trace_id: Option<String>,

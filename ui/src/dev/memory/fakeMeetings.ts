@@ -8,6 +8,7 @@ import type { IpcError } from "../../bindings/IpcError";
 import type { MeetingRef } from "../../bindings/MeetingRef";
 import type { MeetingViewDto } from "../../bindings/MeetingViewDto";
 import type { ModeratorNoteDto } from "../../bindings/ModeratorNoteDto";
+import type { MoveKind } from "../../bindings/MoveKind";
 import type { Strategy } from "../../bindings/Strategy";
 import { UNHANDLED } from "./fakeChats";
 import { FakeWork } from "./fakeWork";
@@ -113,7 +114,7 @@ export abstract class FakeMeetings extends FakeWork {
   }
 
   /** One of the moderator's moves and its reason, for seeding (oldest first, as they happen). */
-  addModeratorNote(chatId: number, kind: string, employeeId: number | null, reason: string, at: string = this.meetingAt()): void {
+  addModeratorNote(chatId: number, kind: MoveKind, employeeId: number | null, reason: string, at: string = this.meetingAt()): void {
     this.meeting(chatId).notes.push({ kind, employeeId, reason, at });
   }
 

@@ -2,6 +2,7 @@
 //! attempt, retry wait, refusal and breaker change), the thoughts, the tasks, the
 //! messages and the employees; plus the engine's queue for the end-of-run check.
 
+use cubicle_core::chat::SenderKind;
 use cubicle_core::chat::gates::SilenceReason;
 use cubicle_core::types::EmployeeStatus;
 use cubicle_core::work::{TaskKind, TaskStatus};
@@ -13,7 +14,7 @@ use cubicle_core::AppCore;
 use cubicle_core::approvals::ApprovalStatus;
 use cubicle_core::bundle::entity::{approval, cost_ledger, employee, task};
 use cubicle_core::engine::Engine;
-use cubicle_core::gateway::start_of_day;
+use cubicle_core::gateway::{LedgerOutcome, start_of_day};
 use serde::Serialize;
 
 /// A task pending this long with no model call by its owner (budget stops aside) is
@@ -121,10 +122,10 @@ pub async fn compute(
         }
     }
     for m in &all.chat_message {
-        match m.sender_kind.as_str() {
-            "boss" => f.boss_messages += 1,
-            "employee" => f.employee_messages += 1,
-            _ => {}
+        match m.sender_kind {
+            SenderKind::Boss => f.boss_messages += 1,
+            SenderKind::Employee => f.employee_messages += 1,
+            SenderKind::System => {}
         }
     }
     let tasks = all.task;
@@ -176,11 +177,11 @@ fn spend_per_day(
             let spent: f64 = rows.iter().map(|r| r.cost_usd).sum();
             let refused = rows
                 .iter()
-                .filter(|r| r.outcome == "budget_exceeded")
+                .filter(|r| r.outcome == LedgerOutcome::BudgetExceeded)
                 .count() as u64;
             let paid_after_refusal = rows
                 .iter()
-                .skip_while(|r| r.outcome != "budget_exceeded")
+                .skip_while(|r| r.outcome != LedgerOutcome::BudgetExceeded)
                 .any(|r| r.cost_usd > 0.0);
             // The row that reached the budget, and the call it belongs to.
             let mut total = 0.0;
@@ -213,11 +214,11 @@ fn spend_per_day(
 /// Calls, attempts, retries, breaker turns and refusals, from the ledger.
 fn tally_calls(f: &mut Figures, ledger: &[cost_ledger::Model]) {
     for r in ledger {
-        match r.outcome.as_str() {
-            "ok" | "error" | "cancelled" => {
+        match r.outcome {
+            LedgerOutcome::Ok | LedgerOutcome::Error | LedgerOutcome::Cancelled => {
                 f.attempts += 1;
                 f.calls += u64::from(r.attempt == 1);
-                if r.outcome == "ok" {
+                if r.outcome == LedgerOutcome::Ok {
                     f.attempts_ok += 1;
                 } else {
                     *f.attempts_failed
@@ -233,11 +234,10 @@ fn tally_calls(f: &mut Figures, ledger: &[cost_ledger::Model]) {
                     *f.outputs.entry(o.clone()).or_default() += 1;
                 }
             }
-            "breaker_opened" => f.breaker_opened += 1,
-            "breaker_closed" => f.breaker_closed += 1,
-            "breaker_open" => f.refused_breaker_open += 1,
-            "budget_exceeded" => f.refused_budget += 1,
-            _ => {}
+            LedgerOutcome::BreakerOpened => f.breaker_opened += 1,
+            LedgerOutcome::BreakerClosed => f.breaker_closed += 1,
+            LedgerOutcome::BreakerOpen => f.refused_breaker_open += 1,
+            LedgerOutcome::BudgetExceeded => f.refused_budget += 1,
         }
     }
 }
@@ -258,7 +258,10 @@ fn unexplained_status(e: &employee::Model, approvals: &[approval::Model]) -> Opt
 /// midnight.
 fn budget_stops(ledger: &[cost_ledger::Model]) -> Vec<(DateTime<Utc>, DateTime<Utc>)> {
     let mut v: Vec<(DateTime<Utc>, DateTime<Utc>)> = Vec::new();
-    for r in ledger.iter().filter(|r| r.outcome == "budget_exceeded") {
+    for r in ledger
+        .iter()
+        .filter(|r| r.outcome == LedgerOutcome::BudgetExceeded)
+    {
         let midnight = start_of_day(r.at) + TimeDelta::days(1);
         if v.last().is_none_or(|(_, to)| *to != midnight) {
             v.push((r.at, midnight));

@@ -10,6 +10,7 @@ use cubicle_store::{DbErr, chat as cq, mind as mq, org as oq};
 
 use super::Woken;
 use crate::approvals::CallLogOutcome;
+use crate::chat::SenderKind;
 use crate::engine::Engine;
 use crate::mind::memory_rules::Viewer;
 use crate::mind::thought::{Scene, SceneMessage};
@@ -200,10 +201,10 @@ pub(in crate::engine) fn sender_name(
     boss: &str,
     staff: &HashMap<i32, employee::Model>,
 ) -> String {
-    match m.sender_kind.as_str() {
-        "boss" => boss.to_owned(),
-        "system" => "(note)".to_owned(),
-        _ => m
+    match m.sender_kind {
+        SenderKind::Boss => boss.to_owned(),
+        SenderKind::System => "(note)".to_owned(),
+        SenderKind::Employee => m
             .sender_employee_id
             .and_then(|id| staff.get(&id))
             .map_or_else(|| "someone".to_owned(), |e| e.name.clone()),
@@ -216,7 +217,7 @@ fn scene_messages(w: &Woken, cast: &Cast) -> Vec<SceneMessage> {
         .map(|m| SceneMessage {
             id: m.id,
             sender: cast.name_of(m),
-            is_boss: m.sender_kind == "boss",
+            is_boss: m.sender_kind == SenderKind::Boss,
             is_me: m.sender_employee_id == Some(w.me.id),
             text: m.text.clone(),
             unread: m.id > w.read_up_to && m.sender_employee_id != Some(w.me.id),
@@ -233,7 +234,7 @@ fn already_replied(w: &Woken, cast: &Cast) -> Vec<String> {
     let Some(anchor) = unread
         .iter()
         .rev()
-        .find(|m| m.sender_kind == "boss")
+        .find(|m| m.sender_kind == SenderKind::Boss)
         .or(unread.first())
     else {
         return vec![];
@@ -241,7 +242,7 @@ fn already_replied(w: &Woken, cast: &Cast) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     w.recent
         .iter()
-        .filter(|m| m.id > anchor.id && m.sender_kind == "employee")
+        .filter(|m| m.id > anchor.id && m.sender_kind == SenderKind::Employee)
         .filter(|m| m.sender_employee_id != Some(w.me.id))
         .map(|m| cast.name_of(m))
         .filter(|n| seen.insert(n.clone()))
@@ -251,7 +252,7 @@ fn already_replied(w: &Woken, cast: &Cast) -> Vec<String> {
 /// Whether the boss @mentioned this employee in what is new to it.
 pub(super) fn boss_mentioned(w: &Woken) -> bool {
     w.unread().any(|m| {
-        m.sender_kind == "boss"
+        m.sender_kind == SenderKind::Boss
             && m.mentions
                 .as_ref()
                 .and_then(|v| serde_json::from_value::<Vec<i32>>(v.clone()).ok())
@@ -262,8 +263,9 @@ pub(super) fn boss_mentioned(w: &Woken) -> bool {
 /// Whether the boss addressed this employee (by @mention or by name) in what is new.
 fn addressed(w: &Woken) -> bool {
     boss_mentioned(w)
-        || w.unread()
-            .any(|m| m.sender_kind == "boss" && crate::chat::mentions::names(&m.text, &w.me.name))
+        || w.unread().any(|m| {
+            m.sender_kind == SenderKind::Boss && crate::chat::mentions::names(&m.text, &w.me.name)
+        })
 }
 
 /// The tasks as the scene lists them: ongoing and conditional ones say so and never

@@ -18,7 +18,7 @@ async fn the_named_one_answers_first(w: &World, named: &str, question: &str) {
     let boss = messages.iter().find(|m| m.id == asked).unwrap();
     let replies: Vec<_> = messages
         .iter()
-        .filter(|m| m.id > asked && m.sender_kind == "employee")
+        .filter(|m| m.id > asked && m.sender_kind == cubicle_core::chat::SenderKind::Employee)
         .collect();
     let first = replies.first().expect("someone answered");
     assert_eq!(

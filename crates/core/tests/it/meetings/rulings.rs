@@ -38,8 +38,14 @@ async fn an_objection_on_a_tech_question_is_ruled_by_the_engineering_lead_with_i
         .find(|d| d.question == "Let's move the API to GraphQL this quarter.")
         .expect("a ruling on the proposal");
     assert_eq!(d.decision_type, DecisionType::Tech);
-    assert_eq!(d.status, "decided");
-    assert_eq!(d.decided_by_kind, "lead");
+    assert_eq!(
+        d.status,
+        cubicle_core::meeting::arbitration::DecisionStatus::Decided
+    );
+    assert_eq!(
+        d.decided_by_kind,
+        cubicle_core::meeting::arbitration::DecidedByKind::Lead
+    );
     assert_eq!(d.decided_by_employee_id, Some(r.id("Alice")));
     assert_eq!(d.outcome, Outcome::Rejected);
     let chain: Vec<Value> = serde_json::from_value(d.authorization_chain.clone()).unwrap();
@@ -118,10 +124,16 @@ async fn without_the_lead_a_weighted_vote_decides_and_is_recorded() {
             )
             .await
             .unwrap();
-    assert_eq!(ruled.record.decided_by_kind, "vote");
+    assert_eq!(
+        ruled.record.decided_by_kind,
+        cubicle_core::meeting::arbitration::DecidedByKind::Vote
+    );
     assert_eq!(ruled.record.trace_id.as_deref(), Some("tr-000000000042"));
     assert_eq!(ruled.record.outcome, Outcome::Approved);
-    assert_eq!(ruled.record.status, "decided");
+    assert_eq!(
+        ruled.record.status,
+        cubicle_core::meeting::arbitration::DecisionStatus::Decided
+    );
     let chain: Vec<Value> = serde_json::from_value(ruled.record.authorization_chain).unwrap();
     let weights: Vec<f64> = chain
         .iter()
@@ -146,7 +158,10 @@ async fn the_proposal_was_ruled_with_the_objector_in_its_chain(
         .iter()
         .find(|d| d.question == proposal)
         .unwrap_or_else(|| panic!("no ruling on {proposal:?}: {decisions:?}"));
-    assert_eq!(d.status, "decided");
+    assert_eq!(
+        d.status,
+        cubicle_core::meeting::arbitration::DecisionStatus::Decided
+    );
     let chain: Vec<Value> = serde_json::from_value(d.authorization_chain.clone()).unwrap();
     assert_eq!(
         (chain[0]["who"].as_str(), chain[0]["role"].as_str()),
@@ -234,9 +249,10 @@ async fn objection_is_ruled(zh: bool, proposal: &str, objection: &str, agreement
     // The close, when it came, was not a consensus over the objection.
     let notes = r.co.core.meetings.notes(chat).await.unwrap();
     assert!(
-        notes
-            .iter()
-            .all(|n| n.move_kind != "close" || !n.reason.contains("consensus")),
+        notes.iter().all(
+            |n| n.move_kind != cubicle_core::meeting::moderator::MoveKind::Close
+                || !n.reason.contains("consensus")
+        ),
         "{notes:?}"
     );
     the_ruling_is_in_the_chat_and_the_minutes(&r, chat, proposal, zh).await;

@@ -114,7 +114,7 @@ async fn a_convened_meeting_tells_its_story(zh: bool) {
     let chat = ruling.chat_id.unwrap();
     assert_eq!(
         r.co.core.meetings.find(chat).await.unwrap().unwrap().status,
-        "closed"
+        cubicle_core::meeting::MeetingStatus::Closed
     );
 
     let story = r.co.core.traces.get(&trace).await.unwrap();

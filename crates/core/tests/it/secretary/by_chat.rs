@@ -122,15 +122,18 @@ async fn a_meeting_by_chat_opens_a_meeting_chat_with_its_people_and_undo_removes
     members.sort_unstable();
     assert_eq!(members, vec![zhang.id, li.id]);
     let messages = co.core.chats.messages(meeting.id).await.unwrap();
-    assert_eq!(messages[0].sender_kind, "system");
+    assert_eq!(
+        messages[0].sender_kind,
+        cubicle_core::chat::SenderKind::System
+    );
     assert_eq!(messages[0].text, "Q3计划");
     // The secretary's meetings are moderated, by the rules unless told otherwise.
     let moderated = co.core.meetings.find(meeting.id).await.unwrap().unwrap();
     assert_eq!(
-        (moderated.strategy, moderated.status.as_str()),
+        (moderated.strategy, moderated.status),
         (
             cubicle_core::meeting::moderator::Strategy::RuleBased,
-            "open"
+            cubicle_core::meeting::MeetingStatus::Open
         )
     );
 

@@ -203,7 +203,8 @@ async fn assert_planned_worked_reviewed_and_done(stage: &Stage, team: [i32; 4]) 
     assert!(
         notes
             .iter()
-            .any(|m| m.sender_kind == "system" && m.text.contains("is done")),
+            .any(|m| m.sender_kind == cubicle_core::chat::SenderKind::System
+                && m.text.contains("is done")),
         "{notes:#?}"
     );
 
