@@ -59,7 +59,7 @@ macro_rules! each_enum {
             &[
                 "hire", "fire", "transfer", "create_department", "rename_department",
                 "set_policy", "assign_task", "create_requirement", "delete_department",
-                "convene_meeting", "set_reviewer",
+                "convene_meeting", "set_reviewer", "invite_person",
             ],
             $($arg),*
         )

@@ -1,6 +1,6 @@
 //! The secretary against a real company on a temp SQLite file (rule tier).
 
-use cubicle_core::org::{NewEmployee, UpdateCompany};
+use cubicle_core::org::NewEmployee;
 use cubicle_core::secretary::actions::{ActionDto, ActionStatus, HireEdits, Proposal};
 use cubicle_core::types::*;
 
@@ -16,14 +16,7 @@ mod reviewers;
 
 async fn zh_company() -> TestCompany {
     let co = TestCompany::new().await;
-    co.core
-        .org
-        .update_company(UpdateCompany {
-            language: Some(Language::ZhCn),
-            ..UpdateCompany::default()
-        })
-        .await
-        .unwrap();
+    co.speak(Language::ZhCn).await;
     co
 }
 

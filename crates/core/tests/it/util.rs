@@ -4,7 +4,7 @@ use cubicle_core::clock::SharedClock;
 use cubicle_core::events::DomainEvent;
 use cubicle_core::org::{
     DepartmentDto, EmployeeDto, NewDepartment, NewEmployee, SetBudget, SetDepartmentLead,
-    SetupCompany,
+    SetupCompany, UpdateCompany,
 };
 use cubicle_core::providers::{SaveProvider, SetRoute};
 use cubicle_core::types::*;
@@ -105,6 +105,18 @@ impl TestCompany {
             .set_webhook_destinations(list)
             .await
             .unwrap();
+    }
+
+    /// Switches the company to `language` (a company starts in English).
+    pub async fn speak(&self, language: Language) {
+        self.core
+            .org
+            .update_company(UpdateCompany {
+                language: Some(language),
+                ..UpdateCompany::default()
+            })
+            .await
+            .expect("change the company's language");
     }
 
     pub async fn dept(&self, name: &str, parent: Option<i32>) -> DepartmentDto {

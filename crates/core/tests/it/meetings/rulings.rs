@@ -5,7 +5,6 @@
 use chrono::TimeDelta;
 use cubicle_core::meeting::arbitration::{DecisionType, Outcome, Position, Stance};
 use cubicle_core::meeting::moderator::Strategy;
-use cubicle_core::org::UpdateCompany;
 use cubicle_core::types::*;
 use serde_json::Value;
 
@@ -224,14 +223,7 @@ async fn the_ruling_is_in_the_chat_and_the_minutes(r: &Room, chat: i32, proposal
 async fn objection_is_ruled(zh: bool, proposal: &str, objection: &str, agreement: &str) {
     let r = room(&TRIO).await;
     if zh {
-        r.co.core
-            .org
-            .update_company(UpdateCompany {
-                language: Some(Language::ZhCn),
-                ..UpdateCompany::default()
-            })
-            .await
-            .unwrap();
+        r.co.speak(Language::ZhCn).await;
     }
     r.say("Bob", &[proposal]);
     r.say("Alice", &[objection]);

@@ -3,7 +3,6 @@
 //! and the minutes.
 
 use chrono::TimeDelta;
-use cubicle_core::org::UpdateCompany;
 use cubicle_core::trace::{TraceDto, TraceEventKind};
 use cubicle_core::types::*;
 
@@ -85,14 +84,7 @@ fn the_ruling_follows_the_objection_and_the_minutes_close(
 async fn a_convened_meeting_tells_its_story(zh: bool) {
     let r = room(&TRIO).await;
     if zh {
-        r.co.core
-            .org
-            .update_company(UpdateCompany {
-                language: Some(Language::ZhCn),
-                ..UpdateCompany::default()
-            })
-            .await
-            .unwrap();
+        r.co.speak(Language::ZhCn).await;
     }
     let (proposal, objection, agreement, ask) = lines_and_the_ask(zh);
     r.say("Bob", &[proposal]);

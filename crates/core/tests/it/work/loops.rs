@@ -7,7 +7,6 @@
 use chrono::TimeDelta;
 use cubicle_core::guard::MAX_TRACE_STEPS;
 use cubicle_core::mailbox::MailKind;
-use cubicle_core::org::UpdateCompany;
 use cubicle_core::trace::TraceEventKind;
 use cubicle_core::types::*;
 use serde_json::{Value, json};
@@ -58,13 +57,7 @@ async fn a_blocked_loop_is_stopped(play: fn(&Seen) -> Value, zh: bool, because: 
     let (_alice, bob, _charlie, group) = engineering(&stage).await;
     let core = &stage.co.core;
     if zh {
-        core.org
-            .update_company(UpdateCompany {
-                language: Some(Language::ZhCn),
-                ..UpdateCompany::default()
-            })
-            .await
-            .unwrap();
+        stage.co.speak(Language::ZhCn).await;
     }
     let asked = stage
         .boss_says(group, "Bob, please write the release note for v2.")

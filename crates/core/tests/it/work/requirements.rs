@@ -6,7 +6,6 @@
 use chrono::TimeDelta;
 use cubicle_core::chat::ChatMessageDto;
 use cubicle_core::mailbox::MailKind;
-use cubicle_core::org::UpdateCompany;
 use cubicle_core::types::Language;
 use cubicle_core::work::board::RequirementStatus;
 use cubicle_core::work::{PLAN_CREATED_BY, RequirementDto, TaskDto};
@@ -331,13 +330,7 @@ async fn a_requirement_opened_while_no_engine_ran_starts_when_the_engine_starts(
 async fn a_requirement_opened_in_chinese_is_planned_by_the_departments_lead() {
     let stage = Stage::new(login_team).await;
     let core = &stage.co.core;
-    core.org
-        .update_company(UpdateCompany {
-            language: Some(Language::ZhCn),
-            ..UpdateCompany::default()
-        })
-        .await
-        .unwrap();
+    stage.co.speak(Language::ZhCn).await;
     let eng = stage.co.dept("工程部", None).await;
     stage.co.dept("设计部", None).await;
     let lena = stage
