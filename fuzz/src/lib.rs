@@ -302,6 +302,17 @@ pub fn check_thought(t: &Thought) {
 }
 
 fn check_plan(p: &OpsPlan) {
+    check_memories(p);
+    check_relationships(p);
+    check_tasks(p);
+    check_tool_calls(p);
+    if let Some(s) = &p.summary {
+        assert!(!s.trim().is_empty() && s.chars().count() <= SUMMARY_MAX_CHARS);
+    }
+}
+
+/// Every memory added is trimmed, non-empty, within its length, importance and TTL.
+fn check_memories(p: &OpsPlan) {
     for m in &p.memory {
         if let MemoryPlan::Add {
             content,
@@ -328,6 +339,10 @@ fn check_plan(p: &OpsPlan) {
             }
         }
     }
+}
+
+/// Opinions only of current colleagues, never of oneself, clipped and in range.
+fn check_relationships(p: &OpsPlan) {
     for r in &p.relationships {
         assert_ne!(r.other, ME, "an opinion of oneself");
         let other = STAFF.get(&r.other).expect("a stranger");
@@ -344,6 +359,10 @@ fn check_plan(p: &OpsPlan) {
             assert!((AFFINITY_MIN..=AFFINITY_MAX).contains(&a), "affinity {a}");
         }
     }
+}
+
+/// Tasks created or finished carry bounded, non-empty text.
+fn check_tasks(p: &OpsPlan) {
     for t in &p.tasks {
         match t {
             TaskPlan::Create {
@@ -364,6 +383,10 @@ fn check_plan(p: &OpsPlan) {
             }
         }
     }
+}
+
+/// Few tool calls, each a bare request: no approval, status or support rides along.
+fn check_tool_calls(p: &OpsPlan) {
     assert!(p.tool_calls.len() <= MAX_TOOL_CALLS, "too many tool calls");
     for c in &p.tool_calls {
         assert!(
@@ -387,9 +410,6 @@ fn check_plan(p: &OpsPlan) {
                 "tool call carries {k}"
             );
         }
-    }
-    if let Some(s) = &p.summary {
-        assert!(!s.trim().is_empty() && s.chars().count() <= SUMMARY_MAX_CHARS);
     }
 }
 

@@ -17,6 +17,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use cubicle_core::AppCore;
 use cubicle_core::gateway::{CallContext, LedgerOutcome, Purpose, Route};
 use cubicle_core::providers::SaveProvider;
 use cubicle_llm::{ChatMessage, CompletionRequest, JsonForm};
@@ -164,21 +165,9 @@ async fn llama_cpp_python_refuses_json_schema_and_the_client_falls_back_and_reme
     let core = &company.core;
     // The test's own look at what the app stored.
     let db = cubicle_store::db::connect(&company.url).await.unwrap();
-    let provider = core
-        .providers
-        .save(SaveProvider {
-            id: None,
-            name: "llama.cpp (Python)".into(),
-            preset: "lmstudio".into(),
-            base_url: server.base_url.clone(),
-            default_model: "smollm2".into(),
-            models: vec![],
-            enabled: true,
-        })
-        .await
-        .unwrap();
+    let provider = the_server_as_an_lmstudio_provider(core, &server).await;
     let route = Route {
-        provider_id: provider.id.clone(),
+        provider_id: provider.clone(),
         model: "smollm2".into(),
     };
     let ctx = CallContext::new(Purpose::Ask);
@@ -189,8 +178,52 @@ async fn llama_cpp_python_refuses_json_schema_and_the_client_falls_back_and_reme
         .complete_json::<Fruit>(&ctx, route.clone(), ask())
         .await
         .unwrap_or_else(|e| panic!("{e}\nserver log:\n{}", server.log_text()));
+    the_refused_form_was_followed_by_one_that_works_and_remembered(&db, &provider).await;
+    eprintln!(
+        "first answer: {:?} (ripe: {})",
+        first.value.colour, first.value.ripe
+    );
 
+    let second = core
+        .gateway
+        .complete_json::<Fruit>(&ctx, route, ask())
+        .await
+        .unwrap_or_else(|e| panic!("{e}\nserver log:\n{}", server.log_text()));
     let rows = cubicle_store::models::ledger_since(&db, since)
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 3, "the second call is one request");
+    assert_eq!(rows[2].outcome, LedgerOutcome::Ok);
+    // The same prompt at temperature 0 through the same grammar: the same answer.
+    assert_eq!(second.value.colour, first.value.colour);
+}
+
+/// The server saved with the `lmstudio` preset (which asks for `json_schema` first);
+/// the provider's id.
+async fn the_server_as_an_lmstudio_provider(core: &AppCore, server: &Server) -> String {
+    core.providers
+        .save(SaveProvider {
+            id: None,
+            name: "llama.cpp (Python)".into(),
+            preset: "lmstudio".into(),
+            base_url: server.base_url.clone(),
+            default_model: "smollm2".into(),
+            models: vec![],
+            enabled: true,
+        })
+        .await
+        .unwrap()
+        .id
+}
+
+/// The first call: `json_schema` refused with HTTP 500, then a form the server takes,
+/// held to the schema by its grammar; the form that worked is stored for the provider.
+async fn the_refused_form_was_followed_by_one_that_works_and_remembered(
+    db: &cubicle_store::Db,
+    provider: &str,
+) {
+    let since = chrono::DateTime::UNIX_EPOCH;
+    let rows = cubicle_store::models::ledger_since(db, since)
         .await
         .unwrap();
     let attempts: Vec<(LedgerOutcome, Option<&str>)> = rows
@@ -213,29 +246,11 @@ async fn llama_cpp_python_refuses_json_schema_and_the_client_falls_back_and_reme
         rows[1].input_tokens > 0,
         "usage is read from the real server"
     );
-    let stored =
-        cubicle_store::models::get_setting(&db, &format!("structured_form.{}", provider.id))
-            .await
-            .unwrap();
+    let stored = cubicle_store::models::get_setting(db, &format!("structured_form.{provider}"))
+        .await
+        .unwrap();
     assert_eq!(
         stored.as_deref(),
         Some(JsonForm::JsonObjectSchema.to_string().as_str())
     );
-    eprintln!(
-        "first answer: {:?} (ripe: {})",
-        first.value.colour, first.value.ripe
-    );
-
-    let second = core
-        .gateway
-        .complete_json::<Fruit>(&ctx, route, ask())
-        .await
-        .unwrap_or_else(|e| panic!("{e}\nserver log:\n{}", server.log_text()));
-    let rows = cubicle_store::models::ledger_since(&db, since)
-        .await
-        .unwrap();
-    assert_eq!(rows.len(), 3, "the second call is one request");
-    assert_eq!(rows[2].outcome, LedgerOutcome::Ok);
-    // The same prompt at temperature 0 through the same grammar: the same answer.
-    assert_eq!(second.value.colour, first.value.colour);
 }

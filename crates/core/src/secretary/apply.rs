@@ -18,7 +18,7 @@ use crate::org::{
 use crate::types::*;
 
 /// What applying a card left: how to undo it (when it can be) and the diff it shows.
-type Applied = (Option<Undo>, String);
+pub(super) type Applied = (Option<Undo>, String);
 
 impl Secretary {
     pub async fn confirm(

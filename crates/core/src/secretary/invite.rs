@@ -4,6 +4,7 @@
 //! service, and Undo removes them again.
 
 use super::actions::{Proposal, Undo};
+use super::apply::Applied;
 use super::intent::Slots;
 use super::service::{Outcome, Secretary};
 use crate::org::{OrgError, OrgSnapshot};
@@ -72,10 +73,7 @@ impl Secretary {
     }
 
     /// Invites the person on the card; Undo removes them.
-    pub(super) async fn apply_invite(
-        &self,
-        p: &Proposal,
-    ) -> Result<(Option<Undo>, String), OrgError> {
+    pub(super) async fn apply_invite(&self, p: &Proposal) -> Result<Applied, OrgError> {
         let Proposal::InvitePerson {
             name,
             role,
