@@ -10,7 +10,7 @@ use cubicle_migrations::{Migrator, MigratorTrait};
 use sea_orm_migration::SchemaManager;
 use sea_orm_migration::sea_orm::{ConnectionTrait, Database, DatabaseConnection};
 
-const TABLES: [&str; 33] = [
+const TABLES: [&str; 35] = [
     "company",
     "department",
     "team",
@@ -44,6 +44,8 @@ const TABLES: [&str; 33] = [
     "applied_effect",
     "person",
     "person_duty",
+    "proxy_line",
+    "chat_person",
 ];
 
 async fn assert_tables(db: &DatabaseConnection, present: bool) {
@@ -101,6 +103,7 @@ async fn up_down_up(db: &DatabaseConnection) {
             .unwrap_or_else(|e| panic!("{sql}: {e}"));
     }
     approvals_decided_before_run_claims_count_as_started(db).await;
+    tasks_given_to_oneself_are_renamed_own(db).await;
     // The department tree is protected: a parent with children cannot be deleted.
     let refused = db
         .execute_unprepared("DELETE FROM department WHERE id = 1")
@@ -154,6 +157,47 @@ async fn approvals_decided_before_run_claims_count_as_started(db: &DatabaseConne
             .await,
         1
     );
+}
+
+/// Migration 29 renames the tasks an employee gave itself from `self` to `own` (the typed
+/// column's spelling), and back on the way down; other tasks keep theirs.
+async fn tasks_given_to_oneself_are_renamed_own(db: &DatabaseConnection) {
+    use sea_orm_migration::sea_orm::Statement;
+
+    let at = Migrator::migrations()
+        .iter()
+        .position(|m| m.name() == "m20261202_000029_person_proxy")
+        .expect("migration 29");
+    let last = Migrator::migrations().len();
+    Migrator::down(db, Some(u32::try_from(last - at).unwrap()))
+        .await
+        .expect("down to 28");
+    for by in ["self", "boss"] {
+        db.execute_unprepared(&format!(
+            "INSERT INTO task (owner_id, description, kind, status, created_by, created_at, attempt) \
+             VALUES (1, 'to rename', 'oneshot', 'pending', '{by}', '2026-12-01T00:00:00Z', 0)"
+        ))
+        .await
+        .expect("insert a task");
+    }
+    let spellings = || async move {
+        db.query_all_raw(Statement::from_string(
+            db.get_database_backend(),
+            "SELECT created_by FROM task WHERE description = 'to rename' ORDER BY id",
+        ))
+        .await
+        .expect("read tasks")
+        .iter()
+        .map(|r| r.try_get_by_index::<String>(0).expect("created_by"))
+        .collect::<Vec<_>>()
+    };
+    Migrator::up(db, None).await.expect("up to the newest");
+    assert_eq!(spellings().await, ["own", "boss"]);
+    Migrator::down(db, Some(u32::try_from(last - at).unwrap()))
+        .await
+        .expect("down again");
+    assert_eq!(spellings().await, ["self", "boss"]);
+    Migrator::up(db, None).await.expect("up again");
 }
 
 #[tokio::test]

@@ -212,26 +212,166 @@ impl App {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_tray_counts_approvals_hides_the_window_on_close_and_quits_cleanly() {
-    const TEST: &str = "tray";
-    if !ns::session_bus_or_skip(TEST) {
-        return;
+/// The app and CLI binaries, Xvfb, and a session bus; `None` (after saying why) when one
+/// is missing.
+fn prerequisites(test: &str) -> Option<(PathBuf, PathBuf, PathBuf)> {
+    if !ns::session_bus_or_skip(test) {
+        return None;
     }
     let app_bin = binary("CUBICLE_APP", "cubicle");
     let cli_bin = binary("CUBICLE_CLI", "cubicle-cli");
     for bin in [&app_bin, &cli_bin] {
         if !bin.is_file() {
             eprintln!(
-                "SKIPPED: {TEST} ({} is missing: build it with `cargo build --features \
+                "SKIPPED: {test} ({} is missing: build it with `cargo build --features \
                  custom-protocol -p cubicle -p cubicle-cli`, or set CUBICLE_APP / CUBICLE_CLI)",
                 bin.display()
             );
-            return;
+            return None;
         }
     }
     let (Some(xvfb), Some(_)) = (on_path("Xvfb"), on_path("xdotool")) else {
-        eprintln!("SKIPPED: {TEST} (Xvfb or xdotool is not installed)");
+        eprintln!("SKIPPED: {test} (Xvfb or xdotool is not installed)");
+        return None;
+    };
+    Some((app_bin, cli_bin, xvfb))
+}
+
+fn report(app: &App) -> String {
+    format!("\n--- app output ---\n{}", app.output())
+}
+
+/// The icon registers with the tray and shows the one waiting approval.
+async fn the_icon_shows_one_waiting_approval(tray: &TrayHost, app: &App) -> Item {
+    let item: Item = match tray.wait_for_item(STARTUP).await {
+        Some(item) => item,
+        None => panic!("the app never registered a tray icon{}", report(app)),
+    };
+    let labels = tray
+        .wait_for_menu(&item, SOON, |l| l.iter().any(|l| l == "Approvals (1)"))
+        .await
+        .unwrap_or_else(|last| panic!("menu never said 1: {last:?}{}", report(app)));
+    assert_eq!(labels, ["Open Cubicle", "Approvals (1)", "Quit"]);
+    let menu = tray.menu(&item).await.unwrap();
+    assert!(
+        menu.iter().any(|e| e.kind == "separator"),
+        "Quit stands apart: {menu:?}"
+    );
+    assert!(menu.iter().all(|e| e.enabled), "{menu:?}");
+    // Beside the icon: the count (Linux trays show no tooltip; the label is the count).
+    assert_eq!(tray.item_string(&item, "XAyatanaLabel").await.unwrap(), "1");
+    assert_eq!(tray.item_string(&item, "Status").await.unwrap(), "Active");
+    item
+}
+
+/// Closing the window (as a window manager's close button does) only hides it.
+async fn closing_the_window_only_hides_it(
+    tray: &TrayHost,
+    item: &Item,
+    display: &Display,
+    app: &mut App,
+) {
+    let windows = tray_host::poll(STARTUP, || async {
+        let w = display.visible_windows("Cubicle");
+        (!w.is_empty()).then_some(w)
+    })
+    .await
+    .unwrap_or_else(|| panic!("no Cubicle window on the display{}", report(app)));
+    for w in &windows {
+        x11::request_close(display.number, *w).expect("send WM_DELETE_WINDOW");
+    }
+    let hidden = tray_host::poll(SOON, || async {
+        display.visible_windows("Cubicle").is_empty().then_some(())
+    })
+    .await;
+    assert!(hidden.is_some(), "the window did not go{}", report(app));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        app.running(),
+        "closing the window quit the app{}",
+        report(app)
+    );
+    assert!(
+        tray.is_alive(item).await.unwrap(),
+        "the tray icon went away"
+    );
+    assert_eq!(
+        tray.menu_labels(item).await.unwrap(),
+        ["Open Cubicle", "Approvals (1)", "Quit"]
+    );
+
+    // "Open Cubicle" brings it back.
+    tray.click(item, "Open Cubicle").await.expect("click Open");
+    let shown = tray_host::poll(SOON, || async {
+        (!display.visible_windows("Cubicle").is_empty()).then_some(())
+    })
+    .await;
+    assert!(
+        shown.is_some(),
+        "Open did not show the window{}",
+        report(app)
+    );
+}
+
+/// The boss rejects the approval from the terminal: another process, no event on the
+/// app's bus. The tray catches up on its own.
+async fn a_rejection_from_the_terminal_clears_the_count(
+    tray: &TrayHost,
+    item: &Item,
+    app: &App,
+    cli_bin: &Path,
+    db_url: &str,
+    approval: i32,
+) {
+    let out = Command::new(cli_bin)
+        .args(["--db", db_url, "approvals", "decide"])
+        .arg(approval.to_string())
+        .arg("reject")
+        .output()
+        .expect("run cubicle-cli");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("rejected"));
+    let labels = tray
+        .wait_for_menu(item, RECOUNT, |l| l.iter().any(|l| l == "Approvals (0)"))
+        .await
+        .unwrap_or_else(|last| panic!("the count never went to 0: {last:?}{}", report(app)));
+    assert_eq!(labels, ["Open Cubicle", "Approvals (0)", "Quit"]);
+    assert_eq!(tray.item_string(item, "XAyatanaLabel").await.unwrap(), "");
+}
+
+/// Quit: the app stops its engine and exits by itself, successfully, with its logs
+/// flushed and its icon gone.
+async fn quit_stops_the_engine_and_exits(tray: &TrayHost, item: &Item, app: &mut App) {
+    tray.click(item, "Quit").await.expect("click Quit");
+    let Some(status) = app.wait_for_exit(QUIT) else {
+        panic!(
+            "the app was still running {QUIT:?} after Quit{}",
+            report(app)
+        );
+    };
+    assert!(status.success(), "exit status {status}{}", report(app));
+    let output = app.output();
+    assert!(output.contains("quit from the tray"), "{output}");
+    assert!(output.contains("engine stopped"), "{output}");
+    // The log file got the last lines too (flushed at exit).
+    assert!(
+        app.log_files().contains("engine stopped"),
+        "{}",
+        app.log_files()
+    );
+    assert!(
+        !tray.is_alive(item).await.unwrap(),
+        "the icon outlived the app"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tray_counts_approvals_hides_the_window_on_close_and_quits_cleanly() {
+    let Some((app_bin, cli_bin, xvfb)) = prerequisites("tray") else {
         return;
     };
     let _bus = ns::exclusive_bus().await;
@@ -250,113 +390,18 @@ async fn the_tray_counts_approvals_hides_the_window_on_close_and_quits_cleanly()
         .expect("own the StatusNotifierWatcher");
     let display = Display::start(&xvfb);
     let mut app = App::start(&app_bin, &display, &company.url);
-    let report = |app: &App| format!("\n--- app output ---\n{}", app.output());
 
-    // The icon registers with the tray and shows the waiting approval.
-    let item: Item = match tray.wait_for_item(STARTUP).await {
-        Some(item) => item,
-        None => panic!("the app never registered a tray icon{}", report(&app)),
-    };
-    let labels = tray
-        .wait_for_menu(&item, SOON, |l| l.iter().any(|l| l == "Approvals (1)"))
-        .await
-        .unwrap_or_else(|last| panic!("menu never said 1: {last:?}{}", report(&app)));
-    assert_eq!(labels, ["Open Cubicle", "Approvals (1)", "Quit"]);
-    let menu = tray.menu(&item).await.unwrap();
-    assert!(
-        menu.iter().any(|e| e.kind == "separator"),
-        "Quit stands apart: {menu:?}"
-    );
-    assert!(menu.iter().all(|e| e.enabled), "{menu:?}");
-    // Beside the icon: the count (Linux trays show no tooltip; the label is the count).
-    assert_eq!(tray.item_string(&item, "XAyatanaLabel").await.unwrap(), "1");
-    assert_eq!(tray.item_string(&item, "Status").await.unwrap(), "Active");
-
-    // Closing the window (as a window manager's close button does) only hides it.
-    let windows = tray_host::poll(STARTUP, || async {
-        let w = display.visible_windows("Cubicle");
-        (!w.is_empty()).then_some(w)
-    })
-    .await
-    .unwrap_or_else(|| panic!("no Cubicle window on the display{}", report(&app)));
-    for w in &windows {
-        x11::request_close(display.number, *w).expect("send WM_DELETE_WINDOW");
-    }
-    let hidden = tray_host::poll(SOON, || async {
-        display.visible_windows("Cubicle").is_empty().then_some(())
-    })
+    let item = the_icon_shows_one_waiting_approval(&tray, &app).await;
+    closing_the_window_only_hides_it(&tray, &item, &display, &mut app).await;
+    a_rejection_from_the_terminal_clears_the_count(
+        &tray,
+        &item,
+        &app,
+        &cli_bin,
+        &company.url,
+        approval,
+    )
     .await;
-    assert!(hidden.is_some(), "the window did not go{}", report(&app));
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    assert!(
-        app.running(),
-        "closing the window quit the app{}",
-        report(&app)
-    );
-    assert!(
-        tray.is_alive(&item).await.unwrap(),
-        "the tray icon went away"
-    );
-    assert_eq!(
-        tray.menu_labels(&item).await.unwrap(),
-        ["Open Cubicle", "Approvals (1)", "Quit"]
-    );
-
-    // "Open Cubicle" brings it back.
-    tray.click(&item, "Open Cubicle").await.expect("click Open");
-    let shown = tray_host::poll(SOON, || async {
-        (!display.visible_windows("Cubicle").is_empty()).then_some(())
-    })
-    .await;
-    assert!(
-        shown.is_some(),
-        "Open did not show the window{}",
-        report(&app)
-    );
-
-    // The boss rejects it from the terminal: another process, no event on the app's
-    // bus. The tray catches up on its own.
-    let out = Command::new(&cli_bin)
-        .args(["--db", &company.url, "approvals", "decide"])
-        .arg(approval.to_string())
-        .arg("reject")
-        .output()
-        .expect("run cubicle-cli");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("rejected"));
-    let labels = tray
-        .wait_for_menu(&item, RECOUNT, |l| l.iter().any(|l| l == "Approvals (0)"))
-        .await
-        .unwrap_or_else(|last| panic!("the count never went to 0: {last:?}{}", report(&app)));
-    assert_eq!(labels, ["Open Cubicle", "Approvals (0)", "Quit"]);
-    assert_eq!(tray.item_string(&item, "XAyatanaLabel").await.unwrap(), "");
-
-    // Quit: the app stops its engine and exits by itself, successfully.
-    tray.click(&item, "Quit").await.expect("click Quit");
-    let status = app.wait_for_exit(QUIT);
-    let Some(status) = status else {
-        panic!(
-            "the app was still running {QUIT:?} after Quit{}",
-            report(&app)
-        );
-    };
-    assert!(status.success(), "exit status {status}{}", report(&app));
-    let output = app.output();
-    assert!(output.contains("quit from the tray"), "{output}");
-    assert!(output.contains("engine stopped"), "{output}");
-    // The log file got the last lines too (flushed at exit).
-    assert!(
-        app.log_files().contains("engine stopped"),
-        "{}",
-        app.log_files()
-    );
-    assert!(
-        !tray.is_alive(&item).await.unwrap(),
-        "the icon outlived the app"
-    );
+    quit_stops_the_engine_and_exits(&tray, &item, &mut app).await;
     eprintln!("tray scenario took {:?}", started.elapsed());
 }

@@ -10,6 +10,7 @@ mod models;
 mod org;
 mod people;
 mod provider;
+mod proxy;
 mod run;
 mod say;
 mod webhooks;
@@ -44,6 +45,13 @@ enum Command {
     /// The company's people besides the boss: invite, duties, whose decision an action is.
     #[command(subcommand)]
     People(people::PeopleCommand),
+    /// A person's proxy, which acts in their name: say, log, written, correct, card.
+    Proxy {
+        /// The person (name or id).
+        person: String,
+        #[command(subcommand)]
+        command: proxy::ProxyCommand,
+    },
     /// Model providers: list, add, store a key, test.
     #[command(subcommand)]
     Provider(provider::ProviderCommand),
@@ -258,6 +266,7 @@ async fn run(cli: Cli) -> Result<()> {
             match command {
                 Command::Org(cmd) => org::run(&core, cmd).await,
                 Command::People(cmd) => people::run(&core, cmd).await,
+                Command::Proxy { person, command } => proxy::run(&core, &person, command).await,
                 Command::Provider(cmd) => provider::run(&core, cmd).await,
                 Command::Models(cmd) => models::run(&core, cmd).await,
                 Command::Say { yes, json, text } => {

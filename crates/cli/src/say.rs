@@ -189,6 +189,8 @@ pub async fn chats(core: &AppCore) -> Result<()> {
             .sender_employee_id
             .and_then(|id| snap.employees.iter().find(|e| e.id == id))
             .map_or_else(|| "?".to_owned(), |e| e.name.clone()),
+        SenderKind::Person => m.sender_name.clone(),
+        SenderKind::Proxy => format!("{} (proxy)", m.sender_name),
     };
     for chat in core.chats.list().await? {
         println!(

@@ -23,6 +23,8 @@ pub struct AppCore {
     pub org: OrgService,
     /// The company's people besides the boss, and who answers for what (SPEC §12).
     pub people: crate::people::People,
+    /// Each person's proxy, acting in their name.
+    pub proxies: crate::proxy::Proxies,
     pub providers: Arc<Providers>,
     pub gateway: Gateway,
     pub secretary: crate::secretary::Secretary,
@@ -171,9 +173,18 @@ impl AppCore {
             work: base.work.clone(),
             bus: base.bus.clone(),
         });
+        let proxies = crate::proxy::Proxies::new(
+            base.db.clone(),
+            base.bus.clone(),
+            base.clock.clone(),
+            people.clone(),
+            base.work.clone(),
+            approvals.clone(),
+        );
         Ok(Self {
             traces: crate::trace::Traces::new(base.db.clone()),
             people,
+            proxies,
             db: base.db,
             bus: base.bus,
             org: base.org,

@@ -35,7 +35,10 @@ use crate::events::DomainEvent;
 /// the thought's own row); older bundles are read with those two fields dropped.
 /// 6: `person` and `person_duty` (the company's people and what each answers for; older
 /// bundles have nobody besides the boss), and `approval.approver_id` / `decided_by`.
-pub const SCHEMA_VERSION: u32 = 6;
+/// 7: each person's proxy — `proxy_line` (their conversation), `chat_person` (the people
+/// in a chat between people), `chat_message.sender_person_id` / `corrects_id`; a task an
+/// employee gave itself is `created_by: own` (it was `self`).
+pub const SCHEMA_VERSION: u32 = 7;
 /// The `format` field: tells a bundle from any other JSON document.
 /// The row types a bundle's tables hold, for readers of an exported snapshot (the
 /// bench's reports read the whole company this way, through core).
@@ -237,6 +240,26 @@ pub fn parse(json: &str) -> Result<Bundle, BundleError> {
 /// since (an added one needs nothing: its field has a default), or a table was added
 /// (empty in a bundle from before it).
 fn upgrade(bundle: &mut serde_json::Value, version: u32) {
+    if version < 7
+        && let Some(tables) = bundle
+            .pointer_mut("/tables")
+            .and_then(|v| v.as_object_mut())
+    {
+        for table in ["chat_person", "proxy_line"] {
+            tables.entry(table).or_insert_with(|| serde_json::json!([]));
+        }
+        // A task an employee gave itself was `self`; it is `own` now.
+        for row in tables
+            .get_mut("task")
+            .and_then(|t| t.as_array_mut())
+            .into_iter()
+            .flatten()
+        {
+            if row.get("created_by").and_then(|v| v.as_str()) == Some("self") {
+                row["created_by"] = serde_json::json!("own");
+            }
+        }
+    }
     if version < 6
         && let Some(tables) = bundle
             .pointer_mut("/tables")

@@ -72,8 +72,10 @@ pub struct ChatMessageDto {
     pub chat_id: i32,
     pub sender_kind: SenderKind,
     pub sender_employee_id: Option<i32>,
-    /// The boss's or the employee's name (also for people who have left); empty for
-    /// system notes.
+    /// For a person's line and their proxy's: the person it speaks for.
+    pub sender_person_id: Option<i32>,
+    /// The boss's, the employee's or the person's name (also for those who have left);
+    /// empty for system notes.
     pub sender_name: String,
     pub text: String,
     /// Employees @mentioned in the text.
@@ -81,6 +83,8 @@ pub struct ChatMessageDto {
     /// The boss instruction this message belongs to (SPEC §10), when it belongs to one.
     pub trace_id: Option<String>,
     pub created_at: String,
+    /// A person's correction: the line their proxy wrote that this one replaces.
+    pub corrects_id: Option<i32>,
 }
 
 /// A chat as the boss's chat list shows it.
@@ -338,6 +342,8 @@ impl Chats {
                 trace_id: Set(trace_id),
                 created_at: Set(self.now()),
                 mentions: Set((!mentioned.is_empty()).then(|| serde_json::json!(mentioned))),
+                sender_person_id: Set(None),
+                corrects_id: Set(None),
             },
         )
         .await?;
@@ -627,7 +633,7 @@ fn mode_of(kind: ChatKind) -> ChatMode {
     gates::mode_for(kind)
 }
 
-async fn insert_chat(
+pub(crate) async fn insert_chat(
     conn: &impl ConnectionTrait,
     kind: ChatKind,
     mode: ChatMode,
@@ -713,6 +719,8 @@ pub(crate) async fn insert_member(
 pub(crate) struct Names {
     boss: String,
     people: std::collections::HashMap<i32, String>,
+    /// The company's people (humans besides the boss), by person id.
+    humans: std::collections::HashMap<i32, String>,
 }
 
 impl Names {
@@ -721,6 +729,7 @@ impl Names {
             return Ok(Self {
                 boss: String::new(),
                 people: Default::default(),
+                humans: Default::default(),
             });
         };
         Ok(Self {
@@ -729,6 +738,11 @@ impl Names {
                 .await?
                 .into_iter()
                 .map(|e| (e.id, e.name))
+                .collect(),
+            humans: cubicle_store::people::list_people(conn, company.id)
+                .await?
+                .into_iter()
+                .map(|p| (p.id, p.name))
                 .collect(),
         })
     }
@@ -739,6 +753,11 @@ impl Names {
 
     pub(crate) fn person(&self, id: i32) -> &str {
         self.people.get(&id).map_or("", String::as_str)
+    }
+
+    /// A person's name (a human of the company besides the boss).
+    pub(crate) fn human(&self, id: i32) -> &str {
+        self.humans.get(&id).map_or("", String::as_str)
     }
 }
 
@@ -752,11 +771,16 @@ pub(crate) fn message_dto(m: &chat_message::Model, names: &Names) -> ChatMessage
         chat_id: m.chat_id,
         sender_kind: m.sender_kind,
         sender_employee_id: m.sender_employee_id,
+        sender_person_id: m.sender_person_id,
         sender_name: match m.sender_kind {
             SenderKind::Boss => names.boss.clone(),
             SenderKind::Employee | SenderKind::System => m
                 .sender_employee_id
                 .map(|id| names.person(id).to_owned())
+                .unwrap_or_default(),
+            SenderKind::Person | SenderKind::Proxy => m
+                .sender_person_id
+                .map(|id| names.human(id).to_owned())
                 .unwrap_or_default(),
         },
         text: m.text.clone(),
@@ -767,5 +791,6 @@ pub(crate) fn message_dto(m: &chat_message::Model, names: &Names) -> ChatMessage
             .unwrap_or_default(),
         trace_id: m.trace_id.clone(),
         created_at: rfc3339(m.created_at),
+        corrects_id: m.corrects_id,
     }
 }

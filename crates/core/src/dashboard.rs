@@ -112,6 +112,10 @@ async fn activity(db: &Db, names: &Names) -> Result<Vec<ActivityItem>, DbErr> {
         let actor = match m.sender_kind {
             SenderKind::Boss => names.boss().to_owned(),
             SenderKind::Employee | SenderKind::System => person(m.sender_employee_id),
+            SenderKind::Person | SenderKind::Proxy => m
+                .sender_person_id
+                .map(|id| names.human(id).to_owned())
+                .unwrap_or_default(),
         };
         let item = ActivityItem {
             kind: ActivityKind::Message,

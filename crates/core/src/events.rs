@@ -37,6 +37,10 @@ pub enum DomainEvent {
     PeopleChanged {
         person_id: i32,
     },
+    /// A person's conversation with their proxy got new lines.
+    ProxyConversation {
+        person_id: i32,
+    },
     /// Tasks or requirements were created or withdrawn.
     WorkChanged,
     /// A message was posted in a chat.

@@ -9,9 +9,8 @@
 pub mod breaker;
 mod forms;
 mod metered;
-mod streamed;
-pub use metered::LEDGER_CUT_OFF;
 pub mod pricing;
+mod streamed;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -41,7 +40,7 @@ use crate::events::{DomainEvent, EventBus};
 pub const BUILTIN: &str = "builtin";
 
 /// What a model call is for; each purpose can be routed to its own model (seed 001).
-pub use cubicle_store::enums::{LedgerOutcome, Purpose};
+pub use cubicle_store::enums::{LedgerOutcome, Purpose, StructuredOutput};
 
 /// The purposes a route may be set for.
 pub const ROUTABLE: [Purpose; 4] = [

@@ -29,6 +29,7 @@ pub mod notify;
 pub mod org;
 pub mod people;
 pub mod providers;
+pub mod proxy;
 pub mod roles;
 pub mod scheduler;
 pub mod secretary;

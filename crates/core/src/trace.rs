@@ -377,6 +377,10 @@ impl Timeline {
                 SenderKind::Boss => self.names.boss().to_owned(),
                 SenderKind::System => String::new(),
                 SenderKind::Employee => self.person(m.sender_employee_id),
+                SenderKind::Person | SenderKind::Proxy => m
+                    .sender_person_id
+                    .map(|id| self.names.human(id).to_owned())
+                    .unwrap_or_default(),
             };
             let e = TraceEventDto {
                 employee_id: m.sender_employee_id,

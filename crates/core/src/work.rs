@@ -10,7 +10,6 @@ pub(crate) mod start;
 pub mod urgency;
 
 pub use progress::RequirementDone;
-pub use start::{OWNER_CREATED_BY, PLAN_CREATED_BY};
 
 use cubicle_store::entity::{chat, requirement, task};
 use cubicle_store::{Db, DbErr, TransactionTrait, chat as chat_q, work as q};
@@ -33,7 +32,7 @@ pub struct TaskDto {
     pub description: String,
     pub status: TaskStatus,
     pub requirement_id: Option<i32>,
-    pub created_by: String,
+    pub created_by: TaskOrigin,
     pub created_at: String,
     pub result: Option<String>,
     pub resolved_at: Option<String>,
@@ -63,16 +62,14 @@ pub struct RequirementDto {
 }
 
 use board::RequirementStatus;
-pub use cubicle_store::enums::{TaskKind, TaskStatus};
+pub use cubicle_store::enums::{TaskKind, TaskOrigin, TaskStatus};
 
 /// A task to create; [`NewTask::new`] gives a plain one-shot task.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct NewTask {
     pub owner_id: i32,
     pub description: String,
-    /// `boss`, `secretary`, `self`, `review`, or [`PLAN_CREATED_BY`] (a requirement's
-    /// first task, for its owner).
-    pub created_by: String,
+    pub created_by: TaskOrigin,
     pub trace_id: Option<String>,
     pub parent_task_id: Option<i32>,
     pub requirement_id: Option<i32>,
@@ -90,12 +87,21 @@ pub struct NewTask {
 }
 
 impl NewTask {
-    pub fn new(owner_id: i32, description: &str, created_by: &str) -> Self {
+    pub fn new(owner_id: i32, description: &str, created_by: TaskOrigin) -> Self {
         Self {
             owner_id,
             description: description.to_owned(),
-            created_by: created_by.to_owned(),
-            ..Self::default()
+            created_by,
+            trace_id: None,
+            parent_task_id: None,
+            requirement_id: None,
+            on_resolve_target: None,
+            on_resolve_hint: None,
+            attempt: 0,
+            review_of: None,
+            kind: TaskKind::default(),
+            condition: None,
+            effect_key: None,
         }
     }
 
@@ -145,7 +151,7 @@ impl Work {
         &self,
         owner_id: i32,
         description: &str,
-        created_by: &str,
+        created_by: TaskOrigin,
     ) -> Result<TaskDto, DbErr> {
         self.create(NewTask::new(owner_id, description, created_by))
             .await
@@ -153,7 +159,7 @@ impl Work {
 
     /// A task an employee gave itself in a thought (`taskOps: create`).
     pub async fn create_own(&self, owner_id: i32, description: &str) -> Result<TaskDto, DbErr> {
-        self.create(NewTask::new(owner_id, description, "self"))
+        self.create(NewTask::new(owner_id, description, TaskOrigin::Own))
             .await
     }
 
@@ -359,7 +365,7 @@ impl Work {
         let tasks = q::tasks_of_requirement(&txn, id).await?;
         let untouched = tasks
             .iter()
-            .all(|t| t.created_by == PLAN_CREATED_BY && t.status == TaskStatus::Pending);
+            .all(|t| t.created_by == TaskOrigin::Plan && t.status == TaskStatus::Pending);
         if !untouched {
             return Ok(false);
         }
@@ -391,7 +397,7 @@ pub(crate) fn task_dto(t: &task::Model) -> TaskDto {
         description: t.description.clone(),
         status: t.status,
         requirement_id: t.requirement_id,
-        created_by: t.created_by.clone(),
+        created_by: t.created_by,
         created_at: t
             .created_at
             .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),

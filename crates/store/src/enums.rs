@@ -22,8 +22,8 @@ macro_rules! stored_enum {
         pub enum $name:ident { $($(#[$vmeta:meta])* $variant:ident),* $(,)? }
     ) => {
         #[derive(
-            Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize,
-            Deserialize, TS,
+            Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, EnumIter, DeriveActiveEnum,
+            Serialize, Deserialize, TS,
         )]
         $(#[$meta])*
         #[sea_orm(
@@ -239,6 +239,8 @@ stored_enum! {
         Chat,
         /// The boss confirmed a secretary's action card.
         Secretary,
+        /// A person's proxy acted in their name.
+        Proxy,
     }
 }
 
@@ -398,6 +400,8 @@ stored_enum! {
         Dm,
         /// A group the boss put together.
         Group,
+        /// People of the company, through their proxies.
+        People,
     }
 }
 
@@ -416,6 +420,10 @@ stored_enum! {
     pub enum SenderKind {
         Boss,
         Employee,
+        /// A person of the company (not the boss), writing themself.
+        Person,
+        /// A person's proxy, writing in their name.
+        Proxy,
         /// A note the app posts itself (a task is done, an approval expired); no sender.
         System,
     }
@@ -490,5 +498,49 @@ stored_enum! {
     pub enum Speaker {
         Boss,
         Secretary,
+    }
+}
+
+stored_enum! {
+    /// Who gave a task to its owner.
+    pub enum TaskOrigin {
+        Boss,
+        Secretary,
+        /// The employee gave it to itself in a thought. (Stored as `self` before the
+        /// column was typed; a migration renamed those rows, since `self` cannot name a
+        /// variant of the derive.)
+        Own,
+        /// A review of a colleague's deliverable, or the rework a review asked for.
+        Review,
+        /// A requirement's first task, for its owner: plan the work.
+        Plan,
+        /// Given to a colleague by the owner of a requirement or of a task.
+        Owner,
+        /// Given by a person of the company, through their proxy.
+        Person,
+    }
+}
+
+stored_enum! {
+    /// What became of a structured answer, on the ledger row of the attempt that got it.
+    pub enum StructuredOutput {
+        /// It matched its schema as sent.
+        Valid,
+        /// It matched after a repair (a fence, a trailing comma, a missing brace).
+        Repaired,
+        /// An earlier attempt whose answer did not match, so the call was retried.
+        Rejected,
+        /// The last attempt's answer did not match either: nothing was used.
+        Dropped,
+        /// The answer stopped at the output limit.
+        CutOff,
+    }
+}
+
+stored_enum! {
+    /// Who said a line of a person's conversation with their proxy.
+    pub enum ProxySpeaker {
+        Person,
+        Proxy,
     }
 }

@@ -19,6 +19,7 @@ pub mod mind;
 pub mod models;
 pub mod org;
 pub mod people;
+pub mod proxy;
 pub mod secretary;
 pub mod trace;
 pub mod work;

@@ -137,16 +137,16 @@ pub async fn insert_ledger(
     model.insert(conn).await
 }
 
-/// Marks ledger rows with what became of their answer (`valid`, `repaired`, …).
+/// Marks ledger rows with what became of their answer.
 pub async fn set_ledger_output(
     conn: &impl ConnectionTrait,
     ids: &[i32],
-    output: &str,
+    output: crate::enums::StructuredOutput,
 ) -> Result<(), DbErr> {
     cost_ledger::Entity::update_many()
         .col_expr(
             cost_ledger::Column::Output,
-            sea_orm::sea_query::Expr::value(output.to_owned()),
+            sea_orm::sea_query::Expr::value(output),
         )
         .filter(cost_ledger::Column::Id.is_in(ids.iter().copied()))
         .exec(conn)

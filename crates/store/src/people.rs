@@ -6,7 +6,7 @@ use sea_orm::{
     EntityTrait, QueryFilter, QueryOrder,
 };
 
-use crate::entity::{person, person_duty};
+use crate::entity::{chat_person, person, person_duty, proxy_line};
 
 /// Everyone of the company, by name.
 pub async fn list_people(
@@ -57,9 +57,18 @@ pub async fn update_person(
 
 /// Removes a person; their duties go with them (foreign key cascade).
 pub async fn delete_person(conn: &impl ConnectionTrait, id: i32) -> Result<u64, DbErr> {
-    // Duties first: SQLite enforces the cascade only with foreign keys switched on.
+    // Duties first: SQLite enforces the cascade only with foreign keys switched on. Their
+    // proxy's conversation goes with them; what it wrote in chats stays, as history.
     person_duty::Entity::delete_many()
         .filter(person_duty::Column::PersonId.eq(id))
+        .exec(conn)
+        .await?;
+    proxy_line::Entity::delete_many()
+        .filter(proxy_line::Column::PersonId.eq(id))
+        .exec(conn)
+        .await?;
+    chat_person::Entity::delete_many()
+        .filter(chat_person::Column::PersonId.eq(id))
         .exec(conn)
         .await?;
     Ok(person::Entity::delete_by_id(id)

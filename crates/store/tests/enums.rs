@@ -65,7 +65,7 @@ macro_rules! each_enum {
         )
         .await;
         $f::<Strategy>(&["round_robin", "rule_based", "model_picked"], $($arg),*).await;
-        $f::<TraceOrigin>(&["chat", "secretary"], $($arg),*).await;
+        $f::<TraceOrigin>(&["chat", "secretary", "proxy"], $($arg),*).await;
         $f::<SilenceReason>(
             &[
                 "saturation", "cooldown", "anti_spam", "identity", "repetition", "malformed",
@@ -87,12 +87,12 @@ macro_rules! each_enum {
         )
         .await;
         $f::<ChatKind>(
-            &["department", "requirement", "meeting", "boss", "dm", "group"],
+            &["department", "requirement", "meeting", "boss", "dm", "group", "people"],
             $($arg),*
         )
         .await;
         $f::<ChatMode>(&["work", "casual"], $($arg),*).await;
-        $f::<SenderKind>(&["boss", "employee", "system"], $($arg),*).await;
+        $f::<SenderKind>(&["boss", "employee", "person", "proxy", "system"], $($arg),*).await;
         $f::<MeetingStatus>(&["open", "closed"], $($arg),*).await;
         $f::<MoveKind>(&["speak", "invite", "close", "pass"], $($arg),*).await;
         $f::<DecidedByKind>(&["lead", "vote", "boss"], $($arg),*).await;
@@ -106,6 +106,17 @@ macro_rules! each_enum {
         )
         .await;
         $f::<Speaker>(&["boss", "secretary"], $($arg),*).await;
+        $f::<TaskOrigin>(
+            &["boss", "secretary", "own", "review", "plan", "owner", "person"],
+            $($arg),*
+        )
+        .await;
+        $f::<ProxySpeaker>(&["person", "proxy"], $($arg),*).await;
+        $f::<StructuredOutput>(
+            &["valid", "repaired", "rejected", "dropped", "cut_off"],
+            $($arg),*
+        )
+        .await;
     }};
 }
 

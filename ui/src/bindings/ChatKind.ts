@@ -3,4 +3,4 @@
 /**
  * What a chat is for; its gate table follows from it (see [`ChatMode`]).
  */
-export type ChatKind = "department" | "requirement" | "meeting" | "boss" | "dm" | "group";
+export type ChatKind = "department" | "requirement" | "meeting" | "boss" | "dm" | "group" | "people";

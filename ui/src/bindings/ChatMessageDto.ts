@@ -3,8 +3,12 @@ import type { SenderKind } from "./SenderKind";
 
 export type ChatMessageDto = { id: number, chatId: number, senderKind: SenderKind, senderEmployeeId: number | null, 
 /**
- * The boss's or the employee's name (also for people who have left); empty for
- * system notes.
+ * For a person's line and their proxy's: the person it speaks for.
+ */
+senderPersonId: number | null, 
+/**
+ * The boss's, the employee's or the person's name (also for those who have left);
+ * empty for system notes.
  */
 senderName: string, text: string, 
 /**
@@ -14,4 +18,8 @@ mentions: Array<number>,
 /**
  * The boss instruction this message belongs to (SPEC §10), when it belongs to one.
  */
-traceId: string | null, createdAt: string, };
+traceId: string | null, createdAt: string, 
+/**
+ * A person's correction: the line their proxy wrote that this one replaces.
+ */
+correctsId: number | null, };

@@ -3,4 +3,4 @@
 /**
  * Where a boss instruction (a trace) came from.
  */
-export type Origin = "chat" | "secretary";
+export type Origin = "chat" | "secretary" | "proxy";

@@ -3,4 +3,4 @@
 /**
  * Who wrote a chat message.
  */
-export type SenderKind = "boss" | "employee" | "system";
+export type SenderKind = "boss" | "employee" | "person" | "proxy" | "system";

@@ -12,6 +12,7 @@ const KIND_STYLE: Record<ChatKind, { icon: ComponentType<SVGProps<SVGSVGElement>
   boss: { icon: UserIcon, className: "bg-indigo-50 text-indigo-700 ring-indigo-600/15" },
   dm: { icon: ChatsIcon, className: "bg-slate-100 text-slate-600 ring-slate-500/15" },
   group: { icon: UsersIcon, className: "bg-emerald-50 text-emerald-700 ring-emerald-600/15" },
+  people: { icon: ChatsIcon, className: "bg-rose-50 text-rose-700 ring-rose-600/15" },
 };
 
 /**

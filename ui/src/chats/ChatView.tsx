@@ -431,9 +431,11 @@ function Message({
   }
 
   const senderId = message.senderEmployeeId;
-  const name = nameOf(senderId);
+  // A person of the company, or their proxy writing in their name: named as the server names them.
+  const human = message.senderKind === "person" || message.senderKind === "proxy";
+  const name = human ? message.senderName : nameOf(senderId);
   return (
-    <li data-testid={testId} data-sender="employee" className={`group flex items-start gap-3 ${className}`}>
+    <li data-testid={testId} data-sender={message.senderKind} className={`group flex items-start gap-3 ${className}`}>
       {continued ? (
         <span className="w-9 shrink-0" />
       ) : senderId !== null ? (
@@ -452,6 +454,16 @@ function Message({
               </a>
             ) : (
               <span className="text-sm font-medium text-slate-900">{name}</span>
+            )}
+            {message.senderKind === "proxy" && (
+              <span data-testid={`${testId}-proxy`} className="rounded-full bg-rose-50 px-1.5 text-[11px] font-medium text-rose-700 ring-1 ring-rose-600/15 ring-inset">
+                {t("chats.viaProxy")}
+              </span>
+            )}
+            {message.correctsId !== null && (
+              <span data-testid={`${testId}-correction`} className="rounded-full bg-amber-50 px-1.5 text-[11px] font-medium text-amber-700 ring-1 ring-amber-600/20 ring-inset">
+                {t("chats.correction")}
+              </span>
             )}
             {clock && (
               <time dateTime={message.createdAt} className="text-[11px] text-slate-400">

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
+import i18n from "../i18n";
 import { Fake } from "../test/fake";
 import { ChatSeed, traceOf } from "../test/fakeChatSeed";
 import { company, employee, fixedOrg, world } from "../test/fakeFixtures";
@@ -93,6 +94,45 @@ describe("chats page", () => {
     const members = within(screen.getByTestId("chat-members")).getAllByRole("link");
     expect(members.map((a) => a.getAttribute("href"))).toEqual(["#employee/11", "#employee/12", "#employee/13"]);
     expect(screen.getByRole("link", { name: "Open Grace Hopper's profile" })).toBeInTheDocument();
+  });
+
+  it("shows a chat between people: each proxy-written line marked, a person's correction marked, in en and zh-CN", async () => {
+    const { backend, seed } = withCompany();
+    const chat = seed.add("people", "Lin · Sam", []);
+    const asked = seed.message(chat.id, "system", "Lin asks for an estimate of the onboarding work", { senderKind: "proxy", senderPersonId: 7, senderName: "Lin" });
+    const answer = seed.message(chat.id, "system", "About three days", { senderKind: "proxy", senderPersonId: 8, senderName: "Sam" });
+    const fixed = seed.message(chat.id, "system", "I need onboarding and the invite flow", { senderKind: "person", senderPersonId: 7, senderName: "Lin", correctsId: asked.id });
+    backend.install();
+    const { user } = renderApp();
+
+    const item = await chatItem(chat.id);
+    expect(item).toHaveTextContent("People (through their proxies)");
+    expect(item).toHaveTextContent("Lin: I need onboarding and the invite flow");
+    await user.click(item);
+    const first = await screen.findByTestId(`chat-message-${asked.id}`);
+    expect(first).toHaveAttribute("data-sender", "proxy");
+    expect(first).toHaveTextContent("Lin");
+    expect(within(first).getByTestId(`chat-message-${asked.id}-proxy`)).toHaveTextContent("via proxy");
+    expect(within(screen.getByTestId(`chat-message-${answer.id}`)).getByTestId(`chat-message-${answer.id}-proxy`)).toBeInTheDocument();
+    const correction = screen.getByTestId(`chat-message-${fixed.id}`);
+    expect(correction).toHaveAttribute("data-sender", "person");
+    expect(within(correction).queryByTestId(`chat-message-${fixed.id}-proxy`)).toBeNull();
+    expect(within(correction).getByTestId(`chat-message-${fixed.id}-correction`)).toHaveTextContent("Correction");
+  });
+
+  it("marks proxy-written lines and corrections in Chinese too", async () => {
+    const { backend, seed } = withCompany({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
+    const chat = seed.add("people", "林 · Sam", []);
+    const asked = seed.message(chat.id, "system", "林想问：上线要多久", { senderKind: "proxy", senderPersonId: 7, senderName: "林" });
+    const fixed = seed.message(chat.id, "system", "是下周上线", { senderKind: "person", senderPersonId: 7, senderName: "林", correctsId: asked.id });
+    backend.install();
+    const { user } = renderApp();
+    await waitFor(() => expect(i18n.language).toBe("zh-CN"));
+    const item = await chatItem(chat.id);
+    expect(item).toHaveTextContent("人员（通过代理）");
+    await user.click(item);
+    expect(await screen.findByTestId(`chat-message-${asked.id}-proxy`)).toHaveTextContent("代理代写");
+    expect(screen.getByTestId(`chat-message-${fixed.id}-correction`)).toHaveTextContent("更正");
   });
 
   it("links messages that belong to an instruction to its trace, and no others", async () => {

@@ -100,6 +100,7 @@ function lastLine(chat: ChatDto, employees: ReadonlyMap<number, EmployeeDto>, t:
   if (!m) return null;
   const text = preview(m.text);
   if (m.senderKind === "boss") return t("chats.previewFrom", { name: t("chats.you"), text });
+  if (m.senderKind === "person" || m.senderKind === "proxy") return t("chats.previewFrom", { name: firstName(m.senderName), text });
   if (m.senderKind !== "employee" || chat.kind === "boss") return text;
   const sender = m.senderEmployeeId === null ? undefined : employees.get(m.senderEmployeeId);
   const name = sender?.name ?? (m.senderName || undefined);

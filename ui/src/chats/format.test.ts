@@ -10,11 +10,13 @@ const message = (id: number, createdAt: string, from: number | null = 1, senderK
   chatId: 1,
   senderKind,
   senderEmployeeId: from,
+  senderPersonId: null,
   senderName: from === null ? "" : `P${from}`,
   text: `m${id}`,
   mentions: [],
   traceId: null,
   createdAt,
+  correctsId: null,
 });
 
 const thought = (id: number, createdAt: string): ThoughtDto => ({

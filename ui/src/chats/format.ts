@@ -6,7 +6,7 @@ import type { ChatMode } from "../bindings/ChatMode";
 import type { SilenceReason } from "../bindings/SilenceReason";
 import type { ThoughtDto } from "../bindings/ThoughtDto";
 
-export const CHAT_KINDS = ["department", "requirement", "meeting", "boss", "dm", "group"] as const satisfies readonly ChatKind[];
+export const CHAT_KINDS = ["department", "requirement", "meeting", "boss", "dm", "group", "people"] as const satisfies readonly ChatKind[];
 export const CHAT_MODES = ["work", "casual"] as const satisfies readonly ChatMode[];
 /** Why an employee stayed silent although it wanted to speak (ThoughtDto.silencedBy): a gate held it back. */
 export const SILENCE_REASONS = ["saturation", "cooldown", "anti_spam", "identity", "repetition"] as const satisfies readonly SilenceReason[];
@@ -114,7 +114,7 @@ export function continuesBlock(previous: TimelineEntry | undefined, entry: Timel
   if (!previous || previous.kind !== "message" || entry.kind !== "message") return false;
   const a = previous.message;
   const b = entry.message;
-  if (b.senderKind === "system" || a.senderKind !== b.senderKind || a.senderEmployeeId !== b.senderEmployeeId) return false;
+  if (b.senderKind === "system" || a.senderKind !== b.senderKind || a.senderEmployeeId !== b.senderEmployeeId || a.senderPersonId !== b.senderPersonId) return false;
   return entry.at - previous.at <= GROUP_WINDOW_MS && sameDay(previous.at, entry.at);
 }
 

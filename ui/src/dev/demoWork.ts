@@ -44,7 +44,7 @@ export function seedDemoWork(backend: FakeBackend, { mail = true }: { mail?: boo
   call(GRACE, 57, 0.0031, 2140);
   thought(GRACE, 57, bossGrace.id, "REST or GraphQL. I need Alan's view on the schema and Linus's load numbers before I answer.");
   const task = backend.addWorkTask(GRACE, "Recommend REST or GraphQL for the public API", {
-    createdBy: "Grace Hopper",
+    createdBy: "boss",
     createdAt: ago(57),
     traceId: t,
     status: "resolved",
@@ -143,7 +143,7 @@ export function seedDemoWork(backend: FakeBackend, { mail = true }: { mail?: boo
   task.requirementId = api.id;
   const draft = backend.addWorkTask(ALAN, "Draft the REST endpoints for orders and invoices", {
     requirementId: api.id,
-    createdBy: "Grace Hopper",
+    createdBy: "boss",
     createdAt: ago(60 * 29),
     status: "resolved",
     resolvedAt: ago(60 * 20),
@@ -151,7 +151,7 @@ export function seedDemoWork(backend: FakeBackend, { mail = true }: { mail?: boo
   });
   backend.addWorkTask(GRACE, "Review: Draft the REST endpoints for orders and invoices", {
     requirementId: api.id,
-    createdBy: "system",
+    createdBy: "review",
     createdAt: ago(60 * 20),
     status: "resolved",
     resolvedAt: ago(60 * 19),
@@ -160,7 +160,7 @@ export function seedDemoWork(backend: FakeBackend, { mail = true }: { mail?: boo
   });
   const rework1 = backend.addWorkTask(ALAN, "Draft the REST endpoints for orders and invoices", {
     requirementId: api.id,
-    createdBy: "system",
+    createdBy: "review",
     createdAt: ago(60 * 19),
     status: "resolved",
     resolvedAt: ago(60 * 8),
@@ -170,7 +170,7 @@ export function seedDemoWork(backend: FakeBackend, { mail = true }: { mail?: boo
   });
   backend.addWorkTask(GRACE, "Review: Draft the REST endpoints for orders and invoices", {
     requirementId: api.id,
-    createdBy: "system",
+    createdBy: "review",
     createdAt: ago(60 * 8),
     status: "resolved",
     resolvedAt: ago(60 * 7),
@@ -179,14 +179,14 @@ export function seedDemoWork(backend: FakeBackend, { mail = true }: { mail?: boo
   });
   backend.addWorkTask(ALAN, "Draft the REST endpoints for orders and invoices", {
     requirementId: api.id,
-    createdBy: "system",
+    createdBy: "review",
     createdAt: ago(60 * 7),
     parentTaskId: draft.id,
     attempt: 2,
   });
   backend.addWorkTask(LINUS, "Load test REST against GraphQL on staging", {
     requirementId: api.id,
-    createdBy: "Grace Hopper",
+    createdBy: "boss",
     createdAt: ago(48),
     status: "resolved",
     resolvedAt: ago(21),
@@ -197,13 +197,13 @@ export function seedDemoWork(backend: FakeBackend, { mail = true }: { mail?: boo
   // SPEC §6 task types: one that never ends and one that waits for its condition; neither ages into urgency.
   backend.addWorkTask(LINUS, zh ? "盯着公开 API 的错误率和延迟" : "Watch the public API's error rate and latency", {
     requirementId: api.id,
-    createdBy: "Grace Hopper",
+    createdBy: "boss",
     createdAt: ago(60 * 6),
     kind: "long_running",
   });
   backend.addWorkTask(ALAN, zh ? "把订单接口切回旧网关" : "Switch the orders endpoints back to the old gateway", {
     requirementId: api.id,
-    createdBy: "Grace Hopper",
+    createdBy: "boss",
     createdAt: ago(60 * 6),
     kind: "conditional",
     condition: zh ? "p95 延迟连续 10 分钟超过 200 毫秒" : "p95 latency stays above 200 ms for 10 minutes",
@@ -219,7 +219,7 @@ export function seedDemoWork(backend: FakeBackend, { mail = true }: { mail?: boo
   });
   const options = backend.addWorkTask(22, "登录页两个方案", {
     requirementId: login.id,
-    createdBy: "Margaret Hamilton",
+    createdBy: "boss",
     createdAt: ago(60 * 25),
     status: "resolved",
     resolvedAt: ago(80),
@@ -227,7 +227,7 @@ export function seedDemoWork(backend: FakeBackend, { mail = true }: { mail?: boo
   });
   backend.addWorkTask(21, "Review: 登录页两个方案", {
     requirementId: login.id,
-    createdBy: "system",
+    createdBy: "review",
     createdAt: ago(80),
     reviewOf: options.id,
   });
@@ -242,7 +242,7 @@ export function seedDemoWork(backend: FakeBackend, { mail = true }: { mail?: boo
   });
   const lines = backend.addWorkTask(32, "Write two taglines for the launch", {
     requirementId: taglines.id,
-    createdBy: "Don Draper",
+    createdBy: "boss",
     createdAt: ago(60 * 27),
     status: "resolved",
     resolvedAt: ago(60 * 24),
@@ -250,7 +250,7 @@ export function seedDemoWork(backend: FakeBackend, { mail = true }: { mail?: boo
   });
   backend.addWorkTask(31, "Review: Write two taglines for the launch", {
     requirementId: taglines.id,
-    createdBy: "system",
+    createdBy: "review",
     createdAt: ago(60 * 24),
     status: "resolved",
     resolvedAt: ago(60 * 24 - 20),

@@ -49,6 +49,10 @@ export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
       ];
     case "people_changed":
       return [queryKeys.people];
+    case "proxy_conversation":
+      // A person's conversation with their proxy: no view of the app shows one yet (the CLI's
+      // `proxy` command does); what a proxy posts arrives as chat_message_posted.
+      return [];
     case "work_changed":
       // Tasks and requirements: profiles list each person's pending tasks.
       // The dashboard lists pending tasks and their activity; the board and traces show them too.

@@ -47,11 +47,13 @@ export class ChatSeed {
       chatId,
       senderKind: typeof from === "number" ? "employee" : from,
       senderEmployeeId: typeof from === "number" ? from : null,
+      senderPersonId: null,
       senderName: name,
       text,
       mentions: [],
       traceId: null,
       createdAt: CREATED,
+      correctsId: null,
       ...overrides,
     };
     this.messages.push(message);

@@ -526,7 +526,7 @@ export function requirement(name: string, fields: Partial<RequirementDto> = {}):
 
 /** A task: pending, a one-shot, first attempt, given by the boss, unless told otherwise. */
 export function workTask(ownerId: number, description: string, fields: Partial<TaskDto> = {}): TaskDto {
-  const base = { id: seedId(), ownerId, description, status: "pending" as const, requirementId: null, createdBy: "boss" };
+  const base = { id: seedId(), ownerId, description, status: "pending" as const, requirementId: null, createdBy: "boss" as const };
   const rest = { result: null, resolvedAt: null, parentTaskId: null, traceId: null, attempt: 0, reviewOf: null };
   return { ...base, createdAt: CREATED, ...rest, kind: "oneshot", condition: null, ...fields };
 }

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { Origin } from "../bindings/Origin";
 import type { TraceSummaryDto } from "../bindings/TraceSummaryDto";
-import { ChatIcon, ChatsIcon } from "../components/icons";
+import { ChatIcon, ChatsIcon, UserIcon } from "../components/icons";
 import { ErrorState, LoadingState } from "../components/ui";
 import { formatListTime, preview } from "../chats/format";
 import { useTraces } from "../ipc/queries";
@@ -10,8 +10,8 @@ import { routeHref, traceHref } from "../shell/route";
 import { Placeholder } from "./Placeholder";
 import { TraceView } from "./TraceView";
 
-/** Where the instruction was given: to the secretary, or in a chat. */
-export const ORIGIN_ICON: Record<Origin, typeof ChatIcon> = { secretary: ChatIcon, chat: ChatsIcon };
+/** Where the instruction was given: to the secretary, in a chat, or by a person through their proxy. */
+export const ORIGIN_ICON: Record<Origin, typeof ChatIcon> = { secretary: ChatIcon, chat: ChatsIcon, proxy: UserIcon };
 
 /**
  * `#traces/<id>`: every instruction the boss gave, newest first, on the left; one instruction's whole

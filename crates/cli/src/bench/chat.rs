@@ -20,6 +20,7 @@
 //! filter lets them through), and a saturation that rises with every message since the
 //! boss last spoke, so conversations die down on their own.
 
+use cubicle_core::work::TaskOrigin;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
@@ -721,6 +722,8 @@ impl History {
                             .sender_employee_id
                             .and_then(|id| names.get(&id).cloned())
                             .unwrap_or_else(|| "someone".to_owned()),
+                        // The bench company has no people besides the boss.
+                        SenderKind::Person | SenderKind::Proxy => "a person".to_owned(),
                     };
                     let l = format!("[{}] {who}: {}\n", m.created_at.format("%H:%M"), m.text);
                     (m.created_at, approx_tokens(&l))
@@ -848,7 +851,7 @@ async fn department_thought(preset: &str, model: &str) -> Result<DeptThought> {
     let memories = fill_minds(&w, chat_id, &people).await?;
     for e in &people {
         for t in DEPT_TASKS {
-            w.core.work.assign(e.id, t, "boss").await?;
+            w.core.work.assign(e.id, t, TaskOrigin::Boss).await?;
         }
     }
 

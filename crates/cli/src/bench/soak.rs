@@ -30,7 +30,7 @@ use cubicle_core::AppCore;
 use cubicle_core::app::CoreOptions;
 use cubicle_core::clock::ManualClock;
 use cubicle_core::engine::{Engine, EngineConfig};
-use cubicle_core::gateway::{GatewayConfig, start_of_day};
+use cubicle_core::gateway::{GatewayConfig, StructuredOutput, start_of_day};
 use cubicle_core::org::{SetBudget, SetupCompany};
 use cubicle_core::providers::{SaveProvider, SetPrice, SetRoute};
 use cubicle_core::types::Language;
@@ -404,7 +404,7 @@ fn budget_rows(f: &Figures) -> Vec<Row> {
 
 /// What the company got done despite the faults, and whether anything broke or stuck.
 fn outcome_rows(f: &Figures) -> Vec<Row> {
-    let output = |k: &str| f.outputs.get(k).unwrap_or(&0);
+    let output = |k: StructuredOutput| f.outputs.get(&k).unwrap_or(&0);
     let lost = f
         .thoughts_lost
         .iter()
@@ -425,10 +425,10 @@ fn outcome_rows(f: &Figures) -> Vec<Row> {
             "structured answers: valid / repaired / rejected (reported back) / dropped",
             format!(
                 "{} / {} / {} / {}",
-                output("valid"),
-                output("repaired"),
-                output("rejected"),
-                output("dropped")
+                output(StructuredOutput::Valid),
+                output(StructuredOutput::Repaired),
+                output(StructuredOutput::Rejected),
+                output(StructuredOutput::Dropped)
             ),
         ),
         row("thoughts had / lost", format!("{} / {lost}", f.thoughts_ok)),

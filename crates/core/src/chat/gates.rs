@@ -18,7 +18,8 @@ pub fn mode_for(kind: ChatKind) -> ChatMode {
         | ChatKind::Meeting
         | ChatKind::Boss
         | ChatKind::Dm
-        | ChatKind::Group => ChatMode::Work,
+        | ChatKind::Group
+        | ChatKind::People => ChatMode::Work,
     }
 }
 

@@ -10,6 +10,7 @@
 //! full thought — gates, identity check, crash-safe effects, onResolve — so a small
 //! model cannot post more, or anything else, than a large one could.
 
+use crate::work::TaskOrigin;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -112,6 +113,8 @@ struct Ctx<'a> {
     me: EmployeeDto,
     company: CompanyDto,
     staff: HashMap<i32, employee::Model>,
+    /// The company's people, for lines they or their proxies wrote.
+    people: HashMap<i32, String>,
 }
 
 impl Ctx<'_> {
@@ -124,7 +127,7 @@ impl Ctx<'_> {
     }
 
     fn name_of(&self, m: &chat_message::Model) -> String {
-        super::think::sender_name(m, &self.company.boss_name, &self.staff)
+        super::think::sender_name(m, &self.company.boss_name, &self.staff, &self.people)
     }
 
     fn unread(&self) -> Vec<&chat_message::Model> {
@@ -146,11 +149,13 @@ pub(super) async fn think(engine: &Engine, w: Wakeup) -> Result<ThinkOutcome, Db
         .into_iter()
         .map(|e| (e.id, e))
         .collect();
+    let people = super::think::people_names(db, company.id).await?;
     let cx = Ctx {
         engine,
         me: employee_dto(&w.me),
         company: company_dto(&company),
         staff,
+        people,
         w: &w,
     };
     let Some(step) = next_step(&cx).await? else {
@@ -192,7 +197,7 @@ async fn next_step(cx: &Ctx<'_>) -> Result<Option<Step>, DbErr> {
         .iter()
         .filter(|t| t.kind == crate::work::TaskKind::Oneshot)
         .min_by_key(|t| (t.created_at, t.id));
-    let planning = oldest.filter(|t| t.created_by == crate::work::PLAN_CREATED_BY);
+    let planning = oldest.filter(|t| t.created_by == TaskOrigin::Plan);
     if let Some(task) = planning {
         // Planned in the requirement's group only; elsewhere, what is new comes first.
         if let Some(a) = assignment(cx, task).await? {

@@ -2,6 +2,7 @@
 //! whether or not it speaks), the rolling chat summary, and the mailbox copy of a
 //! report.
 
+use crate::work::TaskOrigin;
 use std::collections::HashMap;
 
 use cubicle_store::entity::{chat, employee};
@@ -288,9 +289,9 @@ impl Cx<'_> {
                     given.unwrap_or(me.id),
                     &description,
                     if given.is_some() {
-                        crate::work::OWNER_CREATED_BY
+                        TaskOrigin::Owner
                     } else {
-                        "self"
+                        TaskOrigin::Own
                     },
                 )
             })

@@ -5,6 +5,7 @@
 //! (`task.report_due_at`), so neither a stop nor a failed model call loses it: owed
 //! reports are scheduled again at start and taken up at the owner's next poll.
 
+use crate::work::TaskOrigin;
 use cubicle_store::work as wq;
 
 use super::{Engine, Focus, WakeReason, lock};
@@ -109,7 +110,7 @@ impl Engine {
         let Some(r) = tasks
             .iter()
             .filter(|t| t.kind == crate::work::TaskKind::Oneshot)
-            .filter(|t| !plans_only || t.created_by == crate::work::PLAN_CREATED_BY)
+            .filter(|t| !plans_only || t.created_by == TaskOrigin::Plan)
             .find_map(|t| t.requirement_id)
         else {
             return Ok(None);

@@ -6,6 +6,7 @@
 //! that repeats the previous attempt (no progress), or a task redone too often goes to
 //! the boss instead. Pass and reject feed the author's stamina.
 
+use crate::work::TaskOrigin;
 use cubicle_store::entity::{chat, employee, task};
 use cubicle_store::{DbErr, work as wq};
 
@@ -73,7 +74,7 @@ async fn reviewer_for(engine: &Engine, task: &task::Model) -> Result<Option<i32>
     // A plan is the owner's own call: the work it gives out is what gets reviewed.
     let Some(req) = task
         .requirement_id
-        .filter(|_| task.created_by != crate::work::PLAN_CREATED_BY)
+        .filter(|_| task.created_by != TaskOrigin::Plan)
     else {
         return Ok(None);
     };
@@ -142,7 +143,7 @@ async fn submit(
             requirement_id: task.requirement_id,
             review_of: Some(task.id),
             effect_key: key.map(|k| format!("{k}:task")),
-            ..NewTask::new(reviewer, &description, "review")
+            ..NewTask::new(reviewer, &description, TaskOrigin::Review)
         })
         .await?;
     Ok(())
@@ -221,7 +222,7 @@ async fn verdict(
             attempt: work.attempt + 1,
             on_resolve_target: work.on_resolve_target.clone(),
             effect_key: key.map(|k| format!("{k}:task")),
-            ..NewTask::new(author, &description, "review")
+            ..NewTask::new(author, &description, TaskOrigin::Review)
         })
         .await?;
     Ok(())

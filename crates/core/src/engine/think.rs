@@ -26,8 +26,8 @@ mod scene;
 
 pub(super) use posts::plan_posts;
 use posts::{my_gate_posts, target_of};
-pub(super) use scene::sender_name;
 use scene::{Cast, Lines, boss_mentioned};
+pub(super) use scene::{people_names, sender_name};
 
 /// Messages shown to a thought (SPEC §4: the last 20).
 const SCENE_MESSAGES: u64 = 20;

@@ -9,11 +9,12 @@ use cubicle_llm::{
     LlmClient, LlmError, Usage,
 };
 use cubicle_store::entity::cost_ledger;
+
 use cubicle_store::models as q;
 use sea_orm::ActiveValue::{NotSet, Set};
 use tokio::time::Instant;
 
-use super::{CallContext, Gateway, GatewayConfig, LedgerOutcome, Shared, Ticket};
+use super::{CallContext, Gateway, GatewayConfig, LedgerOutcome, Shared, StructuredOutput, Ticket};
 use crate::events::DomainEvent;
 
 /// An admitted call's client: each `complete` takes a concurrency permit, is bounded
@@ -58,9 +59,9 @@ impl<'a> Metered<'a> {
                 .unwrap_or_else(std::sync::PoisonError::into_inner),
         );
         let last = match result {
-            Ok(s) if s.repaired => Some("repaired"),
-            Ok(_) => Some("valid"),
-            Err(StructuredError::Invalid { .. }) => Some("dropped"),
+            Ok(s) if s.repaired => Some(StructuredOutput::Repaired),
+            Ok(_) => Some(StructuredOutput::Valid),
+            Err(StructuredError::Invalid { .. }) => Some(StructuredOutput::Dropped),
             Err(_) => None,
         };
         let (earlier, final_row) = match (last, rows.split_last()) {
@@ -68,7 +69,7 @@ impl<'a> Metered<'a> {
             _ => (rows.as_slice(), None),
         };
         let db = &self.gateway.shared.db;
-        let mut marks: Vec<(Vec<i32>, &str)> = vec![(earlier.to_vec(), "rejected")];
+        let mut marks = vec![(earlier.to_vec(), StructuredOutput::Rejected)];
         if let Some((row, last)) = final_row {
             marks.push((vec![row], last));
         }
@@ -227,9 +228,6 @@ pub(super) fn clone_err(e: &LlmError) -> LlmError {
     }
 }
 
-/// The ledger's `output` for an answer stopped at the token cap.
-pub const LEDGER_CUT_OFF: &str = "cut_off";
-
 /// One attempt on the wire, as the ledger records it.
 pub(super) struct Attempt<'e> {
     pub(super) n: i32,
@@ -272,7 +270,7 @@ pub(super) async fn record_attempt(
         fallback: Set(ticket.fallback),
         error: Set(attempt.error.map(|e| format!("{}: {e}", e.code()))),
         backoff_ms: Set(attempt.backoff.map(millis)),
-        output: Set(attempt.cut_off.then(|| LEDGER_CUT_OFF.to_owned())),
+        output: Set(attempt.cut_off.then_some(StructuredOutput::CutOff)),
     };
     match q::insert_ledger(&shared.db, row).await {
         Ok(row) => {

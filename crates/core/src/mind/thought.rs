@@ -510,6 +510,8 @@ fn kind_label(kind: ChatKind) -> &'static str {
         ChatKind::Boss => "private (you and the boss)",
         ChatKind::Dm => "private",
         ChatKind::Group => "group",
+        // No employee is a member of a chat between people; a thought never sees one.
+        ChatKind::People => "people's chat",
     }
 }
 

@@ -7,7 +7,7 @@ use cubicle_store::entity::cost_ledger;
 use cubicle_store::models as q;
 
 use super::{ProviderResult, Providers, SPEND_DAYS};
-use crate::gateway::LedgerOutcome;
+use crate::gateway::{LedgerOutcome, StructuredOutput};
 use crate::providers::{SpendByEmployee, SpendByModel, SpendDay, SpendReport};
 
 impl Providers {
@@ -16,7 +16,7 @@ impl Providers {
         let rows = q::ledger_since(&self.db, since).await?;
         Ok(rows
             .iter()
-            .filter(|r| r.output.as_deref() == Some(crate::gateway::LEDGER_CUT_OFF))
+            .filter(|r| r.output == Some(StructuredOutput::CutOff))
             .count() as u64)
     }
 

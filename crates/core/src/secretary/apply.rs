@@ -1,6 +1,7 @@
 //! Applying, cancelling and undoing the secretary's action cards — always through the
 //! org service and the work service, and never twice: each transition claims the card.
 
+use crate::work::TaskOrigin;
 use chrono::{Duration as ChronoDuration, Utc};
 use cubicle_store::entity::secretary_action;
 use cubicle_store::{DbErr, secretary as q};
@@ -662,7 +663,7 @@ impl Secretary {
             .create(crate::work::NewTask {
                 trace_id: trace.clone(),
                 requirement_id: *requirement_id,
-                ..crate::work::NewTask::new(*employee_id, &lead_text, "secretary")
+                ..crate::work::NewTask::new(*employee_id, &lead_text, TaskOrigin::Secretary)
             })
             .await?;
         let mut helpers = Vec::new();
@@ -677,7 +678,7 @@ impl Secretary {
                     trace_id: trace.clone(),
                     requirement_id: *requirement_id,
                     parent_task_id: Some(t.id),
-                    ..crate::work::NewTask::new(*id, &text, "secretary")
+                    ..crate::work::NewTask::new(*id, &text, TaskOrigin::Secretary)
                 })
                 .await?;
             helpers.push(h.id);

@@ -3,6 +3,7 @@
 //! the boss holds it at "waiting for the boss" until the boss moves it on the board, and
 //! a requirement the boss closed or cancelled stays so.
 
+use crate::work::TaskOrigin;
 use cubicle_store::entity::task;
 use cubicle_store::{DbErr, TransactionTrait, work as q};
 use sea_orm::ActiveValue::Set;
@@ -48,7 +49,7 @@ impl Work {
             reviewer_id: r.reviewer_id,
             deliverables: tasks
                 .iter()
-                .filter(|t| t.review_of.is_none() && t.created_by != super::PLAN_CREATED_BY)
+                .filter(|t| t.review_of.is_none() && t.created_by != TaskOrigin::Plan)
                 .map(|t| (t.description.clone(), t.result.clone()))
                 .collect(),
             reviews_passed: tasks
@@ -72,7 +73,7 @@ impl Work {
     ) -> Result<Option<super::TaskDto>, DbErr> {
         let Some(id) = plan
             .requirement_id
-            .filter(|_| plan.created_by == super::PLAN_CREATED_BY)
+            .filter(|_| plan.created_by == TaskOrigin::Plan)
         else {
             return Ok(None);
         };
@@ -87,7 +88,7 @@ impl Work {
             .create(super::NewTask {
                 requirement_id: Some(id),
                 trace_id: plan.trace_id.clone(),
-                ..super::NewTask::new(plan.owner_id, &r.description, super::OWNER_CREATED_BY)
+                ..super::NewTask::new(plan.owner_id, &r.description, TaskOrigin::Owner)
             })
             .await?;
         Ok(Some(task))
@@ -135,7 +136,7 @@ fn next_status(now: RequirementStatus, tasks: &[task::Model]) -> Option<Requirem
     // A plan alone is no work done: the requirement is done when work given out is.
     if !tasks
         .iter()
-        .any(|t| t.created_by != super::PLAN_CREATED_BY && t.review_of.is_none())
+        .any(|t| t.created_by != TaskOrigin::Plan && t.review_of.is_none())
     {
         return None;
     }
@@ -172,7 +173,7 @@ mod tests {
             parent_task_id: None,
             requirement_id: Some(1),
             trace_id: None,
-            created_by: "owner".into(),
+            created_by: TaskOrigin::Owner,
             created_at: chrono::Utc::now(),
             resolved_at: None,
             attempt: 0,
@@ -203,7 +204,7 @@ mod tests {
         }
         assert_eq!(next_status(S::Open, &[]), None);
         let mut plan = t(1, "resolved", None);
-        plan.created_by = crate::work::PLAN_CREATED_BY.into();
+        plan.created_by = TaskOrigin::Plan.into();
         assert_eq!(
             next_status(S::InProgress, &[plan]),
             None,

@@ -5,6 +5,7 @@
 //! like for any other, so a requirement opened while no engine ran is planned when one
 //! starts ([`Work::unstarted_requirements`] finds what could not be started then).
 
+use crate::work::TaskOrigin;
 use cubicle_store::entity::{employee, requirement};
 use cubicle_store::{DbErr, TransactionTrait, chat as chat_q, org as oq, work as q};
 use sea_orm::ActiveValue::Set;
@@ -15,11 +16,6 @@ use super::{NewTask, RequirementDto, Work, requirement_dto};
 use crate::events::DomainEvent;
 use crate::roles::json_strings;
 use crate::types::Language;
-
-/// `created_by` of a requirement's planning task (its owner's first task).
-pub const PLAN_CREATED_BY: &str = "plan";
-/// `created_by` of a task a requirement's owner gave a colleague while planning.
-pub const OWNER_CREATED_BY: &str = "owner";
 
 impl Work {
     /// The boss's requirement: recorded with its group chat, then started (an owner and
@@ -71,7 +67,7 @@ impl Work {
             requirement_id: Some(r.id),
             on_resolve_target: r.chat_id.map(|c| format!("chat:{c}")),
             on_resolve_hint: Some(hint),
-            ..NewTask::new(owner.id, &description, PLAN_CREATED_BY)
+            ..NewTask::new(owner.id, &description, TaskOrigin::Plan)
         };
         q::insert_task(&txn, plan.into_row(now)).await?;
         let mut am = r.into_active_model();

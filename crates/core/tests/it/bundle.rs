@@ -3,6 +3,7 @@
 //! refused and leave everything as it was; no API key ever lands in a bundle.
 
 use crate::util::DecideShown;
+use cubicle_core::work::TaskOrigin;
 use std::sync::{Arc, Mutex};
 
 use chrono::TimeDelta;
@@ -90,7 +91,11 @@ async fn rich_company() -> (Stage, i32, i32) {
         .create(NewTask {
             parent_task_id: Some(parent.id),
             trace_id: parent.trace_id.clone(),
-            ..NewTask::new(charlie, "Rerun the load test with batching off", "employee")
+            ..NewTask::new(
+                charlie,
+                "Rerun the load test with batching off",
+                TaskOrigin::Own,
+            )
         })
         .await
         .unwrap();
@@ -572,7 +577,11 @@ async fn a_version_1_bundle_still_imports() {
     source
         .core
         .work
-        .create(NewTask::new(mia.id, "Draw the onboarding screens", "boss"))
+        .create(NewTask::new(
+            mia.id,
+            "Draw the onboarding screens",
+            TaskOrigin::Boss,
+        ))
         .await
         .unwrap();
     source
@@ -657,7 +666,7 @@ async fn a_version_2_bundle_without_cached_tokens_still_imports() {
             fallback: Set(false),
             error: Set(None),
             backoff_ms: Set(None),
-            output: Set(Some("valid".into())),
+            output: Set(Some(cubicle_core::gateway::StructuredOutput::Valid)),
         },
     )
     .await

@@ -5,6 +5,7 @@ use cubicle_core::chat::PostMessage;
 use cubicle_core::clock::ManualClock;
 use cubicle_core::dashboard::ActivityKind;
 use cubicle_core::mailbox::{MailKind, NewMail};
+use cubicle_core::work::TaskOrigin;
 use cubicle_core::work::urgency::Urgency;
 
 use crate::util::TestCompany;
@@ -22,14 +23,14 @@ async fn pending_work_is_ordered_by_urgency_and_the_feed_links_to_its_sources() 
     let old = co
         .core
         .work
-        .assign(alice.id, "migrate the database", "boss")
+        .assign(alice.id, "migrate the database", TaskOrigin::Boss)
         .await
         .unwrap();
     clock.advance(TimeDelta::minutes(20));
     let fresh = co
         .core
         .work
-        .assign(bob.id, "write the test plan", "boss")
+        .assign(bob.id, "write the test plan", TaskOrigin::Boss)
         .await
         .unwrap();
     let chat = co

@@ -8,6 +8,7 @@ use cubicle_core::engine::{Engine, EngineConfig};
 use cubicle_core::mind::minds::ThoughtDto;
 use cubicle_core::org::NewEmployee;
 use cubicle_core::types::*;
+use cubicle_core::work::TaskOrigin;
 
 use crate::util::TestCompany;
 
@@ -277,7 +278,7 @@ async fn a_task_from_the_boss_is_picked_up_and_escalates_while_pending() {
     let alice = w.id("Alice");
     w.co.core
         .work
-        .assign(alice, "research REST vs GraphQL", "boss")
+        .assign(alice, "research REST vs GraphQL", TaskOrigin::Boss)
         .await
         .unwrap();
     // Before anything happens she has a poll soon and escalations at 5/15/30 minutes.
@@ -548,7 +549,7 @@ async fn resolving_a_task_in_a_thought_closes_it_and_restores_stamina() {
     let task =
         w.co.core
             .work
-            .assign(alice, "research REST vs GraphQL", "boss")
+            .assign(alice, "research REST vs GraphQL", TaskOrigin::Boss)
             .await
             .unwrap();
     w.co.core
@@ -615,7 +616,7 @@ async fn an_overdue_task_escalates_to_the_mailbox_once_and_a_spent_budget_is_rep
     let bob = w.id("Bob");
     w.co.core
         .work
-        .assign(bob, "write the test plan", "boss")
+        .assign(bob, "write the test plan", TaskOrigin::Boss)
         .await
         .unwrap();
     w.run_for(TimeDelta::minutes(45)).await;

@@ -79,7 +79,10 @@ async fn a_refused_form_falls_back_once_and_is_remembered_across_a_restart() {
         rows[0].backoff_ms, None,
         "a refusal is not waited on and retried"
     );
-    assert_eq!(rows[1].output.as_deref(), Some("valid"));
+    assert_eq!(
+        rows[1].output,
+        Some(cubicle_core::gateway::StructuredOutput::Valid)
+    );
 
     h.core
         .gateway

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use cubicle_core::gateway::{CallContext, GatewayConfig, GatewayError, Purpose};
+use cubicle_core::gateway::{CallContext, GatewayConfig, GatewayError, Purpose, StructuredOutput};
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -57,8 +57,11 @@ async fn structured_calls_are_typed_and_every_attempt_is_metered() {
     assert_eq!(rows[1].input_tokens, 20);
     // What became of each answer: the first reported back, the second repaired.
     assert_eq!(
-        rows.iter().map(|r| r.output.as_deref()).collect::<Vec<_>>(),
-        vec![Some("rejected"), Some("repaired")]
+        rows.iter().map(|r| r.output).collect::<Vec<_>>(),
+        vec![
+            Some(StructuredOutput::Rejected),
+            Some(StructuredOutput::Repaired)
+        ]
     );
 }
 
@@ -80,8 +83,11 @@ async fn an_answer_still_unusable_after_the_feedback_is_dropped_and_the_ledger_s
     assert_eq!(err.code(), "invalid_output");
     let rows = ledger(&h).await;
     assert_eq!(
-        rows.iter().map(|r| r.output.as_deref()).collect::<Vec<_>>(),
-        vec![Some("rejected"), Some("dropped")]
+        rows.iter().map(|r| r.output).collect::<Vec<_>>(),
+        vec![
+            Some(StructuredOutput::Rejected),
+            Some(StructuredOutput::Dropped)
+        ]
     );
     // An unusable answer says nothing about the provider's health: no breaker change.
     assert!(rows.iter().all(|r| r.attempt > 0));

@@ -11,6 +11,7 @@ use cubicle_core::mailbox::{MailFilter, MailKind};
 use cubicle_core::org::NewEmployee;
 use cubicle_core::trace::TraceEventKind;
 use cubicle_core::types::*;
+use cubicle_core::work::TaskOrigin;
 use serde_json::{Value, json};
 use wiremock::MockServer;
 
@@ -204,7 +205,7 @@ async fn alice_made_the_task_herself_and_resolved_it(
     assert_eq!(tasks.len(), 1, "{tasks:?}");
     let task = tasks[0].clone();
     assert_eq!(task.owner_id, alice);
-    assert_eq!(task.created_by, "self");
+    assert_eq!(task.created_by, TaskOrigin::Own);
     assert_eq!(task.status, cubicle_core::work::TaskStatus::Resolved);
     assert_eq!(task.trace_id.as_deref(), Some(trace));
     assert!(task.result.as_deref().unwrap().contains("p99 80 ms"));
@@ -511,7 +512,7 @@ async fn on_resolve_reports_in_the_target_chat_a_group_or_a_dm_and_by_default_th
         core.work
             .create(cubicle_core::work::NewTask {
                 on_resolve_target: target,
-                ..cubicle_core::work::NewTask::new(alice, what, "boss")
+                ..cubicle_core::work::NewTask::new(alice, what, TaskOrigin::Boss)
             })
             .await
             .unwrap();
@@ -743,7 +744,11 @@ async fn whoever_gets_a_task_in_a_requirement_joins_its_group_chat() {
         .work
         .create(cubicle_core::work::NewTask {
             requirement_id: Some(req),
-            ..cubicle_core::work::NewTask::new(dana.id, "Mock up the API docs page", "boss")
+            ..cubicle_core::work::NewTask::new(
+                dana.id,
+                "Mock up the API docs page",
+                TaskOrigin::Boss,
+            )
         })
         .await
         .unwrap();

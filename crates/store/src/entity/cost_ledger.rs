@@ -1,6 +1,6 @@
 use sea_orm::entity::prelude::*;
 
-use crate::enums::{LedgerOutcome, Purpose};
+use crate::enums::{LedgerOutcome, Purpose, StructuredOutput};
 
 /// One model call attempt (or a call refused before it was made), with what it cost.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
@@ -33,10 +33,9 @@ pub struct Model {
     /// A failed attempt that is retried: the wait before the next one (backoff, or the
     /// provider's `Retry-After` when longer).
     pub backoff_ms: Option<i32>,
-    /// A structured call's answer on this attempt: `valid`, `repaired`, `rejected`
-    /// (reported back to the model once) or `dropped`; `cut_off` for any answer that
-    /// stopped at the token cap (unusable, whatever the call came to).
-    pub output: Option<String>,
+    /// What became of a structured call's answer on this attempt; `cut_off` for any
+    /// answer that stopped at the token cap (unusable, whatever the call came to).
+    pub output: Option<StructuredOutput>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

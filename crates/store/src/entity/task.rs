@@ -1,6 +1,6 @@
 use sea_orm::entity::prelude::*;
 
-use crate::enums::{TaskKind, TaskStatus};
+use crate::enums::{TaskKind, TaskOrigin, TaskStatus};
 
 /// SPEC §6: a task an employee owns.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
@@ -24,8 +24,7 @@ pub struct Model {
     pub parent_task_id: Option<i32>,
     pub requirement_id: Option<i32>,
     pub trace_id: Option<String>,
-    /// `boss`, `secretary` or `employee`.
-    pub created_by: String,
+    pub created_by: TaskOrigin,
     pub created_at: DateTimeUtc,
     pub resolved_at: Option<DateTimeUtc>,
     /// 0 for the first try; a rework after a rejected review is the next attempt.

@@ -192,11 +192,13 @@ export abstract class FakeChatsAndMinds {
       chatId,
       senderKind: from === "boss" ? "boss" : from === "system" ? "system" : "employee",
       senderEmployeeId: typeof from === "number" ? from : null,
+      senderPersonId: null,
       senderName: typeof from === "number" ? (this.employees.find((e) => e.id === from)?.name ?? "") : from === "boss" ? (this.company?.bossName ?? "") : "",
       text,
       mentions: findMentions(text, this.memberNames(chat)),
       traceId: null,
       createdAt,
+      correctsId: null,
     };
     this.chatMessages.push(message);
     if (from === "boss") chat.bossReadId = message.id;

@@ -8,6 +8,7 @@ use cubicle_core::chat::gates::ChatMode;
 use cubicle_core::chat::{CreateGroup, PostMessage};
 use cubicle_core::org::{NewDepartment, NewEmployee};
 use cubicle_core::types::Archetype;
+use cubicle_core::work::TaskOrigin;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -274,7 +275,7 @@ pub async fn act(core: &AppCore, company: &Company, action: &Action) -> Result<(
         }
         Action::Task { person, text } => {
             let id = company.people[person % company.people.len()];
-            core.work.assign(id, text, "boss").await?;
+            core.work.assign(id, text, TaskOrigin::Boss).await?;
         }
     }
     Ok(())

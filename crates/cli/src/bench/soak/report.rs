@@ -5,7 +5,7 @@
 use cubicle_core::chat::SenderKind;
 use cubicle_core::chat::gates::SilenceReason;
 use cubicle_core::types::EmployeeStatus;
-use cubicle_core::work::{TaskKind, TaskStatus};
+use cubicle_core::work::{TaskKind, TaskOrigin, TaskStatus};
 use std::collections::BTreeMap;
 
 use anyhow::Result;
@@ -14,7 +14,7 @@ use cubicle_core::AppCore;
 use cubicle_core::approvals::ApprovalStatus;
 use cubicle_core::bundle::entity::{approval, cost_ledger, employee, task};
 use cubicle_core::engine::Engine;
-use cubicle_core::gateway::{LedgerOutcome, start_of_day};
+use cubicle_core::gateway::{LedgerOutcome, StructuredOutput, start_of_day};
 use serde::Serialize;
 
 /// A task pending this long with no model call by its owner (budget stops aside) is
@@ -58,8 +58,8 @@ pub struct Figures {
     pub refused_breaker_open: u64,
     pub refused_budget: u64,
     pub days_budget_bound: u64,
-    /// Structured answers by what became of them (`valid`, `repaired`, `rejected`, `dropped`).
-    pub outputs: BTreeMap<String, u64>,
+    /// Structured answers by what became of them.
+    pub outputs: BTreeMap<StructuredOutput, u64>,
     /// Thoughts had, and thoughts lost by reason (`malformed`, `model_error`, `budget`).
     pub thoughts_ok: u64,
     pub thoughts_lost: BTreeMap<String, u64>,
@@ -125,12 +125,13 @@ pub async fn compute(
         match m.sender_kind {
             SenderKind::Boss => f.boss_messages += 1,
             SenderKind::Employee => f.employee_messages += 1,
-            SenderKind::System => {}
+            // The soak's company has no people besides the boss.
+            SenderKind::System | SenderKind::Person | SenderKind::Proxy => {}
         }
     }
     let tasks = all.task;
     for t in &tasks {
-        if t.created_by == "boss" {
+        if t.created_by == TaskOrigin::Boss {
             f.tasks_by_boss += 1;
         } else {
             f.tasks_by_employees += 1;
@@ -230,8 +231,8 @@ fn tally_calls(f: &mut Figures, ledger: &[cost_ledger::Model]) {
                     f.retry_wait_ms_total += i64::from(ms);
                     f.retry_wait_ms_max = f.retry_wait_ms_max.max(i64::from(ms));
                 }
-                if let Some(o) = &r.output {
-                    *f.outputs.entry(o.clone()).or_default() += 1;
+                if let Some(o) = r.output {
+                    *f.outputs.entry(o).or_default() += 1;
                 }
             }
             LedgerOutcome::BreakerOpened => f.breaker_opened += 1,

@@ -46,12 +46,20 @@ async fn a_faulty_day_leaves_no_crash_no_stuck_employee_and_a_ledger_that_shows_
     );
     // Garbage was reported back, and what stayed garbage was dropped.
     assert!(
-        f.outputs.get("rejected").copied().unwrap_or(0) > 0,
+        f.outputs
+            .get(&StructuredOutput::Rejected)
+            .copied()
+            .unwrap_or(0)
+            > 0,
         "{:?}",
         f.outputs
     );
     assert!(
-        f.outputs.get("dropped").copied().unwrap_or(0) > 0,
+        f.outputs
+            .get(&StructuredOutput::Dropped)
+            .copied()
+            .unwrap_or(0)
+            > 0,
         "{:?}",
         f.outputs
     );

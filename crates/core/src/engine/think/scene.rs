@@ -22,6 +22,8 @@ use crate::work::TaskKind;
 pub(super) struct Cast {
     pub(super) company: crate::org::CompanyDto,
     pub(super) staff: HashMap<i32, employee::Model>,
+    /// The company's people, for lines they or their proxies wrote.
+    pub(super) people: HashMap<i32, String>,
     pub(super) department: Option<cubicle_store::entity::department::Model>,
     pub(super) member_ids: Vec<i32>,
 }
@@ -48,9 +50,11 @@ impl Cast {
             .map(|m| m.employee_id)
             .filter(|id| *id != w.me.id)
             .collect();
+        let people = people_names(db, company.id).await?;
         Ok(Some(Self {
             company,
             staff,
+            people,
             department,
             member_ids,
         }))
@@ -58,7 +62,7 @@ impl Cast {
 
     /// How a message's sender is called in the scene.
     fn name_of(&self, m: &chat_message::Model) -> String {
-        sender_name(m, &self.company.boss_name, &self.staff)
+        sender_name(m, &self.company.boss_name, &self.staff, &self.people)
     }
 
     /// Everyone a message could wrongly speak as: colleagues and the boss.
@@ -195,12 +199,18 @@ impl Lines {
 }
 
 /// How a message's sender is called in a prompt: the boss by name, a note as a note,
-/// a colleague by name.
+/// a colleague by name, a person by name (their proxy as their proxy).
 pub(in crate::engine) fn sender_name(
     m: &chat_message::Model,
     boss: &str,
     staff: &HashMap<i32, employee::Model>,
+    people: &HashMap<i32, String>,
 ) -> String {
+    let person = || {
+        m.sender_person_id
+            .and_then(|id| people.get(&id))
+            .map_or("someone", String::as_str)
+    };
     match m.sender_kind {
         SenderKind::Boss => boss.to_owned(),
         SenderKind::System => "(note)".to_owned(),
@@ -208,7 +218,21 @@ pub(in crate::engine) fn sender_name(
             .sender_employee_id
             .and_then(|id| staff.get(&id))
             .map_or_else(|| "someone".to_owned(), |e| e.name.clone()),
+        SenderKind::Person => person().to_owned(),
+        SenderKind::Proxy => format!("{} (via their proxy)", person()),
     }
+}
+
+/// The company's people by id.
+pub(in crate::engine) async fn people_names(
+    conn: &impl cubicle_store::ConnectionTrait,
+    company_id: i32,
+) -> Result<HashMap<i32, String>, DbErr> {
+    Ok(cubicle_store::people::list_people(conn, company_id)
+        .await?
+        .into_iter()
+        .map(|p| (p.id, p.name))
+        .collect())
 }
 
 fn scene_messages(w: &Woken, cast: &Cast) -> Vec<SceneMessage> {

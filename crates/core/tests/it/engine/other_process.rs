@@ -4,6 +4,7 @@
 
 use chrono::TimeDelta;
 use cubicle_core::chat::PostMessage;
+use cubicle_core::work::TaskOrigin;
 
 use super::world::world;
 
@@ -75,7 +76,7 @@ async fn a_task_given_by_another_process_reaches_its_owner() {
     let alice = w.id("Alice");
     desktop
         .work
-        .assign(alice, "Write the launch checklist", "boss")
+        .assign(alice, "Write the launch checklist", TaskOrigin::Boss)
         .await
         .unwrap();
     assert!(w.engine.pending_for(alice).is_empty());

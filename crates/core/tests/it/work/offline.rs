@@ -3,6 +3,7 @@
 //! each person from what its step asks — cooperative, rambling, or speaking for others —
 //! and the story, the bounds of every request and the guard rails are checked.
 
+use cubicle_core::work::TaskOrigin;
 use std::sync::{Arc, Mutex};
 
 use chrono::TimeDelta;
@@ -496,7 +497,7 @@ async fn a_small_models_lead_plans_a_requirement_in_its_group() {
     let tasks = core.work.all().await.unwrap();
     let plan_task = tasks
         .iter()
-        .find(|t| t.created_by == cubicle_core::work::PLAN_CREATED_BY)
+        .find(|t| t.created_by == TaskOrigin::Plan)
         .unwrap();
     assert_eq!(
         (plan_task.owner_id, plan_task.status),

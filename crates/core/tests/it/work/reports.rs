@@ -3,6 +3,7 @@
 //! a report thought the model botched, loses nothing — the report is written later,
 //! once.
 
+use cubicle_core::work::TaskOrigin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -32,7 +33,7 @@ async fn give_alice_a_task(stage: &Stage) -> (i32, i32) {
 
 /// A task from the boss for `employee`; its id.
 async fn give(stage: &Stage, employee: i32, what: &str) -> i32 {
-    let new = cubicle_core::work::NewTask::new(employee, what, "boss");
+    let new = cubicle_core::work::NewTask::new(employee, what, TaskOrigin::Boss);
     stage.co.core.work.create(new).await.unwrap().id
 }
 

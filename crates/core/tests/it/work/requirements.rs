@@ -8,7 +8,7 @@ use cubicle_core::chat::ChatMessageDto;
 use cubicle_core::mailbox::MailKind;
 use cubicle_core::types::Language;
 use cubicle_core::work::board::RequirementStatus;
-use cubicle_core::work::{PLAN_CREATED_BY, RequirementDto, TaskDto};
+use cubicle_core::work::{RequirementDto, TaskDto, TaskOrigin};
 use serde_json::{Value, json};
 
 use super::playbook::{Seen, silent, speak};
@@ -152,10 +152,7 @@ async fn assert_planned_worked_reviewed_and_done(stage: &Stage, team: [i32; 4]) 
 
     let tasks = tasks_of(stage, r.id).await;
     let plan = &tasks[0];
-    assert_eq!(
-        (plan.owner_id, plan.created_by.as_str()),
-        (lena, PLAN_CREATED_BY)
-    );
+    assert_eq!((plan.owner_id, plan.created_by), (lena, TaskOrigin::Plan));
     assert_eq!(plan.status, cubicle_core::work::TaskStatus::Resolved);
     let given = |owner: i32| {
         tasks
@@ -166,7 +163,7 @@ async fn assert_planned_worked_reviewed_and_done(stage: &Stage, team: [i32; 4]) 
     assert!(given(carol).description.contains("login form"));
     assert!(given(bob).description.contains("session endpoint"));
     for t in [given(carol), given(bob)] {
-        assert_eq!(t.created_by, "owner", "{t:?}");
+        assert_eq!(t.created_by, TaskOrigin::Owner, "{t:?}");
         assert_eq!(t.status, cubicle_core::work::TaskStatus::Resolved, "{t:?}");
     }
     let reviews: Vec<&TaskDto> = tasks.iter().filter(|t| t.review_of.is_some()).collect();

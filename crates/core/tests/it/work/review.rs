@@ -3,6 +3,7 @@
 
 use chrono::TimeDelta;
 use cubicle_core::mailbox::MailKind;
+use cubicle_core::work::TaskOrigin;
 use cubicle_core::work::TaskStatus;
 use cubicle_core::work::board::RequirementStatus;
 use serde_json::{Value, json};
@@ -87,7 +88,7 @@ async fn login_requirement(stage: &Stage) -> (i32, i32, i32, String) {
         .create(cubicle_core::work::NewTask {
             trace_id: Some(trace.clone()),
             requirement_id: Some(req.id),
-            ..cubicle_core::work::NewTask::new(alice, "Build the login endpoint", "boss")
+            ..cubicle_core::work::NewTask::new(alice, "Build the login endpoint", TaskOrigin::Boss)
         })
         .await
         .unwrap();
