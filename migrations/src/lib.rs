@@ -33,6 +33,7 @@ mod m20261201_000025_imported_unconfirmed;
 mod m20261202_000026_employee_state_without_last_mood;
 mod m20261202_000027_create_person;
 mod m20261202_000028_approval_routed;
+mod m20261202_000029_role_cards;
 
 pub struct Migrator;
 
@@ -67,6 +68,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261202_000026_employee_state_without_last_mood::Migration),
             Box::new(m20261202_000027_create_person::Migration),
             Box::new(m20261202_000028_approval_routed::Migration),
+            Box::new(m20261202_000029_role_cards::Migration),
         ]
     }
 }

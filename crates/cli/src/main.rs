@@ -10,6 +10,7 @@ mod models;
 mod org;
 mod people;
 mod provider;
+mod roles;
 mod run;
 mod say;
 mod webhooks;
@@ -47,6 +48,9 @@ enum Command {
     /// Model providers: list, add, store a key, test.
     #[command(subcommand)]
     Provider(provider::ProviderCommand),
+    /// Role cards: list them, import a roster folder, export them as files.
+    #[command(subcommand)]
+    Roles(roles::RolesCommand),
     /// Local models: the catalogue, downloads, servers running on this machine.
     #[command(subcommand)]
     Models(models::ModelsCommand),
@@ -260,6 +264,7 @@ async fn run(cli: Cli) -> Result<()> {
                 Command::People(cmd) => people::run(&core, cmd).await,
                 Command::Provider(cmd) => provider::run(&core, cmd).await,
                 Command::Models(cmd) => models::run(&core, cmd).await,
+                Command::Roles(cmd) => roles::run(&core, cmd).await,
                 Command::Say { yes, json, text } => {
                     say::say(&core, &text.join(" "), yes, json).await
                 }

@@ -22,6 +22,7 @@ mod models;
 mod org;
 mod people;
 mod pg;
+mod roles;
 mod secretary;
 mod secrets;
 mod thought_model;
