@@ -290,11 +290,8 @@ async fn 给市场部招一个增长黑客_proposes_the_imported_card_in_chinese
 #[tokio::test]
 async fn a_task_like_request_picks_the_card_whose_description_fits() {
     let (co, _, _server) = marketing_company(Language::En, "Engineering").await;
-    let (_, p, said) = proposed_hire(
-        &co,
-        "hire someone to check code for security holes into Engineering",
-    )
-    .await;
+    let (_, p, said) =
+        proposed_hire(&co, "hire someone to check code security into Engineering").await;
     let Proposal::Hire { role_key, .. } = p else {
         panic!("expected a hire")
     };
@@ -320,10 +317,12 @@ fn silent_thought() -> ResponseTemplate {
 /// The body of the first thought request whose system prompt is `name`'s.
 async fn thought_of(server: &MockServer, name: &str) -> Value {
     let needle = format!("You are {name},");
-    server
-        .received_requests()
-        .await
-        .unwrap()
+    let requests = server.received_requests().await.unwrap();
+    let asked: Vec<String> = requests
+        .iter()
+        .map(|r| String::from_utf8_lossy(&r.body).chars().take(300).collect())
+        .collect();
+    requests
         .iter()
         .map(|r| serde_json::from_slice::<Value>(&r.body).unwrap())
         .find(|b| {
@@ -331,7 +330,7 @@ async fn thought_of(server: &MockServer, name: &str) -> Value {
                 .as_str()
                 .is_some_and(|s| s.starts_with(&needle))
         })
-        .unwrap_or_else(|| panic!("{name} thought"))
+        .unwrap_or_else(|| panic!("{name} thought; asked: {asked:?}"))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -356,6 +355,14 @@ async fn a_hire_from_a_card_thinks_at_the_cards_temperature_with_its_persona() {
     for e in [&gina, &ben] {
         co.core.chats.join(chat.id, e.id).await.unwrap();
     }
+    // The engine hears of the boss's message on the bus: it starts first.
+    let engine = Engine::new(
+        &co.core,
+        EngineConfig {
+            seed: Some(7),
+            ..EngineConfig::default()
+        },
+    );
     co.core
         .chats
         .post_as_boss(PostMessage {
@@ -364,13 +371,6 @@ async fn a_hire_from_a_card_thinks_at_the_cards_temperature_with_its_persona() {
         })
         .await
         .unwrap();
-    let engine = Engine::new(
-        &co.core,
-        EngineConfig {
-            seed: Some(7),
-            ..EngineConfig::default()
-        },
-    );
     engine
         .run_simulated(&clock, start + TimeDelta::seconds(60))
         .await;
