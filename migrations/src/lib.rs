@@ -34,6 +34,7 @@ mod m20261202_000026_employee_state_without_last_mood;
 mod m20261202_000027_create_person;
 mod m20261202_000028_approval_routed;
 mod m20261202_000029_person_proxy;
+mod m20261202_000030_role_cards;
 
 pub struct Migrator;
 
@@ -69,6 +70,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261202_000027_create_person::Migration),
             Box::new(m20261202_000028_approval_routed::Migration),
             Box::new(m20261202_000029_person_proxy::Migration),
+            Box::new(m20261202_000030_role_cards::Migration),
         ]
     }
 }

@@ -18,7 +18,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use cubicle_core::AppCore;
-use cubicle_core::gateway::{CallContext, LedgerOutcome, Purpose, Route};
+use cubicle_core::gateway::{CallContext, LedgerOutcome, Purpose, Route, StructuredOutput};
 use cubicle_core::providers::SaveProvider;
 use cubicle_llm::{ChatMessage, CompletionRequest, JsonForm};
 use cubicle_tests::company::TestCompany;
@@ -238,8 +238,8 @@ async fn the_refused_form_was_followed_by_one_that_works_and_remembered(
         "{refusal}"
     );
     assert_eq!(
-        (rows[1].outcome, rows[1].output.as_deref()),
-        (LedgerOutcome::Ok, Some("valid")),
+        (rows[1].outcome, rows[1].output),
+        (LedgerOutcome::Ok, Some(StructuredOutput::Valid)),
         "the grammar holds the answer to the schema: no repair"
     );
     assert!(

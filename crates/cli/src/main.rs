@@ -11,6 +11,7 @@ mod org;
 mod people;
 mod provider;
 mod proxy;
+mod roles;
 mod run;
 mod say;
 mod webhooks;
@@ -55,6 +56,9 @@ enum Command {
     /// Model providers: list, add, store a key, test.
     #[command(subcommand)]
     Provider(provider::ProviderCommand),
+    /// Role cards: list them, import a roster folder, export them as files.
+    #[command(subcommand)]
+    Roles(roles::RolesCommand),
     /// Local models: the catalogue, downloads, servers running on this machine.
     #[command(subcommand)]
     Models(models::ModelsCommand),
@@ -269,6 +273,7 @@ async fn run(cli: Cli) -> Result<()> {
                 Command::Proxy { person, command } => proxy::run(&core, &person, command).await,
                 Command::Provider(cmd) => provider::run(&core, cmd).await,
                 Command::Models(cmd) => models::run(&core, cmd).await,
+                Command::Roles(cmd) => roles::run(&core, cmd).await,
                 Command::Say { yes, json, text } => {
                     say::say(&core, &text.join(" "), yes, json).await
                 }

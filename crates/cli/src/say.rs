@@ -84,6 +84,33 @@ fn print_action(a: &ActionDto) {
     }
 }
 
+/// What a hire takes from its role card, when the card gives anything.
+fn role_card(
+    tools: &[String],
+    unknown: &[String],
+    model: Option<&str>,
+    temperature: Option<f64>,
+) -> String {
+    let mut parts = Vec::new();
+    if !tools.is_empty() {
+        parts.push(format!("tools: {}", tools.join(", ")));
+    }
+    if !unknown.is_empty() {
+        parts.push(format!("not granted: {}", unknown.join(", ")));
+    }
+    if let Some(m) = model {
+        parts.push(format!("model: {m}"));
+    }
+    if let Some(t) = temperature {
+        parts.push(format!("temperature: {t}"));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join("; "))
+    }
+}
+
 /// The action in a few words, as the boss would say it.
 fn describe(proposal: &Proposal) -> String {
     match proposal {
@@ -91,10 +118,15 @@ fn describe(proposal: &Proposal) -> String {
             name,
             title,
             department_name,
+            tools,
+            unknown_tools,
+            model,
+            temperature,
             ..
         } => format!(
-            "hire {name} as {title}{}",
-            tail(" in ", department_name.as_deref())
+            "hire {name} as {title}{}{}",
+            tail(" in ", department_name.as_deref()),
+            role_card(tools, unknown_tools, model.as_deref(), *temperature)
         ),
         Proposal::Fire { name, .. } => format!("fire {name}"),
         Proposal::Transfer {

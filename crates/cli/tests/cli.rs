@@ -1144,3 +1144,60 @@ fn a_person_invited_from_the_terminal_decides_what_is_routed_to_them_and_nobody_
         "Ada (the boss)"
     );
 }
+
+/// A roster of `n` cards in the agency-agents shape, ten per division folder.
+fn write_roster(dir: &std::path::Path, n: usize) {
+    for i in 0..n {
+        let division = dir.join(format!("division-{}", i / 10));
+        std::fs::create_dir_all(&division).unwrap();
+        let card = format!(
+            "---\nname: Specialist {i}\ndescription: Handles case type {i} end to end and writes up what was done.\ncolor: blue\ntools: read_file, write_file\ntemperature: 0.{}\n---\n\nYou are specialist {i}. Never guess a number.\n",
+            i % 10
+        );
+        std::fs::write(division.join(format!("specialist-{i}.md")), card).unwrap();
+    }
+}
+
+#[test]
+fn boss_imports_lists_and_exports_a_fifty_card_roster() {
+    let cli = Cli::new();
+    let roster = tempfile::tempdir().unwrap();
+    write_roster(roster.path(), 50);
+    let path = roster.path().to_str().unwrap();
+
+    let preview = cli.ok(&["roles", "import", path, "--dry-run"]);
+    assert!(
+        preview.contains("would import (dry run): 50 new, 0 changed, 0 unchanged, 0 unreadable"),
+        "{preview}"
+    );
+    assert!(
+        !cli.ok(&["roles", "list"]).contains("Specialist 7"),
+        "a dry run writes nothing"
+    );
+
+    let done = cli.ok(&["roles", "import", path]);
+    assert!(done.contains("imported: 50 new, 0 changed"), "{done}");
+    assert!(done.contains("took "), "{done}");
+    let list = cli.ok(&["roles", "list"]);
+    assert!(
+        list.contains("division-0/specialist-7  Specialist 7  [yours]  tools: read_file, write_file  model: company route  temperature: 0.7"),
+        "{list}"
+    );
+
+    let out = tempfile::tempdir().unwrap();
+    let export_dir = out.path().join("roster");
+    let export: serde_json::Value =
+        serde_json::from_str(&cli.ok(&["roles", "export", export_dir.to_str().unwrap(), "--json"]))
+            .unwrap();
+    let files = export["files"].as_array().unwrap().len();
+    assert!(
+        files >= 70,
+        "20 built-in and 50 imported cards, got {files}"
+    );
+    let back: serde_json::Value =
+        serde_json::from_str(&cli.ok(&["roles", "import", export_dir.to_str().unwrap(), "--json"]))
+            .unwrap();
+    assert_eq!(back["new"].as_array().unwrap().len(), 0, "{back}");
+    assert_eq!(back["changed"].as_array().unwrap().len(), 0, "{back}");
+    assert_eq!(back["unchanged"].as_array().unwrap().len(), files);
+}

@@ -56,6 +56,9 @@ pub struct CallContext {
     pub purpose: Purpose,
     pub trace_id: Option<String>,
     pub employee_id: Option<i32>,
+    /// At most this many retries of a failed call (an employee's role card says how
+    /// many); `None`: as many as the gateway's backoff allows.
+    pub max_retries: Option<u32>,
 }
 
 impl CallContext {
@@ -64,7 +67,19 @@ impl CallContext {
             purpose,
             trace_id: None,
             employee_id: None,
+            max_retries: None,
         }
+    }
+
+    /// The backoff waits this call may use: the gateway's, cut to the card's retries.
+    pub(crate) fn backoff<'a>(
+        &self,
+        backoff: &'a [std::time::Duration],
+    ) -> std::iter::Take<std::slice::Iter<'a, std::time::Duration>> {
+        let limit = self
+            .max_retries
+            .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+        backoff.iter().take(limit)
     }
 }
 

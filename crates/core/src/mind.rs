@@ -24,6 +24,9 @@ const INTRO_MAX_TOKENS: u32 = 120;
 const INTRO_MAX_CHARS: usize = 400;
 /// The longest chat message an employee posts.
 pub const CHAT_MESSAGE_MAX_CHARS: usize = 1000;
+/// How much of a role card's persona a prompt carries: imported cards run to pages,
+/// and the whole thought prompt has [`thought::PROMPT_TOKEN_BUDGET`] tokens.
+const PERSONA_PROMPT_CHARS: usize = 1200;
 
 /// The agent card (SPEC §2): identity, capabilities, permission boundary. The
 /// personality follows it: [`personality_line`] for a short request, the archetype's
@@ -56,7 +59,24 @@ pub fn agent_card(e: &EmployeeDto, company: &CompanyDto, department: Option<&str
                 .join(", ")
         },
         commit = crate::tools::signature(CommitToDate::NAME).unwrap_or_default(),
-    )
+    ) + &persona_block(e)
+}
+
+/// The role card's persona and rules, when the employee was hired from a card with one.
+fn persona_block(e: &EmployeeDto) -> String {
+    let Some(persona) = e
+        .persona
+        .as_deref()
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    else {
+        return String::new();
+    };
+    let mut text: String = persona.chars().take(PERSONA_PROMPT_CHARS).collect();
+    if persona.chars().nth(PERSONA_PROMPT_CHARS).is_some() {
+        text.push('…');
+    }
+    format!("\nYour role card:\n{text}")
 }
 
 /// The personality in one line, for requests that do without the persona block.
@@ -227,6 +247,9 @@ pub(crate) mod tests {
             fired_at: None,
             approval_policy: None,
             cli_command: None,
+            persona: None,
+            temperature: None,
+            max_retries: None,
         }
     }
 

@@ -32,8 +32,8 @@ pub const MAX_DAILY_BUDGET_USD: f64 = 10_000.0;
 /// models; the built-in model when nothing is configured) until the boss gives them a
 /// backend of their own. An empty provider means exactly that.
 pub const COMPANY_DEFAULT_PROVIDER: &str = "";
-/// Archetype of a hire whose role is not in the catalogue and who was given none.
-const FALLBACK_ARCHETYPE: Archetype = Archetype::WarmHearted;
+/// Archetype of a hire whose role has no card and who was given none.
+const FALLBACK_ARCHETYPE: Archetype = roles::FALLBACK_ARCHETYPE;
 
 #[derive(Debug, thiserror::Error)]
 pub enum OrgError {
@@ -403,8 +403,20 @@ impl OrgService {
     // ---------- employees ----------
 
     /// Adds a person directly (the manual path; the secretary proposes hires through
-    /// this too). Role defaults come from the template whose title matches.
+    /// this too). Role defaults come from the card whose name matches the title.
     pub async fn hire(&self, input: NewEmployee) -> OrgResult<EmployeeDto> {
+        self.hire_as(input, None).await
+    }
+
+    /// [`Self::hire`] from the card `role_key` names (the secretary's pick, which holds
+    /// even when the boss edited the title), else from the card matching the title. The
+    /// hire takes the card's persona, tools (only those Cubicle has), model route,
+    /// temperature and retries; each can be changed on the employee afterwards.
+    pub async fn hire_as(
+        &self,
+        input: NewEmployee,
+        role_key: Option<&str>,
+    ) -> OrgResult<EmployeeDto> {
         let name = rules::clean_name(&input.name, "employee name")?;
         let title = rules::clean_name(&input.title, "title")?;
         let txn = self.db.begin().await?;
@@ -420,13 +432,17 @@ impl OrgService {
                     other => OrgError::InvalidManager(other.to_string()),
                 })?;
         }
-        let template = roles::match_title(&title);
+        let card = roles::hire_defaults(&txn, role_key, &title)
+            .await?
+            .unwrap_or_default();
         let archetype = input
             .archetype
-            .or(template.map(|t| t.archetype))
+            .or(card.archetype)
             .unwrap_or(FALLBACK_ARCHETYPE);
-        let skills: Vec<&str> = template.map(|t| t.skills.to_vec()).unwrap_or_default();
-        let tools: Vec<&str> = template.map(|t| t.tools.to_vec()).unwrap_or_default();
+        let (provider, model) = card
+            .backend
+            .clone()
+            .unwrap_or((COMPANY_DEFAULT_PROVIDER.to_owned(), String::new()));
         let e = q::insert_employee(
             &txn,
             employee::ActiveModel {
@@ -439,10 +455,10 @@ impl OrgService {
                 manager_id: Set(input.manager_id),
                 archetype: Set(archetype),
                 speaking_style: Set(crate::mind::archetypes::profile(archetype).style.to_owned()),
-                skills: Set(serde_json::json!(skills)),
-                backend_provider: Set(COMPANY_DEFAULT_PROVIDER.to_owned()),
-                backend_model: Set(String::new()),
-                tool_whitelist: Set(serde_json::json!(tools)),
+                skills: Set(serde_json::json!(card.skills)),
+                backend_provider: Set(provider),
+                backend_model: Set(model),
+                tool_whitelist: Set(serde_json::json!(card.tools)),
                 avatar: Set(None),
                 status: Set(EmployeeStatus::Idle),
                 hired_at: Set(Utc::now()),
@@ -451,6 +467,11 @@ impl OrgService {
                 cli_command: Set(None),
                 network_access: Set(false),
                 imported_cli_command: Set(None),
+                persona: Set(card.persona),
+                temperature: Set(card.temperature),
+                max_retries: Set(card
+                    .max_retries
+                    .map(|n| i32::try_from(n).unwrap_or(i32::MAX))),
             },
         )
         .await?;
@@ -801,6 +822,9 @@ pub fn employee_dto(e: &employee::Model) -> EmployeeDto {
         fired_at: e.fired_at.as_ref().map(rfc3339),
         approval_policy: e.approval_policy,
         cli_command: e.cli_command.clone(),
+        persona: e.persona.clone(),
+        temperature: e.temperature,
+        max_retries: e.max_retries.and_then(|n| u32::try_from(n).ok()),
     }
 }
 

@@ -1,255 +1,168 @@
-//! The built-in catalogue of role templates (SPEC §2): what a new hire of a given
-//! role starts with. Seeded into the `role_template` table, where the boss may add more.
+//! Role cards (SPEC §2): what a new hire of a given role starts with — persona and
+//! rules, tools, model route, temperature and retries — kept as card files outside the
+//! code (`card` is the file format). The built-in catalogue ships as such files
+//! (`crates/core/roles/*.md`); the boss's own cards, imported from a folder or edited,
+//! live beside them in the company database's `role_template` table, which keeps each
+//! card's text exactly as it came so an export writes the same files back.
+
+mod card;
+mod edit;
+mod fit;
+mod library;
+
+use std::sync::LazyLock;
 
 use cubicle_store::{ConnectionTrait, DbErr, entity::role_template, org as q};
 use sea_orm::ActiveValue::{NotSet, Set};
 
-use crate::types::Archetype;
+pub use card::{CardError, MAX_CARD_BYTES, RoleCard, parse};
+pub use edit::SaveRoleCard;
+pub use fit::{Fit, best_fit, by_title as library_card};
+pub use library::{
+    HireDefaults, LibraryCard, RoleCardDto, RoleExport, RoleImport, UnknownTools, hire_defaults,
+    library, split_tools,
+};
+pub use library::{RolesError, model_route};
 
 use crate::org::RoleTemplateDto;
+use crate::types::Archetype;
 
+/// The archetype of a role whose card names none.
+pub const FALLBACK_ARCHETYPE: Archetype = Archetype::WarmHearted;
+
+/// One built-in role: its key (the file's name), the file's text and what it says.
 pub struct RoleTemplate {
     pub key: &'static str,
-    pub title: &'static str,
-    pub title_zh: &'static str,
-    pub archetype: Archetype,
-    pub skills: &'static [&'static str],
-    pub tools: &'static [&'static str],
-    pub description: &'static str,
+    pub text: &'static str,
+    pub card: RoleCard,
 }
 
-// Tool names are those of `crate::tools`; the risky ones still wait for the boss
-// under `key_steps` (SPEC §8), the whitelist only says who may ask at all.
-const READ: &[&str] = &["read_memory", "read_file"];
-const READ_WRITE: &[&str] = &["read_memory", "read_file", "write_file"];
+impl RoleTemplate {
+    pub fn title(&self) -> &str {
+        &self.card.name
+    }
 
-pub const CATALOGUE: &[RoleTemplate] = &[
-    RoleTemplate {
-        key: "frontend_engineer",
-        title: "Frontend Engineer",
-        title_zh: "前端工程师",
-        archetype: Archetype::UltraGrinder,
-        skills: &["react", "typescript", "css", "accessibility"],
-        tools: READ_WRITE,
-        description: "Builds the user interface and cares about how it feels.",
-    },
-    RoleTemplate {
-        key: "backend_engineer",
-        title: "Backend Engineer",
-        title_zh: "后端工程师",
-        archetype: Archetype::OldHand,
-        skills: &["rust", "sql", "api design", "performance"],
-        tools: READ_WRITE,
-        description: "Designs services, data models and APIs.",
-    },
-    RoleTemplate {
-        key: "fullstack_engineer",
-        title: "Full-stack Engineer",
-        title_zh: "全栈工程师",
-        archetype: Archetype::RebelSlacker,
-        skills: &["typescript", "rust", "databases", "deployment"],
-        tools: READ_WRITE,
-        description: "Ships features end to end.",
-    },
-    RoleTemplate {
-        key: "mobile_engineer",
-        title: "Mobile Engineer",
-        title_zh: "移动端工程师",
-        archetype: Archetype::Chatterbox,
-        skills: &["swift", "kotlin", "react native"],
-        tools: READ_WRITE,
-        description: "Builds the iOS and Android apps.",
-    },
-    RoleTemplate {
-        key: "devops_engineer",
-        title: "DevOps Engineer",
-        title_zh: "运维工程师",
-        archetype: Archetype::ZenSlacker,
-        skills: &["ci/cd", "linux", "monitoring", "cloud"],
-        tools: &[
-            "read_memory",
-            "read_file",
-            "write_file",
-            "delete_file",
-            "run_shell",
-        ],
-        description: "Keeps builds, deployments and servers healthy.",
-    },
-    RoleTemplate {
-        key: "qa_engineer",
-        title: "QA Engineer",
-        title_zh: "测试工程师",
-        archetype: Archetype::AnxiousPerfectionist,
-        skills: &["test plans", "automation", "bug triage"],
-        tools: READ_WRITE,
-        description: "Finds what breaks before users do.",
-    },
-    RoleTemplate {
-        key: "data_scientist",
-        title: "Data Scientist",
-        title_zh: "数据科学家",
-        archetype: Archetype::Philosopher,
-        skills: &["statistics", "python", "experiments", "visualisation"],
-        tools: READ_WRITE,
-        description: "Turns data into decisions.",
-    },
-    RoleTemplate {
-        key: "ui_designer",
-        title: "UI/UX Designer",
-        title_zh: "UI/UX 设计师",
-        archetype: Archetype::Idealist,
-        skills: &[
-            "interaction design",
-            "visual design",
-            "prototyping",
-            "user research",
-        ],
-        tools: READ_WRITE,
-        description: "Designs flows and screens people enjoy using.",
-    },
-    RoleTemplate {
-        key: "product_manager",
-        title: "Product Manager",
-        title_zh: "产品经理",
-        archetype: Archetype::WarmHearted,
-        skills: &[
-            "roadmaps",
-            "requirements",
-            "prioritisation",
-            "user interviews",
-        ],
-        tools: READ_WRITE,
-        description: "Decides what to build and why.",
-    },
-    RoleTemplate {
-        key: "project_manager",
-        title: "Project Manager",
-        title_zh: "项目经理",
-        archetype: Archetype::OldHand,
-        skills: &["planning", "risk management", "coordination"],
-        tools: READ_WRITE,
-        description: "Keeps work on schedule and people in sync.",
-    },
-    RoleTemplate {
-        key: "researcher",
-        title: "Researcher",
-        title_zh: "研究员",
-        archetype: Archetype::ShyIntrovert,
-        skills: &["literature review", "analysis", "summaries"],
-        tools: READ_WRITE,
-        description: "Investigates questions and reports findings.",
-    },
-    RoleTemplate {
-        key: "technical_writer",
-        title: "Technical Writer",
-        title_zh: "技术文档工程师",
-        archetype: Archetype::AnxiousPerfectionist,
-        skills: &["documentation", "editing", "tutorials"],
-        tools: READ_WRITE,
-        description: "Writes docs people can follow.",
-    },
-    RoleTemplate {
-        key: "content_writer",
-        title: "Content Writer",
-        title_zh: "文案策划",
-        archetype: Archetype::ComedyRelief,
-        skills: &["copywriting", "storytelling", "social media"],
-        tools: READ_WRITE,
-        description: "Writes copy for the website, blog and campaigns.",
-    },
-    RoleTemplate {
-        key: "marketing_manager",
-        title: "Marketing Manager",
-        title_zh: "市场经理",
-        archetype: Archetype::Chatterbox,
-        skills: &["campaigns", "positioning", "analytics"],
-        tools: &["read_memory", "read_file", "write_file", "post_webhook"],
-        description: "Gets the product in front of the right people.",
-    },
-    RoleTemplate {
-        key: "sales_representative",
-        title: "Sales Representative",
-        title_zh: "销售代表",
-        archetype: Archetype::UltraGrinder,
-        skills: &["prospecting", "negotiation", "crm"],
-        tools: READ_WRITE,
-        description: "Finds customers and closes deals.",
-    },
-    RoleTemplate {
-        key: "customer_support",
-        title: "Customer Support Specialist",
-        title_zh: "客服专员",
-        archetype: Archetype::WarmHearted,
-        skills: &["empathy", "troubleshooting", "knowledge base"],
-        tools: READ_WRITE,
-        description: "Helps customers and feeds their problems back to the team.",
-    },
-    RoleTemplate {
-        key: "operations_manager",
-        title: "Operations Manager",
-        title_zh: "运营经理",
-        archetype: Archetype::OldHand,
-        skills: &["processes", "vendors", "reporting"],
-        tools: &["read_memory", "read_file", "write_file", "post_webhook"],
-        description: "Runs the day-to-day machinery of the company.",
-    },
-    RoleTemplate {
-        key: "legal_counsel",
-        title: "Legal Counsel",
-        title_zh: "法务顾问",
-        archetype: Archetype::PassiveAggressive,
-        skills: &["contracts", "compliance", "privacy"],
-        tools: READ,
-        description: "Keeps the company compliant and its contracts sound.",
-    },
-    RoleTemplate {
-        key: "finance_analyst",
-        title: "Finance Analyst",
-        title_zh: "财务分析师",
-        archetype: Archetype::AnxiousPerfectionist,
-        skills: &["budgeting", "forecasting", "spreadsheets"],
-        tools: &["read_memory", "read_file", "raise_budget"],
-        description: "Tracks spend and plans the budget.",
-    },
-    RoleTemplate {
-        key: "hr_specialist",
-        title: "HR Specialist",
-        title_zh: "人事专员",
-        archetype: Archetype::WarmHearted,
-        skills: &["recruiting", "onboarding", "culture"],
-        tools: &["read_memory", "read_file", "hire", "fire"],
-        description: "Looks after hiring and the people in the company.",
-    },
+    pub fn title_zh(&self) -> &str {
+        self.card.name_zh.as_deref().unwrap_or(&self.card.name)
+    }
+
+    pub fn archetype(&self) -> Archetype {
+        self.card.archetype.unwrap_or(FALLBACK_ARCHETYPE)
+    }
+}
+
+/// The shipped card files, by key. Tool names are those of `crate::tools`; the risky
+/// ones still wait for the boss under `key_steps` (SPEC §8), the card only says who may
+/// ask at all.
+const BUILT_IN_FILES: &[(&str, &str)] = &[
+    (
+        "frontend_engineer",
+        include_str!("../roles/frontend_engineer.md"),
+    ),
+    (
+        "backend_engineer",
+        include_str!("../roles/backend_engineer.md"),
+    ),
+    (
+        "fullstack_engineer",
+        include_str!("../roles/fullstack_engineer.md"),
+    ),
+    (
+        "mobile_engineer",
+        include_str!("../roles/mobile_engineer.md"),
+    ),
+    (
+        "devops_engineer",
+        include_str!("../roles/devops_engineer.md"),
+    ),
+    ("qa_engineer", include_str!("../roles/qa_engineer.md")),
+    ("data_scientist", include_str!("../roles/data_scientist.md")),
+    ("ui_designer", include_str!("../roles/ui_designer.md")),
+    (
+        "product_manager",
+        include_str!("../roles/product_manager.md"),
+    ),
+    (
+        "project_manager",
+        include_str!("../roles/project_manager.md"),
+    ),
+    ("researcher", include_str!("../roles/researcher.md")),
+    (
+        "technical_writer",
+        include_str!("../roles/technical_writer.md"),
+    ),
+    ("content_writer", include_str!("../roles/content_writer.md")),
+    (
+        "marketing_manager",
+        include_str!("../roles/marketing_manager.md"),
+    ),
+    (
+        "sales_representative",
+        include_str!("../roles/sales_representative.md"),
+    ),
+    (
+        "customer_support",
+        include_str!("../roles/customer_support.md"),
+    ),
+    (
+        "operations_manager",
+        include_str!("../roles/operations_manager.md"),
+    ),
+    ("legal_counsel", include_str!("../roles/legal_counsel.md")),
+    (
+        "finance_analyst",
+        include_str!("../roles/finance_analyst.md"),
+    ),
+    ("hr_specialist", include_str!("../roles/hr_specialist.md")),
 ];
 
-/// Finds the template whose English or Chinese title matches `title` (case-insensitive).
+/// The built-in catalogue, read from the shipped files once. A file that does not parse
+/// is a bug the tests catch; at run time it is left out and logged.
+pub static CATALOGUE: LazyLock<Vec<RoleTemplate>> = LazyLock::new(|| {
+    BUILT_IN_FILES
+        .iter()
+        .filter_map(|(key, text)| match parse(&format!("{key}.md"), text) {
+            Ok(card) => Some(RoleTemplate { key, text, card }),
+            Err(e) => {
+                tracing::error!(error = %e, "a built-in role card does not parse");
+                None
+            }
+        })
+        .collect()
+});
+
+/// Finds the built-in role whose English or Chinese title or key matches `title`
+/// (case-insensitive).
 pub fn match_title(title: &str) -> Option<&'static RoleTemplate> {
     let t = title.trim().to_lowercase();
     CATALOGUE
         .iter()
-        .find(|r| r.title.to_lowercase() == t || r.title_zh == t || r.key == t)
+        .find(|r| r.title().to_lowercase() == t || r.title_zh() == t || r.key == t)
 }
 
-/// Inserts the catalogue's roles that the table does not have yet (by key).
+/// Puts the shipped cards into the table: new ones are added, and a built-in row whose
+/// text differs from the shipped file (an older release's) is brought up to date. A
+/// card the boss imported under a built-in key is theirs and stays.
 pub async fn seed(conn: &impl ConnectionTrait) -> Result<(), DbErr> {
-    for role in CATALOGUE {
-        if q::find_role_template(conn, role.key).await?.is_some() {
-            continue;
+    for role in CATALOGUE.iter() {
+        let existing = q::find_role_template(conn, role.key).await?;
+        match existing {
+            Some(row) if !row.builtin || row.card == role.text => continue,
+            Some(row) => {
+                let mut am: role_template::ActiveModel = row.into();
+                library::fill(&mut am, &role.card, role.text, true);
+                q::update_role_template(conn, am).await?;
+            }
+            None => {
+                let mut am = role_template::ActiveModel {
+                    id: NotSet,
+                    key: Set(role.key.to_owned()),
+                    ..Default::default()
+                };
+                library::fill(&mut am, &role.card, role.text, true);
+                q::insert_role_template(conn, am).await?;
+            }
         }
-        q::insert_role_template(
-            conn,
-            role_template::ActiveModel {
-                id: NotSet,
-                key: Set(role.key.to_owned()),
-                title: Set(role.title.to_owned()),
-                title_zh: Set(role.title_zh.to_owned()),
-                archetype: Set(role.archetype),
-                skills: Set(serde_json::json!(role.skills)),
-                tools: Set(serde_json::json!(role.tools)),
-                description: Set(role.description.to_owned()),
-            },
-        )
-        .await?;
     }
     Ok(())
 }
@@ -279,6 +192,30 @@ pub fn json_strings(v: &serde_json::Value) -> Vec<String> {
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    #[test]
+    fn every_shipped_card_parses_and_names_only_cubicle_tools() {
+        assert_eq!(CATALOGUE.len(), BUILT_IN_FILES.len());
+        let known: Vec<String> = crate::tools::catalogue()
+            .into_iter()
+            .map(|t| t.name)
+            .collect();
+        for role in CATALOGUE.iter() {
+            for tool in &role.card.tools {
+                assert!(known.contains(tool), "{} names {tool}", role.key);
+            }
+            assert!(
+                role.card.archetype.is_some(),
+                "{} has no archetype",
+                role.key
+            );
+            assert!(
+                role.card.name_zh.is_some(),
+                "{} has no Chinese name",
+                role.key
+            );
+        }
+    }
 
     #[test]
     fn catalogue_has_at_least_fifteen_distinct_roles() {

@@ -324,6 +324,18 @@ pub async fn insert_role_template(
     model.insert(conn).await
 }
 
+pub async fn update_role_template(
+    conn: &impl ConnectionTrait,
+    model: role_template::ActiveModel,
+) -> Result<role_template::Model, DbErr> {
+    model.update(conn).await
+}
+
+pub async fn delete_role_template(conn: &impl ConnectionTrait, id: i32) -> Result<(), DbErr> {
+    role_template::Entity::delete_by_id(id).exec(conn).await?;
+    Ok(())
+}
+
 /// Removes an employee row outright. Only for undoing a hire minutes after it was made;
 /// everything else keeps the record and sets `fired_at`.
 pub async fn delete_employee(conn: &impl ConnectionTrait, id: i32) -> Result<(), DbErr> {

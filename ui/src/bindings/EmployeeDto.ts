@@ -12,4 +12,16 @@ approvalPolicy: ApprovalPolicy | null,
 /**
  * A CLI employee's command (run by the `run_cli` tool, always with approval).
  */
-cliCommand: string | null, };
+cliCommand: string | null, 
+/**
+ * The persona and rules from the role card they were hired from.
+ */
+persona?: string, 
+/**
+ * Their thoughts' sampling temperature; absent: the default for thoughts.
+ */
+temperature?: number, 
+/**
+ * Retries of a failed model call of theirs; absent: the gateway's.
+ */
+maxRetries?: number, };

@@ -559,6 +559,7 @@ async fn ask_model(
         purpose: Purpose::Thought,
         trace_id: cx.w.trace.clone(),
         employee_id: Some(cx.w.me.id),
+        max_retries: cx.w.me.max_retries.and_then(|n| u32::try_from(n).ok()),
     };
     spent.calls += 1;
     let asked = Instant::now();

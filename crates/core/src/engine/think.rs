@@ -335,6 +335,7 @@ async fn ask(
         purpose: Purpose::Thought,
         trace_id: w.trace.clone(),
         employee_id: Some(w.me.id),
+        max_retries: w.me.max_retries.and_then(|n| u32::try_from(n).ok()),
     };
     let other_names = cast.other_names(w.me.id);
     let other_refs: Vec<&str> = other_names.iter().map(String::as_str).collect();

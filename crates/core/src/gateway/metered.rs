@@ -99,7 +99,7 @@ impl<'a> Metered<'a> {
             req.model = self.ticket.route.model.clone();
         }
         let config = &self.gateway.shared.config;
-        let mut retries = config.backoff.iter();
+        let mut retries = self.ctx.backoff(&config.backoff);
         loop {
             let attempt = self
                 .attempt_base

@@ -59,7 +59,7 @@ impl Gateway {
         req: &CompletionRequest,
     ) -> Result<Opened, GatewayError> {
         let config = &self.shared.config;
-        let mut retries = config.backoff.iter();
+        let mut retries = ctx.backoff(&config.backoff);
         let mut attempt = 0;
         loop {
             attempt += 1;

@@ -26,7 +26,8 @@ pub const DOCUMENT_MAX_CHARS: u32 = 900;
 const CHAT_LINES: usize = 6;
 /// How much of one chat line, task or colleague's input a prompt shows.
 const LINE_CHARS: usize = 220;
-/// Temperature of a small model's writing: low, so it stays on the point.
+/// Temperature of a small model's writing when the role card sets none: low, so it
+/// stays on the point.
 const TEMPERATURE: f32 = 0.5;
 
 /// Who is writing, for every step's system message.
@@ -65,7 +66,7 @@ impl Writer<'_> {
                 ChatMessage::system(self.system().trim().to_owned()),
                 ChatMessage::user(user),
             ],
-            temperature: Some(TEMPERATURE),
+            temperature: Some(self.me.temperature.map_or(TEMPERATURE, |t| t as f32)),
             max_tokens: Some(shape.max_tokens()),
             shape: Some(shape),
             ..Default::default()

@@ -35,6 +35,9 @@ const MESSAGES_KEPT: usize = 8;
 const MEMORIES_FIRST: usize = 3;
 /// The longest answer a thought may write.
 pub const THOUGHT_MAX_TOKENS: u32 = 450;
+/// A thought's sampling temperature when the employee's role card sets none: lively
+/// enough for conversation.
+pub const DEFAULT_THOUGHT_TEMPERATURE: f32 = 0.8;
 /// Messages shown in full; longer ones are cut (the summary carries the gist).
 const MESSAGE_PROMPT_CHARS: usize = 320;
 const SUMMARY_PROMPT_CHARS: usize = 500;
@@ -294,7 +297,12 @@ pub fn build(scene: &Scene<'_>) -> Prompt {
     Prompt {
         request: CompletionRequest {
             messages: vec![ChatMessage::system(system), ChatMessage::user(user)],
-            temperature: Some(0.8),
+            temperature: Some(
+                scene
+                    .me
+                    .temperature
+                    .map_or(DEFAULT_THOUGHT_TEMPERATURE, |t| t as f32),
+            ),
             max_tokens: Some(THOUGHT_MAX_TOKENS),
             answer_note: Some(note),
             ..Default::default()

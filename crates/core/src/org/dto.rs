@@ -68,6 +68,18 @@ pub struct EmployeeDto {
     pub approval_policy: Option<ApprovalPolicy>,
     /// A CLI employee's command (run by the `run_cli` tool, always with approval).
     pub cli_command: Option<String>,
+    /// The persona and rules from the role card they were hired from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub persona: Option<String>,
+    /// Their thoughts' sampling temperature; absent: the default for thoughts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub temperature: Option<f64>,
+    /// Retries of a failed model call of theirs; absent: the gateway's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub max_retries: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]

@@ -25,6 +25,29 @@ pub enum Proposal {
         manager_name: Option<String>,
         archetype: Archetype,
         skills: Vec<String>,
+        // The role card the hire starts from (its persona, tools, model, temperature).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        role_key: Option<String>,
+        // Why this card: the words of the boss's message that fit it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        why: Option<String>,
+        // What the card gives: the tools Cubicle has (the others are never granted)…
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[ts(optional, as = "Option<Vec<String>>")]
+        tools: Vec<String>,
+        // … the tools it names that Cubicle does not have …
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[ts(optional, as = "Option<Vec<String>>")]
+        unknown_tools: Vec<String>,
+        // … its model route (`provider/model`) and its temperature.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        model: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        temperature: Option<f64>,
     },
     Fire {
         employee_id: i32,

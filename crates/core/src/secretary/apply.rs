@@ -247,6 +247,7 @@ impl Secretary {
             manager_id,
             manager_name,
             archetype,
+            role_key,
             ..
         } = p
         else {
@@ -254,13 +255,16 @@ impl Secretary {
         };
         let e = self
             .org
-            .hire(NewEmployee {
-                name: name.clone(),
-                title: title.clone(),
-                department_id: *department_id,
-                manager_id: *manager_id,
-                archetype: Some(*archetype),
-            })
+            .hire_as(
+                NewEmployee {
+                    name: name.clone(),
+                    title: title.clone(),
+                    department_id: *department_id,
+                    manager_id: *manager_id,
+                    archetype: Some(*archetype),
+                },
+                role_key.as_deref(),
+            )
             .await?;
         if let Err(err) = self.welcome(&e).await {
             tracing::warn!(error = %err, employee = e.id, "could not greet the new hire in their department chat");

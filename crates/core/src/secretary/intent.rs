@@ -171,6 +171,13 @@ pub struct Slots {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub amount: Option<f64>,
+    /// For a role picked from the company's cards by how well they fit the message: the
+    /// words that fit (the "why" on the hire's card). Worked out here, never read from
+    /// a model's answer.
+    #[serde(skip)]
+    #[schemars(skip)]
+    #[ts(skip)]
+    pub role_fit: Vec<String>,
 }
 
 fn level_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {

@@ -163,19 +163,19 @@ struct RoleAlias {
 
 static ROLE_ALIASES: LazyLock<Vec<RoleAlias>> = LazyLock::new(|| {
     let mut out = Vec::new();
-    for role in CATALOGUE {
+    for role in CATALOGUE.iter() {
         let mut push = |a: &str| {
             let alias = a.to_lowercase();
             if !alias.is_empty() && !out.iter().any(|x: &RoleAlias| x.alias == alias) {
                 out.push(RoleAlias {
                     ascii: alias.is_ascii(),
                     alias,
-                    title: role.title,
+                    title: role.title(),
                 });
             }
         };
-        push(role.title);
-        push(role.title_zh);
+        push(role.title());
+        push(role.title_zh());
         push(&role.key.replace('_', " "));
         if let Some((_, syn)) = ROLE_SYNONYMS.iter().find(|(k, _)| *k == role.key) {
             for s in *syn {

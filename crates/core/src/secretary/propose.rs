@@ -15,6 +15,7 @@ impl Secretary {
         &self,
         s: &Slots,
         snap: &OrgSnapshot,
+        cards: &[roles::LibraryCard],
         lang: Language,
         taken: &mut Vec<String>,
     ) -> Outcome {
@@ -39,18 +40,17 @@ impl Secretary {
                 ));
             }
         };
-        let template = roles::match_title(role);
-        let title = match (template, lang) {
-            (Some(t), Language::ZhCn) => t.title_zh.to_owned(),
-            (Some(t), Language::En) => t.title.to_owned(),
+        let card = roles::library_card(cards, role);
+        let title = match (card, lang) {
+            (Some(c), Language::ZhCn) => c
+                .card
+                .name_zh
+                .clone()
+                .unwrap_or_else(|| c.card.name.clone()),
+            (Some(c), Language::En) => c.card.name.clone(),
             (None, _) => role.to_owned(),
         };
-        let archetype = template
-            .map(|t| t.archetype)
-            .unwrap_or(Archetype::WarmHearted);
-        let skills: Vec<String> = template
-            .map(|t| t.skills.iter().map(|x| (*x).to_owned()).collect())
-            .unwrap_or_default();
+        let role_card = card.map(|c| RoleOnCard::new(c, &s.role_fit, lang));
         let lead = dept
             .and_then(|d| d.lead_id)
             .and_then(|id| snap.employees.iter().find(|e| e.id == id));
@@ -62,6 +62,7 @@ impl Secretary {
                 _ => next_name(lang, taken),
             };
             taken.push(name.clone());
+            let rc = role_card.clone().unwrap_or_default();
             proposals.push(Proposal::Hire {
                 name,
                 title: title.clone(),
@@ -69,25 +70,18 @@ impl Secretary {
                 department_name: dept.map(|d| d.name.clone()),
                 manager_id: lead.map(|e| e.id),
                 manager_name: lead.map(|e| e.name.clone()),
-                archetype,
-                skills: skills.clone(),
+                archetype: rc.archetype,
+                skills: rc.skills,
+                role_key: rc.key,
+                why: rc.why,
+                tools: rc.tools,
+                unknown_tools: rc.unknown_tools,
+                model: rc.model,
+                temperature: rc.temperature,
             });
         }
-        let where_ = dept.map(|d| d.name.clone());
-        let say = match (lang, where_) {
-            (Language::En, Some(d)) => format!(
-                "Here is my proposal for {count} × {title} in {d}. Confirm, edit or cancel."
-            ),
-            (Language::En, None) => {
-                format!("Here is my proposal for {count} × {title}. Confirm, edit or cancel.")
-            }
-            (Language::ZhCn, Some(d)) => {
-                format!("为{d}招聘{count}名{title}的方案如下，请确认、修改或取消。")
-            }
-            (Language::ZhCn, None) => {
-                format!("招聘{count}名{title}的方案如下，请确认、修改或取消。")
-            }
-        };
+        let why = role_card.and_then(|c| c.why);
+        let say = hire_summary(lang, count, &title, dept.map(|d| d.name.as_str()), why);
         Outcome::Propose(proposals, say)
     }
 
@@ -612,5 +606,97 @@ fn confirm_delete(
             format!("Delete the {} department? Please confirm.", d.name),
             format!("确定删除{}吗？请确认。", d.name),
         ),
+    }
+}
+
+/// The line above the hire cards, with why the role was picked when a card was fitted.
+fn hire_summary(
+    lang: Language,
+    count: u32,
+    title: &str,
+    dept: Option<&str>,
+    why: Option<String>,
+) -> String {
+    let say = match (lang, dept) {
+        (Language::En, Some(d)) => {
+            format!("Here is my proposal for {count} × {title} in {d}. Confirm, edit or cancel.")
+        }
+        (Language::En, None) => {
+            format!("Here is my proposal for {count} × {title}. Confirm, edit or cancel.")
+        }
+        (Language::ZhCn, Some(d)) => {
+            format!("为{d}招聘{count}名{title}的方案如下，请确认、修改或取消。")
+        }
+        (Language::ZhCn, None) => {
+            format!("招聘{count}名{title}的方案如下，请确认、修改或取消。")
+        }
+    };
+    match why {
+        Some(why) => format!("{say}\n{why}"),
+        None => say,
+    }
+}
+
+/// What a hire's card shows of the role card it starts from.
+#[derive(Clone, Debug)]
+struct RoleOnCard {
+    key: Option<String>,
+    archetype: Archetype,
+    skills: Vec<String>,
+    tools: Vec<String>,
+    unknown_tools: Vec<String>,
+    model: Option<String>,
+    temperature: Option<f64>,
+    why: Option<String>,
+}
+
+impl Default for RoleOnCard {
+    fn default() -> Self {
+        Self {
+            key: None,
+            archetype: roles::FALLBACK_ARCHETYPE,
+            skills: vec![],
+            tools: vec![],
+            unknown_tools: vec![],
+            model: None,
+            temperature: None,
+            why: None,
+        }
+    }
+}
+
+impl RoleOnCard {
+    /// `fit`: the words that picked the card (empty when the boss named the role).
+    fn new(c: &roles::LibraryCard, fit: &[String], lang: Language) -> Self {
+        let (tools, unknown_tools) = roles::split_tools(&c.card.tools);
+        let why = (!fit.is_empty()).then(|| {
+            let name = match lang {
+                Language::ZhCn => c.card.name_zh.as_deref().unwrap_or(&c.card.name),
+                Language::En => &c.card.name,
+            };
+            let words: Vec<String> = fit.iter().map(|w| format!("“{w}”")).collect();
+            lang.pick(
+                format!(
+                    "Why {name}: {} in your message fit its role card — “{}”",
+                    words.join(", "),
+                    c.card.description
+                ),
+                format!(
+                    "为什么是{name}：你说的{}与这张角色卡相符——“{}”",
+                    words.join("、"),
+                    c.card.description
+                ),
+            )
+        });
+        Self {
+            key: Some(c.key.clone()),
+            archetype: c.card.archetype.unwrap_or(roles::FALLBACK_ARCHETYPE),
+            skills: c.card.skills.clone(),
+            tools,
+            unknown_tools,
+            model: c.card.model.clone(),
+            temperature: c.card.temperature,
+            why,
+        }
     }
 }

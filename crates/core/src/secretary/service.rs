@@ -35,6 +35,9 @@ use cubicle_llm::{ChatMessage, CompletionRequest};
 pub const HISTORY_LIMIT: u64 = 200;
 /// Small talk stays small, whatever the model would like to write.
 const SMALL_TALK_MAX_TOKENS: u32 = 80;
+/// A hire the rules read but could not name a role for, once a card fits the words: as
+/// sure as a hire that named a catalogue role with a weak trigger ("we need …").
+const FITTED_ROLE_CONFIDENCE: f32 = 0.88;
 const SMALL_TALK_MAX_CHARS: usize = 300;
 
 /// An action's status as an error message says it.
@@ -219,6 +222,7 @@ impl Secretary {
                 purpose: Purpose::Thought,
                 trace_id: None,
                 employee_id: Some(me.id),
+                max_retries: None,
             };
             let route = match providers
                 .route_for_employee(Purpose::Thought, &me.backend)
@@ -463,7 +467,8 @@ impl Secretary {
 
     async fn parse_with(&self, text: &str, snap: &OrgSnapshot) -> Parse {
         let known: Vec<&str> = snap.employees.iter().map(|e| e.name.as_str()).collect();
-        let rules = parse_rules_knowing(text, &known);
+        let mut rules = parse_rules_knowing(text, &known);
+        self.fit_roles(text, &mut rules).await;
         if rules
             .intents
             .iter()
@@ -472,7 +477,38 @@ impl Secretary {
             return rules;
         }
         // The rules are unsure: ask the model tier, keeping the rules' answer if it fails.
-        self.model_parse(text, snap).await.unwrap_or(rules)
+        match self.model_parse(text, snap).await {
+            Some(mut parse) => {
+                self.fit_roles(text, &mut parse).await;
+                parse
+            }
+            None => rules,
+        }
+    }
+
+    /// A hire whose role the words did not name from the built-in catalogue ("hire a
+    /// growth hacker into Marketing") takes the company's card that fits the message
+    /// best, imported cards included; with none fitting it stays a question.
+    async fn fit_roles(&self, text: &str, parse: &mut Parse) {
+        let roleless = |i: &Intent| i.kind == IntentKind::HireEmployee && i.slots.role.is_none();
+        if !parse.intents.iter().any(roleless) {
+            return;
+        }
+        let cards = match roles::library(&self.db).await {
+            Ok(cards) => cards,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not read the role cards");
+                return;
+            }
+        };
+        for intent in parse.intents.iter_mut().filter(|i| roleless(i)) {
+            let exclude: Vec<&str> = intent.slots.department.as_deref().into_iter().collect();
+            if let Some(fit) = roles::best_fit(text, &exclude, &cards) {
+                intent.slots.role = Some(fit.card.card.name.clone());
+                intent.slots.role_fit = fit.words;
+                intent.confidence = intent.confidence.max(FITTED_ROLE_CONFIDENCE);
+            }
+        }
     }
 
     /// The model tier (SPEC §3): the intent route's model, constrained to the `Parse`
@@ -487,7 +523,8 @@ impl Secretary {
             .flatten()?;
         let departments: Vec<&str> = snap.departments.iter().map(|d| d.name.as_str()).collect();
         let people: Vec<&str> = snap.employees.iter().map(|e| e.name.as_str()).collect();
-        let roles: Vec<&str> = roles::CATALOGUE.iter().map(|r| r.title).collect();
+        let cards = roles::library(&self.db).await.unwrap_or_default();
+        let roles: Vec<&str> = cards.iter().map(|c| c.card.name.as_str()).collect();
         let system = format!(
             "You turn the boss's message into intents for an AI company's secretary. \
              Kinds: hire_employee (slots role, department, name, count), fire_employee (name), \
@@ -553,7 +590,10 @@ impl Secretary {
             return Ok(Outcome::Say(unsure(intent.kind, lang)));
         }
         Ok(match intent.kind {
-            IntentKind::HireEmployee => self.hire(s, snap, lang, taken),
+            IntentKind::HireEmployee => {
+                let cards = roles::library(&self.db).await?;
+                self.hire(s, snap, &cards, lang, taken)
+            }
             IntentKind::FireEmployee => self.fire(s, snap, lang),
             IntentKind::TransferEmployee => self.transfer(s, snap, lang),
             IntentKind::CreateDepartment => self.create_department(s, snap, lang),

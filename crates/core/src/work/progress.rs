@@ -204,7 +204,7 @@ mod tests {
         }
         assert_eq!(next_status(S::Open, &[]), None);
         let mut plan = t(1, "resolved", None);
-        plan.created_by = TaskOrigin::Plan.into();
+        plan.created_by = TaskOrigin::Plan;
         assert_eq!(
             next_status(S::InProgress, &[plan]),
             None,

@@ -201,6 +201,9 @@ mod tests {
             approval_policy: None,
             cli_command: None,
             imported_cli_command: None,
+            persona: None,
+            temperature: None,
+            max_retries: None,
         }
     }
 

@@ -275,6 +275,7 @@ async fn every_call_leaves_a_ledger_row_with_tokens_price_and_trace() {
         purpose: Purpose::Report,
         trace_id: Some("trace-42".into()),
         employee_id: None,
+        max_retries: None,
     };
     let reply = h
         .core

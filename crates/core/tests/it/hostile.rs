@@ -49,6 +49,9 @@ fn staff() -> HashMap<i32, employee::Model> {
         cli_command: None,
         network_access: false,
         imported_cli_command: None,
+        persona: None,
+        temperature: None,
+        max_retries: None,
     };
     [
         person(ME, "Alice Wang", false),
@@ -84,6 +87,9 @@ fn me_dto() -> EmployeeDto {
         fired_at: None,
         approval_policy: None,
         cli_command: None,
+        persona: None,
+        temperature: None,
+        max_retries: None,
     }
 }
 

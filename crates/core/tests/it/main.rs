@@ -23,6 +23,7 @@ mod org;
 mod people;
 mod pg;
 mod proxy;
+mod roles;
 mod secretary;
 mod secrets;
 mod thought_model;

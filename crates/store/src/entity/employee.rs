@@ -41,6 +41,17 @@ pub struct Model {
     /// on this computer.
     #[sea_orm(column_type = "Text", nullable)]
     pub imported_cli_command: Option<String>,
+    /// The persona and rules from the role card they were hired from; `None` when the
+    /// card had none (their archetype alone shapes them).
+    #[serde(default)]
+    #[sea_orm(column_type = "Text", nullable)]
+    pub persona: Option<String>,
+    /// Sampling temperature for their thoughts; `None`: the default for thoughts.
+    #[serde(default)]
+    pub temperature: Option<f64>,
+    /// How many times a failed model call of theirs is retried; `None`: the gateway's.
+    #[serde(default)]
+    pub max_retries: Option<i32>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

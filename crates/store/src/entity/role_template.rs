@@ -19,6 +19,12 @@ pub struct Model {
     pub tools: Json,
     #[sea_orm(column_type = "Text")]
     pub description: String,
+    /// The role card file's text exactly as it came (the columns above are read from
+    /// it), so an export writes the same file back.
+    #[sea_orm(column_type = "Text")]
+    pub card: String,
+    /// Shipped with the app (kept in step with the shipped file) rather than the boss's.
+    pub builtin: bool,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -1,0 +1,516 @@
+//! The company's cards (built-in and the boss's), importing a roster folder with its
+//! preview, and exporting the cards back to files of the same shape.
+//!
+//! A roster is a folder of card files, one per role, divisions as sub-folders (the
+//! agency-agents layout). A card's key is its path in the roster without `.md`
+//! (`marketing/growth-hacker`), so the same file always lands on the same card and an
+//! export puts it back where it came from. An import writes every readable card in one
+//! transaction: an error leaves nothing half-imported; a card that does not parse is
+//! listed with where and why, and the rest still come in.
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+
+use cubicle_store::{ConnectionTrait, DbErr, TransactionTrait, entity::role_template, org as q};
+use sea_orm::ActiveValue::{NotSet, Set};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::card::{CardError, MAX_CARD_BYTES, RoleCard, parse};
+use crate::app::AppCore;
+use crate::error::{ErrorCode, IpcError};
+use crate::types::Archetype;
+
+/// A roster bigger than this is not a roster; the walk stops instead of reading a disk.
+const MAX_ROSTER_FILES: usize = 5000;
+/// Divisions nest a level or two; deeper is not a roster layout.
+const MAX_ROSTER_DEPTH: usize = 8;
+/// A model route that means "the company's": sub-agent files say `inherit`.
+const INHERIT: &str = "inherit";
+
+/// One card of the company's library, as stored and as read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LibraryCard {
+    pub key: String,
+    pub builtin: bool,
+    pub text: String,
+    pub card: RoleCard,
+}
+
+/// A card as the CLI and the UI list it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RoleCardDto {
+    pub key: String,
+    pub builtin: bool,
+    pub card: RoleCard,
+    /// Tools the card names that Cubicle does not have: shown, never granted.
+    pub unknown_tools: Vec<String>,
+}
+
+/// A card's tools that Cubicle does not have.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct UnknownTools {
+    pub key: String,
+    pub tools: Vec<String>,
+}
+
+/// What an import found (and, unless it was a dry run, did): cards by key.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RoleImport {
+    pub new: Vec<String>,
+    pub changed: Vec<String>,
+    pub unchanged: Vec<String>,
+    /// Cards that do not parse: where and why. They are left out; the rest come in.
+    pub unreadable: Vec<CardError>,
+    /// Markdown files without a card header (a README): not cards, left alone.
+    pub skipped: Vec<String>,
+    pub unknown_tools: Vec<UnknownTools>,
+    /// False for a preview (`dry_run`): nothing was written.
+    pub applied: bool,
+}
+
+/// Where an export wrote the cards.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RoleExport {
+    pub dir: String,
+    pub files: Vec<String>,
+}
+
+/// What a hire takes from its card.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HireDefaults {
+    pub archetype: Option<Archetype>,
+    pub skills: Vec<String>,
+    /// Only the tools Cubicle has; the others are never granted.
+    pub tools: Vec<String>,
+    pub persona: Option<String>,
+    pub temperature: Option<f64>,
+    pub max_retries: Option<u32>,
+    /// `(provider, model)` when the card names a provider this company has.
+    pub backend: Option<(String, String)>,
+}
+
+/// The card's tools split into those Cubicle has and those it does not.
+pub fn split_tools(tools: &[String]) -> (Vec<String>, Vec<String>) {
+    let known: Vec<String> = crate::tools::catalogue()
+        .into_iter()
+        .map(|t| t.name)
+        .collect();
+    tools.iter().cloned().partition(|t| known.contains(t))
+}
+
+/// Every card of the company, built-in first, in the order they came.
+pub async fn library(conn: &impl ConnectionTrait) -> Result<Vec<LibraryCard>, DbErr> {
+    Ok(q::list_role_templates(conn)
+        .await?
+        .into_iter()
+        .filter_map(|row| match parse(&format!("{}.md", row.key), &row.card) {
+            Ok(card) => Some(LibraryCard {
+                key: row.key,
+                builtin: row.builtin,
+                text: row.card,
+                card,
+            }),
+            Err(e) => {
+                // Only cards that parsed are stored; this is a row from before cards.
+                tracing::warn!(error = %e, "a stored role card does not parse");
+                None
+            }
+        })
+        .collect())
+}
+
+/// The card a hire of `title` starts from: the card `role_key` names, else the one whose
+/// name (English or Chinese) or key is the title.
+pub async fn hire_defaults(
+    conn: &impl ConnectionTrait,
+    role_key: Option<&str>,
+    title: &str,
+) -> Result<Option<HireDefaults>, DbErr> {
+    let cards = library(conn).await?;
+    let found = match role_key {
+        Some(key) => cards.iter().find(|c| c.key == key),
+        None => super::fit::by_title(&cards, title),
+    };
+    let Some(c) = found else { return Ok(None) };
+    let backend = match model_route(c.card.model.as_deref()) {
+        Some((provider, model)) if provider_exists(conn, &provider).await? => {
+            Some((provider, model))
+        }
+        _ => None,
+    };
+    Ok(Some(HireDefaults {
+        archetype: c.card.archetype,
+        skills: c.card.skills.clone(),
+        tools: split_tools(&c.card.tools).0,
+        persona: Some(c.card.persona.clone()).filter(|p| !p.is_empty()),
+        temperature: c.card.temperature,
+        max_retries: c.card.max_retries,
+        backend,
+    }))
+}
+
+/// `provider/model` → `(provider, model)`; `inherit`, a bare model name (`sonnet`) or
+/// nothing → the company's route.
+pub fn model_route(model: Option<&str>) -> Option<(String, String)> {
+    let m = model?.trim();
+    if m.is_empty() || m == INHERIT {
+        return None;
+    }
+    let (provider, model) = m.split_once('/')?;
+    Some((provider.trim().to_owned(), model.trim().to_owned()))
+}
+
+async fn provider_exists(conn: &impl ConnectionTrait, id: &str) -> Result<bool, DbErr> {
+    Ok(id == crate::gateway::BUILTIN
+        || cubicle_store::models::find_provider(conn, id)
+            .await?
+            .is_some())
+}
+
+/// Sets a row's columns from its card.
+pub(super) fn fill(
+    am: &mut role_template::ActiveModel,
+    card: &RoleCard,
+    text: &str,
+    builtin: bool,
+) {
+    am.title = Set(card.name.clone());
+    am.title_zh = Set(card.name_zh.clone().unwrap_or_else(|| card.name.clone()));
+    am.archetype = Set(card.archetype.unwrap_or(super::FALLBACK_ARCHETYPE));
+    am.skills = Set(serde_json::json!(card.skills));
+    am.tools = Set(serde_json::json!(card.tools));
+    am.description = Set(card.description.clone());
+    am.card = Set(text.to_owned());
+    am.builtin = Set(builtin);
+}
+
+/// A card file read from a roster: its key, and its text and card or why not.
+type Read = (String, Result<(String, RoleCard), CardError>);
+
+/// Every Markdown file under `dir`: the cards (or why each is unreadable), and the files
+/// that are not cards. Hidden entries and links are not followed.
+fn read_roster(dir: &Path) -> Result<(Vec<Read>, Vec<String>), RolesError> {
+    let mut files = Vec::new();
+    walk(dir, 0, &mut files)?;
+    files.sort();
+    let mut cards = Vec::new();
+    let mut skipped = Vec::new();
+    for path in files {
+        let Some(key) = key_of(dir, &path) else {
+            continue;
+        };
+        let file = format!("{key}.md");
+        let bytes =
+            std::fs::read(&path).map_err(|e| RolesError::Io(format!("{}: {e}", path.display())))?;
+        if bytes.len() > MAX_CARD_BYTES {
+            let reason = format!("larger than {} KB", MAX_CARD_BYTES / 1024);
+            cards.push((
+                key,
+                Err(CardError {
+                    file,
+                    line: 0,
+                    key: None,
+                    reason,
+                }),
+            ));
+            continue;
+        }
+        let Ok(text) = String::from_utf8(bytes) else {
+            let reason = "not UTF-8 text".to_owned();
+            cards.push((
+                key,
+                Err(CardError {
+                    file,
+                    line: 0,
+                    key: None,
+                    reason,
+                }),
+            ));
+            continue;
+        };
+        if !text.trim_start_matches('\u{feff}').starts_with("---") {
+            skipped.push(file);
+            continue;
+        }
+        let parsed = parse(&file, &text).map(|card| (text, card));
+        cards.push((key, parsed));
+    }
+    Ok((cards, skipped))
+}
+
+fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> Result<(), RolesError> {
+    let io = |e: std::io::Error| RolesError::Io(format!("{}: {e}", dir.display()));
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let entry = entry.map_err(io)?;
+        let name = entry.file_name();
+        if name.to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let kind = entry.file_type().map_err(io)?;
+        let path = entry.path();
+        if kind.is_dir() && depth < MAX_ROSTER_DEPTH {
+            walk(&path, depth + 1, out)?;
+        } else if kind.is_file()
+            && path
+                .extension()
+                .is_some_and(|x| x.eq_ignore_ascii_case("md"))
+        {
+            if out.len() >= MAX_ROSTER_FILES {
+                return Err(RolesError::InvalidInput(format!(
+                    "more than {MAX_ROSTER_FILES} card files: not a roster"
+                )));
+            }
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// `ROOT/marketing/growth-hacker.md` → `marketing/growth-hacker`.
+fn key_of(root: &Path, path: &Path) -> Option<String> {
+    let rel = path.strip_prefix(root).ok()?.with_extension("");
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| match c {
+            Component::Normal(s) => s.to_str().map(str::to_owned),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    Some(parts.join("/"))
+}
+
+/// A stored key as a relative path, refusing anything that could leave the export folder.
+pub(super) fn path_of(key: &str) -> Option<PathBuf> {
+    let ok = !key.is_empty()
+        && !key.contains('\\')
+        && key
+            .split('/')
+            .all(|p| !p.is_empty() && p != "." && p != ".." && !p.contains(':'));
+    ok.then(|| PathBuf::from(format!("{key}.md")))
+}
+
+/// Sorts what was read against the library: new, changed, unchanged, unreadable.
+fn preview(
+    read: Vec<Read>,
+    skipped: Vec<String>,
+    have: &HashMap<String, String>,
+) -> (RoleImport, Vec<(String, String, RoleCard)>) {
+    let mut report = RoleImport {
+        skipped,
+        ..RoleImport::default()
+    };
+    let mut writes = Vec::new();
+    for (key, parsed) in read {
+        let (text, card) = match parsed {
+            Ok(ok) => ok,
+            Err(e) => {
+                report.unreadable.push(e);
+                continue;
+            }
+        };
+        let unknown = split_tools(&card.tools).1;
+        if !unknown.is_empty() {
+            report.unknown_tools.push(UnknownTools {
+                key: key.clone(),
+                tools: unknown,
+            });
+        }
+        match have.get(&key) {
+            Some(old) if *old == text => report.unchanged.push(key),
+            Some(_) => {
+                report.changed.push(key.clone());
+                writes.push((key, text, card));
+            }
+            None => {
+                report.new.push(key.clone());
+                writes.push((key, text, card));
+            }
+        }
+    }
+    (report, writes)
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RolesError {
+    #[error("no role card {0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Io(String),
+    #[error("{0}")]
+    InvalidInput(String),
+    #[error("storage: {0}")]
+    Storage(#[from] DbErr),
+}
+
+impl From<RolesError> for IpcError {
+    fn from(e: RolesError) -> Self {
+        let code = match &e {
+            RolesError::NotFound(_) => ErrorCode::NotFound,
+            RolesError::Io(_) | RolesError::InvalidInput(_) => ErrorCode::InvalidInput,
+            RolesError::Storage(inner) => {
+                tracing::error!(error = %inner, "storage error");
+                ErrorCode::Storage
+            }
+        };
+        IpcError::new(code, e.to_string())
+    }
+}
+
+impl AppCore {
+    /// Every role card of the company: the built-in ones, then the boss's.
+    pub async fn role_cards(&self) -> Result<Vec<RoleCardDto>, RolesError> {
+        Ok(library(&self.db)
+            .await?
+            .into_iter()
+            .map(|c| RoleCardDto {
+                unknown_tools: split_tools(&c.card.tools).1,
+                key: c.key,
+                builtin: c.builtin,
+                card: c.card,
+            })
+            .collect())
+    }
+
+    /// Imports the roster folder at `dir` (or only says what it would do, `dry_run`).
+    pub async fn import_roles(&self, dir: &Path, dry_run: bool) -> Result<RoleImport, RolesError> {
+        if !dir.is_dir() {
+            return Err(RolesError::InvalidInput(format!(
+                "{} is not a folder of role cards (archives: unpack them first)",
+                dir.display()
+            )));
+        }
+        let owned = dir.to_owned();
+        let (read, skipped) = tokio::task::spawn_blocking(move || read_roster(&owned))
+            .await
+            .map_err(|e| RolesError::Io(e.to_string()))??;
+        let txn = self.db.begin().await?;
+        let rows = q::list_role_templates(&txn).await?;
+        let have: HashMap<String, String> = rows
+            .iter()
+            .map(|r| (r.key.clone(), r.card.clone()))
+            .collect();
+        let (mut report, writes) = preview(read, skipped, &have);
+        if dry_run {
+            return Ok(report);
+        }
+        for (key, text, card) in writes {
+            match rows.iter().find(|r| r.key == key) {
+                Some(row) => {
+                    let mut am: role_template::ActiveModel = row.clone().into();
+                    fill(&mut am, &card, &text, false);
+                    q::update_role_template(&txn, am).await?;
+                }
+                None => {
+                    let mut am = role_template::ActiveModel {
+                        id: NotSet,
+                        key: Set(key),
+                        ..Default::default()
+                    };
+                    fill(&mut am, &card, &text, false);
+                    q::insert_role_template(&txn, am).await?;
+                }
+            }
+        }
+        txn.commit().await?;
+        report.applied = true;
+        Ok(report)
+    }
+
+    /// Writes every card to `dir` as a roster of the same shape (one file per card, at
+    /// its key's path). `dir` must not exist or be empty; the files are written into a
+    /// staging folder beside it first, which becomes `dir` only when all are written.
+    pub async fn export_roles(&self, dir: &Path) -> Result<RoleExport, RolesError> {
+        let cards = library(&self.db).await?;
+        let dir = dir.to_owned();
+        tokio::task::spawn_blocking(move || write_roster(&dir, &cards))
+            .await
+            .map_err(|e| RolesError::Io(e.to_string()))?
+    }
+}
+
+fn write_roster(dir: &Path, cards: &[LibraryCard]) -> Result<RoleExport, RolesError> {
+    let io = |p: &Path, e: std::io::Error| RolesError::Io(format!("{}: {e}", p.display()));
+    if dir.exists() {
+        let mut entries = std::fs::read_dir(dir).map_err(|e| io(dir, e))?;
+        if entries.next().is_some() {
+            return Err(RolesError::InvalidInput(format!(
+                "{} is not empty: export into a new folder",
+                dir.display()
+            )));
+        }
+    }
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "roles".into());
+    let staging = dir.with_file_name(format!(".{name}.partial-{}", std::process::id()));
+    let written = write_files(&staging, cards);
+    let files = match written {
+        Ok(files) => files,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&staging);
+            return Err(e);
+        }
+    };
+    if dir.exists() {
+        std::fs::remove_dir(dir).map_err(|e| io(dir, e))?;
+    }
+    std::fs::rename(&staging, dir).map_err(|e| io(dir, e))?;
+    Ok(RoleExport {
+        dir: dir.display().to_string(),
+        files,
+    })
+}
+
+fn write_files(root: &Path, cards: &[LibraryCard]) -> Result<Vec<String>, RolesError> {
+    let io = |p: &Path, e: std::io::Error| RolesError::Io(format!("{}: {e}", p.display()));
+    std::fs::create_dir_all(root).map_err(|e| io(root, e))?;
+    let mut files = Vec::new();
+    for c in cards {
+        let Some(rel) = path_of(&c.key) else {
+            return Err(RolesError::InvalidInput(format!(
+                "the card key {:?} is not a file path",
+                c.key
+            )));
+        };
+        let path = root.join(&rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+        }
+        std::fs::write(&path, &c.text).map_err(|e| io(&path, e))?;
+        files.push(format!("{}.md", c.key));
+    }
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_routes_read_provider_and_model_or_fall_back_to_the_company() {
+        assert_eq!(
+            model_route(Some("deepseek/deepseek-chat")),
+            Some(("deepseek".into(), "deepseek-chat".into()))
+        );
+        assert_eq!(model_route(Some("inherit")), None);
+        assert_eq!(model_route(Some("sonnet")), None);
+        assert_eq!(model_route(None), None);
+    }
+
+    #[test]
+    fn export_paths_never_leave_the_folder() {
+        assert_eq!(
+            path_of("marketing/growth-hacker"),
+            Some(PathBuf::from("marketing/growth-hacker.md"))
+        );
+        for bad in ["../x", "a//b", "/abs", "a\\b", "", "c:/x"] {
+            assert_eq!(path_of(bad), None, "{bad}");
+        }
+    }
+}
