@@ -12,6 +12,7 @@ use cubicle_core::types::*;
 use crate::util::TestCompany;
 
 mod addressed;
+mod baselines;
 mod crash;
 mod lease;
 mod other_process;
