@@ -411,9 +411,15 @@ fn bench_chat_races_ours_against_baselines_that_run_and_checks_its_goals() {
     assert!(o["wire_us_p50"].as_f64() > Some(0.0), "{v}");
     assert_eq!(v["goals_missed"], serde_json::json!([]), "{v}");
     // What each dialect sends for the department thought, counted with a real tokenizer.
-    for dialect in ["openai_native", "deepseek", "anthropic", "builtin"] {
+    // (The small model's steps are short: ~100 tokens.)
+    for (dialect, least) in [
+        ("openai_native", 500.0),
+        ("deepseek", 500.0),
+        ("anthropic", 500.0),
+        ("builtin", 50.0),
+    ] {
         let tokens = v["sent_prompt_tokens_per_thought"][dialect].as_f64();
-        assert!(tokens > Some(100.0), "{dialect}: {v}");
+        assert!(tokens > Some(least), "{dialect}: {v}");
     }
     assert_eq!(v["sent_prompt_tokenizer"]["deepseek"], "deepseek_v3");
 
