@@ -2,6 +2,7 @@
 
 mod builtin;
 mod chat;
+mod goals;
 mod sandbox;
 mod soak;
 
@@ -30,11 +31,14 @@ pub enum BenchCommand {
         calls: usize,
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        goals: Checked,
     },
     /// The conversation engine against a zero-latency scripted model on a temp SQLite
-    /// company: overhead per thought, thoughts per second, prompt size against a naive
-    /// full-history prompt, model calls of a quiet company against 10-s polling, and the
-    /// prompt of one department thought against IdeaCo's.
+    /// company, raced in the same run against a naive whole-history prompt, a 10-s
+    /// poller and the engine without its gates (what each sent, counted at the server);
+    /// our overhead per thought, thoughts per second, and one department thought as sent
+    /// in each dialect.
     Chat {
         /// Departments of the big company (each with its group chat, plus as many
         /// project chats mixing people across departments).
@@ -51,6 +55,8 @@ pub enum BenchCommand {
         quiet_hours: f64,
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        goals: Checked,
     },
     /// The offline company (SPEC §13): seed 000's story (the boss asks Alice, Alice asks
     /// Bob, Bob answers, Alice resolves the task with a saved document and reports) on
@@ -91,40 +97,69 @@ pub enum BenchCommand {
     /// timeouts, cut bodies, garbled JSON) with a daily outage and a binding daily
     /// budget; then retries, breaker, budget, malformed answers, crashes and stuck
     /// employees are read back from the database.
-    Soak {
-        #[arg(long, default_value_t = 7)]
-        days: u32,
-        #[arg(long, default_value_t = 12)]
-        people: usize,
-        /// Share of requests that get a random fault (0–1); the daily outage comes on top.
-        #[arg(long, default_value_t = 0.2)]
-        failure_rate: f64,
-        #[arg(long, default_value_t = 42)]
-        seed: u64,
-        /// The company's daily budget (max_cost), USD; the default binds on the busiest
-        /// day (Monday's kick-off).
-        #[arg(long, default_value_t = 0.5)]
-        budget: f64,
-        /// Per-call timeout in ms (SPEC: 60 000; short, so a week doesn't take hours).
-        #[arg(long, default_value_t = 2000)]
-        call_timeout_ms: u64,
-        /// First backoff step in ms (then ×2, ×4; SPEC: 1000).
-        #[arg(long, default_value_t = 100)]
-        backoff_ms: u64,
-        #[arg(long)]
-        json: bool,
-    },
+    Soak(SoakArgs),
+}
+
+/// `bench soak`'s arguments.
+#[derive(clap::Args)]
+pub struct SoakArgs {
+    #[arg(long, default_value_t = 7)]
+    days: u32,
+    #[arg(long, default_value_t = 12)]
+    people: usize,
+    /// Share of requests that get a random fault (0–1); the daily outage comes on top.
+    #[arg(long, default_value_t = 0.2)]
+    failure_rate: f64,
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+    /// The company's daily budget (max_cost), USD; the default binds on the busiest
+    /// day (Monday's kick-off).
+    #[arg(long, default_value_t = 0.5)]
+    budget: f64,
+    /// Per-call timeout in ms (SPEC: 60 000; short, so a week doesn't take hours).
+    #[arg(long, default_value_t = 2000)]
+    call_timeout_ms: u64,
+    /// First backoff step in ms (then ×2, ×4; SPEC: 1000).
+    #[arg(long, default_value_t = 100)]
+    backoff_ms: u64,
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    goals: Checked,
+}
+
+/// Whether to hold the figures to their goals (crates/cli/src/bench/goals.rs).
+#[derive(clap::Args, Clone, Debug)]
+pub struct Checked {
+    /// Exit non-zero when a goal is missed.
+    #[arg(long)]
+    check: bool,
+    /// Hold a goal to another limit, `KEY=NUMBER` (repeatable): shows `--check` failing.
+    #[arg(long = "goal", value_parser = goals::parse_override, hide = true)]
+    overrides: Vec<(String, f64)>,
+}
+
+impl Checked {
+    /// Fails with what was missed, when checking.
+    fn verdict(&self, bench: &str, table: &[goals::Goal], measured: &[(&str, f64)]) -> Result<()> {
+        let missed = goals::missed(table, measured, &self.overrides);
+        if self.check && !missed.is_empty() {
+            anyhow::bail!("bench {bench} missed its goals: {}", missed.join("; "));
+        }
+        Ok(())
+    }
 }
 
 pub async fn run(cmd: BenchCommand) -> Result<()> {
     match cmd {
-        BenchCommand::Gateway { calls, json } => gateway(calls, json).await,
+        BenchCommand::Gateway { calls, json, goals } => gateway(calls, json, &goals).await,
         BenchCommand::Chat {
             departments,
             dept_size,
             busy_minutes,
             quiet_hours,
             json,
+            goals,
         } => {
             chat::run(
                 chat::Sizes {
@@ -133,7 +168,11 @@ pub async fn run(cmd: BenchCommand) -> Result<()> {
                     busy_minutes,
                     quiet_hours,
                 },
-                json,
+                chat::Output {
+                    json,
+                    check: goals.check,
+                    overrides: goals.overrides,
+                },
             )
             .await
         }
@@ -162,33 +201,39 @@ pub async fn run(cmd: BenchCommand) -> Result<()> {
             json,
             check,
         } => sandbox::run(iterations, json, check).await,
-        BenchCommand::Soak {
-            days,
-            people,
+        BenchCommand::Soak(args) => run_soak(args).await,
+    }
+}
+
+/// `bench soak`, its arguments checked.
+async fn run_soak(args: SoakArgs) -> Result<()> {
+    let SoakArgs {
+        days,
+        people,
+        failure_rate,
+        seed,
+        budget,
+        call_timeout_ms,
+        backoff_ms,
+        json,
+        goals,
+    } = args;
+    check_soak_args(failure_rate, budget)?;
+    soak::run(
+        soak::Options {
+            days: days.clamp(1, 30),
+            people: people.clamp(2, 60),
             failure_rate,
             seed,
-            budget,
-            call_timeout_ms,
-            backoff_ms,
-            json,
-        } => {
-            check_soak_args(failure_rate, budget)?;
-            soak::run(
-                soak::Options {
-                    days: days.clamp(1, 30),
-                    people: people.clamp(2, 60),
-                    failure_rate,
-                    seed,
-                    budget_usd: budget,
-                    call_timeout: Duration::from_millis(call_timeout_ms.clamp(100, 120_000)),
-                    backoff: Duration::from_millis(backoff_ms.min(10_000)),
-                    ..soak::Options::default()
-                },
-                json,
-            )
-            .await
-        }
-    }
+            budget_usd: budget,
+            call_timeout: Duration::from_millis(call_timeout_ms.clamp(100, 120_000)),
+            backoff: Duration::from_millis(backoff_ms.min(10_000)),
+            ..soak::Options::default()
+        },
+        json,
+        &goals,
+    )
+    .await
 }
 
 fn parse_language(language: &str) -> Result<cubicle_core::types::Language> {
@@ -310,7 +355,7 @@ pub(crate) fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted.get(idx).copied().unwrap_or_default()
 }
 
-async fn gateway(calls: usize, json: bool) -> Result<()> {
+async fn gateway(calls: usize, json: bool, goals: &Checked) -> Result<()> {
     let calls = calls.max(10);
     let base = zero_latency_server().await?;
     let dir = tempfile::tempdir()?;
@@ -318,7 +363,12 @@ async fn gateway(calls: usize, json: bool) -> Result<()> {
     let direct = direct_client(&base)?;
     let (d, g) = time_both(calls, direct.as_ref(), &core, &route).await?;
     print_gateway(calls, &d, &g, json);
-    Ok(())
+    let overhead = percentile(&g, 0.5).saturating_sub(percentile(&d, 0.5));
+    goals.verdict(
+        "gateway",
+        goals::GATEWAY,
+        &[("overhead_us_p50", overhead.as_micros() as f64)],
+    )
 }
 
 /// A company in a fresh database under `dir` whose one provider is the server at `base`,

@@ -344,14 +344,12 @@ fn bench_sandbox_measures_boxed_and_plain_runs_side_by_side() {
     );
 }
 
-#[test]
-fn bench_chat_prints_one_json_object_with_sane_figures() {
-    // Small sizes keep it quick; the figures are measured all the same.
-    let out = Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))
+/// `bench chat` at a small size (the figures are measured all the same), with `extra`.
+fn bench_chat_small(extra: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))
         .args([
             "bench",
             "chat",
-            "--json",
             "--departments",
             "2",
             "--dept-size",
@@ -359,10 +357,16 @@ fn bench_chat_prints_one_json_object_with_sane_figures() {
             "--busy-minutes",
             "10",
             "--quiet-hours",
-            "1",
+            "0.5",
         ])
+        .args(extra)
         .output()
-        .expect("run");
+        .expect("run")
+}
+
+#[test]
+fn bench_chat_races_ours_against_baselines_that_run_and_checks_its_goals() {
+    let out = bench_chat_small(&["--json", "--check"]);
     assert!(
         out.status.success(),
         "{}",
@@ -371,40 +375,73 @@ fn bench_chat_prints_one_json_object_with_sane_figures() {
     let stdout = String::from_utf8(out.stdout).expect("utf8");
     let v: serde_json::Value =
         serde_json::from_str(stdout.trim()).expect("exactly one JSON object");
-    let obj = v.as_object().expect("an object");
-    for key in [
-        "overhead_us_p50",
-        "overhead_us_p99",
-        "thoughts_per_s",
-        "prompt_tokens_per_thought",
-        "prompt_tokens_ratio",
-        "idle_calls_ratio",
-    ] {
-        let n = obj[key]
+    assert_eq!(v["tokenizer"], "o200k_base", "{v}");
+    // Ours and every baseline, each counted at the server in the same run.
+    let n = |c: &str, k: &str| {
+        v[c][k]
             .as_f64()
-            .unwrap_or_else(|| panic!("{key} is a number: {v}"));
-        assert!(n > 0.0, "{key} = {n}");
+            .unwrap_or_else(|| panic!("{c}.{k} is a number: {v}"))
+    };
+    for c in ["ours", "naive_prompt", "polling_10s", "no_gates"] {
+        assert!(n(c, "calls") > 0.0 && n(c, "sent_tokens") > 0.0, "{c}: {v}");
+        let per = n(c, "sent_tokens") / n(c, "thoughts");
+        assert!((n(c, "tokens_per_thought") - per).abs() < 0.1, "{c}: {v}");
     }
-    assert!(
-        v["overhead_us_p99"].as_f64() >= v["overhead_us_p50"].as_f64(),
-        "{v}"
-    );
-    assert!(v["prompt_tokens_ratio"].as_f64() > Some(1.0), "{v}");
-    assert!(v["idle_calls_ratio"].as_f64() > Some(1.0), "{v}");
-    assert!(v["dept_thought_prompt_tokens"].as_f64() > Some(0.0), "{v}");
+    // The ratios are the counts' own.
+    let ratio = |k: &str| v["ratios"][k].as_f64().unwrap_or(0.0);
+    let close = |a: f64, b: f64| (a - b).abs() < 0.01;
+    assert!(close(
+        ratio("polling_10s_calls"),
+        n("polling_10s", "calls") / n("ours", "calls")
+    ));
+    assert!(close(
+        ratio("naive_prompt_tokens_per_thought"),
+        n("naive_prompt", "tokens_per_thought") / n("ours", "tokens_per_thought")
+    ));
+    assert!(close(
+        ratio("no_gates_sent_tokens"),
+        n("no_gates", "sent_tokens") / n("ours", "sent_tokens")
+    ));
+    // A poller wakes 8 people every 10 s for 40 minutes (a wake-up the gates hold back
+    // sends nothing).
+    assert!(n("polling_10s", "calls") >= 8.0 * 6.0 * 40.0 / 2.0, "{v}");
+    let o = &v["overhead"];
+    assert!(o["us_per_thought_p50"].as_f64() > Some(0.0), "{v}");
+    assert!(o["us_per_thought_p99"].as_f64() >= o["us_per_thought_p50"].as_f64());
+    assert!(o["wire_us_p50"].as_f64() > Some(0.0), "{v}");
+    assert_eq!(v["goals_missed"], serde_json::json!([]), "{v}");
     // What each dialect sends for the department thought, counted with a real tokenizer.
-    for dialect in ["openai_native", "deepseek", "anthropic", "builtin"] {
+    // (The small model's steps are short: ~100 tokens.)
+    for (dialect, least) in [
+        ("openai_native", 500.0),
+        ("deepseek", 500.0),
+        ("anthropic", 500.0),
+        ("builtin", 50.0),
+    ] {
         let tokens = v["sent_prompt_tokens_per_thought"][dialect].as_f64();
-        assert!(tokens > Some(100.0), "{dialect}: {v}");
-        assert!(
-            v["sent_prompt_tokenizer"][dialect]
-                .as_str()
-                .is_some_and(|t| !t.is_empty()),
-            "{dialect}: {v}"
-        );
+        assert!(tokens > Some(least), "{dialect}: {v}");
     }
-    assert_eq!(v["sent_prompt_tokenizer"]["openai_native"], "o200k_base");
     assert_eq!(v["sent_prompt_tokenizer"]["deepseek"], "deepseek_v3");
+
+    // A goal that cannot hold: --check says so and fails (the quickest bench shows it;
+    // every bench goes through the same check).
+    let out = Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))
+        .args([
+            "bench",
+            "gateway",
+            "--calls",
+            "20",
+            "--check",
+            "--goal=overhead_us_p50=-1",
+        ])
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bench gateway missed its goals") && err.contains("overhead_us_p50"),
+        "{err}"
+    );
 }
 
 #[test]

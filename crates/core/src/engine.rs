@@ -76,6 +76,39 @@ pub struct EngineConfig {
     /// Thoughts that speak under one boss instruction before it is stopped and handed
     /// to the boss (SPEC §10 loop protection).
     pub max_trace_steps: u32,
+    /// What a thought's prompt holds. The app always builds [`PromptMode::Budgeted`];
+    /// the other modes exist so `cubicle-cli bench chat` can race ours against them.
+    pub prompt: PromptMode,
+    /// What wakes an employee.
+    pub wake: WakeMode,
+    /// Whether the SPEC §4 layer-3 gates (cooldown, anti-spam, saturation) hold
+    /// messages back, before the model call and after it.
+    pub gates: bool,
+}
+
+/// What a thought's prompt holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PromptMode {
+    /// Ours: the newest messages, ranked memories and impressions of those present,
+    /// under [`crate::mind::thought::PROMPT_TOKEN_BUDGET`].
+    #[default]
+    Budgeted,
+    /// The naive prompt: the chat's whole history, every memory the employee can see
+    /// and every relationship it has, with no budget.
+    WholeHistory,
+}
+
+/// What wakes an employee.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WakeMode {
+    /// Ours (SPEC §4): messages nudge the members, polls adapt to the mood, and nobody
+    /// with nothing unread and no pending task is woken at all.
+    #[default]
+    EventDriven,
+    /// A fixed-interval poller: every employee wakes every `every` and thinks in its
+    /// chat with something new, else its first chat, whether or not anything changed;
+    /// messages nudge nobody.
+    FixedInterval { every: TimeDelta },
 }
 
 impl Default for EngineConfig {
@@ -87,6 +120,9 @@ impl Default for EngineConfig {
             memory_recall: 6,
             record_timings: false,
             max_trace_steps: crate::guard::MAX_TRACE_STEPS,
+            prompt: PromptMode::Budgeted,
+            wake: WakeMode::EventDriven,
+            gates: true,
         }
     }
 }
@@ -151,12 +187,17 @@ struct Inner {
     holds: Mutex<Vec<answer_first::Hold>>,
 }
 
-/// How long one thought took, and how much of it was the model call (through the
-/// gateway); the rest is the engine's own work: queries, prompt, ops, gates, posts.
+/// How long one thought took, how much of it was the model call through the gateway,
+/// and how much of that was spent waiting on the provider's HTTP answer. Everything but
+/// `wire` is our own work: queries, prompt, admission, budget, ledger, parsing, ops,
+/// gates, posts.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ThoughtTiming {
     pub total: std::time::Duration,
     pub model: std::time::Duration,
+    /// Read from the gateway's wire clock around the thought: exact when thoughts run
+    /// one at a time (`run_simulated`).
+    pub wire: std::time::Duration,
     pub prompt_tokens: usize,
 }
 
@@ -257,6 +298,7 @@ impl Engine {
         self.schedule_approval_expiry().await?;
         self.take_up_requirements().await?;
         let now = self.now();
+        self.start_fixed_polls().await?;
         for e in oq::list_employees(db, company.id, false).await? {
             let unread = !cq::chats_with_unread_for(db, e.id).await?.is_empty();
             let tasks = self.core().work.pending_of(e.id).await?;
@@ -329,6 +371,10 @@ impl Engine {
         chat_id: i32,
         message_id: i32,
     ) -> Result<(), cubicle_store::DbErr> {
+        // A fixed-interval poller hears of a message at its next poll.
+        if matches!(self.inner.config.wake, WakeMode::FixedInterval { .. }) {
+            return Ok(());
+        }
         // A moderated meeting nudges only the speaker its moderator picks (SPEC §9).
         if self.moderate(chat_id, message_id).await? {
             return Ok(());
@@ -593,22 +639,20 @@ impl Engine {
             moderated::PollTarget::Chat(id) => {
                 self.think(employee_id, Some(id), Focus::Messages).await
             }
-            moderated::PollTarget::Nothing => Ok(()),
+            moderated::PollTarget::Nothing => {
+                self.poll_at_fixed_interval(employee_id);
+                Ok(())
+            }
         }
     }
 
-    /// One thought (or none, when there is nothing to think about), then the next poll.
-    async fn think(
+    /// Keeps how long a thought took, for `cubicle-cli bench chat`.
+    fn record_timing(
         &self,
-        employee_id: i32,
-        chat_id: Option<i32>,
-        focus: Focus,
-    ) -> Result<(), cubicle_store::DbErr> {
-        let started = std::time::Instant::now();
-        let outcome = think::think(self, employee_id, chat_id, focus).await?;
-        if outcome != ThinkOutcome::Deferred {
-            self.release_holds(employee_id).await?;
-        }
+        started: std::time::Instant,
+        wire_before: std::time::Duration,
+        outcome: &ThinkOutcome,
+    ) {
         if self.inner.config.record_timings
             && let ThinkOutcome::Thought {
                 model_time,
@@ -619,14 +663,65 @@ impl Engine {
                 model_time,
                 prompt_tokens,
                 ..
-            } = &outcome
+            } = outcome
         {
             lock(&self.inner.timings).push(ThoughtTiming {
                 total: started.elapsed(),
                 model: *model_time,
+                wire: self
+                    .core()
+                    .gateway
+                    .time_on_the_wire()
+                    .saturating_sub(wire_before),
                 prompt_tokens: *prompt_tokens,
             });
         }
+    }
+
+    /// A fixed-interval poller wakes everyone again after its interval, whatever the
+    /// wake-up came to; true when it did (the engine's own next poll is then not due).
+    fn poll_at_fixed_interval(&self, employee_id: i32) -> bool {
+        let WakeMode::FixedInterval { every } = self.inner.config.wake else {
+            return false;
+        };
+        self.schedule(self.now() + every, employee_id, WakeReason::Poll);
+        true
+    }
+
+    /// A fixed-interval poller's first round: everyone, spread over one interval (part
+    /// of [`Engine::bootstrap`]; nothing for the event-driven engine).
+    pub async fn start_fixed_polls(&self) -> Result<(), cubicle_store::DbErr> {
+        let WakeMode::FixedInterval { every } = self.inner.config.wake else {
+            return Ok(());
+        };
+        let db = &self.core().db;
+        let Some(company) = oq::find_company(db).await? else {
+            return Ok(());
+        };
+        let staff = oq::list_employees(db, company.id, false).await?;
+        let now = self.now();
+        let n = i32::try_from(staff.len().max(1)).unwrap_or(i32::MAX);
+        for (i, e) in staff.iter().enumerate() {
+            let k = i32::try_from(i).unwrap_or(0);
+            self.schedule(now + every * k / n, e.id, WakeReason::Poll);
+        }
+        Ok(())
+    }
+
+    /// One thought (or none, when there is nothing to think about), then the next poll.
+    async fn think(
+        &self,
+        employee_id: i32,
+        chat_id: Option<i32>,
+        focus: Focus,
+    ) -> Result<(), cubicle_store::DbErr> {
+        let started = std::time::Instant::now();
+        let wire_before = self.core().gateway.time_on_the_wire();
+        let outcome = think::think(self, employee_id, chat_id, focus).await?;
+        if outcome != ThinkOutcome::Deferred {
+            self.release_holds(employee_id).await?;
+        }
+        self.record_timing(started, wire_before, &outcome);
         {
             let mut s = lock(&self.inner.stats);
             match &outcome {
@@ -651,6 +746,9 @@ impl Engine {
                     s.malformed += u64::from(*malformed);
                 }
             }
+        }
+        if self.poll_at_fixed_interval(employee_id) {
+            return Ok(());
         }
         let delay = match outcome {
             ThinkOutcome::Idle | ThinkOutcome::Deferred => return Ok(()),
@@ -696,6 +794,10 @@ impl Engine {
     /// Wakes the employee for `reason` once the chat's gates reopen at `open`, after the
     /// usual short wait to absorb what arrives.
     pub(crate) fn defer(&self, employee_id: i32, reason: WakeReason, open: DateTime<Utc>) {
+        // A fixed-interval poller simply tries again at its next poll.
+        if matches!(self.inner.config.wake, WakeMode::FixedInterval { .. }) {
+            return;
+        }
         let delay = {
             let mut rng = lock(&self.inner.rng);
             self.inner.config.nudge.absorb_wait(&mut *rng)

@@ -231,6 +231,9 @@ struct Shared {
     /// runs, so a simulated week spends per simulated day).
     clock: SharedClock,
     forms: FormMemory,
+    /// Nanoseconds spent waiting on providers' HTTP answers, every attempt summed: what
+    /// `cubicle-cli bench chat` subtracts to leave only our own work.
+    waited_ns: std::sync::atomic::AtomicU64,
 }
 
 struct StopOnDrop(CancellationToken);
@@ -271,6 +274,7 @@ impl Gateway {
                 resolver,
                 config,
                 clock,
+                waited_ns: std::sync::atomic::AtomicU64::new(0),
             }),
             _stop: Arc::new(StopOnDrop(cancel)),
         }
@@ -423,6 +427,18 @@ impl Gateway {
                 Err(GatewayError::Structured(e.to_string()))
             }
         }
+    }
+
+    /// Time spent waiting on providers' HTTP answers since the gateway started, every
+    /// attempt summed (the client's call itself: sending the request, waiting, reading
+    /// the answer). With one call at a time, the difference across a piece of work is
+    /// the part of it that was not our own.
+    pub fn time_on_the_wire(&self) -> std::time::Duration {
+        std::time::Duration::from_nanos(
+            self.shared
+                .waited_ns
+                .load(std::sync::atomic::Ordering::Relaxed),
+        )
     }
 
     /// Money spent on model calls since local midnight.

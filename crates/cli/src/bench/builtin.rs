@@ -25,19 +25,7 @@ use cubicle_core::org::{NewDepartment, NewEmployee, SetupCompany};
 use cubicle_core::types::{Archetype, Language};
 use serde::Serialize;
 
-/// The goals the built-in model is held to, each with its reason.
-pub mod goals {
-    /// A thought the model could not carry is a step of work lost.
-    pub const USABLE_THOUGHT_RATIO: f64 = 0.95;
-    /// An answer stopped at the cap is unusable; shaped steps must end by themselves.
-    pub const CUT_OFF_ANSWERS: u64 = 0;
-    /// Slower than this and a chat with the built-in model feels broken.
-    pub const THOUGHT_SECONDS_P50: f64 = 8.0;
-    /// At least four stories in five reach the report.
-    pub const STORIES_COMPLETED_RATIO: f64 = 0.8;
-    /// A zh-CN company's employees write Chinese.
-    pub const ZH_ANSWERS_RATIO: f64 = 0.9;
-}
+use super::goals::builtin as goals;
 
 /// What to run.
 #[derive(Clone, Debug)]

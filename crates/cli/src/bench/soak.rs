@@ -107,14 +107,24 @@ fn monday() -> DateTime<Utc> {
     start_of_day(noon)
 }
 
-pub async fn run(options: Options, json: bool) -> Result<()> {
+pub async fn run(options: Options, json: bool, goals: &super::Checked) -> Result<()> {
     let soak = soak(options).await?;
     if json {
         println!("{}", serde_json::to_string_pretty(&soak)?);
     } else {
         print(&soak);
     }
-    Ok(())
+    let f = &soak.figures;
+    let over_budget = f.spend.iter().filter(|d| !d.within_rule).count();
+    goals.verdict(
+        "soak",
+        super::goals::SOAK,
+        &[
+            ("crashes", f.crashes as f64),
+            ("stuck", f.stuck.len() as f64),
+            ("days_over_budget", over_budget as f64),
+        ],
+    )
 }
 
 pub async fn soak(o: Options) -> Result<Soak> {

@@ -14,9 +14,10 @@ use crate::chat::gates;
 use crate::chat::gates::SilenceReason;
 use crate::chat::polling::Mood;
 use crate::chat::{ChatKind, SenderKind};
+use crate::engine::{PromptMode, WakeMode};
 use crate::gateway::{CallContext, GatewayError, Purpose};
 use crate::mind::clean_chat_message;
-use crate::mind::thought::{Thought, build};
+use crate::mind::thought::{Thought, build, build_unbudgeted};
 use crate::org::employee_dto;
 use crate::scheduler::WakeReason;
 use crate::work::{TaskKind, TaskStatus};
@@ -31,6 +32,8 @@ pub(super) use scene::{people_names, sender_name};
 
 /// Messages shown to a thought (SPEC §4: the last 20).
 const SCENE_MESSAGES: u64 = 20;
+/// Every message of a chat, for the naive whole-history prompt (a bound SQLite takes).
+const WHOLE_HISTORY: u64 = i64::MAX as u64;
 
 /// Where a message of a thought goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,7 +115,11 @@ pub(super) async fn think(
     };
     let lines = Lines::load(engine, &w, &cast).await?;
     let seed = engine.pick_seed();
-    let mut prompt = build(&lines.scene(&w, &cast, &me_dto, seed));
+    let scene = lines.scene(&w, &cast, &me_dto, seed);
+    let mut prompt = match engine.config().prompt {
+        PromptMode::Budgeted => build(&scene),
+        PromptMode::WholeHistory => build_unbudgeted(&scene),
+    };
     prompt.request.seed = engine.sampling_seed();
     let asked = ask(
         engine,
@@ -234,8 +241,12 @@ async fn gather(
         // A report due here comes first, whatever woke the employee.
         _ => engine.report_due_in(employee_id, chat.id).await?,
     };
+    let shown = match engine.config().prompt {
+        PromptMode::Budgeted => SCENE_MESSAGES,
+        PromptMode::WholeHistory => WHOLE_HISTORY,
+    };
     let mut w = Woken {
-        recent: cq::last_messages(db, chat.id, SCENE_MESSAGES).await?,
+        recent: cq::last_messages(db, chat.id, shown).await?,
         read_up_to: member.last_read_message_id.unwrap_or(0),
         me,
         tasks,
@@ -245,7 +256,9 @@ async fn gather(
         latest_seen: None,
         focus,
     };
-    if w.unread().next().is_none() && !actionable && focus == Focus::Messages {
+    // A fixed-interval poller thinks at every poll, new messages or not.
+    let polls_everyone = matches!(engine.config().wake, WakeMode::FixedInterval { .. });
+    if w.unread().next().is_none() && !actionable && focus == Focus::Messages && !polls_everyone {
         return Ok(None);
     }
     w.latest_seen = w.recent.last().map(|m| m.id);
@@ -282,7 +295,7 @@ async fn hold(engine: &Engine, w: &Woken) -> Result<Option<ThinkOutcome>, DbErr>
             Focus::Messages => w.unread().next().is_some(),
             Focus::Report { .. } | Focus::Escalation | Focus::ToolResult => false,
         };
-    if wants_to_speak {
+    if wants_to_speak && engine.config().gates {
         let now = engine.now();
         let (mode, posts) = my_gate_posts(db, &w.chat, w.me.id, now).await?;
         if matches!(
@@ -464,6 +477,13 @@ async fn poll_chat(
         return cq::find_chat(db, *id).await;
     }
     if !actionable {
+        // A fixed-interval poller looks at its first chat even with nothing new there.
+        if matches!(engine.config().wake, WakeMode::FixedInterval { .. }) {
+            return Ok(cq::chats_of_employee(db, employee_id)
+                .await?
+                .into_iter()
+                .next());
+        }
         return Ok(None);
     }
     match engine.work_chat(employee_id, tasks, false).await? {

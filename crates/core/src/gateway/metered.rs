@@ -113,7 +113,8 @@ impl<'a> Metered<'a> {
                     .acquire()
                     .await
                     .map_err(|_| LlmError::Transport("gateway closed".into()))?;
-                match tokio::time::timeout(
+                let on_the_wire = Instant::now();
+                let r = match tokio::time::timeout(
                     config.call_timeout,
                     self.ticket.resolved.client.complete(req.clone()),
                 )
@@ -121,7 +122,13 @@ impl<'a> Metered<'a> {
                 {
                     Ok(r) => r,
                     Err(_) => Err(LlmError::Timeout),
-                }
+                };
+                let waited = u64::try_from(on_the_wire.elapsed().as_nanos()).unwrap_or(u64::MAX);
+                self.gateway
+                    .shared
+                    .waited_ns
+                    .fetch_add(waited, std::sync::atomic::Ordering::Relaxed);
+                r
             };
             let latency = started.elapsed();
             let wait = match &result {

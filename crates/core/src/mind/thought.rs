@@ -5,8 +5,9 @@
 //! what is new to the employee, the rolling chat summary, the memories most relevant to
 //! the conversation, impressions of the colleagues present (and no one else), pending
 //! tasks with their urgency, a de-duplication hint, one perspective seed and the stamina
-//! note — under a token budget, so a thought costs a quarter of a naive prompt that
-//! sends the whole history and every memory.
+//! note — under a token budget, so a thought sends less than a naive prompt with the
+//! whole history and every memory, and the gap grows with the history (`cubicle-cli bench
+//! chat` races the two).
 //!
 //! The answer is parsed leniently: every field has a default (SPEC: interest 7 /
 //! saturation 3 in DMs, 5 / 0 in groups when omitted) and numbers out of range are
@@ -249,7 +250,19 @@ pub fn approx_tokens(text: &str) -> usize {
     ascii.div_ceil(4) + other
 }
 
+/// The prompt of one thought, under [`PROMPT_TOKEN_BUDGET`].
 pub fn build(scene: &Scene<'_>) -> Prompt {
+    build_within(scene, PROMPT_TOKEN_BUDGET)
+}
+
+/// The naive prompt a benchmark races ours against: the same parts with no budget, so
+/// every message, memory and impression of the scene goes in (each line cut at the
+/// same length as ours).
+pub fn build_unbudgeted(scene: &Scene<'_>) -> Prompt {
+    build_within(scene, usize::MAX)
+}
+
+fn build_within(scene: &Scene<'_>, budget: usize) -> Prompt {
     let system = system_prompt(scene);
     let note = answer_note(scene);
     let head = context_head(scene);
@@ -258,7 +271,7 @@ pub fn build(scene: &Scene<'_>) -> Prompt {
         + contract_tokens(&note)
         + approx_tokens(&head)
         + approx_tokens(&tail);
-    let mut left = PROMPT_TOKEN_BUDGET.saturating_sub(fixed);
+    let mut left = budget.saturating_sub(fixed);
     // What the budget holds, most needed first: the newest messages, the best ranked
     // memories, impressions, the other memories, and older messages.
     let lines: Vec<String> = scene.messages.iter().map(message_line).collect();

@@ -13,6 +13,7 @@ use cubicle_core::work::TaskOrigin;
 use crate::util::TestCompany;
 
 mod addressed;
+mod baselines;
 mod crash;
 mod lease;
 mod other_process;

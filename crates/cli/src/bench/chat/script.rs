@@ -1,42 +1,42 @@
 //! The scripted model of `bench chat`: answers each flow-of-thought request from the
 //! request alone (the speaker from "You are NAME,", varied lines, a saturation that rises
-//! with every message since the boss last spoke) and records what it was asked, so the
-//! same thoughts can be priced again with a naive prompt.
+//! with every message since the boss last spoke) and counts what arrived over the wire:
+//! requests, body bytes, and the tokens the model reads, by a real tokenizer.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::hash::{Hash as _, Hasher as _};
 use std::sync::{Arc, Mutex};
 
-use chrono::{DateTime, Utc};
-use cubicle_core::clock::SharedClock;
-use cubicle_core::mind::thought::approx_tokens;
 use serde_json::{Value, json};
 
 use super::lock;
+use super::sent;
 
-/// One request the scripted model answered: enough to price the same thought again with
-/// a naive prompt.
-pub(super) struct Asked {
-    pub(super) employee: String,
-    pub(super) chat: String,
-    pub(super) at: DateTime<Utc>,
-    /// Our prompt, estimated as the engine does (system + user).
-    pub(super) ours: usize,
-    /// Our prompt without its message, memory and impression lines.
-    pub(super) fixed: usize,
+/// What arrived at the server.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Wire {
+    pub(super) requests: u64,
+    pub(super) body_bytes: u64,
+    /// Every text the model reads, the structured-output form included (see `sent`).
+    pub(super) tokens: u64,
 }
 
 #[derive(Default)]
 pub(super) struct ScriptState {
     pub(super) by_name: HashMap<String, u64>,
-    pub(super) asked: Vec<Asked>,
+    pub(super) wire: Wire,
     /// Every request body as it arrived, when kept.
     pub(super) bodies: Vec<Value>,
+    /// Token counts of texts seen before (system prompts and the form repeat), by hash.
+    counted: HashMap<u64, usize>,
 }
 
 #[derive(Clone)]
 pub(super) struct Script {
     pub(super) state: Arc<Mutex<ScriptState>>,
-    pub(super) clock: SharedClock,
+    /// Counts the tokens of what arrives.
+    tokenizer: &'static tiktoken::CoreBpe,
     /// Keep each request body (the department thought counts what went over the wire).
     pub(super) keep_bodies: bool,
 }
@@ -77,28 +77,6 @@ pub(super) fn is_message_line(l: &str) -> bool {
     l.starts_with('[') || l.starts_with("*[")
 }
 
-/// The prompt without what a naive prompt would send in full: message lines, memory
-/// lines and impression lines (their headings stay).
-pub(super) fn strip_history(user: &str) -> String {
-    let mut out = String::with_capacity(user.len());
-    let mut in_list = false;
-    for line in user.lines() {
-        if is_message_line(line) {
-            continue;
-        }
-        if line == "You remember:" || line == "Your view of those present:" {
-            in_list = true;
-        } else if in_list && line.starts_with("- ") {
-            continue;
-        } else {
-            in_list = false;
-        }
-        out.push_str(line);
-        out.push('\n');
-    }
-    out
-}
-
 pub(super) const OPENERS: [&str; 12] = [
     "we should benchmark the API gateway before Friday",
     "the rollback plan for the database migration needs an owner",
@@ -131,39 +109,50 @@ pub(super) fn line(offset: u64, n: u64) -> String {
 }
 
 impl Script {
-    pub(super) fn new(clock: SharedClock) -> Self {
+    pub(super) fn new(tokenizer: &'static tiktoken::CoreBpe) -> Self {
         Self {
             state: Arc::default(),
-            clock,
+            tokenizer,
             keep_bodies: false,
         }
     }
 
-    pub(super) fn take_asked(&self) -> Vec<Asked> {
-        std::mem::take(&mut lock(&self.state).asked)
+    pub(super) fn wire(&self) -> Wire {
+        lock(&self.state).wire
     }
 
     pub(super) fn take_bodies(&self) -> Vec<Value> {
         std::mem::take(&mut lock(&self.state).bodies)
     }
 
+    /// Counts one request as it arrived: its bytes, and its tokens by the tokenizer
+    /// (each distinct text counted once; system prompts and the form repeat).
+    fn count(&self, raw: &[u8], body: &Value) {
+        let cache = RefCell::new(std::mem::take(&mut lock(&self.state).counted));
+        let tokens = sent::sent_tokens(body, &|t: &str| {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            t.hash(&mut h);
+            *cache
+                .borrow_mut()
+                .entry(h.finish())
+                .or_insert_with(|| self.tokenizer.count(t))
+        });
+        let mut s = lock(&self.state);
+        s.counted = cache.into_inner();
+        s.wire.requests += 1;
+        s.wire.body_bytes += raw.len() as u64;
+        s.wire.tokens += tokens as u64;
+    }
+
     /// The flow-of-thought JSON for one request.
-    pub(super) fn answer(&self, body: &[u8]) -> String {
-        let body: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+    pub(super) fn answer(&self, raw: &[u8]) -> String {
+        let body: Value = serde_json::from_slice(raw).unwrap_or(Value::Null);
+        self.count(raw, &body);
         let (system, user) = prompt_parts(&body);
         let name = between(system, "You are ", ",").unwrap_or("?").to_owned();
         let other = between(system, "Present: ", " (").unwrap_or("").to_owned();
-        let system_tokens = approx_tokens(system);
-        let asked = Asked {
-            employee: name.clone(),
-            chat: between(system, " chat \"", "\"").unwrap_or("").to_owned(),
-            at: self.clock.now(),
-            ours: system_tokens + approx_tokens(user),
-            fixed: system_tokens + approx_tokens(&strip_history(user)),
-        };
         let n = {
             let mut s = lock(&self.state);
-            s.asked.push(asked);
             if self.keep_bodies {
                 s.bodies.push(body.clone());
             }
@@ -208,46 +197,14 @@ impl Script {
 mod tests {
     use cubicle_core::mind::memory_rules::is_duplicate;
 
-    use chrono::TimeZone as _;
-    use cubicle_core::clock::ManualClock;
-
     use super::*;
 
     #[test]
-    fn the_naive_price_keeps_only_the_fixed_parts_of_our_prompt() {
-        let user = "Earlier in this chat: we agreed.\nRecent messages (* = new to you):\n\
-                    [08:00] Ada (boss): plan please\n*[08:01] Bob: on it\n\
-                    You remember:\n- #3 (5) Bob likes tests\n- #4 (2) ship Friday\n\
-                    Your view of those present:\n- Bob (affinity 60): careful\n\
-                    No pending tasks. You may take on work if it fits your role.\n\
-                    This time: ask about a detail\nThink, then answer with the JSON object only.";
-        let fixed = strip_history(user);
-        for gone in ["[08:00]", "*[08:01]", "#3", "#4", "affinity 60"] {
-            assert!(!fixed.contains(gone), "{gone} left in {fixed}");
-        }
-        for kept in [
-            "Earlier in this chat",
-            "Recent messages",
-            "You remember:",
-            "Your view of those present:",
-            "No pending tasks",
-            "This time:",
-            "Think, then answer",
-        ] {
-            assert!(fixed.contains(kept), "{kept} missing from {fixed}");
-        }
-    }
-
-    #[test]
-    fn the_script_answers_as_the_speaker_and_tires_as_the_chat_goes_on() {
-        let script = Script::new(
-            ManualClock::new(
-                Utc.with_ymd_and_hms(2026, 11, 30, 8, 0, 0)
-                    .single()
-                    .unwrap_or_default(),
-            )
-            .shared(),
-        );
+    fn the_script_answers_as_the_speaker_tires_as_the_chat_goes_on_and_counts_the_wire() {
+        let Some(o200k) = tiktoken::get_encoding("o200k_base") else {
+            panic!("o200k_base is built in");
+        };
+        let script = Script::new(o200k);
         let ask = |since_boss: usize| {
             let mut user = String::from("[08:00] Ada (boss): plan please\n");
             for i in 0..since_boss {
@@ -257,19 +214,31 @@ mod tests {
                 {"role": "system", "content": "You are Alice Chen, QA Engineer at Acme. Scene: the department group chat \"Engineering\". Present: Bob Okafor (QA Engineer); Ada is the boss"},
                 {"role": "user", "content": user},
             ]});
-            let content = script.answer(body.to_string().as_bytes());
-            serde_json::from_str::<Value>(&content).unwrap_or(Value::Null)
+            let raw = body.to_string();
+            let content = script.answer(raw.as_bytes());
+            let expected = sent::sent_tokens(&body, &|t| o200k.count(t));
+            (
+                serde_json::from_str::<Value>(&content).unwrap_or(Value::Null),
+                raw.len() as u64,
+                expected as u64,
+            )
         };
-        let fresh = ask(0);
-        let stale = ask(14);
+        let (fresh, b1, t1) = ask(0);
+        let (stale, b2, t2) = ask(14);
         assert_eq!(fresh["topicSaturation"], 2);
         assert_eq!(stale["topicSaturation"], 9);
         assert_eq!(fresh["relationshipOps"][0]["name"], "Bob Okafor");
-        let asked = script.take_asked();
-        assert_eq!(asked.len(), 2);
-        assert_eq!(asked[0].employee, "Alice Chen");
-        assert_eq!(asked[0].chat, "Engineering");
-        assert!(asked[1].fixed < asked[1].ours);
+        // What arrived, counted as sent: the second request's system prompt came from
+        // the cache and still counts in full.
+        assert_eq!(
+            script.wire(),
+            Wire {
+                requests: 2,
+                body_bytes: b1 + b2,
+                tokens: t1 + t2
+            }
+        );
+        assert!(t2 > t1 && t1 > 40, "{t1} {t2}");
         // Varied lines: no message repeats one of the speaker's last five (similarity
         // ≥ 0.85 would be dropped by the repetition filter).
         let texts: Vec<String> = (1..=40).map(|n| line(7, n)).collect();

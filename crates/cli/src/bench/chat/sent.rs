@@ -12,8 +12,6 @@ use cubicle_core::secrets::{SecretError, SecretStore};
 use cubicle_llm::ApiKey;
 use serde_json::Value;
 
-/// What a department thought may cost as sent, in every dialect.
-pub(super) const GOAL_TOKENS: usize = 900;
 /// The role framing of one chat message (`<|im_start|>role\n … <|im_end|>\n` and its
 /// kin): OpenAI's published rule for counting chat prompts, used for every dialect.
 const TOKENS_PER_MESSAGE: usize = 4;
@@ -145,7 +143,7 @@ pub(super) fn sent_tokens(body: &Value, count: &dyn Fn(&str) -> usize) -> usize 
         + form.as_deref().map_or(0, count)
 }
 
-fn tiktoken(name: &str) -> Result<&'static tiktoken::CoreBpe> {
+pub(super) fn tokenizer(name: &str) -> Result<&'static tiktoken::CoreBpe> {
     tiktoken::get_encoding(name).with_context(|| format!("tokenizer {name} is not built in"))
 }
 
@@ -171,7 +169,7 @@ pub(super) fn measure(runs: &[(ContractForm, Vec<Value>)]) -> Result<Vec<Measure
             ),
             ContractForm::Builtin => continue,
         };
-        let enc = tiktoken(name)?;
+        let enc = tokenizer(name)?;
         let counts: Vec<usize> = bodies
             .iter()
             .map(|b| sent_tokens(b, &|t| enc.count(t)))
@@ -239,7 +237,7 @@ fn builtin(bodies: &[Value]) -> Result<Measured> {
 }
 
 fn builtin_fallback(bodies: &[Value], why: &str) -> Result<Measured> {
-    let enc = tiktoken("cl100k_base")?;
+    let enc = tokenizer("cl100k_base")?;
     let counts: Vec<usize> = bodies
         .iter()
         .map(|b| {
@@ -293,8 +291,8 @@ mod tests {
     fn the_tokenizers_are_built_in_and_differ() {
         let text =
             "Answer with one JSON object: {\"innerThoughts\": private, \"shouldSpeak\": bool}";
-        let o200k = tiktoken("o200k_base").map(|e| e.count(text)).unwrap_or(0);
-        let deepseek = tiktoken("deepseek_v3").map(|e| e.count(text)).unwrap_or(0);
+        let o200k = tokenizer("o200k_base").map(|e| e.count(text)).unwrap_or(0);
+        let deepseek = tokenizer("deepseek_v3").map(|e| e.count(text)).unwrap_or(0);
         assert!(o200k > 10 && deepseek > 10, "{o200k} {deepseek}");
         assert!(o200k < text.len() / 2);
     }

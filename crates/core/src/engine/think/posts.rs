@@ -113,11 +113,15 @@ async fn gate(
 ) -> Result<(Vec<String>, Option<SilenceReason>, u32), DbErr> {
     let db = &engine.core().db;
     let now = engine.now();
-    let (mode, my_posts) = my_gate_posts(db, chat, employee_id, now).await?;
-    if let Err(reason) = gates::check(mode, now, &my_posts, saturation, boss_mentioned_me) {
-        return Ok((vec![], Some(reason), 0));
-    }
-    let room = gates::room_left(mode, now, &my_posts).min(MAX_MESSAGES_PER_THOUGHT);
+    let room = if engine.config().gates {
+        let (mode, my_posts) = my_gate_posts(db, chat, employee_id, now).await?;
+        if let Err(reason) = gates::check(mode, now, &my_posts, saturation, boss_mentioned_me) {
+            return Ok((vec![], Some(reason), 0));
+        }
+        gates::room_left(mode, now, &my_posts).min(MAX_MESSAGES_PER_THOUGHT)
+    } else {
+        MAX_MESSAGES_PER_THOUGHT
+    };
     let mut own: Vec<String> = cq::last_messages(db, chat.id, SCENE_MESSAGES)
         .await?
         .into_iter()

@@ -11,7 +11,7 @@ use cubicle_store::{DbErr, chat as cq, mind as mq, org as oq};
 use super::Woken;
 use crate::approvals::CallLogOutcome;
 use crate::chat::SenderKind;
-use crate::engine::Engine;
+use crate::engine::{Engine, PromptMode};
 use crate::mind::memory_rules::Viewer;
 use crate::mind::thought::{Scene, SceneMessage};
 use crate::org::company_dto;
@@ -117,19 +117,23 @@ impl Lines {
                 .collect(),
         };
         let now = engine.now();
+        // The naive prompt holds every memory it can see and every relationship it has.
+        let whole = engine.config().prompt == PromptMode::WholeHistory;
+        let (recall, of) = if whole {
+            (usize::MAX, cast.staff.keys().copied().collect())
+        } else {
+            (engine.config().memory_recall, cast.member_ids.clone())
+        };
         let impressions = core
             .minds
-            .impressions(employee_id, &cast.member_ids)
+            .impressions(employee_id, &of)
             .await?
             .into_iter()
             .filter_map(|(id, imp, aff)| cast.staff.get(&id).map(|e| (e.name.clone(), imp, aff)))
             .collect();
         Ok(Self {
             summary: mq::chat_summary(db, w.chat.id).await?.map(|s| s.summary),
-            memories: core
-                .minds
-                .recall(&viewer, &context, engine.config().memory_recall)
-                .await?,
+            memories: core.minds.recall(&viewer, &context, recall).await?,
             impressions,
             tasks: task_lines(&w.tasks, now),
             stamina: core.minds.stamina(employee_id).await?,

@@ -148,6 +148,15 @@ pub(super) fn start() -> DateTime<Utc> {
 
 /// A six-person department with its group chat, thinking through the scripted model.
 pub(super) async fn world() -> World {
+    world_with(EngineConfig {
+        seed: Some(7),
+        ..EngineConfig::default()
+    })
+    .await
+}
+
+/// The same world, its engine configured by `config`.
+pub(super) async fn world_with(config: EngineConfig) -> World {
     let script = Arc::new(Mutex::new(Script::default()));
     let (co, clock, model, provider_id) =
         scripted_company(start(), ScriptedModel(script.clone())).await;
@@ -172,13 +181,7 @@ pub(super) async fn world() -> World {
     for p in &people {
         co.core.chats.join(chat.id, p.id).await.unwrap();
     }
-    let engine = Engine::new(
-        &co.core,
-        EngineConfig {
-            seed: Some(7),
-            ..EngineConfig::default()
-        },
-    );
+    let engine = Engine::new(&co.core, config);
     World {
         provider_id,
         co,
