@@ -227,6 +227,9 @@ fn employee(id: i32, name: &str, fired: bool) -> employee::Model {
         cli_command: None,
         network_access: false,
         imported_cli_command: None,
+        persona: None,
+        temperature: None,
+        max_retries: None,
     }
 }
 
@@ -265,6 +268,9 @@ static ME_DTO: LazyLock<EmployeeDto> = LazyLock::new(|| EmployeeDto {
     fired_at: None,
     approval_policy: None,
     cli_command: None,
+    persona: None,
+    temperature: None,
+    max_retries: None,
 });
 
 /// Model text as a thought: through the real pipeline, then the planner.
