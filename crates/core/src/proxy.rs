@@ -145,6 +145,13 @@ struct Plan {
     post: Option<Post>,
 }
 
+impl Plan {
+    /// Only a reply: nothing is posted.
+    fn say(reply: String) -> Self {
+        Self { reply, post: None }
+    }
+}
+
 /// A line the proxy posts in its person's name, and who hears of it.
 struct Post {
     chat: Target,
@@ -320,7 +327,7 @@ impl Proxies {
         text: &str,
     ) -> ProxyResult<Plan> {
         let lang = me.language;
-        let reply = |reply: String| Ok(Plan { reply, post: None });
+        let reply = |reply: String| Ok(Plan::say(reply));
         match request {
             Request::Ask { ref to, .. }
             | Request::Tell { ref to, .. }
@@ -352,20 +359,14 @@ impl Proxies {
     ) -> ProxyResult<Plan> {
         let lang = me.language;
         let Some((_, name, department)) = employee_named(company, to) else {
-            return Ok(Plan {
-                reply: words::unknown_name(lang, to),
-                post: None,
-            });
+            return Ok(Plan::say(words::unknown_name(lang, to)));
         };
         let chat = match department {
             Some(d) => cq::find_department_chat(&self.db, *d).await?,
             None => None,
         };
         let Some(chat) = chat else {
-            return Ok(Plan {
-                reply: words::unknown_name(lang, to),
-                post: None,
-            });
+            return Ok(Plan::say(words::no_chat(lang, name)));
         };
         let text = format!("@{name} {}", words::said(what));
         Ok(Plan {
@@ -389,10 +390,7 @@ impl Proxies {
     ) -> ProxyResult<Plan> {
         let lang = me.language;
         let Some((id, name, _)) = employee_named(company, to) else {
-            return Ok(Plan {
-                reply: words::unknown_name(lang, to),
-                post: None,
-            });
+            return Ok(Plan::say(words::unknown_name(lang, to)));
         };
         let approver = self.people.approver_for(*id).await?;
         if approver.person_id() != Some(me.id) {
@@ -402,10 +400,7 @@ impl Proxies {
                     person: PersonDto { name, .. },
                 } => name.clone(),
             };
-            return Ok(Plan {
-                reply: words::not_yours(lang, name, &who),
-                post: None,
-            });
+            return Ok(Plan::say(words::not_yours(lang, name, &who)));
         }
         let trace = crate::trace::start(
             &self.db,
@@ -422,10 +417,7 @@ impl Proxies {
                 ..NewTask::new(*id, what, TaskOrigin::Person)
             })
             .await?;
-        Ok(Plan {
-            reply: words::done_task(lang, name, what, task.id),
-            post: None,
-        })
+        Ok(Plan::say(words::done_task(lang, name, what, task.id)))
     }
 
     /// The approvals waiting for the person.
@@ -564,10 +556,7 @@ enum Said {
 /// gives them about it (in their language).
 fn to_person(me: &PersonDto, company: &Company, to: &str, what: String, said: Said) -> Plan {
     let Some(other) = person_named(company, to) else {
-        return Plan {
-            reply: words::unknown_name(me.language, to),
-            post: None,
-        };
+        return Plan::say(words::unknown_name(me.language, to));
     };
     let lang = me.language;
     let text = match said {

@@ -106,6 +106,13 @@ pub fn unknown_name(lang: Language, name: &str) -> String {
     )
 }
 
+pub fn no_chat(lang: Language, name: &str) -> String {
+    lang.pick(
+        format!("{name} is in no department, so there is no chat where I can tell them."),
+        format!("{name}不属于任何部门，没有可以转告的群。"),
+    )
+}
+
 pub fn nothing_waiting(lang: Language) -> String {
     lang.pick("Nothing waits for you.", "没有等你处理的事。")
 }
