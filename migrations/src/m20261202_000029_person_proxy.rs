@@ -75,38 +75,12 @@ impl MigrationTrait for Migration {
                     .to_owned(),
             )
             .await?;
-        // One change per ALTER: SQLite takes no more.
-        for column in [ChatMessage::SenderPersonId, ChatMessage::CorrectsId] {
-            manager
-                .alter_table(
-                    Table::alter()
-                        .table(ChatMessage::Table)
-                        .add_column(integer_null(column))
-                        .to_owned(),
-                )
-                .await?;
-        }
-        manager
-            .exec_stmt(
-                Query::update()
-                    .table(Task::Table)
-                    .value(Task::CreatedBy, "own")
-                    .and_where(Expr::col(Task::CreatedBy).eq("self"))
-                    .to_owned(),
-            )
-            .await
+        add_sender_columns(manager).await?;
+        rename_created_by(manager, "self", "own").await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .exec_stmt(
-                Query::update()
-                    .table(Task::Table)
-                    .value(Task::CreatedBy, "self")
-                    .and_where(Expr::col(Task::CreatedBy).eq("own"))
-                    .to_owned(),
-            )
-            .await?;
+        rename_created_by(manager, "own", "self").await?;
         for column in [ChatMessage::SenderPersonId, ChatMessage::CorrectsId] {
             manager
                 .alter_table(
@@ -124,6 +98,35 @@ impl MigrationTrait for Migration {
             .drop_table(Table::drop().table(ProxyLine::Table).to_owned())
             .await
     }
+}
+
+/// Who a chat line speaks for, and the proxy-written line a correction replaces.
+async fn add_sender_columns(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
+    // One change per ALTER: SQLite takes no more.
+    for column in [ChatMessage::SenderPersonId, ChatMessage::CorrectsId] {
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(ChatMessage::Table)
+                    .add_column(integer_null(column))
+                    .to_owned(),
+            )
+            .await?;
+    }
+    Ok(())
+}
+
+/// Tasks an employee gave itself: `from` becomes `to`.
+async fn rename_created_by(manager: &SchemaManager<'_>, from: &str, to: &str) -> Result<(), DbErr> {
+    manager
+        .exec_stmt(
+            Query::update()
+                .table(Task::Table)
+                .value(Task::CreatedBy, to)
+                .and_where(Expr::col(Task::CreatedBy).eq(from))
+                .to_owned(),
+        )
+        .await
 }
 
 #[derive(DeriveIden)]

@@ -531,7 +531,7 @@ impl Proxies {
                 .collect()
         };
         let txn = self.db.begin().await?;
-        let m = insert_correction(&txn, &original, me.id, text, now).await?;
+        let m = insert_post(&txn, original.chat_id, me.id, text, Some(original.id), now).await?;
         for p in &listeners {
             let line = words::came_in_correction(p.language, &me.name, text);
             insert_line(&txn, p.id, ProxySpeaker::Proxy, &line, Some(m.id), now).await?;
@@ -718,24 +718,6 @@ async fn insert_post(
             sender_person_id: Set(Some(person_id)),
             corrects_id: Set(corrects),
         },
-    )
-    .await
-}
-
-async fn insert_correction(
-    txn: &DatabaseTransaction,
-    original: &chat_message::Model,
-    person_id: i32,
-    text: &str,
-    now: chrono::DateTime<Utc>,
-) -> Result<chat_message::Model, DbErr> {
-    insert_post(
-        txn,
-        original.chat_id,
-        person_id,
-        text,
-        Some(original.id),
-        now,
     )
     .await
 }

@@ -57,6 +57,18 @@ pub struct CardError {
     pub reason: String,
 }
 
+impl CardError {
+    /// What is wrong with a file as a whole (too large, not text), before any line.
+    pub fn whole_file(file: String, reason: String) -> Self {
+        Self {
+            file,
+            line: 0,
+            key: None,
+            reason,
+        }
+    }
+}
+
 /// `team/critic.md:4 (temperature): "warm" is not a number`.
 impl std::fmt::Display for CardError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

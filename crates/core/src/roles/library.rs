@@ -209,28 +209,12 @@ fn read_roster(dir: &Path) -> Result<(Vec<Read>, Vec<String>), RolesError> {
             std::fs::read(&path).map_err(|e| RolesError::Io(format!("{}: {e}", path.display())))?;
         if bytes.len() > MAX_CARD_BYTES {
             let reason = format!("larger than {} KB", MAX_CARD_BYTES / 1024);
-            cards.push((
-                key,
-                Err(CardError {
-                    file,
-                    line: 0,
-                    key: None,
-                    reason,
-                }),
-            ));
+            cards.push((key, Err(CardError::whole_file(file, reason))));
             continue;
         }
         let Ok(text) = String::from_utf8(bytes) else {
             let reason = "not UTF-8 text".to_owned();
-            cards.push((
-                key,
-                Err(CardError {
-                    file,
-                    line: 0,
-                    key: None,
-                    reason,
-                }),
-            ));
+            cards.push((key, Err(CardError::whole_file(file, reason))));
             continue;
         };
         if !text.trim_start_matches('\u{feff}').starts_with("---") {
