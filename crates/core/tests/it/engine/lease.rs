@@ -101,11 +101,14 @@ async fn a_standby_takes_over_when_the_holder_s_session_dies() {
         "the standby waits while the holder lives"
     );
 
-    // The holder's session dies as it does when its process is killed.
+    // The holder's session dies as it does when its process is killed. Other tests in
+    // this process hold leases under the same name in their own databases: only this
+    // database's session is ended.
     let admin = co.db().await;
     let killed = admin
         .execute_unprepared(&format!(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '{}'",
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE application_name = '{}' AND datname = current_database()",
             first.holder()
         ))
         .await
