@@ -76,6 +76,19 @@ impl Recorded {
     }
 }
 
+/// The arguments of a `Notify` call, in the order the specification gives them.
+#[derive(serde::Deserialize, zbus::zvariant::Type)]
+struct NotifyCall {
+    app_name: String,
+    replaces_id: u32,
+    _app_icon: String,
+    summary: String,
+    body: String,
+    actions: Vec<String>,
+    hints: HashMap<String, OwnedVariant>,
+    _expire_timeout: i32,
+}
+
 #[derive(Default)]
 struct State {
     next_id: u32,
@@ -111,19 +124,17 @@ impl Server {
         )
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn notify(
-        &self,
-        #[zbus(header)] header: Header<'_>,
-        app_name: String,
-        replaces_id: u32,
-        _app_icon: String,
-        summary: String,
-        body: String,
-        actions: Vec<String>,
-        hints: HashMap<String, OwnedVariant>,
-        _expire_timeout: i32,
-    ) -> u32 {
+    /// `Notify(susssasa{sv}i)`: the call's arguments arrive as one typed [`NotifyCall`].
+    fn notify(&self, #[zbus(header)] header: Header<'_>, call: NotifyCall) -> u32 {
+        let NotifyCall {
+            app_name,
+            replaces_id,
+            summary,
+            body,
+            actions,
+            hints,
+            ..
+        } = call;
         let mut s = lock(&self.state);
         let id = if replaces_id != 0 {
             replaces_id
@@ -310,7 +321,11 @@ impl NotificationServer {
         }
     }
 
-    /// Whether `sender` has a match rule for `ActionInvoked` (`None`: it is not on the bus).
+    /// Whether `sender` listens for `ActionInvoked` (`None`: it is not on the bus). A
+    /// client adds that rule, then one for `NotificationClosed`, and only then reads its
+    /// signals: a signal sent between the two is lost to it, so both must be in place —
+    /// at least as many of the second, when an earlier notification of the same connection
+    /// still waits.
     /// The rules are read as plain text: a real app's connections (GLib, WebKit, AT-SPI)
     /// hold rules that zbus's typed `MatchRule` does not parse, which would fail the call.
     async fn listens_for_actions(&self, sender: &str) -> zbus::Result<Option<bool>> {
@@ -325,9 +340,14 @@ impl NotificationServer {
             )
             .await?;
         let rules: HashMap<String, Vec<String>> = reply.body().deserialize()?;
-        Ok(rules
-            .get(sender)
-            .map(|rules| rules.iter().any(|r| r.contains("member='ActionInvoked'"))))
+        Ok(rules.get(sender).map(|rules| {
+            let count = |member: &str| {
+                let rule = format!("member='{member}'");
+                rules.iter().filter(|r| r.contains(&rule)).count()
+            };
+            let actions = count("ActionInvoked");
+            actions > 0 && count("NotificationClosed") >= actions
+        }))
     }
 }
 
