@@ -35,6 +35,7 @@ mod m20261202_000027_create_person;
 mod m20261202_000028_approval_routed;
 mod m20261202_000029_person_proxy;
 mod m20261202_000030_role_cards;
+mod m20261203_000031_person_login;
 
 pub struct Migrator;
 
@@ -71,6 +72,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261202_000028_approval_routed::Migration),
             Box::new(m20261202_000029_person_proxy::Migration),
             Box::new(m20261202_000030_role_cards::Migration),
+            Box::new(m20261203_000031_person_login::Migration),
         ]
     }
 }

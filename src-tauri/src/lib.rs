@@ -114,9 +114,14 @@ fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
     let log_dir = app.path().app_log_dir()?;
     let guard = logging::init(&log_dir, logging::DEFAULT_FILTER)?;
     app.manage(guard);
+    // CUBICLE_DATABASE_URL, else the company-server sign-in saved in the keychain
+    // (`cubicle-cli sign-in`), else this computer's own company.
     let url = match std::env::var(cubicle_core::location::DATABASE_URL_ENV) {
         Ok(url) if !url.trim().is_empty() => url,
-        _ => cubicle_core::location::sqlite_url_in(&app.path().app_data_dir()?)?,
+        _ => match cubicle_core::sign_in::saved(&cubicle_core::secrets::KeyringStore) {
+            Some(url) => url,
+            None => cubicle_core::location::sqlite_url_in(&app.path().app_data_dir()?)?,
+        },
     };
     tracing::info!(db = %cubicle_core::location::redact_url(&url), "opening company");
     let server = cubicle_core::location::server_label(&url);

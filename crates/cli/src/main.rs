@@ -31,7 +31,8 @@ use cubicle_core::providers::EnvProvider;
 )]
 struct Cli {
     /// Database URL (sqlite:… or postgres:…). Default: $CUBICLE_DATABASE_URL, else the
-    /// desktop app's database in the OS data dir.
+    /// company-server sign-in saved in the keychain (`sign-in`), else the desktop app's
+    /// database in the OS data dir.
     #[arg(long, global = true)]
     db: Option<String>,
     #[command(subcommand)]
@@ -165,6 +166,13 @@ enum Command {
     Imported(bundle::ImportedCommand),
     /// Parse a boss message into secretary intents (no side effects, no database).
     Intent(intent::IntentArgs),
+    /// Save the company-server sign-in the boss gave you (read from stdin) in this
+    /// computer's keychain; the app and the CLI then open the company with it.
+    SignIn {
+        /// Forget this computer's saved sign-in instead.
+        #[arg(long)]
+        forget: bool,
+    },
     /// Developer tasks.
     #[command(subcommand, hide = true)]
     Dev(DevCommand),
@@ -243,10 +251,11 @@ async fn run(cli: Cli) -> Result<()> {
             println!("bindings written to {}", out.display());
             Ok(())
         }
+        Command::SignIn { forget } => people::sign_in(forget).await,
         command => {
             let url = match cli.db {
                 Some(url) => url,
-                None => cubicle_core::location::default_database_url()?,
+                None => cubicle_core::sign_in::database_url(&cubicle_core::secrets::KeyringStore)?,
             };
             // A provider straight from the environment, for scripts and servers.
             let env_provider = EnvProvider::from_env()?;
@@ -269,7 +278,7 @@ async fn run(cli: Cli) -> Result<()> {
             let core = AppCore::open_with(&url, options).await?;
             match command {
                 Command::Org(cmd) => org::run(&core, cmd).await,
-                Command::People(cmd) => people::run(&core, cmd).await,
+                Command::People(cmd) => people::run(&core, &url, cmd).await,
                 Command::Proxy { person, command } => proxy::run(&core, &person, command).await,
                 Command::Provider(cmd) => provider::run(&core, cmd).await,
                 Command::Models(cmd) => models::run(&core, cmd).await,
@@ -304,7 +313,9 @@ async fn run(cli: Cli) -> Result<()> {
                 Command::Export { out } => bundle::export(&core, out).await,
                 Command::Import { file } => bundle::import(&core, &file).await,
                 Command::Imported(cmd) => bundle::imported(&core, cmd).await,
-                Command::Dev(_) | Command::Bench(_) => unreachable!("handled above"),
+                Command::Dev(_) | Command::Bench(_) | Command::SignIn { .. } => {
+                    unreachable!("handled above")
+                }
             }
         }
     }

@@ -64,10 +64,30 @@ pub enum PeopleCommand {
         /// Employee (name or id).
         employee: String,
     },
+    /// Give a person their own sign-in on this company server (a PostgreSQL role whose
+    /// rights the database enforces). Prints it once, to hand to them; a sign-in they
+    /// had before stops working.
+    Login {
+        /// Person (name or id).
+        person: String,
+    },
 }
 
-pub async fn run(core: &AppCore, cmd: PeopleCommand) -> Result<()> {
+pub async fn run(core: &AppCore, server_url: &str, cmd: PeopleCommand) -> Result<()> {
     match cmd {
+        PeopleCommand::Login { person } => {
+            let id = find_person(core, &person).await?;
+            let login = core.people.issue_login(id).await?;
+            println!(
+                "{}'s sign-in (database role {}). Hand it to them privately; it is shown only \
+                 this once. On their computer: `cubicle-cli sign-in`, then paste it — it goes \
+                 to their keychain.\n{}",
+                login.name,
+                login.role,
+                login.url(server_url)
+            );
+            Ok(())
+        }
         PeopleCommand::List { json } => list(core, json).await,
         PeopleCommand::Add {
             name,
@@ -229,4 +249,31 @@ pub(crate) async fn find_person(core: &AppCore, key: &str) -> Result<i32> {
         .find(|p| p.name.eq_ignore_ascii_case(key.trim()))
         .map(|p| p.id)
         .ok_or_else(|| anyhow!("nobody named {key:?} besides the boss (see `people list`)"))
+}
+
+/// `cubicle-cli sign-in`: reads the sign-in from stdin (never the command line, where other
+/// users of this computer could see it), checks that it opens the company, and keeps it
+/// in the keychain.
+pub async fn sign_in(forget: bool) -> Result<()> {
+    let keychain = cubicle_core::secrets::KeyringStore;
+    if forget {
+        cubicle_core::sign_in::forget(&keychain)?;
+        println!("this computer's company-server sign-in is forgotten");
+        return Ok(());
+    }
+    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        eprintln!("paste the sign-in the boss gave you, then press Enter:");
+    }
+    let mut url = String::new();
+    std::io::stdin().read_line(&mut url)?;
+    let who = cubicle_core::sign_in::save(&keychain, &url).await?;
+    println!(
+        "signed in to {} on {} as {}; saved in this computer's keychain",
+        who.company,
+        who.server,
+        who.person
+            .as_deref()
+            .unwrap_or("the server's own role (the boss)")
+    );
+    Ok(())
 }

@@ -53,6 +53,12 @@ pub async fn run(core: &AppCore, clock: Option<ManualClock>, args: RunArgs) -> R
     if core.org.company().await?.is_none() {
         bail!("no company yet: run `cubicle-cli org init` first");
     }
+    if core.approvals.signed_in().is_some() {
+        bail!(
+            "this is a person's sign-in: the company's engine runs on the server's own role \
+             (its owner's connection), never in a person's name"
+        );
+    }
     let lease = take_lease(core).await?;
     let engine = Engine::new(
         core,

@@ -31,7 +31,10 @@ fn block_on<T>(f: impl std::future::Future<Output = T>) -> T {
 
 impl PgDatabase {
     fn new(admin_url: &str) -> Self {
-        let name = format!("cubicle_cli_{}", std::process::id());
+        // One per test of this process (they run side by side).
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let name = format!("cubicle_cli_{}_{n}", std::process::id());
         block_on(async {
             let admin = Database::connect(admin_url).await.expect("connect");
             admin
@@ -244,4 +247,117 @@ fn a_bad_server_url_is_a_clear_error_without_the_password() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no_such_company"), "{err}");
     assert!(!err.contains("s3cret-pw"), "the password leaked: {err}");
+}
+
+/// `cubicle-cli` with `stdin` piped in, as a person pasting their sign-in.
+fn with_stdin(args: &[&str], stdin: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))
+        .args(args)
+        .env_remove("CUBICLE_PROVIDER")
+        .env_remove("CUBICLE_DATABASE_URL")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run cubicle-cli");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().expect("cubicle-cli ends")
+}
+
+/// The boss gives Lin a sign-in of her own: with it she reads the company and decides her
+/// approvals, the database refuses her what only the boss may do, her computer's
+/// keychain keeps it, and removing her ends it.
+#[test]
+fn a_person_signs_in_with_a_login_of_their_own_kept_in_their_keychain() {
+    let Ok(admin) = std::env::var("CUBICLE_TEST_PG_URL") else {
+        eprintln!("SKIPPED: cubicle-cli on PostgreSQL (CUBICLE_TEST_PG_URL not set)");
+        return;
+    };
+    let pg = PgDatabase::new(&admin);
+    on_db(&pg, &["org", "init", "--name", "Acme", "--boss", "Ada"]);
+    on_db(&pg, &["org", "add-department", "Product"]);
+    on_db(
+        &pg,
+        &[
+            "people",
+            "add",
+            "Lin",
+            "--department",
+            "Product",
+            "--policy",
+            "manual",
+        ],
+    );
+    let issued = on_db(&pg, &["people", "login", "Lin"]);
+    let url = issued
+        .lines()
+        .find(|l| l.starts_with("postgres"))
+        .unwrap_or_else(|| panic!("a sign-in URL in {issued}"))
+        .to_owned();
+    assert!(issued.contains("shown only this once"), "{issued}");
+    assert!(url.contains("cubicle_person_"), "{url}");
+
+    // With it, Lin reads the company; the database refuses her the boss's changes.
+    let lin = |args: &[&str]| {
+        let mut all = vec!["--db", url.as_str()];
+        all.extend_from_slice(args);
+        cli(&[], &all)
+    };
+    let people = lin(&["people", "list"]);
+    assert!(people.status.success(), "{people:?}");
+    assert!(String::from_utf8_lossy(&people.stdout).contains("Lin"));
+    let engine = lin(&["run", "--for", "1m", "--virtual-clock"]);
+    assert!(!engine.status.success());
+    assert!(
+        String::from_utf8_lossy(&engine.stderr).contains("never in a person's name"),
+        "{engine:?}"
+    );
+    let refused = lin(&["org", "add-department", "Shadow IT"]);
+    assert!(!refused.status.success());
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(err.contains("permission denied"), "{err}");
+    assert!(
+        !err.contains(url.rsplit_once('@').unwrap().0),
+        "no password in errors: {err}"
+    );
+    assert_eq!(
+        pg.count("SELECT count(*) FROM department WHERE name = 'Shadow IT'"),
+        0
+    );
+
+    // Her keychain keeps it; with no --db, the CLI opens the company with it.
+    if std::env::var("CUBICLE_TEST_KEYRING").is_ok_and(|v| v == "1") {
+        let saved = with_stdin(&["sign-in"], &format!("{url}\n"));
+        assert!(saved.status.success(), "{saved:?}");
+        let said = String::from_utf8_lossy(&saved.stdout);
+        assert!(
+            said.contains("signed in to Acme") && said.contains("as Lin"),
+            "{said}"
+        );
+        assert!(!said.contains(&url), "the sign-in is not echoed: {said}");
+        let shown = ok(&[], &["org", "show"]);
+        assert!(shown.contains("Acme"), "{shown}");
+        ok(&[], &["sign-in", "--forget"]);
+    } else {
+        eprintln!("SKIPPED: the keychain half (no test keychain: run scripts/test.sh)");
+    }
+
+    // A sign-in that is not a server's is refused before anything is saved.
+    let bad = with_stdin(&["sign-in"], "sqlite:///tmp/elsewhere.db\n");
+    assert!(!bad.status.success());
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("postgres:// URL"),
+        "{bad:?}"
+    );
+
+    // Removed, Lin's sign-in no longer opens anything.
+    on_db(&pg, &["people", "remove", "Lin"]);
+    let after = lin(&["people", "list"]);
+    assert!(!after.status.success(), "{after:?}");
 }

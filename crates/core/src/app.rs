@@ -142,9 +142,19 @@ impl AppCore {
 
     /// Opens the database and starts the engine's long-lived parts (the gateway actor).
     /// Must run inside a tokio runtime.
-    pub async fn open_with(url: &str, options: CoreOptions) -> Result<Self, DbError> {
+    pub async fn open_with(url: &str, mut options: CoreOptions) -> Result<Self, DbError> {
         let db = cubicle_store::connect(url).await?;
-        roles::seed(&db).await?;
+        // Signed in to a company server as a person's own role: this process decides in
+        // their name, never seeds or runs actions (the server's role does).
+        let signed_in = match cubicle_store::login::session(&db).await? {
+            cubicle_store::login::Session::Person { person_id } => Some(person_id),
+            _ => None,
+        };
+        if signed_in.is_some() {
+            options.approvals.run_here = false;
+        } else {
+            roles::seed(&db).await?;
+        }
         let bus = EventBus::new();
         let secrets = options.secrets.clone();
         let (providers, models) = open_providers(&db, &bus, &options).await?;
@@ -158,7 +168,9 @@ impl AppCore {
         );
         let base = Base::new(db, bus, clock);
         let workspace = options.workspace.unwrap_or_else(|| default_workspace(url));
-        let approvals = base.approvals(options.approvals, workspace, secrets);
+        let approvals = base
+            .approvals(options.approvals, workspace, secrets)
+            .signed_in_as(signed_in);
         let meetings = base.meetings(&gateway, &providers);
         let people = crate::people::People::new(base.db.clone(), base.bus.clone());
         let secretary = crate::secretary::Secretary::new(crate::secretary::SecretaryServices {

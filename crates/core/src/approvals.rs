@@ -81,6 +81,9 @@ pub struct Approvals {
     /// Whether an approved action runs where it is decided (the app with its engine,
     /// the CLI); not on a desktop attached to a company server, whose engine runs it.
     run_here: bool,
+    /// The person this process signs in as on a company server (their own database
+    /// role): every decision here is theirs, whoever the caller names.
+    signed_in: Option<i32>,
     /// The company's approval key: what binds a decision to what the boss saw.
     seal: Seal,
 }
@@ -112,6 +115,7 @@ impl Approvals {
             runtime,
             ttl: TimeDelta::from_std(ttl).unwrap_or(TimeDelta::days(1)),
             run_here: true,
+            signed_in: None,
             seal: Seal::new(db, None),
         }
     }
@@ -150,14 +154,29 @@ impl Approvals {
         self
     }
 
+    /// Every decision made here is `person_id`'s: a process signed in to a company
+    /// server as a person's own role (the database enforces it as well).
+    pub fn signed_in_as(mut self, person_id: Option<i32>) -> Self {
+        self.signed_in = person_id;
+        self
+    }
+
     /// The tools and the workspace they run in.
     pub fn runtime(&self) -> &ToolRuntime {
         &self.runtime
     }
 
-    /// Approvals waiting for the boss (the badge).
+    /// Approvals waiting for the boss (the badge); signed in as a person, theirs.
     pub async fn pending_count(&self) -> Result<u64, ApprovalError> {
-        Ok(q::count_waiting(&self.db, None).await?)
+        match self.signed_in {
+            None => Ok(q::count_waiting(&self.db, None).await?),
+            Some(_) => Ok(self.pending_for(Decider::Boss).await?.len() as u64),
+        }
+    }
+
+    /// The person this process signs in as on a company server, if any.
+    pub fn signed_in(&self) -> Option<i32> {
+        self.signed_in
     }
 
     pub async fn get(&self, id: i32) -> Result<ApprovalDto, ApprovalError> {
@@ -171,6 +190,10 @@ impl Approvals {
                     q::list_approvals(&self.db, &[ApprovalStatus::Waiting], None, LIST_LIMIT)
                         .await?;
                 rows.reverse();
+                // Signed in as a person: their queue (and so their notifications and badge).
+                if let Some(me) = self.signed_in {
+                    rows.retain(|r| r.approver_id == Some(me));
+                }
                 rows
             }
             ApprovalFilter::History {
@@ -194,9 +217,13 @@ impl Approvals {
     }
 
     /// The queue as `decider` sees it: the boss sees every waiting approval, a person the
-    /// ones routed to them. Oldest first.
+    /// ones routed to them (signed in as a person, "the boss" is them). Oldest first.
     pub async fn pending_for(&self, decider: Decider) -> Result<Vec<ApprovalDto>, ApprovalError> {
         let all = self.list(ApprovalFilter::Pending).await?;
+        let decider = match (self.signed_in, decider) {
+            (Some(me), Decider::Boss) => Decider::Person { person_id: me },
+            (_, d) => d,
+        };
         Ok(match decider {
             Decider::Boss => all,
             Decider::Person { person_id } => all

@@ -34,6 +34,7 @@ pub mod roles;
 pub mod scheduler;
 pub mod secretary;
 pub mod secrets;
+pub mod sign_in;
 pub mod tools;
 pub mod trace;
 pub mod types;
@@ -44,7 +45,9 @@ pub use app::AppCore;
 /// Where a company's database lives and how it is named in logs and on screen. The shell
 /// and the CLI reach the store only through core: these are the store's own helpers.
 pub mod location {
-    pub use cubicle_store::db::{DATABASE_URL_ENV, redact_url, server_label, sqlite_url_in};
+    pub use cubicle_store::db::{
+        DATABASE_URL_ENV, redact_url, server_label, sqlite_url_in, url_with_login,
+    };
     pub use cubicle_store::{DbError, default_database_url};
 }
 

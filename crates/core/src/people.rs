@@ -158,6 +158,7 @@ impl People {
                 role: Set(role),
                 language: Set(input.language.unwrap_or(c.language)),
                 approval_policy: Set(input.approval_policy.unwrap_or(ApprovalPolicy::KeySteps)),
+                db_role: Set(None),
                 created_at: Set(now),
                 updated_at: Set(now),
             },
@@ -202,12 +203,16 @@ impl People {
         Ok(dto(&row, &duties.rows(row.id)))
     }
 
-    /// Removes a person; what they answered for goes back up the tree.
+    /// Removes a person; what they answered for goes back up the tree, and their
+    /// sign-in on a company server goes with them.
     pub async fn remove(&self, id: i32) -> OrgResult<()> {
         let txn = self.db.begin().await?;
         let c = require_company(&txn).await?;
-        require_person(&txn, c.id, id).await?;
+        let row = require_person(&txn, c.id, id).await?;
         p::delete_person(&txn, id).await?;
+        if let Some(role) = &row.db_role {
+            cubicle_store::login::drop_login(&txn, role).await?;
+        }
         txn.commit().await?;
         self.bus
             .publish(DomainEvent::PeopleChanged { person_id: id });
@@ -218,6 +223,75 @@ impl People {
     /// employee, else for the nearest department above them, else the boss.
     pub async fn approver_for(&self, employee_id: i32) -> OrgResult<Approver> {
         approver_for(&self.db, employee_id).await
+    }
+
+    /// Gives a person their own sign-in on the company's PostgreSQL server: a database
+    /// role of their own, whose rights the database enforces (they decide only what is
+    /// routed to them, and never change policy, providers or people). A new password
+    /// each time; a sign-in they had before stops working. Only the server's own role
+    /// can do this; on a desktop's SQLite file there are no roles.
+    pub async fn issue_login(&self, id: i32) -> OrgResult<PersonLogin> {
+        if self.db.get_database_backend() != sea_orm::DbBackend::Postgres {
+            return Err(OrgError::InvalidInput(
+                "a sign-in of their own exists only on a company server (PostgreSQL); \
+                 on this computer's company the app asks who is using it"
+                    .into(),
+            ));
+        }
+        let txn = self.db.begin().await?;
+        let c = require_company(&txn).await?;
+        let row = require_person(&txn, c.id, id).await?;
+        let tag: u32 = rand::random();
+        let role = format!("cubicle_person_{}_{tag:08x}", row.id);
+        let password = format!("{:032x}", rand::random::<u128>());
+        cubicle_store::login::create_login(&txn, row.id, &role, &password)
+            .await
+            .map_err(|e| match e.to_string() {
+                m if m.contains("permission denied to create role") => OrgError::InvalidInput(
+                    "the server's role may not create roles: give it CREATEROLE \
+                     (ALTER ROLE … CREATEROLE) to sign people in"
+                        .into(),
+                ),
+                _ => OrgError::Storage(e),
+            })?;
+        txn.commit().await?;
+        self.bus
+            .publish(DomainEvent::PeopleChanged { person_id: row.id });
+        Ok(PersonLogin {
+            person_id: row.id,
+            name: row.name,
+            role,
+            password,
+        })
+    }
+}
+
+/// A person's own sign-in on the company's server, as issued: given once, to be handed
+/// to them (it is a password; it is never stored by Cubicle outside a keychain).
+#[derive(Clone, PartialEq)]
+pub struct PersonLogin {
+    pub person_id: i32,
+    pub name: String,
+    /// The database role they sign in as.
+    pub role: String,
+    password: String,
+}
+
+impl PersonLogin {
+    /// The server's URL with this person's role and password in it: what they connect
+    /// with (`CUBICLE_DATABASE_URL`, or their keychain).
+    pub fn url(&self, server_url: &str) -> String {
+        crate::location::url_with_login(server_url, &self.role, &self.password)
+    }
+}
+
+impl std::fmt::Debug for PersonLogin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PersonLogin")
+            .field("person_id", &self.person_id)
+            .field("role", &self.role)
+            .field("password", &"***")
+            .finish()
     }
 }
 

@@ -13,6 +13,7 @@
 //! Each turn — the person's line, what was posted, the proxy's reply and the lines for
 //! the other person — is one transaction.
 
+mod mask;
 mod parse;
 mod words;
 
@@ -57,6 +58,8 @@ pub enum ProxyError {
     NoMessage(i32),
     #[error("only {person} can correct what their proxy wrote in their name")]
     NotYours { person: String },
+    #[error("this is {person}'s proxy: signed in as someone else, you cannot speak through it")]
+    OthersProxy { person: String },
     #[error("message {0} was not written by a proxy")]
     NotProxyWritten(i32),
     #[error("message {0} was already corrected")]
@@ -75,7 +78,9 @@ impl From<ProxyError> for IpcError {
             | ProxyError::NotProxyWritten(_)
             | ProxyError::AlreadyCorrected(_) => ErrorCode::InvalidInput,
             ProxyError::NoPerson(_) | ProxyError::NoMessage(_) => ErrorCode::NotFound,
-            ProxyError::NotYours { .. } => ErrorCode::NotYourDecision,
+            ProxyError::NotYours { .. } | ProxyError::OthersProxy { .. } => {
+                ErrorCode::NotYourDecision
+            }
             ProxyError::Org(o) => o.code(),
             ProxyError::Storage(_) => ErrorCode::Storage,
         };
@@ -143,12 +148,31 @@ pub struct ProxyCard {
 struct Plan {
     reply: String,
     post: Option<Post>,
+    /// What the person said went to someone else without a post (a task's text).
+    handed_on: bool,
 }
 
 impl Plan {
     /// Only a reply: nothing is posted.
     fn say(reply: String) -> Self {
-        Self { reply, post: None }
+        Self {
+            reply,
+            post: None,
+            handed_on: false,
+        }
+    }
+
+    /// A reply, and a post in the person's name.
+    fn posting(reply: String, post: Post) -> Self {
+        Self {
+            post: Some(post),
+            ..Self::say(reply)
+        }
+    }
+
+    /// Whether anything of what the person said left their conversation.
+    fn shared(&self) -> bool {
+        self.post.is_some() || self.handed_on
     }
 }
 
@@ -230,8 +254,12 @@ impl Proxies {
             .collect())
     }
 
+    /// The person whose proxy this is; signed in to a server as someone, only theirs.
     async fn person(&self, person_id: i32) -> ProxyResult<PersonDto> {
         match self.people.get(person_id).await {
+            Ok(p) if self.approvals.signed_in().is_some_and(|me| me != p.id) => {
+                Err(ProxyError::OthersProxy { person: p.name })
+            }
             Ok(p) => Ok(p),
             Err(crate::org::OrgError::NotFound { .. }) => Err(ProxyError::NoPerson(person_id)),
             Err(e) => Err(e.into()),
@@ -312,8 +340,14 @@ impl Proxies {
             .map(|p| p.name.as_str())
             .collect();
         let staff: Vec<&str> = company.employees.iter().map(|e| e.1.as_str()).collect();
-        let request = parse(text, &others, &staff);
-        let plan = self.plan(&me, &company, request, text).await?;
+        // What goes to others is masked first; the person's own line keeps it all.
+        let (request, masked) = mask_request(parse(text, &others, &staff), me.language);
+        let mut plan = self.plan(&me, &company, request, text).await?;
+        if plan.shared()
+            && let Some(note) = mask::note(&masked, me.language)
+        {
+            plan.reply = format!("{} {note}", plan.reply);
+        }
         self.record(&me, text, plan).await
     }
 
@@ -369,14 +403,14 @@ impl Proxies {
             return Ok(Plan::say(words::no_chat(lang, name)));
         };
         let text = format!("@{name} {}", words::said(what));
-        Ok(Plan {
-            reply: words::done_tell(lang, name, &text),
-            post: Some(Post {
+        Ok(Plan::posting(
+            words::done_tell(lang, name, &text),
+            Post {
                 chat: Target::Chat(chat.id),
                 text,
                 notify: vec![],
-            }),
-        })
+            },
+        ))
     }
 
     /// Gives an employee a task in the person's name, when the person answers for them.
@@ -417,7 +451,10 @@ impl Proxies {
                 ..NewTask::new(*id, what, TaskOrigin::Person)
             })
             .await?;
-        Ok(Plan::say(words::done_task(lang, name, what, task.id)))
+        Ok(Plan {
+            handed_on: true,
+            ..Plan::say(words::done_task(lang, name, what, task.id))
+        })
     }
 
     /// The approvals waiting for the person.
@@ -554,6 +591,30 @@ enum Said {
 
 /// A line to another person in the chat between the two, and the line their proxy
 /// gives them about it (in their language).
+/// The request with its private details masked ([`mask`]), and which kinds were.
+fn mask_request(request: Request, lang: Language) -> (Request, Vec<mask::Private>) {
+    let masked = |what: &str| mask::mask(what, lang);
+    match request {
+        Request::Ask { to, what } => {
+            let m = masked(&what);
+            (Request::Ask { to, what: m.text }, m.kinds)
+        }
+        Request::Tell { to, what } => {
+            let m = masked(&what);
+            (Request::Tell { to, what: m.text }, m.kinds)
+        }
+        Request::Answer { to, what } => {
+            let m = masked(&what);
+            (Request::Answer { to, what: m.text }, m.kinds)
+        }
+        Request::Task { to, what } => {
+            let m = masked(&what);
+            (Request::Task { to, what: m.text }, m.kinds)
+        }
+        other => (other, vec![]),
+    }
+}
+
 fn to_person(me: &PersonDto, company: &Company, to: &str, what: String, said: Said) -> Plan {
     let Some(other) = person_named(company, to) else {
         return Plan::say(words::unknown_name(me.language, to));
@@ -577,14 +638,14 @@ fn to_person(me: &PersonDto, company: &Company, to: &str, what: String, said: Sa
             words::came_in_answer(other.language, &me.name, &text),
         ),
     };
-    Plan {
+    Plan::posting(
         reply,
-        post: Some(Post {
+        Post {
             chat: Target::People(other.id),
             text,
             notify: vec![(other.id, heard)],
-        }),
-    }
+        },
+    )
 }
 
 fn person_named<'a>(company: &'a Company, name: &str) -> Option<&'a PersonDto> {

@@ -34,6 +34,12 @@ pub enum DbError {
     UnsupportedUrl(String),
     #[error("{0}")]
     ServerTls(String),
+    #[error(
+        "the company server's schema is {pending} change(s) behind this version of Cubicle; \
+         the server's own role (whoever runs `cubicle-cli run` there) must open it once to \
+         update it — a person's login never changes the schema"
+    )]
+    SchemaBehind { pending: usize },
     #[error("database error: {0}")]
     Db(#[from] DbErr),
 }
@@ -116,8 +122,30 @@ async fn connect_server(url: &str, mut opts: ConnectOptions) -> Result<Db, DbErr
             Some(cause) => DbError::ServerTls(tls::verify_failed(&label, server.mode, &cause)),
             None => DbError::Db(e),
         })?;
-    Migrator::up(&db, None).await?;
+    bring_up_to_date(&db).await?;
     Ok(db)
+}
+
+/// The schema's owner migrates it and gives every person's role its grants again (a new
+/// table needs them). A person's own role never migrates: it checks that the server's
+/// schema is the one this build knows, else says who must update it.
+async fn bring_up_to_date(db: &Db) -> Result<(), DbError> {
+    match crate::login::session(db).await? {
+        crate::login::Session::Owner => {
+            Migrator::up(db, None).await?;
+            crate::login::regrant_all(db).await?;
+        }
+        crate::login::Session::Person { .. } => {
+            let pending = Migrator::get_pending_migrations_read_only(db).await?;
+            if !pending.is_empty() {
+                return Err(DbError::SchemaBehind {
+                    pending: pending.len(),
+                });
+            }
+        }
+        crate::login::Session::Stranger => Migrator::up(db, None).await?,
+    }
+    Ok(())
 }
 
 /// The driver's TLS error, if that is why the connection failed.
@@ -151,6 +179,31 @@ pub fn server_label(url: &str) -> Option<String> {
     let rest = rest.split('?').next().unwrap_or(rest);
     let rest = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
     Some(rest.to_owned())
+}
+
+/// `url` signing in as `user` with `password`: any user info it had is replaced, and
+/// `user` / `password` options in its query string are dropped (they would win).
+pub fn url_with_login(url: &str, user: &str, password: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("postgres", url));
+    let (base, query) = match rest.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (rest, None),
+    };
+    let host = base.rsplit_once('@').map_or(base, |(_, host)| host);
+    let kept: Vec<&str> = query
+        .into_iter()
+        .flat_map(|q| q.split('&'))
+        .filter(|kv| {
+            let key = kv.split('=').next().unwrap_or_default();
+            !kv.is_empty() && key != "user" && key != "password"
+        })
+        .collect();
+    let mut out = format!("{scheme}://{user}:{password}@{host}");
+    if !kept.is_empty() {
+        out.push('?');
+        out.push_str(&kept.join("&"));
+    }
+    out
 }
 
 /// The URL without a password, safe for logs and error messages: the user info is
@@ -201,6 +254,22 @@ mod tests {
         assert_eq!(
             redact_url("sqlite:///tmp/c.db?mode=rwc"),
             "sqlite:///tmp/c.db?…"
+        );
+    }
+
+    #[test]
+    fn a_login_replaces_the_user_info_and_the_query_s_credentials() {
+        assert_eq!(
+            url_with_login(
+                "postgres://cubicle:s3cret@db.example.com:5432/acme?user=x&sslmode=require&password=y",
+                "cubicle_person_2_ab",
+                "pw"
+            ),
+            "postgres://cubicle_person_2_ab:pw@db.example.com:5432/acme?sslmode=require"
+        );
+        assert_eq!(
+            url_with_login("postgresql://db/acme", "lin", "pw"),
+            "postgresql://lin:pw@db/acme"
         );
     }
 

@@ -13,6 +13,7 @@ pub mod effect;
 pub mod entity;
 pub mod enums;
 pub mod lease;
+pub mod login;
 pub mod mailbox;
 pub mod meeting;
 pub mod mind;

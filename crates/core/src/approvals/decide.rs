@@ -43,6 +43,7 @@ impl Approvals {
             args_hash: shown,
         } = input;
         let row = self.reload(id).await?;
+        let decider = self.signed_in_decider(&row, decider).await?;
         let decided_by = self.check_decider(&row, decider).await?;
         if decision == Decision::Approve && row.status == ApprovalStatus::Waiting {
             self.check_seal(&row, &shown).await?;
@@ -152,6 +153,21 @@ impl Approvals {
                 approver: "someone else".into(),
             })?;
         Ok(Some((person_id, name)))
+    }
+
+    /// Signed in as a person, the decider is that person: "the boss" on their desktop is
+    /// them, and naming anyone else is refused.
+    async fn signed_in_decider(
+        &self,
+        row: &approval::Model,
+        decider: Decider,
+    ) -> Result<Decider, ApprovalError> {
+        match (self.signed_in, decider) {
+            (None, d) => Ok(d),
+            (Some(me), Decider::Boss) => Ok(Decider::Person { person_id: me }),
+            (Some(me), Decider::Person { person_id }) if person_id == me => Ok(decider),
+            (Some(_), Decider::Person { .. }) => Err(self.not_yours(row).await),
+        }
     }
 
     /// The refusal for a decider the approval is not routed to, naming whose it is.

@@ -16,6 +16,8 @@ use serde_json::json;
 
 use crate::util::TestCompany;
 
+mod logins;
+
 fn invite(name: &str, departments: Vec<i32>, employees: Vec<i32>) -> NewPerson {
     NewPerson {
         name: name.into(),

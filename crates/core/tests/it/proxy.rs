@@ -382,3 +382,72 @@ async fn what_waits_for_a_person_is_listed_by_their_proxy() {
         turn.reply.text
     );
 }
+
+/// What a proxy shares from its person's private conversation is masked first (seed 001
+/// §4.5): the chat, the other person and the task see placeholders; the person keeps the
+/// original in their own line and is told what was masked, in their language.
+#[tokio::test]
+async fn what_a_proxy_shares_is_masked_and_its_person_sees_what_was() {
+    let co = TestCompany::new().await;
+    let (lin, sam, mia, _) = lin_and_sam(&co).await;
+    let said = "tell Sam the pilot with ACME-20931 closes at $48,000; mail lin.wu@example.com";
+    let turn = say(&co, &lin, said).await;
+    let posted = turn.posted.expect("told Sam");
+    assert_eq!(
+        posted.text,
+        "The pilot with [customer code] closes at [amount]; mail [email address]"
+    );
+    assert_eq!(turn.said.text, said, "Lin's own line keeps it all");
+    assert!(
+        turn.reply.text.contains("[customer code]")
+            && turn.reply.text.contains(
+                "I masked what is private: an email address, a customer code, a sum of money"
+            ),
+        "{}",
+        turn.reply.text
+    );
+    let heard = last_line(&co, &sam).await;
+    assert!(
+        heard.contains("[amount]") && !heard.contains("48,000"),
+        "{heard}"
+    );
+    let stored = co.core.chats.messages(posted.chat_id).await.unwrap();
+    assert!(stored.iter().all(|m| !m.text.contains("ACME-20931")));
+
+    // A task's text too, in Chinese for Sam's reader; plain work figures stay.
+    let task = say(
+        &co,
+        &lin,
+        "ask Mia to call the client at 13812345678 about the 3-day pilot",
+    )
+    .await;
+    assert!(
+        task.reply.text.contains("a phone number"),
+        "{}",
+        task.reply.text
+    );
+    let tasks = co.core.work.all().await.unwrap();
+    let given = tasks
+        .iter()
+        .find(|t| t.owner_id == mia.id)
+        .expect("a task for Mia");
+    assert!(
+        given.description.contains("[phone number]") && given.description.contains("3-day pilot"),
+        "{}",
+        given.description
+    );
+    let zh = say(&co, &sam, "回复Lin：客户编号A77812的报价是12万元，三天内给").await;
+    assert_eq!(
+        zh.posted.expect("answered").text,
+        "客户编号[客户编码]的报价是[金额]，三天内给"
+    );
+    assert!(
+        zh.reply.text.contains("客户编码、金额"),
+        "{}",
+        zh.reply.text
+    );
+
+    // Nothing private: nothing masked, and no note.
+    let plain = say(&co, &lin, "tell Sam the demo is at 3").await;
+    assert!(!plain.reply.text.contains("mask"), "{}", plain.reply.text);
+}

@@ -204,6 +204,11 @@ impl TestCompany {
         .expect("open the database again")
     }
 
+    /// The database URL the company was opened with (the server role's, on PostgreSQL).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
     /// A desktop attached to this company's server: it records approval decisions and
     /// leaves running them to the server's engine.
     pub async fn attached_desktop(&self) -> AppCore {

@@ -16,6 +16,10 @@ pub struct Model {
     pub language: Language,
     /// How the approvals routed to them are decided.
     pub approval_policy: ApprovalPolicy,
+    /// The PostgreSQL role they sign in as, once they have a login (`crate::login`).
+    /// Never in a bundle: it names a role on this server only.
+    #[serde(skip_serializing, default)]
+    pub db_role: Option<String>,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
 }

@@ -1,0 +1,202 @@
+//! A person's own sign-in on a PostgreSQL server (SPEC §12): a login role per person, the
+//! grants that keep company policy, providers, settings and people read-only for it, and
+//! who the current session signs in as. Row-level security on `approval` (migration 31)
+//! does the rest. The server's own role owns the tables, so none of this binds it.
+//!
+//! SQLite has no roles: there every session is the desktop's own.
+
+use sea_orm::{ConnectionTrait, DbBackend, DbErr, Statement};
+
+use crate::Db;
+
+/// Tables a person's role reads but never writes: the company and its policy, the org
+/// chart (departments, teams), providers
+/// and model routes, settings (the webhook allowlist, budgets), people and their duties,
+/// role cards, the employees themselves (their policies and tools: only their working
+/// status moves, when a decision frees one), and the schema's own bookkeeping.
+pub const READ_ONLY_TABLES: [&str; 13] = [
+    "company",
+    "department",
+    "team",
+    "person",
+    "person_duty",
+    "provider",
+    "model_price",
+    "model_route",
+    "app_setting",
+    "role_template",
+    "employee",
+    "approval",
+    "seaql_migrations",
+];
+
+/// What a person's role may do beyond reading the read-only tables: on `approval` it may
+/// file and decide (row-level security says which rows), never delete.
+const APPROVAL_WRITES: &str = "INSERT, UPDATE";
+
+fn is_server(db: &impl ConnectionTrait) -> bool {
+    db.get_database_backend() == DbBackend::Postgres
+}
+
+/// A role or password we generate is made of these only, so it needs no quoting.
+fn plain(s: &str) -> Result<&str, DbErr> {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        Ok(s)
+    } else {
+        Err(DbErr::Custom(format!(
+            "not a plain role or password: {s:?}"
+        )))
+    }
+}
+
+/// Creates `role` (a login with `password`) for `person_id`, gives it a person's grants
+/// and records it on the person. A role the person had before is dropped. The caller's
+/// role needs `CREATEROLE`; run inside one transaction, a failure leaves nothing behind.
+pub async fn create_login(
+    conn: &impl ConnectionTrait,
+    person_id: i32,
+    role: &str,
+    password: &str,
+) -> Result<(), DbErr> {
+    let (role, password) = (plain(role)?, plain(password)?);
+    let before = previous_role(conn, person_id).await?;
+    conn.execute_unprepared(&format!(
+        "CREATE ROLE {role} LOGIN PASSWORD '{password}' NOSUPERUSER NOCREATEDB NOCREATEROLE"
+    ))
+    .await?;
+    grant(conn, role).await?;
+    conn.execute_raw(Statement::from_sql_and_values(
+        DbBackend::Postgres,
+        "UPDATE person SET db_role = $1 WHERE id = $2",
+        [role.into(), person_id.into()],
+    ))
+    .await?;
+    if let Some(old) = before {
+        drop_login(conn, &old).await?;
+    }
+    Ok(())
+}
+
+async fn previous_role(
+    conn: &impl ConnectionTrait,
+    person_id: i32,
+) -> Result<Option<String>, DbErr> {
+    let row = conn
+        .query_one_raw(Statement::from_sql_and_values(
+            DbBackend::Postgres,
+            "SELECT db_role FROM person WHERE id = $1",
+            [person_id.into()],
+        ))
+        .await?;
+    Ok(row.and_then(|r| r.try_get::<Option<String>>("", "db_role").ok().flatten()))
+}
+
+/// A person's grants on every table of the schema: read and write, except the
+/// [`READ_ONLY_TABLES`], and no deleting approvals. Given again after each migration,
+/// so tables added later are covered.
+pub async fn grant(conn: &impl ConnectionTrait, role: &str) -> Result<(), DbErr> {
+    let role = plain(role)?;
+    let statements = [
+        format!("GRANT USAGE ON SCHEMA public TO {role}"),
+        format!("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}"),
+        format!("GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {role}"),
+        format!(
+            "REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON {} FROM {role}",
+            READ_ONLY_TABLES.join(", ")
+        ),
+        format!("GRANT {APPROVAL_WRITES} ON approval TO {role}"),
+        format!("GRANT UPDATE (status) ON employee TO {role}"),
+    ];
+    for statement in statements {
+        conn.execute_unprepared(&statement).await?;
+    }
+    Ok(())
+}
+
+/// Gives every person's role its grants again (after a migration added tables).
+pub async fn regrant_all(db: &Db) -> Result<(), DbErr> {
+    if !is_server(db) {
+        return Ok(());
+    }
+    let rows = db
+        .query_all_raw(Statement::from_string(
+            DbBackend::Postgres,
+            "SELECT p.db_role FROM person p JOIN pg_roles r ON r.rolname = p.db_role",
+        ))
+        .await?;
+    for row in rows {
+        let role: String = row.try_get("", "db_role")?;
+        grant(db, &role).await?;
+    }
+    Ok(())
+}
+
+/// Removes a person's role: its grants first (it owns nothing), then the role itself.
+pub async fn drop_login(conn: &impl ConnectionTrait, role: &str) -> Result<(), DbErr> {
+    let role = plain(role)?;
+    let exists = conn
+        .query_one_raw(Statement::from_sql_and_values(
+            DbBackend::Postgres,
+            "SELECT 1 AS one FROM pg_roles WHERE rolname = $1",
+            [role.into()],
+        ))
+        .await?
+        .is_some();
+    if exists {
+        conn.execute_unprepared(&format!("DROP OWNED BY {role}"))
+            .await?;
+        conn.execute_unprepared(&format!("DROP ROLE {role}"))
+            .await?;
+    }
+    Ok(())
+}
+
+/// Who this session signs in as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Session {
+    /// The role that owns the schema (or a superuser), or any SQLite session: it
+    /// migrates, runs the engine and acts for the boss.
+    Owner,
+    /// A person's own role: it reads and decides within its grants and never migrates.
+    Person { person_id: i32 },
+    /// A role that neither owns the schema nor belongs to a person.
+    Stranger,
+}
+
+/// What the current session is. On a server before the schema exists, the owner (the
+/// one who will create it).
+pub async fn session(db: &impl ConnectionTrait) -> Result<Session, DbErr> {
+    if !is_server(db) {
+        return Ok(Session::Owner);
+    }
+    let row = db
+        .query_one_raw(Statement::from_string(
+            DbBackend::Postgres,
+            "SELECT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS superuser, \
+               (SELECT tableowner = current_user FROM pg_tables \
+                 WHERE schemaname = 'public' AND tablename = 'seaql_migrations') AS owner, \
+               (SELECT to_regprocedure('cubicle_person_id()') IS NOT NULL) AS has_people",
+        ))
+        .await?
+        .ok_or_else(|| DbErr::Custom("no answer to who this session is".into()))?;
+    let superuser: Option<bool> = row.try_get("", "superuser")?;
+    let owner: Option<bool> = row.try_get("", "owner")?;
+    if superuser == Some(true) || owner.is_none_or(|o| o) {
+        return Ok(Session::Owner);
+    }
+    let has_people: Option<bool> = row.try_get("", "has_people")?;
+    if has_people != Some(true) {
+        return Ok(Session::Stranger);
+    }
+    let person = db
+        .query_one_raw(Statement::from_string(
+            DbBackend::Postgres,
+            "SELECT cubicle_person_id() AS person_id",
+        ))
+        .await?
+        .and_then(|r| r.try_get::<Option<i32>>("", "person_id").ok().flatten());
+    Ok(match person {
+        Some(person_id) => Session::Person { person_id },
+        None => Session::Stranger,
+    })
+}
