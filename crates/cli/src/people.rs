@@ -75,19 +75,7 @@ pub enum PeopleCommand {
 
 pub async fn run(core: &AppCore, server_url: &str, cmd: PeopleCommand) -> Result<()> {
     match cmd {
-        PeopleCommand::Login { person } => {
-            let id = find_person(core, &person).await?;
-            let login = core.people.issue_login(id).await?;
-            println!(
-                "{}'s sign-in (database role {}). Hand it to them privately; it is shown only \
-                 this once. On their computer: `cubicle-cli sign-in`, then paste it — it goes \
-                 to their keychain.\n{}",
-                login.name,
-                login.role,
-                login.url(server_url)
-            );
-            Ok(())
-        }
+        PeopleCommand::Login { person } => login(core, server_url, &person).await,
         PeopleCommand::List { json } => list(core, json).await,
         PeopleCommand::Add {
             name,
@@ -249,6 +237,21 @@ pub(crate) async fn find_person(core: &AppCore, key: &str) -> Result<i32> {
         .find(|p| p.name.eq_ignore_ascii_case(key.trim()))
         .map(|p| p.id)
         .ok_or_else(|| anyhow!("nobody named {key:?} besides the boss (see `people list`)"))
+}
+
+/// `people login`: a sign-in of their own for a person, shown once, to hand over.
+async fn login(core: &AppCore, server_url: &str, person: &str) -> Result<()> {
+    let id = find_person(core, person).await?;
+    let login = core.people.issue_login(id).await?;
+    println!(
+        "{}'s sign-in (database role {}). Hand it to them privately; it is shown only \
+         this once. On their computer: `cubicle-cli sign-in`, then paste it — it goes \
+         to their keychain.\n{}",
+        login.name,
+        login.role,
+        login.url(server_url)
+    );
+    Ok(())
 }
 
 /// `cubicle-cli sign-in`: reads the sign-in from stdin (never the command line, where other

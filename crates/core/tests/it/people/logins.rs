@@ -146,6 +146,28 @@ async fn three_people_on_three_roles() {
 
     sam_is_refused_by_the_database(&co, &sam_s, id, lin.id).await;
 
+    lin_approves_and_the_server_runs_it_once(&co, &lin_s, id, lin.id).await;
+
+    // Removing Sam ends his login.
+    sam_s.core.close().await.unwrap();
+    sam_s.raw.close().await.unwrap();
+    co.core.people.remove(sam.id).await.unwrap();
+    let gone = Database::connect(&sam_s.url).await;
+    assert!(gone.is_err(), "Sam's login is gone with him");
+    lin_s.core.close().await.unwrap();
+    lin_s.raw.close().await.unwrap();
+    co.core.people.remove(lin.id).await.unwrap();
+}
+
+/// Lin approves from her own connection, as from her notification: recorded in her name
+/// and queued; her role cannot start the run; the server's role runs it, once, and the
+/// chain names who proposed it and who decided.
+async fn lin_approves_and_the_server_runs_it_once(
+    co: &TestCompany,
+    lin_s: &Signed,
+    id: i32,
+    lin: i32,
+) {
     // Lin approves from her own connection, as from her notification: recorded, queued.
     let shown = lin_s.core.approvals.get(id).await.unwrap().args_hash;
     let decided = lin_s
@@ -164,7 +186,7 @@ async fn three_people_on_three_roles() {
         .expect("Lin decides hers");
     assert_eq!(
         (decided.status, decided.decided_by, decided.executed_at),
-        (ApprovalStatus::Approved, Some(lin.id), None),
+        (ApprovalStatus::Approved, Some(lin), None),
         "decided in Lin's name; it runs on the server"
     );
     // Lin's role cannot start the run itself.
@@ -188,16 +210,6 @@ async fn three_people_on_three_roles() {
     let chain = &done.authorization_chain;
     assert_eq!(chain[0].who, "Mia", "who proposed it");
     assert_eq!(chain.last().unwrap().who, "Lin", "the human who decided");
-
-    // Removing Sam ends his login.
-    sam_s.core.close().await.unwrap();
-    sam_s.raw.close().await.unwrap();
-    co.core.people.remove(sam.id).await.unwrap();
-    let gone = Database::connect(&sam_s.url).await;
-    assert!(gone.is_err(), "Sam's login is gone with him");
-    lin_s.core.close().await.unwrap();
-    lin_s.raw.close().await.unwrap();
-    co.core.people.remove(lin.id).await.unwrap();
 }
 
 /// Lin's proxy asks Sam's for an estimate and Sam answers, each on their own login; a
