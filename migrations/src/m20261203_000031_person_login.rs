@@ -20,20 +20,26 @@ const PERSON_FUNCTION: &str = "CREATE OR REPLACE FUNCTION cubicle_person_id() RE
 
 /// Everyone may read the queue; a person decides only what is routed to them, names
 /// themselves as who decided (or lets it expire), never claims a run, and files only
-/// waiting approvals. No policy allows a person to delete one.
-const APPROVAL_POLICIES: [&str; 4] = [
+/// waiting approvals; a person deletes none. Any role that is not a person's (the
+/// server's own role when it does not own the tables) keeps every right it had.
+const APPROVAL_POLICIES: [&str; 5] = [
     "ALTER TABLE approval ENABLE ROW LEVEL SECURITY",
     "CREATE POLICY approval_read ON approval FOR SELECT USING (true)",
     "CREATE POLICY approval_decide ON approval FOR UPDATE \
-     USING (approver_id = cubicle_person_id() AND status = 'waiting') \
-     WITH CHECK (approver_id = cubicle_person_id() AND run_started_at IS NULL \
-       AND (decided_by = cubicle_person_id() OR (status = 'expired' AND decided_by IS NULL)))",
+     USING (cubicle_person_id() IS NULL \
+       OR (approver_id = cubicle_person_id() AND status = 'waiting')) \
+     WITH CHECK (cubicle_person_id() IS NULL \
+       OR (approver_id = cubicle_person_id() AND run_started_at IS NULL \
+         AND (decided_by = cubicle_person_id() OR (status = 'expired' AND decided_by IS NULL))))",
     "CREATE POLICY approval_request ON approval FOR INSERT \
-     WITH CHECK (status = 'waiting' AND decided_by IS NULL AND decided_at IS NULL \
-       AND run_started_at IS NULL)",
+     WITH CHECK (cubicle_person_id() IS NULL \
+       OR (status = 'waiting' AND decided_by IS NULL AND decided_at IS NULL \
+         AND run_started_at IS NULL))",
+    "CREATE POLICY approval_remove ON approval FOR DELETE USING (cubicle_person_id() IS NULL)",
 ];
 
-const UNDO_POLICIES: [&str; 5] = [
+const UNDO_POLICIES: [&str; 6] = [
+    "DROP POLICY IF EXISTS approval_remove ON approval",
     "DROP POLICY IF EXISTS approval_request ON approval",
     "DROP POLICY IF EXISTS approval_decide ON approval",
     "DROP POLICY IF EXISTS approval_read ON approval",
