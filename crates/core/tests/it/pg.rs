@@ -44,6 +44,19 @@ pub fn on_postgres<F: FnOnce()>(test: F) {
     );
 }
 
+/// [`on_postgres`] for an async test that needs a multi-threaded runtime (background
+/// tasks that must run while the test waits: a lease's watch, another login's work).
+pub fn on_postgres_threads(test: impl std::future::Future<Output = ()>) {
+    on_postgres(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime")
+            .block_on(test);
+    });
+}
+
 fn wanted() -> bool {
     ON_POSTGRES.with(Cell::get)
         || std::env::var(BACKEND_ENV).is_ok_and(|v| v.eq_ignore_ascii_case("postgres"))

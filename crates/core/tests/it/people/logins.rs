@@ -10,8 +10,8 @@
 use cubicle_core::AppCore;
 use cubicle_core::app::CoreOptions;
 use cubicle_core::approvals::{
-    ApprovalError, ApprovalFilter, ApprovalStatus, CallOutcome, DecideApproval, DecidedVia,
-    Decision,
+    ApprovalDto, ApprovalError, ApprovalFilter, ApprovalStatus, CallOutcome, DecideApproval,
+    DecidedVia, Decision,
 };
 use cubicle_core::people::{NewPerson, PersonDto};
 use cubicle_core::proxy::SayToProxy;
@@ -24,14 +24,7 @@ use crate::util::TestCompany;
 
 #[test]
 fn three_people_on_three_roles_and_the_database_holds_each_to_their_rights_on_postgres() {
-    crate::pg::on_postgres(|| {
-        tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("runtime")
-            .block_on(three_people_on_three_roles());
-    });
+    crate::pg::on_postgres_threads(three_people_on_three_roles());
 }
 
 /// A process signed in as a person: their own role, their own core.
@@ -75,6 +68,22 @@ async fn sign_in(co: &TestCompany, person: &PersonDto) -> Signed {
     assert_eq!(core.approvals.signed_in(), Some(person.id));
     let raw = Database::connect(&url).await.expect("a raw connection");
     Signed { core, raw, url }
+}
+
+/// Approves `id` from a signed-in process, for what its desktop shows.
+async fn approve_as_shown(
+    s: &Signed,
+    id: i32,
+    via: DecidedVia,
+) -> Result<ApprovalDto, ApprovalError> {
+    let shown = s.core.approvals.get(id).await?.args_hash;
+    let input = DecideApproval {
+        approval_id: id,
+        decision: Decision::Approve,
+        note: None,
+        args_hash: shown,
+    };
+    s.core.approvals.decide(input, via).await
 }
 
 fn invite(name: &str, departments: Vec<i32>, policy: ApprovalPolicy) -> NewPerson {
@@ -169,19 +178,7 @@ async fn lin_approves_and_the_server_runs_it_once(
     lin: i32,
 ) {
     // Lin approves from her own connection, as from her notification: recorded, queued.
-    let shown = lin_s.core.approvals.get(id).await.unwrap().args_hash;
-    let decided = lin_s
-        .core
-        .approvals
-        .decide(
-            DecideApproval {
-                approval_id: id,
-                decision: Decision::Approve,
-                note: None,
-                args_hash: shown,
-            },
-            DecidedVia::Notification,
-        )
+    let decided = approve_as_shown(lin_s, id, DecidedVia::Notification)
         .await
         .expect("Lin decides hers");
     assert_eq!(
@@ -255,19 +252,7 @@ async fn proxies_talk_on_their_own_connections(
 /// the database, and nothing changes.
 async fn sam_is_refused_by_the_database(co: &TestCompany, sam_s: &Signed, id: i32, lin: i32) {
     // Through the app: not his to decide.
-    let shown = sam_s.core.approvals.get(id).await.unwrap().args_hash;
-    let err = sam_s
-        .core
-        .approvals
-        .decide(
-            DecideApproval {
-                approval_id: id,
-                decision: Decision::Approve,
-                note: None,
-                args_hash: shown,
-            },
-            DecidedVia::Ui,
-        )
+    let err = approve_as_shown(sam_s, id, DecidedVia::Ui)
         .await
         .unwrap_err();
     assert!(matches!(err, ApprovalError::NotYours { .. }), "{err}");
