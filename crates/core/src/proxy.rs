@@ -589,32 +589,21 @@ enum Said {
     Answer,
 }
 
-/// A line to another person in the chat between the two, and the line their proxy
-/// gives them about it (in their language).
 /// The request with its private details masked ([`mask`]), and which kinds were.
-fn mask_request(request: Request, lang: Language) -> (Request, Vec<mask::Private>) {
-    let masked = |what: &str| mask::mask(what, lang);
-    match request {
-        Request::Ask { to, what } => {
-            let m = masked(&what);
-            (Request::Ask { to, what: m.text }, m.kinds)
+fn mask_request(mut request: Request, lang: Language) -> (Request, Vec<mask::Private>) {
+    let kinds = match request.what_mut() {
+        Some(what) => {
+            let masked = mask::mask(what, lang);
+            *what = masked.text;
+            masked.kinds
         }
-        Request::Tell { to, what } => {
-            let m = masked(&what);
-            (Request::Tell { to, what: m.text }, m.kinds)
-        }
-        Request::Answer { to, what } => {
-            let m = masked(&what);
-            (Request::Answer { to, what: m.text }, m.kinds)
-        }
-        Request::Task { to, what } => {
-            let m = masked(&what);
-            (Request::Task { to, what: m.text }, m.kinds)
-        }
-        other => (other, vec![]),
-    }
+        None => vec![],
+    };
+    (request, kinds)
 }
 
+/// A line to another person in the chat between the two, and the line their proxy
+/// gives them about it (in their language).
 fn to_person(me: &PersonDto, company: &Company, to: &str, what: String, said: Said) -> Plan {
     let Some(other) = person_named(company, to) else {
         return Plan::say(words::unknown_name(me.language, to));

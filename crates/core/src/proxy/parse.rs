@@ -25,6 +25,20 @@ pub enum Request {
     Unclear,
 }
 
+impl Request {
+    /// What the person wants said or done, when the request carries words of theirs
+    /// to someone else.
+    pub fn what_mut(&mut self) -> Option<&mut String> {
+        match self {
+            Request::Ask { what, .. }
+            | Request::Tell { what, .. }
+            | Request::Answer { what, .. }
+            | Request::Task { what, .. } => Some(what),
+            Request::Waiting | Request::BossOnly(_) | Request::Unclear => None,
+        }
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Verb {
     Ask,

@@ -93,6 +93,13 @@ fn judge(label: &Labelled, parse: &Parse) -> Option<String> {
     None
 }
 
+/// How many lines mix Chinese with Latin letters.
+fn mixed(set: &[Labelled]) -> usize {
+    set.iter()
+        .filter(|l| is_chinese(&l.text) && l.text.chars().any(|c| c.is_ascii_alphabetic()))
+        .count()
+}
+
 fn is_chinese(text: &str) -> bool {
     text.chars().any(|c| ('\u{4E00}'..='\u{9FFF}').contains(&c))
 }
@@ -215,10 +222,7 @@ fn print_the_score(score: &Score, total: usize, (zh, mixed): (usize, usize)) {
 fn rule_tier_meets_the_corpus_accuracy_bar() {
     let corpus = corpus();
     let zh = corpus.iter().filter(|l| is_chinese(&l.text)).count();
-    let mixed = corpus
-        .iter()
-        .filter(|l| is_chinese(&l.text) && l.text.chars().any(|c| c.is_ascii_alphabetic()))
-        .count();
+    let mixed = mixed(&corpus);
     the_corpus_covers_languages_kinds_and_slots(&corpus, zh, mixed);
 
     let score = score_the_rule_tier(&corpus);
@@ -524,11 +528,7 @@ fn rule_tier_meets_the_held_out_accuracy_bar() {
     let score = score_the_rule_tier(&set);
     let overall = score.right as f64 / set.len() as f64;
     println!("\nHELD-OUT SET (never tuned on):");
-    let mixed = set
-        .iter()
-        .filter(|l| is_chinese(&l.text) && l.text.chars().any(|c| c.is_ascii_alphabetic()))
-        .count();
-    print_the_score(&score, set.len(), (zh, mixed));
+    print_the_score(&score, set.len(), (zh, mixed(&set)));
     assert!(
         overall >= REQUIRED_HELD_OUT_ACCURACY,
         "held-out accuracy {:.1}% is below {:.0}%",

@@ -189,8 +189,15 @@ impl TestCompany {
     /// The same company opened again, as another process would (a desktop pointed at
     /// the server, or `cubicle-cli`): same database and clock, a bus of its own.
     pub async fn another_process(&self) -> AppCore {
+        let url = self.url.clone();
+        self.open_at(&url).await
+    }
+
+    /// This company opened at `url` (another login to its server), as another process
+    /// would: same clock and tools, a bus of its own.
+    pub async fn open_at(&self, url: &str) -> AppCore {
         AppCore::open_with(
-            &self.url,
+            url,
             CoreOptions {
                 clock: self.core.clock.clone(),
                 approvals: cubicle_core::approvals::ApprovalsConfig {

@@ -8,7 +8,6 @@
 //! the chain names Lin, as who decided, and Mia, who proposed it.
 
 use cubicle_core::AppCore;
-use cubicle_core::app::CoreOptions;
 use cubicle_core::approvals::{
     ApprovalDto, ApprovalError, ApprovalFilter, ApprovalStatus, CallOutcome, DecideApproval,
     DecidedVia, Decision,
@@ -52,19 +51,7 @@ async fn sign_in(co: &TestCompany, person: &PersonDto) -> Signed {
         !format!("{login:?}").contains(&password),
         "the password is not in Debug output"
     );
-    let core = AppCore::open_with(
-        &url,
-        CoreOptions {
-            clock: co.core.clock.clone(),
-            approvals: cubicle_core::approvals::ApprovalsConfig {
-                tools: co.core.approvals.runtime().config.clone(),
-                ..Default::default()
-            },
-            ..CoreOptions::default()
-        },
-    )
-    .await
-    .expect("a person opens the company with their own login");
+    let core = co.open_at(&url).await;
     assert_eq!(core.approvals.signed_in(), Some(person.id));
     let raw = Database::connect(&url).await.expect("a raw connection");
     Signed { core, raw, url }
