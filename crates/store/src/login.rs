@@ -10,10 +10,10 @@ use sea_orm::{ConnectionTrait, DbBackend, DbErr, Statement};
 use crate::Db;
 
 /// Tables a person's role reads but never writes: the company and its policy, the org
-/// chart (departments, teams), providers
-/// and model routes, settings (the webhook allowlist, budgets), people and their duties,
-/// role cards, the employees themselves (their policies and tools: only their working
-/// status moves, when a decision frees one), and the schema's own bookkeeping.
+/// chart (departments, teams), providers and model routes, settings (the webhook
+/// allowlist, budgets), people and their duties, role cards, the employees themselves
+/// (their policies and tools: only their working status moves, when a decision frees
+/// one), and the schema's own bookkeeping.
 pub const READ_ONLY_TABLES: [&str; 13] = [
     "company",
     "department",
@@ -43,9 +43,10 @@ fn plain(s: &str) -> Result<&str, DbErr> {
     if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         Ok(s)
     } else {
-        Err(DbErr::Custom(format!(
-            "not a plain role or password: {s:?}"
-        )))
+        // Not echoed: it may be a password.
+        Err(DbErr::Custom(
+            "a role name or password may hold only letters, digits and _".into(),
+        ))
     }
 }
 
