@@ -253,70 +253,89 @@ async fn run(cli: Cli) -> Result<()> {
         }
         Command::SignIn { forget } => people::sign_in(forget).await,
         command => {
-            let url = match cli.db {
-                Some(url) => url,
-                None => cubicle_core::sign_in::database_url(&cubicle_core::secrets::KeyringStore)?,
-            };
-            // A provider straight from the environment, for scripts and servers.
-            let env_provider = EnvProvider::from_env()?;
-            // A simulated run keeps its own calendar.
-            let manual = match &command {
-                Command::Run(args) if args.virtual_clock => {
-                    Some(cubicle_core::clock::ManualClock::new(chrono::Utc::now()))
-                }
-                _ => None,
-            };
-            let mut options = CoreOptions {
-                env_provider,
-                ..CoreOptions::default()
-            };
-            options.approvals.tools.webhook_loopback_for_tests =
-                cubicle_core::tools::loopback_webhooks_for_tests_from_env();
-            if let Some(m) = &manual {
-                options.clock = m.shared();
-            }
-            let core = AppCore::open_with(&url, options).await?;
-            match command {
-                Command::Org(cmd) => org::run(&core, cmd).await,
-                Command::People(cmd) => people::run(&core, &url, cmd).await,
-                Command::Proxy { person, command } => proxy::run(&core, &person, command).await,
-                Command::Provider(cmd) => provider::run(&core, cmd).await,
-                Command::Models(cmd) => models::run(&core, cmd).await,
-                Command::Roles(cmd) => roles::run(&core, cmd).await,
-                Command::Say { yes, json, text } => {
-                    say::say(&core, &text.join(" "), yes, json).await
-                }
-                Command::Secretary(cmd) => say::run(&core, cmd).await,
-                Command::Approvals(cmd) => approvals::run(&core, cmd).await,
-                Command::Webhooks(cmd) => webhooks::run(&core, cmd).await,
-                Command::Chats => say::chats(&core).await,
-                Command::Post { chat_id, text } => say::post(&core, chat_id, &text.join(" ")).await,
-                Command::Run(args) => run::run(&core, manual, args).await,
-                Command::Tasks { json } => work::tasks(&core, json).await,
-                Command::Mailbox { json } => work::mailbox(&core, json).await,
-                Command::Traces { json } => work::traces(&core, json).await,
-                Command::Trace { id, all, json } => work::trace(&core, &id, all, json).await,
-                Command::Board { json } => work::board(&core, json).await,
-                Command::Decisions { json } => decisions::decisions(&core, json).await,
-                Command::Reviewer {
-                    requirement,
-                    employee,
-                    ..
-                } => decisions::reviewer(&core, &requirement, employee.as_deref()).await,
-                Command::Ask {
-                    provider,
-                    model,
-                    schema,
-                    prompt,
-                } => provider::ask(&core, provider, model, schema, prompt.join(" ")).await,
-                Command::Intent(args) => intent::run(&core, args).await,
-                Command::Export { out } => bundle::export(&core, out).await,
-                Command::Import { file } => bundle::import(&core, &file).await,
-                Command::Imported(cmd) => bundle::imported(&core, cmd).await,
-                Command::Dev(_) | Command::Bench(_) | Command::SignIn { .. } => {
-                    unreachable!("handled above")
-                }
-            }
+            let (core, url, manual) = open_company(cli.db, &command).await?;
+            on_company(core, &url, manual, command).await
+        }
+    }
+}
+
+/// The company the command works on: the database (`--db`, else the environment, the
+/// keychain's sign-in or the local file), opened with the environment's provider and, for
+/// a simulated run, a clock of its own.
+async fn open_company(
+    db: Option<String>,
+    command: &Command,
+) -> Result<(AppCore, String, Option<cubicle_core::clock::ManualClock>)> {
+    let url = match db {
+        Some(url) => url,
+        None => cubicle_core::sign_in::database_url(&cubicle_core::secrets::KeyringStore)?,
+    };
+    // A provider straight from the environment, for scripts and servers.
+    let env_provider = EnvProvider::from_env()?;
+    // A simulated run keeps its own calendar.
+    let manual = match command {
+        Command::Run(args) if args.virtual_clock => {
+            Some(cubicle_core::clock::ManualClock::new(chrono::Utc::now()))
+        }
+        _ => None,
+    };
+    let mut options = CoreOptions {
+        env_provider,
+        ..CoreOptions::default()
+    };
+    options.approvals.tools.webhook_loopback_for_tests =
+        cubicle_core::tools::loopback_webhooks_for_tests_from_env();
+    if let Some(m) = &manual {
+        options.clock = m.shared();
+    }
+    let core = AppCore::open_with(&url, options).await?;
+    Ok((core, url, manual))
+}
+
+/// A command that works on the company.
+async fn on_company(
+    core: AppCore,
+    url: &str,
+    manual: Option<cubicle_core::clock::ManualClock>,
+    command: Command,
+) -> Result<()> {
+    match command {
+        Command::Org(cmd) => org::run(&core, cmd).await,
+        Command::People(cmd) => people::run(&core, url, cmd).await,
+        Command::Proxy { person, command } => proxy::run(&core, &person, command).await,
+        Command::Provider(cmd) => provider::run(&core, cmd).await,
+        Command::Models(cmd) => models::run(&core, cmd).await,
+        Command::Roles(cmd) => roles::run(&core, cmd).await,
+        Command::Say { yes, json, text } => say::say(&core, &text.join(" "), yes, json).await,
+        Command::Secretary(cmd) => say::run(&core, cmd).await,
+        Command::Approvals(cmd) => approvals::run(&core, cmd).await,
+        Command::Webhooks(cmd) => webhooks::run(&core, cmd).await,
+        Command::Chats => say::chats(&core).await,
+        Command::Post { chat_id, text } => say::post(&core, chat_id, &text.join(" ")).await,
+        Command::Run(args) => run::run(&core, manual, args).await,
+        Command::Tasks { json } => work::tasks(&core, json).await,
+        Command::Mailbox { json } => work::mailbox(&core, json).await,
+        Command::Traces { json } => work::traces(&core, json).await,
+        Command::Trace { id, all, json } => work::trace(&core, &id, all, json).await,
+        Command::Board { json } => work::board(&core, json).await,
+        Command::Decisions { json } => decisions::decisions(&core, json).await,
+        Command::Reviewer {
+            requirement,
+            employee,
+            ..
+        } => decisions::reviewer(&core, &requirement, employee.as_deref()).await,
+        Command::Ask {
+            provider,
+            model,
+            schema,
+            prompt,
+        } => provider::ask(&core, provider, model, schema, prompt.join(" ")).await,
+        Command::Intent(args) => intent::run(&core, args).await,
+        Command::Export { out } => bundle::export(&core, out).await,
+        Command::Import { file } => bundle::import(&core, &file).await,
+        Command::Imported(cmd) => bundle::imported(&core, cmd).await,
+        Command::Dev(_) | Command::Bench(_) | Command::SignIn { .. } => {
+            unreachable!("handled above")
         }
     }
 }

@@ -270,20 +270,19 @@ fn with_stdin(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().expect("cubicle-cli ends")
 }
 
-/// The boss gives Lin a sign-in of her own: with it she reads the company and decides her
-/// approvals, the database refuses her what only the boss may do, her computer's
-/// keychain keeps it, and removing her ends it.
-#[test]
-fn a_person_signs_in_with_a_login_of_their_own_kept_in_their_keychain() {
-    let Ok(admin) = std::env::var("CUBICLE_TEST_PG_URL") else {
-        eprintln!("SKIPPED: cubicle-cli on PostgreSQL (CUBICLE_TEST_PG_URL not set)");
-        return;
-    };
-    let pg = PgDatabase::new(&admin);
-    on_db(&pg, &["org", "init", "--name", "Acme", "--boss", "Ada"]);
-    on_db(&pg, &["org", "add-department", "Product"]);
+/// `cubicle-cli --db <url> …` with a sign-in's URL, succeeding or not.
+fn as_login(url: &str, args: &[&str]) -> Output {
+    let mut all = vec!["--db", url];
+    all.extend_from_slice(args);
+    cli(&[], &all)
+}
+
+/// Acme with Lin answering for Product, and the sign-in the boss issued her.
+fn acme_with_lin_and_her_sign_in(pg: &PgDatabase) -> String {
+    on_db(pg, &["org", "init", "--name", "Acme", "--boss", "Ada"]);
+    on_db(pg, &["org", "add-department", "Product"]);
     on_db(
-        &pg,
+        pg,
         &[
             "people",
             "add",
@@ -294,7 +293,7 @@ fn a_person_signs_in_with_a_login_of_their_own_kept_in_their_keychain() {
             "manual",
         ],
     );
-    let issued = on_db(&pg, &["people", "login", "Lin"]);
+    let issued = on_db(pg, &["people", "login", "Lin"]);
     let url = issued
         .lines()
         .find(|l| l.starts_with("postgres"))
@@ -302,23 +301,22 @@ fn a_person_signs_in_with_a_login_of_their_own_kept_in_their_keychain() {
         .to_owned();
     assert!(issued.contains("shown only this once"), "{issued}");
     assert!(url.contains("cubicle_person_"), "{url}");
+    url
+}
 
-    // With it, Lin reads the company; the database refuses her the boss's changes.
-    let lin = |args: &[&str]| {
-        let mut all = vec!["--db", url.as_str()];
-        all.extend_from_slice(args);
-        cli(&[], &all)
-    };
-    let people = lin(&["people", "list"]);
+/// With her sign-in Lin reads the company; the engine and the boss's changes are refused
+/// her, by the database, and no error shows her password.
+fn lin_reads_but_is_refused_the_boss_s_changes(pg: &PgDatabase, url: &str) {
+    let people = as_login(url, &["people", "list"]);
     assert!(people.status.success(), "{people:?}");
     assert!(String::from_utf8_lossy(&people.stdout).contains("Lin"));
-    let engine = lin(&["run", "--for", "1m", "--virtual-clock"]);
+    let engine = as_login(url, &["run", "--for", "1m", "--virtual-clock"]);
     assert!(!engine.status.success());
     assert!(
         String::from_utf8_lossy(&engine.stderr).contains("never in a person's name"),
         "{engine:?}"
     );
-    let refused = lin(&["org", "add-department", "Shadow IT"]);
+    let refused = as_login(url, &["org", "add-department", "Shadow IT"]);
     assert!(!refused.status.success());
     let err = String::from_utf8_lossy(&refused.stderr);
     assert!(err.contains("permission denied"), "{err}");
@@ -330,8 +328,11 @@ fn a_person_signs_in_with_a_login_of_their_own_kept_in_their_keychain() {
         pg.count("SELECT count(*) FROM department WHERE name = 'Shadow IT'"),
         0
     );
+}
 
-    // Her keychain keeps it; with no --db, the CLI opens the company with it.
+/// Her keychain keeps the sign-in; with no --db, the CLI opens the company with it. A
+/// sign-in that is not a server's is refused before anything is saved.
+fn her_keychain_keeps_it(url: &str) {
     if std::env::var("CUBICLE_TEST_KEYRING").is_ok_and(|v| v == "1") {
         let saved = with_stdin(&["sign-in"], &format!("{url}\n"));
         assert!(saved.status.success(), "{saved:?}");
@@ -340,24 +341,36 @@ fn a_person_signs_in_with_a_login_of_their_own_kept_in_their_keychain() {
             said.contains("signed in to Acme") && said.contains("as Lin"),
             "{said}"
         );
-        assert!(!said.contains(&url), "the sign-in is not echoed: {said}");
+        assert!(!said.contains(url), "the sign-in is not echoed: {said}");
         let shown = ok(&[], &["org", "show"]);
         assert!(shown.contains("Acme"), "{shown}");
         ok(&[], &["sign-in", "--forget"]);
     } else {
         eprintln!("SKIPPED: the keychain half (no test keychain: run scripts/test.sh)");
     }
-
-    // A sign-in that is not a server's is refused before anything is saved.
     let bad = with_stdin(&["sign-in"], "sqlite:///tmp/elsewhere.db\n");
     assert!(!bad.status.success());
     assert!(
         String::from_utf8_lossy(&bad.stderr).contains("postgres:// URL"),
         "{bad:?}"
     );
+}
 
+/// The boss gives Lin a sign-in of her own: with it she reads the company, the database
+/// refuses her what only the boss may do, her computer's keychain keeps it, and removing
+/// her ends it.
+#[test]
+fn a_person_signs_in_with_a_login_of_their_own_kept_in_their_keychain() {
+    let Ok(admin) = std::env::var("CUBICLE_TEST_PG_URL") else {
+        eprintln!("SKIPPED: cubicle-cli on PostgreSQL (CUBICLE_TEST_PG_URL not set)");
+        return;
+    };
+    let pg = PgDatabase::new(&admin);
+    let url = acme_with_lin_and_her_sign_in(&pg);
+    lin_reads_but_is_refused_the_boss_s_changes(&pg, &url);
+    her_keychain_keeps_it(&url);
     // Removed, Lin's sign-in no longer opens anything.
     on_db(&pg, &["people", "remove", "Lin"]);
-    let after = lin(&["people", "list"]);
+    let after = as_login(&url, &["people", "list"]);
     assert!(!after.status.success(), "{after:?}");
 }

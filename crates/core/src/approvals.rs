@@ -170,7 +170,7 @@ impl Approvals {
     pub async fn pending_count(&self) -> Result<u64, ApprovalError> {
         match self.signed_in {
             None => Ok(q::count_waiting(&self.db, None).await?),
-            Some(_) => Ok(self.pending_for(Decider::Boss).await?.len() as u64),
+            Some(_) => Ok(self.list(ApprovalFilter::Pending).await?.len() as u64),
         }
     }
 
@@ -219,11 +219,8 @@ impl Approvals {
     /// The queue as `decider` sees it: the boss sees every waiting approval, a person the
     /// ones routed to them (signed in as a person, "the boss" is them). Oldest first.
     pub async fn pending_for(&self, decider: Decider) -> Result<Vec<ApprovalDto>, ApprovalError> {
+        // Signed in as a person, the list is already theirs.
         let all = self.list(ApprovalFilter::Pending).await?;
-        let decider = match (self.signed_in, decider) {
-            (Some(me), Decider::Boss) => Decider::Person { person_id: me },
-            (_, d) => d,
-        };
         Ok(match decider {
             Decider::Boss => all,
             Decider::Person { person_id } => all
