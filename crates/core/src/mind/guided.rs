@@ -25,7 +25,13 @@ pub const DOCUMENT_MAX_CHARS: u32 = 900;
 /// Lines of the chat shown to a step.
 const CHAT_LINES: usize = 6;
 /// How much of one chat line, task or colleague's input a prompt shows.
-const LINE_CHARS: usize = 220;
+const LINE_CHARS: u32 = 220;
+/// How many Chinese characters say what this many English ones do: a text translated
+/// from English into Chinese has about a third as many characters. A Chinese step is
+/// sized by what it says, not by its letters: a small model spends one to three tokens
+/// on each Chinese character, so a Chinese line as long as an English one took five
+/// times as long to write and to read in (`bench builtin --language zh-CN`).
+const ZH_CHARS_PER_EN_CHAR: (u32, u32) = (1, 3);
 /// Temperature of a small model's writing when the role card sets none: low, so it
 /// stays on the point.
 const TEMPERATURE: f32 = 0.5;
@@ -55,6 +61,42 @@ impl Writer<'_> {
         }
     }
 
+    /// `en_chars` English characters' worth of text in the company's language.
+    fn chars(&self, en_chars: u32) -> u32 {
+        match self.company.language {
+            Language::En => en_chars,
+            Language::ZhCn => (en_chars * ZH_CHARS_PER_EN_CHAR.0 / ZH_CHARS_PER_EN_CHAR.1).max(1),
+        }
+    }
+
+    /// `text` cut to what a prompt shows of one line, task or input.
+    fn shown(&self, text: &str) -> String {
+        cut(text, self.chars(LINE_CHARS) as usize)
+    }
+
+    /// A one-line answer of `en_chars` English characters' worth.
+    fn line(&self, en_chars: u32) -> TextShape {
+        TextShape::Text {
+            max_chars: self.chars(en_chars),
+            single_line: true,
+        }
+    }
+
+    /// The newest lines of a chat as a prompt shows them.
+    fn chat_lines(&self, lines: &[(String, String)]) -> String {
+        let start = lines.len().saturating_sub(CHAT_LINES);
+        lines[start..]
+            .iter()
+            .map(|(who, text)| match self.company.language {
+                // Quoted speech, not a transcript: shown "李娜: …", the 135M model went on
+                // writing the transcript as 李娜 (3 of 23 Chinese steps dropped).
+                Language::ZhCn => format!("{who}说：“{}”", self.shown(text)),
+                Language::En => format!("{who}: {}", self.shown(text)),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
     /// A step's request. Its shape is narrowed until even its worst case (every character
     /// 3 bytes, every byte a token) fits the output budget: a Chinese document of 900
     /// characters could take 2,700 tokens, over a minute on two cores, and the call would
@@ -75,7 +117,7 @@ impl Writer<'_> {
 
     /// A question to `colleague` about the task.
     pub fn ask(&self, task: &str, colleague: &str) -> CompletionRequest {
-        let task = cut(task, LINE_CHARS);
+        let task = self.shown(task);
         let user = match self.company.language {
             Language::ZhCn => format!(
                 "你的任务：{task}\n给{colleague}写一条简短的消息，请对方就这个任务给出意见。\
@@ -86,13 +128,13 @@ impl Writer<'_> {
                  input on it. One or two sentences. Write only the message."
             ),
         };
-        self.request(user, line(ASK_MAX_CHARS))
+        self.request(user, self.line(ASK_MAX_CHARS))
     }
 
     /// A reply to the newest message of `lines` (`(sender, text)`, oldest first).
     pub fn reply(&self, chat: &str, lines: &[(String, String)]) -> CompletionRequest {
         let to = lines.last().map_or("", |(who, _)| who.as_str());
-        let shown = chat_lines(lines);
+        let shown = self.chat_lines(lines);
         let user = match self.company.language {
             Language::ZhCn => format!(
                 "“{chat}”里的最新消息：\n{shown}\n以{}的身份回复{to}，一到三句话，用简体中文。只写回复本身。",
@@ -104,15 +146,15 @@ impl Writer<'_> {
                 self.me.name
             ),
         };
-        self.request(user, line(REPLY_MAX_CHARS))
+        self.request(user, self.line(REPLY_MAX_CHARS))
     }
 
     /// The deliverable of a task, with what colleagues said about it (`(name, text)`).
     pub fn document(&self, task: &str, inputs: &[(String, String)]) -> CompletionRequest {
-        let task = cut(task, LINE_CHARS);
+        let task = self.shown(task);
         let mut said = String::new();
         for (who, text) in inputs {
-            let text = cut(text, LINE_CHARS);
+            let text = self.shown(text);
             said.push_str(&self.company.language.pick(
                 format!("{who} said: {text}\n"),
                 format!("{who}说：{text}\n"),
@@ -131,7 +173,7 @@ impl Writer<'_> {
         self.request(
             user,
             TextShape::Text {
-                max_chars: DOCUMENT_MAX_CHARS,
+                max_chars: self.chars(DOCUMENT_MAX_CHARS),
                 single_line: false,
             },
         )
@@ -139,8 +181,8 @@ impl Writer<'_> {
 
     /// The report of a finished task to `to` (the boss, or whoever it goes to).
     pub fn report(&self, task: &str, outcome: &str, to: &str) -> CompletionRequest {
-        let task = cut(task, LINE_CHARS);
-        let outcome = cut(outcome, LINE_CHARS);
+        let task = self.shown(task);
+        let outcome = self.shown(outcome);
         let user = match self.company.language {
             Language::ZhCn => format!(
                 "你完成了任务：{task}\n结果的开头是：{outcome}\n告诉{to}任务已经完成，以及结果说了什么。\
@@ -151,16 +193,16 @@ impl Writer<'_> {
                  or two sentences that it is done and what it says. Write only the message."
             ),
         };
-        self.request(user, line(REPORT_MAX_CHARS))
+        self.request(user, self.line(REPORT_MAX_CHARS))
     }
 
     /// The plan of a requirement its owner posts in the requirement's group: who does
     /// what (`assignments`: name, task), decided by the engine; the model says it.
     pub fn plan(&self, requirement: &str, assignments: &[(String, String)]) -> CompletionRequest {
-        let requirement = cut(requirement, LINE_CHARS);
+        let requirement = self.shown(requirement);
         let who: Vec<String> = assignments
             .iter()
-            .map(|(name, task)| format!("- {name}: {}", cut(task, LINE_CHARS)))
+            .map(|(name, task)| format!("- {name}: {}", self.shown(task)))
             .collect();
         let who = who.join("\n");
         let user = match self.company.language {
@@ -173,13 +215,13 @@ impl Writer<'_> {
                  plan: who does what. One or two sentences. Write only the message."
             ),
         };
-        self.request(user, line(REPLY_MAX_CHARS))
+        self.request(user, self.line(REPLY_MAX_CHARS))
     }
 
     /// Whether to add something to a group conversation: [`Choice::Reply`] or
     /// [`Choice::Silent`].
     pub fn speak_or_not(&self, chat: &str, lines: &[(String, String)]) -> CompletionRequest {
-        let shown = chat_lines(lines);
+        let shown = self.chat_lines(lines);
         let user = match self.company.language {
             Language::ZhCn => format!(
                 "“{chat}”里的最新消息：\n{shown}\n你有值得补充的内容吗？回答 reply（回复）或 silent（不说话）。"
@@ -196,7 +238,7 @@ impl Writer<'_> {
     /// answer ([`Choice::Reply`]).
     pub fn task_or_reply(&self, text: &str) -> CompletionRequest {
         let boss = &self.company.boss_name;
-        let text = cut(text, LINE_CHARS);
+        let text = self.shown(text);
         let user = match self.company.language {
             Language::ZhCn => format!(
                 "{boss}对你说：“{text}”\n这是需要你去完成的工作，还是只需要回答？回答 task（工作）或 reply（回答）。"
@@ -261,22 +303,6 @@ fn fit_budget(shape: TextShape, budget: u32) -> TextShape {
         },
         one_of @ TextShape::OneOf { .. } => one_of,
     }
-}
-
-fn line(max_chars: u32) -> TextShape {
-    TextShape::Text {
-        max_chars,
-        single_line: true,
-    }
-}
-
-fn chat_lines(lines: &[(String, String)]) -> String {
-    let start = lines.len().saturating_sub(CHAT_LINES);
-    lines[start..]
-        .iter()
-        .map(|(who, text)| format!("{who}: {}", cut(text, LINE_CHARS)))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 fn cut(text: &str, max: usize) -> String {
@@ -405,26 +431,60 @@ mod tests {
 
     #[test]
     fn the_document_shrinks_to_a_small_budget_and_keeps_its_size_on_a_large_one() {
-        let (me, co) = (alice(), company(Language::ZhCn));
-        let doc = |output_budget| {
+        let me = alice();
+        let doc = |language, output_budget| {
+            let co = company(language);
             let w = Writer {
                 me: &me,
                 company: &co,
                 output_budget,
             };
-            w.document("写一份设计说明", &[]).shape
-        };
-        let max_chars = |shape: Option<TextShape>| match shape {
-            Some(TextShape::Text { max_chars, .. }) => max_chars,
-            other => panic!("a text shape, got {other:?}"),
+            max_chars(w.document("write a design note", &[]).shape)
         };
         assert_eq!(
-            max_chars(doc(1024)),
+            doc(Language::En, 1024),
             341,
             "1,023 tokens hold 341 characters"
         );
-        assert_eq!(max_chars(doc(4096)), DOCUMENT_MAX_CHARS);
-        assert_eq!(max_chars(doc(0)), 1, "never an empty shape");
+        assert_eq!(doc(Language::En, 4096), DOCUMENT_MAX_CHARS);
+        assert_eq!(doc(Language::En, 0), 1, "never an empty shape");
+        assert_eq!(doc(Language::ZhCn, 4096), DOCUMENT_MAX_CHARS / 3);
+        assert_eq!(doc(Language::ZhCn, 0), 1, "never an empty shape");
+    }
+
+    #[test]
+    fn a_chinese_step_asks_for_as_much_said_in_a_third_of_the_characters() {
+        let me = alice();
+        let (en, zh) = (company(Language::En), company(Language::ZhCn));
+        let writer = |company| Writer {
+            me: &me,
+            company,
+            output_budget: BUDGET,
+        };
+        let long = "夹".repeat(400);
+        let lines = vec![("王强".to_owned(), long.clone())];
+        let (en_w, zh_w) = (writer(&en), writer(&zh));
+        for (en_req, zh_req) in [
+            (en_w.ask("t", "Bob"), zh_w.ask("t", "王强")),
+            (en_w.reply("c", &lines), zh_w.reply("c", &lines)),
+            (en_w.report("t", "o", "Ada"), zh_w.report("t", "o", "Ada")),
+        ] {
+            assert_eq!(max_chars(zh_req.shape), max_chars(en_req.shape) / 3);
+        }
+        let shown = zh_w.reply("c", &lines).messages[1].content.clone();
+        let chars = shown.chars().filter(|c| *c == '夹').count();
+        assert_eq!(
+            chars,
+            LINE_CHARS as usize / 3,
+            "a chat line shown in a third"
+        );
+    }
+
+    fn max_chars(shape: Option<TextShape>) -> u32 {
+        match shape {
+            Some(TextShape::Text { max_chars, .. }) => max_chars,
+            other => panic!("a text shape, got {other:?}"),
+        }
     }
 
     #[test]
