@@ -405,6 +405,8 @@ pub fn levels_in(text: &str) -> Vec<ApprovalPolicy> {
         ("手动", ApprovalPolicy::Manual),
         ("人工", ApprovalPolicy::Manual),
         ("都要我", ApprovalPolicy::Manual),
+        ("先问我", ApprovalPolicy::Manual),
+        ("先问过我", ApprovalPolicy::Manual),
         ("都需要我", ApprovalPolicy::Manual),
         ("都得我", ApprovalPolicy::Manual),
     ];

@@ -40,10 +40,20 @@ fn corpus() -> Vec<Labelled> {
     read_corpus("intents.jsonl")
 }
 
-/// Phrasings written for the held-out set, frozen: the rules never learn from them.
-fn held_out() -> Vec<Labelled> {
-    read_corpus("intents_heldout.jsonl")
-}
+/// The held-out sets, each frozen when written: phrasings the rules were never tuned on.
+/// v1 exposed the confirmations read as tasks; those were then fixed from new lines in the
+/// tuning corpus, never from v1's — but v1 had shown where to look, so v2 was written after
+/// that fix, and v2 is the figure that tells.
+const HELD_OUT: [(&str, &str); 2] = [
+    (
+        "v1 (written at stop 29; showed the misses fixed at stop 30)",
+        "intents_heldout.jsonl",
+    ),
+    (
+        "v2 (written at stop 30, after that fix)",
+        "intents_heldout_v2.jsonl",
+    ),
+];
 
 fn read_corpus(file: &str) -> Vec<Labelled> {
     let path = format!("{}/../../tests/corpus/{file}", env!("CARGO_MANIFEST_DIR"));
@@ -506,7 +516,30 @@ fn ten_thousand_hostile_strings_never_panic() {
 
 #[test]
 fn rule_tier_meets_the_held_out_accuracy_bar() {
-    let set = held_out();
+    let training: std::collections::HashSet<String> = corpus()
+        .into_iter()
+        .map(|l| l.text.to_lowercase())
+        .collect();
+    for (name, file) in HELD_OUT {
+        let set = read_corpus(file);
+        check_held_out_set(&set, &training);
+        let zh = set.iter().filter(|l| is_chinese(&l.text)).count();
+        let score = score_the_rule_tier(&set);
+        let overall = score.right as f64 / set.len() as f64;
+        println!("\nHELD-OUT SET {name} (never tuned on):");
+        print_the_score(&score, set.len(), (zh, mixed(&set)));
+        assert!(
+            overall >= REQUIRED_HELD_OUT_ACCURACY,
+            "held-out {name}: accuracy {:.1}% is below {:.0}%",
+            100.0 * overall,
+            100.0 * REQUIRED_HELD_OUT_ACCURACY
+        );
+    }
+}
+
+/// A held-out set big enough to tell, at least 40 % Chinese, and sharing no line with the
+/// tuning corpus.
+fn check_held_out_set(set: &[Labelled], training: &std::collections::HashSet<String>) {
     let zh = set.iter().filter(|l| is_chinese(&l.text)).count();
     assert!(set.len() >= 60, "held-out set has only {} lines", set.len());
     assert!(
@@ -514,25 +547,11 @@ fn rule_tier_meets_the_held_out_accuracy_bar() {
         "only {zh} of {} are Chinese",
         set.len()
     );
-    let training: std::collections::HashSet<String> = corpus()
-        .into_iter()
-        .map(|l| l.text.to_lowercase())
-        .collect();
-    for l in &set {
+    for l in set {
         assert!(
             !training.contains(&l.text.to_lowercase()),
             "{:?} is in the tuning corpus too",
             l.text
         );
     }
-    let score = score_the_rule_tier(&set);
-    let overall = score.right as f64 / set.len() as f64;
-    println!("\nHELD-OUT SET (never tuned on):");
-    print_the_score(&score, set.len(), (zh, mixed(&set)));
-    assert!(
-        overall >= REQUIRED_HELD_OUT_ACCURACY,
-        "held-out accuracy {:.1}% is below {:.0}%",
-        100.0 * overall,
-        100.0 * REQUIRED_HELD_OUT_ACCURACY
-    );
 }

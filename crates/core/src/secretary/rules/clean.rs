@@ -48,8 +48,21 @@ pub(super) fn strip_article(v: &str) -> &str {
     v
 }
 
+/// When a change takes effect, said after a department's name: "Sales from next week",
+/// "Platform going forward", "市场部从今天起".
+static WHEN: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"\s*(?:(?:from|starting|as\s+of|effective)\s+(?:now\s+on|now|today|tomorrow|immediately|next\s+(?:week|month|monday|quarter)|monday|this\s+week)|going\s+forward|from\s+here\s+on|instead|(?:从|自)?(?:现在|今天|明天|下周|下个月)(?:起|开始)|以后)$",
+    )
+});
+
+/// `v` without a trailing "from now on" (see [`WHEN`]).
+fn strip_when(v: &str) -> &str {
+    WHEN.find(v).map_or(v, |m| &v[..m.start()]).trim_end()
+}
+
 pub(super) fn clean_value(v: &str) -> Option<String> {
-    let v = trim_particles(v);
+    let v = strip_when(trim_particles(v));
     (!v.is_empty()).then(|| v.to_owned())
 }
 
@@ -78,7 +91,7 @@ pub(super) fn clean_department(v: &str) -> Option<String> {
     if is_reference(v) {
         return None;
     }
-    let mut v = strip_article(trim_particles(v)).to_owned();
+    let mut v = strip_article(strip_when(trim_particles(v))).to_owned();
     for suffix in ["这个部门", "这个组"] {
         if let Some(rest) = v.strip_suffix(suffix) {
             v = rest.trim().to_owned();
@@ -251,9 +264,24 @@ pub(super) enum Subject {
 pub(super) fn subject(v: &str) -> Subject {
     let v = strip_article(trim_particles(v));
     let v = v.strip_suffix("'s").unwrap_or(v).trim();
+    // "王强那边": someone's side of the work is them.
+    let v = ["那边", "那儿", "那里"]
+        .iter()
+        .find_map(|s| v.strip_suffix(s).filter(|r| !r.trim().is_empty()))
+        .unwrap_or(v)
+        .trim();
     let lower = v.to_lowercase();
     if v.is_empty() || EVERYONE.contains(&lower.as_str()) {
         return Subject::Everyone;
+    }
+    // "what Sales did this week": the department whose work it is.
+    static WHAT_DID: LazyLock<Regex> = LazyLock::new(|| {
+        compile(
+            r"^what\s+(?P<s>.+?)\s+(?:did|has\s+done|have\s+done|got\s+done|worked\s+on|has\s+been\s+doing|have\s+been\s+doing)\b",
+        )
+    });
+    if let Some(s) = WHAT_DID.captures(v).and_then(|c| c.name("s")) {
+        return subject(s.as_str());
     }
     if ["you", "你", "您", "u"].contains(&lower.as_str()) {
         return Subject::You;
@@ -482,7 +510,7 @@ fn split_alone(v: &str, known: &[&str]) -> Option<(Assignee, String, f32)> {
 pub(super) fn is_policy_clause(clause: &str) -> bool {
     static RE: LazyLock<Regex> = LazyLock::new(|| {
         compile(
-            r"approv|polic|审批|批准|策略|\bask\s+me\b|问我|sign[\s-]?off|全自动|autopilot|everything|所有|\bauto\b|自动|手动",
+            r"approv|polic|审批|批准|策略|\bask\s+me\b|问我|问过我|sign[\s-]?off|全自动|autopilot|everything|所有|\bauto\b|自动|手动",
         )
     });
     RE.is_match(clause)

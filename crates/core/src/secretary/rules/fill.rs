@@ -309,7 +309,7 @@ fn missing_required(kind: IntentKind, s: &Slots) -> bool {
 
 static CN_HIRE_DEPT: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?:放到|放在|加入|进入|分到|到|进|去|给|在|为)\s*(?P<d>{CNDEPT})|^(?P<s>{CNDEPT})\s*(?:需要|要|缺|招)",
+        r"(?:放到|放在|加入|进入|分到|到|进|去|给|在|为)\s*(?P<d>{CNDEPT})|^(?P<s>{CNDEPT})\s*(?:再|还|又|也)?\s*(?:需要|要|缺|招)",
     )
 });
 static EN_HIRE_DEPT: LazyLock<Regex> = LazyLock::new(|| {
@@ -399,8 +399,12 @@ fn hire_department(clause: &str, roles: &[lexicon::RoleMention]) -> Option<Strin
             return Some(d);
         }
     }
-    for c in EN_HIRE_DEPT.captures_iter(clause) {
-        let Some(d) = c.name("d") else { continue };
+    // Each candidate is read from where the last one's first word ended, so a second
+    // word that was not part of a name ("on board in Product") is read again.
+    let mut at = 0;
+    while let Some(c) = EN_HIRE_DEPT.captures_at(clause, at) {
+        let Some(d) = c.name("d") else { break };
+        at = d.end();
         if roles.iter().any(|r| d.start() < r.end && r.start < d.end()) {
             continue;
         }

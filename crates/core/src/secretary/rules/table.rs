@@ -25,7 +25,9 @@ pub(super) const FRAGMENTS: &[(&str, &str)] = &[
     ("{EN2}", r"(?-i:\s+[A-Z][a-z]+)?"),
     ("{WHO}", r"(?:[A-Za-z][A-Za-z'.-]*(?-i:\s+[A-Z][a-z]+)?|[\p{Han}]{1,4})"),
     ("{YES}", r"(?:(?:ok|okay|yes|yeah|yep|sure|fine|alright|good|great|好的|好|可以|行|嗯|没问题)\s*[,.!]?\s*)?"),
-    ("{NO}", r"(?:(?:no|nope|nah|sorry|算了|不行)\s*[,.!]?\s*)?"),
+    ("{NO}", r"(?:(?:no|nope|nah|sorry|算了|不行|不)\s*[,.!]?\s*)?"),
+    // A word of thanks or praise, alone or one after another ("thanks, perfect").
+    ("{NICE}", r"(?:hi|hello|hey|hiya|yo|howdy|good\s+(?:morning|afternoon|evening|night)|morning|evening|(?:ok(?:ay)?\s+)?thanks?(?:\s+you)?(?:\s+(?:so\s+much|a\s+lot|very\s+much))?|thx|ty|cheers|how\s+are\s+you(?:\s+doing)?|how's\s+it\s+going|what's\s+up|sup|lol|lmao|haha+|hehe+|bye|goodbye|see\s+you|see\s+ya|good\s+job|great\s+job|nice|cool|awesome|great|perfect|(?:that's|that\s+is)\s+(?:great|perfect|nice|good|awesome|helpful)|you're\s+the\s+best|you\s+rock|well\s+done|你好|您好|嗨|哈喽|谢谢你?|谢了|谢啦|多谢|感谢|早上好|早安|早|中午好|下午好|晚上好|晚安|辛苦了|辛苦|哈+|呵呵|嘿嘿|拜拜|再见|好的|收到|太棒了|太好了|很好|厉害|在吗)"),
     ("{OBJ}", r"(?:\s*(?:(?:the|this|that)\s+(?:[a-z]+\s+)?(?:request|one|item|proposal|approval)|这个[\p{Han}]{0,4}申请|all of them|all pending|all|everything|it|that|this|them|这个申请|这个请求|这个|那个|申请|请求|一下|它|掉))*"),
     ("{REF}", r"(?:\s*(?P<ref>#\s*\d+|(?:request|item|number|no\.?)\s*#?\s*\d+|\d+\s*号|第\s*\d+\s*[个条项]))?"),
     ("{TAIL}", r"(?:\s*(?:吧|了|啊|呀|哈|吗))*"),
@@ -38,7 +40,7 @@ pub(super) const ROWS: &[Row] = &[
     r(HireEmployee, 0.92, r"\b(?:hire|hiring|recruit|recruiting|onboard|bring\s+on|bring\s+in|staff\s+up)\b"),
     r(HireEmployee, 0.92, r"招聘|招募|招人|聘请|聘用|新招|招|聘"),
     // weaker triggers count only with a role ("we need a Data department" is no hire)
-    r(HireEmployee, 0.88, r"\b(?:get\s+me|find\s+me|we\s+need|i\s+need|we\s+could\s+(?:really\s+)?use|we\s+want|looking\s+for|add|we're\s+short|short\s+of)\b"),
+    r(HireEmployee, 0.88, r"\b(?:get\s+me|find\s+me|we\s+need|i\s+need|i'd\s+like|i\s+would\s+like|we'd\s+like|we\s+would\s+like|we\s+could\s+(?:really\s+)?use|we\s+want|looking\s+for|add|we're\s+short|short\s+of)\b"),
     r(HireEmployee, 0.88, r"\b(?:get|need|needs|want|could\s+use)\s+(?:us\s+)?(?:another|a|an|one|two|three|four|five|\d+|some|more|a\s+couple\s+of|a\s+few)\b"),
     r(HireEmployee, 0.89, r"(?-i:^(?P<dept>[A-Z][A-Za-z&-]+(?:\s+[A-Z][A-Za-z&-]+)?)\s+(?:needs|wants|could use|is short of)\b)"),
     r(HireEmployee, 0.88, r"(?:需要|要|缺|找|来|雇)\s*(?:\d+|[一二两三四五六七八九十几]+)?\s*(?:个|名|位)"),
@@ -78,6 +80,7 @@ pub(super) const ROWS: &[Row] = &[
     r(RenameDepartment, 0.93, r"^(?:把|将)?\s*(?P<dept>[^,]{1,20}?)\s*(?:的?名字|的?名称)?\s*(?:改名|更名|重命名|换名|换成|改成|改为|改叫|改称)\s*(?:为|成|叫做|叫|作)?\s*(?P<new_name>[^,]+)$"),
     // ---- delete_department
     r(DeleteDepartment, 0.92, r"\b(?:delete|remove|shut\s+down|close\s+down|close|dissolve|disband|get\s+rid\s+of|kill|scrap|eliminate|axe)\s+(?:the\s+)?(?P<dept>.+?)(?:\s+(?P<noun>department|dept|team|division))?$"),
+    r(DeleteDepartment, 0.92, r"\b(?:shut|close|wind)\s+(?:the\s+)?(?P<dept>.+?)(?:\s+(?P<noun>department|dept|team|division))?\s+down\b(?:\s*,.*)?$"),
     r(DeleteDepartment, 0.93, r"(?:删除|删掉|删了|撤销|撤掉|撤了|解散|取消|砍掉|砍了|关掉|关闭|裁撤)\s*(?:掉)?\s*(?P<dept>[^,]+?)\s*(?:这个部门|这个组|部门)?\s*(?:吧|了)?$"),
     r(DeleteDepartment, 0.93, r"把\s*(?P<dept>[^,]+?)\s*(?:解散|删除|删掉|撤销|撤掉|砍掉|关掉|裁撤)"),
     // ---- assign_task
@@ -130,6 +133,7 @@ pub(super) const ROWS: &[Row] = &[
     r(InvitePerson, 0.94, r"^(?:invite|add)\s+(?P<name>{WHO})\s+(?:to\s+(?:the\s+)?(?:company|team)\s+)?as\s+(?:the\s+|our\s+|a\s+|an\s+)?(?P<role>(?:head|lead|leader|director|manager|vp|chief|owner)\s+of\s+(?:the\s+)?(?P<dept>[^,]+?))(?:\s+department)?(?:\s*,.*|\s+and\s+(?:she|he|they)\b.*)?$"),
     r(InvitePerson, 0.93, r"^invite\s+(?P<name>{WHO})(?:\s+to\s+(?:the\s+)?(?:company|team))?(?:\s+as\s+(?:the\s+|our\s+|a\s+|an\s+)?(?P<role>[^,]+?))?(?:\s*,.*|\s+and\s+(?:she|he|they)\b.*)?$"),
     r(InvitePerson, 0.94, r"^(?:邀请|添加|加上|拉)\s*(?P<name>[\p{Han}]{1,4}?|[A-Za-z]+)\s*(?:加入公司|进公司|加入)?\s*(?:作为|为|当|做|担任|成为|来当|来做|进来当|进来做)\s*(?P<role>(?P<dept>{CNDEPT})?\s*的?\s*(?:负责人|主管|经理|总监|老大|leader|lead))(?:\s*,.*)?$"),
+    r(InvitePerson, 0.93, r"^邀请\s*(?P<name>[\p{Han}]{1,4}?|[A-Za-z]+)\s*(?:来|进来)?\s*(?:负责|管理|管|主管|带领|带)\s*(?P<dept>{CNDEPT})$"),
     r(InvitePerson, 0.93, r"^邀请\s*(?P<name>[\p{Han}]{1,4}?|[A-Za-z]+)\s*(?:加入公司|加入我们|加入团队|进公司|进来)$"),
     // ---- set_reviewer: above assign_task's rows ("have Dan review …" names a reviewer)
     r(SetReviewer, 0.93, r"\b(?:make|set|name|appoint|assign|put)\s+(?P<reviewer>{WHO})\s+(?:as\s+)?(?:the\s+)?reviewer\s+(?:of|for|on)\s+(?:the\s+)?(?P<req>.+)$"),
@@ -141,13 +145,17 @@ pub(super) const ROWS: &[Row] = &[
     r(SetReviewer, 0.93, r"^(?:把|将)?\s*(?P<req>[^,]+?)\s*的\s*(?:评审人?|审核人?|审阅人|reviewer)\s*(?:设为|设置为|设成|定为|改为|改成|换成|指定为|是|为|给)\s*(?P<reviewer>[^,]+)$"),
     r(SetReviewer, 0.93, r"^(?P<req>[^,]+?(?:需求|项目))\s*(?:由|让|请)\s*(?P<reviewer>[^,]{1,12}?)\s*(?:来)?\s*(?:评审|审核|审阅)$"),
     // ---- set_policy: `fill` reads the level or the amount
-    r(SetPolicy, 0.9, r"approv|polic|审批|批准|策略|\bask\s+me\b|问我|sign[\s-]?off|全自动|autopilot"),
+    r(SetPolicy, 0.9, r"approv|polic|审批|批准|策略|\bask\s+me\b|问我|问过我|sign[\s-]?off|全自动|autopilot"),
     r(SetPolicy, 0.9, r"budget|spend|\bcap\b|\blimit\b|预算|花费|开销|额度"),
     // ---- approve / reject (a pending approval, by reference or the latest)
     r(Approve, 0.92, r"^{YES}(?:approve[ds]?|approval\s+granted|go\s+ahead|lgtm|ship\s+it|green\s*light|批准|同意|通过|准了|批了|批吧|可以批|准|批){OBJ}{REF}{OBJ}{TAIL}{REASON}$"),
+    // a go-ahead in so many words: "ok, do it", "go for it", "好，就按这个来", "去执行吧"
+    r(Approve, 0.92, r"^{YES}(?:please\s+)?(?:do\s+it|go\s+for\s+it|proceed|carry\s+on|run\s+it|make\s+it\s+so|(?:去|就)?(?:执行|照办|照做|这么办|这么做|按这个来|按这个办|按你说的办|按你说的做|这样办|这样做|干吧|做吧)){OBJ}{REF}{OBJ}{TAIL}[.!。！]?$"),
     r(Reject, 0.92, r"^{NO}(?:这个|那个|这个申请)?\s*(?:reject(?:ed)?|deny|denied|decline[d]?|refuse[d]?|don't\s+approve|do\s+not\s+approve|no\s+way|veto|驳回|拒绝|不同意|不批|不准|不行|否决|不通过|打回){OBJ}{REF}{OBJ}{TAIL}{REASON}$"),
+    // a stop in so many words: "don't do that", "hold off on it", "不行，别这么做", "先别执行"
+    r(Reject, 0.92, r"^{NO}(?:please\s+)?(?:don't|do\s+not|never)\s+(?:do\s+)?(?:it|that|this)|^{NO}(?:hold\s+off|hold\s+it)(?:\s+on\s+(?:it|that|this))?[.!]?$|^{NO}(?:先)?(?:别|不要|不准)\s*(?:这么|这样)?\s*(?:做|执行|办|干|弄){OBJ}{TAIL}[.!。！]?$"),
     // ---- chitchat and questions about the secretary itself
-    r(Chitchat, 0.9, r"^(?:hi|hello|hey|hiya|yo|howdy|good\s+(?:morning|afternoon|evening|night)|morning|evening|thanks?(?:\s+you)?(?:\s+(?:so\s+much|a\s+lot|very\s+much))?|thx|ty|cheers|how\s+are\s+you(?:\s+doing)?|how's\s+it\s+going|what's\s+up|sup|lol|lmao|haha+|hehe+|bye|goodbye|see\s+you|see\s+ya|good\s+job|great\s+job|nice|cool|awesome|great|you're\s+the\s+best|you\s+rock|well\s+done|你好|您好|嗨|哈喽|谢谢你?|谢了|谢啦|多谢|感谢|早上好|早安|早|中午好|下午好|晚上好|晚安|辛苦了|辛苦|哈+|呵呵|嘿嘿|拜拜|再见|好的|收到|太棒了|厉害|在吗)(?:\s*(?:there|everyone|all|secretary|mate|buddy|guys|folks|啊|呀|啦|哦|哈|秘书))?[\s~!.?,:)(]*$"),
+    r(Chitchat, 0.9, r"^{NICE}(?:\s*(?:there|everyone|all|secretary|mate|buddy|guys|folks|啊|呀|啦|哦|哈|秘书))?(?:[\s~!.?,:)(]+{NICE})*[\s~!.?,:)(]*$"),
     r(Question, 0.92, r"^(?:what\s+can\s+you\s+do|what\s+do\s+you\s+do|who\s+are\s+you|what\s+are\s+you|help|help\s+me|how\s+does\s+this\s+work|how\s+do\s+(?:i|we)\b.*|how\s+(?:does|do)\s+.+\s+work|what\s+(?:does|do)\s+.+\s+mean|what(?:'s|\s+is)\s+the\s+difference\s+between\b.*|can\s+you\s+explain\b.*|explain\b.*|what\s+(?:kind\s+of\s+|sort\s+of\s+)?(?:things|stuff)\s+can\s+you\b.*|how\s+can\s+you\s+help\b.*|what\s+can\s+you\s+help\b.*|is\s+there\s+(?:a|any)\s+way\b.*|how\s+(?:can|could|would|should)\s+(?:i|we)\b.*)$"),
     r(Question, 0.92, r"^(?:你能做什么|你会做什么|你可以做什么|你会什么|你能干什么|你能干嘛|你是谁|怎么用|如何使用|怎么使用|帮助|使用说明|.*是怎么(?:运作|工作|用)的?|你(?:能|可以|会)(?:帮我)?(?:做|干)(?:哪些|什么)(?:事|事情)?|(?:怎么|如何)(?:添加|设置|配置|修改|创建|用|撤销).*|.*是什么意思|什么是.+|.+(?:流程|规则|机制)是(?:什么|怎样的|怎么样的)|.+是怎么回事)$"),
 ];
