@@ -98,10 +98,11 @@ bench_checks() {
   local cli=target/debug/cubicle-cli
   $cli bench gateway --calls 100 --check &&
     $cli bench chat --departments 2 --dept-size 4 --busy-minutes 10 --quiet-hours 0.5 --check &&
+    $cli bench story --check &&
     $cli bench sandbox --iterations 20 --check &&
     $cli bench soak --days 1 --call-timeout-ms 800 --backoff-ms 10 --check
 }
-suite "benches with --check at a small size (gateway, chat, sandbox, soak)" bench_checks
+suite "benches with --check at a small size (gateway, chat, story, sandbox, soak)" bench_checks
 # Bounded fuzzing of the parsers that read model and boss text (scripts/fuzz.sh).
 suite "fuzz (cargo fuzz, ${CUBICLE_FUZZ_SECONDS:-45} s per target)" scripts/fuzz.sh "${CUBICLE_FUZZ_SECONDS:-45}"
 suite "UI typecheck" bash -c "cd ui && npx tsc -b"

@@ -58,6 +58,16 @@ pub enum BenchCommand {
         #[command(flatten)]
         goals: Checked,
     },
+    /// Seed 001's job: a product-launch plan by six people (lead, engineering, QA,
+    /// design, marketing, compliance) against a cooperative scripted model keyed on the
+    /// real prompt; calls, tokens sent, simulated minutes to the report and messages per
+    /// person, beside seed 001's published figures (240 calls, ~210k tokens, 47 min).
+    Story {
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        goals: Checked,
+    },
     /// The offline company (SPEC §13): seed 000's story (the boss asks Alice, Alice asks
     /// Bob, Bob answers, Alice resolves the task with a saved document and reports) on
     /// the real built-in model, once per seed; usable thoughts, answers cut off, seconds
@@ -153,6 +163,9 @@ impl Checked {
 pub async fn run(cmd: BenchCommand) -> Result<()> {
     match cmd {
         BenchCommand::Gateway { calls, json, goals } => gateway(calls, json, &goals).await,
+        BenchCommand::Story { json, goals } => {
+            chat::story::run(json, goals.check, &goals.overrides).await
+        }
         BenchCommand::Chat {
             departments,
             dept_size,

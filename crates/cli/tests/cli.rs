@@ -344,6 +344,59 @@ fn bench_sandbox_measures_boxed_and_plain_runs_side_by_side() {
     );
 }
 
+fn bench_story(extra: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))
+        .args(["bench", "story", "--json"])
+        .args(extra)
+        .output()
+        .expect("run")
+}
+
+#[test]
+fn bench_story_plays_seed_001_s_launch_plan_to_the_report_and_checks_its_goals() {
+    let out = bench_story(&["--check"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("exactly one JSON object");
+    assert_eq!(v["finished"], true, "{v}");
+    let report = v["report"].as_str().expect("the done report");
+    assert!(
+        report.starts_with("Requirement done: plan the launch"),
+        "{report}"
+    );
+    assert!(
+        report.contains("all 5 piece(s) of work finished"),
+        "{report}"
+    );
+    assert!(report.contains("Dan passed"), "{report}");
+    let per = v["messages_per_person"].as_object().expect("per person");
+    assert_eq!(per.len(), 6, "{v}");
+    assert!(
+        per.values().all(|n| n.as_u64() >= Some(1)),
+        "everyone spoke: {v}"
+    );
+    let calls = v["calls"].as_f64().expect("calls");
+    let tokens = v["sent_tokens"].as_f64().expect("tokens");
+    // Every thought is at least one call; the ratios are computed from the counts.
+    assert!(calls >= 6.0 && tokens > calls * 100.0, "{v}");
+    assert!((v["seed_001_calls_ratio"].as_f64().unwrap() - 240.0 / calls).abs() < 1e-9);
+    assert!((v["seed_001_tokens_ratio"].as_f64().unwrap() - 210_000.0 / tokens).abs() < 1e-6);
+    assert_eq!(v["tokenizer"], "o200k_base");
+
+    // A goal out of reach makes --check fail, and says which.
+    let out = bench_story(&["--check", "--goal", "seed_001_calls_ratio=1000"]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("seed_001_calls_ratio"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// `bench chat` at a small size (the figures are measured all the same), with `extra`.
 fn bench_chat_small(extra: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))

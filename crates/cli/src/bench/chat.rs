@@ -44,6 +44,7 @@ mod dept;
 mod race;
 mod script;
 mod sent;
+pub mod story;
 
 use dept::DeptThought;
 use race::{Contender, Run};
@@ -396,6 +397,24 @@ const BUSY_TOKENIZER: &str = "o200k_base";
 /// output form (a paid preset gets a placeholder key; the server is on loopback); the
 /// server keeps every request body when `keep_bodies`.
 async fn world(preset: &str, model: &str, keep_bodies: bool) -> Result<World> {
+    let mut script = Script::new(sent::tokenizer(BUSY_TOKENIZER)?);
+    script.keep_bodies = keep_bodies;
+    let answering = script.clone();
+    world_answering(
+        (preset, model),
+        script,
+        Arc::new(move |body| answering.answer(body)),
+    )
+    .await
+}
+
+/// A company like [`world`]'s whose scripted server answers with `answer` (which counts
+/// what arrives through `script`).
+async fn world_answering(
+    (preset, model): (&str, &str),
+    script: Script,
+    answer: super::Answer,
+) -> Result<World> {
     let clock = ManualClock::new(start());
     let dir = tempfile::tempdir()?;
     let url = format!(
@@ -425,10 +444,7 @@ async fn world(preset: &str, model: &str, keep_bodies: bool) -> Result<World> {
             daily_budget_usd: 10_000.0,
         })
         .await?;
-    let mut script = Script::new(sent::tokenizer(BUSY_TOKENIZER)?);
-    script.keep_bodies = keep_bodies;
-    let answering = script.clone();
-    let base = scripted_server(Arc::new(move |body| answering.answer(body))).await?;
+    let base = scripted_server(answer).await?;
     let p = core
         .providers
         .save(SaveProvider {

@@ -32,6 +32,35 @@ impl Limit {
     }
 }
 
+/// `bench story`: seed 001's product-launch plan by six people, against what seed 001
+/// published for the same job (240 model calls, ~210k tokens).
+pub const STORY: &[Goal] = &[
+    Goal {
+        key: "finished",
+        limit: Limit::AtLeast(1.0),
+        why: "with a cooperative model the story must end: the requirement planned, every part \
+              done and reviewed, and the done report in the boss's mailbox",
+    },
+    Goal {
+        key: "seed_001_calls_ratio",
+        limit: Limit::AtLeast(4.0),
+        why: "event-driven wake-ups and one thought per step: the same job in at most a quarter \
+              of seed 001's model calls",
+    },
+    Goal {
+        key: "seed_001_tokens_ratio",
+        limit: Limit::AtLeast(4.0),
+        why: "a budgeted prompt per thought: the same job in at most a quarter of seed 001's \
+              tokens, counted as sent (schema included)",
+    },
+    Goal {
+        key: "minutes_to_report",
+        limit: Limit::AtMost(47.0),
+        why: "the engine's own delays (nudges, absorbing, cooldowns) must not make the job slower \
+              than seed 001 took with a real model's latency",
+    },
+];
+
 /// `bench chat`: ours against the baselines raced in the same run.
 pub const CHAT: &[Goal] = &[
     Goal {

@@ -127,7 +127,7 @@ impl Script {
 
     /// Counts one request as it arrived: its bytes, and its tokens by the tokenizer
     /// (each distinct text counted once; system prompts and the form repeat).
-    fn count(&self, raw: &[u8], body: &Value) {
+    pub(super) fn count(&self, raw: &[u8], body: &Value) {
         let cache = RefCell::new(std::mem::take(&mut lock(&self.state).counted));
         let tokens = sent::sent_tokens(body, &|t: &str| {
             let mut h = std::collections::hash_map::DefaultHasher::new();
