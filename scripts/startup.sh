@@ -10,6 +10,9 @@
 #     RSS counts shared pages in each process, so the total's PSS is shown beside it.
 # Every launch gets a fresh data dir (XDG_DATA_HOME, XDG_CONFIG_HOME, XDG_CACHE_HOME), so no
 # built-in model is installed there: the app starts as a package would on a new machine.
+# The floor: a bare Tauri 2 window on the same WebKitGTK (crates/bare-window, built here in
+# the same profile as each binary measured) is launched the same way, and Cubicle's warm
+# first paint and idle PSS are printed as ratios of it (goals: paint ≤ 1.5×, PSS ≤ 1.3×).
 # Runs under Xvfb in a private D-Bus session with an unlocked gnome-keyring.
 #   scripts/startup.sh [BINARY_OR_APPIMAGE...]
 # Default: target/debug/cubicle (built with --features custom-protocol, as set-up does), plus
@@ -35,6 +38,19 @@ if [[ "${1:-}" != "--inner" ]]; then
   fi
   for b in "${bins[@]}"; do [[ -x $b ]] || { echo "not an executable: $b (run scripts/setup.sh)" >&2; exit 1; }; done
   [[ -x $CLI ]] || { echo "$CLI is missing (run scripts/setup.sh)" >&2; exit 1; }
+  # The floor, in each profile measured.
+  floors=()
+  for b in "${bins[@]}"; do
+    profile=debug
+    [[ $b == "$TARGET"/release/* ]] && profile=release
+    [[ " ${floors[*]} " == *" $TARGET/$profile/cubicle-bare-window "* ]] && continue
+    flags=(--features custom-protocol --quiet -p cubicle-bare-window)
+    [[ $profile == release ]] && flags+=(--release)
+    printf '[%s] building the floor (bare Tauri window, %s)\n' "$(date -u +%H:%M:%S)" "$profile" >&2
+    cargo build "${flags[@]}" || { echo "could not build the bare Tauri window" >&2; exit 1; }
+    floors+=("$TARGET/$profile/cubicle-bare-window")
+  done
+  export FLOORS="${floors[*]}"
   # Same recipe as the e2e suite in scripts/test.sh: a throwaway session bus and keyring.
   exec dbus-run-session -- bash -c '
     export XDG_DATA_HOME=$(mktemp -d)
@@ -167,7 +183,8 @@ drop_caches || COLD_OK=0
 ((COLD_OK)) || note "cannot drop the page cache (not root?): 'cold' runs are warm too"
 
 rows=()
-for bin in "$@"; do
+declare -A FLOOR_PAINT FLOOR_PSS PAINT PSS
+for bin in $FLOORS "$@"; do
   name=${bin#"$ROOT"/}
   [[ $bin == "$TARGET"/* ]] && name=target/${bin#"$TARGET"/}
   note "== $name: $RUNS cold and $RUNS warm launches"
@@ -186,9 +203,19 @@ for bin in "$@"; do
       rm -rf "$dir"
     done
   done
-  note "== $name: idle ${IDLE} s on the first-run screen, then with a seeded company"
   read -r m1 t1 p1 n1 <<<"$(idle_memory "$bin" 0)"
-  read -r m2 t2 p2 n2 <<<"$(idle_memory "$bin" 1)"
+  if [[ $bin == */cubicle-bare-window ]]; then
+    note "== $name: idle ${IDLE} s"
+    m2=- t2=- p2=-
+    FLOOR_PAINT[$(dirname "$bin")]=$(stats "$warm_in" | cut -d' ' -f1)
+    FLOOR_PSS[$(dirname "$bin")]=$p1
+    name="$name (floor)"
+  else
+    note "== $name: idle ${IDLE} s on the first-run screen, then with a seeded company"
+    read -r m2 t2 p2 n2 <<<"$(idle_memory "$bin" 1)"
+    PAINT[$bin]=$(stats "$warm_in" | cut -d' ' -f1)
+    PSS[$bin]=$p1
+  fi
   note "processes counted beside the app: ${n1:-none}"
   rows+=("$name|$(stats "$cold_in")|$(stats "$cold_out")|$(stats "$warm_in")|$(stats "$warm_out")|$m1 / $t1 ($p1)|$m2 / $t2 ($p2)")
 done
@@ -202,4 +229,20 @@ printf '%-44s | %-13s | %-13s | %-13s | %-13s | %-20s | %-20s\n' "" "" "" "" "" 
 for r in "${rows[@]}"; do
   IFS='|' read -r a b c d e f g <<<"$r"
   printf '%-44s | %-13s | %-13s | %-13s | %-13s | %-20s | %-20s\n' "$a" "$b" "$c" "$d" "$e" "$f" "$g"
+done
+
+# Each Cubicle build against the floor in its own profile (an AppImage: the debug floor).
+echo
+echo "Against the floor (a bare Tauri 2 window, same WebKitGTK, same profile): warm first paint"
+echo "from main, median; PSS of the app and its WebKit processes after ${IDLE} s on the first screen"
+printf '%-44s | %-22s | %-22s\n' build "first paint (goal ≤ 1.5×)" "idle PSS (goal ≤ 1.3×)"
+ratio() { awk -v a="$1" -v b="$2" -v g="$3" 'BEGIN { if (a == "" || b == "" || a == "-" || b == "-" || b == 0) { print "-"; exit } r = a / b; printf "%.2f× %s", r, (r <= g ? "met" : "MISSED") }'; }
+for bin in "$@"; do
+  dir=$TARGET/debug
+  [[ $bin == "$TARGET"/release/* ]] && dir=$TARGET/release
+  name=${bin#"$ROOT"/}
+  [[ $bin == "$TARGET"/* ]] && name=target/${bin#"$TARGET"/}
+  printf '%-44s | %-22s | %-22s\n' "$name" \
+    "${PAINT[$bin]:--} / ${FLOOR_PAINT[$dir]:--} ms $(ratio "${PAINT[$bin]:-}" "${FLOOR_PAINT[$dir]:-}" 1.5)" \
+    "${PSS[$bin]:--} / ${FLOOR_PSS[$dir]:--} MB $(ratio "${PSS[$bin]:-}" "${FLOOR_PSS[$dir]:-}" 1.3)"
 done

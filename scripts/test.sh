@@ -83,7 +83,7 @@ rust_tests() {
     mkdir -p "$XDG_DATA_HOME/keyrings"
     echo -n cubicle-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
     export CUBICLE_TEST_KEYRING=1
-    cargo test --workspace --no-fail-fast --features custom-protocol'
+    cargo test --workspace --exclude cubicle-bare-window --no-fail-fast --features custom-protocol'
 }
 suite "Rust tests" rust_tests
 # The offline company on the real built-in model: seed 000's story, one seed, 30 simulated
@@ -112,7 +112,7 @@ suite "UI tests (Vitest)" bash -c "cd ui && npm test --silent"
 e2e_tests() {
   # The notification daemon the suite presses buttons on (cubicle-test-notifications) is a
   # binary of the tests crate: the Rust test build above makes it, so this is a no-op then.
-  cargo test --workspace --features custom-protocol --no-run --quiet || return 1
+  cargo test --workspace --exclude cubicle-bare-window --features custom-protocol --no-run --quiet || return 1
   dbus-run-session -- bash -c '
     export XDG_DATA_HOME=$(mktemp -d)
     mkdir -p "$XDG_DATA_HOME/keyrings"
