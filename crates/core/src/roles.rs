@@ -17,7 +17,7 @@ use sea_orm::ActiveValue::{NotSet, Set};
 
 pub use card::{CardError, MAX_CARD_BYTES, RoleCard, parse};
 pub use edit::SaveRoleCard;
-pub use fit::{Fit, best_fit, by_title as library_card};
+pub use fit::{Fit, best_fit, best_for_task, by_title as library_card};
 pub use library::{
     HireDefaults, LibraryCard, RoleCardDto, RoleExport, RoleImport, UnknownTools, hire_defaults,
     library, split_tools,

@@ -51,7 +51,10 @@ fn score<'a>(asked: &[String], card: &'a LibraryCard) -> Fit<'a> {
     if let Some(zh) = &card.card.name_zh {
         name.extend(terms(zh));
     }
-    let description = terms(&card.card.description);
+    let mut description = terms(&card.card.description);
+    for skill in &card.card.skills {
+        description.extend(terms(skill));
+    }
     let mut words = Vec::new();
     let mut total = 0;
     for t in asked {
@@ -72,6 +75,33 @@ fn score<'a>(asked: &[String], card: &'a LibraryCard) -> Fit<'a> {
         words,
         score: total,
     }
+}
+
+/// Below this a person's card does not fit a task: one name word, or two words of the
+/// description or skills (a task says less about a role than a hire request does).
+const MIN_TASK_SCORE: u32 = 2;
+
+/// Who of `people` (each with their card) fits `task` best, leaving out the words of
+/// `exclude` (the department the task was given to); ties go to the earlier one. `None`
+/// when nobody's card fits.
+pub fn best_for_task<'a, T>(
+    task: &str,
+    exclude: &[&str],
+    people: &'a [(T, &'a LibraryCard)],
+) -> Option<(&'a T, Fit<'a>)> {
+    let excluded: Vec<String> = exclude.iter().flat_map(|e| terms(e)).collect();
+    let asked: Vec<String> = terms(task)
+        .into_iter()
+        .filter(|t| !excluded.contains(t) && !STOP_WORDS.contains(&t.as_str()))
+        .collect();
+    let mut best: Option<(&'a T, Fit<'a>)> = None;
+    for (who, card) in people {
+        let fit = score(&asked, card);
+        if fit.score >= MIN_TASK_SCORE && best.as_ref().is_none_or(|(_, b)| fit.score > b.score) {
+            best = Some((who, fit));
+        }
+    }
+    best
 }
 
 /// The card whose name (English or Chinese) or key is `title`, ignoring case.

@@ -244,7 +244,24 @@ impl Secretary {
             Err(q) => return Outcome::Say(q),
         };
         let helper_names: Vec<String> = helpers.iter().map(|e| e.name.clone()).collect();
-        let say = task_reply(owner, description, &helper_names, requirement, lang);
+        let mut say = task_reply(owner, description, &helper_names, requirement, lang);
+        if !s.role_fit.is_empty() {
+            // Given to a department, the task went to the member whose card fits it.
+            say.push_str(&lang.pick(
+                format!(
+                    " {} ({}) fits it best: {}.",
+                    owner.name,
+                    owner.title,
+                    s.role_fit.join(", ")
+                ),
+                format!(
+                    "{}（{}）最对口：{}。",
+                    owner.name,
+                    owner.title,
+                    s.role_fit.join("、")
+                ),
+            ));
+        }
         Outcome::Propose(
             vec![Proposal::AssignTask {
                 employee_id: owner.id,

@@ -487,3 +487,57 @@ async fn the_boss_edits_duplicates_and_deletes_cards_and_hires_keep_theirs() {
     assert!(qa.builtin);
     assert_eq!(qa.card.temperature, Some(0.2));
 }
+
+/// The member a department's task went to, and what the secretary said.
+async fn department_task(co: &TestCompany, text: &str) -> (String, String) {
+    let turn = co.core.secretary.say(text, false).await.unwrap();
+    let Some(Proposal::AssignTask { name, .. }) = turn.reply.actions.first().map(|a| &a.proposal)
+    else {
+        panic!("no task proposed for {text:?}: {}", turn.reply.text);
+    };
+    (name.clone(), turn.reply.text.clone())
+}
+
+/// Engineering (named `dept`): Lena its lead (no card for her title), a backend engineer,
+/// a designer and a tester.
+async fn engineering(lang: Language, dept: &str) -> TestCompany {
+    let co = TestCompany::new().await;
+    co.speak(lang).await;
+    let eng = co.dept(dept, None).await;
+    let lena = co.hire("Lena", "Engineering Lead", Some(eng.id)).await;
+    co.hire("Bob", "Backend Engineer", Some(eng.id)).await;
+    co.hire("Carol", "UI/UX Designer", Some(eng.id)).await;
+    co.hire("Dan", "QA Engineer", Some(eng.id)).await;
+    co.make_lead(eng.id, lena.id).await;
+    co
+}
+
+#[tokio::test]
+async fn a_task_for_a_department_goes_to_the_member_whose_card_fits_and_says_why() {
+    let co = engineering(Language::En, "Engineering").await;
+    let (who, said) = department_task(
+        &co,
+        "ask Engineering to design the onboarding screens and flows",
+    )
+    .await;
+    assert_eq!(who, "Carol", "{said}");
+    assert!(
+        said.contains("Carol (UI/UX Designer) fits it best: design, screen, flow"),
+        "{said}"
+    );
+    let (who, said) = department_task(
+        &co,
+        "ask Engineering to check what breaks in the payment page before users see it",
+    )
+    .await;
+    assert_eq!(who, "Dan", "{said}");
+    // Nobody's card speaks of budgets: the lead takes it, and no fit is claimed.
+    let (who, said) = department_task(&co, "ask Engineering to prepare the budget").await;
+    assert_eq!(who, "Lena", "{said}");
+    assert!(!said.contains("fits it best"), "{said}");
+
+    let co = engineering(Language::ZhCn, "研发部").await;
+    let (who, said) = department_task(&co, "让研发部测试一下登录流程").await;
+    assert_eq!(who, "Dan", "{said}");
+    assert!(said.contains("Dan（QA Engineer）最对口：测试"), "{said}");
+}
