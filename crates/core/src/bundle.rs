@@ -38,7 +38,9 @@ use crate::events::DomainEvent;
 /// 7: each person's proxy — `proxy_line` (their conversation), `chat_person` (the people
 /// in a chat between people), `chat_message.sender_person_id` / `corrects_id`; a task an
 /// employee gave itself is `created_by: own` (it was `self`).
-pub const SCHEMA_VERSION: u32 = 7;
+/// 8: `roleCards`, the boss's own role cards as written (hires carry their persona
+/// already; the cards are what the next hire is made from). Older bundles have none.
+pub const SCHEMA_VERSION: u32 = 8;
 /// The `format` field: tells a bundle from any other JSON document.
 /// The row types a bundle's tables hold, for readers of an exported snapshot (the
 /// bench's reports read the whole company this way, through core).
@@ -63,6 +65,18 @@ pub struct Bundle {
     pub app_version: String,
     /// Every row of every bundled table, by table name, ids kept.
     pub tables: Tables,
+    /// The boss's own role cards (imported or edited; the shipped catalogue is not
+    /// carried), each as its key and its file's text.
+    #[serde(default)]
+    pub role_cards: Vec<BundledCard>,
+}
+
+/// One role card in a bundle: its key (its path in a roster) and the file as written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BundledCard {
+    pub key: String,
+    pub text: String,
 }
 
 /// What an import brought in.
@@ -133,6 +147,11 @@ impl From<BundleError> for IpcError {
 pub async fn export(core: &AppCore) -> Result<Bundle, BundleError> {
     let txn = core.db.begin().await?;
     let mut tables = store::read_all(&txn).await?;
+    let role_cards = crate::roles::own_cards(&txn)
+        .await?
+        .into_iter()
+        .map(|(key, text)| BundledCard { key, text })
+        .collect();
     txn.commit().await?;
     redact_webhook_urls(&mut tables);
     scrub_tool_data(&mut tables, &core.providers.held_keys().await?);
@@ -147,6 +166,7 @@ pub async fn export(core: &AppCore) -> Result<Bundle, BundleError> {
         exported_at: core.clock.now(),
         app_version: env!("CARGO_PKG_VERSION").to_owned(),
         tables,
+        role_cards,
     })
 }
 
@@ -329,6 +349,17 @@ pub async fn import(core: &AppCore, bundle: Bundle) -> Result<ImportReport, Bund
     store::write_all(&txn, tables)
         .await
         .map_err(|e| BundleError::Rejected(e.to_string()))?;
+    let cards: Vec<(String, String)> = bundle
+        .role_cards
+        .into_iter()
+        .map(|c| (c.key, c.text))
+        .collect();
+    if let Err(e) = crate::roles::put_own_cards(&txn, &cards).await? {
+        return Err(BundleError::Rejected(format!(
+            "the role card {} cannot be read: {}",
+            e.file, e.reason
+        )));
+    }
     txn.commit().await?;
     // The rows still waiting carry the exporting company's seals; they are sealed here,
     // with this company's key, for the boss to decide on what this computer shows.

@@ -23,6 +23,7 @@ pub use library::{
     library, split_tools,
 };
 pub use library::{RolesError, model_route};
+pub(crate) use library::{own_cards, put_own_cards};
 
 use crate::org::RoleTemplateDto;
 use crate::types::Archetype;

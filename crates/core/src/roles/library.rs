@@ -189,6 +189,45 @@ pub(super) fn fill(
     am.builtin = Set(builtin);
 }
 
+/// The boss's own cards (not the shipped ones), as written: what a company bundle
+/// carries of the card library.
+pub(crate) async fn own_cards(conn: &impl ConnectionTrait) -> Result<Vec<(String, String)>, DbErr> {
+    Ok(q::list_role_templates(conn)
+        .await?
+        .into_iter()
+        .filter(|r| !r.builtin)
+        .map(|r| (r.key, r.card))
+        .collect())
+}
+
+/// Writes `cards` (key, text) as the boss's own, each replacing a card of the same key;
+/// the first that does not parse stops it with why (the caller's transaction rolls back).
+pub(crate) async fn put_own_cards(
+    conn: &impl ConnectionTrait,
+    cards: &[(String, String)],
+) -> Result<Result<(), CardError>, DbErr> {
+    for (key, text) in cards {
+        let card = match parse(&format!("{key}.md"), text) {
+            Ok(card) => card,
+            Err(e) => return Ok(Err(e)),
+        };
+        let mut am = match q::find_role_template(conn, key).await? {
+            Some(row) => row.into(),
+            None => role_template::ActiveModel {
+                id: NotSet,
+                key: Set(key.clone()),
+                ..Default::default()
+            },
+        };
+        fill(&mut am, &card, text, false);
+        match am.id {
+            sea_orm::ActiveValue::Unchanged(_) => q::update_role_template(conn, am).await?,
+            _ => q::insert_role_template(conn, am).await?,
+        };
+    }
+    Ok(Ok(()))
+}
+
 /// A card file read from a roster: its key, and its text and card or why not.
 type Read = (String, Result<(String, RoleCard), CardError>);
 

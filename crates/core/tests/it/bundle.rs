@@ -943,3 +943,52 @@ async fn no_api_key_from_the_os_keychain_is_in_a_bundle() {
     )
     .await;
 }
+
+const NIGHT_SHIFT: &str = "---\nname: Night Shift Operator\ndescription: Watches the robots overnight and files what went wrong.\ntemperature: 0.2\n---\nYou keep watch. Never restart a robot without asking.\n";
+
+/// The boss's own cards travel with the company, as written; the shipped ones do not (the
+/// other side has its own); a card in a bundle that does not parse stops the import.
+#[tokio::test]
+async fn the_boss_s_own_role_cards_travel_in_the_bundle() {
+    let source = TestCompany::new().await;
+    source
+        .core
+        .save_role_card(cubicle_core::roles::SaveRoleCard {
+            key: "ops/night-shift".into(),
+            text: NIGHT_SHIFT.into(),
+        })
+        .await
+        .unwrap();
+    let exported = bundle::export(&source.core).await.unwrap();
+    assert_eq!(exported.role_cards.len(), 1, "only the boss's own card");
+    assert_eq!(exported.role_cards[0].key, "ops/night-shift");
+    let json = bundle::to_json(&exported).unwrap();
+
+    let fresh = empty_db(cubicle_core::clock::SystemClock::shared()).await;
+    bundle::import(&fresh.core, bundle::parse(&json).unwrap())
+        .await
+        .unwrap();
+    let cards = fresh.core.role_cards().await.unwrap();
+    let night = cards
+        .iter()
+        .find(|c| c.key == "ops/night-shift")
+        .expect("the card came along");
+    assert!(!night.builtin);
+    assert_eq!(night.card.temperature, Some(0.2));
+    let again = bundle::export(&fresh.core).await.unwrap();
+    assert_eq!(
+        again.role_cards, exported.role_cards,
+        "the same file, byte for byte"
+    );
+
+    // A card that does not parse: the whole import is refused, nothing is left behind.
+    let mut v: Value = serde_json::from_str(&json).unwrap();
+    v["roleCards"][0]["text"] = json!("---\nname: Broken\n---\n");
+    let other = empty_db(cubicle_core::clock::SystemClock::shared()).await;
+    let err = bundle::import(&other.core, bundle::parse(&v.to_string()).unwrap())
+        .await
+        .unwrap_err();
+    assert!(matches!(err, BundleError::Rejected(_)), "{err}");
+    assert!(err.to_string().contains("ops/night-shift.md"), "{err}");
+    assert_empty(&other).await;
+}
