@@ -207,6 +207,15 @@ pub(crate) async fn put_own_cards(
     cards: &[(String, String)],
 ) -> Result<Result<(), CardError>, DbErr> {
     for (key, text) in cards {
+        // A bundle is a file anyone could have edited: a key becomes a path on export.
+        if path_of(key).is_none() {
+            return Ok(Err(CardError {
+                file: key.clone(),
+                line: 0,
+                key: None,
+                reason: "not a card key (words and folders, like marketing/growth-hacker)".into(),
+            }));
+        }
         let card = match parse(&format!("{key}.md"), text) {
             Ok(card) => card,
             Err(e) => return Ok(Err(e)),

@@ -991,4 +991,13 @@ async fn the_boss_s_own_role_cards_travel_in_the_bundle() {
     assert!(matches!(err, BundleError::Rejected(_)), "{err}");
     assert!(err.to_string().contains("ops/night-shift.md"), "{err}");
     assert_empty(&other).await;
+
+    // A key that would be a path out of a roster folder on export is refused too.
+    let mut v: Value = serde_json::from_str(&json).unwrap();
+    v["roleCards"][0]["key"] = json!("../../outside");
+    let err = bundle::import(&other.core, bundle::parse(&v.to_string()).unwrap())
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("not a card key"), "{err}");
+    assert_empty(&other).await;
 }
