@@ -31,11 +31,7 @@ pub struct Fit<'a> {
 /// words of `exclude` (the department named, so "into Marketing" does not pick any
 /// card that mentions marketing). `None` when no card fits well enough.
 pub fn best_fit<'a>(text: &str, exclude: &[&str], cards: &'a [LibraryCard]) -> Option<Fit<'a>> {
-    let excluded: Vec<String> = exclude.iter().flat_map(|e| terms(e)).collect();
-    let asked: Vec<String> = terms(text)
-        .into_iter()
-        .filter(|t| !excluded.contains(t) && !STOP_WORDS.contains(&t.as_str()))
-        .collect();
+    let asked = asked(text, exclude);
     let mut best: Option<Fit<'a>> = None;
     for card in cards {
         let fit = score(&asked, card);
@@ -44,6 +40,16 @@ pub fn best_fit<'a>(text: &str, exclude: &[&str], cards: &'a [LibraryCard]) -> O
         }
     }
     best
+}
+
+/// The words of `text` that can say something about a role: not a stop word, not a
+/// word of `exclude`.
+fn asked(text: &str, exclude: &[&str]) -> Vec<String> {
+    let excluded: Vec<String> = exclude.iter().flat_map(|e| terms(e)).collect();
+    terms(text)
+        .into_iter()
+        .filter(|t| !excluded.contains(t) && !STOP_WORDS.contains(&t.as_str()))
+        .collect()
 }
 
 fn score<'a>(asked: &[String], card: &'a LibraryCard) -> Fit<'a> {
@@ -89,11 +95,7 @@ pub fn best_for_task<'a, T>(
     exclude: &[&str],
     people: &'a [(T, &'a LibraryCard)],
 ) -> Option<(&'a T, Fit<'a>)> {
-    let excluded: Vec<String> = exclude.iter().flat_map(|e| terms(e)).collect();
-    let asked: Vec<String> = terms(task)
-        .into_iter()
-        .filter(|t| !excluded.contains(t) && !STOP_WORDS.contains(&t.as_str()))
-        .collect();
+    let asked = asked(task, exclude);
     let mut best: Option<(&'a T, Fit<'a>)> = None;
     for (who, card) in people {
         let fit = score(&asked, card);

@@ -171,10 +171,9 @@ pub struct Slots {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub amount: Option<f64>,
-    /// For a role picked from the company's cards by how well they fit the message, or a
-    /// department's member picked by how well their card fits the task: the words that
-    /// fit (the "why" the secretary shows). Worked out here, never read from a model's
-    /// answer.
+    /// For a role picked from the company's cards by how well they fit the message: the
+    /// words that fit (the "why" on the hire's card). Worked out here, never read from
+    /// a model's answer.
     #[serde(skip)]
     #[schemars(skip)]
     #[ts(skip)]

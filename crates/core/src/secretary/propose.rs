@@ -222,14 +222,16 @@ impl Secretary {
         s: &Slots,
         snap: &OrgSnapshot,
         requirements: &[crate::work::RequirementDto],
+        cards: &[roles::LibraryCard],
         lang: Language,
     ) -> Outcome {
         let Some(description) = s.description.as_deref().filter(|d| !d.trim().is_empty()) else {
             return Outcome::Say(lang.pick("What should the task be?", "要安排什么任务？"));
         };
         let description = description.trim();
-        let owner = match self.task_owner(s.assignee.as_deref().or(s.name.as_deref()), snap, lang) {
-            Ok(e) => e,
+        let who = s.assignee.as_deref().or(s.name.as_deref());
+        let (owner, fit) = match self.task_owner(who, description, snap, cards, lang) {
+            Ok(found) => found,
             Err(q) => return Outcome::Say(q),
         };
         let requirement = match s.requirement.as_deref() {
@@ -245,20 +247,20 @@ impl Secretary {
         };
         let helper_names: Vec<String> = helpers.iter().map(|e| e.name.clone()).collect();
         let mut say = task_reply(owner, description, &helper_names, requirement, lang);
-        if !s.role_fit.is_empty() {
+        if !fit.is_empty() {
             // Given to a department, the task went to the member whose card fits it.
             say.push_str(&lang.pick(
                 format!(
                     " {} ({}) fits it best: {}.",
                     owner.name,
                     owner.title,
-                    s.role_fit.join(", ")
+                    fit.join(", ")
                 ),
                 format!(
                     "{}（{}）最对口：{}。",
                     owner.name,
                     owner.title,
-                    s.role_fit.join("、")
+                    fit.join("、")
                 ),
             ));
         }
@@ -278,14 +280,18 @@ impl Secretary {
 
     /// Who takes a task: the person named, or — "ask Engineering to …" — the department's
     /// lead, else its most willing member. Otherwise the question to ask.
+    /// Who takes a task given to `who`: that person, or for a department
+    /// [`department_taker`].
     fn task_owner<'a>(
         &self,
         who: Option<&str>,
+        task: &str,
         snap: &'a OrgSnapshot,
+        cards: &[roles::LibraryCard],
         lang: Language,
-    ) -> Result<&'a EmployeeDto, String> {
+    ) -> Result<(&'a EmployeeDto, Vec<String>), String> {
         let question = match self.person(who, snap, lang) {
-            Ok(e) => return Ok(e),
+            Ok(e) => return Ok((e, vec![])),
             Err(q) => q,
         };
         let dept = who.and_then(
@@ -297,28 +303,7 @@ impl Secretary {
         let Some(d) = dept else {
             return Err(question);
         };
-        if let Some(lead) = d
-            .lead_id
-            .and_then(|id| snap.employees.iter().find(|e| e.id == id))
-        {
-            return Ok(lead);
-        }
-        // No lead: whoever is most willing to take work on (their archetype's tendency,
-        // SPEC §4), the longest-serving among equals.
-        snap.employees
-            .iter()
-            .filter(|e| e.department_id == Some(d.id))
-            .max_by(|a, b| {
-                willingness(a)
-                    .total_cmp(&willingness(b))
-                    .then(b.id.cmp(&a.id))
-            })
-            .ok_or_else(|| {
-                lang.pick(
-                    format!("{} has nobody in it yet to take the task.", d.name),
-                    format!("{}还没有人，这个任务暂时没人能接。", d.name),
-                )
-            })
+        department_taker(d, task, snap, cards, lang)
     }
 
     /// A requirement (project) in a department, with its own group chat.
@@ -533,6 +518,50 @@ fn task_reply(
         ));
     }
     say
+}
+
+/// Who in department `d` takes a task given to the department: the member whose role
+/// card fits `task` best (with the words that fit), else its lead, else its most willing
+/// member.
+fn department_taker<'a>(
+    d: &DepartmentDto,
+    task: &str,
+    snap: &'a OrgSnapshot,
+    cards: &[roles::LibraryCard],
+    lang: Language,
+) -> Result<(&'a EmployeeDto, Vec<String>), String> {
+    let members: Vec<(&EmployeeDto, &roles::LibraryCard)> = snap
+        .employees
+        .iter()
+        .filter(|e| e.department_id == Some(d.id))
+        .filter_map(|e| roles::library_card(cards, &e.title).map(|c| (e, c)))
+        .collect();
+    if let Some((e, fit)) = roles::best_for_task(task, &[d.name.as_str()], &members) {
+        return Ok((*e, fit.words));
+    }
+    if let Some(lead) = d
+        .lead_id
+        .and_then(|id| snap.employees.iter().find(|e| e.id == id))
+    {
+        return Ok((lead, vec![]));
+    }
+    // No lead: whoever is most willing to take work on (their archetype's tendency,
+    // SPEC §4), the longest-serving among equals.
+    snap.employees
+        .iter()
+        .filter(|e| e.department_id == Some(d.id))
+        .max_by(|a, b| {
+            willingness(a)
+                .total_cmp(&willingness(b))
+                .then(b.id.cmp(&a.id))
+        })
+        .map(|e| (e, vec![]))
+        .ok_or_else(|| {
+            lang.pick(
+                format!("{} has nobody in it yet to take the task.", d.name),
+                format!("{}还没有人，这个任务暂时没人能接。", d.name),
+            )
+        })
 }
 
 fn willingness(e: &EmployeeDto) -> f32 {

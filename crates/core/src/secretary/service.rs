@@ -469,7 +469,6 @@ impl Secretary {
         let known: Vec<&str> = snap.employees.iter().map(|e| e.name.as_str()).collect();
         let mut rules = parse_rules_knowing(text, &known);
         self.fit_roles(text, &mut rules).await;
-        self.fit_assignees(&mut rules, snap).await;
         if rules
             .intents
             .iter()
@@ -481,7 +480,6 @@ impl Secretary {
         match self.model_parse(text, snap).await {
             Some(mut parse) => {
                 self.fit_roles(text, &mut parse).await;
-                self.fit_assignees(&mut parse, snap).await;
                 parse
             }
             None => rules,
@@ -509,54 +507,6 @@ impl Secretary {
                 intent.slots.role = Some(fit.card.card.name.clone());
                 intent.slots.role_fit = fit.words;
                 intent.confidence = intent.confidence.max(FITTED_ROLE_CONFIDENCE);
-            }
-        }
-    }
-
-    /// A task given to a department ("ask Engineering to design the onboarding screens")
-    /// goes to the member whose role card fits it best, and the reply says which words
-    /// made it fit; when nobody's card fits, the department's lead takes it as before.
-    async fn fit_assignees(&self, parse: &mut Parse, snap: &OrgSnapshot) {
-        let to_department = |i: &Intent| {
-            i.kind == IntentKind::AssignTask
-                && i.slots.assignee.as_deref().is_some_and(|a| {
-                    !snap
-                        .employees
-                        .iter()
-                        .any(|e| e.name.eq_ignore_ascii_case(a))
-                        && snap
-                            .departments
-                            .iter()
-                            .any(|d| d.name.eq_ignore_ascii_case(a))
-                })
-        };
-        if !parse.intents.iter().any(to_department) {
-            return;
-        }
-        let cards = roles::library(&self.db).await.unwrap_or_default();
-        for intent in parse.intents.iter_mut().filter(|i| to_department(i)) {
-            let (Some(dept_name), Some(task)) = (
-                intent.slots.assignee.clone(),
-                intent.slots.description.clone(),
-            ) else {
-                continue;
-            };
-            let Some(dept) = snap
-                .departments
-                .iter()
-                .find(|d| d.name.eq_ignore_ascii_case(&dept_name))
-            else {
-                continue;
-            };
-            let people: Vec<(&EmployeeDto, &roles::LibraryCard)> = snap
-                .employees
-                .iter()
-                .filter(|e| e.department_id == Some(dept.id))
-                .filter_map(|e| roles::library_card(&cards, &e.title).map(|c| (e, c)))
-                .collect();
-            if let Some((who, fit)) = roles::best_for_task(&task, &[dept.name.as_str()], &people) {
-                intent.slots.assignee = Some(who.name.clone());
-                intent.slots.role_fit = fit.words;
             }
         }
     }
@@ -673,7 +623,8 @@ impl Secretary {
                     Some(_) => self.work.requirements().await?,
                     None => vec![],
                 };
-                self.assign_task(s, snap, &requirements, lang)
+                let cards = roles::library(&self.db).await?;
+                self.assign_task(s, snap, &requirements, &cards, lang)
             }
             IntentKind::SetReviewer => {
                 let requirements = self.work.requirements().await?;
