@@ -17,6 +17,7 @@ mod mailbox;
 mod models;
 mod org;
 mod people;
+mod roles;
 mod secretary;
 mod settings;
 mod work;
@@ -277,6 +278,72 @@ mod tests {
 
         let roles = invoke(&w, "list_role_templates", json!({})).expect("roles");
         assert!(roles.as_array().is_some_and(|r| r.len() >= 15));
+    }
+
+    #[test]
+    fn a_roster_picked_in_the_app_is_previewed_then_imported_and_hireable() {
+        use base64::Engine as _;
+        let dir = tempfile::tempdir().expect("dir");
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
+        let core = tauri::async_runtime::block_on(AppCore::open(&url)).expect("core");
+        let (_app, w) = app(core);
+        invoke(
+            &w,
+            "setup_company",
+            json!({"input": {"name": "Acme", "bossName": "Ada", "language": "en", "mission": null}}),
+        )
+        .expect("setup");
+        let card = "---\nname: Growth Hacker\ndescription: Runs cheap experiments.\ntools: [read_file, WebSearch]\ntemperature: 0.7\n---\nMeasure everything.\n";
+        // Picked from the roster folder: the webview names the file from that folder down.
+        let base64 = base64::engine::general_purpose::STANDARD.encode(card);
+        let upload = json!({"input": {"files": [{"name": "roster/marketing/growth-hacker.md", "base64": base64}]}});
+        let preview = invoke(&w, "preview_roster", upload.clone()).expect("preview");
+        assert_eq!(preview["new"], json!(["marketing/growth-hacker"]));
+        assert_eq!(preview["applied"], false);
+        assert_eq!(preview["unknownTools"][0]["tools"], json!(["WebSearch"]));
+        let done = invoke(&w, "import_roster", upload).expect("import");
+        assert_eq!(done["applied"], true);
+
+        let cards = invoke(&w, "list_role_cards", json!({})).expect("cards");
+        let growth = cards
+            .as_array()
+            .and_then(|c| c.iter().find(|c| c["key"] == "marketing/growth-hacker"))
+            .expect("imported card listed");
+        assert_eq!(growth["text"], card);
+        assert_eq!(growth["builtin"], false);
+        let roles = invoke(&w, "list_role_templates", json!({})).expect("roles");
+        assert!(
+            roles
+                .as_array()
+                .is_some_and(|r| r.iter().any(|t| t["title"] == "Growth Hacker"))
+        );
+
+        let err = invoke(
+            &w,
+            "save_role_card",
+            json!({"input": {"key": "marketing/growth-hacker", "text": "---\nname: G\ndescription: d\ntemperature: warm\n---\n"}}),
+        )
+        .expect_err("a card that does not parse");
+        assert_eq!(err["code"], "invalid_input");
+        assert!(
+            err["message"]
+                .as_str()
+                .is_some_and(|m| m.contains(":4 (temperature)")),
+            "{err}"
+        );
+        invoke(
+            &w,
+            "delete_role_card",
+            json!({"input": {"key": "marketing/growth-hacker"}}),
+        )
+        .expect("delete");
+        let err = invoke(
+            &w,
+            "delete_role_card",
+            json!({"input": {"key": "qa_engineer"}}),
+        )
+        .expect_err("built-in");
+        assert_eq!(err["code"], "invalid_input");
     }
 
     #[test]

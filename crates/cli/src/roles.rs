@@ -1,5 +1,5 @@
 //! `cubicle-cli roles list | import PATH | export DIR`: the company's role cards, a
-//! roster folder in (with its preview), and the cards back out as files.
+//! roster folder or archive in (with its preview), and the cards back out as files.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -16,8 +16,8 @@ pub enum RolesCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Import a roster folder (one Markdown card per role, divisions as sub-folders).
-    /// Archives are not read: unpack them first.
+    /// Import a roster: a folder (one Markdown card per role, divisions as sub-folders),
+    /// an archive of one (.zip, .tar, .tar.gz) or a single card file.
     Import {
         path: PathBuf,
         /// Only show what would be new, changed and unreadable.

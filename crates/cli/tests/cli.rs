@@ -1274,6 +1274,23 @@ fn boss_imports_lists_and_exports_a_fifty_card_roster() {
     let done = cli.ok(&["roles", "import", path]);
     assert!(done.contains("imported: 50 new, 0 changed"), "{done}");
     assert!(done.contains("took "), "{done}");
+    // The same roster as a tarball made by the system's tar, folder and all: the same cards.
+    let tarball = roster.path().with_extension("tar.gz");
+    let made = std::process::Command::new("tar")
+        .arg("-czf")
+        .arg(&tarball)
+        .arg("-C")
+        .arg(roster.path().parent().unwrap())
+        .arg(roster.path().file_name().unwrap())
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let again = cli.ok(&["roles", "import", tarball.to_str().unwrap(), "--dry-run"]);
+    let _ = std::fs::remove_file(&tarball);
+    assert!(
+        again.contains("0 new, 0 changed, 50 unchanged, 0 unreadable"),
+        "{again}"
+    );
     let list = cli.ok(&["roles", "list"]);
     assert!(
         list.contains("division-0/specialist-7  Specialist 7  [yours]  tools: read_file, write_file  model: company route  temperature: 0.7"),

@@ -1,7 +1,8 @@
 //! Role cards (SPEC §2): what a new hire of a given role starts with — persona and
 //! rules, tools, model route, temperature and retries — kept as card files outside the
 //! code (`card` is the file format). The built-in catalogue ships as such files
-//! (`crates/core/roles/*.md`); the boss's own cards, imported from a folder or edited,
+//! (`crates/core/roles/*.md`); the boss's own cards, imported from a folder or an
+//! archive (`roster`) or edited,
 //! live beside them in the company database's `role_template` table, which keeps each
 //! card's text exactly as it came so an export writes the same files back.
 
@@ -9,6 +10,7 @@ mod card;
 mod edit;
 mod fit;
 mod library;
+mod roster;
 
 use std::sync::LazyLock;
 
@@ -16,7 +18,7 @@ use cubicle_store::{ConnectionTrait, DbErr, entity::role_template, org as q};
 use sea_orm::ActiveValue::{NotSet, Set};
 
 pub use card::{CardError, MAX_CARD_BYTES, RoleCard, parse};
-pub use edit::SaveRoleCard;
+pub use edit::{DuplicateRoleCard, RoleCardRef, SaveRoleCard};
 pub use fit::{Fit, best_fit, best_for_task, by_title as library_card};
 pub use library::{
     HireDefaults, LibraryCard, RoleCardDto, RoleExport, RoleImport, UnknownTools, hire_defaults,
@@ -24,6 +26,7 @@ pub use library::{
 };
 pub use library::{RolesError, model_route};
 pub(crate) use library::{own_cards, put_own_cards};
+pub use roster::{RosterFile, RosterUpload};
 
 use crate::org::RoleTemplateDto;
 use crate::types::Archetype;

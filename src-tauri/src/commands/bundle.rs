@@ -3,6 +3,8 @@
 use cubicle_core::bundle::{self, ImportReport, SavedBundle};
 use cubicle_core::imported::{ConfirmImported, ImportedToConfirm};
 use cubicle_core::{AppCore, IpcError};
+use std::path::PathBuf;
+
 use tauri::{AppHandle, Manager, Runtime, State};
 
 type Res<T> = Result<T, IpcError>;
@@ -23,19 +25,24 @@ pub async fn save_company_bundle<R: Runtime>(
     file_name: String,
 ) -> Res<SavedBundle> {
     let json = bundle::to_json(&bundle::export(&core).await?)?;
+    Ok(bundle::write_file(&json, &downloads(&app)?, &file_name)?)
+}
+
+/// Where the app saves what the boss exports: the XDG Downloads folder; without
+/// xdg-user-dirs, ~/Downloads when there is one, else home. A webview download would land
+/// wherever the app was started.
+pub(super) fn downloads<R: Runtime>(app: &AppHandle<R>) -> Res<PathBuf> {
     let paths = app.path();
-    // The XDG Downloads folder; without xdg-user-dirs, ~/Downloads when there is one, else home.
-    let dir = match paths.download_dir() {
-        Ok(dir) => dir,
+    match paths.download_dir() {
+        Ok(dir) => Ok(dir),
         Err(_) => {
             let home = paths
                 .home_dir()
                 .map_err(|e| IpcError::new(cubicle_core::ErrorCode::Internal, e.to_string()))?;
             let downloads = home.join("Downloads");
-            if downloads.is_dir() { downloads } else { home }
+            Ok(if downloads.is_dir() { downloads } else { home })
         }
-    };
-    Ok(bundle::write_file(&json, &dir, &file_name)?)
+    }
 }
 
 /// Reads a bundle into an empty database only (`database_not_empty` otherwise), all or nothing.

@@ -128,12 +128,15 @@ export function Modal({
   onClose,
   children,
   testId,
+  wide = false,
 }: {
   title: string;
   description?: ReactNode;
   onClose: () => void;
   children: ReactNode;
   testId?: string;
+  /** For a dialog that edits a whole document (a role card), not a few fields. */
+  wide?: boolean;
 }) {
   const { t } = useTranslation();
   const titleId = useId();
@@ -184,7 +187,7 @@ export function Modal({
         aria-modal="true"
         aria-labelledby={titleId}
         data-testid={testId}
-        className="w-full max-w-md rounded-2xl bg-white shadow-xl ring-1 ring-slate-900/10"
+        className={`w-full ${wide ? "max-w-3xl" : "max-w-md"} rounded-2xl bg-white shadow-xl ring-1 ring-slate-900/10`}
       >
         <div className="flex items-start justify-between gap-4 px-6 pt-5">
           <div>

@@ -24,6 +24,7 @@ import type { DeleteDepartment } from "../bindings/DeleteDepartment";
 import type { DeliverableDto } from "../bindings/DeliverableDto";
 import type { DeliverableRef } from "../bindings/DeliverableRef";
 import type { DepartmentDto } from "../bindings/DepartmentDto";
+import type { DuplicateRoleCard } from "../bindings/DuplicateRoleCard";
 import type { EmployeeDto } from "../bindings/EmployeeDto";
 import type { EmployeeProfileDto } from "../bindings/EmployeeProfileDto";
 import type { EmployeeRef } from "../bindings/EmployeeRef";
@@ -56,9 +57,15 @@ import type { RelationshipGraphDto } from "../bindings/RelationshipGraphDto";
 import type { RenameDepartment } from "../bindings/RenameDepartment";
 import type { RequirementDto } from "../bindings/RequirementDto";
 import type { ResetRelationships } from "../bindings/ResetRelationships";
+import type { RoleCardDto } from "../bindings/RoleCardDto";
+import type { RoleCardRef } from "../bindings/RoleCardRef";
+import type { RoleExport } from "../bindings/RoleExport";
+import type { RoleImport } from "../bindings/RoleImport";
 import type { RoleTemplateDto } from "../bindings/RoleTemplateDto";
+import type { RosterUpload } from "../bindings/RosterUpload";
 import type { RouteDto } from "../bindings/RouteDto";
 import type { SaveProvider } from "../bindings/SaveProvider";
+import type { SaveRoleCard } from "../bindings/SaveRoleCard";
 import type { SavedBundle } from "../bindings/SavedBundle";
 import type { SecretaryActionRef } from "../bindings/SecretaryActionRef";
 import type { SecretaryConfirm } from "../bindings/SecretaryConfirm";
@@ -147,6 +154,13 @@ export type Commands = {
   invite_person: { args: { input: NewPerson }; output: PersonDto };
   update_person: { args: { input: UpdatePerson }; output: PersonDto };
   remove_person: { args: { input: PersonRef }; output: null };
+  list_role_cards: { args: Record<string, never>; output: RoleCardDto[] };
+  save_role_card: { args: { input: SaveRoleCard }; output: RoleCardDto };
+  duplicate_role_card: { args: { input: DuplicateRoleCard }; output: RoleCardDto };
+  delete_role_card: { args: { input: RoleCardRef }; output: null };
+  preview_roster: { args: { input: RosterUpload }; output: RoleImport };
+  import_roster: { args: { input: RosterUpload }; output: RoleImport };
+  export_role_cards: { args: Record<string, never>; output: RoleExport };
   secretary_history: { args: Record<string, never>; output: SecretaryMessageDto[] };
   secretary_say: { args: { input: SecretarySay }; output: SecretaryTurn };
   secretary_confirm: { args: { input: SecretaryConfirm }; output: ActionDto };
@@ -309,6 +323,23 @@ export const commands = {
   updatePerson: (input: UpdatePerson) => invoke<PersonDto>("update_person", { input }),
   /** Removes a person; what they answered for goes back up the tree. */
   removePerson: (input: PersonRef) => invoke<null>("remove_person", { input }),
+  /** Every role card, built-in first, each with its whole text. */
+  listRoleCards: () => invoke<RoleCardDto[]>("list_role_cards"),
+  /**
+   * Saves a card's whole text under its key (`invalid_input` with where and why when it does
+   * not parse).
+   */
+  saveRoleCard: (input: SaveRoleCard) => invoke<RoleCardDto>("save_role_card", { input }),
+  /** A copy of a card under a new key. */
+  duplicateRoleCard: (input: DuplicateRoleCard) => invoke<RoleCardDto>("duplicate_role_card", { input }),
+  /** Deletes one of the boss's cards (an edited built-in one goes back to the shipped text). */
+  deleteRoleCard: (input: RoleCardRef) => invoke<null>("delete_role_card", { input }),
+  /** What importing the picked files would do: nothing is written. */
+  previewRoster: (input: RosterUpload) => invoke<RoleImport>("preview_roster", { input }),
+  /** Imports the picked files' readable cards in one transaction. */
+  importRoster: (input: RosterUpload) => invoke<RoleImport>("import_roster", { input }),
+  /** Writes every card into a new folder in the user's Downloads folder and says where. */
+  exportRoleCards: () => invoke<RoleExport>("export_role_cards"),
   /** The conversation, oldest first (the last 200 messages). */
   secretaryHistory: () => invoke<SecretaryMessageDto[]>("secretary_history"),
   /** One turn: the boss's message and the secretary's reply (written in the company's language). */

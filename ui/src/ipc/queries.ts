@@ -7,6 +7,8 @@ export const queryKeys = {
   org: ["org"] as const,
   company: ["company"] as const,
   roleTemplates: ["roleTemplates"] as const,
+  /** Under `roleTemplates`: a card saved, imported or deleted changes what a hire can start from. */
+  roleCards: ["roleTemplates", "cards"] as const,
   presets: ["presets"] as const,
   providers: ["providers"] as const,
   /** Under `providers`, so whatever refreshes the providers refreshes the install status too. */
@@ -70,6 +72,11 @@ export function useOrg() {
 
 export function useRoleTemplates() {
   return useQuery({ queryKey: queryKeys.roleTemplates, queryFn: api.listRoleTemplates, staleTime: Infinity });
+}
+
+/** Every role card, built-in first, with its whole text (Settings → Roles). */
+export function useRoleCards() {
+  return useQuery({ queryKey: queryKeys.roleCards, queryFn: api.listRoleCards });
 }
 
 /**

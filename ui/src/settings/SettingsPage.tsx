@@ -8,13 +8,14 @@ import { BundleSection } from "./BundleSection";
 import { LocalModelsSection } from "./LocalModelsSection";
 import { PeopleSection } from "./PeopleSection";
 import { PricesSection } from "./PricesSection";
+import { RolesSection } from "./roles/RolesSection";
 import { ProvidersSection } from "./ProvidersSection";
 import { RoutesSection } from "./RoutesSection";
 import { SettingsSection } from "./SettingsSection";
 import { SpendSection } from "./SpendSection";
 import { WebhooksSection } from "./WebhooksSection";
 
-const SECTIONS = ["providers", "local-models", "routes", "budget", "people", "spend", "prices", "webhooks", "language", "bundle"] as const;
+const SECTIONS = ["providers", "local-models", "routes", "budget", "people", "roles", "spend", "prices", "webhooks", "language", "bundle"] as const;
 
 /** `local-models` → `localModels`: section ids are anchors, their i18n keys camelCase. */
 const titleKey = (section: string) => `settings.${section.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}.title`;
@@ -56,6 +57,7 @@ export function SettingsPage({ company, section }: { company: CompanyDto; sectio
           <RoutesSection />
           <BudgetSection company={company} />
           <PeopleSection company={company} />
+          <RolesSection />
           <SpendSection />
           <PricesSection />
           <WebhooksSection />

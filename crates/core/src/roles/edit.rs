@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::card::parse;
-use super::library::{RoleCardDto, RolesError, fill, path_of, split_tools};
+use super::library::{RoleCardDto, RolesError, fill, is_shipped, path_of, split_tools};
 use crate::app::AppCore;
 
 /// A card's whole text under a key (`marketing/growth-hacker`).
@@ -17,6 +17,21 @@ use crate::app::AppCore;
 pub struct SaveRoleCard {
     pub key: String,
     pub text: String,
+}
+
+/// A copy of the card `key` to be saved as `new_key`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DuplicateRoleCard {
+    pub key: String,
+    pub new_key: String,
+}
+
+/// One card, by key.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RoleCardRef {
+    pub key: String,
 }
 
 impl AppCore {
@@ -52,8 +67,10 @@ impl AppCore {
         txn.commit().await?;
         Ok(RoleCardDto {
             unknown_tools: split_tools(&card.tools).1,
+            shipped: is_shipped(&key),
             key,
             builtin: false,
+            text: input.text,
             card,
         })
     }

@@ -9,7 +9,7 @@
 //! listed with where and why, and the rest still come in.
 
 use std::collections::HashMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use cubicle_store::{ConnectionTrait, DbErr, TransactionTrait, entity::role_template, org as q};
 use sea_orm::ActiveValue::{NotSet, Set};
@@ -17,14 +17,11 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::card::{CardError, MAX_CARD_BYTES, RoleCard, parse};
+use super::roster::{self, Entry, RosterUpload};
 use crate::app::AppCore;
 use crate::error::{ErrorCode, IpcError};
 use crate::types::Archetype;
 
-/// A roster bigger than this is not a roster; the walk stops instead of reading a disk.
-const MAX_ROSTER_FILES: usize = 5000;
-/// Divisions nest a level or two; deeper is not a roster layout.
-const MAX_ROSTER_DEPTH: usize = 8;
 /// A model route that means "the company's": sub-agent files say `inherit`.
 const INHERIT: &str = "inherit";
 
@@ -42,7 +39,12 @@ pub struct LibraryCard {
 #[serde(rename_all = "camelCase")]
 pub struct RoleCardDto {
     pub key: String,
+    /// The shipped card, as shipped.
     pub builtin: bool,
+    /// A card of this key ships with Cubicle: deleting the boss's edit brings it back.
+    pub shipped: bool,
+    /// The whole file, header and persona, as written.
+    pub text: String,
     pub card: RoleCard,
     /// Tools the card names that Cubicle does not have: shown, never granted.
     pub unknown_tools: Vec<String>,
@@ -172,6 +174,11 @@ async fn provider_exists(conn: &impl ConnectionTrait, id: &str) -> Result<bool, 
             .is_some())
 }
 
+/// A card of this key ships with the app.
+pub(super) fn is_shipped(key: &str) -> bool {
+    super::CATALOGUE.iter().any(|r| r.key == key)
+}
+
 /// Sets a row's columns from its card.
 pub(super) fn fill(
     am: &mut role_template::ActiveModel,
@@ -240,21 +247,13 @@ pub(crate) async fn put_own_cards(
 /// A card file read from a roster: its key, and its text and card or why not.
 type Read = (String, Result<(String, RoleCard), CardError>);
 
-/// Every Markdown file under `dir`: the cards (or why each is unreadable), and the files
-/// that are not cards. Hidden entries and links are not followed.
-fn read_roster(dir: &Path) -> Result<(Vec<Read>, Vec<String>), RolesError> {
-    let mut files = Vec::new();
-    walk(dir, 0, &mut files)?;
-    files.sort();
+/// The cards of a roster (see `roster`): each parsed, or why not; Markdown files without
+/// a card header (a README) are set aside as not cards.
+fn read_cards(entries: Vec<Entry>) -> (Vec<Read>, Vec<String>) {
     let mut cards = Vec::new();
     let mut skipped = Vec::new();
-    for path in files {
-        let Some(key) = key_of(dir, &path) else {
-            continue;
-        };
+    for (key, bytes) in entries {
         let file = format!("{key}.md");
-        let bytes =
-            std::fs::read(&path).map_err(|e| RolesError::Io(format!("{}: {e}", path.display())))?;
         if bytes.len() > MAX_CARD_BYTES {
             let reason = format!("larger than {} KB", MAX_CARD_BYTES / 1024);
             cards.push((key, Err(CardError::whole_file(file, reason))));
@@ -272,48 +271,7 @@ fn read_roster(dir: &Path) -> Result<(Vec<Read>, Vec<String>), RolesError> {
         let parsed = parse(&file, &text).map(|card| (text, card));
         cards.push((key, parsed));
     }
-    Ok((cards, skipped))
-}
-
-fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> Result<(), RolesError> {
-    let io = |e: std::io::Error| RolesError::Io(format!("{}: {e}", dir.display()));
-    for entry in std::fs::read_dir(dir).map_err(io)? {
-        let entry = entry.map_err(io)?;
-        let name = entry.file_name();
-        if name.to_string_lossy().starts_with('.') {
-            continue;
-        }
-        let kind = entry.file_type().map_err(io)?;
-        let path = entry.path();
-        if kind.is_dir() && depth < MAX_ROSTER_DEPTH {
-            walk(&path, depth + 1, out)?;
-        } else if kind.is_file()
-            && path
-                .extension()
-                .is_some_and(|x| x.eq_ignore_ascii_case("md"))
-        {
-            if out.len() >= MAX_ROSTER_FILES {
-                return Err(RolesError::InvalidInput(format!(
-                    "more than {MAX_ROSTER_FILES} card files: not a roster"
-                )));
-            }
-            out.push(path);
-        }
-    }
-    Ok(())
-}
-
-/// `ROOT/marketing/growth-hacker.md` → `marketing/growth-hacker`.
-fn key_of(root: &Path, path: &Path) -> Option<String> {
-    let rel = path.strip_prefix(root).ok()?.with_extension("");
-    let parts: Vec<String> = rel
-        .components()
-        .map(|c| match c {
-            Component::Normal(s) => s.to_str().map(str::to_owned),
-            _ => None,
-        })
-        .collect::<Option<_>>()?;
-    Some(parts.join("/"))
+    (cards, skipped)
 }
 
 /// A stored key as a relative path, refusing anything that could leave the export folder.
@@ -401,25 +359,51 @@ impl AppCore {
             .into_iter()
             .map(|c| RoleCardDto {
                 unknown_tools: split_tools(&c.card.tools).1,
+                shipped: is_shipped(&c.key),
                 key: c.key,
                 builtin: c.builtin,
+                text: c.text,
                 card: c.card,
             })
             .collect())
     }
 
-    /// Imports the roster folder at `dir` (or only says what it would do, `dry_run`).
-    pub async fn import_roles(&self, dir: &Path, dry_run: bool) -> Result<RoleImport, RolesError> {
-        if !dir.is_dir() {
+    /// Imports the roster at `path`: a folder, an archive of one (zip, tar, tar.gz) or one
+    /// card file (or only says what it would do, `dry_run`).
+    pub async fn import_roles(&self, path: &Path, dry_run: bool) -> Result<RoleImport, RolesError> {
+        if !path.exists() {
             return Err(RolesError::InvalidInput(format!(
-                "{} is not a folder of role cards (archives: unpack them first)",
-                dir.display()
+                "{} does not exist: give a roster folder, an archive of one, or a card file",
+                path.display()
             )));
         }
-        let owned = dir.to_owned();
-        let (read, skipped) = tokio::task::spawn_blocking(move || read_roster(&owned))
+        let owned = path.to_owned();
+        let entries = tokio::task::spawn_blocking(move || roster::read_path(&owned))
             .await
             .map_err(|e| RolesError::Io(e.to_string()))??;
+        self.import_entries(entries, dry_run).await
+    }
+
+    /// Imports the files the boss picked in the app: archives of cards or card files.
+    pub async fn import_roster_upload(
+        &self,
+        upload: RosterUpload,
+        dry_run: bool,
+    ) -> Result<RoleImport, RolesError> {
+        let entries = tokio::task::spawn_blocking(move || roster::read_files(upload.decode()?))
+            .await
+            .map_err(|e| RolesError::Io(e.to_string()))??;
+        self.import_entries(entries, dry_run).await
+    }
+
+    /// Sorts the roster's cards against the library and, unless `dry_run`, writes every
+    /// new or changed readable card in one transaction.
+    async fn import_entries(
+        &self,
+        entries: Vec<Entry>,
+        dry_run: bool,
+    ) -> Result<RoleImport, RolesError> {
+        let (read, skipped) = read_cards(entries);
         let txn = self.db.begin().await?;
         let rows = q::list_role_templates(&txn).await?;
         let have: HashMap<String, String> = rows

@@ -20,6 +20,8 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 
 use crate::util::{TestCompany, scripted_company};
 
+mod archives;
+
 const GROWTH: &str = "marketing/growth-hacker";
 const BROKEN: &str = "support/broken-card.md";
 
