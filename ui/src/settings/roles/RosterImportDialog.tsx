@@ -24,6 +24,14 @@ function Keys({ testId, title, keys, tone }: { testId: string; title: string; ke
   );
 }
 
+const COUNT_TONES: Record<Tone, string> = {
+  green: "text-emerald-700",
+  indigo: "text-indigo-700",
+  slate: "text-slate-700",
+  rose: "text-rose-700",
+  amber: "text-amber-800",
+};
+
 /** What the roster holds against the library: new, changed, unchanged, unreadable (where and why), not cards. */
 function Preview({ report }: { report: RoleImport }) {
   const { t } = useTranslation();
@@ -39,10 +47,8 @@ function Preview({ report }: { report: RoleImport }) {
         {counts.map(([name, n, tone]) => (
           <div key={name} className="rounded-lg bg-slate-50 px-3 py-2 ring-1 ring-slate-200">
             <dt className="text-xs text-slate-500">{t(`settings.roles.preview.${name}`)}</dt>
-            <dd data-testid={`roster-count-${name}`} className="text-lg font-semibold text-slate-900">
-              <Badge tone={tone} className="text-base">
-                {n}
-              </Badge>
+            <dd data-testid={`roster-count-${name}`} className={`text-xl font-semibold tabular-nums ${n > 0 ? COUNT_TONES[tone] : "text-slate-400"}`}>
+              {n}
             </dd>
           </div>
         ))}
@@ -129,7 +135,11 @@ export function RosterImportDialog({ files, onClose }: { files: RosterFile[]; on
         <Button onClick={onClose}>{run.isSuccess ? t("common.close") : t("common.cancel")}</Button>
         {!run.isSuccess && (
           <Button variant="primary" data-testid="roster-import-confirm" disabled={writes === 0 || run.isPending} onClick={() => run.mutate({ files })}>
-            {run.isPending ? t("settings.roles.preview.importing") : t("settings.roles.preview.confirm", { count: writes })}
+            {run.isPending
+              ? t("settings.roles.preview.importing")
+              : writes === 0 && preview.isSuccess
+                ? t("settings.roles.preview.nothing")
+                : t("settings.roles.preview.confirm", { count: writes })}
           </Button>
         )}
       </DialogActions>
