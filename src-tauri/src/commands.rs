@@ -17,6 +17,7 @@ mod mailbox;
 mod models;
 mod org;
 mod people;
+mod proxy;
 mod roles;
 mod secretary;
 mod settings;
@@ -221,9 +222,10 @@ mod tests {
         let server = cubicle_core::location::server_label("postgres://cubicle:s3cret@db:5432/acme");
         app.manage(crate::Connection(cubicle_core::app::ConnectionDto {
             server,
+            signed_in_as: Some(3),
         }));
         let got = invoke(&w, "connection", json!({})).expect("connection");
-        assert_eq!(got, json!({"server": "db:5432/acme"}));
+        assert_eq!(got, json!({"server": "db:5432/acme", "signedInAs": 3}));
         assert!(!got.to_string().contains("s3cret"));
     }
 
@@ -343,6 +345,54 @@ mod tests {
             json!({"input": {"key": "qa_engineer"}}),
         )
         .expect_err("built-in");
+        assert_eq!(err["code"], "invalid_input");
+    }
+
+    #[test]
+    fn a_person_talks_to_their_proxy_through_the_app() {
+        let dir = tempfile::tempdir().expect("dir");
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
+        let core = tauri::async_runtime::block_on(AppCore::open(&url)).expect("core");
+        let (_app, w) = app(core);
+        invoke(
+            &w,
+            "setup_company",
+            json!({"input": {"name": "Acme", "bossName": "Ada", "language": "en", "mission": null}}),
+        )
+        .expect("setup");
+        let new_person = |name: &str| json!({"input": {"name": name, "role": "", "language": null, "approvalPolicy": null, "departments": [], "employees": []}});
+        let lin = invoke(&w, "invite_person", new_person("Lin")).expect("lin");
+        invoke(&w, "invite_person", new_person("Sam")).expect("sam");
+        let lin_ref = json!({"input": {"personId": lin["id"]}});
+
+        let card = invoke(&w, "proxy_card", lin_ref.clone()).expect("card");
+        assert_eq!(card["name"], "Lin's proxy");
+        let turn = invoke(
+            &w,
+            "say_to_proxy",
+            json!({"input": {"personId": lin["id"], "text": "ask Sam for an estimate of the checkout redesign"}}),
+        )
+        .expect("say");
+        let posted = turn["posted"].clone();
+        assert_eq!(posted["senderKind"], "proxy", "{turn}");
+        let lines = invoke(&w, "proxy_conversation", lin_ref.clone()).expect("conversation");
+        assert_eq!(lines.as_array().map(Vec::len), Some(2), "{lines}");
+        let written = invoke(&w, "proxy_written", lin_ref).expect("written");
+        assert_eq!(written[0]["id"], posted["id"]);
+
+        let fixed = invoke(
+            &w,
+            "correct_proxy_line",
+            json!({"input": {"personId": lin["id"], "messageId": posted["id"], "text": "Sam, a rough estimate is enough."}}),
+        )
+        .expect("correct");
+        assert_eq!(fixed["correctsId"], posted["id"]);
+        let err = invoke(
+            &w,
+            "say_to_proxy",
+            json!({"input": {"personId": lin["id"], "text": "   "}}),
+        )
+        .expect_err("nothing said");
         assert_eq!(err["code"], "invalid_input");
     }
 

@@ -10,6 +10,7 @@ import { useOrg } from "./ipc/queries";
 import { MailboxPage } from "./mailbox/MailboxPage";
 import { ApprovalsPage } from "./approvals/ApprovalsPage";
 import { OrgChartPage } from "./org/OrgChartPage";
+import { ProxyPage } from "./proxy/ProxyPage";
 import { RelationshipsPage } from "./relationships/RelationshipsPage";
 import { SecretaryPage } from "./secretary/SecretaryPage";
 import { SettingsPage } from "./settings/SettingsPage";
@@ -55,6 +56,8 @@ function Page({ route, company }: { route: AppRoute; company: CompanyDto }) {
       return <ApprovalsPage approvalId={route.approvalId} />;
     case "relationships":
       return <RelationshipsPage />;
+    case "proxy":
+      return <ProxyPage personId={route.personId} />;
     case "employee":
       // A fresh page per person: nothing of the last profile (open dialogs, filters) carries over.
       return <ProfilePage key={route.employeeId} employeeId={route.employeeId} />;

@@ -15,6 +15,7 @@ import type { ChatViewDto } from "../bindings/ChatViewDto";
 import type { CompanyDto } from "../bindings/CompanyDto";
 import type { ConfirmImported } from "../bindings/ConfirmImported";
 import type { ConnectionDto } from "../bindings/ConnectionDto";
+import type { CorrectProxyLine } from "../bindings/CorrectProxyLine";
 import type { CreateGroup } from "../bindings/CreateGroup";
 import type { DashboardDto } from "../bindings/DashboardDto";
 import type { DecideApproval } from "../bindings/DecideApproval";
@@ -53,6 +54,9 @@ import type { PresetDto } from "../bindings/PresetDto";
 import type { PriceDto } from "../bindings/PriceDto";
 import type { ProviderDto } from "../bindings/ProviderDto";
 import type { ProviderRef } from "../bindings/ProviderRef";
+import type { ProxyCard } from "../bindings/ProxyCard";
+import type { ProxyLineDto } from "../bindings/ProxyLineDto";
+import type { ProxyTurn } from "../bindings/ProxyTurn";
 import type { RelationshipGraphDto } from "../bindings/RelationshipGraphDto";
 import type { RenameDepartment } from "../bindings/RenameDepartment";
 import type { RequirementDto } from "../bindings/RequirementDto";
@@ -67,6 +71,7 @@ import type { RouteDto } from "../bindings/RouteDto";
 import type { SaveProvider } from "../bindings/SaveProvider";
 import type { SaveRoleCard } from "../bindings/SaveRoleCard";
 import type { SavedBundle } from "../bindings/SavedBundle";
+import type { SayToProxy } from "../bindings/SayToProxy";
 import type { SecretaryActionRef } from "../bindings/SecretaryActionRef";
 import type { SecretaryConfirm } from "../bindings/SecretaryConfirm";
 import type { SecretaryMessageDto } from "../bindings/SecretaryMessageDto";
@@ -154,6 +159,11 @@ export type Commands = {
   invite_person: { args: { input: NewPerson }; output: PersonDto };
   update_person: { args: { input: UpdatePerson }; output: PersonDto };
   remove_person: { args: { input: PersonRef }; output: null };
+  proxy_card: { args: { input: PersonRef }; output: ProxyCard };
+  proxy_conversation: { args: { input: PersonRef }; output: ProxyLineDto[] };
+  proxy_written: { args: { input: PersonRef }; output: ChatMessageDto[] };
+  say_to_proxy: { args: { input: SayToProxy }; output: ProxyTurn };
+  correct_proxy_line: { args: { input: CorrectProxyLine }; output: ChatMessageDto };
   list_role_cards: { args: Record<string, never>; output: RoleCardDto[] };
   save_role_card: { args: { input: SaveRoleCard }; output: RoleCardDto };
   duplicate_role_card: { args: { input: DuplicateRoleCard }; output: RoleCardDto };
@@ -323,6 +333,16 @@ export const commands = {
   updatePerson: (input: UpdatePerson) => invoke<PersonDto>("update_person", { input }),
   /** Removes a person; what they answered for goes back up the tree. */
   removePerson: (input: PersonRef) => invoke<null>("remove_person", { input }),
+  /** The proxy's agent card: whom it represents, what it answers for, may and may not do. */
+  proxyCard: (input: PersonRef) => invoke<ProxyCard>("proxy_card", { input }),
+  /** The person's conversation with their proxy, oldest first. */
+  proxyConversation: (input: PersonRef) => invoke<ProxyLineDto[]>("proxy_conversation", { input }),
+  /** What the proxy wrote in its person's name, newest first. */
+  proxyWritten: (input: PersonRef) => invoke<ChatMessageDto[]>("proxy_written", { input }),
+  /** The person tells their proxy what they want; the reply says what it did. */
+  sayToProxy: (input: SayToProxy) => invoke<ProxyTurn>("say_to_proxy", { input }),
+  /** The person replaces a line their proxy wrote with their own words. */
+  correctProxyLine: (input: CorrectProxyLine) => invoke<ChatMessageDto>("correct_proxy_line", { input }),
   /** Every role card, built-in first, each with its whole text. */
   listRoleCards: () => invoke<RoleCardDto[]>("list_role_cards"),
   /**

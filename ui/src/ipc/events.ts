@@ -48,11 +48,11 @@ export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
         queryKeys.importedToConfirm,
       ];
     case "people_changed":
-      return [queryKeys.people];
+      // A proxy's card names its person's duties.
+      return [queryKeys.people, queryKeys.proxies];
     case "proxy_conversation":
-      // A person's conversation with their proxy: no view of the app shows one yet (the CLI's
-      // `proxy` command does); what a proxy posts arrives as chat_message_posted.
-      return [];
+      // A line for a person from their proxy (what came in, a reply); what it wrote in their name too.
+      return [queryKeys.proxy(event.personId)];
     case "work_changed":
       // Tasks and requirements: profiles list each person's pending tasks.
       // The dashboard lists pending tasks and their activity; the board and traces show them too.
@@ -60,7 +60,8 @@ export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
     case "chat_message_posted":
       // A new message is also a line of the dashboard's activity feed, and of its instruction's trace
       // (a boss message starts one). In a meeting, a turn moves the floor and may bring a ruling.
-      return [queryKeys.chatList, queryKeys.chat(event.chatId), queryKeys.meeting(event.chatId), queryKeys.dashboard, queryKeys.traces];
+      // A correction of what a proxy wrote is a new message too.
+      return [queryKeys.chatList, queryKeys.chat(event.chatId), queryKeys.meeting(event.chatId), queryKeys.dashboard, queryKeys.traces, queryKeys.proxies];
     case "chat_changed":
       // Also sent when a chat's members change or a meeting is taken back (its messages leave the feed),
       // and when a meeting is invited to or closed.

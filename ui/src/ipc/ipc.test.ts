@@ -141,9 +141,14 @@ describe("domain events", () => {
   });
 
   it("invalidates the chat list and the one chat a chat event is about", () => {
-    expect(keysFor({ type: "chat_message_posted", chatId: 1, messageId: 9 })).toEqual([["chats", "list"], ["chats", "view", 1], ["meeting", 1], ["dashboard"], ["traces"]]);
+    expect(keysFor({ type: "chat_message_posted", chatId: 1, messageId: 9 })).toEqual([["chats", "list"], ["chats", "view", 1], ["meeting", 1], ["dashboard"], ["traces"], ["proxy"]]);
     expect(keysFor({ type: "chat_changed", chatId: 4 })).toEqual([["chats", "list"], ["chats", "view", 4], ["meeting", 4], ["dashboard"], ["traces"]]);
     expect(keysFor({ type: "chat_read", chatId: 4 })).toEqual([["chats", "list"]]);
+  });
+
+  it("invalidates the one person's proxy a proxy event is about, and every proxy card when people change", () => {
+    expect(keysFor({ type: "proxy_conversation", personId: 7 })).toEqual([["proxy", 7]]);
+    expect(keysFor({ type: "people_changed", personId: 7 })).toEqual([["people"], ["proxy"]]);
   });
 
   it("invalidates the profile (and the chat, and the graph) an employee's mind event is about", () => {

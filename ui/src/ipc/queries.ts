@@ -33,6 +33,9 @@ export const queryKeys = {
   webhookDestinations: ["webhook-destinations"] as const,
   /** The company's people besides the boss, with what each answers for. */
   people: ["people"] as const,
+  /** Each person's proxy (card, conversation, what it wrote) sits under it. */
+  proxies: ["proxy"] as const,
+  proxy: (personId: number) => ["proxy", personId] as const,
   secretary: ["secretary"] as const,
   /** Everything about chats: the list and each opened chat sit under it. */
   chats: ["chats"] as const,
@@ -127,6 +130,16 @@ export function useProviders() {
 
 export function useBuiltinStatus() {
   return useQuery({ queryKey: queryKeys.builtinStatus, queryFn: api.builtinStatus });
+}
+
+/** A person's proxy: its card, the conversation with it, and what it wrote in their name. */
+export function useProxy(personId: number | null) {
+  const enabled = personId !== null;
+  const id = personId ?? 0;
+  const card = useQuery({ queryKey: [...queryKeys.proxy(id), "card"], queryFn: () => api.proxyCard({ personId: id }), enabled });
+  const conversation = useQuery({ queryKey: [...queryKeys.proxy(id), "conversation"], queryFn: () => api.proxyConversation({ personId: id }), enabled });
+  const written = useQuery({ queryKey: [...queryKeys.proxy(id), "written"], queryFn: () => api.proxyWritten({ personId: id }), enabled });
+  return { card, conversation, written };
 }
 
 /** Where the company lives; fixed for the app's life. */

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { CompanyDto } from "../bindings/CompanyDto";
-import { BoardIcon, ChatIcon, ChatsIcon, DashboardIcon, GraphIcon, MailIcon, OrgIcon, SettingsIcon, ShieldIcon, TraceIcon } from "../components/icons";
-import { useChats, usePendingApprovalCount, useUnreadMail } from "../ipc/queries";
+import { BoardIcon, ChatIcon, ChatsIcon, DashboardIcon, GraphIcon, MailIcon, OrgIcon, SettingsIcon, ShieldIcon, TraceIcon, UsersIcon } from "../components/icons";
+import { useChats, useConnection, usePendingApprovalCount, usePeople, useUnreadMail } from "../ipc/queries";
 import { Avatar } from "../org/Avatar";
 import { LanguageSwitch } from "./LanguageSwitch";
 import { ServerBadge, useServerRefresh } from "./ServerBadge";
@@ -85,6 +85,16 @@ function UnreadMailBadge() {
 }
 
 /** How many approvals wait for the boss (hidden when none). */
+/** People's proxies: only where there are people besides the boss, or this desktop is a person's. */
+function ProxyNavItem({ route }: { route: AppRoute }) {
+  const { t } = useTranslation();
+  const people = usePeople();
+  const connection = useConnection();
+  const signedIn = connection.data?.signedInAs != null;
+  if (!signedIn && !(people.data && people.data.length > 0)) return null;
+  return <NavItem page="proxy" active={route} testId="nav-proxy" icon={<UsersIcon />} label={t(signedIn ? "nav.myProxy" : "nav.proxies")} />;
+}
+
 function PendingApprovalsBadge() {
   const { t } = useTranslation();
   const waiting = usePendingApprovalCount();
@@ -103,6 +113,7 @@ export function AppShell({ company, route, children }: { company: CompanyDto; ro
         </div>
         <ul className="mt-2 space-y-0.5 px-3">
           <NavItem page="secretary" active={route} testId="nav-secretary" icon={<ChatIcon />} label={t("nav.secretary")} />
+          <ProxyNavItem route={route} />
           <NavItem page="dashboard" active={route} testId="nav-dashboard" icon={<DashboardIcon />} label={t("nav.dashboard")} />
           <NavItem page="org" active={route} testId="nav-org-chart" icon={<OrgIcon />} label={t("nav.orgChart")} />
           <NavItem

@@ -15,6 +15,9 @@ describe("routes", () => {
     expect(parseRoute("#mailbox")).toEqual({ page: "mailbox", mailId: null });
     expect(parseRoute("#mailbox/3")).toEqual({ page: "mailbox", mailId: 3 });
     expect(parseRoute("#work")).toEqual({ page: "work" });
+    expect(parseRoute("#proxy")).toEqual({ page: "proxy", personId: null });
+    expect(parseRoute("#proxy/7")).toEqual({ page: "proxy", personId: 7 });
+    expect(routeHref({ page: "proxy", personId: 7 })).toBe("#proxy/7");
     expect(parseRoute("#traces")).toEqual({ page: "traces", traceId: null });
     expect(parseRoute("#traces/tr-0a1b2c3d4e5f")).toEqual({ page: "traces", traceId: "tr-0a1b2c3d4e5f" });
     expect(parseRoute("#/traces/tr-0a1b2c3d4e5f")).toEqual({ page: "traces", traceId: "tr-0a1b2c3d4e5f" });
@@ -91,8 +94,9 @@ describe("routes", () => {
     expect(routeHref(pageStart("approvals"))).toBe("#approvals");
   });
 
-  it("lists Approvals right after the mailbox, then Work and Traces, and keeps the first three where they were", () => {
-    expect(NAV_PAGES.slice(0, 3)).toEqual(["secretary", "dashboard", "org"]);
+  it("lists Approvals right after the mailbox, then Work and Traces, and the proxies right after the secretary", () => {
+    // The proxy entry shows only when there are people besides the boss (AppShell).
+    expect(NAV_PAGES.slice(0, 4)).toEqual(["secretary", "proxy", "dashboard", "org"]);
     expect(NAV_PAGES.indexOf("approvals")).toBe(NAV_PAGES.indexOf("mailbox") + 1);
     expect(NAV_PAGES.indexOf("work")).toBe(NAV_PAGES.indexOf("approvals") + 1);
     expect(NAV_PAGES.indexOf("traces")).toBe(NAV_PAGES.indexOf("work") + 1);

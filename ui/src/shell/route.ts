@@ -15,6 +15,7 @@ export type AppRoute =
   | { page: "work" }
   | { page: "traces"; traceId: string | null }
   | { page: "relationships" }
+  | { page: "proxy"; personId: number | null }
   | { page: "settings"; section?: SettingsTarget }
   | { page: "employee"; employeeId: number };
 
@@ -32,7 +33,7 @@ function parseSettingsTarget(text: string | undefined): SettingsTarget | undefin
 export type Page = AppRoute["page"];
 
 /** The pages the navigation lists, in its order (an employee's profile is reached from elsewhere). */
-export const NAV_PAGES = ["secretary", "dashboard", "org", "chats", "mailbox", "approvals", "work", "traces", "relationships", "settings"] as const satisfies readonly Page[];
+export const NAV_PAGES = ["secretary", "proxy", "dashboard", "org", "chats", "mailbox", "approvals", "work", "traces", "relationships", "settings"] as const satisfies readonly Page[];
 export type NavPage = (typeof NAV_PAGES)[number];
 
 /** Where the navigation goes for a page: its start (the chats page without a chat picked, and so on). */
@@ -46,6 +47,8 @@ export function pageStart(page: NavPage): AppRoute {
       return { page, approvalId: null };
     case "traces":
       return { page, traceId: null };
+    case "proxy":
+      return { page, personId: null };
     default:
       return { page };
   }
@@ -96,6 +99,8 @@ export function parseRoute(hash: string): AppRoute {
       return { page: "chats", chatId: parseId(id) };
     case "mailbox":
       return { page: "mailbox", mailId: parseId(id) };
+    case "proxy":
+      return { page: "proxy", personId: parseId(id) };
     case "approvals":
       return { page: "approvals", approvalId: parseId(id) };
     case "employee": {
@@ -118,6 +123,8 @@ export function routeHref(route: AppRoute): string {
       return route.approvalId === null ? "#approvals" : `#approvals/${route.approvalId}`;
     case "employee":
       return `#employee/${route.employeeId}`;
+    case "proxy":
+      return route.personId === null ? "#proxy" : `#proxy/${route.personId}`;
     case "traces":
       return route.traceId === null ? "#traces" : `#traces/${encodeURIComponent(route.traceId)}`;
     case "settings":
