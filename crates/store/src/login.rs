@@ -5,7 +5,7 @@
 //!
 //! SQLite has no roles: there every session is the desktop's own.
 
-use sea_orm::{ConnectionTrait, DbBackend, DbErr, Statement};
+use sea_orm::{ConnectionTrait, DbBackend, DbErr, Statement, TransactionTrait};
 
 use crate::Db;
 
@@ -114,12 +114,26 @@ pub async fn grant(conn: &impl ConnectionTrait, role: &str) -> Result<(), DbErr>
     Ok(())
 }
 
-/// Gives every person's role its grants again (after a migration added tables).
+/// The advisory lock one owner session at a time holds while it gives the grants
+/// (`CUBG` in ASCII; the engine lease has a namespace of its own): two processes opening
+/// the company at once (the server's engine and a terminal) would otherwise grant on the
+/// same roles together, and PostgreSQL refuses one of them ("tuple concurrently updated").
+const GRANTS_LOCK: (i32, i32) = (0x4355_4247, 0);
+
+/// Gives every person's role its grants again (after a migration added tables), one
+/// opening process at a time.
 pub async fn regrant_all(db: &Db) -> Result<(), DbErr> {
     if !is_server(db) {
         return Ok(());
     }
-    let rows = db
+    let txn = db.begin().await?;
+    txn.execute_raw(Statement::from_sql_and_values(
+        DbBackend::Postgres,
+        "SELECT pg_advisory_xact_lock($1, $2)",
+        [GRANTS_LOCK.0.into(), GRANTS_LOCK.1.into()],
+    ))
+    .await?;
+    let rows = txn
         .query_all_raw(Statement::from_string(
             DbBackend::Postgres,
             "SELECT p.db_role FROM person p JOIN pg_roles r ON r.rolname = p.db_role",
@@ -127,9 +141,9 @@ pub async fn regrant_all(db: &Db) -> Result<(), DbErr> {
         .await?;
     for row in rows {
         let role: String = row.try_get("", "db_role")?;
-        grant(db, &role).await?;
+        grant(&txn, &role).await?;
     }
-    Ok(())
+    txn.commit().await
 }
 
 /// Removes a person's role: its grants first (it owns nothing), then the role itself.

@@ -137,6 +137,9 @@ describe("a person's proxy", () => {
     expect(await screen.findByTestId("nav-proxy")).toHaveTextContent("My proxy");
     expect(within(page).queryByTestId("proxy-person")).not.toBeInTheDocument();
     expect(await within(page).findByText("Sam's proxy")).toBeInTheDocument();
+    // The header says who uses this desktop: Sam, not the boss.
+    expect(await screen.findByTestId("signed-in-name")).toHaveTextContent("Sam");
+    expect(screen.queryByTestId("boss-name")).not.toBeInTheDocument();
   });
 
   it("says why a request is refused and keeps what was typed", async () => {

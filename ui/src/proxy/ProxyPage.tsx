@@ -31,8 +31,8 @@ export function ProxyPage({ personId }: { personId: number | null }) {
     <div data-testid="proxy-page" className="flex h-full min-h-0 flex-col">
       <div className="flex shrink-0 flex-wrap items-center justify-between gap-x-6 gap-y-2 border-b border-slate-200 bg-white/60 px-6 py-3">
         <div>
-          <h2 className="text-lg font-semibold tracking-tight text-slate-900">{t("proxy.title")}</h2>
-          <p className="text-xs text-slate-500">{t("proxy.subtitle")}</p>
+          <h2 className="text-lg font-semibold tracking-tight text-slate-900">{me === null ? t("proxy.title") : t("nav.myProxy")}</h2>
+          <p className="text-xs text-slate-500">{me === null ? t("proxy.subtitle") : t("proxy.mySubtitle")}</p>
         </div>
         {me === null && people.data.length > 0 && <WhoseProxy people={people.data} value={chosen} />}
       </div>

@@ -85,6 +85,27 @@ function UnreadMailBadge() {
 }
 
 /** How many approvals wait for the boss (hidden when none). */
+/** Who uses this desktop: the person signed in to the company server, else the boss. */
+function WhoIsHere({ company }: { company: CompanyDto }) {
+  const { t } = useTranslation();
+  const signedInAs = useConnection().data?.signedInAs ?? null;
+  const people = usePeople();
+  const me = signedInAs === null ? undefined : people.data?.find((p) => p.id === signedInAs);
+  const name = me?.name ?? company.bossName;
+  const role = me ? me.role || t("shell.member") : t("shell.boss");
+  return (
+    <div className="flex items-center gap-2.5 border-l border-slate-200 pl-4">
+      <Avatar name={name} size={32} />
+      <div className="leading-tight">
+        <div data-testid={me ? "signed-in-name" : "boss-name"} className="text-sm font-medium text-slate-900">
+          {name}
+        </div>
+        <div className="text-xs text-slate-500">{role}</div>
+      </div>
+    </div>
+  );
+}
+
 /** People's proxies: only where there are people besides the boss, or this desktop is a person's. */
 function ProxyNavItem({ route }: { route: AppRoute }) {
   const { t } = useTranslation();
@@ -160,15 +181,7 @@ export function AppShell({ company, route, children }: { company: CompanyDto; ro
           <div className="flex shrink-0 items-center gap-4">
             <ServerBadge />
             <LanguageSwitch company={company} />
-            <div className="flex items-center gap-2.5 border-l border-slate-200 pl-4">
-              <Avatar name={company.bossName} size={32} />
-              <div className="leading-tight">
-                <div data-testid="boss-name" className="text-sm font-medium text-slate-900">
-                  {company.bossName}
-                </div>
-                <div className="text-xs text-slate-500">{t("shell.boss")}</div>
-              </div>
-            </div>
+            <WhoIsHere company={company} />
           </div>
         </header>
         {/* Absolute fill: percentage heights inside flex items are unreliable in WebKitGTK. */}
