@@ -50,6 +50,7 @@ mod tests {
             .invoke_handler(super::handler())
             .build(mock_context(noop_assets()))
             .expect("app");
+        app.manage(crate::desk::Desk::new(core.approvals.signed_in()));
         app.manage(core);
         let window = WebviewWindowBuilder::new(&app, "main", Default::default())
             .build()
@@ -394,6 +395,88 @@ mod tests {
         )
         .expect_err("nothing said");
         assert_eq!(err["code"], "invalid_input");
+    }
+
+    #[test]
+    fn on_a_shared_desktop_the_queue_and_decisions_follow_who_said_they_are_here() {
+        let dir = tempfile::tempdir().expect("dir");
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
+        let core = tauri::async_runtime::block_on(AppCore::open(&url)).expect("core");
+        let (_app, w) = app(core.clone());
+        invoke(
+            &w,
+            "setup_company",
+            json!({"input": {"name": "Acme", "bossName": "Ada", "language": "en", "mission": null}}),
+        )
+        .expect("setup");
+        let marketing = invoke(
+            &w,
+            "create_department",
+            json!({"input": {"name": "Marketing", "parentId": null, "mission": null}}),
+        )
+        .expect("dept");
+        let mia = invoke(
+            &w,
+            "hire_employee",
+            json!({"input": {"name": "Mia", "title": "Marketing Manager", "departmentId": marketing["id"], "managerId": null, "archetype": null}}),
+        )
+        .expect("hire");
+        let lin = invoke(
+            &w,
+            "invite_person",
+            json!({"input": {"name": "Lin", "role": "", "language": null, "approvalPolicy": null, "departments": [marketing["id"]], "employees": []}}),
+        )
+        .expect("lin");
+        invoke(
+            &w,
+            "set_webhook_destinations",
+            json!({"input": {"hosts": ["hooks.example.com"]}}),
+        )
+        .expect("allow");
+        let call = cubicle_core::tools::ToolCall::new(
+            "post_webhook",
+            json!({"url": "https://hooks.example.com/x", "text": "Launch!", "style": "slack"}),
+            "the launch",
+        );
+        let mia_id = mia["id"]
+            .as_i64()
+            .and_then(|i| i32::try_from(i).ok())
+            .expect("id");
+        tauri::async_runtime::block_on(core.approvals.request(mia_id, call, None, None))
+            .expect("filed");
+        let pending = json!({"input": {"kind": "pending"}});
+
+        let desk = invoke(&w, "desk_user", json!({})).expect("desk");
+        assert_eq!(
+            desk,
+            json!({"personId": null, "canChange": true, "chosen": false})
+        );
+        let err =
+            invoke(&w, "use_desk_as", json!({"input": {"personId": 999}})).expect_err("nobody");
+        assert_eq!(err["code"], "not_found");
+        invoke(&w, "use_desk_as", json!({"input": {"personId": lin["id"]}}))
+            .expect("lin sits down");
+        let queue = invoke(&w, "list_approvals", pending.clone()).expect("queue");
+        assert_eq!(
+            queue.as_array().map(Vec::len),
+            Some(1),
+            "Mia's approval is Lin's"
+        );
+        let decided = invoke(
+            &w,
+            "decide_approval",
+            json!({"input": {"approvalId": queue[0]["id"], "decision": "reject", "note": null, "argsHash": queue[0]["argsHash"]}}),
+        )
+        .expect("decided");
+        assert_eq!(
+            decided["decidedBy"], lin["id"],
+            "recorded as Lin's decision"
+        );
+        invoke(&w, "use_desk_as", json!({"input": {"personId": null}})).expect("the boss");
+        assert_eq!(
+            invoke(&w, "desk_user", json!({})).expect("desk"),
+            json!({"personId": null, "canChange": true, "chosen": true})
+        );
     }
 
     #[test]

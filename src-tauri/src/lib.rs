@@ -12,6 +12,7 @@ mod commands;
 mod commands_list;
 #[cfg(test)]
 mod commands_list_tests;
+mod desk;
 mod events;
 mod logging;
 mod notifications;
@@ -133,6 +134,7 @@ fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
         None => start_engine(app, &core),
     }
     let signed_in_as = core.approvals.signed_in();
+    app.manage(desk::Desk::new(signed_in_as));
     app.manage(Connection(cubicle_core::app::ConnectionDto {
         server,
         signed_in_as,

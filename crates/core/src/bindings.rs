@@ -95,6 +95,8 @@ const EXPORTS: &[Export] = &[
     crate::people::NewPerson::export_all,
     crate::people::UpdatePerson::export_all,
     crate::people::PersonRef::export_all,
+    crate::people::DeskUser::export_all,
+    crate::people::UseDeskAs::export_all,
     crate::people::Approver::export_all,
     ResetRelationships::export_all,
     MailFilter::export_all,

@@ -86,6 +86,27 @@ pub struct PersonRef {
     pub person_id: i32,
 }
 
+/// Who uses this desktop (SPEC §12): the person signed in to the company server as
+/// their own role; else, on a computer the people share, whoever said so when the app
+/// asked; else the boss. Their queue, their decisions, their proxy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DeskUser {
+    /// `None`: the boss.
+    pub person_id: Option<i32>,
+    /// False when signed in to a server as a person: the database says who this is.
+    pub can_change: bool,
+    /// Whether the app has asked (or had no need to) since it started.
+    pub chosen: bool,
+}
+
+/// "I am …" on a shared desktop: a person, or `None` for the boss.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct UseDeskAs {
+    pub person_id: Option<i32>,
+}
+
 /// Whose decision an employee's action is.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", tag = "kind")]

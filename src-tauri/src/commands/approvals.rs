@@ -7,35 +7,55 @@ use cubicle_core::approvals::{
 use cubicle_core::{AppCore, IpcError};
 use tauri::State;
 
+use crate::desk::Desk;
+
 type Res<T> = Result<T, IpcError>;
 
 /// Waiting ones oldest first (`pending`), or decided ones newest first (`history`, each filter when
 /// set).
+///
+/// Waiting ones are those of whoever uses this desktop (all of them for the boss).
 #[tauri::command]
 pub async fn list_approvals(
     core: State<'_, AppCore>,
+    desk: State<'_, Desk>,
     input: ApprovalFilter,
 ) -> Res<Vec<ApprovalDto>> {
-    Ok(core.approvals.list(input).await?)
+    Ok(match input {
+        ApprovalFilter::Pending => core.approvals.pending_for(desk.decider()).await?,
+        history => core.approvals.list(history).await?,
+    })
 }
 
 /// The first decision wins and, when it approves, runs the action once. The same decision again
 /// returns the approval unchanged; the other way is `already_decided`; past its time,
 /// `approval_expired`.
 ///
-/// The UI decides as `ui`; the sender cannot claim another channel.
+/// The UI decides as `ui`, in the name of whoever uses this desktop; the sender cannot claim
+/// another channel.
 #[tauri::command]
-pub async fn decide_approval(core: State<'_, AppCore>, input: DecideApproval) -> Res<ApprovalDto> {
-    Ok(core.approvals.decide(input, DecidedVia::Ui).await?)
+pub async fn decide_approval(
+    core: State<'_, AppCore>,
+    desk: State<'_, Desk>,
+    input: DecideApproval,
+) -> Res<ApprovalDto> {
+    Ok(core
+        .approvals
+        .decide_as(input, DecidedVia::Ui, desk.decider())
+        .await?)
 }
 
 /// Several at once, each bound to the seal its card showed; what came of each, in order.
 #[tauri::command]
 pub async fn decide_approvals(
     core: State<'_, AppCore>,
+    desk: State<'_, Desk>,
     input: DecideApprovals,
 ) -> Res<Vec<DecisionResult>> {
-    Ok(core.approvals.decide_all(input, DecidedVia::Ui).await?)
+    Ok(core
+        .approvals
+        .decide_all_as(input, DecidedVia::Ui, desk.decider())
+        .await?)
 }
 
 /// The hosts employees' webhooks may reach (`host` or `host:port`), in the order added.

@@ -25,6 +25,7 @@ import type { DeleteDepartment } from "../bindings/DeleteDepartment";
 import type { DeliverableDto } from "../bindings/DeliverableDto";
 import type { DeliverableRef } from "../bindings/DeliverableRef";
 import type { DepartmentDto } from "../bindings/DepartmentDto";
+import type { DeskUser } from "../bindings/DeskUser";
 import type { DuplicateRoleCard } from "../bindings/DuplicateRoleCard";
 import type { EmployeeDto } from "../bindings/EmployeeDto";
 import type { EmployeeProfileDto } from "../bindings/EmployeeProfileDto";
@@ -100,6 +101,7 @@ import type { TraceRef } from "../bindings/TraceRef";
 import type { TraceSummaryDto } from "../bindings/TraceSummaryDto";
 import type { UpdateCompany } from "../bindings/UpdateCompany";
 import type { UpdatePerson } from "../bindings/UpdatePerson";
+import type { UseDeskAs } from "../bindings/UseDeskAs";
 import type { UseLocalModelFor } from "../bindings/UseLocalModelFor";
 import type { WebhookDestinations } from "../bindings/WebhookDestinations";
 
@@ -159,6 +161,8 @@ export type Commands = {
   invite_person: { args: { input: NewPerson }; output: PersonDto };
   update_person: { args: { input: UpdatePerson }; output: PersonDto };
   remove_person: { args: { input: PersonRef }; output: null };
+  desk_user: { args: Record<string, never>; output: DeskUser };
+  use_desk_as: { args: { input: UseDeskAs }; output: DeskUser };
   proxy_card: { args: { input: PersonRef }; output: ProxyCard };
   proxy_conversation: { args: { input: PersonRef }; output: ProxyLineDto[] };
   proxy_written: { args: { input: PersonRef }; output: ChatMessageDto[] };
@@ -210,6 +214,8 @@ export const commands = {
   /**
    * Waiting ones oldest first (`pending`), or decided ones newest first (`history`, each filter when
    * set).
+   *
+   * Waiting ones are those of whoever uses this desktop (all of them for the boss).
    */
   listApprovals: (input: ApprovalFilter) => invoke<ApprovalDto[]>("list_approvals", { input }),
   /**
@@ -217,7 +223,8 @@ export const commands = {
    * returns the approval unchanged; the other way is `already_decided`; past its time,
    * `approval_expired`.
    *
-   * The UI decides as `ui`; the sender cannot claim another channel.
+   * The UI decides as `ui`, in the name of whoever uses this desktop; the sender cannot claim
+   * another channel.
    */
   decideApproval: (input: DecideApproval) => invoke<ApprovalDto>("decide_approval", { input }),
   /** Several at once, each bound to the seal its card showed; what came of each, in order. */
@@ -333,6 +340,13 @@ export const commands = {
   updatePerson: (input: UpdatePerson) => invoke<PersonDto>("update_person", { input }),
   /** Removes a person; what they answered for goes back up the tree. */
   removePerson: (input: PersonRef) => invoke<null>("remove_person", { input }),
+  /** Who uses this desktop: the signed-in person, whoever said so, or the boss. */
+  deskUser: () => invoke<DeskUser>("desk_user"),
+  /**
+   * "I am …" on a computer the people share (`None`: the boss). Refused when signed in to a
+   * company server as a person, and for someone who is not in the company.
+   */
+  useDeskAs: (input: UseDeskAs) => invoke<DeskUser>("use_desk_as", { input }),
   /** The proxy's agent card: whom it represents, what it answers for, may and may not do. */
   proxyCard: (input: PersonRef) => invoke<ProxyCard>("proxy_card", { input }),
   /** The person's conversation with their proxy, oldest first. */

@@ -22,6 +22,8 @@ export const queryKeys = {
    */
   importedToConfirm: ["providers", "imported-to-confirm"] as const,
   connection: ["connection"] as const,
+  /** Who uses this desktop: the signed-in person, whoever said so, or the boss. */
+  deskUser: ["desk-user"] as const,
   routes: ["routes"] as const,
   /**
    * Under `routes`: whatever changes a route (the routes section's saves, `providers_changed`) refreshes it.
@@ -140,6 +142,11 @@ export function useProxy(personId: number | null) {
   const conversation = useQuery({ queryKey: [...queryKeys.proxy(id), "conversation"], queryFn: () => api.proxyConversation({ personId: id }), enabled });
   const written = useQuery({ queryKey: [...queryKeys.proxy(id), "written"], queryFn: () => api.proxyWritten({ personId: id }), enabled });
   return { card, conversation, written };
+}
+
+/** Who uses this desktop (their queue, decisions and proxy). */
+export function useDeskUser() {
+  return useQuery({ queryKey: queryKeys.deskUser, queryFn: api.deskUser, staleTime: Infinity });
 }
 
 /** Where the company lives; fixed for the app's life. */

@@ -40,6 +40,7 @@ function proxyServer(people: PersonDto[], opts: { signedInAs?: number; zh?: bool
   const backend = new Fake(world(org))
     .on("listPeople", () => people)
     .on("connection", () => ({ server: opts.signedInAs ? "db:5432/acme" : null, signedInAs: opts.signedInAs ?? null }))
+    .on("deskUser", () => ({ personId: opts.signedInAs ?? null, canChange: opts.signedInAs === undefined, chosen: true }))
     .on("proxyCard", ({ personId }) => cardOf(people.find((p) => p.id === personId)!))
     .on("proxyConversation", ({ personId }) => lines.get(personId) ?? [])
     .on("proxyWritten", ({ personId }) => written.get(personId) ?? [])

@@ -7,7 +7,7 @@ import type { ProxyLineDto } from "../bindings/ProxyLineDto";
 import { formatListTime } from "../chats/format";
 import { Badge, Button, ErrorState, InlineError, LoadingState, inputClass } from "../components/ui";
 import { api } from "../ipc/api";
-import { queryKeys, useConnection, useInvalidatingMutation, usePeople, useProxy } from "../ipc/queries";
+import { queryKeys, useDeskUser, useInvalidatingMutation, usePeople, useProxy } from "../ipc/queries";
 import { chatHref, navigate } from "../shell/route";
 
 /** The longest request a proxy takes at once (core's `MAX_REQUEST_CHARS`). */
@@ -15,17 +15,17 @@ const MAX_REQUEST_CHARS = 2000;
 
 /**
  * A person's proxy (SPEC §12): the person tells it what they want, it acts in their name and reports
- * back. Signed in to a company server as a person, the page is that person's and no other; on the
- * boss's desktop it asks whose proxy is being used.
+ * back. On a person's desktop (signed in to the company server, or said so on a shared computer) the
+ * page is that person's and no other; on the boss's it asks whose proxy.
  */
 export function ProxyPage({ personId }: { personId: number | null }) {
   const { t } = useTranslation();
   const people = usePeople();
-  const connection = useConnection();
-  if (people.isPending || connection.isPending) return <LoadingState className="h-full" />;
+  const desk = useDeskUser();
+  if (people.isPending || desk.isPending) return <LoadingState className="h-full" />;
   if (people.isError) return <ErrorState className="h-full" error={people.error} onRetry={() => void people.refetch()} />;
-  if (connection.isError) return <ErrorState className="h-full" error={connection.error} />;
-  const me = connection.data.signedInAs;
+  if (desk.isError) return <ErrorState className="h-full" error={desk.error} />;
+  const me = desk.data.personId;
   const chosen = me ?? personId ?? people.data[0]?.id ?? null;
   return (
     <div data-testid="proxy-page" className="flex h-full min-h-0 flex-col">

@@ -2,9 +2,9 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { CompanyDto } from "../bindings/CompanyDto";
 import { BoardIcon, ChatIcon, ChatsIcon, DashboardIcon, GraphIcon, MailIcon, OrgIcon, SettingsIcon, ShieldIcon, TraceIcon, UsersIcon } from "../components/icons";
-import { useChats, useConnection, usePendingApprovalCount, usePeople, useUnreadMail } from "../ipc/queries";
-import { Avatar } from "../org/Avatar";
+import { useChats, useDeskUser, usePendingApprovalCount, usePeople, useUnreadMail } from "../ipc/queries";
 import { LanguageSwitch } from "./LanguageSwitch";
+import { WhoIsHere } from "./WhoIsHere";
 import { ServerBadge, useServerRefresh } from "./ServerBadge";
 import { pageStart, routeHref, type AppRoute, type NavPage } from "./route";
 
@@ -85,35 +85,13 @@ function UnreadMailBadge() {
 }
 
 /** How many approvals wait for the boss (hidden when none). */
-/** Who uses this desktop: the person signed in to the company server, else the boss. */
-function WhoIsHere({ company }: { company: CompanyDto }) {
-  const { t } = useTranslation();
-  const signedInAs = useConnection().data?.signedInAs ?? null;
-  const people = usePeople();
-  const me = signedInAs === null ? undefined : people.data?.find((p) => p.id === signedInAs);
-  const name = me?.name ?? company.bossName;
-  const role = me ? me.role || t("shell.member") : t("shell.boss");
-  return (
-    <div className="flex items-center gap-2.5 border-l border-slate-200 pl-4">
-      <Avatar name={name} size={32} />
-      <div className="leading-tight">
-        <div data-testid={me ? "signed-in-name" : "boss-name"} className="text-sm font-medium text-slate-900">
-          {name}
-        </div>
-        <div className="text-xs text-slate-500">{role}</div>
-      </div>
-    </div>
-  );
-}
-
 /** People's proxies: only where there are people besides the boss, or this desktop is a person's. */
 function ProxyNavItem({ route }: { route: AppRoute }) {
   const { t } = useTranslation();
   const people = usePeople();
-  const connection = useConnection();
-  const signedIn = connection.data?.signedInAs != null;
-  if (!signedIn && !(people.data && people.data.length > 0)) return null;
-  return <NavItem page="proxy" active={route} testId="nav-proxy" icon={<UsersIcon />} label={t(signedIn ? "nav.myProxy" : "nav.proxies")} />;
+  const mine = useDeskUser().data?.personId != null;
+  if (!mine && !(people.data && people.data.length > 0)) return null;
+  return <NavItem page="proxy" active={route} testId="nav-proxy" icon={<UsersIcon />} label={t(mine ? "nav.myProxy" : "nav.proxies")} />;
 }
 
 function PendingApprovalsBadge() {

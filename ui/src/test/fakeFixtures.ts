@@ -270,6 +270,8 @@ export function world(org: OrgSnapshot = fixedOrg()): Handlers {
     listProviders: () => [builtinProvider()],
     builtinStatus: () => builtinStatus(),
     connection: () => ({ server: null, signedInAs: null }),
+    // The app asked who uses this desktop, and it is the boss: tests that need the question ask for it.
+    deskUser: () => ({ personId: null, canChange: true, chosen: true }),
     getRoutes: () => defaultRoutes(),
     thoughtModel: () => ({ company: { providerId: "builtin", model: BUILTIN_MODEL, kind: "bundled" }, bundledModel: BUILTIN_MODEL, bundledEmployeeIds: [] }),
     listPrices: () => defaultPrices(),

@@ -112,10 +112,21 @@ impl Approvals {
         batch: DecideApprovals,
         via: DecidedVia,
     ) -> Result<Vec<DecisionResult>, ApprovalError> {
+        self.decide_all_as(batch, via, Decider::Boss).await
+    }
+
+    /// [`Approvals::decide_all`] in `decider`'s name: each is checked as
+    /// [`Approvals::decide_as`] checks one.
+    pub async fn decide_all_as(
+        &self,
+        batch: DecideApprovals,
+        via: DecidedVia,
+        decider: Decider,
+    ) -> Result<Vec<DecisionResult>, ApprovalError> {
         let mut out = Vec::with_capacity(batch.decisions.len());
         for input in batch.decisions {
             let id = input.approval_id;
-            out.push(match self.decide(input, via).await {
+            out.push(match self.decide_as(input, via, decider).await {
                 Ok(approval) => DecisionResult::Decided { approval },
                 Err(ApprovalError::AlreadyDecided { .. } | ApprovalError::Expired(_)) => {
                     DecisionResult::SettledElsewhere {
