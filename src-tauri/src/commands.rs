@@ -58,6 +58,33 @@ mod tests {
         (app, window)
     }
 
+    /// A company "Acme" (boss Ada, English) in a fresh SQLite file, with the shell's commands on it.
+    struct Acme {
+        core: AppCore,
+        w: WebviewWindow<MockRuntime>,
+        _app: tauri::App<MockRuntime>,
+        _dir: tempfile::TempDir,
+    }
+
+    fn acme() -> Acme {
+        let dir = tempfile::tempdir().expect("dir");
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
+        let core = tauri::async_runtime::block_on(AppCore::open(&url)).expect("core");
+        let (app, w) = app(core.clone());
+        invoke(
+            &w,
+            "setup_company",
+            json!({"input": {"name": "Acme", "bossName": "Ada", "language": "en", "mission": null}}),
+        )
+        .expect("setup");
+        Acme {
+            core,
+            w,
+            _app: app,
+            _dir: dir,
+        }
+    }
+
     fn invoke(w: &WebviewWindow<MockRuntime>, cmd: &str, body: Value) -> Result<Value, Value> {
         get_ipc_response(
             w,
@@ -286,16 +313,7 @@ mod tests {
     #[test]
     fn a_roster_picked_in_the_app_is_previewed_then_imported_and_hireable() {
         use base64::Engine as _;
-        let dir = tempfile::tempdir().expect("dir");
-        let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
-        let core = tauri::async_runtime::block_on(AppCore::open(&url)).expect("core");
-        let (_app, w) = app(core);
-        invoke(
-            &w,
-            "setup_company",
-            json!({"input": {"name": "Acme", "bossName": "Ada", "language": "en", "mission": null}}),
-        )
-        .expect("setup");
+        let Acme { w, _app, _dir, .. } = acme();
         let card = "---\nname: Growth Hacker\ndescription: Runs cheap experiments.\ntools: [read_file, WebSearch]\ntemperature: 0.7\n---\nMeasure everything.\n";
         // Picked from the roster folder: the webview names the file from that folder down.
         let base64 = base64::engine::general_purpose::STANDARD.encode(card);
@@ -351,16 +369,7 @@ mod tests {
 
     #[test]
     fn a_person_talks_to_their_proxy_through_the_app() {
-        let dir = tempfile::tempdir().expect("dir");
-        let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
-        let core = tauri::async_runtime::block_on(AppCore::open(&url)).expect("core");
-        let (_app, w) = app(core);
-        invoke(
-            &w,
-            "setup_company",
-            json!({"input": {"name": "Acme", "bossName": "Ada", "language": "en", "mission": null}}),
-        )
-        .expect("setup");
+        let Acme { w, _app, _dir, .. } = acme();
         let new_person = |name: &str| json!({"input": {"name": name, "role": "", "language": null, "approvalPolicy": null, "departments": [], "employees": []}});
         let lin = invoke(&w, "invite_person", new_person("Lin")).expect("lin");
         invoke(&w, "invite_person", new_person("Sam")).expect("sam");
@@ -399,16 +408,12 @@ mod tests {
 
     #[test]
     fn on_a_shared_desktop_the_queue_and_decisions_follow_who_said_they_are_here() {
-        let dir = tempfile::tempdir().expect("dir");
-        let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
-        let core = tauri::async_runtime::block_on(AppCore::open(&url)).expect("core");
-        let (_app, w) = app(core.clone());
-        invoke(
-            &w,
-            "setup_company",
-            json!({"input": {"name": "Acme", "bossName": "Ada", "language": "en", "mission": null}}),
-        )
-        .expect("setup");
+        let Acme {
+            w,
+            core,
+            _app,
+            _dir,
+        } = acme();
         let marketing = invoke(
             &w,
             "create_department",
@@ -481,16 +486,7 @@ mod tests {
 
     #[test]
     fn employee_tools_are_saved_in_one_go_or_refused_with_a_clear_error() {
-        let dir = tempfile::tempdir().expect("dir");
-        let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
-        let core = tauri::async_runtime::block_on(AppCore::open(&url)).expect("core");
-        let (_app, w) = app(core);
-        invoke(
-            &w,
-            "setup_company",
-            json!({"input": {"name": "Acme", "bossName": "Ada", "language": "en", "mission": null}}),
-        )
-        .expect("setup");
+        let Acme { w, _app, _dir, .. } = acme();
         let bob = invoke(
             &w,
             "hire_employee",
@@ -549,16 +545,12 @@ mod tests {
 
     #[test]
     fn an_employees_sandbox_network_is_off_until_the_boss_switches_it_on() {
-        let dir = tempfile::tempdir().expect("dir");
-        let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
-        let core = tauri::async_runtime::block_on(AppCore::open(&url)).expect("core");
-        let (_app, w) = app(core.clone());
-        invoke(
-            &w,
-            "setup_company",
-            json!({"input": {"name": "Acme", "bossName": "Ada", "language": "en", "mission": null}}),
-        )
-        .expect("setup");
+        let Acme {
+            w,
+            core,
+            _app,
+            _dir,
+        } = acme();
         let bob = invoke(
             &w,
             "hire_employee",

@@ -10,6 +10,27 @@ import { newCardText } from "./roster";
 /** Words and folders, as card keys are (`marketing/growth-hacker`): checked again by the backend. */
 const KEY_SHAPE = /^[^/\\:.][^/\\:]*(\/[^/\\:.][^/\\:]*)*$/;
 
+/** A card's key: words and folders, also its path when exported. */
+function KeyField({ label, value, error, testId, onChange }: { label: string; value: string; error: string | null; testId: string; onChange: (key: string) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Field label={label} hint={t("settings.roles.keyHint")} error={error}>
+      {({ id, describedBy, invalid }) => (
+        <input
+          id={id}
+          aria-describedby={describedBy}
+          aria-invalid={invalid}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          data-testid={testId}
+          className={`${inputClass} font-mono`}
+          placeholder="marketing/growth-hacker"
+        />
+      )}
+    </Field>
+  );
+}
+
 /** Why a save was refused, as the backend says it (the file, line and header key at fault). */
 function CardRefusal({ error }: { error: unknown }) {
   const { t } = useTranslation();
@@ -48,23 +69,16 @@ export function RoleCardDialog({ card, onClose }: { card: RoleCardDto | null; on
     >
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         {card === null && (
-          <Field label={t("settings.roles.key")} hint={t("settings.roles.keyHint")} error={keyError}>
-            {({ id, describedBy, invalid }) => (
-              <input
-                id={id}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                value={key}
-                onChange={(e) => {
-                  setKey(e.target.value);
-                  setKeyError(null);
-                }}
-                data-testid="role-card-key"
-                className={`${inputClass} font-mono`}
-                placeholder="marketing/growth-hacker"
-              />
-            )}
-          </Field>
+          <KeyField
+            label={t("settings.roles.key")}
+            value={key}
+            error={keyError}
+            testId="role-card-key"
+            onChange={(k) => {
+              setKey(k);
+              setKeyError(null);
+            }}
+          />
         )}
         <Field label={t("settings.roles.text")} hint={t("settings.roles.textHint")}>
           {({ id, describedBy }) => (
@@ -110,23 +124,17 @@ export function DuplicateRoleDialog({ card, onClose }: { card: RoleCardDto; onCl
   return (
     <Modal title={t("settings.roles.duplicateTitle", { key: card.key })} onClose={onClose} testId="duplicate-role-dialog">
       <form onSubmit={onSubmit} noValidate className="space-y-4">
-        <Field label={t("settings.roles.newKey")} hint={t("settings.roles.keyHint")} error={keyError}>
-          {({ id, describedBy, invalid }) => (
-            <input
-              id={id}
-              aria-describedby={describedBy}
-              aria-invalid={invalid}
-              value={key}
-              onChange={(e) => {
-                setKey(e.target.value);
-                setKeyError(null);
-                copy.reset();
-              }}
-              data-testid="duplicate-role-key"
-              className={`${inputClass} font-mono`}
-            />
-          )}
-        </Field>
+        <KeyField
+          label={t("settings.roles.newKey")}
+          value={key}
+          error={keyError}
+          testId="duplicate-role-key"
+          onChange={(k) => {
+            setKey(k);
+            setKeyError(null);
+            copy.reset();
+          }}
+        />
         {copy.isError && <CardRefusal error={copy.error} />}
         <DialogActions>
           <Button onClick={onClose}>{t("common.cancel")}</Button>
