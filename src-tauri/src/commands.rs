@@ -250,10 +250,9 @@ mod tests {
         let server = cubicle_core::location::server_label("postgres://cubicle:s3cret@db:5432/acme");
         app.manage(crate::Connection(cubicle_core::app::ConnectionDto {
             server,
-            signed_in_as: Some(3),
         }));
         let got = invoke(&w, "connection", json!({})).expect("connection");
-        assert_eq!(got, json!({"server": "db:5432/acme", "signedInAs": 3}));
+        assert_eq!(got, json!({"server": "db:5432/acme"}));
         assert!(!got.to_string().contains("s3cret"));
     }
 
@@ -388,7 +387,8 @@ mod tests {
         let lines = invoke(&w, "proxy_conversation", lin_ref.clone()).expect("conversation");
         assert_eq!(lines.as_array().map(Vec::len), Some(2), "{lines}");
         let written = invoke(&w, "proxy_written", lin_ref).expect("written");
-        assert_eq!(written[0]["id"], posted["id"]);
+        assert_eq!(written[0]["message"]["id"], posted["id"]);
+        assert_eq!(written[0]["correctedBy"], Value::Null);
 
         let fixed = invoke(
             &w,
@@ -397,6 +397,16 @@ mod tests {
         )
         .expect("correct");
         assert_eq!(fixed["correctsId"], posted["id"]);
+        let written = invoke(
+            &w,
+            "proxy_written",
+            json!({"input": {"personId": lin["id"]}}),
+        )
+        .expect("written");
+        assert_eq!(
+            written[0]["correctedBy"], fixed["id"],
+            "listed as corrected"
+        );
         let err = invoke(
             &w,
             "say_to_proxy",

@@ -133,12 +133,8 @@ fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
         Some(server) => watch_server(server, &core),
         None => start_engine(app, &core),
     }
-    let signed_in_as = core.approvals.signed_in();
-    app.manage(desk::Desk::new(signed_in_as));
-    app.manage(Connection(cubicle_core::app::ConnectionDto {
-        server,
-        signed_in_as,
-    }));
+    app.manage(desk::Desk::new(core.approvals.signed_in()));
+    app.manage(Connection(cubicle_core::app::ConnectionDto { server }));
     // Each new approval raises a desktop notification (SPEC §8); the tray keeps
     // the company reachable with the window closed.
     notifications::spawn(app.handle(), &core);

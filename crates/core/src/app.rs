@@ -56,9 +56,6 @@ pub struct ConnectionDto {
     /// `host:port/database` of the server (never a user or password); `None` when the
     /// company is a file on this computer.
     pub server: Option<String>,
-    /// Signed in to that server as a person's own role: their id. This desktop is theirs:
-    /// their queue, their proxy.
-    pub signed_in_as: Option<i32>,
 }
 
 /// What differs between the app, the CLI and tests.

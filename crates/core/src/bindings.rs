@@ -82,6 +82,7 @@ const EXPORTS: &[Export] = &[
     crate::proxy::ProxyCard::export_all,
     crate::proxy::ProxyLineDto::export_all,
     crate::proxy::ProxyTurn::export_all,
+    crate::proxy::WrittenLine::export_all,
     crate::proxy::SayToProxy::export_all,
     crate::proxy::CorrectProxyLine::export_all,
     crate::roles::RoleCardDto::export_all,

@@ -131,6 +131,15 @@ pub struct CorrectProxyLine {
     pub text: String,
 }
 
+/// A line a proxy wrote in its person's name, and the person's own line that replaced it
+/// when they corrected it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct WrittenLine {
+    pub message: ChatMessageDto,
+    pub corrected_by: Option<i32>,
+}
+
 /// A proxy's agent card (seed 001 §2.1): whom it represents and what it may do.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -251,6 +260,24 @@ impl Proxies {
             .await?
             .iter()
             .map(|m| message_dto(m, &names))
+            .collect())
+    }
+
+    /// [`Proxies::written_for`], each with whether (and by which line) its person
+    /// corrected it: what the app lists with Correct.
+    pub async fn written_lines(&self, person_id: i32) -> ProxyResult<Vec<WrittenLine>> {
+        let written = self.written_for(person_id).await?;
+        let ids: Vec<i32> = written.iter().map(|m| m.id).collect();
+        let corrections = q::corrections_of(&self.db, &ids).await?;
+        Ok(written
+            .into_iter()
+            .map(|message| WrittenLine {
+                corrected_by: corrections
+                    .iter()
+                    .find(|c| c.corrects_id == Some(message.id))
+                    .map(|c| c.id),
+                message,
+            })
             .collect())
     }
 

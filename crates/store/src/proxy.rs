@@ -103,6 +103,18 @@ pub async fn find_message(
     chat_message::Entity::find_by_id(id).one(conn).await
 }
 
+/// The corrections among `message_ids`' replies: each line a person wrote in place of one
+/// of those their proxy wrote.
+pub async fn corrections_of(
+    conn: &impl ConnectionTrait,
+    message_ids: &[i32],
+) -> Result<Vec<chat_message::Model>, DbErr> {
+    chat_message::Entity::find()
+        .filter(chat_message::Column::CorrectsId.is_in(message_ids.iter().copied()))
+        .all(conn)
+        .await
+}
+
 /// The correction that replaced a proxy-written line, if its person made one.
 pub async fn correction_of(
     conn: &impl ConnectionTrait,

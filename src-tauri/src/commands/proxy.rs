@@ -4,7 +4,9 @@
 
 use cubicle_core::chat::ChatMessageDto;
 use cubicle_core::people::PersonRef;
-use cubicle_core::proxy::{CorrectProxyLine, ProxyCard, ProxyLineDto, ProxyTurn, SayToProxy};
+use cubicle_core::proxy::{
+    CorrectProxyLine, ProxyCard, ProxyLineDto, ProxyTurn, SayToProxy, WrittenLine,
+};
 use cubicle_core::{AppCore, IpcError};
 use tauri::State;
 
@@ -25,10 +27,10 @@ pub async fn proxy_conversation(
     Ok(core.proxies.conversation(input.person_id).await?)
 }
 
-/// What the proxy wrote in its person's name, newest first.
+/// What the proxy wrote in its person's name, newest first, each with its correction if any.
 #[tauri::command]
-pub async fn proxy_written(core: State<'_, AppCore>, input: PersonRef) -> Res<Vec<ChatMessageDto>> {
-    Ok(core.proxies.written_for(input.person_id).await?)
+pub async fn proxy_written(core: State<'_, AppCore>, input: PersonRef) -> Res<Vec<WrittenLine>> {
+    Ok(core.proxies.written_lines(input.person_id).await?)
 }
 
 /// The person tells their proxy what they want; the reply says what it did.

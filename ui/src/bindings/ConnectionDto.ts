@@ -10,9 +10,4 @@ export type ConnectionDto = {
  * `host:port/database` of the server (never a user or password); `None` when the
  * company is a file on this computer.
  */
-server: string | null, 
-/**
- * Signed in to that server as a person's own role: their id. This desktop is theirs:
- * their queue, their proxy.
- */
-signedInAs: number | null, };
+server: string | null, };

@@ -104,6 +104,7 @@ import type { UpdatePerson } from "../bindings/UpdatePerson";
 import type { UseDeskAs } from "../bindings/UseDeskAs";
 import type { UseLocalModelFor } from "../bindings/UseLocalModelFor";
 import type { WebhookDestinations } from "../bindings/WebhookDestinations";
+import type { WrittenLine } from "../bindings/WrittenLine";
 
 /** Every command by its IPC name: the arguments `invoke` sends and what comes back. */
 export type Commands = {
@@ -165,7 +166,7 @@ export type Commands = {
   use_desk_as: { args: { input: UseDeskAs }; output: DeskUser };
   proxy_card: { args: { input: PersonRef }; output: ProxyCard };
   proxy_conversation: { args: { input: PersonRef }; output: ProxyLineDto[] };
-  proxy_written: { args: { input: PersonRef }; output: ChatMessageDto[] };
+  proxy_written: { args: { input: PersonRef }; output: WrittenLine[] };
   say_to_proxy: { args: { input: SayToProxy }; output: ProxyTurn };
   correct_proxy_line: { args: { input: CorrectProxyLine }; output: ChatMessageDto };
   list_role_cards: { args: Record<string, never>; output: RoleCardDto[] };
@@ -351,8 +352,8 @@ export const commands = {
   proxyCard: (input: PersonRef) => invoke<ProxyCard>("proxy_card", { input }),
   /** The person's conversation with their proxy, oldest first. */
   proxyConversation: (input: PersonRef) => invoke<ProxyLineDto[]>("proxy_conversation", { input }),
-  /** What the proxy wrote in its person's name, newest first. */
-  proxyWritten: (input: PersonRef) => invoke<ChatMessageDto[]>("proxy_written", { input }),
+  /** What the proxy wrote in its person's name, newest first, each with its correction if any. */
+  proxyWritten: (input: PersonRef) => invoke<WrittenLine[]>("proxy_written", { input }),
   /** The person tells their proxy what they want; the reply says what it did. */
   sayToProxy: (input: SayToProxy) => invoke<ProxyTurn>("say_to_proxy", { input }),
   /** The person replaces a line their proxy wrote with their own words. */

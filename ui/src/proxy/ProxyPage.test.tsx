@@ -4,6 +4,7 @@ import type { ChatMessageDto } from "../bindings/ChatMessageDto";
 import type { PersonDto } from "../bindings/PersonDto";
 import type { ProxyCard } from "../bindings/ProxyCard";
 import type { ProxyLineDto } from "../bindings/ProxyLineDto";
+import type { WrittenLine } from "../bindings/WrittenLine";
 import i18n from "../i18n";
 import { Fake } from "../test/fake";
 import { company, fixedOrg, world } from "../test/fakeFixtures";
@@ -34,12 +35,12 @@ const AT = "2026-12-03T10:00:00Z";
 /** Proxies as core keeps them: a request is a line, the reply another, and "ask" posts in the person's name. */
 function proxyServer(people: PersonDto[], opts: { signedInAs?: number; zh?: boolean } = {}) {
   const lines = new Map<number, ProxyLineDto[]>();
-  const written = new Map<number, ChatMessageDto[]>();
+  const written = new Map<number, WrittenLine[]>();
   let next = 1;
   const org = opts.zh ? { ...fixedOrg(), company: company({ language: "zh-CN" }) } : fixedOrg();
   const backend = new Fake(world(org))
     .on("listPeople", () => people)
-    .on("connection", () => ({ server: opts.signedInAs ? "db:5432/acme" : null, signedInAs: opts.signedInAs ?? null }))
+    .on("connection", () => ({ server: opts.signedInAs ? "db:5432/acme" : null }))
     .on("deskUser", () => ({ personId: opts.signedInAs ?? null, canChange: opts.signedInAs === undefined, chosen: true }))
     .on("proxyCard", ({ personId }) => cardOf(people.find((p) => p.id === personId)!))
     .on("proxyConversation", ({ personId }) => lines.get(personId) ?? [])
@@ -61,12 +62,13 @@ function proxyServer(people: PersonDto[], opts: { signedInAs?: number; zh?: bool
         correctsId: null,
       };
       lines.set(personId, [...(lines.get(personId) ?? []), said, reply]);
-      written.set(personId, [posted, ...(written.get(personId) ?? [])]);
+      written.set(personId, [{ message: posted, correctedBy: null }, ...(written.get(personId) ?? [])]);
       return { said, reply, posted };
     })
     .on("correctProxyLine", ({ personId, messageId, text }) => {
-      const fixed: ChatMessageDto = { ...written.get(personId)!.find((m) => m.id === messageId)!, id: 51, senderKind: "person", text, correctsId: messageId };
-      written.set(personId, [fixed, ...(written.get(personId) ?? [])]);
+      const line = written.get(personId)!.find((l) => l.message.id === messageId)!;
+      const fixed: ChatMessageDto = { ...line.message, id: 51, senderKind: "person", text, correctsId: messageId };
+      line.correctedBy = fixed.id;
       return fixed;
     });
   return backend;

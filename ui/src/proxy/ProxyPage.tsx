@@ -4,6 +4,7 @@ import type { ChatMessageDto } from "../bindings/ChatMessageDto";
 import type { PersonDto } from "../bindings/PersonDto";
 import type { ProxyCard } from "../bindings/ProxyCard";
 import type { ProxyLineDto } from "../bindings/ProxyLineDto";
+import type { WrittenLine } from "../bindings/WrittenLine";
 import { formatListTime } from "../chats/format";
 import { Badge, Button, ErrorState, InlineError, LoadingState, inputClass } from "../components/ui";
 import { api } from "../ipc/api";
@@ -85,7 +86,7 @@ function ProxyView({ personId }: { personId: number }) {
       </section>
       <aside className="hidden w-80 shrink-0 overflow-y-auto border-l border-slate-200 bg-white/60 lg:block">
         <CardPanel card={card.data} />
-        <Written personId={personId} messages={written.data} pending={written.isPending} error={written.isError ? written.error : null} />
+        <Written personId={personId} lines={written.data} pending={written.isPending} error={written.isError ? written.error : null} />
       </aside>
     </div>
   );
@@ -193,10 +194,9 @@ function CardPanel({ card }: { card: ProxyCard }) {
 }
 
 /** What the proxy wrote in its person's name: each can be replaced by the person's own words. */
-function Written({ personId, messages, pending, error }: { personId: number; messages: ChatMessageDto[] | undefined; pending: boolean; error: unknown }) {
+function Written({ personId, lines, pending, error }: { personId: number; lines: WrittenLine[] | undefined; pending: boolean; error: unknown }) {
   const { t, i18n } = useTranslation();
   const [correcting, setCorrecting] = useState<number | null>(null);
-  const corrected = new Set((messages ?? []).map((m) => m.correctsId).filter((id): id is number => id !== null));
   const now = Date.now();
   return (
     <div className="px-5 py-4">
@@ -204,34 +204,32 @@ function Written({ personId, messages, pending, error }: { personId: number; mes
       <p className="text-xs text-slate-500">{t("proxy.writtenHint")}</p>
       {pending && <LoadingState />}
       {error != null && <InlineError error={error} />}
-      {messages && messages.length === 0 && (
+      {lines && lines.length === 0 && (
         <p data-testid="proxy-written-empty" className="mt-2 text-sm text-slate-500">
           {t("proxy.writtenEmpty")}
         </p>
       )}
       <ul data-testid="proxy-written" className="mt-2 space-y-2">
-        {(messages ?? [])
-          .filter((m) => m.senderKind === "proxy")
-          .map((m) => (
-            <li key={m.id} data-testid={`proxy-written-${m.id}`} className="rounded-lg bg-white p-3 text-sm ring-1 ring-slate-200">
-              <div className="mb-1 flex items-center justify-between gap-2 text-xs text-slate-500">
-                <span>{formatListTime(m.createdAt, now, i18n.language)}</span>
-                {corrected.has(m.id) ? <Badge tone="green">{t("proxy.corrected")}</Badge> : <Badge tone="amber">{t("proxy.proxyWritten")}</Badge>}
-              </div>
-              <p className="whitespace-pre-wrap text-slate-800">{m.text}</p>
-              <div className="mt-2 flex gap-2">
-                <a className="text-xs font-medium text-indigo-600 hover:underline" href={chatHref(m.chatId)}>
-                  {t("proxy.openChat")}
-                </a>
-                {!corrected.has(m.id) && correcting !== m.id && (
-                  <button type="button" className="text-xs font-medium text-slate-600 hover:underline" onClick={() => setCorrecting(m.id)}>
-                    {t("proxy.correct")}
-                  </button>
-                )}
-              </div>
-              {correcting === m.id && <Correction personId={personId} message={m} onDone={() => setCorrecting(null)} />}
-            </li>
-          ))}
+        {(lines ?? []).map(({ message: m, correctedBy }) => (
+          <li key={m.id} data-testid={`proxy-written-${m.id}`} className="rounded-lg bg-white p-3 text-sm ring-1 ring-slate-200">
+            <div className="mb-1 flex items-center justify-between gap-2 text-xs text-slate-500">
+              <span>{formatListTime(m.createdAt, now, i18n.language)}</span>
+              {correctedBy !== null ? <Badge tone="green">{t("proxy.corrected")}</Badge> : <Badge tone="amber">{t("proxy.proxyWritten")}</Badge>}
+            </div>
+            <p className="whitespace-pre-wrap text-slate-800">{m.text}</p>
+            <div className="mt-2 flex gap-2">
+              <a className="text-xs font-medium text-indigo-600 hover:underline" href={chatHref(m.chatId)}>
+                {t("proxy.openChat")}
+              </a>
+              {correctedBy === null && correcting !== m.id && (
+                <button type="button" className="text-xs font-medium text-slate-600 hover:underline" onClick={() => setCorrecting(m.id)}>
+                  {t("proxy.correct")}
+                </button>
+              )}
+            </div>
+            {correcting === m.id && <Correction personId={personId} message={m} onDone={() => setCorrecting(null)} />}
+          </li>
+        ))}
       </ul>
     </div>
   );

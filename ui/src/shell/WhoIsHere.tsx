@@ -1,4 +1,4 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { CompanyDto } from "../bindings/CompanyDto";
@@ -64,22 +64,14 @@ export function WhoIsHere({ company }: { company: CompanyDto }) {
 function WhoIsUsingThis({ company, people, onDone }: { company: CompanyDto; people: PersonDto[]; onDone: () => void }) {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const [error, setError] = useState<unknown>(null);
-  const [pending, setPending] = useState(false);
-  const choose = async (personId: number | null) => {
-    setPending(true);
-    setError(null);
-    try {
-      await api.useDeskAs({ personId });
-      // Everything on screen may be someone else's now: the queue, the badge, the proxy.
+  const choose = useMutation({
+    mutationFn: api.useDeskAs,
+    // Everything on screen may be someone else's now: the queue, the badge, the proxy.
+    onSuccess: async () => {
       await client.invalidateQueries();
       onDone();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setPending(false);
-    }
-  };
+    },
+  });
   const choices: { id: number | null; name: string; role: string }[] = [
     { id: null, name: company.bossName, role: t("shell.boss") },
     ...people.map((p) => ({ id: p.id, name: p.name, role: p.role || t("shell.member") })),
@@ -93,8 +85,8 @@ function WhoIsUsingThis({ company, people, onDone }: { company: CompanyDto; peop
               type="button"
               data-testid={`desk-as-${c.id ?? "boss"}`}
               data-autofocus={c.id === null ? true : undefined}
-              disabled={pending}
-              onClick={() => void choose(c.id)}
+              disabled={choose.isPending}
+              onClick={() => choose.mutate({ personId: c.id })}
               className="flex w-full items-center gap-3 rounded-xl px-3 py-2.5 text-left ring-1 ring-slate-200 hover:bg-slate-50 disabled:opacity-60"
             >
               <Avatar name={c.name} size={32} />
@@ -106,9 +98,9 @@ function WhoIsUsingThis({ company, people, onDone }: { company: CompanyDto; peop
           </li>
         ))}
       </ul>
-      {error != null && (
+      {choose.isError && (
         <div className="mt-3">
-          <InlineError error={error} />
+          <InlineError error={choose.error} />
         </div>
       )}
       <p className="mt-4 text-xs text-slate-500">{t("desk.notALogin")}</p>
