@@ -8,20 +8,34 @@
 use std::sync::Mutex;
 
 use cubicle_core::approvals::Decider;
+use cubicle_core::notify::DeskWatch;
 use cubicle_core::people::DeskUser;
+use tokio::sync::watch;
 
 /// The desktop's user: fixed by the sign-in, or chosen (`None` until the app asked).
+/// The tray's count and the notifications follow it ([`Desk::watch`]).
 pub struct Desk {
     signed_in: Option<i32>,
     chosen: Mutex<Option<Option<i32>>>,
+    deciders: watch::Sender<Decider>,
 }
 
 impl Desk {
     pub fn new(signed_in: Option<i32>) -> Self {
+        let deciders = watch::Sender::new(match signed_in {
+            Some(person_id) => Decider::Person { person_id },
+            None => Decider::Boss,
+        });
         Self {
             signed_in,
             chosen: Mutex::new(None),
+            deciders,
         }
+    }
+
+    /// In whose name this desktop decides, now and each time it changes hands.
+    pub fn watch(&self) -> DeskWatch {
+        self.deciders.subscribe()
     }
 
     fn chosen(&self) -> Option<Option<i32>> {
@@ -42,7 +56,11 @@ impl Desk {
 
     /// In whose name this desktop decides.
     pub fn decider(&self) -> Decider {
-        match self.user().person_id {
+        self.decider_now(self.user().person_id)
+    }
+
+    fn decider_now(&self, person: Option<i32>) -> Decider {
+        match self.signed_in.or(person) {
             Some(person_id) => Decider::Person { person_id },
             None => Decider::Boss,
         }
@@ -57,6 +75,11 @@ impl Desk {
             .chosen
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(person);
+        // Told only when it changes: the same person saying it again withdraws nothing.
+        self.deciders.send_if_modified(|d| {
+            let next = self.decider_now(person);
+            std::mem::replace(d, next) != next
+        });
         true
     }
 }
@@ -80,12 +103,22 @@ mod tests {
                 chosen: true
             }
         );
+        assert_eq!(*server.watch().borrow(), Decider::Person { person_id: 3 });
         let shared = Desk::new(None);
+        let mut hands = shared.watch();
         assert!(!shared.user().chosen, "not asked yet");
         assert_eq!(shared.decider(), Decider::Boss);
+        assert!(shared.choose(None));
+        assert!(
+            !hands.has_changed().unwrap_or(true),
+            "the boss saying it is them changes no hands"
+        );
         assert!(shared.choose(Some(7)));
         assert_eq!(shared.decider(), Decider::Person { person_id: 7 });
+        assert!(hands.has_changed().unwrap_or(false));
+        assert_eq!(*hands.borrow_and_update(), Decider::Person { person_id: 7 });
         assert!(shared.choose(None));
+        assert_eq!(*hands.borrow_and_update(), Decider::Boss);
         assert_eq!(shared.user().person_id, None);
         assert!(shared.user().chosen);
     }

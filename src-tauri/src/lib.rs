@@ -133,14 +133,15 @@ fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
         Some(server) => watch_server(server, &core),
         None => start_engine(app, &core),
     }
-    app.manage(desk::Desk::new(core.approvals.signed_in()));
+    let desk = desk::Desk::new(core.approvals.signed_in());
     app.manage(Connection(cubicle_core::app::ConnectionDto { server }));
     // Each new approval raises a desktop notification (SPEC §8); the tray keeps
-    // the company reachable with the window closed.
-    notifications::spawn(app.handle(), &core);
-    if tray::create(app.handle(), &core) {
+    // the company reachable with the window closed. Both are the desk user's.
+    notifications::spawn(app.handle(), &core, desk.watch());
+    if tray::create(app.handle(), &core, desk.watch()) {
         app.manage(tray::TrayAlive);
     }
+    app.manage(desk);
     app.manage(core);
     Ok(())
 }

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use cubicle_core::AppCore;
-use cubicle_core::notify::{self, DesktopNotifier};
+use cubicle_core::notify::{self, DeskWatch, DesktopNotifier};
 use serde::Serialize;
 use tauri::{AppHandle, Emitter, Manager, Runtime};
 
@@ -19,17 +19,20 @@ pub struct OpenApproval {
     pub approval_id: Option<i32>,
 }
 
-/// Starts the approval notifier for as long as the company's event bus lives.
-pub fn spawn<R: Runtime>(app: &AppHandle<R>, core: &AppCore) {
+/// Starts the approval notifier for as long as the company's event bus lives: the
+/// notifications of whoever uses `desk`, decided in their name.
+pub fn spawn<R: Runtime>(app: &AppHandle<R>, core: &AppCore, desk: DeskWatch) {
     let app = app.clone();
     let core = core.clone();
     // The listener spawns its tasks on the ambient Tokio runtime: start it from inside one.
     tauri::async_runtime::spawn(async move {
         let opener = app.clone();
-        let _listener =
-            notify::spawn_approval_notifier(core, Arc::new(DesktopNotifier::new()), move |id| {
-                open_approval(&opener, Some(id))
-            });
+        let _listener = notify::spawn_approval_notifier(
+            core,
+            Arc::new(DesktopNotifier::new()),
+            desk,
+            move |id| open_approval(&opener, Some(id)),
+        );
         tracing::info!("approval notifications on");
     });
 }

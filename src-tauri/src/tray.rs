@@ -1,5 +1,5 @@
 //! The tray icon: the company keeps working with the window closed, and the tray says
-//! how many approvals wait for the boss. Its menu: open the app, open the approval
+//! how many approvals wait for whoever uses the desktop (the boss: all of them). Its menu: open the app, open the approval
 //! queue, quit (which stops the engine).
 //!
 //! Where there is no tray (a headless session, no appindicator library), the app runs
@@ -8,6 +8,8 @@
 use std::panic::AssertUnwindSafe;
 use std::time::Duration;
 
+use cubicle_core::approvals::Decider;
+use cubicle_core::notify::DeskWatch;
 use cubicle_core::types::Language;
 use cubicle_core::{AppCore, DomainEvent};
 use tauri::menu::{Menu, MenuEvent, MenuItem, PredefinedMenuItem};
@@ -126,8 +128,9 @@ fn on_menu<R: Runtime>(app: &AppHandle<R>, event: MenuEvent) {
     }
 }
 
-/// Creates the tray and keeps its count current. Returns whether a tray exists.
-pub fn create<R: Runtime>(app: &AppHandle<R>, core: &AppCore) -> bool {
+/// Creates the tray and keeps its count current for `desk`'s user. Returns whether a
+/// tray exists.
+pub fn create<R: Runtime>(app: &AppHandle<R>, core: &AppCore, mut desk: DeskWatch) -> bool {
     // The Linux tray loads its appindicator library at run time and panics when it is
     // missing: that must not take the app down.
     let built = std::panic::catch_unwind(AssertUnwindSafe(|| Tray::build(app)));
@@ -151,9 +154,11 @@ pub fn create<R: Runtime>(app: &AppHandle<R>, core: &AppCore) -> bool {
         // The first tick is immediate: the tray starts with the real count.
         let mut recount = tokio::time::interval(RECOUNT_EVERY);
         recount.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        let mut desk_open = true;
         loop {
             tokio::select! {
                 _ = recount.tick() => {}
+                changed = desk.changed(), if desk_open => desk_open = changed.is_ok(),
                 event = rx.recv() => match event {
                     Ok(
                         DomainEvent::ApprovalRequested { .. }
@@ -165,7 +170,8 @@ pub fn create<R: Runtime>(app: &AppHandle<R>, core: &AppCore) -> bool {
                     Err(RecvError::Closed) => break,
                 },
             }
-            refresh(&tray, &core, &mut shown).await;
+            let user = *desk.borrow();
+            refresh(&tray, &core, user, &mut shown).await;
         }
     });
     true
@@ -174,8 +180,8 @@ pub fn create<R: Runtime>(app: &AppHandle<R>, core: &AppCore) -> bool {
 /// What the tray shows now: (Chinese, pending count).
 type Shown = Option<(Language, u64)>;
 
-async fn refresh<R: Runtime>(tray: &Tray<R>, core: &AppCore, shown: &mut Shown) {
-    let pending = match core.approvals.pending_count().await {
+async fn refresh<R: Runtime>(tray: &Tray<R>, core: &AppCore, user: Decider, shown: &mut Shown) {
+    let pending = match core.approvals.pending_count_for(user).await {
         Ok(n) => n,
         Err(e) => {
             tracing::warn!(error = %e, "could not count pending approvals for the tray");

@@ -11,13 +11,16 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use cubicle_core::approvals::{ApprovalDto, ApprovalStatus, DecideApproval, DecidedVia, Decision};
+use cubicle_core::approvals::{
+    ApprovalDto, ApprovalStatus, DecideApproval, DecidedVia, Decider, Decision,
+};
 use cubicle_core::events::DomainEvent;
 use cubicle_core::notify::{self, DesktopNotifier};
+use cubicle_core::people::NewPerson;
 use cubicle_core::types::Language;
 use cubicle_tests::company::TestCompany;
 use cubicle_tests::notification_server::{self as ns, NotificationServer, wait_until};
-use tokio::sync::MutexGuard;
+use tokio::sync::{MutexGuard, watch};
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -31,6 +34,8 @@ struct Scene {
     company: TestCompany,
     hook: MockServer,
     opened: Arc<Mutex<Vec<i32>>>,
+    /// Who uses the desktop (the boss unless a test hands it over).
+    desk: watch::Sender<Decider>,
     listener: tokio::task::JoinHandle<()>,
     _bus: MutexGuard<'static, ()>,
 }
@@ -61,9 +66,11 @@ impl Scene {
         let company = TestCompany::speaking(language).await;
         let opened = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&opened);
+        let desk = watch::Sender::new(Decider::Boss);
         let listener = notify::spawn_approval_notifier(
             company.core.clone(),
             Arc::new(DesktopNotifier::new()),
+            desk.subscribe(),
             move |id| sink.lock().unwrap().push(id),
         );
         Some(Self {
@@ -71,6 +78,7 @@ impl Scene {
             company,
             hook,
             opened,
+            desk,
             listener,
             _bus: bus,
         })
@@ -348,8 +356,12 @@ async fn an_attached_desktop_is_notified_of_the_servers_approvals_and_the_server
     )
     .await
     .unwrap();
-    let notifier =
-        notify::spawn_approval_notifier(desktop.clone(), Arc::new(DesktopNotifier::new()), |_| {});
+    let notifier = notify::spawn_approval_notifier(
+        desktop.clone(),
+        Arc::new(DesktopNotifier::new()),
+        notify::boss_desk(),
+        |_| {},
+    );
     let watch =
         cubicle_core::approvals::watch::spawn_watch(desktop.clone(), Duration::from_millis(100));
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -393,4 +405,94 @@ async fn an_attached_desktop_is_notified_of_the_servers_approvals_and_the_server
     assert_eq!(s.server.notifications().len(), 2, "one per approval");
     watch.abort();
     notifier.abort();
+}
+
+/// A desktop the people share (a company in one SQLite file): only the approvals of
+/// whoever says they are at it are notified, a button decides in their name, and when
+/// someone else takes the desk what was on screen goes and their own queue comes up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shared_desktop_notifies_only_its_user_who_decides_in_their_own_name() {
+    let Some(s) = Scene::start("shared desktop", true, Language::En).await else {
+        return;
+    };
+    let olga = s.company.staff("Olga", &["post_webhook"]).await;
+    let pete = s.company.staff("Pete", &["post_webhook"]).await;
+    let person = |name: &str, employee: i32| NewPerson {
+        name: name.into(),
+        role: "Lead".into(),
+        language: None,
+        approval_policy: None,
+        departments: vec![],
+        employees: vec![employee],
+    };
+    let people = &s.company.core.people;
+    let lin = people.invite(person("Lin", olga.id)).await.unwrap();
+    let sam = people.invite(person("Sam", pete.id)).await.unwrap();
+    let (lin_desk, sam_desk) = (
+        Decider::Person { person_id: lin.id },
+        Decider::Person { person_id: sam.id },
+    );
+    let hook = format!("{}/hook", s.hook.uri());
+    s.desk.send_replace(sam_desk);
+
+    // Sam is at the desk: Lin's approval raises nothing here.
+    let first = s.company.ask_to_post(&olga, &hook, "Release 1.2").await;
+    tokio::time::sleep(SETTLE).await;
+    assert!(s.server.notifications().is_empty());
+
+    // Lin says it is her: her waiting approval comes up; Sam's new one does not.
+    s.desk.send_replace(lin_desk);
+    let n = s.server.wait_for_notifications(1).await.remove(0);
+    assert_eq!(n.summary, "Olga wants to post to a webhook");
+    let petes = s.company.ask_to_post(&pete, &hook, "Release 1.3").await;
+    tokio::time::sleep(SETTLE).await;
+    assert_eq!(s.server.notifications().len(), 1);
+    let approvals = &s.company.core.approvals;
+    assert_eq!(approvals.pending_count_for(lin_desk).await.unwrap(), 1);
+    assert_eq!(approvals.pending_count_for(sam_desk).await.unwrap(), 1);
+
+    // Her button decides in her name.
+    s.server.invoke_action(&n, "approve").await.unwrap();
+    let a = s
+        .wait_for_approval(first, |a| a.executed_at.is_some())
+        .await;
+    assert_eq!(
+        (a.status, a.decided_via, a.decided_by),
+        (
+            ApprovalStatus::Approved,
+            Some(DecidedVia::Notification),
+            Some(lin.id)
+        )
+    );
+
+    // Sam takes the desk: Lin's next one goes from the screen, his comes up.
+    let second = s.company.ask_to_post(&olga, &hook, "Release 1.4").await;
+    let n2 = s.server.wait_for_notifications(2).await.remove(1);
+    s.desk.send_replace(sam_desk);
+    s.server.wait_for_close(n2.id).await;
+    let n3 = s.server.wait_for_notifications(3).await.remove(2);
+    assert_eq!(n3.summary, "Pete wants to post to a webhook");
+    s.server.emit_action(n2.id, "approve").await.unwrap();
+    tokio::time::sleep(SETTLE).await;
+    assert_eq!(
+        s.approval(second).await.status,
+        ApprovalStatus::Waiting,
+        "Lin's withdrawn notification decides nothing once Sam has the desk"
+    );
+
+    // The boss sees every waiting one.
+    s.desk.send_replace(Decider::Boss);
+    let shown = s.server.wait_for_notifications(5).await;
+    let mut summaries: Vec<&str> = shown[3..].iter().map(|n| n.summary.as_str()).collect();
+    summaries.sort_unstable();
+    assert_eq!(
+        summaries,
+        [
+            "Olga wants to post to a webhook",
+            "Pete wants to post to a webhook"
+        ]
+    );
+    assert_eq!(approvals.pending_count_for(Decider::Boss).await.unwrap(), 2);
+    assert_eq!(s.approval(petes).await.status, ApprovalStatus::Waiting);
+    assert_eq!(s.posts().await, 1);
 }

@@ -168,9 +168,15 @@ impl Approvals {
 
     /// Approvals waiting for the boss (the badge); signed in as a person, theirs.
     pub async fn pending_count(&self) -> Result<u64, ApprovalError> {
-        match self.signed_in {
-            None => Ok(q::count_waiting(&self.db, None).await?),
-            Some(_) => Ok(self.list(ApprovalFilter::Pending).await?.len() as u64),
+        self.pending_count_for(Decider::Boss).await
+    }
+
+    /// How many approvals wait in `decider`'s queue ([`Approvals::pending_for`]): the
+    /// tray's count on a desktop someone is using.
+    pub async fn pending_count_for(&self, decider: Decider) -> Result<u64, ApprovalError> {
+        match (decider, self.signed_in) {
+            (Decider::Boss, None) => Ok(q::count_waiting(&self.db, None).await?),
+            _ => Ok(self.pending_for(decider).await?.len() as u64),
         }
     }
 
@@ -221,13 +227,10 @@ impl Approvals {
     pub async fn pending_for(&self, decider: Decider) -> Result<Vec<ApprovalDto>, ApprovalError> {
         // Signed in as a person, the list is already theirs.
         let all = self.list(ApprovalFilter::Pending).await?;
-        Ok(match decider {
-            Decider::Boss => all,
-            Decider::Person { person_id } => all
-                .into_iter()
-                .filter(|a| a.approver_id == Some(person_id))
-                .collect(),
-        })
+        Ok(all
+            .into_iter()
+            .filter(|a| decider.sees(a.approver_id))
+            .collect())
     }
 
     /// The tool-call log, newest first (all employees when `None`).

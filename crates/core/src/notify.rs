@@ -18,12 +18,13 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::AppCore;
 use crate::approvals::{
-    ApprovalDto, ApprovalFilter, ApprovalStatus, DecideApproval, DecidedVia, Decision,
+    ApprovalDto, ApprovalStatus, DecideApproval, DecidedVia, Decider, Decision,
 };
 use crate::events::DomainEvent;
 use crate::types::Language;
@@ -196,56 +197,81 @@ pub trait Notifier: Send + Sync + 'static {
     ) -> Result<NotificationOutcome, NotifyError>;
 }
 
-/// Notifications still on screen, by approval id, and every id ever notified.
+/// Notifications still on screen, by approval id (each with its own number, so a task
+/// that ends late never takes down a newer notification of the same approval), and
+/// every id notified to the desk's current user.
 #[derive(Default)]
 struct Shown {
     notified: HashSet<i32>,
-    open: HashMap<i32, CancellationToken>,
+    open: HashMap<i32, (u64, CancellationToken)>,
+    next: u64,
 }
 
-/// Raises one notification per new approval for as long as the bus lives, and turns the
-/// boss's answer into a decision. Subscribes before returning, so no approval requested
+/// Whose notifications a desktop shows: the person using it now (the boss sees every
+/// approval, a person those routed to them). A sign-in fixes it; on a shared desktop it
+/// changes when someone else says it is them.
+pub type DeskWatch = watch::Receiver<Decider>;
+
+/// A desk that is always the boss's (a desktop no person uses, a test).
+pub fn boss_desk() -> DeskWatch {
+    // The receiver keeps the last value when the sender is gone; it never changes again.
+    watch::channel(Decider::Boss).1
+}
+
+/// Raises one notification per new approval in the queue of whoever uses `desk`, for
+/// as long as the bus lives, and turns their answer into their decision. When the desk
+/// changes hands, what the last user saw and the next may not is withdrawn, and what
+/// waits for the next is raised. Subscribes before returning, so no approval requested
 /// after this call is missed. `on_open(id)` runs on a click on the body.
-pub fn spawn_approval_notifier<N, F>(core: AppCore, notifier: Arc<N>, on_open: F) -> JoinHandle<()>
+pub fn spawn_approval_notifier<N, F>(
+    core: AppCore,
+    notifier: Arc<N>,
+    mut desk: DeskWatch,
+    on_open: F,
+) -> JoinHandle<()>
 where
     N: Notifier + ?Sized,
     F: Fn(i32) + Send + Sync + 'static,
 {
     let mut rx = core.bus.subscribe();
-    let on_open: Arc<dyn Fn(i32) + Send + Sync> = Arc::new(on_open);
     let shown = Arc::new(Mutex::new(Shown::default()));
+    let n = Notifying {
+        core,
+        notifier,
+        on_open: Arc::new(on_open),
+        shown: Arc::clone(&shown),
+    };
     tokio::spawn(async move {
+        let mut desk_open = true;
         loop {
-            match rx.recv().await {
-                Ok(DomainEvent::ApprovalRequested { approval_id }) => {
-                    notify_once(&core, &notifier, &on_open, &shown, approval_id);
-                }
-                Ok(DomainEvent::ApprovalDecided { approval_id }) => {
-                    let token = lock(&shown).open.remove(&approval_id);
-                    if let Some(token) = token {
-                        token.cancel();
+            tokio::select! {
+                changed = desk.changed(), if desk_open => match changed {
+                    Ok(()) => {
+                        let user = *desk.borrow_and_update();
+                        n.hand_over(user).await;
                     }
-                }
-                Ok(_) => {}
-                Err(RecvError::Lagged(missed)) => {
-                    tracing::warn!(
-                        missed,
-                        "approval notifier lagged; catching up from the queue"
-                    );
-                    match core.approvals.list(ApprovalFilter::Pending).await {
-                        Ok(pending) => {
-                            for a in pending {
-                                notify_once(&core, &notifier, &on_open, &shown, a.id);
-                            }
-                        }
-                        Err(e) => tracing::warn!(error = %e, "could not list pending approvals"),
+                    Err(_) => desk_open = false,
+                },
+                event = rx.recv() => match event {
+                    Ok(DomainEvent::ApprovalRequested { approval_id }) => {
+                        n.once(approval_id, *desk.borrow());
                     }
-                }
-                Err(RecvError::Closed) => break,
+                    Ok(DomainEvent::ApprovalDecided { approval_id }) => n.withdraw(approval_id),
+                    Ok(_) => {}
+                    Err(RecvError::Lagged(missed)) => {
+                        tracing::warn!(
+                            missed,
+                            "approval notifier lagged; catching up from the queue"
+                        );
+                        let user = *desk.borrow();
+                        n.raise_waiting(user).await;
+                    }
+                    Err(RecvError::Closed) => break,
+                },
             }
         }
         // The company is closing: take down what is still on screen.
-        for (_, token) in lock(&shown).open.drain() {
+        for (_, (_, token)) in lock(&shown).open.drain() {
             token.cancel();
         }
     })
@@ -257,50 +283,108 @@ fn lock(shown: &Mutex<Shown>) -> std::sync::MutexGuard<'_, Shown> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-fn notify_once<N: Notifier + ?Sized>(
-    core: &AppCore,
-    notifier: &Arc<N>,
-    on_open: &Arc<dyn Fn(i32) + Send + Sync>,
-    shown: &Arc<Mutex<Shown>>,
-    id: i32,
-) {
-    let withdraw = CancellationToken::new();
-    {
-        let mut s = lock(shown);
-        // Never twice for one approval, whatever the bus replays.
-        if !s.notified.insert(id) {
-            return;
+/// What the listener's notifications share.
+struct Notifying<N: Notifier + ?Sized> {
+    core: AppCore,
+    notifier: Arc<N>,
+    on_open: Arc<dyn Fn(i32) + Send + Sync>,
+    shown: Arc<Mutex<Shown>>,
+}
+
+impl<N: Notifier + ?Sized> Notifying<N> {
+    /// Takes down the notification of `id`, if one is on screen.
+    fn withdraw(&self, id: i32) {
+        let open = lock(&self.shown).open.remove(&id);
+        if let Some((_, token)) = open {
+            token.cancel();
         }
-        // Registered before the task starts, so a decision that lands while the
-        // notification is being raised still closes it.
-        s.open.insert(id, withdraw.clone());
     }
-    let (core, notifier, on_open, shown) = (
-        core.clone(),
-        Arc::clone(notifier),
-        Arc::clone(on_open),
-        Arc::clone(shown),
-    );
-    tokio::spawn(async move {
-        let outcome = notify_and_wait(&core, notifier.as_ref(), id, withdraw).await;
-        lock(&shown).open.remove(&id);
-        match outcome {
-            Some((NotificationOutcome::Approve, seen)) => {
-                decide(&core, id, Decision::Approve, seen).await;
+
+    /// Raises what waits in `user`'s queue and was not raised for them yet.
+    async fn raise_waiting(&self, user: Decider) {
+        match self.core.approvals.pending_for(user).await {
+            Ok(pending) => {
+                for a in pending {
+                    self.once(a.id, user);
+                }
             }
-            Some((NotificationOutcome::Reject, seen)) => {
-                decide(&core, id, Decision::Reject, seen).await;
-            }
-            Some((NotificationOutcome::Open, _)) => on_open(id),
-            Some((NotificationOutcome::Closed | NotificationOutcome::Withdrawn, _)) | None => {}
+            Err(e) => tracing::warn!(error = %e, "could not list pending approvals"),
         }
-    });
+    }
+
+    /// The desk is `user`'s now: every notification on screen goes (the last user's
+    /// answer must not be taken as this one's) and is forgotten, so each comes back for
+    /// whoever it is routed to; then `user`'s queue is raised.
+    async fn hand_over(&self, user: Decider) {
+        let tokens: Vec<CancellationToken> = {
+            let mut s = lock(&self.shown);
+            let ids: Vec<i32> = s.open.keys().copied().collect();
+            ids.iter()
+                .filter_map(|id| {
+                    s.notified.remove(id);
+                    s.open.remove(id).map(|(_, token)| token)
+                })
+                .collect()
+        };
+        for token in tokens {
+            token.cancel();
+        }
+        self.raise_waiting(user).await;
+    }
+
+    /// One notification of approval `id` for `user`, unless one was raised already.
+    fn once(&self, id: i32, user: Decider) {
+        let withdraw = CancellationToken::new();
+        let number = {
+            let mut s = lock(&self.shown);
+            // Never twice for one approval, whatever the bus replays.
+            if !s.notified.insert(id) {
+                return;
+            }
+            // Registered before the task starts, so a decision that lands while the
+            // notification is being raised still closes it.
+            s.next += 1;
+            let number = s.next;
+            s.open.insert(id, (number, withdraw.clone()));
+            number
+        };
+        let (core, notifier, on_open, shown) = (
+            self.core.clone(),
+            Arc::clone(&self.notifier),
+            Arc::clone(&self.on_open),
+            Arc::clone(&self.shown),
+        );
+        tokio::spawn(async move {
+            let outcome = notify_and_wait(&core, notifier.as_ref(), id, user, withdraw).await;
+            {
+                let mut s = lock(&shown);
+                if s.open.get(&id).is_some_and(|(n, _)| *n == number) {
+                    s.open.remove(&id);
+                }
+                if outcome.is_none() {
+                    // Not this user's, or not shown: whoever it is for may still see it.
+                    s.notified.remove(&id);
+                }
+            }
+            match outcome {
+                Some((NotificationOutcome::Approve, seen)) => {
+                    decide(&core, id, Decision::Approve, seen, user).await;
+                }
+                Some((NotificationOutcome::Reject, seen)) => {
+                    decide(&core, id, Decision::Reject, seen, user).await;
+                }
+                Some((NotificationOutcome::Open, _)) => on_open(id),
+                Some((NotificationOutcome::Closed | NotificationOutcome::Withdrawn, _)) | None => {}
+            }
+        });
+    }
 }
 
 async fn notify_and_wait<N: Notifier + ?Sized>(
     core: &AppCore,
     notifier: &N,
     id: i32,
+    user: Decider,
     withdraw: CancellationToken,
 ) -> Option<(NotificationOutcome, String)> {
     let approval = match core.approvals.get(id).await {
@@ -310,7 +394,7 @@ async fn notify_and_wait<N: Notifier + ?Sized>(
             return None;
         }
     };
-    if approval.status != ApprovalStatus::Waiting {
+    if approval.status != ApprovalStatus::Waiting || !user.sees(approval.approver_id) {
         return None;
     }
     let lang = core.mailbox.language().await.unwrap_or_else(|e| {
@@ -330,15 +414,20 @@ async fn notify_and_wait<N: Notifier + ?Sized>(
     }
 }
 
-/// Decides `id` as the notification that showed `seen` (its seal) asked.
-async fn decide(core: &AppCore, id: i32, decision: Decision, seen: String) {
+/// Decides `id` as the notification that showed `seen` (its seal) asked, in the name of
+/// the desk's user it was shown to.
+async fn decide(core: &AppCore, id: i32, decision: Decision, seen: String, user: Decider) {
     let input = DecideApproval {
         approval_id: id,
         decision,
         note: None,
         args_hash: seen,
     };
-    match core.approvals.decide(input, DecidedVia::Notification).await {
+    match core
+        .approvals
+        .decide_as(input, DecidedVia::Notification, user)
+        .await
+    {
         Ok(a) => tracing::info!(
             approval_id = id,
             status = %a.status.to_value(),

@@ -97,6 +97,17 @@ pub enum Decider {
     },
 }
 
+impl Decider {
+    /// Whether an approval routed to `approver_id` is in this decider's queue (the boss's
+    /// queue holds every one).
+    pub fn sees(self, approver_id: Option<i32>) -> bool {
+        match self {
+            Decider::Boss => true,
+            Decider::Person { person_id } => approver_id == Some(person_id),
+        }
+    }
+}
+
 /// What the approval queue, a notification button or the CLI sends (`via` is set by
 /// whichever of them calls [`Approvals::decide`], never by the sender).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
