@@ -20,6 +20,7 @@ mod people;
 mod proxy;
 mod roles;
 mod secretary;
+mod server;
 mod settings;
 mod work;
 
@@ -250,10 +251,32 @@ mod tests {
         let server = cubicle_core::location::server_label("postgres://cubicle:s3cret@db:5432/acme");
         app.manage(crate::Connection(cubicle_core::app::ConnectionDto {
             server,
+            source: cubicle_core::app::ConnectionSource::SignIn,
+            sign_in_failed: None,
         }));
         let got = invoke(&w, "connection", json!({})).expect("connection");
-        assert_eq!(got, json!({"server": "db:5432/acme"}));
+        assert_eq!(
+            got,
+            json!({"server": "db:5432/acme", "source": "sign_in", "signInFailed": null})
+        );
         assert!(!got.to_string().contains("s3cret"));
+    }
+
+    /// What a person pastes is checked before anything is kept; the errors say why and
+    /// never repeat the password.
+    #[test]
+    fn a_sign_in_that_is_not_a_server_or_that_the_server_refuses_is_not_kept() {
+        let dir = tempfile::tempdir().expect("dir");
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
+        let core = tauri::async_runtime::block_on(AppCore::open(&url)).expect("core");
+        let (_app, w) = app(core);
+        let sign_in = |url: &str| invoke(&w, "sign_in_to_server", json!({"input": {"url": url}}));
+        let e = sign_in("sqlite:///tmp/x.db").expect_err("not a server");
+        assert_eq!(e["code"], "invalid_input");
+        // Nothing listens on port 9 of this machine: the server cannot be reached.
+        let e = sign_in("postgres://lin:s3cret@127.0.0.1:9/acme").expect_err("refused");
+        assert_eq!(e["code"], "sign_in_refused", "{e}");
+        assert!(!e.to_string().contains("s3cret"), "{e}");
     }
 
     #[test]

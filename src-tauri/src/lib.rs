@@ -24,6 +24,7 @@ pub use startup::mark_process_start;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use cubicle_core::app::{ConnectionDto, ConnectionSource};
 use cubicle_core::engine::lease::EngineLease;
 use cubicle_core::engine::{Engine, EngineConfig};
 use tauri::Manager;
@@ -115,26 +116,15 @@ fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
     let log_dir = app.path().app_log_dir()?;
     let guard = logging::init(&log_dir, logging::DEFAULT_FILTER)?;
     app.manage(guard);
-    // CUBICLE_DATABASE_URL, else the company-server sign-in saved in the keychain
-    // (`cubicle-cli sign-in`), else this computer's own company.
-    let url = match std::env::var(cubicle_core::location::DATABASE_URL_ENV) {
-        Ok(url) if !url.trim().is_empty() => url,
-        _ => match cubicle_core::sign_in::saved(&cubicle_core::secrets::KeyringStore) {
-            Some(url) => url,
-            None => cubicle_core::location::sqlite_url_in(&app.path().app_data_dir()?)?,
-        },
-    };
-    tracing::info!(db = %cubicle_core::location::redact_url(&url), "opening company");
-    let server = cubicle_core::location::server_label(&url);
-    let options = core_options(server.is_none())?;
-    let core = tauri::async_runtime::block_on(cubicle_core::AppCore::open_with(&url, options))?;
+    let (core, connection) = open_company(app)?;
+    let server = connection.server.clone();
     events::spawn_bridge(app.handle().clone(), &core.bus);
     match &server {
         Some(server) => watch_server(server, &core),
         None => start_engine(app, &core),
     }
     let desk = desk::Desk::new(core.approvals.signed_in());
-    app.manage(Connection(cubicle_core::app::ConnectionDto { server }));
+    app.manage(Connection(connection));
     // Each new approval raises a desktop notification (SPEC §8); the tray keeps
     // the company reachable with the window closed. Both are the desk user's.
     notifications::spawn(app.handle(), &core, desk.watch());
@@ -144,6 +134,50 @@ fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
     app.manage(desk);
     app.manage(core);
     Ok(())
+}
+
+/// Opens `CUBICLE_DATABASE_URL`, else the company-server sign-in saved in the keychain
+/// (Settings → Company server, or `cubicle-cli sign-in`), else this computer's own
+/// company. A sign-in that no longer opens its company (the server is down, the login
+/// was removed) does not keep the app from starting: it opens this computer's company
+/// and says why, and the sign-in stays until the person forgets it.
+fn open_company(
+    app: &tauri::App,
+) -> Result<(cubicle_core::AppCore, ConnectionDto), Box<dyn std::error::Error>> {
+    let local = || -> Result<String, Box<dyn std::error::Error>> {
+        Ok(cubicle_core::location::sqlite_url_in(
+            &app.path().app_data_dir()?,
+        )?)
+    };
+    let (url, source) = match std::env::var(cubicle_core::location::DATABASE_URL_ENV) {
+        Ok(url) if !url.trim().is_empty() => (url, ConnectionSource::Environment),
+        _ => match cubicle_core::sign_in::saved(&cubicle_core::secrets::KeyringStore) {
+            Some(url) => (url, ConnectionSource::SignIn),
+            None => (local()?, ConnectionSource::Local),
+        },
+    };
+    let open = |url: &str| {
+        tracing::info!(db = %cubicle_core::location::redact_url(url), "opening company");
+        let server = cubicle_core::location::server_label(url);
+        let options = core_options(server.is_none())?;
+        let core = tauri::async_runtime::block_on(cubicle_core::AppCore::open_with(url, options))?;
+        Ok::<_, Box<dyn std::error::Error>>((core, server))
+    };
+    let (core, server, source, sign_in_failed) = match open(&url) {
+        Ok((core, server)) => (core, server, source, None),
+        Err(e) if source == ConnectionSource::SignIn => {
+            tracing::warn!(error = %e, "the saved company-server sign-in did not open its company; opening this computer's");
+            let (core, server) = open(&local()?)?;
+            (core, server, ConnectionSource::Local, Some(e.to_string()))
+        }
+        Err(e) => return Err(e),
+    };
+    let connection = ConnectionDto {
+        server,
+        source,
+        sign_in_failed,
+    };
+    Ok((core, connection))
 }
 
 fn core_options(local: bool) -> Result<cubicle_core::app::CoreOptions, Box<dyn std::error::Error>> {

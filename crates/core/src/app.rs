@@ -56,6 +56,24 @@ pub struct ConnectionDto {
     /// `host:port/database` of the server (never a user or password); `None` when the
     /// company is a file on this computer.
     pub server: Option<String>,
+    /// What said which company to open: a sign-in the app can forget, or a setting it
+    /// cannot change.
+    pub source: ConnectionSource,
+    /// The saved sign-in did not open its company at start (why, from the server or the
+    /// network): this computer's own company is open instead, and the sign-in is kept.
+    pub sign_in_failed: Option<String>,
+}
+
+/// What said which company the app opened, in the order the app asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ConnectionSource {
+    /// `CUBICLE_DATABASE_URL`, set where the app was started.
+    Environment,
+    /// The company-server sign-in kept in this computer's keychain.
+    SignIn,
+    /// This computer's own company file.
+    Local,
 }
 
 /// What differs between the app, the CLI and tests.

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use ts_rs::{Config, ExportError, TS};
 
-use crate::app::ConnectionDto;
+use crate::app::{ConnectionDto, ConnectionSource};
 use crate::chat::{ChatDto, ChatViewDto, CreateGroup, PostMessage};
 use crate::dashboard::DashboardDto;
 use crate::error::IpcError;
@@ -25,6 +25,7 @@ use crate::providers::{
 };
 use crate::secretary::actions::HireEdits;
 use crate::secretary::{Parse, SecretaryTurn};
+use crate::sign_in::{ServerSignIn, SignedIn};
 
 /// Writes one `.ts` file per type (and the types they reference) into `dir`.
 pub fn export_all(dir: &Path) -> Result<(), ExportError> {
@@ -71,6 +72,9 @@ const EXPORTS: &[Export] = &[
     SpendReport::export_all,
     BuiltinStatus::export_all,
     ConnectionDto::export_all,
+    ConnectionSource::export_all,
+    ServerSignIn::export_all,
+    SignedIn::export_all,
     SetBuiltinModel::export_all,
     ThoughtModelDto::export_all,
     ChatDto::export_all,

@@ -50,6 +50,9 @@ pub enum ErrorCode {
     NotConfirmed,
     /// The approval is routed to another person: only they (or the boss) decide it.
     NotYourDecision,
+    /// A company-server sign-in did not open the company (the server's answer says why:
+    /// a wrong password, a login the boss removed, a server that cannot be reached).
+    SignInRefused,
 }
 
 impl ErrorCode {
@@ -84,6 +87,7 @@ impl ErrorCode {
             ErrorCode::DownloadFailed => "download_failed",
             ErrorCode::Cancelled => "cancelled",
             ErrorCode::NotConfirmed => "not_confirmed",
+            ErrorCode::SignInRefused => "sign_in_refused",
         }
     }
 }

@@ -9,8 +9,15 @@
 
 use cubicle_llm::ApiKey;
 use cubicle_store::login::Session;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
+use crate::error::{ErrorCode, IpcError};
 use crate::secrets::{SecretError, SecretStore};
+
+/// How long a sign-in is given to open its company before the person is told: a
+/// mistyped host is said within this, not after the pool's own half minute.
+const CHECK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(8);
 
 /// The keychain account of this computer's company-server sign-in.
 pub const ACCOUNT: &str = "company-server-sign-in";
@@ -27,8 +34,37 @@ pub enum SignInError {
     Keychain(#[from] SecretError),
 }
 
+impl From<SignInError> for IpcError {
+    fn from(e: SignInError) -> Self {
+        let code = match &e {
+            SignInError::NotAServer(_) => ErrorCode::InvalidInput,
+            SignInError::Open(_) => ErrorCode::SignInRefused,
+            SignInError::NoCompany => ErrorCode::CompanyMissing,
+            SignInError::Keychain(_) => ErrorCode::SecretUnavailable,
+        };
+        IpcError::new(code, e.to_string())
+    }
+}
+
+/// The sign-in the boss gave a person, as they paste it into the app.
+#[derive(Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerSignIn {
+    /// A `postgres://` URL with the person's login and password.
+    pub url: String,
+}
+
+impl std::fmt::Debug for ServerSignIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerSignIn")
+            .field("url", &cubicle_store::db::redact_url(&self.url))
+            .finish()
+    }
+}
+
 /// Who a saved sign-in opens the company as.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
 pub struct SignedIn {
     /// `host:port/database`, without user or password.
     pub server: String,
@@ -43,8 +79,14 @@ pub async fn save(secrets: &dyn SecretStore, url: &str) -> Result<SignedIn, Sign
     let Some(server) = cubicle_store::db::server_label(url) else {
         return Err(SignInError::NotAServer(cubicle_store::db::redact_url(url)));
     };
-    let db = cubicle_store::connect(url)
+    let db = tokio::time::timeout(CHECK_PATIENCE, cubicle_store::connect(url))
         .await
+        .map_err(|_| {
+            SignInError::Open(format!(
+                "no answer from {server} within {} s",
+                CHECK_PATIENCE.as_secs()
+            ))
+        })?
         .map_err(|e| SignInError::Open(e.to_string()))?;
     let who = async {
         let company = cubicle_store::org::find_company(&db).await?;

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { BuiltinModelNotice } from "../shell/BuiltinModelNotice";
 import { ImportedNotice } from "../shell/ImportedNotice";
+import { SignInFailedNotice } from "../server/ServerSignIn";
 import type { ActivityItem } from "../bindings/ActivityItem";
 import type { DashboardDto } from "../bindings/DashboardDto";
 import type { DashboardTask } from "../bindings/DashboardTask";
@@ -41,6 +42,7 @@ export function DashboardPage() {
           <h2 className="text-lg font-semibold text-slate-900">{t("dashboard.title")}</h2>
           <p className="text-sm text-slate-500">{t("dashboard.subtitle")}</p>
         </div>
+        <SignInFailedNotice className="rounded-lg bg-amber-50 px-4 py-2.5 ring-1 ring-amber-200 ring-inset" />
         <ImportedNotice className="rounded-lg bg-amber-50 px-4 py-2.5 ring-1 ring-amber-200 ring-inset" />
         <BuiltinModelNotice scope={{ kind: "company" }} className="rounded-lg bg-amber-50 px-4 py-2.5 ring-1 ring-amber-200 ring-inset" />
         <Figures dashboard={dashboard.data} />

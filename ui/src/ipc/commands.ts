@@ -78,6 +78,7 @@ import type { SecretaryConfirm } from "../bindings/SecretaryConfirm";
 import type { SecretaryMessageDto } from "../bindings/SecretaryMessageDto";
 import type { SecretarySay } from "../bindings/SecretarySay";
 import type { SecretaryTurn } from "../bindings/SecretaryTurn";
+import type { ServerSignIn } from "../bindings/ServerSignIn";
 import type { SetBudget } from "../bindings/SetBudget";
 import type { SetBuiltinModel } from "../bindings/SetBuiltinModel";
 import type { SetDepartmentLead } from "../bindings/SetDepartmentLead";
@@ -92,6 +93,7 @@ import type { SetRequirementStatus } from "../bindings/SetRequirementStatus";
 import type { SetReviewer } from "../bindings/SetReviewer";
 import type { SetRoute } from "../bindings/SetRoute";
 import type { SetupCompany } from "../bindings/SetupCompany";
+import type { SignedIn } from "../bindings/SignedIn";
 import type { SpendReport } from "../bindings/SpendReport";
 import type { TestProvider } from "../bindings/TestProvider";
 import type { TestResult } from "../bindings/TestResult";
@@ -181,6 +183,9 @@ export type Commands = {
   secretary_confirm: { args: { input: SecretaryConfirm }; output: ActionDto };
   secretary_cancel: { args: { input: SecretaryActionRef }; output: ActionDto };
   secretary_undo: { args: { input: SecretaryActionRef }; output: ActionDto };
+  sign_in_to_server: { args: { input: ServerSignIn }; output: SignedIn };
+  sign_out_of_server: { args: Record<string, never>; output: null };
+  restart_app: { args: Record<string, never>; output: null };
   list_presets: { args: Record<string, never>; output: PresetDto[] };
   list_providers: { args: Record<string, never>; output: ProviderDto[] };
   save_provider: { args: { input: SaveProvider }; output: ProviderDto };
@@ -387,6 +392,20 @@ export const commands = {
   secretaryCancel: (input: SecretaryActionRef) => invoke<ActionDto>("secretary_cancel", { input }),
   /** Reverses an applied action; `invalid_input` once its undo window has passed. */
   secretaryUndo: (input: SecretaryActionRef) => invoke<ActionDto>("secretary_undo", { input }),
+  /**
+   * Checks that the sign-in opens the company on its server, as whom, then keeps it in the
+   * keychain: the app opens that company when it starts again. `invalid_input` when it is not a
+   * server's sign-in, `sign_in_refused` when the server says no (a wrong password, a removed
+   * login, no server there), `company_missing` when the server has no company yet.
+   */
+  signInToServer: (input: ServerSignIn) => invoke<SignedIn>("sign_in_to_server", { input }),
+  /**
+   * Forgets this computer's sign-in: the app opens this computer's own company when it starts
+   * again (the login itself stays until the boss removes it).
+   */
+  signOutOfServer: () => invoke<null>("sign_out_of_server"),
+  /** Starts the app again (the engine stops first), to open the company a sign-in says. */
+  restartApp: () => invoke<null>("restart_app"),
   listPresets: () => invoke<PresetDto[]>("list_presets"),
   listProviders: () => invoke<ProviderDto[]>("list_providers"),
   saveProvider: (input: SaveProvider) => invoke<ProviderDto>("save_provider", { input }),

@@ -32,6 +32,7 @@ export const ERROR_CODES = [
   "cancelled",
   "not_confirmed",
   "not_your_decision",
+  "sign_in_refused",
 ] as const satisfies readonly ErrorCode[];
 
 type MissingCode = Exclude<ErrorCode, (typeof ERROR_CODES)[number]>;

@@ -40,7 +40,7 @@ function proxyServer(people: PersonDto[], opts: { signedInAs?: number; zh?: bool
   const org = opts.zh ? { ...fixedOrg(), company: company({ language: "zh-CN" }) } : fixedOrg();
   const backend = new Fake(world(org))
     .on("listPeople", () => people)
-    .on("connection", () => ({ server: opts.signedInAs ? "db:5432/acme" : null }))
+    .on("connection", () => (opts.signedInAs ? { server: "db:5432/acme", source: "sign_in", signInFailed: null } : { server: null, source: "local", signInFailed: null }))
     .on("deskUser", () => ({ personId: opts.signedInAs ?? null, canChange: opts.signedInAs === undefined, chosen: true }))
     .on("proxyCard", ({ personId }) => cardOf(people.find((p) => p.id === personId)!))
     .on("proxyConversation", ({ personId }) => lines.get(personId) ?? [])

@@ -11,11 +11,12 @@ import { PricesSection } from "./PricesSection";
 import { RolesSection } from "./roles/RolesSection";
 import { ProvidersSection } from "./ProvidersSection";
 import { RoutesSection } from "./RoutesSection";
+import { ServerPanel } from "../server/ServerSignIn";
 import { SettingsSection } from "./SettingsSection";
 import { SpendSection } from "./SpendSection";
 import { WebhooksSection } from "./WebhooksSection";
 
-const SECTIONS = ["providers", "local-models", "routes", "budget", "people", "roles", "spend", "prices", "webhooks", "language", "bundle"] as const;
+const SECTIONS = ["providers", "local-models", "routes", "budget", "people", "server", "roles", "spend", "prices", "webhooks", "language", "bundle"] as const;
 
 /** `local-models` → `localModels`: section ids are anchors, their i18n keys camelCase. */
 const titleKey = (section: string) => `settings.${section.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}.title`;
@@ -57,6 +58,9 @@ export function SettingsPage({ company, section }: { company: CompanyDto; sectio
           <RoutesSection />
           <BudgetSection company={company} />
           <PeopleSection company={company} />
+          <SettingsSection id="server" title={t("settings.server.title")} description={t("settings.server.description")} padded>
+            <ServerPanel />
+          </SettingsSection>
           <RolesSection />
           <SpendSection />
           <PricesSection />

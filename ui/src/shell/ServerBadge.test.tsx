@@ -17,7 +17,7 @@ describe("attached to a company server", () => {
   });
 
   it("says so in the header, names the server (never credentials) and refetches what others change", async () => {
-    const backend = new Fake(world()).answer("connection", { server: "db.example.com:5432/acme" }).install();
+    const backend = new Fake(world()).answer("connection", { server: "db.example.com:5432/acme", source: "environment", signInFailed: null }).install();
     renderApp();
     const badge = await screen.findByTestId("server-badge");
     expect(badge).toHaveTextContent("Connected to server");

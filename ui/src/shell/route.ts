@@ -20,10 +20,11 @@ export type AppRoute =
   | { page: "employee"; employeeId: number };
 
 /**
- * Where in Settings a link lands: a section (`providers`, `local-models`, `people`, `bundle`) or the add-provider dialog
- * (`add-provider`), for the first run, the built-in model's notice and the imported-company notice.
+ * Where in Settings a link lands: a section (`providers`, `local-models`, `people`, `server`, `bundle`) or the
+ * add-provider dialog (`add-provider`), for the first run, the built-in model's notice, the imported-company notice and
+ * a sign-in that did not open its company.
  */
-export const SETTINGS_TARGETS = ["providers", "add-provider", "local-models", "people", "bundle"] as const;
+export const SETTINGS_TARGETS = ["providers", "add-provider", "local-models", "people", "server", "bundle"] as const;
 export type SettingsTarget = (typeof SETTINGS_TARGETS)[number];
 
 function parseSettingsTarget(text: string | undefined): SettingsTarget | undefined {

@@ -269,7 +269,7 @@ export function world(org: OrgSnapshot = fixedOrg()): Handlers {
     listPresets: () => PRESETS,
     listProviders: () => [builtinProvider()],
     builtinStatus: () => builtinStatus(),
-    connection: () => ({ server: null }),
+    connection: () => ({ server: null, source: "local", signInFailed: null }),
     // The app asked who uses this desktop, and it is the boss: tests that need the question ask for it.
     deskUser: () => ({ personId: null, canChange: true, chosen: true }),
     getRoutes: () => defaultRoutes(),

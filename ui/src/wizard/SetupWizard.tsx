@@ -6,6 +6,7 @@ import { Button, Field, InlineError, inputClass } from "../components/ui";
 import { LANGUAGES, isLanguage } from "../domain";
 import { currentLanguage, setLanguage } from "../i18n";
 import { ImportBundle } from "../bundle/ImportBundle";
+import { ServerPanel } from "../server/ServerSignIn";
 import { api } from "../ipc/api";
 import { useOrgMutation } from "../ipc/queries";
 import { Logo } from "../shell/AppShell";
@@ -66,6 +67,14 @@ export function SetupWizard() {
               {t("wizard.title")}
             </h1>
             <p className="mt-1 text-sm text-slate-500">{t("wizard.subtitle")}</p>
+            <button
+              type="button"
+              data-testid="wizard-to-join"
+              className="mt-2 text-sm font-medium text-slate-700 underline-offset-2 hover:underline"
+              onClick={() => document.getElementById("wizard-join")?.scrollIntoView?.({ behavior: "smooth", block: "start" })}
+            >
+              {t("wizard.toJoin")}
+            </button>
             <CompanyFields
               draft={draft}
               nameError={nameError}
@@ -81,6 +90,7 @@ export function SetupWizard() {
             </Button>
           </WizardCard>
           <ImportSection />
+          <JoinSection />
         </>
       ) : (
         <WizardCard onSubmit={onCreate}>
@@ -232,6 +242,20 @@ function ImportSection() {
       </h2>
       <p className="mt-1 mb-3 text-sm text-slate-500">{t("wizard.importHint")}</p>
       <ImportBundle testId="wizard-import-bundle" />
+    </section>
+  );
+}
+
+/** A person whose company runs on a server joins it here, with the sign-in the boss gave them. */
+function JoinSection() {
+  const { t } = useTranslation();
+  return (
+    <section id="wizard-join" aria-labelledby="wizard-join-title" data-testid="wizard-join" className="mt-4 rounded-2xl bg-white/70 px-8 py-5 ring-1 ring-slate-200">
+      <h2 id="wizard-join-title" className="text-sm font-semibold text-slate-900">
+        {t("wizard.joinTitle")}
+      </h2>
+      <p className="mt-1 mb-3 text-sm text-slate-500">{t("wizard.joinHint")}</p>
+      <ServerPanel />
     </section>
   );
 }
