@@ -210,6 +210,10 @@ impl AppCore {
             people.clone(),
             base.work.clone(),
             approvals.clone(),
+            crate::proxy::PrivacyModel {
+                gateway: gateway.clone(),
+                providers: providers.clone(),
+            },
         );
         Ok(Self {
             traces: crate::trace::Traces::new(base.db.clone()),

@@ -43,11 +43,12 @@ pub const BUILTIN: &str = "builtin";
 pub use cubicle_store::enums::{LedgerOutcome, Purpose, StructuredOutput};
 
 /// The purposes a route may be set for.
-pub const ROUTABLE: [Purpose; 4] = [
+pub const ROUTABLE: [Purpose; 5] = [
     Purpose::Intent,
     Purpose::Thought,
     Purpose::Summary,
     Purpose::Report,
+    Purpose::Privacy,
 ];
 
 /// Who is calling and why; carried into the ledger.

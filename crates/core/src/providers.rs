@@ -18,6 +18,7 @@ use sea_orm::IntoActiveModel;
 mod dto;
 mod env;
 mod prices;
+mod privacy;
 mod resolve;
 mod spend;
 mod thinking;
@@ -257,6 +258,7 @@ impl Providers {
             key_source: KeySource::None,
             builtin: true,
             imported_unconfirmed: false,
+            on_this_computer: true,
         }
     }
 
@@ -293,6 +295,7 @@ impl Providers {
             key_source,
             builtin: false,
             imported_unconfirmed: crate::imported::provider_unconfirmed(m),
+            on_this_computer: cubicle_llm::local_servers::is_loopback_endpoint(&m.base_url),
         }
     }
 
@@ -506,10 +509,24 @@ impl Providers {
         }
     }
 
+    /// Each routable purpose's route. [`Purpose::Privacy`] has none unless the boss set
+    /// one (`providerId` empty: the rules alone mask).
     pub async fn routes(&self) -> ProviderResult<Vec<RouteDto>> {
         let mut out = Vec::new();
         for purpose in crate::gateway::ROUTABLE {
-            let r = self.route_for(purpose).await?;
+            let r = match purpose {
+                Purpose::Privacy => q::find_route(&self.db, purpose).await?.map_or(
+                    Route {
+                        provider_id: String::new(),
+                        model: String::new(),
+                    },
+                    |r| Route {
+                        provider_id: r.provider_id,
+                        model: r.model,
+                    },
+                ),
+                _ => self.route_for(purpose).await?,
+            };
             out.push(RouteDto {
                 purpose,
                 provider_id: r.provider_id,
@@ -525,6 +542,19 @@ impl Providers {
                 "{} has no route of its own",
                 input.purpose
             )));
+        }
+        if input.purpose == Purpose::Privacy {
+            if input.provider_id.is_empty() {
+                // No model: the rules alone mask.
+                q::delete_route(&self.db, input.purpose).await?;
+                self.bus.publish(DomainEvent::ProvidersChanged);
+                return Ok(RouteDto {
+                    purpose: input.purpose,
+                    provider_id: String::new(),
+                    model: String::new(),
+                });
+            }
+            self.check_privacy_route(&input.provider_id).await?;
         }
         if input.provider_id != BUILTIN {
             self.require(&input.provider_id).await?;

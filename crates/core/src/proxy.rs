@@ -13,10 +13,12 @@
 //! Each turn — the person's line, what was posted, the proxy's reply and the lines for
 //! the other person — is one transaction.
 
+mod look;
 mod mask;
 mod parse;
 mod words;
 
+pub use look::PrivacyModel;
 pub use parse::{Request, parse};
 
 use chrono::Utc;
@@ -208,6 +210,7 @@ pub struct Proxies {
     people: People,
     work: Work,
     approvals: Approvals,
+    privacy: PrivacyModel,
 }
 
 impl std::fmt::Debug for Proxies {
@@ -231,6 +234,7 @@ impl Proxies {
         people: People,
         work: Work,
         approvals: Approvals,
+        privacy: PrivacyModel,
     ) -> Self {
         Self {
             db,
@@ -239,6 +243,7 @@ impl Proxies {
             people,
             work,
             approvals,
+            privacy,
         }
     }
 
@@ -368,14 +373,35 @@ impl Proxies {
             .collect();
         let staff: Vec<&str> = company.employees.iter().map(|e| e.1.as_str()).collect();
         // What goes to others is masked first; the person's own line keeps it all.
-        let (request, masked) = mask_request(parse(text, &others, &staff), me.language);
+        let (request, masked, look) = self
+            .mask_request(parse(text, &others, &staff), me.language)
+            .await;
         let mut plan = self.plan(&me, &company, request, text).await?;
-        if plan.shared()
-            && let Some(note) = mask::note(&masked, me.language)
-        {
-            plan.reply = format!("{} {note}", plan.reply);
+        if plan.shared() {
+            let notes = [
+                mask::note(&masked, me.language),
+                look::note(look, me.language),
+            ];
+            for note in notes.into_iter().flatten() {
+                plan.reply = format!("{} {note}", plan.reply);
+            }
         }
         self.record(&me, text, plan).await
+    }
+
+    /// The request with its private details masked — by the rules ([`mask`]), then by the
+    /// local model when one is set ([`look`]) — which kinds were, and whether a model looked.
+    async fn mask_request(
+        &self,
+        mut request: Request,
+        lang: Language,
+    ) -> (Request, Vec<mask::Private>, look::Look) {
+        let Some(what) = request.what_mut() else {
+            return (request, vec![], look::Look::NoModel);
+        };
+        let (masked, look) = self.privacy.look(mask::mask(what, lang), lang).await;
+        *what = masked.text;
+        (request, masked.kinds, look)
     }
 
     /// What a request comes to. A task is created here (the work service owns tasks);
@@ -614,19 +640,6 @@ enum Said {
     Ask,
     Tell,
     Answer,
-}
-
-/// The request with its private details masked ([`mask`]), and which kinds were.
-fn mask_request(mut request: Request, lang: Language) -> (Request, Vec<mask::Private>) {
-    let kinds = match request.what_mut() {
-        Some(what) => {
-            let masked = mask::mask(what, lang);
-            *what = masked.text;
-            masked.kinds
-        }
-        None => vec![],
-    };
-    (request, kinds)
 }
 
 /// A line to another person in the chat between the two, and the line their proxy

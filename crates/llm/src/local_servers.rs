@@ -6,6 +6,21 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+/// Whether an endpoint is on this machine: `localhost`, `127.x.x.x` or `[::1]` (a name
+/// that merely starts with one, `localhost.example.com`, is not).
+pub fn is_loopback_endpoint(url: &str) -> bool {
+    let Ok(parsed) = reqwest::Url::parse(url.trim()) else {
+        return false;
+    };
+    parsed.host_str().is_some_and(|host| {
+        host.eq_ignore_ascii_case("localhost")
+            || host
+                .trim_matches(['[', ']'])
+                .parse::<std::net::IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback())
+    })
+}
+
 /// Long enough for a busy local server, short enough that Settings opens at once.
 pub const PROBE_TIMEOUT: Duration = Duration::from_millis(800);
 
@@ -146,4 +161,31 @@ async fn get_json<T: serde::de::DeserializeOwned>(
         return None;
     }
     response.json().await.ok()
+}
+
+#[cfg(test)]
+mod loopback_tests {
+    use super::is_loopback_endpoint;
+
+    #[test]
+    fn only_loopback_endpoints_are_on_this_machine() {
+        for local in [
+            "http://localhost:11434/v1",
+            "http://127.0.0.1:1234/v1",
+            "http://127.8.0.1/v1",
+            "http://[::1]:8080/v1",
+            "http://LOCALHOST/v1",
+        ] {
+            assert!(is_loopback_endpoint(local), "{local}");
+        }
+        for remote in [
+            "https://api.openai.com/v1",
+            "http://192.168.1.20:11434/v1",
+            "http://localhost.example.com/v1",
+            "http://127.0.0.1.nip.io/v1",
+            "not a url",
+        ] {
+            assert!(!is_loopback_endpoint(remote), "{remote}");
+        }
+    }
 }

@@ -383,6 +383,9 @@ stored_enum! {
         Test,
         /// A one-off question (`cubicle-cli ask`).
         Ask,
+        /// Finding the private details in what a proxy is about to share for its person
+        /// (seed 001 §4.5): routed only to a model on this computer.
+        Privacy,
     }
 }
 

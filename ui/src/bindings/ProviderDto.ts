@@ -10,4 +10,9 @@ export type ProviderDto = { id: string, name: string, preset: string, dialect: D
  * Came in with an imported company and not yet confirmed here: no call goes to its
  * base URL until the boss confirms it.
  */
-importedUnconfirmed: boolean, };
+importedUnconfirmed: boolean, 
+/**
+ * Its calls stay on this computer (the built-in model, a loopback endpoint): it may
+ * look at a person's private words ([`Purpose::Privacy`](crate::gateway::Purpose)).
+ */
+onThisComputer: boolean, };

@@ -3,4 +3,4 @@
 /**
  * What a model call is for; each purpose can be routed to its own model (seed 001).
  */
-export type Purpose = "intent" | "thought" | "summary" | "report" | "test" | "ask";
+export type Purpose = "intent" | "thought" | "summary" | "report" | "test" | "ask" | "privacy";

@@ -44,8 +44,10 @@ function RouteRow({ purpose, route, providers }: { purpose: Purpose; route: Rout
   const save = useInvalidatingMutation(api.setRoute, [queryKeys.routes]);
   const providerId = route?.providerId ?? "";
   const current = providers.find((p) => p.id === providerId);
+  // Privacy reads a person's own words: only a model on this computer, or none (the rules alone).
+  const privacy = purpose === "privacy";
   // Disabled providers are not offered, except the one in use (so the select still shows it).
-  const choices = providers.filter((p) => p.enabled || p.id === providerId);
+  const choices = providers.filter((p) => (p.enabled || p.id === providerId) && (!privacy || p.onThisComputer));
   const listId = `route-models-${purpose}`;
 
   return (
@@ -68,9 +70,11 @@ function RouteRow({ purpose, route, providers }: { purpose: Purpose; route: Rout
         onChange={(e) => {
           const next = providers.find((p) => p.id === e.target.value);
           if (next) save.mutate({ purpose, providerId: next.id, model: next.defaultModel });
+          else if (privacy && e.target.value === "") save.mutate({ purpose, providerId: "", model: "" });
         }}
       >
-        {!current && <option value={providerId}>{providerId || t("settings.routes.none")}</option>}
+        {privacy && <option value="">{t("settings.routes.rulesOnly")}</option>}
+        {!current && !(privacy && providerId === "") && <option value={providerId}>{providerId || t("settings.routes.none")}</option>}
         {choices.map((p) => (
           <option key={p.id} value={p.id}>
             {p.builtin ? t("settings.routes.builtinOption", { name: p.name }) : p.name}
@@ -83,7 +87,7 @@ function RouteRow({ purpose, route, providers }: { purpose: Purpose; route: Rout
         purpose={purpose}
         listId={listId}
         saved={route?.model ?? ""}
-        disabled={save.isPending || !route}
+        disabled={save.isPending || !route || providerId === ""}
         onCommit={(model) => save.mutate({ purpose, providerId, model })}
       />
       <datalist id={listId}>

@@ -497,6 +497,28 @@ describe("settings page", () => {
     expect(state.routes.find((r) => r.purpose === "intent")?.providerId).toBe("builtin");
   });
 
+  it("lets only a model on this computer look for private details, or none", async () => {
+    const { backend, state } = withSettings((s) => {
+      s.providers.push(provider("deepseek", { hasKey: true, keySource: "keychain" }));
+      s.providers.push(provider("ollama", { models: ["qwen2.5:3b"], defaultModel: "qwen2.5:3b" }));
+    });
+    const { user } = await openSettings();
+    const select = await screen.findByTestId("route-provider-privacy");
+    expect(select).toHaveValue("");
+    expect(screen.getByTestId("route-row-privacy")).toHaveTextContent("Private details");
+    const offered = within(select)
+      .getAllByRole("option")
+      .map((o) => (o as HTMLOptionElement).value);
+    expect(offered).toEqual(["", "builtin", "ollama"]);
+    expect(screen.getByTestId("route-model-privacy")).toBeDisabled();
+
+    await user.selectOptions(select, "ollama");
+    await waitFor(() => expect(backend.inputsOf("setRoute")).toEqual([{ purpose: "privacy", providerId: "ollama", model: "qwen2.5:3b" }]));
+    await user.selectOptions(select, "");
+    await waitFor(() => expect(backend.inputsOf("setRoute").at(-1)).toEqual({ purpose: "privacy", providerId: "", model: "" }));
+    expect(state.routes.find((r) => r.purpose === "privacy")?.providerId).toBe("");
+  });
+
   it("refuses a budget of 0, below 0 or not a number, and saves a valid one", async () => {
     const { backend, company } = withSettings((s) => {
       s.spend = { ...sampleSpend(), todayUsd: 3 };

@@ -4,7 +4,7 @@ import type { ProviderDto } from "../bindings/ProviderDto";
 import type { SpendReport } from "../bindings/SpendReport";
 
 /** The purposes the boss can route to a model (`test` and `ask` are internal). */
-export const ROUTABLE_PURPOSES = ["intent", "thought", "summary", "report"] as const satisfies readonly Purpose[];
+export const ROUTABLE_PURPOSES = ["intent", "thought", "summary", "report", "privacy"] as const satisfies readonly Purpose[];
 
 /** At this share of the daily budget the gateway starts sending calls to the built-in model. */
 export const FALLBACK_AT = 0.9;

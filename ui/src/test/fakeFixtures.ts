@@ -176,6 +176,7 @@ export function builtinProvider(): ProviderDto {
     keySource: "none",
     builtin: true,
     importedUnconfirmed: false,
+    onThisComputer: true,
   };
 }
 
@@ -196,12 +197,17 @@ export function provider(presetId: string, overrides: Partial<ProviderDto> = {})
     keySource: "none",
     builtin: false,
     importedUnconfirmed: false,
+    onThisComputer: /^https?:\/\/(localhost|127\.|\[::1\])/i.test(overrides.baseUrl ?? p.baseUrl),
     ...overrides,
   };
 }
 
+/** Every purpose on the built-in model, and no privacy model (the rules alone mask). */
 export function defaultRoutes(): RouteDto[] {
-  return (["intent", "thought", "summary", "report"] as const).map((purpose) => ({ purpose, providerId: "builtin", model: BUILTIN_MODEL }));
+  return [
+    ...(["intent", "thought", "summary", "report"] as const).map((purpose) => ({ purpose, providerId: "builtin", model: BUILTIN_MODEL })),
+    { purpose: "privacy", providerId: "", model: "" },
+  ];
 }
 
 export function defaultPrices(): PriceDto[] {

@@ -53,6 +53,9 @@ pub struct ProviderDto {
     /// Came in with an imported company and not yet confirmed here: no call goes to its
     /// base URL until the boss confirms it.
     pub imported_unconfirmed: bool,
+    /// Its calls stay on this computer (the built-in model, a loopback endpoint): it may
+    /// look at a person's private words ([`Purpose::Privacy`](crate::gateway::Purpose)).
+    pub on_this_computer: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]

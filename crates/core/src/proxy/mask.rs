@@ -4,8 +4,11 @@
 //! money figures — are replaced by what they are ("[customer code]"), and the person is
 //! told what was masked. Their own line keeps the original: it is theirs.
 //!
-//! By rules only (no model): a figure of work ("three days", "80 %", "v2.3", "#42") is not
-//! private; a sum of money or a customer's code is.
+//! First by rules: a figure of work ("three days", "80 %", "v2.3", "#42") is not private;
+//! a sum of money or a customer's code is. Then, when the boss routed
+//! [`Purpose::Privacy`](crate::gateway::Purpose::Privacy) to a model on this computer, what
+//! that model points out in the rest ([`mask_found`]): a diagnosis, a salary, a customer's
+//! name — what no pattern knows.
 
 use std::sync::LazyLock;
 
@@ -21,6 +24,8 @@ pub enum Private {
     Phone,
     CustomerCode,
     Amount,
+    /// What the local model pointed out.
+    Found,
 }
 
 impl Private {
@@ -32,6 +37,7 @@ impl Private {
             Private::Phone => ("phone number", "电话"),
             Private::CustomerCode => ("customer code", "客户编码"),
             Private::Amount => ("amount", "金额"),
+            Private::Found => ("private", "私密信息"),
         };
         lang.pick(format!("[{en}]"), format!("[{zh}]"))
     }
@@ -44,6 +50,10 @@ impl Private {
             Private::Phone => ("a phone number", "电话号码"),
             Private::CustomerCode => ("a customer code", "客户编码"),
             Private::Amount => ("a sum of money", "金额"),
+            Private::Found => (
+                "what the local model found private",
+                "本地模型认为私密的内容",
+            ),
         };
         lang.pick(en, zh)
     }
@@ -140,6 +150,38 @@ pub fn mask(text: &str, lang: Language) -> Masked {
     Masked { text: out, kinds }
 }
 
+/// Longest a span the model points out may be: a detail, not the message.
+pub const FOUND_MAX_CHARS: usize = 120;
+
+/// `masked` with every occurrence of each `found` span (what the local model pointed out,
+/// copied from the text) replaced too. A span that is not in the text, is shorter than
+/// three characters, is longer than [`FOUND_MAX_CHARS`] or touches a placeholder already
+/// there is ignored: the model only ever adds masking, never moves or removes it.
+pub fn mask_found(mut masked: Masked, found: &[String], lang: Language) -> Masked {
+    let placeholder = Private::Found.placeholder(lang);
+    let mut spans: Vec<&str> = found
+        .iter()
+        .map(|s| s.trim())
+        .filter(|s| {
+            (3..=FOUND_MAX_CHARS).contains(&s.chars().count())
+                && !s.contains('[')
+                && !s.contains(']')
+        })
+        .collect();
+    // The longest first: a span inside a longer one is masked with it.
+    spans.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    for span in spans {
+        if masked.text.contains(span) {
+            masked.text = masked.text.replace(span, &placeholder);
+            if !masked.kinds.contains(&Private::Found) {
+                masked.kinds.push(Private::Found);
+            }
+        }
+    }
+    masked.kinds.sort();
+    masked
+}
+
 /// The note to the person about what was masked before sharing; `None` when nothing was.
 pub fn note(kinds: &[Private], lang: Language) -> Option<String> {
     if kinds.is_empty() {
@@ -209,6 +251,32 @@ mod tests {
             assert!(m.kinds.is_empty());
         }
         assert_eq!(note(&[], Language::En), None);
+    }
+
+    #[test]
+    fn what_the_model_found_is_masked_too_but_it_cannot_unmask_or_mask_nothing() {
+        let ruled = en("Dan's knee surgery is on Friday; the pilot closes at $48,000");
+        let found = [
+            "knee surgery".to_owned(),
+            "[amount]".to_owned(),
+            "a".to_owned(),
+            "not in the text".to_owned(),
+            "x".repeat(FOUND_MAX_CHARS + 1),
+        ];
+        let m = mask_found(ruled, &found, Language::En);
+        assert_eq!(
+            m.text,
+            "Dan's [private] is on Friday; the pilot closes at [amount]"
+        );
+        assert_eq!(m.kinds, [Private::Amount, Private::Found]);
+        let zh = mask_found(
+            mask("王总的年薪是多少还没公布", Language::ZhCn),
+            &["王总的年薪".to_owned()],
+            Language::ZhCn,
+        );
+        assert_eq!(zh.text, "[私密信息]是多少还没公布");
+        let none = mask_found(en("about three days"), &[], Language::En);
+        assert!(none.kinds.is_empty());
     }
 
     #[test]

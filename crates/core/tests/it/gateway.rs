@@ -778,9 +778,15 @@ async fn each_purpose_and_each_employee_can_have_its_own_model() {
     let h = company(fast_config(), None).await;
     let id = add_provider(&h, &server, (0.0, 0.0)).await;
     let p = &h.core.providers;
-    // Nothing configured: everything goes to the built-in model.
+    // Nothing configured: everything goes to the built-in model, and no model looks for
+    // private details (the rules alone mask).
     for r in p.routes().await.unwrap() {
-        assert_eq!(r.provider_id, "builtin");
+        let expected = if r.purpose == Purpose::Privacy {
+            ""
+        } else {
+            "builtin"
+        };
+        assert_eq!(r.provider_id, expected, "{:?}", r.purpose);
     }
     p.set_route(SetRoute {
         purpose: Purpose::Thought,

@@ -18,6 +18,8 @@ use serde_json::json;
 
 use crate::util::TestCompany;
 
+mod privacy;
+
 async fn invite(
     co: &TestCompany,
     name: &str,

@@ -73,7 +73,7 @@ import {
   employee as makeEmployee,
 } from "../../test/fakeFixtures";
 
-const ROUTABLE = new Set(["intent", "thought", "summary", "report"]);
+const ROUTABLE = new Set(["intent", "thought", "summary", "report", "privacy"]);
 /** The GGUF the app ships (DEFAULT_MODEL_FILE on the Rust side). */
 const BUNDLED_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf";
 const BUNDLED_MODEL_PATH = `/home/ada/.local/share/app.cubicle.desktop/models/${BUNDLED_MODEL_FILE}`;
@@ -580,6 +580,7 @@ export class FakeBackend extends FakeTools {
         keySource: "none",
         builtin: false,
         importedUnconfirmed: false,
+        onThisComputer: /^https?:\/\/(localhost|127\.|\[::1\])/i.test(input.baseUrl),
       };
       this.providers.push(p);
     } else {
@@ -587,7 +588,7 @@ export class FakeBackend extends FakeTools {
       if (p.builtin) fail("invalid_input", "the built-in provider is fixed");
       // A URL the boss types is theirs; the imported one stays unconfirmed (as on the Rust side).
       const importedUnconfirmed = p.importedUnconfirmed && p.baseUrl === input.baseUrl;
-      Object.assign(p, { name, baseUrl: input.baseUrl, defaultModel: input.defaultModel, models: [...input.models], enabled: input.enabled, importedUnconfirmed });
+      Object.assign(p, { name, baseUrl: input.baseUrl, defaultModel: input.defaultModel, models: [...input.models], enabled: input.enabled, importedUnconfirmed, onThisComputer: /^https?:\/\/(localhost|127\.|\[::1\])/i.test(input.baseUrl) });
     }
     this.emit({ type: "providers_changed" });
     return structuredClone(p);
@@ -678,6 +679,12 @@ export class FakeBackend extends FakeTools {
 
   private setRoute(input: SetRoute): RouteDto {
     if (!ROUTABLE.has(input.purpose)) fail("invalid_input", `not routable: ${input.purpose}`);
+    if (input.purpose === "privacy" && input.providerId === "") {
+      const none: RouteDto = { purpose: "privacy", providerId: "", model: "" };
+      this.routes = [...this.routes.filter((r) => r.purpose !== "privacy"), none];
+      return structuredClone(none);
+    }
+    if (input.purpose === "privacy" && !this.provider(input.providerId).onThisComputer) fail("invalid_input", "private details are looked for on this computer only");
     this.provider(input.providerId);
     if (input.model.trim() === "") fail("invalid_input", "empty model");
     const route = this.routes.find((r) => r.purpose === input.purpose);

@@ -112,6 +112,8 @@ function addServer(host: ModelsHost, input: AddLocalServer): ProviderDto {
     keySource: "none",
     builtin: false,
     importedUnconfirmed: false,
+    // Every server found is on this machine.
+    onThisComputer: true,
   };
   host.providers.push(p);
   host.emit({ type: "providers_changed" });
