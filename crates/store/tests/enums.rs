@@ -82,7 +82,7 @@ macro_rules! each_enum {
         .await;
         $f::<RulingOutcome>(&["approved", "rejected", "escalated"], $($arg),*).await;
         $f::<Purpose>(
-            &["intent", "thought", "summary", "report", "test", "ask"],
+            &["intent", "thought", "summary", "report", "test", "ask", "privacy"],
             $($arg),*
         )
         .await;

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { ConnectionDto } from "../bindings/ConnectionDto";
 import type { SignedIn } from "../bindings/SignedIn";
 import { AlertIcon } from "../components/icons";
-import { Button, InlineError, Spinner, inputClass } from "../components/ui";
+import { Button, InlineError, LoadingState, Spinner, inputClass } from "../components/ui";
 import { api } from "../ipc/api";
 import { errorCode, toIpcError } from "../ipc/errors";
 import { useConnection, useDeskUser, usePeople } from "../ipc/queries";
@@ -178,16 +178,8 @@ export function ServerStatus({ connection }: { connection: ConnectionDto }) {
 
 /** The connection, loaded; loading and error states included. */
 export function ServerPanel() {
-  const { t } = useTranslation();
   const connection = useConnection();
-  if (connection.isPending) {
-    return (
-      <div role="status" className="flex items-center gap-2 text-sm text-slate-500">
-        <Spinner />
-        {t("common.loading")}
-      </div>
-    );
-  }
+  if (connection.isPending) return <LoadingState className="justify-start" />;
   if (connection.isError) return <InlineError error={connection.error} />;
   return <ServerStatus connection={connection.data} />;
 }

@@ -5,8 +5,7 @@ use cubicle_core::secretary::actions::{ActionDto, ActionStatus, HireEdits, Propo
 use cubicle_core::types::*;
 
 use cubicle_core::gateway::Purpose;
-use wiremock::matchers::method;
-use wiremock::{Mock, MockServer, ResponseTemplate};
+use wiremock::MockServer;
 
 use crate::util::TestCompany;
 
@@ -431,16 +430,7 @@ async fn new_hires_introduce_themselves_with_the_built_in_model_offline() {
 
 /// A company whose route for `purpose` is a scripted model always answering `content`.
 async fn with_scripted_model(purpose: Purpose, content: &str) -> (TestCompany, MockServer) {
-    let model = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
-            "id": "c", "object": "chat.completion", "model": "m",
-            "choices": [{"index": 0, "finish_reason": "stop",
-                "message": {"role": "assistant", "content": content}}],
-            "usage": {"prompt_tokens": 300, "completion_tokens": 40}
-        })))
-        .mount(&model)
-        .await;
+    let model = crate::util::model_answering(content).await;
     let co = TestCompany::new().await;
     co.route_to(&model.uri(), purpose).await;
     (co, model)

@@ -248,6 +248,22 @@ impl TestCompany {
 /// A company on a manual clock starting at `at`, whose thoughts go to `model` (a
 /// scripted OpenAI-compatible server on loopback), with a budget no test run reaches.
 /// Returns the company, its clock, the server (keep it alive) and the provider's id.
+/// An OpenAI-compatible server on this machine whose every completion is `content`.
+pub async fn model_answering(content: &str) -> wiremock::MockServer {
+    use wiremock::{Mock, MockServer, ResponseTemplate, matchers::method};
+    let model = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
+            "id": "c", "object": "chat.completion", "model": "m",
+            "choices": [{"index": 0, "finish_reason": "stop",
+                "message": {"role": "assistant", "content": content}}],
+            "usage": {"prompt_tokens": 300, "completion_tokens": 40}
+        })))
+        .mount(&model)
+        .await;
+    model
+}
+
 pub async fn scripted_company(
     at: chrono::DateTime<chrono::Utc>,
     model: impl wiremock::Respond + 'static,

@@ -3,30 +3,12 @@
 //! the text with the rules' masking already done, a confused one leaves the rules' masking
 //! and the person is told, and no remote model is ever given the job.
 
+use super::{last_line, lin_and_sam, say};
+use crate::util::{TestCompany, model_answering};
 use cubicle_core::ErrorCode;
 use cubicle_core::error::IpcError;
 use cubicle_core::gateway::{BUILTIN, Purpose};
 use cubicle_core::providers::{SaveProvider, SetRoute};
-use wiremock::matchers::method;
-use wiremock::{Mock, MockServer, ResponseTemplate};
-
-use super::{last_line, lin_and_sam, say};
-use crate::util::TestCompany;
-
-/// A model server on this machine that always answers `content`.
-async fn local_model(content: &str) -> MockServer {
-    let model = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
-            "id": "c", "object": "chat.completion", "model": "m",
-            "choices": [{"index": 0, "finish_reason": "stop",
-                "message": {"role": "assistant", "content": content}}],
-            "usage": {"prompt_tokens": 120, "completion_tokens": 20}
-        })))
-        .mount(&model)
-        .await;
-    model
-}
 
 const SAID: &str =
     "tell Sam Dan's knee surgery is on Friday, so the Globex demo moves; budget $5,000";
@@ -36,9 +18,10 @@ async fn a_local_model_masks_what_the_rules_miss_and_sees_only_what_they_left() 
     let co = TestCompany::new().await;
     let (lin, sam, _, _) = lin_and_sam(&co).await;
     // It also "finds" a placeholder and a word that is not in the text: both change nothing.
-    let model =
-        local_model(r#"{"private": ["knee surgery", "Globex", "[amount]", "the merger", "is"]}"#)
-            .await;
+    let model = model_answering(
+        r#"{"private": ["knee surgery", "Globex", "[amount]", "the merger", "is"]}"#,
+    )
+    .await;
     co.route_to(&model.uri(), Purpose::Privacy).await;
 
     let turn = say(&co, &lin, SAID).await;
@@ -79,7 +62,7 @@ async fn a_local_model_masks_what_the_rules_miss_and_sees_only_what_they_left() 
 async fn a_confused_local_model_leaves_the_rules_masking_and_the_person_is_told() {
     let co = TestCompany::new().await;
     let (lin, _, _, _) = lin_and_sam(&co).await;
-    let model = local_model("Sure! Nothing in there looks private to me.").await;
+    let model = model_answering("Sure! Nothing in there looks private to me.").await;
     co.route_to(&model.uri(), Purpose::Privacy).await;
 
     let turn = say(&co, &lin, SAID).await;
@@ -179,7 +162,7 @@ async fn only_a_model_on_this_computer_may_look_and_none_is_the_rules_alone() {
 async fn a_privacy_provider_moved_off_this_computer_is_not_asked() {
     let co = TestCompany::new().await;
     let (lin, _, _, _) = lin_and_sam(&co).await;
-    let model = local_model(r#"{"private": ["knee surgery"]}"#).await;
+    let model = model_answering(r#"{"private": ["knee surgery"]}"#).await;
     let id = co.route_to(&model.uri(), Purpose::Privacy).await;
     co.core
         .providers
