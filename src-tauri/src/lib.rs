@@ -16,6 +16,7 @@ mod desk;
 mod events;
 mod logging;
 mod notifications;
+mod ready;
 mod startup;
 mod tray;
 
@@ -97,7 +98,7 @@ pub fn run() {
             }
         }))
         .plugin(tauri_plugin_window_state::Builder::default().build())
-        .invoke_handler(commands::handler())
+        .invoke_handler(ready::gated(commands::handler()))
         .setup(setup)
         .on_window_event(hide_on_close)
         .build(tauri::generate_context!("tauri.conf.json"));
@@ -110,15 +111,36 @@ pub fn run() {
     }
 }
 
-/// Logging, the company, its engine (or the watch of a server's), notifications and
-/// the tray, each put in app state.
+/// Logging, then the company on a thread of its own while the window loads ([`ready`]).
 fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
     let log_dir = app.path().app_log_dir()?;
     let guard = logging::init(&log_dir, logging::DEFAULT_FILTER)?;
     app.manage(guard);
+    app.manage(ready::Ready::default());
+    let handle = app.handle().clone();
+    std::thread::Builder::new()
+        .name("open-company".into())
+        .spawn(move || {
+            let opened = open_and_run(&handle);
+            if let Err(e) = &opened {
+                tracing::error!(error = %e, "Cubicle could not open its company");
+                eprintln!("Cubicle could not start: {e}");
+            }
+            handle.state::<ready::Ready>().set(opened.is_ok());
+            if opened.is_err() {
+                handle.exit(1);
+            }
+        })?;
+    Ok(())
+}
+
+/// The company, its engine (or the watch of a server's), notifications and the tray,
+/// each put in app state; the company last, as commands wait for it.
+fn open_and_run(app: &tauri::AppHandle) -> Result<(), Box<dyn std::error::Error>> {
+    let started = std::time::Instant::now();
     let (core, connection) = open_company(app)?;
     let server = connection.server.clone();
-    events::spawn_bridge(app.handle().clone(), &core.bus);
+    events::spawn_bridge(app.clone(), &core.bus);
     match &server {
         Some(server) => watch_server(server, &core),
         None => start_engine(app, &core),
@@ -127,12 +149,17 @@ fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
     app.manage(Connection(connection));
     // Each new approval raises a desktop notification (SPEC §8); the tray keeps
     // the company reachable with the window closed. Both are the desk user's.
-    notifications::spawn(app.handle(), &core, desk.watch());
-    if tray::create(app.handle(), &core, desk.watch()) {
-        app.manage(tray::TrayAlive);
-    }
+    notifications::spawn(app, &core, desk.watch());
+    // The tray is made on the main thread (GTK), which may be answering the page.
+    let (tray_app, tray_core, tray_desk) = (app.clone(), core.clone(), desk.watch());
+    app.run_on_main_thread(move || {
+        if tray::create(&tray_app, &tray_core, tray_desk) {
+            tray_app.manage(tray::TrayAlive);
+        }
+    })?;
     app.manage(desk);
     app.manage(core);
+    tracing::info!(ms = started.elapsed().as_millis(), "company open");
     Ok(())
 }
 
@@ -142,7 +169,7 @@ fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
 /// was removed) does not keep the app from starting: it opens this computer's company
 /// and says why, and the sign-in stays until the person forgets it.
 fn open_company(
-    app: &tauri::App,
+    app: &tauri::AppHandle,
 ) -> Result<(cubicle_core::AppCore, ConnectionDto), Box<dyn std::error::Error>> {
     let local = || -> Result<String, Box<dyn std::error::Error>> {
         Ok(cubicle_core::location::sqlite_url_in(
@@ -216,7 +243,7 @@ fn watch_server(server: &str, core: &cubicle_core::AppCore) {
 
 /// The company keeps working while the app runs: the engine wakes employees as
 /// messages arrive and their polls fall due.
-fn start_engine(app: &tauri::App, core: &cubicle_core::AppCore) {
+fn start_engine(app: &tauri::AppHandle, core: &cubicle_core::AppCore) {
     // One company, one engine: a `cubicle-cli run` already holding it keeps it.
     let Some(lease) = local_engine_lease(core) else {
         return;
