@@ -56,7 +56,7 @@ impl Ready {
 /// The commands' handler behind the gate: a command that needs the company runs at once
 /// when it is open; while it opens, on a blocking thread once it is (the main thread —
 /// which shows what the page painted — is never held); if it never opens, it is rejected
-/// with a clear error.
+/// (`storage`, with what happened).
 pub fn gated<R: Runtime>(
     inner: impl Fn(Invoke<R>) -> bool + Send + Sync + 'static,
 ) -> impl Fn(Invoke<R>) -> bool + Send + Sync + 'static {
@@ -92,8 +92,9 @@ pub fn gated<R: Runtime>(
 }
 
 fn reject<R: Runtime>(invoke: Invoke<R>) -> bool {
+    // `storage`, not `company_missing`: the page must not take it for a first run.
     invoke.resolver.reject(cubicle_core::IpcError::new(
-        cubicle_core::ErrorCode::CompanyMissing,
+        cubicle_core::ErrorCode::Storage,
         "the company could not be opened: see the log",
     ));
     true
