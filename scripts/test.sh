@@ -104,7 +104,7 @@ bench_checks() {
 }
 suite "benches with --check at a small size (gateway, chat, story, sandbox, soak)" bench_checks
 # Bounded fuzzing of the parsers that read model and boss text (scripts/fuzz.sh).
-suite "fuzz (cargo fuzz, ${CUBICLE_FUZZ_SECONDS:-45} s per target)" scripts/fuzz.sh "${CUBICLE_FUZZ_SECONDS:-45}"
+suite "fuzz (cargo fuzz, ${CUBICLE_FUZZ_SECONDS:-35} s per target)" scripts/fuzz.sh "${CUBICLE_FUZZ_SECONDS:-35}"
 suite "UI typecheck" bash -c "cd ui && npx tsc -b"
 suite "UI tests (Vitest)" bash -c "cd ui && npm test --silent"
 # The desktop tests get their own D-Bus session with an unlocked gnome-keyring too, so
