@@ -22,10 +22,7 @@ pub struct Desk {
 
 impl Desk {
     pub fn new(signed_in: Option<i32>) -> Self {
-        let deciders = watch::Sender::new(match signed_in {
-            Some(person_id) => Decider::Person { person_id },
-            None => Decider::Boss,
-        });
+        let deciders = watch::Sender::new(Decider::of(signed_in));
         Self {
             signed_in,
             chosen: Mutex::new(None),
@@ -56,14 +53,7 @@ impl Desk {
 
     /// In whose name this desktop decides.
     pub fn decider(&self) -> Decider {
-        self.decider_now(self.user().person_id)
-    }
-
-    fn decider_now(&self, person: Option<i32>) -> Decider {
-        match self.signed_in.or(person) {
-            Some(person_id) => Decider::Person { person_id },
-            None => Decider::Boss,
-        }
+        *self.deciders.borrow()
     }
 
     /// "I am `person`" (`None`: the boss); false when the sign-in fixes who this is.
@@ -77,7 +67,7 @@ impl Desk {
             .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(person);
         // Told only when it changes: the same person saying it again withdraws nothing.
         self.deciders.send_if_modified(|d| {
-            let next = self.decider_now(person);
+            let next = Decider::of(person);
             std::mem::replace(d, next) != next
         });
         true

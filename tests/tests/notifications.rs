@@ -16,6 +16,7 @@ use cubicle_core::approvals::{
 };
 use cubicle_core::events::DomainEvent;
 use cubicle_core::notify::{self, DesktopNotifier};
+use cubicle_core::org::EmployeeDto;
 use cubicle_core::people::NewPerson;
 use cubicle_core::types::Language;
 use cubicle_tests::company::TestCompany;
@@ -407,6 +408,31 @@ async fn an_attached_desktop_is_notified_of_the_servers_approvals_and_the_server
     notifier.abort();
 }
 
+/// Olga and Pete, who may post to webhooks; Lin answers for Olga and Sam for Pete (their
+/// ids).
+async fn lin_and_sam_answer_for_olga_and_pete(s: &Scene) -> [(EmployeeDto, i32); 2] {
+    let mut out = Vec::new();
+    for (employee, person) in [("Olga", "Lin"), ("Pete", "Sam")] {
+        let e = s.company.staff(employee, &["post_webhook"]).await;
+        let p = s
+            .company
+            .core
+            .people
+            .invite(NewPerson {
+                name: person.into(),
+                role: "Lead".into(),
+                language: None,
+                approval_policy: None,
+                departments: vec![],
+                employees: vec![e.id],
+            })
+            .await
+            .unwrap();
+        out.push((e, p.id));
+    }
+    out.try_into().unwrap()
+}
+
 /// A desktop the people share (a company in one SQLite file): only the approvals of
 /// whoever says they are at it are notified, a button decides in their name, and when
 /// someone else takes the desk what was on screen goes and their own queue comes up.
@@ -415,23 +441,8 @@ async fn a_shared_desktop_notifies_only_its_user_who_decides_in_their_own_name()
     let Some(s) = Scene::start("shared desktop", true, Language::En).await else {
         return;
     };
-    let olga = s.company.staff("Olga", &["post_webhook"]).await;
-    let pete = s.company.staff("Pete", &["post_webhook"]).await;
-    let person = |name: &str, employee: i32| NewPerson {
-        name: name.into(),
-        role: "Lead".into(),
-        language: None,
-        approval_policy: None,
-        departments: vec![],
-        employees: vec![employee],
-    };
-    let people = &s.company.core.people;
-    let lin = people.invite(person("Lin", olga.id)).await.unwrap();
-    let sam = people.invite(person("Sam", pete.id)).await.unwrap();
-    let (lin_desk, sam_desk) = (
-        Decider::Person { person_id: lin.id },
-        Decider::Person { person_id: sam.id },
-    );
+    let [(olga, lin), (pete, sam)] = lin_and_sam_answer_for_olga_and_pete(&s).await;
+    let (lin_desk, sam_desk) = (Decider::of(Some(lin)), Decider::of(Some(sam)));
     let hook = format!("{}/hook", s.hook.uri());
     s.desk.send_replace(sam_desk);
 
@@ -461,7 +472,7 @@ async fn a_shared_desktop_notifies_only_its_user_who_decides_in_their_own_name()
         (
             ApprovalStatus::Approved,
             Some(DecidedVia::Notification),
-            Some(lin.id)
+            Some(lin)
         )
     );
 

@@ -317,12 +317,12 @@ impl<N: Notifier + ?Sized> Notifying<N> {
     /// whoever it is routed to; then `user`'s queue is raised.
     async fn hand_over(&self, user: Decider) {
         let tokens: Vec<CancellationToken> = {
-            let mut s = lock(&self.shown);
-            let ids: Vec<i32> = s.open.keys().copied().collect();
-            ids.iter()
-                .filter_map(|id| {
-                    s.notified.remove(id);
-                    s.open.remove(id).map(|(_, token)| token)
+            let mut guard = lock(&self.shown);
+            let Shown { notified, open, .. } = &mut *guard;
+            open.drain()
+                .map(|(id, (_, token))| {
+                    notified.remove(&id);
+                    token
                 })
                 .collect()
         };

@@ -450,24 +450,26 @@ impl Providers {
     /// The route for a purpose: the boss's choice, else the environment provider, else
     /// the built-in model (so a fresh machine works with no key at all).
     pub async fn route_for(&self, purpose: Purpose) -> ProviderResult<Route> {
-        if let Some(r) = q::find_route(&self.db, purpose).await? {
-            return Ok(Route {
-                provider_id: r.provider_id,
-                model: r.model,
-            });
-        }
-        Ok(self.default_route())
+        Ok(match self.stored_route(purpose).await? {
+            Some(r) => r,
+            None => self.default_route(),
+        })
+    }
+
+    /// The route the boss set for a purpose, if any.
+    async fn stored_route(&self, purpose: Purpose) -> ProviderResult<Option<Route>> {
+        Ok(q::find_route(&self.db, purpose).await?.map(|r| Route {
+            provider_id: r.provider_id,
+            model: r.model,
+        }))
     }
 
     /// The route the boss (or the environment) chose for a purpose; `None` when nothing
     /// is configured and calls would fall to the built-in default. The secretary's model
     /// tier runs only on a configured route ("with no model configured, rules only").
     pub async fn configured_route(&self, purpose: Purpose) -> ProviderResult<Option<Route>> {
-        if let Some(r) = q::find_route(&self.db, purpose).await? {
-            return Ok(Some(Route {
-                provider_id: r.provider_id,
-                model: r.model,
-            }));
+        if let Some(r) = self.stored_route(purpose).await? {
+            return Ok(Some(r));
         }
         Ok(self.env.is_some().then(|| self.default_route()))
     }
@@ -515,16 +517,10 @@ impl Providers {
         let mut out = Vec::new();
         for purpose in crate::gateway::ROUTABLE {
             let r = match purpose {
-                Purpose::Privacy => q::find_route(&self.db, purpose).await?.map_or(
-                    Route {
-                        provider_id: String::new(),
-                        model: String::new(),
-                    },
-                    |r| Route {
-                        provider_id: r.provider_id,
-                        model: r.model,
-                    },
-                ),
+                Purpose::Privacy => self.stored_route(purpose).await?.unwrap_or(Route {
+                    provider_id: String::new(),
+                    model: String::new(),
+                }),
                 _ => self.route_for(purpose).await?,
             };
             out.push(RouteDto {

@@ -149,6 +149,14 @@ export function useDeskUser() {
   return useQuery({ queryKey: queryKeys.deskUser, queryFn: api.deskUser, staleTime: Infinity });
 }
 
+/** The person using this desktop (`undefined` for the boss, or while loading). */
+export function useDeskPerson() {
+  const desk = useDeskUser();
+  const people = usePeople();
+  const personId = desk.data?.personId ?? null;
+  return personId === null ? undefined : people.data?.find((p) => p.id === personId);
+}
+
 /** Where the company lives; fixed for the app's life. */
 export function useConnection() {
   return useQuery({ queryKey: queryKeys.connection, queryFn: api.connection, staleTime: Infinity });

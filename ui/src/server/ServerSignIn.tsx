@@ -7,7 +7,7 @@ import { AlertIcon } from "../components/icons";
 import { Button, InlineError, LoadingState, Spinner, inputClass } from "../components/ui";
 import { api } from "../ipc/api";
 import { errorCode, toIpcError } from "../ipc/errors";
-import { useConnection, useDeskUser, usePeople } from "../ipc/queries";
+import { useConnection, useDeskPerson } from "../ipc/queries";
 import { routeHref } from "../shell/route";
 
 /**
@@ -135,11 +135,8 @@ function SignInFailed({ why }: { why: string }) {
 /** Signed in: where, as whom, and signing out (the app then opens this computer's company). */
 function SignedInHere({ server }: { server: string | null }) {
   const { t } = useTranslation();
-  const desk = useDeskUser();
-  const people = usePeople();
+  const name = useDeskPerson()?.name ?? null;
   const signOut = useMutation({ mutationFn: api.signOutOfServer });
-  const personId = desk.data?.personId ?? null;
-  const name = personId === null ? null : (people.data?.find((p) => p.id === personId)?.name ?? null);
   if (signOut.isSuccess) {
     return (
       <div data-testid="server-signed-out" className="space-y-3 text-sm text-slate-700">

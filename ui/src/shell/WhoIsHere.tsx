@@ -5,7 +5,7 @@ import type { CompanyDto } from "../bindings/CompanyDto";
 import type { PersonDto } from "../bindings/PersonDto";
 import { InlineError, Modal } from "../components/ui";
 import { api } from "../ipc/api";
-import { useDeskUser, usePeople } from "../ipc/queries";
+import { useDeskPerson, useDeskUser, usePeople } from "../ipc/queries";
 import { Avatar } from "../org/Avatar";
 
 /**
@@ -21,8 +21,7 @@ export function WhoIsHere({ company }: { company: CompanyDto }) {
   // someone else sitting down.
   const peopleAtStart = useRef<number | null>(null);
   if (peopleAtStart.current === null && people.data) peopleAtStart.current = people.data.length;
-  const personId = desk.data?.personId ?? null;
-  const me = personId === null ? undefined : people.data?.find((p) => p.id === personId);
+  const me = useDeskPerson();
   const name = me?.name ?? company.bossName;
   const role = me ? me.role || t("shell.member") : t("shell.boss");
   const shared = desk.data?.canChange === true && (people.data?.length ?? 0) > 0;

@@ -98,6 +98,14 @@ pub enum Decider {
 }
 
 impl Decider {
+    /// The person `person_id`, or the boss when there is none.
+    pub fn of(person_id: Option<i32>) -> Self {
+        match person_id {
+            Some(person_id) => Decider::Person { person_id },
+            None => Decider::Boss,
+        }
+    }
+
     /// Whether an approval routed to `approver_id` is in this decider's queue (the boss's
     /// queue holds every one).
     pub fn sees(self, approver_id: Option<i32>) -> bool {

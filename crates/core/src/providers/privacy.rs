@@ -22,7 +22,7 @@ impl Providers {
     /// this computer (a provider edited to a remote endpoint since is not used, and said
     /// so in the log).
     pub async fn privacy_route(&self) -> ProviderResult<Option<Route>> {
-        let Some(r) = q::find_route(&self.db, Purpose::Privacy).await? else {
+        let Some(r) = self.stored_route(Purpose::Privacy).await? else {
             return Ok(None);
         };
         if !self.is_on_this_computer(&r.provider_id).await? {
@@ -32,10 +32,7 @@ impl Providers {
             );
             return Ok(None);
         }
-        Ok(Some(Route {
-            provider_id: r.provider_id,
-            model: r.model,
-        }))
+        Ok(Some(r))
     }
 
     /// Refuses a privacy route that would send a person's words off this computer.
