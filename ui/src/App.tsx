@@ -1,24 +1,12 @@
-import { useEffect } from "react";
+import { Suspense, useEffect } from "react";
 import type { CompanyDto } from "./bindings/CompanyDto";
-import { ChatsPage } from "./chats/ChatsPage";
-import { DashboardPage } from "./dashboard/DashboardPage";
 import { LoadingState, ErrorState } from "./components/ui";
-import { ProfilePage } from "./employee/ProfilePage";
 import { setLanguage } from "./i18n";
 import { useDomainEvents, useOpenApprovalEvents } from "./ipc/events";
 import { useOrg } from "./ipc/queries";
-import { MailboxPage } from "./mailbox/MailboxPage";
-import { ApprovalsPage } from "./approvals/ApprovalsPage";
-import { OrgChartPage } from "./org/OrgChartPage";
-import { ProxyPage } from "./proxy/ProxyPage";
-import { RelationshipsPage } from "./relationships/RelationshipsPage";
-import { SecretaryPage } from "./secretary/SecretaryPage";
-import { SettingsPage } from "./settings/SettingsPage";
 import { AppShell } from "./shell/AppShell";
+import { pages } from "./shell/pages";
 import { useRoute, type AppRoute } from "./shell/route";
-import { TracesPage } from "./traces/TracesPage";
-import { WorkPage } from "./work/WorkPage";
-import { SetupWizard } from "./wizard/SetupWizard";
 
 export function App() {
   useDomainEvents();
@@ -34,10 +22,18 @@ export function App() {
 
   if (org.isPending) return <LoadingState className="h-full" />;
   if (org.isError) return <ErrorState className="h-full" error={org.error} onRetry={() => void org.refetch()} />;
-  if (org.data.company === null) return <SetupWizard />;
+  if (org.data.company === null) {
+    return (
+      <Suspense fallback={<LoadingState className="h-full" />}>
+        <pages.wizard.Component />
+      </Suspense>
+    );
+  }
   return (
     <AppShell company={org.data.company} route={route}>
-      <Page route={route} company={org.data.company} />
+      <Suspense fallback={<LoadingState className="h-full" />}>
+        <Page route={route} company={org.data.company} />
+      </Suspense>
     </AppShell>
   );
 }
@@ -45,29 +41,29 @@ export function App() {
 function Page({ route, company }: { route: AppRoute; company: CompanyDto }) {
   switch (route.page) {
     case "settings":
-      return <SettingsPage company={company} section={route.section} />;
+      return <pages.settings.Component company={company} section={route.section} />;
     case "org":
-      return <OrgChartPage />;
+      return <pages.org.Component />;
     case "chats":
-      return <ChatsPage chatId={route.chatId} />;
+      return <pages.chats.Component chatId={route.chatId} />;
     case "mailbox":
-      return <MailboxPage mailId={route.mailId} />;
+      return <pages.mailbox.Component mailId={route.mailId} />;
     case "approvals":
-      return <ApprovalsPage approvalId={route.approvalId} />;
+      return <pages.approvals.Component approvalId={route.approvalId} />;
     case "relationships":
-      return <RelationshipsPage />;
+      return <pages.relationships.Component />;
     case "proxy":
-      return <ProxyPage personId={route.personId} />;
+      return <pages.proxy.Component personId={route.personId} />;
     case "employee":
       // A fresh page per person: nothing of the last profile (open dialogs, filters) carries over.
-      return <ProfilePage key={route.employeeId} employeeId={route.employeeId} />;
+      return <pages.employee.Component key={route.employeeId} employeeId={route.employeeId} />;
     case "secretary":
-      return <SecretaryPage />;
+      return <pages.secretary.Component />;
     case "dashboard":
-      return <DashboardPage />;
+      return <pages.dashboard.Component />;
     case "work":
-      return <WorkPage />;
+      return <pages.work.Component />;
     case "traces":
-      return <TracesPage traceId={route.traceId} />;
+      return <pages.traces.Component traceId={route.traceId} />;
   }
 }

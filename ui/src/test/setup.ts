@@ -3,6 +3,10 @@ import { cleanup } from "@testing-library/react";
 import { clearMocks } from "@tauri-apps/api/mocks";
 import { afterEach, beforeEach } from "vitest";
 import i18n from "../i18n";
+import { preloadAllPages } from "../shell/pages";
+
+// The app loads each page's code when it first shows it; tests render pages at once.
+await preloadAllPages();
 
 // jsdom lacks the layout APIs @xyflow/react measures with; give it inert stand-ins.
 class ResizeObserverStub {

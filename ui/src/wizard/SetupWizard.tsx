@@ -118,18 +118,22 @@ export function SetupWizard() {
 function WizardFrame({ step, children }: { step: Step; children: ReactNode }) {
   const { t } = useTranslation();
   return (
-    <div className="flex min-h-full items-center justify-center bg-gradient-to-b from-slate-50 to-slate-100 px-4 py-12">
-      <div className={`w-full ${step === "company" ? "max-w-lg" : "max-w-2xl"}`}>
-        <div className="mb-6 flex items-center justify-between gap-3">
-          <div className="flex items-center gap-2.5">
-            <Logo />
-            <span className="text-[15px] font-semibold tracking-tight text-slate-900">{t("app.name")}</span>
+    // The document never scrolls (index.css): the wizard is its own pane, so every part of it
+    // (the import and join sections below the first card) is reachable on a small window.
+    <div data-testid="wizard-scroll" className="h-full overflow-y-auto bg-gradient-to-b from-slate-50 to-slate-100">
+      <div className="flex min-h-full items-center justify-center px-4 py-12">
+        <div className={`w-full ${step === "company" ? "max-w-lg" : "max-w-2xl"}`}>
+          <div className="mb-6 flex items-center justify-between gap-3">
+            <div className="flex items-center gap-2.5">
+              <Logo />
+              <span className="text-[15px] font-semibold tracking-tight text-slate-900">{t("app.name")}</span>
+            </div>
+            <span data-testid="wizard-step" className="text-xs font-medium text-slate-500">
+              {t("wizard.stepOf", { step: step === "company" ? 1 : 2, total: 2 })}
+            </span>
           </div>
-          <span data-testid="wizard-step" className="text-xs font-medium text-slate-500">
-            {t("wizard.stepOf", { step: step === "company" ? 1 : 2, total: 2 })}
-          </span>
+          {children}
         </div>
-        {children}
       </div>
     </div>
   );
