@@ -17,9 +17,11 @@ mod events;
 mod logging;
 mod notifications;
 mod ready;
+mod rendering;
 mod startup;
 mod tray;
 
+pub use rendering::choose_renderer;
 pub use startup::mark_process_start;
 
 use std::sync::Mutex;
@@ -116,6 +118,7 @@ fn setup(app: &mut tauri::App) -> Result<(), Box<dyn std::error::Error>> {
     let log_dir = app.path().app_log_dir()?;
     let guard = logging::init(&log_dir, logging::DEFAULT_FILTER)?;
     app.manage(guard);
+    rendering::log_choice();
     app.manage(ready::Ready::default());
     let handle = app.handle().clone();
     std::thread::Builder::new()

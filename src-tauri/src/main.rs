@@ -8,5 +8,7 @@ fn main() {
         println!("Cubicle {}", env!("CARGO_PKG_VERSION"));
         return;
     }
+    // Before any thread or window: the web process inherits the environment it sets.
+    cubicle_app::choose_renderer();
     cubicle_app::run();
 }
