@@ -63,6 +63,10 @@ static CHOSEN: OnceLock<Machine> = OnceLock::new();
 /// WebKit's web process inherits this environment when it is spawned.
 #[allow(unsafe_code)]
 pub fn choose_renderer() {
+    // WebKitGTK is the web view on Linux only; elsewhere there is nothing to choose.
+    if !cfg!(target_os = "linux") {
+        return;
+    }
     let machine = *CHOSEN.get_or_init(Machine::here);
     if machine.paint_on_cpu() {
         // SAFETY: called first thing in `main` (see `main.rs`), while the process has one
