@@ -47,6 +47,26 @@ async function waitForText(b, selector, text) {
 test("boss sets up the company, builds the org chart, and it survives a restart", async () => {
   let b = await openApp(driver);
   try {
+    // The document never scrolls (only panes do): the wizard is a pane the boss can scroll
+    // down to its last section, the join form below the first card.
+    await byTestId(b, "wizard-company-name");
+    const pane = await b.execute(() => {
+      const scroller = document.querySelector('[data-testid="wizard-scroll"]');
+      const join = document.querySelector('[data-testid="wizard-join"]');
+      if (!scroller || !join) return null;
+      const belowAtFirst = join.getBoundingClientRect().top >= window.innerHeight;
+      scroller.scrollTop = scroller.scrollHeight;
+      const after = join.getBoundingClientRect();
+      const seen = {
+        belowAtFirst,
+        overflowY: getComputedStyle(scroller).overflowY,
+        scrolled: scroller.scrollTop > 0,
+        joinInView: after.top < window.innerHeight && after.bottom > 0,
+      };
+      scroller.scrollTop = 0;
+      return seen;
+    });
+    assert.deepEqual(pane, { belowAtFirst: true, overflowY: "auto", scrolled: true, joinInView: true });
     await (await byTestId(b, "wizard-company-name")).setValue("Acme Robotics");
     await (await byTestId(b, "wizard-boss-name")).setValue("Ada");
     // The second step: how employees think (the built-in model stays picked for English).
