@@ -20,13 +20,13 @@ const SOFTWARE_GL: &str = "LIBGL_ALWAYS_SOFTWARE";
 
 /// What the machine offers the web view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Machine {
+struct Machine {
     /// The user chose a renderer (`WEBKIT_SKIA_ENABLE_CPU_RENDERING` is set).
-    pub(crate) renderer_chosen: bool,
+    renderer_chosen: bool,
     /// A DRM render node exists (`/dev/dri/renderD*`): OpenGL can reach a GPU.
-    pub(crate) gpu: bool,
+    gpu: bool,
     /// Mesa is told to rasterize in software anyway.
-    pub(crate) software_gl_forced: bool,
+    software_gl_forced: bool,
 }
 
 impl Machine {
@@ -40,7 +40,7 @@ impl Machine {
     }
 
     /// Whether to ask WebKit to paint on the CPU.
-    pub(crate) fn paint_on_cpu(self) -> bool {
+    fn paint_on_cpu(self) -> bool {
         !self.renderer_chosen && (!self.gpu || self.software_gl_forced)
     }
 }
