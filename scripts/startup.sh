@@ -13,9 +13,10 @@
 # The floor: a bare Tauri 2 window on the same WebKitGTK (crates/bare-window, built here in
 # the same profile as each binary measured) is launched the same way, and Cubicle's warm
 # first paint and idle PSS are printed as ratios of it (goals: paint ≤ 1.5×, PSS ≤ 1.3×).
-# On a machine without a GPU Cubicle paints with Skia on the CPU (src-tauri/src/rendering.rs)
-# while the bare window keeps WebKit's default; the floor's PSS painting on the CPU too is then
-# measured as well, and Cubicle's PSS is shown as a ratio of both.
+# On a machine without a GPU Cubicle paints on the CPU without compositing
+# (src-tauri/src/rendering.rs) while the bare window keeps WebKit's default; the floor's PSS
+# drawing the way Cubicle does is then measured as well, and Cubicle's PSS is shown as a ratio
+# of both.
 # Runs under Xvfb in a private D-Bus session with an unlocked gnome-keyring.
 #   scripts/startup.sh [BINARY_OR_APPIMAGE...]
 # Default: target/debug/cubicle (built with --features custom-protocol, as set-up does), plus
@@ -186,7 +187,7 @@ drop_caches || COLD_OK=0
 ((COLD_OK)) || note "cannot drop the page cache (not root?): 'cold' runs are warm too"
 
 rows=()
-declare -A FLOOR_PAINT FLOOR_PSS FLOOR_CPU_PSS PAINT PSS
+declare -A FLOOR_PAINT FLOOR_PSS FLOOR_CPU_PAINT FLOOR_CPU_PSS PAINT PSS
 for bin in $FLOORS "$@"; do
   name=${bin#"$ROOT"/}
   [[ $bin == "$TARGET"/* ]] && name=target/${bin#"$TARGET"/}
@@ -214,12 +215,27 @@ for bin in $FLOORS "$@"; do
     FLOOR_PSS[$(dirname "$bin")]=$p1
     name="$name (floor)"
     if ! compgen -G '/dev/dri/renderD*' >/dev/null; then
-      # No GPU: Cubicle paints with Skia on the CPU (src-tauri/src/rendering.rs), the bare
-      # window with WebKit's default (the GPU path, on Mesa's software rasterizer). The
-      # floor painting on the CPU too, so that the choice is not counted as our gain.
-      read -r _ _ pc _ <<<"$(WEBKIT_SKIA_ENABLE_CPU_RENDERING=1 idle_memory "$bin" 0)"
+      # No GPU: Cubicle paints on the CPU without compositing (src-tauri/src/rendering.rs),
+      # the bare window with WebKit's default (compositing and painting with OpenGL, on
+      # Mesa's software rasterizer). The floor drawing as Cubicle does too, so that the
+      # choice is not counted as our gain.
+      export WEBKIT_DISABLE_COMPOSITING_MODE=1 WEBKIT_SKIA_ENABLE_CPU_RENDERING=1
+      as_we_in=""
+      for i in $(seq 1 "$RUNS"); do
+        dir=$(mktemp -d "$WORK/run.XXXX")
+        launch "$bin" "$dir"
+        if r=$(wait_paint "$dir"); then
+          read -r in _ <<<"$r"
+          as_we_in+="$in "
+        fi
+        stop_app "$PID"
+        rm -rf "$dir"
+      done
+      read -r _ _ pc _ <<<"$(idle_memory "$bin" 0)"
+      unset WEBKIT_DISABLE_COMPOSITING_MODE WEBKIT_SKIA_ENABLE_CPU_RENDERING
       FLOOR_CPU_PSS[$(dirname "$bin")]=$pc
-      note "no GPU render node: Cubicle paints on the CPU here; the floor doing so too idles at $pc MB PSS"
+      FLOOR_CPU_PAINT[$(dirname "$bin")]=$(stats "$as_we_in" | cut -d' ' -f1)
+      note "no GPU render node: Cubicle paints on the CPU without compositing here; the floor doing so too paints after ${FLOOR_CPU_PAINT[$(dirname "$bin")]} ms (warm, median) and idles at $pc MB PSS"
     fi
   else
     note "== $name: idle ${IDLE} s on the first-run screen, then with a seeded company"
@@ -246,15 +262,17 @@ done
 echo
 echo "Against the floor (a bare Tauri 2 window, same WebKitGTK, same profile): warm first paint"
 echo "from main, median; PSS of the app and its WebKit processes after ${IDLE} s on the first screen"
-printf '%-44s | %-22s | %-22s | %-22s\n' build "first paint (goal ≤ 1.5×)" "idle PSS (goal ≤ 1.3×)" "PSS, floor on the CPU too"
+printf '%-44s | %-22s | %-22s | %-22s | %-22s\n' build "first paint (goal ≤ 1.5×)" "idle PSS (goal ≤ 1.3×)" \
+  "paint, floor drawing as we do" "PSS, floor drawing as we do"
 ratio() { awk -v a="$1" -v b="$2" -v g="$3" 'BEGIN { if (a == "" || b == "" || a == "-" || b == "-" || b == 0) { print "-"; exit } r = a / b; printf "%.2f× %s", r, (r <= g ? "met" : "MISSED") }'; }
 for bin in "$@"; do
   dir=$TARGET/debug
   [[ $bin == "$TARGET"/release/* ]] && dir=$TARGET/release
   name=${bin#"$ROOT"/}
   [[ $bin == "$TARGET"/* ]] && name=target/${bin#"$TARGET"/}
-  printf '%-44s | %-22s | %-22s | %-22s\n' "$name" \
+  printf '%-44s | %-22s | %-22s | %-22s | %-22s\n' "$name" \
     "${PAINT[$bin]:--} / ${FLOOR_PAINT[$dir]:--} ms $(ratio "${PAINT[$bin]:-}" "${FLOOR_PAINT[$dir]:-}" 1.5)" \
     "${PSS[$bin]:--} / ${FLOOR_PSS[$dir]:--} MB $(ratio "${PSS[$bin]:-}" "${FLOOR_PSS[$dir]:-}" 1.3)" \
+    "${PAINT[$bin]:--} / ${FLOOR_CPU_PAINT[$dir]:--} ms $(ratio "${PAINT[$bin]:-}" "${FLOOR_CPU_PAINT[$dir]:-}" 1.5)" \
     "${PSS[$bin]:--} / ${FLOOR_CPU_PSS[$dir]:--} MB $(ratio "${PSS[$bin]:-}" "${FLOOR_CPU_PSS[$dir]:-}" 1.3)"
 done
