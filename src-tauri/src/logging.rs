@@ -3,12 +3,17 @@
 use std::path::Path;
 use std::sync::Mutex;
 
-use tracing_appender::non_blocking::WorkerGuard;
+use tracing_appender::non_blocking::{NonBlockingBuilder, WorkerGuard};
 use tracing_appender::rolling::{Builder, Rotation};
 use tracing_subscriber::{EnvFilter, fmt, prelude::*};
 
 /// Log files kept before the oldest is deleted.
 const MAX_LOG_FILES: usize = 14;
+/// Lines queued for the log file's writer thread before new ones are dropped (never
+/// blocking the app). The queue is allocated, and touched, whole when logging starts:
+/// tracing-appender's default of 128,000 lines held 4 MB of the app's memory from its
+/// first moment; a burst of this many lines is already far beyond a normal run's.
+const LOG_QUEUE_LINES: usize = 8_192;
 
 /// Keeps the non-blocking writer alive; dropping it flushes the logs.
 pub struct LogGuard(Mutex<Option<WorkerGuard>>);
@@ -36,7 +41,10 @@ pub fn init(dir: &Path, default_filter: &str) -> Result<LogGuard, Box<dyn std::e
         .filename_suffix("log")
         .max_log_files(MAX_LOG_FILES)
         .build(dir)?;
-    let (writer, guard) = tracing_appender::non_blocking(appender);
+    let (writer, guard) = NonBlockingBuilder::default()
+        .buffered_lines_limit(LOG_QUEUE_LINES)
+        .lossy(true)
+        .finish(appender);
     let filter =
         EnvFilter::try_from_env("CUBICLE_LOG").unwrap_or_else(|_| EnvFilter::new(default_filter));
     let registry = tracing_subscriber::registry()
