@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Builds Cubicle's Linux packages with Tauri's bundler — a .deb and an AppImage — from the
-# debug build (the one set-up and the tests already make, so little is rebuilt), then checks
+# Builds Cubicle's Linux packages with Tauri's bundler — a .deb and an AppImage — then checks
 # them. Not signed.
-#   scripts/package.sh            build both bundles, then verify them
-#   scripts/package.sh --verify   only verify the bundles already built
-# Bundles land in target/debug/bundle/deb/ and target/debug/bundle/appimage/.
+#   scripts/package.sh            from the debug build (the one set-up and the tests already
+#                                 make, so little is rebuilt): what the test command checks
+#   scripts/package.sh --release  from an optimised build: the packages to give people (about
+#                                 half the memory of the debug build's code at start-up; a
+#                                 first release build takes 10-15 min on 2 cores)
+#   scripts/package.sh --verify [--release]   only verify the bundles already built
+# Bundles land in target/<debug|release>/bundle/deb/ and …/bundle/appimage/.
 #
 # The AppImage without GitHub: Tauri's AppImage bundler downloads linuxdeploy and AppRun from
 # GitHub at bundle time. Here, instead, the type-2 AppImage runtime comes from the crates.io
@@ -16,7 +19,16 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 # Where cargo (and so the Tauri CLI) builds: honours CARGO_TARGET_DIR and cargo config.
 TARGET=$(cargo metadata --no-deps --format-version 1 | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')
-BUNDLE=$TARGET/debug/bundle
+VERIFY_ONLY=0
+PROFILE=debug
+for arg in "$@"; do
+  case $arg in
+    --verify) VERIFY_ONLY=1 ;;
+    --release) PROFILE=release ;;
+    *) echo "usage: scripts/package.sh [--verify] [--release]" >&2; exit 2 ;;
+  esac
+done
+BUNDLE=$TARGET/$PROFILE/bundle
 TOOLS=$TARGET/package-tools
 TAURI_TOOLS=$TOOLS/cache/tauri
 
@@ -34,9 +46,6 @@ die() { printf '[package] error: %s\n' "$*" >&2; exit 1; }
 ok() { printf '[package] ok: %s\n' "$*"; }
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 size() { du -h "$1" | cut -f1; }
-
-VERIFY_ONLY=0
-[[ "${1:-}" == "--verify" ]] && VERIFY_ONLY=1
 
 conf() { node -p "require('./tauri.conf.json').$1"; }
 PRODUCT=$(conf productName)
@@ -159,10 +168,12 @@ check_appimage() {
 if ((!VERIFY_ONLY)); then
   step "AppImage tools (runtime from crates.io, mksquashfs from Debian)"
   prepare_appimage_tools
-  step "tauri build --debug --bundles deb,appimage"
+  profile_flag=()
+  [[ $PROFILE == debug ]] && profile_flag=(--debug)
+  step "tauri build ${profile_flag[*]} --bundles deb,appimage ($PROFILE build)"
   started=$(date +%s)
-  # --no-binary-patching: leave target/debug/$BIN as cargo built it (other runs may be using it).
-  XDG_CACHE_HOME=$TOOLS/cache npx tauri build --debug --ci --no-sign --no-binary-patching \
+  # --no-binary-patching: leave target/$PROFILE/$BIN as cargo built it (other runs may be using it).
+  XDG_CACHE_HOME=$TOOLS/cache npx tauri build "${profile_flag[@]}" --ci --no-sign --no-binary-patching \
     --features custom-protocol --bundles deb,appimage
   echo "tauri build took $(($(date +%s) - started)) s"
 fi

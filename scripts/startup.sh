@@ -20,8 +20,9 @@
 # Runs under Xvfb in a private D-Bus session with an unlocked gnome-keyring.
 #   scripts/startup.sh [BINARY_OR_APPIMAGE...]
 # Default: target/debug/cubicle (built with --features custom-protocol, as set-up does), plus
-# target/release/cubicle and the AppImage in target/debug/bundle/appimage/ when they exist
-# (the AppImage runs with --appimage-extract-and-run: no FUSE needed, extraction counted).
+# target/release/cubicle (scripts/run.sh's build) and the AppImages in
+# target/{debug,release}/bundle/appimage/ when they exist (an AppImage runs with
+# --appimage-extract-and-run: no FUSE needed, extraction counted).
 # Env: CUBICLE_STARTUP_RUNS (default 5), CUBICLE_STARTUP_IDLE (seconds, default 60).
 # Takes a few minutes per binary. Needs a prior scripts/setup.sh.
 set -euo pipefail
@@ -38,7 +39,7 @@ if [[ "${1:-}" != "--inner" ]]; then
   if ((${#bins[@]} == 0)); then
     bins=("$TARGET/debug/cubicle")
     [[ -x $TARGET/release/cubicle ]] && bins+=("$TARGET/release/cubicle")
-    for a in "$TARGET"/debug/bundle/appimage/*.AppImage; do [[ -x $a ]] && bins+=("$a"); done
+    for a in "$TARGET"/{debug,release}/bundle/appimage/*.AppImage; do [[ -x $a ]] && bins+=("$a"); done
   fi
   for b in "${bins[@]}"; do [[ -x $b ]] || { echo "not an executable: $b (run scripts/setup.sh)" >&2; exit 1; }; done
   [[ -x $CLI ]] || { echo "$CLI is missing (run scripts/setup.sh)" >&2; exit 1; }
@@ -258,7 +259,7 @@ for r in "${rows[@]}"; do
   printf '%-44s | %-13s | %-13s | %-13s | %-13s | %-20s | %-20s\n' "$a" "$b" "$c" "$d" "$e" "$f" "$g"
 done
 
-# Each Cubicle build against the floor in its own profile (an AppImage: the debug floor).
+# Each Cubicle build against the floor in its own profile (an AppImage: its build's).
 echo
 echo "Against the floor (a bare Tauri 2 window, same WebKitGTK, same profile): warm first paint"
 echo "from main, median; PSS of the app and its WebKit processes after ${IDLE} s on the first screen"
