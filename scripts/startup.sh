@@ -14,9 +14,9 @@
 # the same profile as each binary measured) is launched the same way, and Cubicle's warm
 # first paint and idle PSS are printed as ratios of it (goals: paint ≤ 1.5×, PSS ≤ 1.3×).
 # On a machine without a GPU Cubicle paints on the CPU without compositing
-# (src-tauri/src/rendering.rs) while the bare window keeps WebKit's default; the floor's PSS
-# drawing the way Cubicle does is then measured as well, and Cubicle's PSS is shown as a ratio
-# of both.
+# (src-tauri/src/rendering.rs) while the bare window keeps WebKit's default; the floor drawing
+# the way Cubicle does is then measured as well (warm first paint and idle PSS), and Cubicle's
+# figures are shown as ratios of both.
 # Runs under Xvfb in a private D-Bus session with an unlocked gnome-keyring.
 #   scripts/startup.sh [BINARY_OR_APPIMAGE...]
 # Default: target/debug/cubicle (built with --features custom-protocol, as set-up does), plus

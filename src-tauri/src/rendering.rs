@@ -6,9 +6,9 @@
 //! every new kind of drawing (a blurred shadow, a gradient, a rounded clip) into machine
 //! code with LLVM. Measured on the first-run screen under Xvfb (PSS of the app and its
 //! WebKit processes, debug build): ~406 MB compositing and painting that way, ~379 MB
-//! painting with Skia on the CPU but still compositing with OpenGL, ~299 MB with neither —
+//! painting with Skia on the CPU but still compositing with OpenGL, ~289 MB with neither —
 //! the page painted on the CPU into shared memory and shown as it is, which is what such a
-//! machine does in the end anyway (release build: ~334 MB → ~265 MB). So with no GPU
+//! machine does in the end anyway (release build: ~334 MB → ~264 MB). So with no GPU
 //! Cubicle turns WebKit's compositing mode off (`WEBKIT_DISABLE_COMPOSITING_MODE`) and asks
 //! for CPU painting too (`WEBKIT_SKIA_ENABLE_CPU_RENDERING`, what WebKit uses should it
 //! ever composite). What is lost: effects that only a composited layer draws (the 2-pixel
