@@ -125,6 +125,17 @@ wait_paint() {
   return 1
 }
 
+# paint_once BIN: one launch on a fresh data dir; prints "INNER_MS OUTER_MS" of its first paint.
+paint_once() {
+  local dir ok=1
+  dir=$(mktemp -d "$WORK/run.XXXX")
+  launch "$1" "$dir"
+  wait_paint "$dir" && ok=0
+  stop_app "$PID"
+  rm -rf "$dir"
+  return $ok
+}
+
 drop_caches() {
   sync
   if [[ -w /proc/sys/vm/drop_caches ]] && echo 3 >/proc/sys/vm/drop_caches 2>/dev/null; then
@@ -196,16 +207,12 @@ for bin in $FLOORS "$@"; do
   cold_in="" cold_out="" warm_in="" warm_out=""
   for mode in cold warm; do
     for i in $(seq 1 "$RUNS"); do
-      dir=$(mktemp -d "$WORK/run.XXXX")
       [[ $mode == cold ]] && ((COLD_OK)) && drop_caches
-      launch "$bin" "$dir"
-      if r=$(wait_paint "$dir"); then
+      if r=$(paint_once "$bin"); then
         read -r in out <<<"$r"
         note "$mode #$i: first paint after $in ms from main, $out ms from launch"
         if [[ $mode == cold ]]; then cold_in+="$in " cold_out+="$out "; else warm_in+="$in " warm_out+="$out "; fi
       fi
-      stop_app "$PID"
-      rm -rf "$dir"
     done
   done
   read -r m1 t1 p1 n1 <<<"$(idle_memory "$bin" 0)"
@@ -222,15 +229,11 @@ for bin in $FLOORS "$@"; do
       # choice is not counted as our gain.
       export WEBKIT_DISABLE_COMPOSITING_MODE=1 WEBKIT_SKIA_ENABLE_CPU_RENDERING=1
       as_we_in=""
-      for i in $(seq 1 "$RUNS"); do
-        dir=$(mktemp -d "$WORK/run.XXXX")
-        launch "$bin" "$dir"
-        if r=$(wait_paint "$dir"); then
+      for _ in $(seq 1 "$RUNS"); do
+        if r=$(paint_once "$bin"); then
           read -r in _ <<<"$r"
           as_we_in+="$in "
         fi
-        stop_app "$PID"
-        rm -rf "$dir"
       done
       read -r _ _ pc _ <<<"$(idle_memory "$bin" 0)"
       unset WEBKIT_DISABLE_COMPOSITING_MODE WEBKIT_SKIA_ENABLE_CPU_RENDERING
