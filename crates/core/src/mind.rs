@@ -33,15 +33,15 @@ const PERSONA_PROMPT_CHARS: usize = 1200;
 /// whole persona block for a thought (never both: the model would read it twice).
 pub fn agent_card(e: &EmployeeDto, company: &CompanyDto, department: Option<&str>) -> String {
     format!(
-        "You are {name}, {title} at {company}{dept}. You are an AI employee who works for {boss} (the boss).\n\
-         Capabilities: {skills}. Tools you may use: {tools}.\n\
-         Boundaries: speak only as {name}; never decide approvals; anything sensitive waits for the boss, \
-         and so does a date you promise (ask with {commit} first) or a memory you share beyond yourself.",
+        "You are {name}, {title} at {company}{dept}, an AI employee working for {boss}, the boss.\n\
+         Skills: {skills}. Tools: {tools}.\n\
+         Boundaries: speak only as {name}; never decide approvals; anything sensitive, a date you \
+         promise (ask first with {commit}) or a memory shared beyond yourself waits for the boss.",
         name = e.name,
         title = e.title,
         company = company.name,
         dept = department
-            .map(|d| format!(", in the {d} department"))
+            .map(|d| format!(" ({d} department)"))
             .unwrap_or_default(),
         boss = company.boss_name,
         skills = if e.skills.is_empty() {

@@ -336,8 +336,8 @@ fn system_prompt(s: &Scene<'_>) -> String {
     out.push('\n');
     let members: Vec<String> = s.others.iter().map(|(n, t)| format!("{n} ({t})")).collect();
     out.push_str(&format!(
-        "Scene: the {kind} chat \"{chat}\"{topic}{mission}. Present: {members}; {boss} is the boss \
-         and can post anytime — treat it as an instruction.\n",
+        "Scene: the {kind} chat \"{chat}\"{topic}{mission}. Present: {members}; {boss}, the boss, \
+         may post anytime: treat it as an instruction.\n",
         kind = kind_label(s.chat_kind),
         chat = s.chat_name,
         topic = s
@@ -347,7 +347,7 @@ fn system_prompt(s: &Scene<'_>) -> String {
         mission = s
             .department_mission
             .filter(|m| !m.is_empty())
-            .map(|m| format!("; department mission: {}", cut(m, 160)))
+            .map(|m| format!(" (mission: {})", cut(m, 160)))
             .unwrap_or_default(),
         members = if members.is_empty() {
             "nobody else".into()
@@ -376,30 +376,30 @@ fn system_prompt(s: &Scene<'_>) -> String {
 /// and beside an enforced schema only what the schema cannot say.
 fn answer_note(s: &Scene<'_>) -> AnswerNote {
     let mut full = String::from(
-        "Answer with one JSON object, leaving out what you don't need: {\"innerThoughts\": private, \
-         \"interestLevel\": 1-10, \"topicSaturation\": 1-10 (10 = nothing new), \"shouldSpeak\": bool, \
-         \"reason\", \"messages\": [{\"content\", \"to\": a colleague for a private word or \"#chat\"}] \
-         (0-2, if speaking), \"memorySummary\": one line, \"memoryOps\": [{\"op\": add|delete, \
-         \"type\": long_term|short_term, \"content\", \"importance\": 1-10, \"ttl\": hours, \
-         \"visibility\": private|team|public, \"id\"}], \"relationshipOps\": [{\"name\", \
-         \"impression\" (≤200 chars), \"affinity\": 1-100}], \"taskOps\": [{\"op\": create|resolve|fail, \
-         \"id\", \"description\", \"type\": oneshot|long_running|conditional, \"condition\", \
-         \"reportTo\": a colleague or \"#chat\" (default: the boss), \"assignee\": a colleague, when you \
-         own the requirement and give out its work, \"result\"}]",
+        "Answer with one JSON object; leave out what you don't need: {\"innerThoughts\":private,\
+         \"interestLevel\":1-10,\"topicSaturation\":1-10 (10 = nothing new),\"shouldSpeak\":bool,\
+         \"reason\",\"messages\":[{\"content\",\"to\":a colleague (private) or \"#chat\"}] 0-2 if \
+         speaking,\"memorySummary\":one line,\"memoryOps\":[{\"op\":add|delete,\
+         \"type\":long_term|short_term,\"content\",\"importance\":1-10,\"ttl\":hours,\
+         \"visibility\":private|team|public,\"id\"}],\"relationshipOps\":[{\"name\",\
+         \"impression\":≤200 chars,\"affinity\":1-100}],\"taskOps\":[{\"op\":create|resolve|fail,\
+         \"id\",\"description\",\"type\":oneshot|long_running|conditional,\"condition\",\
+         \"reportTo\":a colleague or \"#chat\" (default: the boss),\"assignee\":a colleague if you \
+         own the requirement,\"result\"}]",
     );
     // Tool calls only for someone who has tools.
     if !s.me.tool_whitelist.is_empty() {
-        full.push_str(", \"toolCalls\": [{\"tool\", \"args\": {…}, \"reason\"}]");
+        full.push_str(",\"toolCalls\":[{\"tool\",\"args\":{},\"reason\"}]");
     }
     full.push('}');
     // Beside an enforced schema, only what the schema cannot say.
-    let meanings = "JSON values: interestLevel, topicSaturation (10 = nothing new) and importance \
-                    1-10, affinity 1-100, ttl in hours; messages 0-2, only if speaking, \"to\" a \
+    let meanings = "JSON values: interestLevel, topicSaturation (10 = nothing new), importance \
+                    1-10; affinity 1-100; ttl hours; messages 0-2, only if speaking, \"to\" a \
                     colleague (private) or \"#chat\"; memoryOps op add|delete, type \
                     long_term|short_term, visibility private|team|public; taskOps op \
                     create|resolve|fail, type oneshot|long_running|conditional, reportTo a \
-                    colleague or \"#chat\" (default: the boss), \"assignee\" a colleague only when you own the \
-                    requirement."
+                    colleague or \"#chat\" (default: the boss), \"assignee\" a colleague only if you \
+                    own the requirement."
         .to_owned();
     AnswerNote { full, meanings }
 }
@@ -468,7 +468,7 @@ fn context_tail(s: &Scene<'_>) -> String {
     }
     if !s.already_replied.is_empty() {
         out.push_str(&format!(
-            "{} already replied to the latest message — don't repeat what was said.\n",
+            "{} already replied to the latest message; don't repeat them.\n",
             s.already_replied.join(", ")
         ));
     }

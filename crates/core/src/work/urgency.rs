@@ -103,8 +103,8 @@ pub fn task_section(tasks: &[(String, TimeDelta)]) -> String {
     // stable, so equal ages keep the caller's order.
     sorted.sort_by_key(|task| std::cmp::Reverse(task.1));
     let mut out = String::from(
-        "TOP PRIORITY — your pending tasks, most urgent first. Deal with these before \
-         anything else: resolve or fail each one with taskOps, or say what blocks it.",
+        "TOP PRIORITY — your pending tasks, most urgent first: resolve or fail each with \
+         taskOps, or say what blocks it.",
     );
     for (i, (description, age)) in sorted.into_iter().enumerate() {
         out.push_str(&format!(

@@ -93,6 +93,8 @@ pub(super) struct Measured {
     pub(super) dialect: ContractForm,
     /// Mean per thought.
     pub(super) tokens: f64,
+    /// Of which the structured-output form on the wire (the schema and its envelope).
+    pub(super) form_tokens: f64,
     pub(super) tokenizer: String,
     pub(super) requests: usize,
     pub(super) body_bytes: f64,
@@ -143,6 +145,11 @@ pub(super) fn sent_tokens(body: &Value, count: &dyn Fn(&str) -> usize) -> usize 
         + form.as_deref().map_or(0, count)
 }
 
+/// Of [`sent_tokens`], the structured-output form's share: the schema and its envelope.
+pub(super) fn form_tokens(body: &Value, count: &dyn Fn(&str) -> usize) -> usize {
+    read_texts(body).1.as_deref().map_or(0, count)
+}
+
 pub(super) fn tokenizer(name: &str) -> Result<&'static tiktoken::CoreBpe> {
     tiktoken::get_encoding(name).with_context(|| format!("tokenizer {name} is not built in"))
 }
@@ -174,10 +181,15 @@ pub(super) fn measure(runs: &[(ContractForm, Vec<Value>)]) -> Result<Vec<Measure
             .iter()
             .map(|b| sent_tokens(b, &|t| enc.count(t)))
             .collect();
+        let forms: Vec<usize> = bodies
+            .iter()
+            .map(|b| form_tokens(b, &|t| enc.count(t)))
+            .collect();
         let bytes: Vec<usize> = bodies.iter().map(|b| b.to_string().len()).collect();
         out.push(Measured {
             dialect: *dialect,
             tokens: mean(&counts),
+            form_tokens: mean(&forms),
             tokenizer: label,
             requests: bodies.len(),
             body_bytes: mean(&bytes),
@@ -225,6 +237,7 @@ fn builtin(bodies: &[Value]) -> Result<Measured> {
     Ok(Measured {
         dialect: ContractForm::Builtin,
         tokens: mean(&counts),
+        form_tokens: 0.0,
         tokenizer: format!("{} (llama.cpp, its chat template)", model.name()),
         requests: bodies.len(),
         body_bytes: 0.0,
@@ -251,6 +264,7 @@ fn builtin_fallback(bodies: &[Value], why: &str) -> Result<Measured> {
     Ok(Measured {
         dialect: ContractForm::Builtin,
         tokens: mean(&counts),
+        form_tokens: 0.0,
         tokenizer: format!("cl100k_base (fallback: the built-in model is {why})"),
         requests: bodies.len(),
         body_bytes: 0.0,
@@ -274,6 +288,7 @@ mod tests {
         });
         // 3 + 2 words, 2 × the framing, and the form's JSON text as one "word".
         assert_eq!(sent_tokens(&openai, &words), 5 + 2 * TOKENS_PER_MESSAGE + 1);
+        assert_eq!(form_tokens(&openai, &words), 1);
         let anthropic = json!({
             "system": [{"type": "text", "text": "one two three", "cache_control": {"type": "ephemeral"}}],
             "messages": [{"role": "user", "content": "four five"}],
@@ -285,6 +300,7 @@ mod tests {
         assert!(form.is_some_and(|f| f.contains("input_schema") && f.contains("\"tool\"")));
         let plain = json!({"messages": [{"role": "user", "content": "hi"}]});
         assert_eq!(read_texts(&plain).1, None);
+        assert_eq!(form_tokens(&plain, &words), 0);
     }
 
     #[test]
