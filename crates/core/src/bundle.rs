@@ -18,6 +18,7 @@
 //!   the new field `#[serde(default)]` so older bundles still load.
 
 use chrono::{DateTime, Utc};
+use cubicle_store::BeginWrite as _;
 use cubicle_store::bundle::{self as store, Tables};
 use cubicle_store::{DbErr, TransactionTrait};
 use serde::{Deserialize, Serialize};
@@ -145,6 +146,8 @@ impl From<BundleError> for IpcError {
 
 /// Reads the whole company in one transaction, so the bundle is one consistent moment.
 pub async fn export(core: &AppCore) -> Result<Bundle, BundleError> {
+    // Read only: a snapshot needs no write lock.
+    #[allow(clippy::disallowed_methods)]
     let txn = core.db.begin().await?;
     let mut tables = store::read_all(&txn).await?;
     let role_cards = crate::roles::own_cards(&txn)
@@ -331,7 +334,7 @@ pub async fn import(core: &AppCore, bundle: Bundle) -> Result<ImportReport, Bund
         rows: count(bundle.tables.row_count()),
     };
     let company_id = company.id;
-    let txn = core.db.begin().await?;
+    let txn = core.db.begin_write().await?;
     let filled: Vec<String> = store::counts(&txn)
         .await?
         .into_iter()

@@ -9,10 +9,9 @@ pub mod mentions;
 pub mod polling;
 
 use chrono::{DateTime, SecondsFormat, Utc};
+use cubicle_store::BeginWrite as _;
 use cubicle_store::entity::{chat, chat_member, chat_message};
-use cubicle_store::{
-    ConnectionTrait, Db, DbErr, TransactionTrait, chat as q, mind as mq, org as oq,
-};
+use cubicle_store::{ConnectionTrait, Db, DbErr, chat as q, mind as mq, org as oq};
 use sea_orm::ActiveValue::{NotSet, Set};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -325,7 +324,7 @@ impl Chats {
             })
             .collect();
         let mentioned = mentions::find(text, &members);
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         if let Some(key) = key
             && !cubicle_store::effect::claim(&txn, key, self.now()).await?
         {
@@ -442,7 +441,7 @@ impl Chats {
                 what: "employee",
                 id: employee_id,
             })?;
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = insert_chat(
             &txn,
             ChatKind::Boss,
@@ -486,7 +485,7 @@ impl Chats {
                 })?;
             names.push(e.name);
         }
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = insert_chat(
             &txn,
             ChatKind::Dm,
@@ -527,7 +526,7 @@ impl Chats {
                     id: *id,
                 })?;
         }
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = insert_chat(
             &txn,
             ChatKind::Group,
@@ -553,7 +552,7 @@ impl Chats {
         topic: &str,
         participant_ids: &[i32],
     ) -> Result<chat::Model, DbErr> {
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let now = self.now();
         let c = insert_chat(
             &txn,

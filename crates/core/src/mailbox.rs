@@ -4,6 +4,7 @@
 //! unread, read or archived; the boss filters them by employee and kind and opens the
 //! chat each came from.
 
+use cubicle_store::BeginWrite as _;
 use cubicle_store::entity::mail;
 use cubicle_store::{Db, DbErr, mailbox as q, org as oq};
 use sea_orm::ActiveValue::{NotSet, Set};
@@ -156,8 +157,7 @@ impl Mailbox {
     }
 
     async fn file_once(&self, m: NewMail, key: Option<&str>) -> Result<Option<MailDto>, DbErr> {
-        use cubicle_store::TransactionTrait;
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         if let Some(key) = key
             && !cubicle_store::effect::claim(&txn, key, self.clock.now()).await?
         {

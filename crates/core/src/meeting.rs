@@ -22,8 +22,9 @@ pub use minutes::extractive_minutes;
 
 use std::sync::Arc;
 
+use cubicle_store::BeginWrite as _;
 use cubicle_store::entity::{chat, chat_member, decision, meeting, moderator_note};
-use cubicle_store::{Db, DbErr, TransactionTrait, chat as cq, meeting as q, org as oq};
+use cubicle_store::{Db, DbErr, chat as cq, meeting as q, org as oq};
 use sea_orm::ActiveValue::{NotSet, Set};
 
 use self::arbitration::Ruling;
@@ -177,7 +178,7 @@ impl Meetings {
             .max_turns
             .unwrap_or(moderator::DEFAULT_MAX_TURNS)
             .max(1);
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = cq::insert_chat(
             &txn,
             chat::ActiveModel {

@@ -10,8 +10,9 @@ pub mod rules;
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
+use cubicle_store::BeginWrite as _;
 use cubicle_store::entity::{company, department, employee};
-use cubicle_store::{ConnectionTrait, Db, DbErr, TransactionTrait, org as q};
+use cubicle_store::{ConnectionTrait, Db, DbErr, org as q};
 use sea_orm::ActiveValue::{NotSet, Set};
 use sea_orm::IntoActiveModel;
 
@@ -168,7 +169,7 @@ impl OrgService {
     pub async fn setup_company(&self, input: SetupCompany) -> OrgResult<CompanyDto> {
         let name = rules::clean_name(&input.name, "company name")?;
         let boss = rules::clean_name(&input.boss_name, "boss name")?;
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         if q::find_company(&txn).await?.is_some() {
             return Err(OrgError::CompanyExists);
         }
@@ -196,7 +197,7 @@ impl OrgService {
     }
 
     pub async fn update_company(&self, input: UpdateCompany) -> OrgResult<CompanyDto> {
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = require_company(&txn).await?;
         let mut am = c.into_active_model();
         if let Some(name) = input.name {
@@ -226,7 +227,7 @@ impl OrgService {
                 "the daily budget must be more than $0 and at most ${MAX_DAILY_BUDGET_USD}"
             )));
         }
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = require_company(&txn).await?;
         let mut am = c.into_active_model();
         am.daily_budget_usd = Set(budget);
@@ -241,7 +242,7 @@ impl OrgService {
 
     pub async fn create_department(&self, input: NewDepartment) -> OrgResult<DepartmentDto> {
         let name = rules::clean_name(&input.name, "department name")?;
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = require_company(&txn).await?;
         if let Some(parent) = input.parent_id {
             self.require_department(&txn, c.id, parent).await?;
@@ -269,7 +270,7 @@ impl OrgService {
 
     pub async fn rename_department(&self, input: RenameDepartment) -> OrgResult<DepartmentDto> {
         let name = rules::clean_name(&input.name, "department name")?;
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = require_company(&txn).await?;
         let d = self.require_department(&txn, c.id, input.id).await?;
         ensure_unique_sibling(&txn, c.id, d.parent_id, &name, Some(d.id)).await?;
@@ -284,7 +285,7 @@ impl OrgService {
     }
 
     pub async fn move_department(&self, input: MoveDepartment) -> OrgResult<DepartmentDto> {
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = require_company(&txn).await?;
         let d = self.require_department(&txn, c.id, input.id).await?;
         if let Some(parent) = input.parent_id {
@@ -308,7 +309,7 @@ impl OrgService {
     /// Deletes a department. People and sub-departments move to `reassign_to`, which
     /// is required when there are any and must lie outside the deleted department.
     pub async fn delete_department(&self, input: DeleteDepartment) -> OrgResult<()> {
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = require_company(&txn).await?;
         let d = self.require_department(&txn, c.id, input.id).await?;
         let employees = q::count_current_employees_in(&txn, d.id).await?;
@@ -376,7 +377,7 @@ impl OrgService {
     }
 
     pub async fn set_department_lead(&self, input: SetDepartmentLead) -> OrgResult<DepartmentDto> {
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = require_company(&txn).await?;
         let d = self
             .require_department(&txn, c.id, input.department_id)
@@ -419,7 +420,7 @@ impl OrgService {
     ) -> OrgResult<EmployeeDto> {
         let name = rules::clean_name(&input.name, "employee name")?;
         let title = rules::clean_name(&input.title, "title")?;
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = require_company(&txn).await?;
         if let Some(dept) = input.department_id {
             self.require_department(&txn, c.id, dept).await?;
@@ -484,7 +485,7 @@ impl OrgService {
     }
 
     pub async fn move_employee(&self, input: MoveEmployee) -> OrgResult<EmployeeDto> {
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = require_company(&txn).await?;
         let e = self
             .require_current_employee(&txn, c.id, input.employee_id)
@@ -517,7 +518,7 @@ impl OrgService {
     }
 
     pub async fn set_manager(&self, input: SetManager) -> OrgResult<EmployeeDto> {
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = require_company(&txn).await?;
         let e = self
             .require_current_employee(&txn, c.id, input.employee_id)
@@ -562,7 +563,7 @@ impl OrgService {
         employee_id: i32,
         backend: BackendRef,
     ) -> OrgResult<EmployeeDto> {
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = require_company(&txn).await?;
         let e = self
             .require_current_employee(&txn, c.id, employee_id)
@@ -584,7 +585,7 @@ impl OrgService {
     /// Takes back a hire made minutes ago (the secretary's Undo): the row goes, as if the
     /// hire never happened. Refused once anyone reports to them or they lead something.
     pub async fn undo_hire(&self, employee_id: i32) -> OrgResult<()> {
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = require_company(&txn).await?;
         let e = self
             .require_current_employee(&txn, c.id, employee_id)
@@ -618,7 +619,7 @@ impl OrgService {
         reports: &[i32],
         led_departments: &[i32],
     ) -> OrgResult<EmployeeDto> {
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = require_company(&txn).await?;
         let e = q::find_employee(&txn, employee_id)
             .await?
@@ -659,7 +660,7 @@ impl OrgService {
 
     /// The company's approval policy (SPEC §8).
     pub async fn set_approval_policy(&self, policy: ApprovalPolicy) -> OrgResult<CompanyDto> {
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = require_company(&txn).await?;
         let mut am = c.into_active_model();
         am.approval_policy = Set(policy);
@@ -673,7 +674,7 @@ impl OrgService {
     /// Ends someone's employment. The record stays (with `fired_at`) so their history
     /// remains readable; their reports move up to their own manager.
     pub async fn fire(&self, input: FireEmployee) -> OrgResult<EmployeeDto> {
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = require_company(&txn).await?;
         let e = q::find_employee(&txn, input.employee_id)
             .await?

@@ -11,8 +11,9 @@
 use std::collections::HashMap;
 
 use chrono::Utc;
+use cubicle_store::BeginWrite as _;
 use cubicle_store::entity::{department, employee, person, person_duty};
-use cubicle_store::{ConnectionTrait, Db, TransactionTrait, org as q, people as p};
+use cubicle_store::{ConnectionTrait, Db, org as q, people as p};
 use sea_orm::ActiveValue::{NotSet, Set};
 use sea_orm::IntoActiveModel;
 use serde::{Deserialize, Serialize};
@@ -165,7 +166,7 @@ impl People {
     pub async fn invite(&self, input: NewPerson) -> OrgResult<PersonDto> {
         let name = clean_name(&input.name, "a person's name")?;
         let role = clean_role(&input.role)?;
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = require_company(&txn).await?;
         ensure_free_name(&txn, &c, &name).await?;
         let duties = Duties::checked(&txn, c.id, &input.departments, &input.employees).await?;
@@ -194,7 +195,7 @@ impl People {
 
     /// Changes a person's role, language, policy or duties, in one transaction.
     pub async fn update(&self, input: UpdatePerson) -> OrgResult<PersonDto> {
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = require_company(&txn).await?;
         let row = require_person(&txn, c.id, input.id).await?;
         let before = p::list_duties(&txn, vec![row.id]).await?;
@@ -227,7 +228,7 @@ impl People {
     /// Removes a person; what they answered for goes back up the tree, and their
     /// sign-in on a company server goes with them.
     pub async fn remove(&self, id: i32) -> OrgResult<()> {
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = require_company(&txn).await?;
         let row = require_person(&txn, c.id, id).await?;
         p::delete_person(&txn, id).await?;
@@ -259,7 +260,7 @@ impl People {
                     .into(),
             ));
         }
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = require_company(&txn).await?;
         let row = require_person(&txn, c.id, id).await?;
         let tag: u32 = rand::random();

@@ -22,10 +22,11 @@ pub use look::PrivacyModel;
 pub use parse::{Request, parse};
 
 use chrono::Utc;
+use cubicle_store::BeginWrite as _;
 use cubicle_store::entity::{chat, chat_message, proxy_line};
 use cubicle_store::{
-    ConnectionTrait, DatabaseTransaction, Db, DbErr, TransactionTrait, chat as cq, org as oq,
-    people as pq, proxy as q,
+    ConnectionTrait, DatabaseTransaction, Db, DbErr, chat as cq, org as oq, people as pq,
+    proxy as q,
 };
 use sea_orm::ActiveValue::{NotSet, Set};
 use serde::{Deserialize, Serialize};
@@ -531,7 +532,7 @@ impl Proxies {
     /// whoever hears of it, and the proxy's reply, in one transaction.
     async fn record(&self, me: &PersonDto, text: &str, plan: Plan) -> ProxyResult<ProxyTurn> {
         let now = self.clock.now();
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let said = insert_line(&txn, me.id, ProxySpeaker::Person, text, None, now).await?;
         let mut notified = Vec::new();
         let posted = match plan.post {
@@ -620,7 +621,7 @@ impl Proxies {
                 .filter(|p| p.id != me.id && in_chat.contains(&p.id))
                 .collect()
         };
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let m = insert_post(&txn, original.chat_id, me.id, text, Some(original.id), now).await?;
         for p in &listeners {
             let line = words::came_in_correction(p.language, &me.name, text);

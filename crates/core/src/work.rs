@@ -11,8 +11,9 @@ pub mod urgency;
 
 pub use progress::RequirementDone;
 
+use cubicle_store::BeginWrite as _;
 use cubicle_store::entity::{chat, requirement, task};
-use cubicle_store::{Db, DbErr, TransactionTrait, chat as chat_q, work as q};
+use cubicle_store::{Db, DbErr, chat as chat_q, work as q};
 use sea_orm::ActiveValue::{NotSet, Set};
 use sea_orm::IntoActiveModel;
 
@@ -165,7 +166,7 @@ impl Work {
 
     pub async fn create(&self, mut new: NewTask) -> Result<TaskDto, DbErr> {
         let key = new.effect_key.take();
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         if let Some(key) = key.as_deref()
             && !cubicle_store::effect::claim(&txn, key, self.clock.now()).await?
         {
@@ -246,7 +247,7 @@ impl Work {
         result: Option<&str>,
         key: &str,
     ) -> Result<Option<task::Model>, DbErr> {
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         if !cubicle_store::effect::claim(&txn, key, self.clock.now()).await? {
             return Ok(None);
         }
@@ -312,7 +313,7 @@ impl Work {
         description: &str,
         department_id: Option<i32>,
     ) -> Result<RequirementDto, DbErr> {
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = chat_q::insert_chat(
             &txn,
             chat::ActiveModel {
@@ -361,7 +362,7 @@ impl Work {
     /// it), with its planning task while nobody has worked on it; `false`, and nothing
     /// removed, once there is any other work in it.
     pub async fn remove_requirement(&self, id: i32, chat_id: Option<i32>) -> Result<bool, DbErr> {
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let tasks = q::tasks_of_requirement(&txn, id).await?;
         let untouched = tasks
             .iter()

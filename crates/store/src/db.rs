@@ -5,13 +5,38 @@ use std::time::Duration;
 
 use cubicle_migrations::{Migrator, MigratorTrait};
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
-use sea_orm::{ConnectOptions, Database, DatabaseConnection, DbErr, RuntimeErr};
+use sea_orm::{
+    ConnectOptions, Database, DatabaseConnection, DatabaseTransaction, DbErr, RuntimeErr,
+    SqliteTransactionMode, TransactionOptions, TransactionTrait,
+};
 
 mod tls;
 pub use tls::{ServerConnection, ServerTls, server_connection};
 
 /// The handle every query and mutation runs on (a connection pool).
 pub type Db = DatabaseConnection;
+
+/// Transactions that write.
+pub trait BeginWrite {
+    /// A transaction that will write. On SQLite it takes the write lock at `BEGIN`
+    /// (`BEGIN IMMEDIATE`), waiting up to the busy timeout for a competing writer. A
+    /// deferred transaction that reads and then writes instead fails at once with
+    /// "database is locked" (`SQLITE_BUSY_SNAPSHOT`, which no busy timeout waits out)
+    /// whenever another connection committed in between — and a running company's
+    /// employees write all the time. PostgreSQL has no such mode and ignores it.
+    fn begin_write(&self) -> impl Future<Output = Result<DatabaseTransaction, DbErr>> + Send;
+}
+
+impl BeginWrite for DatabaseConnection {
+    async fn begin_write(&self) -> Result<DatabaseTransaction, DbErr> {
+        self.begin_with_options(TransactionOptions {
+            isolation_level: None,
+            access_mode: None,
+            sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
+        })
+        .await
+    }
+}
 
 /// Env var that points Cubicle at another database (`sqlite:` or `postgres:` URL).
 pub const DATABASE_URL_ENV: &str = "CUBICLE_DATABASE_URL";

@@ -25,7 +25,7 @@ pub mod secretary;
 pub mod trace;
 pub mod work;
 
-pub use db::{Db, DbError, connect, default_database_url};
+pub use db::{BeginWrite, Db, DbError, connect, default_database_url};
 pub use sea_orm::{
     ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbErr, TransactionTrait,
 };

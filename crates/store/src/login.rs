@@ -5,7 +5,8 @@
 //!
 //! SQLite has no roles: there every session is the desktop's own.
 
-use sea_orm::{ConnectionTrait, DbBackend, DbErr, Statement, TransactionTrait};
+use crate::db::BeginWrite as _;
+use sea_orm::{ConnectionTrait, DbBackend, DbErr, Statement};
 
 use crate::Db;
 
@@ -126,7 +127,7 @@ pub async fn regrant_all(db: &Db) -> Result<(), DbErr> {
     if !is_server(db) {
         return Ok(());
     }
-    let txn = db.begin().await?;
+    let txn = db.begin_write().await?;
     txn.execute_raw(Statement::from_sql_and_values(
         DbBackend::Postgres,
         "SELECT pg_advisory_xact_lock($1, $2)",

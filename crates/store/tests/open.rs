@@ -116,3 +116,80 @@ async fn a_server_that_cannot_prove_itself_is_refused_with_what_to_do() {
         );
     }
 }
+
+/// Twenty transactions that each read a counter, pause, and write it back, all at once:
+/// how the app's services work (read the row, decide, write) while employees write
+/// beside them.
+async fn race_read_then_write<F, Fut>(db: &cubicle_store::Db, begin: F) -> (i64, Vec<String>)
+where
+    F: Fn(cubicle_store::Db) -> Fut,
+    Fut: std::future::Future<
+            Output = Result<cubicle_store::DatabaseTransaction, cubicle_store::DbErr>,
+        > + Send
+        + 'static,
+{
+    db.execute_unprepared("DROP TABLE IF EXISTS counter; CREATE TABLE counter (n INTEGER NOT NULL); INSERT INTO counter VALUES (0)")
+        .await
+        .expect("counter");
+    let tasks: Vec<_> = (0..20)
+        .map(|_| {
+            let txn = begin(db.clone());
+            tokio::spawn(async move {
+                let txn = txn.await?;
+                let row = txn
+                    .query_one_raw(Statement::from_string(
+                        DbBackend::Sqlite,
+                        "SELECT n FROM counter",
+                    ))
+                    .await?
+                    .expect("row");
+                let n: i64 = row.try_get_by_index(0)?;
+                tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+                txn.execute_unprepared(&format!("UPDATE counter SET n = {}", n + 1))
+                    .await?;
+                txn.commit().await
+            })
+        })
+        .collect();
+    let mut errors = Vec::new();
+    for t in tasks {
+        if let Err(e) = t.await.expect("task") {
+            errors.push(e.to_string());
+        }
+    }
+    let n = counter_value(db).await;
+    (n, errors)
+}
+
+async fn counter_value(db: &cubicle_store::Db) -> i64 {
+    db.query_one_raw(Statement::from_string(
+        DbBackend::Sqlite,
+        "SELECT n FROM counter",
+    ))
+    .await
+    .expect("query")
+    .expect("row")
+    .try_get_by_index(0)
+    .expect("n")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn racing_transactions_that_read_then_write_all_land() {
+    use cubicle_store::{BeginWrite, TransactionTrait};
+    let dir = tempfile::tempdir().expect("dir");
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("c.db").display());
+    let db = connect(&url).await.expect("connect");
+    // A plain (deferred) transaction fails at its first write once another one committed
+    // after it read: SQLite's "database is locked" that no busy timeout waits out.
+    #[allow(clippy::disallowed_methods)] // the hazard begin_write exists for
+    let (_, errors) = race_read_then_write(&db, |db| async move { db.begin().await }).await;
+    assert!(
+        errors.iter().any(|e| e.contains("database is locked")),
+        "{errors:?}"
+    );
+    // A write transaction waits for the lock at BEGIN, so each one reads what the one
+    // before it wrote: every increment lands and none fails.
+    let (n, errors) = race_read_then_write(&db, |db| async move { db.begin_write().await }).await;
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(n, 20);
+}

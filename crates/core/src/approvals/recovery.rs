@@ -6,7 +6,8 @@
 //! run, and the boss hears of it in the mailbox. (An approved action whose run never
 //! began is queued, not interrupted: [`Approvals::run_queued`] runs it.)
 
-use cubicle_store::{DbErr, TransactionTrait, approval as q};
+use cubicle_store::BeginWrite as _;
+use cubicle_store::{DbErr, approval as q};
 
 use super::{ApprovalError, Approvals, LogEntry};
 use crate::mailbox::{MailKind, NewMail};
@@ -90,7 +91,7 @@ impl Approvals {
             return self.log(entry).await.map(drop);
         };
         let now = self.clock.now();
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         if cubicle_store::effect::claim(&txn, key, now).await? {
             let row = q::insert_tool_call(&txn, Self::log_row(entry, now)).await?;
             cubicle_store::effect::set_row(&txn, key, row.id).await?;

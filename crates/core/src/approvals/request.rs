@@ -4,10 +4,9 @@
 //! as a waiting approval, sealed with what the boss will be shown.
 
 use chrono::{DateTime, Utc};
+use cubicle_store::BeginWrite as _;
 use cubicle_store::entity::{approval, employee};
-use cubicle_store::{
-    DatabaseTransaction, DbErr, TransactionTrait, approval as q, effect, org as oq,
-};
+use cubicle_store::{DatabaseTransaction, DbErr, approval as q, effect, org as oq};
 use sea_orm::ActiveValue::{NotSet, Set};
 
 use super::policy::PolicyOwner;
@@ -343,7 +342,7 @@ impl Approvals {
         seal: String,
     ) -> Result<Option<Filing>, DbErr> {
         let now = self.clock.now();
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         if let Some(key) = new.asked.key
             && !effect::claim(&txn, key, now).await?
         {

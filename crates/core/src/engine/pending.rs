@@ -17,8 +17,9 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
+use cubicle_store::BeginWrite as _;
 use cubicle_store::entity::{chat, employee};
-use cubicle_store::{DbErr, TransactionTrait, chat as cq, effect, mind as mq, org as oq};
+use cubicle_store::{DbErr, chat as cq, effect, mind as mq, org as oq};
 use serde::{Deserialize, Serialize};
 
 use super::Engine;
@@ -279,7 +280,7 @@ async fn record_thought(
     ops: serde_json::Value,
 ) -> Result<(), DbErr> {
     let t = &plan.thought;
-    let txn = engine.core().db.begin().await?;
+    let txn = engine.core().db.begin_write().await?;
     if effect::delete_pending(&txn, pending_id).await? == 0 {
         // Finished meanwhile by another run of the same row.
         return Ok(());

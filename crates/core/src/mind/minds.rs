@@ -5,6 +5,7 @@
 //! reset relationships there. Every write is followed by a `MindChanged` event.
 
 use chrono::{DateTime, Utc};
+use cubicle_store::BeginWrite as _;
 use cubicle_store::entity::{employee_state, memory, thought};
 use cubicle_store::{Db, DbErr, mind as q, models as mq, org as oq, work as wq};
 use sea_orm::ActiveValue::{NotSet, Set};
@@ -578,9 +579,8 @@ impl Minds {
         proposed_affinity: Option<i32>,
         key: &str,
     ) -> Result<Option<i32>, DbErr> {
-        use cubicle_store::TransactionTrait;
         let now = self.clock.now();
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         if !cubicle_store::effect::claim(&txn, key, now).await? {
             return Ok(None);
         }

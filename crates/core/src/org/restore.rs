@@ -2,8 +2,9 @@
 //! department can come back with its people, sub-departments, teams, lead and chat.
 
 use chrono::Utc;
+use cubicle_store::BeginWrite as _;
 use cubicle_store::entity::department;
-use cubicle_store::{TransactionTrait, org as q};
+use cubicle_store::org as q;
 use sea_orm::ActiveValue::{NotSet, Set};
 use sea_orm::IntoActiveModel;
 
@@ -65,7 +66,7 @@ impl OrgService {
     /// parent, its people, sub-departments, teams, lead and group chat. People who left
     /// the company since stay gone; a parent deleted since makes it a top-level department.
     pub async fn restore_department(&self, r: &DeletedDepartment) -> OrgResult<DepartmentDto> {
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let c = super::require_company(&txn).await?;
         let parent_id = match r.parent_id {
             Some(p) => q::find_department(&txn, p)

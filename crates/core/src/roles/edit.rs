@@ -2,7 +2,8 @@
 //! of one, built-in ones included), duplicate one under a new key, delete one. People
 //! already hired keep what their card gave them: a hire copies it.
 
-use cubicle_store::{TransactionTrait, entity::role_template, org as q};
+use cubicle_store::BeginWrite as _;
+use cubicle_store::{entity::role_template, org as q};
 use sea_orm::ActiveValue::{NotSet, Set};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -47,7 +48,7 @@ impl AppCore {
         }
         let card = parse(&format!("{key}.md"), &input.text)
             .map_err(|e| RolesError::InvalidInput(e.to_string()))?;
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         match q::find_role_template(&txn, &key).await? {
             Some(row) => {
                 let mut am: role_template::ActiveModel = row.into();
@@ -107,7 +108,7 @@ impl AppCore {
                 "{key} is a built-in card: edit it instead"
             )));
         }
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         q::delete_role_template(&txn, row.id).await?;
         super::seed(&txn).await?;
         txn.commit().await?;

@@ -11,7 +11,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use cubicle_store::{ConnectionTrait, DbErr, TransactionTrait, entity::role_template, org as q};
+use cubicle_store::BeginWrite as _;
+use cubicle_store::{ConnectionTrait, DbErr, entity::role_template, org as q};
 use sea_orm::ActiveValue::{NotSet, Set};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -404,7 +405,7 @@ impl AppCore {
         dry_run: bool,
     ) -> Result<RoleImport, RolesError> {
         let (read, skipped) = read_cards(entries);
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let rows = q::list_role_templates(&txn).await?;
         let have: HashMap<String, String> = rows
             .iter()

@@ -5,8 +5,9 @@
 //! Everything goes through the org service; nothing here changes the org directly.
 
 use chrono::Utc;
+use cubicle_store::BeginWrite as _;
 use cubicle_store::entity::{secretary_action, secretary_message};
-use cubicle_store::{Db, DbErr, TransactionTrait, secretary as q};
+use cubicle_store::{Db, DbErr, secretary as q};
 use sea_orm::ActiveValue::{NotSet, Set};
 
 use std::sync::Arc;
@@ -349,7 +350,7 @@ impl Secretary {
         proposals: &[Proposal],
     ) -> SecretaryResult<StoredTurn> {
         let now = Utc::now();
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         // A turn that proposes actions is an instruction: what its cards cause carries
         // its trace (SPEC §10).
         let trace = if proposals.is_empty() {

@@ -4,8 +4,9 @@
 //! a requirement the boss closed or cancelled stays so.
 
 use crate::work::TaskOrigin;
+use cubicle_store::BeginWrite as _;
 use cubicle_store::entity::task;
-use cubicle_store::{DbErr, TransactionTrait, work as q};
+use cubicle_store::{DbErr, work as q};
 use sea_orm::ActiveValue::Set;
 use sea_orm::IntoActiveModel;
 
@@ -32,7 +33,7 @@ impl Work {
     /// Moves requirement `id` to where its tasks say it stands; `Some` when this move
     /// is the one that finished it.
     pub async fn settle_requirement(&self, id: i32) -> Result<Option<RequirementDone>, DbErr> {
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let Some(r) = q::find_requirement(&txn, id).await? else {
             return Ok(None);
         };
@@ -99,7 +100,7 @@ impl Work {
     /// requirement says it waits for the boss. A failed task keeps its status and holds
     /// its requirement the same way.
     pub async fn escalate(&self, task_id: i32) -> Result<(), DbErr> {
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let Some(t) = q::find_task(&txn, task_id).await? else {
             return Ok(());
         };

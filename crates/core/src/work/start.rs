@@ -6,8 +6,9 @@
 //! starts ([`Work::unstarted_requirements`] finds what could not be started then).
 
 use crate::work::TaskOrigin;
+use cubicle_store::BeginWrite as _;
 use cubicle_store::entity::{employee, requirement};
-use cubicle_store::{DbErr, TransactionTrait, chat as chat_q, org as oq, work as q};
+use cubicle_store::{DbErr, chat as chat_q, org as oq, work as q};
 use sea_orm::ActiveValue::Set;
 use sea_orm::IntoActiveModel;
 
@@ -36,7 +37,7 @@ impl Work {
     /// transaction. `None` when it is not waiting to start (owned, moved on, already
     /// worked on) or nobody in its department can own it yet.
     pub async fn start_requirement(&self, id: i32) -> Result<Option<RequirementDto>, DbErr> {
-        let txn = self.db.begin().await?;
+        let txn = self.db.begin_write().await?;
         let Some(r) = q::find_requirement(&txn, id).await? else {
             return Ok(None);
         };
