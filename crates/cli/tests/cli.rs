@@ -475,6 +475,25 @@ fn bench_chat_races_ours_against_baselines_that_run_and_checks_its_goals() {
         assert!(tokens > Some(least), "{dialect}: {v}");
     }
     assert_eq!(v["sent_prompt_tokenizer"]["deepseek"], "deepseek_v3");
+    // Of which the form on the wire: a schema where the server takes one, the bare
+    // `json_object` envelope where the shape goes in words.
+    let form = |d: &str| {
+        v["sent_form_tokens_per_thought"][d]
+            .as_f64()
+            .unwrap_or(-1.0)
+    };
+    let sent = |d: &str| {
+        v["sent_prompt_tokens_per_thought"][d]
+            .as_f64()
+            .unwrap_or(0.0)
+    };
+    for schema in ["openai_native", "anthropic"] {
+        assert!(
+            form(schema) > 100.0 && form(schema) < sent(schema),
+            "{schema}: {v}"
+        );
+    }
+    assert!((0.0..20.0).contains(&form("deepseek")), "{v}");
 
     // A goal that cannot hold: --check says so and fails (the quickest bench shows it;
     // every bench goes through the same check).
