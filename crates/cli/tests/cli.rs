@@ -463,7 +463,31 @@ fn bench_chat_races_ours_against_baselines_that_run_and_checks_its_goals() {
     assert!(o["us_per_thought_p99"].as_f64() >= o["us_per_thought_p50"].as_f64());
     assert!(o["wire_us_p50"].as_f64() > Some(0.0), "{v}");
     assert_eq!(v["goals_missed"], serde_json::json!([]), "{v}");
-    // What each dialect sends for the department thought, counted with a real tokenizer.
+    sent_per_dialect_is_counted(&v);
+
+    // A goal that cannot hold: --check says so and fails (the quickest bench shows it;
+    // every bench goes through the same check).
+    let out = Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))
+        .args([
+            "bench",
+            "gateway",
+            "--calls",
+            "20",
+            "--check",
+            "--goal=overhead_us_p50=-1",
+        ])
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bench gateway missed its goals") && err.contains("overhead_us_p50"),
+        "{err}"
+    );
+}
+
+/// What each dialect sends for the department thought, counted with a real tokenizer.
+fn sent_per_dialect_is_counted(v: &serde_json::Value) {
     // (The small model's steps are short: ~100 tokens.)
     for (dialect, least) in [
         ("openai_native", 500.0),
@@ -494,26 +518,6 @@ fn bench_chat_races_ours_against_baselines_that_run_and_checks_its_goals() {
         );
     }
     assert!((0.0..20.0).contains(&form("deepseek")), "{v}");
-
-    // A goal that cannot hold: --check says so and fails (the quickest bench shows it;
-    // every bench goes through the same check).
-    let out = Command::new(env!("CARGO_BIN_EXE_cubicle-cli"))
-        .args([
-            "bench",
-            "gateway",
-            "--calls",
-            "20",
-            "--check",
-            "--goal=overhead_us_p50=-1",
-        ])
-        .output()
-        .expect("run");
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("bench gateway missed its goals") && err.contains("overhead_us_p50"),
-        "{err}"
-    );
 }
 
 #[test]
