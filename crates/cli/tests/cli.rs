@@ -518,6 +518,20 @@ fn sent_per_dialect_is_counted(v: &serde_json::Value) {
         );
     }
     assert!((0.0..20.0).contains(&form("deepseek")), "{v}");
+    // And the system prompt: the rest is the conversation.
+    let system = |d: &str| {
+        v["sent_system_tokens_per_thought"][d]
+            .as_f64()
+            .unwrap_or(-1.0)
+    };
+    for d in ["openai_native", "deepseek", "anthropic"] {
+        assert!(
+            system(d) > 100.0 && form(d) + system(d) < sent(d),
+            "{d}: {v}"
+        );
+    }
+    // The small model's steps go through its own template: no such split.
+    assert!(v["sent_system_tokens_per_thought"]["builtin"].is_null());
 }
 
 #[test]

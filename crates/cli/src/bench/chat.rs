@@ -251,7 +251,8 @@ impl Figures {
             "thoughts_per_s": round(self.thoughts_per_s, 1),
             "dept_thought_prompt_tokens": round(self.dept_tokens, 1),
             "sent_prompt_tokens_per_thought": self.sent.iter().map(|m| (m.dialect.key().to_owned(), json!(round(m.tokens, 1)))).collect::<serde_json::Map<_, _>>(),
-            "sent_form_tokens_per_thought": self.sent.iter().map(|m| (m.dialect.key().to_owned(), json!(round(m.form_tokens, 1)))).collect::<serde_json::Map<_, _>>(),
+            "sent_system_tokens_per_thought": self.sent.iter().filter_map(|m| Some((m.dialect.key().to_owned(), json!(round(m.standing?.system, 1))))).collect::<serde_json::Map<_, _>>(),
+            "sent_form_tokens_per_thought": self.sent.iter().filter_map(|m| Some((m.dialect.key().to_owned(), json!(round(m.standing?.form, 1))))).collect::<serde_json::Map<_, _>>(),
             "sent_prompt_tokenizer": self.sent.iter().map(|m| (m.dialect.key().to_owned(), json!(m.tokenizer))).collect::<serde_json::Map<_, _>>(),
             "goals_missed": missed,
         });
@@ -351,11 +352,16 @@ fn print_department(f: &Figures, dept: &DeptThought) {
     );
     println!("   as sent, per dialect (request bodies captured at the server, a real tokenizer):");
     for m in &f.sent {
+        let standing = m.standing.map_or_else(String::new, |s| {
+            format!(
+                ", of which {:.1} the structured-output form and {:.1} the system prompt",
+                s.form, s.system
+            )
+        });
         println!(
-            "     {:<14} {:>7.1} tokens, of which {:>5.1} the structured-output form ({}; {} requests, {:.0} body bytes each)",
+            "     {:<14} {:>7.1} tokens{standing} ({}; {} requests, {:.0} body bytes each)",
             m.dialect.key(),
             m.tokens,
-            m.form_tokens,
             m.tokenizer,
             m.requests,
             m.body_bytes,

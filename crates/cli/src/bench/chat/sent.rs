@@ -93,26 +93,27 @@ pub(super) struct Measured {
     pub(super) dialect: ContractForm,
     /// Mean per thought.
     pub(super) tokens: f64,
-    /// Of which the structured-output form on the wire (the schema and its envelope).
-    pub(super) form_tokens: f64,
+    /// What of it every thought of this employee in this chat sends again; `None` for the
+    /// small model, whose steps are counted through its own template.
+    pub(super) standing: Option<Standing>,
     pub(super) tokenizer: String,
     pub(super) requests: usize,
     pub(super) body_bytes: f64,
 }
 
+/// Of a dialect's mean, the parts that do not depend on the conversation.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Standing {
+    /// The structured-output form on the wire (the schema and its envelope).
+    pub(super) form: f64,
+    /// The system prompt: who the employee is, the scene and the answer's notes.
+    pub(super) system: f64,
+}
+
 /// The messages a model reads in one request body (system first), and its structured-output
 /// form as JSON text.
 pub(super) fn read_texts(body: &Value) -> (Vec<String>, Option<String>) {
-    let mut messages = Vec::new();
-    match &body["system"] {
-        Value::String(s) => messages.push(s.clone()),
-        Value::Array(blocks) => messages.extend(
-            blocks
-                .iter()
-                .filter_map(|b| b["text"].as_str().map(str::to_owned)),
-        ),
-        _ => {}
-    }
+    let mut messages = system_blocks(&body["system"]);
     for m in body["messages"].as_array().into_iter().flatten() {
         match &m["content"] {
             Value::String(s) => messages.push(s.clone()),
@@ -135,6 +136,18 @@ pub(super) fn read_texts(body: &Value) -> (Vec<String>, Option<String>) {
     (messages, form)
 }
 
+/// Anthropic's top-level `system`: a string or text blocks.
+fn system_blocks(system: &Value) -> Vec<String> {
+    match system {
+        Value::String(s) => vec![s.clone()],
+        Value::Array(blocks) => blocks
+            .iter()
+            .filter_map(|b| b["text"].as_str().map(str::to_owned))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// Tokens of one request as its model reads it.
 pub(super) fn sent_tokens(body: &Value, count: &dyn Fn(&str) -> usize) -> usize {
     let (messages, form) = read_texts(body);
@@ -143,6 +156,22 @@ pub(super) fn sent_tokens(body: &Value, count: &dyn Fn(&str) -> usize) -> usize 
         .map(|m| count(m) + TOKENS_PER_MESSAGE)
         .sum::<usize>()
         + form.as_deref().map_or(0, count)
+}
+
+/// Of [`sent_tokens`], the system prompt's share (Anthropic's system blocks, or the
+/// leading system message), its framing included.
+pub(super) fn system_tokens(body: &Value, count: &dyn Fn(&str) -> usize) -> usize {
+    let blocks = system_blocks(&body["system"]);
+    if !blocks.is_empty() {
+        // Framed as `sent_tokens` frames them: each block as one message.
+        return blocks.iter().map(|t| count(t) + TOKENS_PER_MESSAGE).sum();
+    }
+    body["messages"]
+        .as_array()
+        .and_then(|m| m.first())
+        .filter(|m| m["role"] == "system")
+        .and_then(|m| m["content"].as_str())
+        .map_or(0, |t| count(t) + TOKENS_PER_MESSAGE)
 }
 
 /// Of [`sent_tokens`], the structured-output form's share: the schema and its envelope.
@@ -185,11 +214,18 @@ pub(super) fn measure(runs: &[(ContractForm, Vec<Value>)]) -> Result<Vec<Measure
             .iter()
             .map(|b| form_tokens(b, &|t| enc.count(t)))
             .collect();
+        let systems: Vec<usize> = bodies
+            .iter()
+            .map(|b| system_tokens(b, &|t| enc.count(t)))
+            .collect();
         let bytes: Vec<usize> = bodies.iter().map(|b| b.to_string().len()).collect();
         out.push(Measured {
             dialect: *dialect,
             tokens: mean(&counts),
-            form_tokens: mean(&forms),
+            standing: Some(Standing {
+                form: mean(&forms),
+                system: mean(&systems),
+            }),
             tokenizer: label,
             requests: bodies.len(),
             body_bytes: mean(&bytes),
@@ -237,7 +273,7 @@ fn builtin(bodies: &[Value]) -> Result<Measured> {
     Ok(Measured {
         dialect: ContractForm::Builtin,
         tokens: mean(&counts),
-        form_tokens: 0.0,
+        standing: None,
         tokenizer: format!("{} (llama.cpp, its chat template)", model.name()),
         requests: bodies.len(),
         body_bytes: 0.0,
@@ -264,7 +300,7 @@ fn builtin_fallback(bodies: &[Value], why: &str) -> Result<Measured> {
     Ok(Measured {
         dialect: ContractForm::Builtin,
         tokens: mean(&counts),
-        form_tokens: 0.0,
+        standing: None,
         tokenizer: format!("cl100k_base (fallback: the built-in model is {why})"),
         requests: bodies.len(),
         body_bytes: 0.0,
@@ -289,6 +325,7 @@ mod tests {
         // 3 + 2 words, 2 × the framing, and the form's JSON text as one "word".
         assert_eq!(sent_tokens(&openai, &words), 5 + 2 * TOKENS_PER_MESSAGE + 1);
         assert_eq!(form_tokens(&openai, &words), 1);
+        assert_eq!(system_tokens(&openai, &words), 3 + TOKENS_PER_MESSAGE);
         let anthropic = json!({
             "system": [{"type": "text", "text": "one two three", "cache_control": {"type": "ephemeral"}}],
             "messages": [{"role": "user", "content": "four five"}],
@@ -297,10 +334,12 @@ mod tests {
         });
         let (texts, form) = read_texts(&anthropic);
         assert_eq!(texts, ["one two three", "four five"]);
+        assert_eq!(system_tokens(&anthropic, &words), 3 + TOKENS_PER_MESSAGE);
         assert!(form.is_some_and(|f| f.contains("input_schema") && f.contains("\"tool\"")));
         let plain = json!({"messages": [{"role": "user", "content": "hi"}]});
         assert_eq!(read_texts(&plain).1, None);
         assert_eq!(form_tokens(&plain, &words), 0);
+        assert_eq!(system_tokens(&plain, &words), 0);
     }
 
     #[test]
