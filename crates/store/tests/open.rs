@@ -1,5 +1,6 @@
 //! Opening the database: a real SQLite file gets WAL, a busy timeout and enforced
-//! foreign keys on every pooled connection, and the schema is migrated.
+//! foreign keys on every pooled connection, and the schema is migrated; transactions
+//! that write take the write lock at BEGIN, so racing ones wait instead of failing.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
