@@ -160,8 +160,15 @@ impl Chats {
         if let Some(c) = q::find_department_chat(&self.db, department_id).await? {
             return Ok(c);
         }
+        let txn = self.db.begin_write().await?;
+        // Under the lock: a hire into the department (`follow_department`) or another
+        // first use may have made it meanwhile.
+        oq::lock_department(&txn, department_id).await?;
+        if let Some(c) = q::find_department_chat(&txn, department_id).await? {
+            return Ok(c);
+        }
         let c = insert_chat(
-            &self.db,
+            &txn,
             ChatKind::Department,
             mode_of(ChatKind::Department),
             name,
@@ -170,6 +177,7 @@ impl Chats {
             self.now(),
         )
         .await?;
+        txn.commit().await?;
         self.bus.publish(DomainEvent::ChatChanged { chat_id: c.id });
         Ok(c)
     }
@@ -434,14 +442,18 @@ impl Chats {
         if let Some(c) = q::find_boss_chat(&self.db, employee_id).await? {
             return Ok(c);
         }
-        let e = oq::find_employee(&self.db, employee_id)
+        let txn = self.db.begin_write().await?;
+        let e = oq::lock_employee(&txn, employee_id)
             .await?
             .filter(|e| e.fired_at.is_none())
             .ok_or(ChatError::NotFound {
                 what: "employee",
                 id: employee_id,
             })?;
-        let txn = self.db.begin_write().await?;
+        // Asked again under the lock: a racing first use may have made it meanwhile.
+        if let Some(c) = q::find_boss_chat(&txn, employee_id).await? {
+            return Ok(c);
+        }
         let c = insert_chat(
             &txn,
             ChatKind::Boss,
@@ -474,18 +486,28 @@ impl Chats {
         if let Some(c) = q::find_dm(&self.db, a, b).await? {
             return Ok(c);
         }
-        let mut names = Vec::new();
-        for id in [a, b] {
-            let e = oq::find_employee(&self.db, id)
+        let txn = self.db.begin_write().await?;
+        // Both locked, lower id first, so two racing first uses take turns and never
+        // wait on each other crosswise.
+        let mut found = Vec::new();
+        for id in [a.min(b), a.max(b)] {
+            let e = oq::lock_employee(&txn, id)
                 .await?
                 .filter(|e| e.fired_at.is_none())
                 .ok_or(ChatError::NotFound {
                     what: "employee",
                     id,
                 })?;
-            names.push(e.name);
+            found.push((id, e.name));
         }
-        let txn = self.db.begin_write().await?;
+        if let Some(c) = q::find_dm(&txn, a, b).await? {
+            return Ok(c);
+        }
+        // Named in the order asked: "a · b".
+        let names: Vec<String> = [a, b]
+            .iter()
+            .filter_map(|id| found.iter().find(|(f, _)| f == id).map(|(_, n)| n.clone()))
+            .collect();
         let c = insert_chat(
             &txn,
             ChatKind::Dm,
@@ -677,7 +699,8 @@ pub(crate) async fn follow_department(
     let Some(d) = department_id else {
         return Ok(changed);
     };
-    let Some(dept) = oq::find_department(conn, d).await? else {
+    // Locked, so two hires into a department without its chat make it once.
+    let Some(dept) = oq::lock_department(conn, d).await? else {
         return Ok(changed);
     };
     let c = match q::find_department_chat(conn, d).await? {

@@ -5,7 +5,7 @@ use chrono::Utc;
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DbErr, EntityTrait,
-    PaginatorTrait, QueryFilter, QueryOrder,
+    PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
 };
 
 use crate::entity::{company, department, employee, role_template, team};
@@ -74,6 +74,18 @@ pub async fn find_department(
     id: i32,
 ) -> Result<Option<department::Model>, DbErr> {
     department::Entity::find_by_id(id).one(conn).await
+}
+
+/// [`find_department`] with the row locked until the transaction ends (see
+/// [`lock_employee`]).
+pub async fn lock_department(
+    txn: &impl ConnectionTrait,
+    id: i32,
+) -> Result<Option<department::Model>, DbErr> {
+    department::Entity::find_by_id(id)
+        .lock_exclusive()
+        .one(txn)
+        .await
 }
 
 /// Departments that share `parent_id` (top level when `None`).
@@ -220,6 +232,19 @@ pub async fn find_employee(
     id: i32,
 ) -> Result<Option<employee::Model>, DbErr> {
     employee::Entity::find_by_id(id).one(conn).await
+}
+
+/// [`find_employee`] with the row locked until the transaction ends (`FOR UPDATE` on
+/// PostgreSQL; SQLite's write transaction already holds the whole database), so two
+/// transactions that make something once per employee take turns.
+pub async fn lock_employee(
+    txn: &impl ConnectionTrait,
+    id: i32,
+) -> Result<Option<employee::Model>, DbErr> {
+    employee::Entity::find_by_id(id)
+        .lock_exclusive()
+        .one(txn)
+        .await
 }
 
 pub async fn count_current_employees_in(

@@ -270,3 +270,75 @@ async fn a_hire_whose_chat_membership_fails_is_not_made() {
     let ada = co.hire("Ada", "Engineer", Some(eng.id)).await;
     assert_eq!(department_chats_of(&co, ada.id).await, vec![eng.id]);
 }
+
+/// The boss's chat with an employee, the DM between two employees and a department's chat
+/// are one each, however many callers ask for them at once (the app, the engine reporting,
+/// two employees writing to each other in the same moment).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn racing_first_uses_make_one_boss_chat_one_dm_and_one_department_chat() {
+    let co = TestCompany::new().await;
+    let eng = co.dept("Engineering", None).await;
+    let alice = hire_into(&co, "Alice Chen", eng.id).await.id;
+    let bob = hire_into(&co, "Bob", eng.id).await.id;
+    let bosses = (0..10).map(|_| {
+        let chats = co.core.chats.clone();
+        tokio::spawn(async move {
+            chats
+                .boss_chat_model(bob)
+                .await
+                .map(|c| c.id)
+                .map_err(|e| e.to_string())
+        })
+    });
+    // A department nobody was hired into yet has no chat.
+    let design = co.dept("Design", None).await.id;
+    let depts = (0..10).map(|_| {
+        let chats = co.core.chats.clone();
+        tokio::spawn(async move {
+            chats
+                .department_chat(design, "Design")
+                .await
+                .map(|c| c.id)
+                .map_err(|e| e.to_string())
+        })
+    });
+    let dms = (0..10).map(|i| {
+        let chats = co.core.chats.clone();
+        let (a, b) = if i % 2 == 0 {
+            (alice, bob)
+        } else {
+            (bob, alice)
+        };
+        tokio::spawn(async move {
+            chats
+                .dm(a, b)
+                .await
+                .map(|c| c.id)
+                .map_err(|e| e.to_string())
+        })
+    });
+    let ids = |results: Vec<Result<Result<i32, _>, _>>| {
+        let mut ids: Vec<i32> = results.into_iter().map(|r| r.unwrap().unwrap()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    };
+    let boss_ids = ids(futures::future::join_all(bosses).await);
+    let dm_ids = ids(futures::future::join_all(dms).await);
+    let dept_ids = ids(futures::future::join_all(depts).await);
+    assert_eq!(dept_ids.len(), 1, "{dept_ids:?}");
+    assert_eq!(boss_ids.len(), 1, "{boss_ids:?}");
+    assert_eq!(dm_ids.len(), 1, "{dm_ids:?}");
+    let all = co.core.chats.list().await.unwrap();
+    let count = |kind: ChatKind| all.iter().filter(|c| c.kind == kind).count();
+    assert_eq!(
+        (count(ChatKind::Boss), count(ChatKind::Dm)),
+        (1, 1),
+        "{all:?}"
+    );
+}
+
+#[test]
+fn racing_first_uses_make_one_boss_chat_one_dm_and_one_department_chat_on_postgres() {
+    crate::pg::on_postgres(racing_first_uses_make_one_boss_chat_one_dm_and_one_department_chat);
+}
