@@ -765,10 +765,18 @@ async fn people_chat(
     if let Some(c) = q::people_chat(txn, me.id, other).await? {
         return Ok(c);
     }
-    let other_name = pq::find_person(txn, other)
-        .await?
-        .map(|p| p.name)
-        .unwrap_or_default();
+    // Both people's turns, lower id first, then asked again: two proxies writing to each
+    // other in the same instant make one chat.
+    let mut other_name = String::new();
+    for id in [me.id.min(other), me.id.max(other)] {
+        let p = pq::lock_person(txn, id).await?;
+        if id == other {
+            other_name = p.map(|p| p.name).unwrap_or_default();
+        }
+    }
+    if let Some(c) = q::people_chat(txn, me.id, other).await? {
+        return Ok(c);
+    }
     let c = crate::chat::insert_chat(
         txn,
         crate::chat::ChatKind::People,

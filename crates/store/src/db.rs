@@ -6,8 +6,8 @@ use std::time::Duration;
 use cubicle_migrations::{Migrator, MigratorTrait};
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{
-    ConnectOptions, Database, DatabaseConnection, DatabaseTransaction, DbErr, RuntimeErr,
-    SqliteTransactionMode, TransactionOptions, TransactionTrait,
+    ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DatabaseTransaction, DbBackend,
+    DbErr, RuntimeErr, SqliteTransactionMode, Statement, TransactionOptions, TransactionTrait,
 };
 
 mod tls;
@@ -36,6 +36,32 @@ impl BeginWrite for DatabaseConnection {
         })
         .await
     }
+}
+
+/// What a transaction takes turns on (the first key of PostgreSQL's advisory lock; the
+/// schema's grants use another, see `login`).
+#[derive(Clone, Copy, Debug)]
+pub enum Turn {
+    Employee = 0x4355_4501,
+    Department = 0x4355_4401,
+    Person = 0x4355_5001,
+}
+
+/// Waits until no other transaction holds the turn for `id`, then holds it until this
+/// transaction ends: a transaction-scoped advisory lock on PostgreSQL, which needs no
+/// privilege on the row (a person's login may read the org but not lock its rows);
+/// SQLite's write transaction already holds the whole database.
+pub async fn take_turns(conn: &impl ConnectionTrait, turn: Turn, id: i32) -> Result<(), DbErr> {
+    if conn.get_database_backend() != DbBackend::Postgres {
+        return Ok(());
+    }
+    conn.execute_raw(Statement::from_sql_and_values(
+        DbBackend::Postgres,
+        "SELECT pg_advisory_xact_lock($1, $2)",
+        [(turn as i32).into(), id.into()],
+    ))
+    .await?;
+    Ok(())
 }
 
 /// Env var that points Cubicle at another database (`sqlite:` or `postgres:` URL).

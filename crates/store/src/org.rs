@@ -5,7 +5,7 @@ use chrono::Utc;
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DbErr, EntityTrait,
-    PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
+    PaginatorTrait, QueryFilter, QueryOrder,
 };
 
 use crate::entity::{company, department, employee, role_template, team};
@@ -76,16 +76,14 @@ pub async fn find_department(
     department::Entity::find_by_id(id).one(conn).await
 }
 
-/// [`find_department`] with the row locked until the transaction ends (see
-/// [`lock_employee`]).
+/// [`find_department`], taking turns with every other transaction that makes something
+/// once per department (see [`crate::db::take_turns`]).
 pub async fn lock_department(
     txn: &impl ConnectionTrait,
     id: i32,
 ) -> Result<Option<department::Model>, DbErr> {
-    department::Entity::find_by_id(id)
-        .lock_exclusive()
-        .one(txn)
-        .await
+    crate::db::take_turns(txn, crate::db::Turn::Department, id).await?;
+    find_department(txn, id).await
 }
 
 /// Departments that share `parent_id` (top level when `None`).
@@ -234,17 +232,14 @@ pub async fn find_employee(
     employee::Entity::find_by_id(id).one(conn).await
 }
 
-/// [`find_employee`] with the row locked until the transaction ends (`FOR UPDATE` on
-/// PostgreSQL; SQLite's write transaction already holds the whole database), so two
-/// transactions that make something once per employee take turns.
+/// [`find_employee`], taking turns with every other transaction that makes something
+/// once per employee (see [`crate::db::take_turns`]), so racing first uses make it once.
 pub async fn lock_employee(
     txn: &impl ConnectionTrait,
     id: i32,
 ) -> Result<Option<employee::Model>, DbErr> {
-    employee::Entity::find_by_id(id)
-        .lock_exclusive()
-        .one(txn)
-        .await
+    crate::db::take_turns(txn, crate::db::Turn::Employee, id).await?;
+    find_employee(txn, id).await
 }
 
 pub async fn count_current_employees_in(

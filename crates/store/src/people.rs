@@ -29,6 +29,16 @@ pub async fn find_person(
 }
 
 /// The person of the company with exactly this name (names are unique per company).
+/// [`find_person`], taking turns with every other transaction that makes something once
+/// per person (see [`crate::db::take_turns`]).
+pub async fn lock_person(
+    txn: &impl ConnectionTrait,
+    id: i32,
+) -> Result<Option<person::Model>, DbErr> {
+    crate::db::take_turns(txn, crate::db::Turn::Person, id).await?;
+    find_person(txn, id).await
+}
+
 pub async fn find_person_named(
     conn: &impl ConnectionTrait,
     company_id: i32,
