@@ -38,8 +38,8 @@ impl BeginWrite for DatabaseConnection {
     }
 }
 
-/// What a transaction takes turns on (the first key of PostgreSQL's advisory lock; the
-/// schema's grants use another, see `login`).
+/// What a transaction takes turns on: the first key of PostgreSQL's advisory lock, apart
+/// from the engine lease's (`lease`) and the schema grants' (`login`).
 #[derive(Clone, Copy, Debug)]
 pub enum Turn {
     Employee = 0x4355_4501,
