@@ -489,7 +489,7 @@ impl Chats {
         let txn = self.db.begin_write().await?;
         // Both locked, lower id first, so two racing first uses take turns and never
         // wait on each other crosswise.
-        let mut found = Vec::new();
+        let mut names = Vec::new();
         for id in [a.min(b), a.max(b)] {
             let e = oq::lock_employee(&txn, id)
                 .await?
@@ -498,16 +498,15 @@ impl Chats {
                     what: "employee",
                     id,
                 })?;
-            found.push((id, e.name));
+            names.push(e.name);
         }
         if let Some(c) = q::find_dm(&txn, a, b).await? {
             return Ok(c);
         }
         // Named in the order asked: "a · b".
-        let names: Vec<String> = [a, b]
-            .iter()
-            .filter_map(|id| found.iter().find(|(f, _)| f == id).map(|(_, n)| n.clone()))
-            .collect();
+        if a > b {
+            names.reverse();
+        }
         let c = insert_chat(
             &txn,
             ChatKind::Dm,
