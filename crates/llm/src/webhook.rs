@@ -47,6 +47,9 @@ pub enum PostError {
     Status(u16),
 }
 
+/// The ports a host entry without one allows: http's and https's own.
+const WEB_PORTS: [u16; 2] = [80, 443];
+
 /// Where webhooks may go: the boss's allowlist of hosts (`host` or `host:port`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Destinations {
@@ -82,9 +85,14 @@ impl Destinations {
         }
     }
 
+    /// A `host:port` entry allows that port; a bare `host` only the web's own ports (80
+    /// and 443): allowing a chat service's host must not open its SSH, database or admin
+    /// ports as well.
     fn allows(&self, host: &str, port: u16) -> bool {
         let with_port = format!("{host}:{port}");
-        self.allowed.iter().any(|a| *a == host || *a == with_port)
+        self.allowed
+            .iter()
+            .any(|a| *a == with_port || (*a == host && WEB_PORTS.contains(&port)))
     }
 }
 
@@ -312,6 +320,33 @@ mod tests {
         assert_eq!(destination(" 127.0.0.1:9 ").unwrap(), "127.0.0.1:9");
         assert!(destination("ftp://example.com").is_err());
         assert!(destination("").is_err());
+    }
+
+    #[test]
+    fn a_host_without_a_port_allows_only_the_web_ports() {
+        let list = Destinations::new(vec![
+            "hooks.example.com".into(),
+            "ci.example.com:8443".into(),
+        ]);
+        for ok in [
+            "https://hooks.example.com/x",
+            "http://hooks.example.com/x",
+            "https://hooks.example.com:443/x",
+            "https://ci.example.com:8443/hook",
+        ] {
+            assert!(list.permits(ok).is_ok(), "{ok}");
+        }
+        for refused in [
+            "https://hooks.example.com:22/x",
+            "http://hooks.example.com:5432/x",
+            "https://hooks.example.com:8443/x",
+            "https://ci.example.com/hook",
+        ] {
+            assert!(
+                matches!(list.permits(refused), Err(PostError::NotAllowed(_))),
+                "{refused}"
+            );
+        }
     }
 
     #[tokio::test]

@@ -156,6 +156,27 @@ async fn a_host_not_on_the_allowlist_is_refused_when_asked_and_never_waits() {
     assert!(server.received_requests().await.unwrap().is_empty());
 }
 
+/// The boss allowed a host, not every service on it: a URL to another port of that host
+/// (its SSH, database or admin port) is refused when asked, and nothing is sent.
+#[tokio::test]
+async fn a_host_allowed_without_a_port_does_not_open_its_other_ports() {
+    let server = answering(200, "ok").await;
+    let c = TestCompany::new().await;
+    c.allow_webhooks_to("http://127.0.0.1").await;
+    let ops = staff(&c, "Olga", &["post_webhook"]).await;
+    let err = ask(
+        &c,
+        &ops,
+        "post_webhook",
+        json!({"url": format!("{}/hook", server.uri()), "text": "hi"}),
+    )
+    .await
+    .unwrap_err();
+    assert!(err.to_string().contains("not on the boss's list"), "{err}");
+    assert_eq!(c.core.approvals.pending_count().await.unwrap(), 0);
+    assert!(server.received_requests().await.unwrap().is_empty());
+}
+
 #[tokio::test]
 async fn the_webhook_answer_never_reaches_the_model_or_the_log() {
     let server = answering(200, "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI").await;
