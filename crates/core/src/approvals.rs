@@ -10,7 +10,9 @@
 //! its decider displayed: one that differs, or a row whose arguments no longer match
 //! its seal, is refused. Deciding is claimed by a conditional
 //! UPDATE (`WHERE status = 'waiting'`), so however many deciders race, one wins and the
-//! action runs once. Nothing an approval describes happens before it is approved.
+//! action runs once; a decider holding the key seals its decision in that same UPDATE,
+//! and nothing runs whose decision does not match the row right before it runs (see
+//! `run`). Nothing an approval describes happens before it is approved.
 //!
 //! For the parts built on top of this:
 //! - the thought integration calls `request` with the thought's `trace_id` and chat and
@@ -44,7 +46,7 @@ pub mod watch;
 use call_log::{LogEntry, Outcome};
 pub use employee_tools::*;
 pub use recovery::INTERRUPTED;
-pub use seal::{APPROVAL_KEY_ENV, KeySource, Seal, SealError};
+pub use seal::{APPROVAL_KEY_ENV, DecisionRecord, KeySource, Seal, SealError};
 pub use types::*;
 use types::{dto, tool_call_dto};
 

@@ -41,7 +41,9 @@ use crate::events::DomainEvent;
 /// employee gave itself is `created_by: own` (it was `self`).
 /// 8: `roleCards`, the boss's own role cards as written (hires carry their persona
 /// already; the cards are what the next hire is made from). Older bundles have none.
-pub const SCHEMA_VERSION: u32 = 8;
+/// 9: `approval.decision_seal` (a decision sealed with the approval key of the company that
+/// made it; never runnable here, see [`distrust`]). Older bundles have none.
+pub const SCHEMA_VERSION: u32 = 9;
 /// The `format` field: tells a bundle from any other JSON document.
 /// The row types a bundle's tables hold, for readers of an exported snapshot (the
 /// bench's reports read the whole company this way, through core).
@@ -407,6 +409,8 @@ fn distrust(tables: &mut Tables) {
             p.approval_policy = crate::types::ApprovalPolicy::KeySteps;
         }
     }
+    // Its decision seal stays as a record (it was made with another key, or for what the
+    // row said before): nothing approved comes in runnable, whatever it carries.
     for a in &mut tables.approval {
         if a.status == crate::approvals::ApprovalStatus::Approved && a.run_started_at.is_none() {
             a.status = crate::approvals::ApprovalStatus::Expired;

@@ -107,6 +107,9 @@ pub enum ToolError {
     Org(#[from] OrgError),
     #[error("storage error: {0}")]
     Storage(#[from] DbErr),
+    /// Approved, but not by a decision the engine can stand behind: nothing ran.
+    #[error(transparent)]
+    NotRun(#[from] crate::approvals::NotRun),
 }
 
 impl ToolError {

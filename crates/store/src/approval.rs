@@ -1,7 +1,8 @@
 //! Queries and mutations for approvals and the tool-call log (SPEC §8).
 //!
 //! Deciding is a conditional UPDATE (`WHERE status = 'waiting'`): whoever changes the
-//! row claimed the decision, everyone else changed nothing. No rule lives here.
+//! row claimed the decision, everyone else changed nothing; the decision's seal, when
+//! the decider has one, is written in that same update. No rule lives here.
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
@@ -87,6 +88,9 @@ pub struct Claim<'a> {
     /// The person deciding; the claim holds only if the approval is routed to them.
     /// `None`: the boss or a policy, who may decide any approval.
     pub decided_by: Option<i32>,
+    /// The decision sealed with the company's approval key, by a decider that holds it;
+    /// written in the same update, so no decision of ours is ever left without it.
+    pub decision_seal: Option<String>,
 }
 
 /// Claims the decision: true when this call changed the row (and so owns the outcome).
@@ -111,6 +115,9 @@ pub async fn claim_decision(
         .filter(approval::Column::Status.eq(WAITING));
     if let Some(t) = claim.run_started_at {
         q = q.col_expr(approval::Column::RunStartedAt, Expr::value(t));
+    }
+    if let Some(seal) = claim.decision_seal {
+        q = q.col_expr(approval::Column::DecisionSeal, Expr::value(seal));
     }
     if let Some(person) = claim.decided_by {
         q = q

@@ -1,7 +1,7 @@
 //! A person's own sign-in on a PostgreSQL server (SPEC §12): a login role per person, the
 //! grants that keep company policy, providers, settings and people read-only for it, and
-//! who the current session signs in as. Row-level security on `approval` (migration 31)
-//! does the rest. The server's own role owns the tables, so none of this binds it.
+//! who the current session signs in as. Row-level security on `approval` (migrations 31
+//! and 32) does the rest. The server's own role owns the tables, so none of this binds it.
 //!
 //! SQLite has no roles: there every session is the desktop's own.
 
@@ -14,7 +14,8 @@ use crate::Db;
 /// chart (departments, teams), providers and model routes, settings (the webhook
 /// allowlist, budgets), people and their duties, role cards, the employees themselves
 /// (their policies and tools: only their working status moves, when a decision frees
-/// one), and the schema's own bookkeeping.
+/// one), approvals (only their decision moves, see [`APPROVAL_DECISION_COLUMNS`]), and
+/// the schema's own bookkeeping.
 pub const READ_ONLY_TABLES: [&str; 13] = [
     "company",
     "department",
@@ -31,9 +32,17 @@ pub const READ_ONLY_TABLES: [&str; 13] = [
     "seaql_migrations",
 ];
 
-/// What a person's role may do beyond reading the read-only tables: on `approval` it may
-/// file and decide (row-level security says which rows), never delete.
-const APPROVAL_WRITES: &str = "INSERT, UPDATE";
+/// The columns of `approval` a person's role may write: its decision, as a person's
+/// process claims it (deciding, or letting it expire), and nothing else. Never what the
+/// action is (tool, args, args_hash, the requester), whose it is (approver_id), until
+/// when (expires_at), the decision's seal, or the record of its run: an action and its
+/// routing are the engine's, and an unsealed decision is trusted on a server only
+/// because a person could have made no other. Which rows: row-level security
+/// (migrations 31 and 32). No INSERT either: the engine files approvals, on the
+/// server's own role, and a person who could file one could file any action, sealed
+/// and routed to themselves.
+const APPROVAL_DECISION_COLUMNS: &str =
+    "status, decided_at, decided_via, note, authorization_chain, decided_by";
 
 fn is_server(db: &impl ConnectionTrait) -> bool {
     db.get_database_backend() == DbBackend::Postgres
@@ -94,8 +103,9 @@ async fn previous_role(
 }
 
 /// A person's grants on every table of the schema: read and write, except the
-/// [`READ_ONLY_TABLES`], and no deleting approvals. Given again after each migration,
-/// so tables added later are covered.
+/// [`READ_ONLY_TABLES`], of which only an approval's decision and an employee's working
+/// status may be written. Given again after each migration, so tables added later are
+/// covered and rights taken back since are gone.
 pub async fn grant(conn: &impl ConnectionTrait, role: &str) -> Result<(), DbErr> {
     let role = plain(role)?;
     let statements = [
@@ -106,7 +116,8 @@ pub async fn grant(conn: &impl ConnectionTrait, role: &str) -> Result<(), DbErr>
             "REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON {} FROM {role}",
             READ_ONLY_TABLES.join(", ")
         ),
-        format!("GRANT {APPROVAL_WRITES} ON approval TO {role}"),
+        // After the REVOKE above, which also takes back column grants given before.
+        format!("GRANT UPDATE ({APPROVAL_DECISION_COLUMNS}) ON approval TO {role}"),
         format!("GRANT UPDATE (status) ON employee TO {role}"),
     ];
     for statement in statements {

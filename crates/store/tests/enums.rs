@@ -227,6 +227,7 @@ async fn an_old_approval_reads_typed_and_is_decided_in_the_old_spelling(db: &Db)
             unexpired_at: Some(at),
             run_started_at: None,
             decided_by: None,
+            decision_seal: None,
         },
     )
     .await

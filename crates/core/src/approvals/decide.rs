@@ -2,13 +2,14 @@
 //! call — never anything a model writes. A decision holds only for what its decider was
 //! shown, and the first decision wins.
 
+use chrono::{DateTime, Utc};
 use cubicle_store::approval as q;
 use cubicle_store::entity::approval;
 use sea_orm::ActiveEnum;
 
 use super::{
     ApprovalDto, ApprovalError, ApprovalStatus, Approvals, DecideApproval, DecideApprovals,
-    DecidedVia, Decider, Decision, DecisionResult, policy,
+    DecidedVia, Decider, Decision, DecisionRecord, DecisionResult, policy,
 };
 use crate::events::DomainEvent;
 use crate::meeting::arbitration::Link;
@@ -52,41 +53,22 @@ impl Approvals {
         if row.status == ApprovalStatus::Waiting && row.expires_at <= now {
             self.expire_one(&row, now).await?;
         }
-        let mut chain: Vec<Link> =
-            serde_json::from_value(row.authorization_chain.clone()).unwrap_or_default();
-        let verb = decision.status().to_value();
-        let who = decided_by.as_ref().map(|(_, name)| name.as_str());
-        chain.push(decided_link(who, via, &verb, note.as_deref()));
-        let claimed = q::claim_decision(
-            &self.db,
-            id,
-            q::Claim {
-                status: decision.status(),
-                decided_at: now,
-                decided_via: via,
-                note: note.as_deref(),
-                authorization_chain: serde_json::to_value(&chain).unwrap_or_default(),
-                unexpired_at: Some(now),
-                // Run here: claimed with the decision, so nobody else starts it.
-                run_started_at: (decision == Decision::Approve && self.run_here).then_some(now),
-                decided_by: decided_by.as_ref().map(|(person, _)| *person),
-            },
-        )
-        .await?;
+        let claimed = self
+            .claim(
+                &row,
+                decision,
+                via,
+                note.as_deref(),
+                decided_by.as_ref(),
+                now,
+            )
+            .await?;
         if !claimed {
-            let row = self.reload(id).await?;
-            return match row.status {
-                // Routed elsewhere between our read and our write.
-                ApprovalStatus::Waiting if row.expires_at > now && decided_by.is_some() => {
-                    Err(self.not_yours(&row).await)
-                }
-                s if s == decision.status() => self.dto(&row).await,
-                ApprovalStatus::Expired => Err(ApprovalError::Expired(id)),
-                // Still waiting means it expired between our read and our write.
-                ApprovalStatus::Waiting => Err(ApprovalError::Expired(id)),
-                s => Err(ApprovalError::AlreadyDecided { id, status: s }),
-            };
+            return self
+                .settled_elsewhere(id, decision, decided_by.is_some(), now)
+                .await;
         }
+        let verb = decision.status().to_value();
         tracing::info!(
             approval_id = id,
             decision = %verb,
@@ -103,6 +85,87 @@ impl Approvals {
         }
         self.conclude(&row, decision, via).await?;
         self.dto(&self.reload(id).await?).await
+    }
+
+    /// Claims `decision` on `row` (as read while it waited) in one conditional update,
+    /// with its chain's last link and, where this process holds the key, its seal. True
+    /// when this call decided it.
+    async fn claim(
+        &self,
+        row: &approval::Model,
+        decision: Decision,
+        via: DecidedVia,
+        note: Option<&str>,
+        decided_by: Option<&(i32, String)>,
+        now: DateTime<Utc>,
+    ) -> Result<bool, ApprovalError> {
+        let mut chain: Vec<Link> =
+            serde_json::from_value(row.authorization_chain.clone()).unwrap_or_default();
+        let who = decided_by.map(|(_, name)| name.as_str());
+        chain.push(decided_link(who, via, &decision.status().to_value(), note));
+        let person = decided_by.map(|(person, _)| *person);
+        let decision_seal = self.seal_of(row, decision, person, via).await?;
+        let claim = q::Claim {
+            status: decision.status(),
+            decided_at: now,
+            decided_via: via,
+            note,
+            authorization_chain: serde_json::to_value(&chain).unwrap_or_default(),
+            unexpired_at: Some(now),
+            // Run here: claimed with the decision, so nobody else starts it.
+            run_started_at: (decision == Decision::Approve && self.run_here).then_some(now),
+            decided_by: person,
+            decision_seal,
+        };
+        Ok(q::claim_decision(&self.db, row.id, claim).await?)
+    }
+
+    /// The seal of `decision` on `row`, made where the action will run (`run_here`: the
+    /// app with its engine, the CLI). A desktop attached to a company server has no copy
+    /// of the server's key and writes none; there the database's rights vouch for who
+    /// decided (see `run_approved`).
+    async fn seal_of(
+        &self,
+        row: &approval::Model,
+        decision: Decision,
+        decided_by: Option<i32>,
+        via: DecidedVia,
+    ) -> Result<Option<String>, ApprovalError> {
+        if !self.run_here {
+            return Ok(None);
+        }
+        let record = DecisionRecord::deciding(row, decision.status(), decided_by, Some(via));
+        match self.seal.seal_decision(&record).await {
+            Ok(seal) => Ok(Some(seal)),
+            // Refusing runs nothing, so it needs no seal to stand.
+            Err(e) if decision == Decision::Reject => {
+                tracing::warn!(error = %e, approval_id = row.id, "rejection recorded without a seal");
+                Ok(None)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// What a decider who lost the claim on approval `id` is told: how it stands now.
+    async fn settled_elsewhere(
+        &self,
+        id: i32,
+        decision: Decision,
+        by_a_person: bool,
+        now: DateTime<Utc>,
+    ) -> Result<ApprovalDto, ApprovalError> {
+        let row = self.reload(id).await?;
+        match row.status {
+            // Routed elsewhere between our read and our write.
+            ApprovalStatus::Waiting if row.expires_at > now && by_a_person => {
+                Err(self.not_yours(&row).await)
+            }
+            s if s == decision.status() => self.dto(&row).await,
+            ApprovalStatus::Expired => Err(ApprovalError::Expired(id)),
+            // Still waiting means it expired between our read and our write.
+            ApprovalStatus::Waiting => Err(ApprovalError::Expired(id)),
+            s => Err(ApprovalError::AlreadyDecided { id, status: s }),
+        }
     }
 
     /// Decides each of `batch` in turn, as [`Approvals::decide`] would one by one, and

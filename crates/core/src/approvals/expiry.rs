@@ -55,6 +55,8 @@ impl Approvals {
                 unexpired_at: None,
                 run_started_at: None,
                 decided_by: None,
+                // Nothing ever runs from an expired approval.
+                decision_seal: None,
             },
         )
         .await?;

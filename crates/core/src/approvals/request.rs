@@ -10,7 +10,9 @@ use cubicle_store::{DatabaseTransaction, DbErr, approval as q, effect, org as oq
 use sea_orm::ActiveValue::{NotSet, Set};
 
 use super::policy::PolicyOwner;
-use super::{ApprovalStatus, Approvals, CallOutcome, DecidedVia, LogEntry, Outcome, policy};
+use super::{
+    ApprovalStatus, Approvals, CallOutcome, DecidedVia, DecisionRecord, LogEntry, Outcome, policy,
+};
 use crate::events::DomainEvent;
 use crate::meeting::arbitration::Link;
 use crate::people::Approver;
@@ -237,19 +239,29 @@ impl Approvals {
         };
         // Decided in the same transaction it is filed in: nobody ever sees it waiting (a
         // boss could otherwise decide a call the policy had already let through), and a
-        // stop in between cannot leave it waiting with its key spent.
+        // stop in between cannot leave it waiting with its key spent. Sealed as the row
+        // reads back (the key is already at hand, so nothing else is written meanwhile).
+        let filed = q::find_approval(&txn, row.id).await?.unwrap_or(row);
+        let decided = DecisionRecord::deciding(
+            &filed,
+            ApprovalStatus::Approved,
+            None,
+            Some(DecidedVia::Policy),
+        );
+        let decision_seal = Some(self.seal.seal_decision(&decided).await?);
         let claimed = q::claim_decision(
             &txn,
-            row.id,
+            filed.id,
             q::Claim {
                 status: ApprovalStatus::Approved,
                 decided_at: now,
                 decided_via: DecidedVia::Policy,
                 note: None,
-                authorization_chain: row.authorization_chain.clone(),
+                authorization_chain: filed.authorization_chain.clone(),
                 unexpired_at: None,
                 run_started_at: Some(now),
                 decided_by: None,
+                decision_seal,
             },
         )
         .await?;
@@ -258,9 +270,9 @@ impl Approvals {
         }
         txn.commit().await?;
         self.bus.publish(DomainEvent::ApprovalDecided {
-            approval_id: row.id,
+            approval_id: filed.id,
         });
-        let row = q::find_approval(&self.db, row.id).await?.unwrap_or(row);
+        let row = q::find_approval(&self.db, filed.id).await?.unwrap_or(filed);
         match self.execute(&row).await? {
             Ok(v) => Ok(CallOutcome::Done(v)),
             Err(err) => Err(err),
@@ -380,6 +392,7 @@ impl Approvals {
                 run_started_at: Set(None),
                 approver_id: Set(approver_id),
                 decided_by: Set(None),
+                decision_seal: Set(None),
             },
         )
         .await?;

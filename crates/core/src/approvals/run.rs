@@ -6,19 +6,31 @@
 //! server ([`Approvals::running_here`]`(false)`), which only records the decision; the
 //! server's engine then runs what is queued, each once, in the server's workspace and
 //! from its network, and tells the requester how it went.
+//!
+//! Right before anything runs, the row as it is then must still hold what was decided:
+//! its arguments their seal, its decision the seal its decider made (or, on PostgreSQL,
+//! a decision only the database's rights let be made), and the run must have begun
+//! before the approval expired. Otherwise nothing runs ([`NotRun`]), the row and the
+//! tool-call log say why, the requester is told and the boss gets a mailbox item.
 
 use cubicle_store::entity::approval;
 use cubicle_store::{DbErr, approval as q, org as oq};
-use sea_orm::ActiveEnum;
+use sea_orm::{ActiveEnum, DbBackend};
 
-use super::{ApprovalError, Approvals, DecidedVia, Decision, LogEntry, Outcome};
+use super::{
+    ApprovalError, ApprovalStatus, Approvals, DecidedVia, Decision, DecisionRecord, LogEntry,
+    NotRun, Outcome,
+};
 use crate::events::DomainEvent;
+use crate::mailbox::{MailKind, NewMail};
 use crate::tools::{self, ToolContext, ToolError};
+use crate::types::Language;
 
 impl Approvals {
     /// Runs every approved action nobody has started, oldest first; each is claimed
     /// before it runs, so two engines (or a restart racing a decision) never run one
-    /// twice. Returns the ids run here. Nothing happens where this process only decides.
+    /// twice. Returns the ids run here (not those refused as [`NotRun`]). Nothing happens
+    /// where this process only decides.
     pub async fn run_queued(&self) -> Result<Vec<i32>, ApprovalError> {
         let mut ran = Vec::new();
         if !self.run_here {
@@ -31,24 +43,33 @@ impl Approvals {
             tracing::info!(approval_id = row.id, tool = %row.tool, "running an approval decided elsewhere");
             let via = row.decided_via.unwrap_or(DecidedVia::Ui);
             let row = self.reload(row.id).await?;
-            self.conclude(&row, Decision::Approve, via).await?;
-            ran.push(row.id);
+            if self.conclude(&row, Decision::Approve, via).await? {
+                ran.push(row.id);
+            }
         }
         Ok(ran)
     }
 
     /// After a decision this process owns the outcome of: runs an approved action,
-    /// frees the requester and tells it what happened.
+    /// frees the requester and tells it what happened. False when an approved action was
+    /// not run because its decision does not hold ([`NotRun`]).
     pub(super) async fn conclude(
         &self,
         row: &approval::Model,
         decision: Decision,
         via: DecidedVia,
-    ) -> Result<(), ApprovalError> {
+    ) -> Result<bool, ApprovalError> {
         let verb = decision.status().to_value();
         let outcome = if decision == Decision::Approve {
             match self.execute(row).await? {
                 Ok(_) => "It was done.".to_owned(),
+                // Nobody may have decided it: the requester hears that, not "approved".
+                Err(ToolError::NotRun(why)) => {
+                    self.settle_requester(row.employee_id).await?;
+                    let texts = not_run_texts(row, why, self.mailbox.language().await?);
+                    self.tell_requester(row, &texts.note).await;
+                    return Ok(false);
+                }
                 Err(e) => format!("It failed: {e}"),
             }
         } else {
@@ -66,7 +87,7 @@ impl Approvals {
             &format!("{decider} {verb} your request to {summary}. {outcome}"),
         )
         .await;
-        Ok(())
+        Ok(true)
     }
 
     /// Runs an approved action once (the caller claimed the decision) and records what
@@ -103,7 +124,64 @@ impl Approvals {
         self.bus.publish(DomainEvent::ApprovalDecided {
             approval_id: row.id,
         });
+        if let Err(ToolError::NotRun(why)) = &result {
+            self.tell_the_boss_it_did_not_run(row, *why).await?;
+        }
         Ok(result)
+    }
+
+    /// Whether `row`, as it is right before it runs, holds a decision the engine can
+    /// stand behind: approved, sealed by whoever decided it with this company's key, and
+    /// its run begun before the approval expired. On PostgreSQL a decision without a seal
+    /// was made on a desktop attached to the server, which has no key: there the
+    /// database's row security and column grants say who could have made it (a person
+    /// only what is routed to them, in their own name; anyone else is the schema's
+    /// owner, trusted as the engine is). SQLite has no such rights: anyone with the file
+    /// can write any row, so there every decision must be sealed.
+    async fn check_decision(&self, row: &approval::Model) -> Result<(), ToolError> {
+        let sealed = match &row.decision_seal {
+            Some(seal) => {
+                self.seal
+                    .verify_decision(&DecisionRecord::of(row), seal)
+                    .await?
+            }
+            None => self.db.get_database_backend() == DbBackend::Postgres,
+        };
+        if row.status != ApprovalStatus::Approved || !sealed {
+            return Err(NotRun::Unsealed.into());
+        }
+        let began = row.run_started_at.unwrap_or_else(|| self.clock.now());
+        if began >= row.expires_at {
+            return Err(NotRun::Late.into());
+        }
+        Ok(())
+    }
+
+    /// The boss hears, in the mailbox and in the company's language, that an approved
+    /// action did not run and why.
+    async fn tell_the_boss_it_did_not_run(
+        &self,
+        row: &approval::Model,
+        why: NotRun,
+    ) -> Result<(), DbErr> {
+        tracing::warn!(approval_id = row.id, tool = %row.tool, reason = %why, "approved action not run");
+        let texts = not_run_texts(row, why, self.mailbox.language().await?);
+        let filed = self
+            .mailbox
+            .file(NewMail {
+                kind: MailKind::Escalation,
+                employee_id: Some(row.employee_id),
+                chat_id: row.chat_id,
+                task_id: None,
+                title: texts.title,
+                body: texts.body,
+                trace_id: row.trace_id.clone(),
+            })
+            .await;
+        if let Err(e) = filed {
+            tracing::warn!(error = %e, approval_id = row.id, "could not file the not-run mail");
+        }
+        Ok(())
     }
 
     async fn run_approved(&self, row: &approval::Model) -> Result<serde_json::Value, ToolError> {
@@ -120,6 +198,7 @@ impl Approvals {
             );
             return Err(ToolError::ArgsChanged);
         }
+        self.check_decision(row).await?;
         let e = oq::find_employee(&self.db, row.employee_id)
             .await?
             .ok_or(ToolError::EmployeeNotFound(row.employee_id))?;
@@ -135,4 +214,54 @@ impl Approvals {
         };
         tools::execute(&cx, &row.tool, row.args.clone()).await
     }
+}
+
+/// What the boss and the requester are told about an approved action that did not run.
+struct NotRunTexts {
+    title: String,
+    body: String,
+    /// For the requester's chat with the boss.
+    note: String,
+}
+
+fn not_run_texts(row: &approval::Model, why: NotRun, language: Language) -> NotRunTexts {
+    let summary = tools::describe_short(&row.tool, &row.args);
+    let (id, expired) = (row.id, crate::chat::rfc3339(row.expires_at));
+    let (title, body, note) = match (language, why) {
+        (Language::ZhCn, NotRun::Unsealed) => (
+            format!("未执行：{}", row.tool),
+            format!(
+                "请求 #{id}（{summary}）被标记为已批准，但不是在 Cubicle 里做出的决定：它的记录在应用之外被改过（有人直接改了公司的数据库）。什么都没有执行。如果仍然需要，请让员工重新发起，在这里决定；也请查一查谁能改动公司的数据库。"
+            ),
+            format!(
+                "你的请求（{summary}）在 Cubicle 之外被标记为已批准，并不是真正的决定；它没有被执行。"
+            ),
+        ),
+        (Language::ZhCn, NotRun::Late) => (
+            format!("未执行：{}", row.tool),
+            format!(
+                "请求 #{id}（{summary}）已获批准，但在审批过期（{expired}）之前没有开始执行；什么都没有执行。如果仍然需要，请重新发起。"
+            ),
+            format!("你的请求（{summary}）已获批准，但在审批过期前没有开始执行；它没有被执行。"),
+        ),
+        (Language::En, NotRun::Unsealed) => (
+            format!("Not run: {}", row.tool),
+            format!(
+                "Approval #{id} ({summary}) was marked approved, but not by a decision made in Cubicle: its row was changed outside the app, by someone who can write the company's database. Nothing was run. If it is still needed, let the employee ask again and decide it here; and check who can change the company's database."
+            ),
+            format!(
+                "Your request to {summary} was marked approved outside Cubicle, not by a decision; it was not run."
+            ),
+        ),
+        (Language::En, NotRun::Late) => (
+            format!("Not run: {}", row.tool),
+            format!(
+                "Approval #{id} ({summary}) was approved, but its run had not begun when the approval expired ({expired}). Nothing was run; ask again if it is still needed."
+            ),
+            format!(
+                "Your request to {summary} was approved, but it had not begun when the approval expired; it was not run."
+            ),
+        ),
+    };
+    NotRunTexts { title, body, note }
 }

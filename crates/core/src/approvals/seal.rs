@@ -5,6 +5,15 @@
 //! queue, a notification and the CLI send back the seal of what they displayed, and a
 //! decision whose seal differs is refused.
 //!
+//! A decision is sealed too ([`Seal::seal_decision`]): the process that decides (when it
+//! holds the key) writes, with the decision, an HMAC of the approval's id, requester,
+//! tool and canonical arguments, whom it was routed to, until when, and the decision
+//! (its status, the person who made it, through what). Where the action runs it must
+//! match the row as it is then, so a status set in the database, or an executed row
+//! copied back into the queue under a new id, does not run. That seal is made with a key
+//! derived from the approval key for decisions only: no seal of an action, whatever a
+//! row's tool and arguments say, can stand in for one.
+//!
 //! Where the key lives, first found wins:
 //! - `CUBICLE_APPROVAL_KEY` (at least 32 characters): a company server, whose engine
 //!   runs the actions, has no keychain of its own;
@@ -15,9 +24,13 @@
 
 use std::sync::Arc;
 
+use chrono::{DateTime, Utc};
 use cubicle_llm::ApiKey;
 use cubicle_store::Db;
+use cubicle_store::entity::approval;
+use cubicle_store::enums::{ApprovalStatus, DecidedVia};
 use hmac::{Hmac, Mac};
+use sea_orm::ActiveEnum;
 use sha2::Sha256;
 use tokio::sync::OnceCell;
 
@@ -29,7 +42,71 @@ pub const APPROVAL_KEY_ENV: &str = "CUBICLE_APPROVAL_KEY";
 /// The shortest key accepted from the environment.
 const MIN_ENV_KEY_CHARS: usize = 32;
 
+/// What the decisions' own key is derived with. It holds no zero byte, while whatever an
+/// action's seal covers does (the tool, a zero byte, the arguments): the two never meet.
+const DECISION_DOMAIN: &[u8] = b"cubicle approval decision";
+
 type HmacSha256 = Hmac<Sha256>;
+
+/// What a decision's seal covers: which approval, whose action (requester, tool and
+/// arguments), whom it was routed to and until when, and the decision itself (its
+/// status, the person who made it, through what).
+#[derive(Clone, Copy, Debug)]
+pub struct DecisionRecord<'a> {
+    pub approval_id: i32,
+    pub employee_id: i32,
+    pub tool: &'a str,
+    pub args: &'a serde_json::Value,
+    pub approver_id: Option<i32>,
+    pub expires_at: DateTime<Utc>,
+    pub status: ApprovalStatus,
+    pub decided_by: Option<i32>,
+    pub decided_via: Option<DecidedVia>,
+}
+
+impl<'a> DecisionRecord<'a> {
+    /// The decision `row` holds as it is now.
+    pub fn of(row: &'a approval::Model) -> Self {
+        Self::deciding(row, row.status, row.decided_by, row.decided_via)
+    }
+
+    /// `row`, read while it waited, decided `status` by `decided_by` (`None`: the boss or
+    /// a policy) through `via`.
+    pub fn deciding(
+        row: &'a approval::Model,
+        status: ApprovalStatus,
+        decided_by: Option<i32>,
+        decided_via: Option<DecidedVia>,
+    ) -> Self {
+        Self {
+            approval_id: row.id,
+            employee_id: row.employee_id,
+            tool: &row.tool,
+            args: &row.args,
+            approver_id: row.approver_id,
+            expires_at: row.expires_at,
+            status,
+            decided_by,
+            decided_via,
+        }
+    }
+
+    /// One canonical text per decision. The expiry counts in microseconds, the finest
+    /// either database keeps, so it reads back the same from a row as it was sealed.
+    fn canonical(&self) -> String {
+        canonical_json(&serde_json::json!({
+            "approval": self.approval_id,
+            "employee": self.employee_id,
+            "tool": self.tool,
+            "args": self.args,
+            "approver": self.approver_id,
+            "expiresAtMicros": self.expires_at.timestamp_micros(),
+            "status": self.status.to_value(),
+            "decidedBy": self.decided_by,
+            "decidedVia": self.decided_via.map(|v| v.to_value()),
+        }))
+    }
+}
 
 /// Where this process's approval key came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,6 +188,33 @@ impl Seal {
             .is_ok())
     }
 
+    /// The seal of a decision: hex HMAC-SHA256 of its canonical record, under the key
+    /// derived for decisions.
+    pub async fn seal_decision(&self, decision: &DecisionRecord<'_>) -> Result<String, SealError> {
+        Ok(hex(&self
+            .decision_mac(decision)
+            .await?
+            .finalize()
+            .into_bytes()))
+    }
+
+    /// Whether `seal` is the seal of `decision` under this company's key (compared in
+    /// constant time).
+    pub async fn verify_decision(
+        &self,
+        decision: &DecisionRecord<'_>,
+        seal: &str,
+    ) -> Result<bool, SealError> {
+        let Some(claimed) = unhex(seal) else {
+            return Ok(false);
+        };
+        Ok(self
+            .decision_mac(decision)
+            .await?
+            .verify_slice(&claimed)
+            .is_ok())
+    }
+
     /// Where the key came from (finding it first if need be).
     pub async fn source(&self) -> Result<KeySource, SealError> {
         Ok(self.key().await?.source)
@@ -124,6 +228,19 @@ impl Seal {
         mac.update(tool.as_bytes());
         mac.update(&[0]);
         mac.update(canonical_json(args).as_bytes());
+        Ok(mac)
+    }
+
+    /// The keyed MAC over a decision's canonical record, keyed with the decisions' own key.
+    async fn decision_mac(&self, decision: &DecisionRecord<'_>) -> Result<HmacSha256, SealError> {
+        let key = self.key().await?;
+        let mut derive =
+            HmacSha256::new_from_slice(&key.bytes).map_err(|e| SealError::Key(e.to_string()))?;
+        derive.update(DECISION_DOMAIN);
+        let decisions_key = derive.finalize().into_bytes();
+        let mut mac = HmacSha256::new_from_slice(&decisions_key)
+            .map_err(|e| SealError::Key(e.to_string()))?;
+        mac.update(decision.canonical().as_bytes());
         Ok(mac)
     }
 

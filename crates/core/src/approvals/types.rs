@@ -194,6 +194,19 @@ pub struct ToolCallDto {
     pub created_at: String,
 }
 
+/// Why an approved action was not run: its approval is not one this engine can stand
+/// behind. Nothing ran; the row and the tool-call log say why, and the boss is told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotRun {
+    /// Marked approved without a decision sealed by Cubicle (or with a seal that no longer
+    /// matches the row): its status was set, or the row copied, outside the app.
+    #[error("approved without a sealed decision (changed outside Cubicle); not run")]
+    Unsealed,
+    /// Its run had not begun when the approval expired.
+    #[error("approved, but its run had not begun when the approval expired; not run")]
+    Late,
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ApprovalError {
     #[error("approval {0} does not exist")]

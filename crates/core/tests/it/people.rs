@@ -16,7 +16,7 @@ use serde_json::json;
 
 use crate::util::TestCompany;
 
-mod logins;
+pub(crate) mod logins;
 
 fn invite(name: &str, departments: Vec<i32>, employees: Vec<i32>) -> NewPerson {
     NewPerson {

@@ -14,7 +14,8 @@ pub struct Model {
     pub tool: String,
     /// The tool's arguments, normalised; what runs on approval.
     pub args: Json,
-    /// SHA-256 (hex) of the canonical JSON of `args`: the approval is bound to it.
+    /// The seal of the tool and the canonical JSON of `args` (hex HMAC-SHA256 under the
+    /// company's approval key): the approval is bound to it.
     pub args_hash: String,
     #[sea_orm(column_type = "Text")]
     pub reason: String,
@@ -44,6 +45,12 @@ pub struct Model {
     /// The person who decided it; `None` when the boss or a policy did.
     #[serde(default)]
     pub decided_by: Option<i32>,
+    /// The decision sealed with the company's approval key (hex HMAC-SHA256 over the
+    /// action, whom it went to, until when, and the decision), written with the decision
+    /// by a process that holds the key. `None`: decided without the key (a desktop
+    /// attached to a company server), or not decided.
+    #[serde(default)]
+    pub decision_seal: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -179,6 +179,12 @@ async fn olga_hears_both_were_done_and_nothing_is_left(
 pub(super) async fn an_approval_decided_on_an_attached_desktop_runs_once_on_the_server() {
     let server = webhook_receiver().await;
     let c = company().await;
+    if c.db().await.get_database_backend() != sea_orm::DbBackend::Postgres {
+        // A company server is PostgreSQL, whose rights vouch for a decision made on a
+        // desktop without the key; in a SQLite file no decision goes unsealed.
+        eprintln!("SKIPPED: a desktop attached to a company server, on SQLite");
+        return;
+    }
     c.allow_webhooks_to(&server.uri()).await;
     let ops = staff(&c, "Olga", &["post_webhook"]).await;
     let first = waiting(

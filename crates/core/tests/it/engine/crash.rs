@@ -249,6 +249,7 @@ async fn approved_and_claimed_then_the_process_died(co: &TestCompany, id: i32) {
             // It was being run here.
             run_started_at: Some(co.core.clock.now()),
             decided_by: None,
+            decision_seal: None,
         },
     )
     .await

@@ -27,13 +27,15 @@ fn three_people_on_three_roles_and_the_database_holds_each_to_their_rights_on_po
 }
 
 /// A process signed in as a person: their own role, their own core.
-struct Signed {
-    core: AppCore,
-    raw: DatabaseConnection,
-    url: String,
+pub(crate) struct Signed {
+    pub(crate) core: AppCore,
+    pub(crate) raw: DatabaseConnection,
+    pub(crate) url: String,
 }
 
-async fn sign_in(co: &TestCompany, person: &PersonDto) -> Signed {
+/// `person` signs in with a login the boss issued: a core of their own on their role,
+/// and a raw connection on it for SQL of their own.
+pub(crate) async fn sign_in(co: &TestCompany, person: &PersonDto) -> Signed {
     let login = co
         .core
         .people
@@ -58,7 +60,7 @@ async fn sign_in(co: &TestCompany, person: &PersonDto) -> Signed {
 }
 
 /// Approves `id` from a signed-in process, for what its desktop shows.
-async fn approve_as_shown(
+pub(crate) async fn approve_as_shown(
     s: &Signed,
     id: i32,
     via: DecidedVia,
@@ -73,7 +75,7 @@ async fn approve_as_shown(
     s.core.approvals.decide(input, via).await
 }
 
-fn invite(name: &str, departments: Vec<i32>, policy: ApprovalPolicy) -> NewPerson {
+pub(crate) fn invite(name: &str, departments: Vec<i32>, policy: ApprovalPolicy) -> NewPerson {
     NewPerson {
         name: name.into(),
         role: format!("head of {name}'s area"),
