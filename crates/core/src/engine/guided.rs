@@ -12,7 +12,6 @@
 
 use crate::work::TaskOrigin;
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use chrono::TimeDelta;
@@ -400,7 +399,7 @@ async fn deliver(
     if document.is_empty() {
         return Err(unusable("the document came back empty"));
     }
-    let saved = save_deliverable(cx, task.id, document).map_err(|e| {
+    let saved = save_deliverable(cx, task.id, document).await.map_err(|e| {
         GatewayError::Structured(format!("the deliverable could not be saved: {e}"))
     })?;
     let title = document.lines().next().unwrap_or_default().trim();
@@ -479,17 +478,16 @@ async fn report(
     task: &task::Model,
     spent: &mut Spent,
 ) -> Result<Draft, GatewayError> {
-    let file = find_deliverable(cx, task.id);
+    let file = find_deliverable(cx, task.id).await;
     let outcome = file
         .as_ref()
-        .and_then(|(_, path)| deliverables::read_no_follow(path).ok())
-        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .map(|f| String::from_utf8_lossy(&f.bytes).into_owned())
         .or_else(|| task.result.clone())
         .unwrap_or_default();
     let to = cx.company.boss_name.clone();
     let req = cx.writer().report(&task.description, &outcome, &to);
     let mut text = write_line(cx, req, spent).await?;
-    if let Some((relative, _)) = file {
+    if let Some(deliverables::Found { path: relative, .. }) = file {
         let label = match cx.company.language {
             Language::ZhCn => "交付物：",
             Language::En => "Deliverable: ",
@@ -589,30 +587,30 @@ fn unusable(why: &str) -> GatewayError {
     GatewayError::Structured(why.to_owned())
 }
 
-fn deliverables_dir(cx: &Ctx<'_>) -> std::io::Result<(PathBuf, PathBuf)> {
-    deliverables::folder(cx.engine.core().approvals.runtime(), cx.w.me.id)
-}
-
-/// Writes the document as `task-<id>-<slug>.md` (whole or not at all: written beside,
-/// then renamed) and returns its path relative to the workspace.
-fn save_deliverable(cx: &Ctx<'_>, task_id: i32, document: &str) -> std::io::Result<String> {
-    let (root, dir) = deliverables_dir(cx)?;
-    for (_, old) in deliverables::existing(&dir, task_id) {
-        std::fs::remove_file(old)?;
-    }
+/// Writes the document as `task-<id>-<slug>.md` (whole or not at all, and never through
+/// anything planted at a name: see [`deliverables`]) and returns its path relative to
+/// the workspace.
+async fn save_deliverable(
+    cx: &Ctx<'_>,
+    task_id: i32,
+    document: &str,
+) -> Result<String, crate::tools::ToolError> {
     let title = document.lines().next().unwrap_or_default();
     let name = file_name(task_id, title);
-    let path = dir.join(&name);
-    let partial = dir.join(format!(".{name}.partial"));
-    std::fs::write(&partial, format!("{}\n", document.trim_end()))?;
-    std::fs::rename(&partial, &path)?;
-    Ok(deliverables::relative(&root, &path))
+    let runtime = cx.engine.core().approvals.runtime();
+    deliverables::save(runtime, cx.w.me.id, task_id, &name, document).await
 }
 
-fn find_deliverable(cx: &Ctx<'_>, task_id: i32) -> Option<(String, PathBuf)> {
-    let (root, dir) = deliverables_dir(cx).ok()?;
-    let (_, path) = deliverables::existing(&dir, task_id).into_iter().next()?;
-    Some((deliverables::relative(&root, &path), path))
+/// The task's saved deliverable, if any: where it is and its beginning.
+async fn find_deliverable(cx: &Ctx<'_>, task_id: i32) -> Option<deliverables::Found> {
+    let runtime = cx.engine.core().approvals.runtime();
+    match deliverables::find(runtime, cx.w.me.id, task_id).await {
+        Ok(found) => found,
+        Err(e) => {
+            tracing::warn!(task = task_id, error = %e, "the deliverable could not be read");
+            None
+        }
+    }
 }
 
 /// `task-12-gripper-calibration-timeout.md` from a title; `task-12.md` when the title

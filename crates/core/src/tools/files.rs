@@ -1,6 +1,8 @@
 //! File tools on the company workspace: read (read-only), write (logged, or high risk by
 //! its effect — see [`write_risk`]), delete (high risk). Paths are relative to the
-//! workspace and opened beneath it without following links ([`super::beneath`]).
+//! workspace and opened beneath it without following links ([`super::beneath`]); only
+//! regular files are read, a write replaces the name instead of writing through what is
+//! there, and every step on the disk has a time limit.
 
 use std::ffi::OsStr;
 
@@ -81,15 +83,15 @@ fn checked(cx: &ToolContext<'_>, path: &str) -> Result<Existing, ToolError> {
     workspace(cx)?.existing(path)
 }
 
-/// Runs a blocking file operation beneath the workspace off the async threads.
+/// Runs a blocking file operation beneath the workspace off the async threads, for at
+/// most [`beneath::FILE_STEP_LIMIT`]: a step stuck on something that is not a plain file
+/// fails this call alone (and is logged like any failure), never the engine.
 async fn on_workspace<T: Send + 'static>(
     cx: &ToolContext<'_>,
     f: impl FnOnce(Beneath) -> Result<T, ToolError> + Send + 'static,
 ) -> Result<T, ToolError> {
     let ws = workspace(cx)?;
-    tokio::task::spawn_blocking(move || f(ws))
-        .await
-        .map_err(|e| ToolError::Io(e.to_string()))?
+    beneath::blocking_within(beneath::FILE_STEP_LIMIT, move || f(ws)).await
 }
 
 /// What writing a file would do, beyond writing text in one's own folder.
@@ -103,12 +105,32 @@ pub struct WriteEffect {
     pub executable: bool,
     /// Replaces a file that someone else wrote last (or that no tool call wrote).
     pub overwrites_others: bool,
+    /// The file at the path has other names too (a hard link): whatever the path says,
+    /// it is the same file as one somewhere else — the workspace's `Makefile`, say. The
+    /// write replaces this name only, but what the employee meant by it is unknown.
+    pub shared_with_another_name: bool,
+    /// Something other than a regular file is at the path (a FIFO, a device, a socket):
+    /// nothing an employee's own notes would be.
+    pub not_a_regular_file: bool,
 }
 
 /// SPEC §8 by effect: a write is an ordinary logged write only inside the employee's own
 /// folder, to a plain file of their own; anything else waits under `key_steps`.
 pub fn write_risk(effect: WriteEffect) -> Risk {
-    if effect.outside_own_folder || effect.dotfile || effect.executable || effect.overwrites_others
+    let WriteEffect {
+        outside_own_folder,
+        dotfile,
+        executable,
+        overwrites_others,
+        shared_with_another_name,
+        not_a_regular_file,
+    } = effect;
+    if outside_own_folder
+        || dotfile
+        || executable
+        || overwrites_others
+        || shared_with_another_name
+        || not_a_regular_file
     {
         Risk::High
     } else {
@@ -153,12 +175,21 @@ async fn write_effect(cx: &ToolContext<'_>, args: &WriteArgs) -> Result<WriteEff
         Existing::Nothing => false,
         _ => last_writer(cx, &names).await? != Some(cx.employee.id),
     };
+    // Judged by what the file is, not only by its name.
     Ok(WriteEffect {
         outside_own_folder: !own,
         dotfile: names.iter().any(|n| n.to_string_lossy().starts_with('.')),
         executable: looks_executable(&names, &args.content)
-            || matches!(existing, Existing::File { executable: true }),
+            || matches!(
+                existing,
+                Existing::File {
+                    executable: true,
+                    ..
+                }
+            ),
         overwrites_others,
+        shared_with_another_name: matches!(existing, Existing::File { links, .. } if links > 1),
+        not_a_regular_file: existing == Existing::Other,
     })
 }
 
@@ -172,7 +203,10 @@ impl Tool for ReadFile {
     type Output = FileContent;
 
     fn bind(cx: &ToolContext<'_>, args: PathArgs) -> Result<PathArgs, ToolError> {
-        checked(cx, &args.path)?;
+        // Said when asked; the read checks again, on the very file it opens.
+        if checked(cx, &args.path)? == Existing::Other {
+            return Err(beneath::not_regular(&args.path));
+        }
         Ok(args)
     }
 
@@ -200,8 +234,9 @@ impl Tool for WriteFile {
     const RISK: Risk = Risk::Write;
     const DESCRIPTION: &'static str = "Create or replace a text file in the company workspace \
          (logged). In your own folder, employees/<your id>/, a plain file of your own is written at \
-         once; anywhere else, a dotfile, a script or executable, or someone else's file waits for \
-         the boss. Links are not followed.";
+         once; anywhere else, a dotfile, a script or executable, someone else's file, or a file \
+         with other names (a hard link) waits for the boss. Links are not followed: the name is \
+         replaced with a new file.";
     type Args = WriteArgs;
     type Output = Written;
 

@@ -4,105 +4,16 @@
 //! and the story, the bounds of every request and the guard rails are checked.
 
 use cubicle_core::work::TaskOrigin;
-use std::sync::{Arc, Mutex};
 
 use chrono::TimeDelta;
 use cubicle_core::ErrorCode;
 use cubicle_core::engine::{Engine, EngineConfig};
-use cubicle_core::gateway::Purpose;
 use cubicle_core::mailbox::MailKind;
-use cubicle_core::providers::{SaveProvider, SetRoute};
 use cubicle_core::work::deliverables::DeliverableRef;
-use serde_json::{Value, json};
-use wiremock::{Request, Respond, ResponseTemplate};
 
+use super::small_model::{SmallModel, cooperative};
 use super::start;
 use crate::util::{TestCompany, mail_of};
-
-const SMALL_MODEL: &str = "smollm2-135m-instruct";
-
-/// One request as the scripted model saw it.
-#[derive(Clone, Debug)]
-struct Asked {
-    name: String,
-    user: String,
-    body: Value,
-}
-
-type Play = dyn Fn(&Asked) -> (String, &'static str) + Send + Sync;
-
-/// A small model on the wire: plain text answers, with a finish reason.
-#[derive(Clone)]
-struct SmallModel {
-    play: Arc<Play>,
-    asked: Arc<Mutex<Vec<Asked>>>,
-}
-
-impl SmallModel {
-    fn new(play: impl Fn(&Asked) -> (String, &'static str) + Send + Sync + 'static) -> Self {
-        Self {
-            play: Arc::new(play),
-            asked: Arc::default(),
-        }
-    }
-
-    fn asked(&self) -> Vec<Asked> {
-        self.asked.lock().unwrap().clone()
-    }
-}
-
-impl Respond for SmallModel {
-    fn respond(&self, req: &Request) -> ResponseTemplate {
-        let body: Value = serde_json::from_slice(&req.body).unwrap_or(Value::Null);
-        let system = body["messages"][0]["content"].as_str().unwrap_or("");
-        let name = system
-            .strip_prefix("You are ")
-            .and_then(|s| s.split(',').next())
-            .unwrap_or("?")
-            .to_owned();
-        let asked = Asked {
-            name,
-            user: body["messages"][1]["content"]
-                .as_str()
-                .unwrap_or("")
-                .to_owned(),
-            body: body.clone(),
-        };
-        let (text, finish) = (self.play)(&asked);
-        self.asked.lock().unwrap().push(asked);
-        ResponseTemplate::new(200).set_body_json(json!({
-            "id": "s", "object": "chat.completion", "model": SMALL_MODEL,
-            "choices": [{"index": 0, "finish_reason": finish,
-                "message": {"role": "assistant", "content": text}}],
-            "usage": {"prompt_tokens": 300, "completion_tokens": 40}
-        }))
-    }
-}
-
-/// Each person answers what their step asks, as a cooperative small model would.
-fn cooperative(a: &Asked) -> (String, &'static str) {
-    let u = &a.user;
-    let text = if u.contains("Answer task or reply") {
-        "task".to_owned()
-    } else if u.contains("Answer reply or silent") {
-        "silent".to_owned()
-    } else if u.contains("asking for their input") {
-        "Bob, what do you think makes the gripper calibration time out?".to_owned()
-    } else if u.contains("Reply to") && a.name == "Bob" {
-        "The gripper needs about 4 s to home, and the timeout is 2 s. Raise it.".to_owned()
-    } else if u.contains("Reply to") {
-        "Thanks, noted.".to_owned()
-    } else if u.contains("Write it now") {
-        "Gripper calibration timeout\n- The gripper needs about 4 s to home (Bob).\n\
-         - Raise the timeout from 2 s to 5 s.\n- Log each calibration step."
-            .to_owned()
-    } else if u.contains("You finished your task") {
-        "Ada, the design note is done: we raise the calibration timeout to 5 s.".to_owned()
-    } else {
-        "ok".to_owned()
-    };
-    (text, "stop")
-}
 
 struct Office {
     co: TestCompany,
@@ -116,34 +27,7 @@ struct Office {
 async fn office(model: SmallModel) -> Office {
     let clock = cubicle_core::clock::ManualClock::new(start());
     let co = TestCompany::with_clock(clock.shared()).await;
-    let server = wiremock::MockServer::start().await;
-    wiremock::Mock::given(wiremock::matchers::method("POST"))
-        .respond_with(model)
-        .mount(&server)
-        .await;
-    let p = co
-        .core
-        .providers
-        .save(SaveProvider {
-            id: None,
-            name: "Local".into(),
-            preset: "ollama".into(),
-            base_url: format!("{}/v1", server.uri()),
-            default_model: SMALL_MODEL.into(),
-            models: vec![],
-            enabled: true,
-        })
-        .await
-        .unwrap();
-    co.core
-        .providers
-        .set_route(SetRoute {
-            purpose: Purpose::Thought,
-            provider_id: p.id,
-            model: SMALL_MODEL.into(),
-        })
-        .await
-        .unwrap();
+    let server = model.serve_everyone(&co).await;
     let robotics = co.dept("Robotics", None).await;
     let alice = co
         .hire("Alice", "Robotics Engineer", Some(robotics.id))
