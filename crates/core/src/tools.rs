@@ -209,14 +209,20 @@ impl ToolRuntime {
         self.workspace.canonicalize().map_err(io_error)
     }
 
-    /// A CLI employee's own folder inside the workspace (`employees/<id>`).
-    pub fn employee_dir(&self, employee_id: i32) -> Result<PathBuf, ToolError> {
-        let dir = self
-            .workspace_root()?
-            .join("employees")
-            .join(employee_id.to_string());
-        std::fs::create_dir_all(&dir).map_err(io_error)?;
-        Ok(dir)
+    /// The workspace as the folder of a box (`run_shell`'s).
+    pub fn workspace_folder(&self) -> Result<sandbox::BoxFolder, ToolError> {
+        Ok(sandbox::BoxFolder::open(&self.workspace_root()?)?)
+    }
+
+    /// A CLI employee's own folder (`employees/<id>`) as the folder of its box: walked
+    /// from the workspace without following a link, made when missing, and held by its
+    /// handle from then on — whatever a colleague's box puts at that name, the box gets
+    /// this folder or none.
+    pub fn employee_folder(&self, employee_id: i32) -> Result<sandbox::BoxFolder, ToolError> {
+        let root = self.workspace_root()?;
+        let rel = format!("employees/{employee_id}");
+        let dir = beneath::Beneath::open(&root)?.dir(&rel)?;
+        Ok(sandbox::BoxFolder::checked(dir, root.join(rel))?)
     }
 }
 

@@ -11,13 +11,12 @@
 //! bound into the arguments when the call is made, so the approval shows it and a
 //! change of the setting after approval refuses the run.
 
-use std::path::Path;
 use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::sandbox::{self, BoxSpec, Stopped};
+use super::sandbox::{self, BoxFolder, BoxSpec, Stopped};
 use super::{Risk, Tool, ToolContext, ToolError, clip};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -109,7 +108,7 @@ pub(crate) async fn run_process(
             &String::from_utf8_lossy(&out.stderr),
             config.max_output_chars,
         ),
-        cwd: spec.folder.display().to_string(),
+        cwd: spec.folder.path().display().to_string(),
         stopped: out.stopped,
     })
 }
@@ -144,14 +143,14 @@ impl Tool for RunShell {
         if args.network != cx.employee.network_access {
             return Err(ToolError::ArgsChanged);
         }
-        let root = cx.runtime.workspace_root()?;
+        let folder = cx.runtime.workspace_folder()?;
         let limit = cx.runtime.config.shell_timeout;
         let timeout = args
             .timeout_secs
             .map_or(limit, |s| Duration::from_secs(s.max(1)).min(limit));
         let spec = BoxSpec {
             command: &args.command,
-            folder: &root,
+            folder: &folder,
             network: args.network,
             stdin: None,
             timeout,
@@ -179,7 +178,8 @@ struct Configured {
 }
 
 impl RunCli {
-    fn configured(cx: &ToolContext<'_>) -> Result<Configured, ToolError> {
+    /// What is configured now, and the employee's folder it would run in.
+    fn configured(cx: &ToolContext<'_>) -> Result<(Configured, BoxFolder), ToolError> {
         let command = cx
             .employee
             .cli_command
@@ -197,12 +197,13 @@ impl RunCli {
                 cx.employee,
             )));
         }
-        let folder = cx.runtime.employee_dir(cx.employee.id)?;
-        Ok(Configured {
+        let folder = cx.runtime.employee_folder(cx.employee.id)?;
+        let configured = Configured {
             command,
-            folder: folder.display().to_string(),
+            folder: folder.path().display().to_string(),
             network: cx.employee.network_access,
-        })
+        };
+        Ok((configured, folder))
     }
 }
 
@@ -218,7 +219,7 @@ impl Tool for RunCli {
     type Output = ProcessOutput;
 
     fn bind(cx: &ToolContext<'_>, args: RunCliArgs) -> Result<RunCliArgs, ToolError> {
-        let c = Self::configured(cx)?;
+        let (c, _) = Self::configured(cx)?;
         Ok(RunCliArgs {
             input: args.input,
             command: c.command,
@@ -234,12 +235,13 @@ impl Tool for RunCli {
             folder: args.folder.clone(),
             network: args.network,
         };
-        if Self::configured(cx)? != approved {
+        let (now, folder) = Self::configured(cx)?;
+        if now != approved {
             return Err(ToolError::ArgsChanged);
         }
         let spec = BoxSpec {
             command: &args.command,
-            folder: Path::new(&args.folder),
+            folder: &folder,
             network: args.network,
             stdin: Some(&args.input),
             timeout: cx.runtime.config.cli_timeout,

@@ -9,11 +9,14 @@ use cubicle_core::tools::ToolCall;
 use crate::util::TestCompany;
 
 mod approvals;
+mod boxes;
 mod bundle;
 mod decisions;
 mod files;
 mod imported;
 mod net;
+mod planted;
+mod rows;
 mod sandbox;
 
 /// An employee who may use exactly `tools`.

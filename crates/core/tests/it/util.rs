@@ -273,8 +273,26 @@ pub async fn scripted_company(
     wiremock::MockServer,
     String,
 ) {
+    scripted_company_with(at, model, CoreOptions::default()).await
+}
+
+/// [`scripted_company`] opened with `options` (its clock is the manual one).
+pub async fn scripted_company_with(
+    at: chrono::DateTime<chrono::Utc>,
+    model: impl wiremock::Respond + 'static,
+    options: CoreOptions,
+) -> (
+    TestCompany,
+    cubicle_core::clock::ManualClock,
+    wiremock::MockServer,
+    String,
+) {
     let clock = cubicle_core::clock::ManualClock::new(at);
-    let co = TestCompany::with_clock(clock.shared()).await;
+    let co = TestCompany::with_options(CoreOptions {
+        clock: clock.shared(),
+        ..options
+    })
+    .await;
     co.core
         .org
         .set_budget(SetBudget {

@@ -15,15 +15,16 @@ use cubicle_core::work::TaskOrigin;
 use serde_json::{Value, json};
 use wiremock::MockServer;
 
-use crate::util::{TestCompany, mail_of, scripted_company};
+use crate::util::{TestCompany, mail_of};
 
 mod key_steps;
 mod loops;
 mod offline;
-mod playbook;
+pub(crate) mod playbook;
 mod reports;
 mod requirements;
 mod review;
+pub(crate) mod small_model;
 mod tools;
 
 use playbook::{Playbook, Seen, silent, speak};
@@ -45,8 +46,17 @@ pub(crate) struct Stage {
 
 impl Stage {
     pub(crate) async fn new(play: impl Fn(&Seen) -> Value + Send + Sync + 'static) -> Self {
+        Self::with_options(play, cubicle_core::app::CoreOptions::default()).await
+    }
+
+    /// A stage whose company is opened with `options`.
+    pub(crate) async fn with_options(
+        play: impl Fn(&Seen) -> Value + Send + Sync + 'static,
+        options: cubicle_core::app::CoreOptions,
+    ) -> Self {
         let book = Playbook::new(play);
-        let (co, clock, model, _) = scripted_company(start(), book.clone()).await;
+        let (co, clock, model, _) =
+            crate::util::scripted_company_with(start(), book.clone(), options).await;
         let engine = Engine::new(
             &co.core,
             EngineConfig {

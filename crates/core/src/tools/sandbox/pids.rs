@@ -53,6 +53,28 @@ impl PidsGroup {
     }
 }
 
+/// Tries at removing a box's cgroup, and the pause between them: right after a box
+/// ends, the kernel may count its last processes a moment longer (`EBUSY`).
+const REMOVE_TRIES: u32 = 40;
+const REMOVE_PAUSE: std::time::Duration = std::time::Duration::from_millis(25);
+
+impl PidsGroup {
+    /// Removes the cgroup once the box is gone, trying again for up to a second while
+    /// the kernel still counts its processes; what stays after that is swept once this
+    /// engine has stopped.
+    pub(super) async fn remove(self) {
+        for _ in 0..REMOVE_TRIES {
+            match std::fs::remove_dir(&self.dir) {
+                Err(e) if e.raw_os_error() == Some(libc::EBUSY) => {
+                    tokio::time::sleep(REMOVE_PAUSE).await;
+                }
+                _ => return,
+            }
+        }
+        tracing::warn!(cgroup = %self.dir.display(), "a box's cgroup stayed busy; left for the next sweep");
+    }
+}
+
 impl Drop for PidsGroup {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir(&self.dir);

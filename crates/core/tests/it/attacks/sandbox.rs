@@ -121,7 +121,9 @@ fn stdout(a: &ApprovalDto) -> String {
 }
 
 fn stderr(a: &ApprovalDto) -> String {
-    a.result.as_ref().unwrap()["stderr"]
+    a.result
+        .as_ref()
+        .unwrap_or_else(|| panic!("did not run: {a:?}"))["stderr"]
         .as_str()
         .unwrap()
         .to_owned()
@@ -211,32 +213,56 @@ fn a_command_cannot_read_the_engines_environment() {
     assert!(!seen.contains("CUBICLE_"), "{seen}");
 }
 
+/// This machine's address on its network (not loopback): where a box with the network
+/// on reaches a service of this machine, as any other machine on the network would.
+pub(super) fn lan_address() -> std::net::IpAddr {
+    // A datagram socket "connected" to an outside address sends nothing; it only picks
+    // the route, and with it the address this machine would send from.
+    let probe = std::net::UdpSocket::bind("0.0.0.0:0").unwrap();
+    probe.connect("192.0.2.1:9").unwrap();
+    let ip = probe.local_addr().unwrap().ip();
+    assert!(
+        !ip.is_loopback(),
+        "this machine has no network address: {ip}"
+    );
+    ip
+}
+
 #[tokio::test]
-async fn a_command_cannot_open_a_socket_unless_the_boss_allows_the_network() {
+async fn a_command_cannot_open_a_socket_unless_the_boss_allows_the_network_and_never_to_loopback() {
     let o = Office::new(|_| {}).await;
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let listener = std::net::TcpListener::bind("0.0.0.0:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let port = listener.local_addr().unwrap().port();
-    let connect = format!(
-        "import socket\nsocket.create_connection(('127.0.0.1', {port}), 3).sendall(b'exfiltrated')\nprint('sent')"
-    );
+    let connect = |host: String| {
+        format!(
+            "import socket\nsocket.create_connection(('{host}', {port}), 3).sendall(b'exfiltrated')\nprint('sent')"
+        )
+    };
+    let (loopback, lan) = ("127.0.0.1".to_owned(), lan_address().to_string());
 
-    let a = o.python(&connect).await;
-    assert!(!stdout(&a).contains("sent"), "{a:?}");
-    assert!(stderr(&a).contains("Connection refused"), "{a:?}");
+    for host in [&loopback, &lan] {
+        let a = o.python(&connect(host.clone())).await;
+        assert!(!stdout(&a).contains("sent"), "{host}: {a:?}");
+        assert!(stderr(&a).contains("Errno"), "{host}: {a:?}");
+        assert!(a.summary.contains("no network"), "{}", a.summary);
+    }
     assert!(listener.accept().is_err(), "nothing reached the listener");
-    assert!(a.summary.contains("no network"), "{}", a.summary);
 
-    // The boss allows it for this employee: the same command reaches the listener.
+    // The boss allows it for this employee: the box reaches the machine as the network
+    // does, but this machine's loopback services stay out of reach.
     o.c.core
         .approvals
         .set_network_access(o.dev.id, true)
         .await
         .unwrap();
-    let a = o.python(&connect).await;
+    let a = o.python(&connect(lan)).await;
     assert_eq!(stdout(&a).trim(), "sent", "{a:?}");
     assert!(a.summary.contains("network allowed"), "{}", a.summary);
     assert!(listener.accept().is_ok());
+    let a = o.python(&connect(loopback)).await;
+    assert!(stderr(&a).contains("Connection refused"), "{a:?}");
+    assert!(listener.accept().is_err(), "loopback is the box's own");
 }
 
 #[tokio::test]
@@ -418,10 +444,10 @@ async fn a_command_cannot_write_outside_its_folder() {
 }
 
 /// A session bus of the test's own, stopped when dropped.
-struct Bus(std::process::Child);
+pub(super) struct Bus(std::process::Child);
 
 impl Bus {
-    fn start(address: &str) -> Self {
+    pub(super) fn start(address: &str) -> Self {
         let child = std::process::Command::new("dbus-daemon")
             .args(["--session", "--nofork", "--nopidfile", "--print-address"])
             .arg(format!("--address={address}"))
@@ -470,20 +496,29 @@ async fn the_session_bus_and_so_the_keychain_are_out_of_reach() {
             .unwrap();
         assert!(ping.status.success(), "{bus}: {ping:?}");
     }
-    // The bus socket the keychain (Secret Service) would be reached through.
-    let a = o
-        .python(&format!(
-            "import socket\n\
-             for addr in ['{}', b'\\0{abstract_name}']:\n    \
-                 s = socket.socket(socket.AF_UNIX)\n    \
-                 try: s.connect(addr); print('REACHED', addr)\n    \
-                 except OSError as e: print('BLOCKED', e)",
-            socket.strip_prefix("/").unwrap().display()
-        ))
-        .await;
-    let out = stdout(&a);
-    assert!(!out.contains("REACHED"), "{out}");
-    assert_eq!(out.matches("BLOCKED").count(), 2, "{a:?}");
+    // The bus socket the keychain (Secret Service) would be reached through: out of
+    // reach with the network off, and on (an abstract socket lives in a network
+    // namespace, and an online box has its own).
+    for online in [false, true] {
+        o.c.core
+            .approvals
+            .set_network_access(o.dev.id, online)
+            .await
+            .unwrap();
+        let a = o
+            .python(&format!(
+                "import socket\n\
+                 for addr in ['{}', b'\\0{abstract_name}']:\n    \
+                     s = socket.socket(socket.AF_UNIX)\n    \
+                     try: s.connect(addr); print('REACHED', addr)\n    \
+                     except OSError as e: print('BLOCKED', e)",
+                socket.strip_prefix("/").unwrap().display()
+            ))
+            .await;
+        let out = stdout(&a);
+        assert!(!out.contains("REACHED"), "online {online}: {out}");
+        assert_eq!(out.matches("BLOCKED").count(), 2, "online {online}: {a:?}");
+    }
 }
 
 #[tokio::test]
