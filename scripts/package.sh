@@ -126,6 +126,7 @@ check_deb() {
   grep -q "^ *Version: $VERSION$" <<<"$info" || die ".deb: version is not $VERSION"
   grep -q "libwebkit2gtk-4.1-0" <<<"$info" || die ".deb: does not depend on libwebkit2gtk-4.1-0"
   grep -q "bubblewrap" <<<"$info" || die ".deb: does not depend on bubblewrap (the employees' sandbox)"
+  grep -q "slirp4netns" <<<"$info" || die ".deb: does not depend on slirp4netns (an online box's network)"
   contents=$(dpkg-deb --contents "$DEB" | awk '{sub(/^\.\//, "", $6); print $6}')
   for f in "usr/bin/$BIN" "usr/share/applications/$PRODUCT.desktop" \
     "usr/share/icons/hicolor/32x32/apps/$BIN.png" "usr/share/icons/hicolor/128x128/apps/$BIN.png"; do

@@ -25,12 +25,13 @@ step() { printf '\n[%s] == %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 # Debian packages: build tools, WebKitGTK for the window, a keyring, D-Bus, Xvfb and
 # the WebKit WebDriver for the desktop tests, PostgreSQL for the migration tests,
 # squashfs-tools for the AppImage (scripts/package.sh), bubblewrap for the sandbox every
-# employee's command runs in (without it run_shell and run_cli refuse to run).
+# employee's command runs in (without it run_shell and run_cli refuse to run), slirp4netns
+# for the network of a box whose employee may go online (the box's own, never the host's).
 APT_PACKAGES=(build-essential pkg-config curl wget file unzip libwebkit2gtk-4.1-dev libgtk-3-dev
   libsoup-3.0-dev libjavascriptcoregtk-4.1-dev libxdo-dev libssl-dev libayatana-appindicator3-dev
   librsvg2-dev libdbus-1-dev xvfb xauth webkit2gtk-driver dbus dbus-x11 gnome-keyring
   libsecret-tools python3-venv python3-pip imagemagick xdotool cmake clang libclang-dev postgresql fonts-noto-cjk
-  squashfs-tools bubblewrap nodejs npm)
+  squashfs-tools bubblewrap slirp4netns nodejs npm)
 
 step "system packages"
 if ! command -v apt-get >/dev/null; then
