@@ -563,6 +563,8 @@ pub async fn run(config: &SandboxConfig, spec: &BoxSpec<'_>) -> Result<BoxRun, S
         })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
+        // A group of its own: see [`kill_box`].
+        .process_group(0)
         .kill_on_drop(true);
     cmd.fd_mappings(mappings)
         .map_err(|e| SandboxError::Io(e.to_string()))?;
@@ -609,7 +611,7 @@ pub async fn run(config: &SandboxConfig, spec: &BoxSpec<'_>) -> Result<BoxRun, S
 /// The box whose network could not be set up, ended; bubblewrap's own complaint when it
 /// had failed first (then the network never had a box to join), else `network`.
 async fn given_up(mut child: tokio::process::Child, network: SandboxError) -> SandboxError {
-    let _ = child.start_kill();
+    kill_box(&mut child);
     let mut stderr = Vec::new();
     if let Some(mut pipe) = child.stderr.take() {
         let _ = tokio::time::timeout(DRAIN, pipe.read_to_end(&mut stderr)).await;
@@ -619,6 +621,21 @@ async fn given_up(mut child: tokio::process::Child, network: SandboxError) -> Sa
         Some(why) => SandboxError::Setup(why),
         None => network,
     }
+}
+
+/// Ends a box however far it got. Once it runs, killing bubblewrap kills the box's init
+/// (it dies with its parent) and with it every process in the PID namespace. Before that
+/// — still setting up, or held until its network is up — bubblewrap's child is not yet
+/// bound to its parent's life and would wait for it forever: it is still in bubblewrap's
+/// process group, which goes with it.
+fn kill_box(child: &mut tokio::process::Child) {
+    if let Some(group) = child.id().and_then(|p| i32::try_from(p).ok()) {
+        let _ = nix::sys::signal::killpg(
+            nix::unistd::Pid::from_raw(group),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+    let _ = child.start_kill();
 }
 
 /// Refuses to start a box on a disk that is (nearly) full already.
@@ -705,9 +722,7 @@ async fn supervise(
         }
     };
     if stopped.is_some() {
-        // Killing bubblewrap kills the box's init (it dies with its parent), and with it
-        // every process in the PID namespace.
-        let _ = child.start_kill();
+        kill_box(child);
         let _ = child.wait().await;
     }
     // The box is gone, so the pipes close; the bound is for a process that somehow

@@ -121,3 +121,30 @@ fn sweep(parent: &Path) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_boxs_cgroup_is_gone_right_after_its_last_process() {
+        if !needed() {
+            eprintln!("SKIPPED: pids cgroups are made only for an engine running as root");
+            return;
+        }
+        for _ in 0..20 {
+            let group = PidsGroup::create(8).unwrap();
+            let dir = group.dir.clone();
+            let status = tokio::process::Command::new("/bin/sh")
+                .arg("-c")
+                .arg(r#"echo $$ > "$0" && sleep 0.01 &  wait"#)
+                .arg(group.procs())
+                .status()
+                .await
+                .unwrap();
+            assert!(status.success());
+            group.remove().await;
+            assert!(!dir.exists(), "{} was left behind", dir.display());
+        }
+    }
+}

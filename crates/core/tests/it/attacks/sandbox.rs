@@ -521,6 +521,46 @@ async fn the_session_bus_and_so_the_keychain_are_out_of_reach() {
     }
 }
 
+/// Processes holding anything in `dir` open (the box's folder handle included).
+fn holding(dir: &Path) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(fds) = std::fs::read_dir(entry.path().join("fd")) else {
+            continue;
+        };
+        if fds
+            .flatten()
+            .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|t| t.starts_with(dir)))
+        {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+#[tokio::test]
+async fn an_online_box_whose_network_cannot_start_runs_nothing_and_leaves_nothing_behind() {
+    let o = Office::new(|t| t.sandbox.slirp4netns = Some("/bin/false".into())).await;
+    o.c.core
+        .approvals
+        .set_network_access(o.dev.id, true)
+        .await
+        .unwrap();
+    let a = o.shell("touch ran").await;
+    let error = a.error.clone().unwrap_or_default();
+    assert!(
+        error.contains("the box's network could not be set up") && error.contains("not run"),
+        "{a:?}"
+    );
+    assert!(!o.root.join("ran").exists());
+    // Nothing of the box waits on: bubblewrap, still setting up, went with its child.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(holding(&o.root).is_empty(), "{:?}", holding(&o.root));
+}
+
 #[tokio::test]
 async fn without_bubblewrap_the_shell_refuses_instead_of_running_unconfined() {
     let o = Office::new(|t| {
