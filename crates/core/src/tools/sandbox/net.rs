@@ -86,9 +86,15 @@ impl Online {
             "--configure",
             "--mtu=65520",
             "--disable-host-loopback",
-            "--enable-sandbox",
             "--enable-seccomp",
-        ])
+        ]);
+        // Its own mount namespace with every capability but one dropped: for slirp4netns
+        // running as root (an engine running as root); as anyone else it has none to drop
+        // and cannot make one (it would have to be root in a user namespace of its own).
+        if super::engine_uid() == 0 {
+            cmd.arg("--enable-sandbox");
+        }
+        cmd
         .arg(format!("--ready-fd={READY_FD}"))
         .arg(pid.to_string())
         .arg("tap0")
