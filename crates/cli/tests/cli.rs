@@ -317,17 +317,35 @@ fn bench_sandbox_measures_boxed_and_plain_runs_side_by_side() {
     let v: serde_json::Value =
         serde_json::from_slice(&out.stdout).expect("exactly one JSON object");
     assert_eq!(v["iterations"], 10);
-    let commands = v["commands"].as_array().expect("commands");
-    assert_eq!(commands.len(), 2, "{v}");
-    for c in commands {
-        let f = |k: &str| c[k].as_f64().unwrap_or_else(|| panic!("{k}: {c}"));
-        assert!(
-            f("unconfined_p50_ms") > 0.0 && f("sandboxed_p50_ms") > 0.0,
-            "{c}"
-        );
-        assert!(f("sandboxed_p95_ms") >= f("sandboxed_p50_ms"), "{c}");
-        let added = f("sandboxed_p50_ms") - f("unconfined_p50_ms");
-        assert!((f("added_p50_ms") - added).abs() < 0.02, "{c}");
+    // Offline and online, each beside the same unconfined runs.
+    let offline = v["commands"].as_array().expect("commands");
+    let online = v["online_commands"].as_array().expect("online_commands");
+    assert_eq!((offline.len(), online.len()), (2, 2), "{v}");
+    for (c, o) in offline.iter().zip(online) {
+        assert_eq!(c["unconfined_p50_ms"], o["unconfined_p50_ms"], "{v}");
+        for c in [c, o] {
+            let f = |k: &str| c[k].as_f64().unwrap_or_else(|| panic!("{k}: {c}"));
+            assert!(
+                f("unconfined_p50_ms") > 0.0 && f("sandboxed_p50_ms") > 0.0,
+                "{c}"
+            );
+            assert!(f("sandboxed_p95_ms") >= f("sandboxed_p50_ms"), "{c}");
+            let added = f("sandboxed_p50_ms") - f("unconfined_p50_ms");
+            assert!((f("added_p50_ms") - added).abs() < 0.02, "{c}");
+        }
+    }
+    assert!(v["goal_online_added_p50_ms"].as_f64().is_some(), "{v}");
+    // Every attack was tried and held; `root` only where the app runs as root.
+    let cases = v["cases"].as_array().expect("cases");
+    let names: Vec<&str> = cases.iter().filter_map(|c| c["name"].as_str()).collect();
+    let mut expected = vec!["link", "hard_link", "bus", "fifo", "disk", "loopback"];
+    if v["as_root"] == true {
+        expected.push("root");
+    }
+    assert_eq!(names, expected, "{v}");
+    for c in cases {
+        assert_eq!(c["held"], true, "{c}");
+        assert!(c["detail"].as_str().is_some_and(|d| !d.is_empty()), "{c}");
     }
 
     // Without bubblewrap there is nothing to measure: a clear error, not a figure.

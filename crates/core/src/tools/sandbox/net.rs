@@ -94,15 +94,14 @@ impl Online {
         if super::engine_uid() == 0 {
             cmd.arg("--enable-sandbox");
         }
-        cmd
-        .arg(format!("--ready-fd={READY_FD}"))
-        .arg(pid.to_string())
-        .arg("tap0")
-        .env_clear()
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
+        cmd.arg(format!("--ready-fd={READY_FD}"))
+            .arg(pid.to_string())
+            .arg("tap0")
+            .env_clear()
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
         cmd.fd_mappings(vec![FdMapping {
             parent_fd: OwnedFd::from(ready_w),
             child_fd: READY_FD,
