@@ -61,7 +61,7 @@ use sea_orm::Iterable;
 use crate::chat::Chats;
 use crate::clock::SharedClock;
 use crate::events::{DomainEvent, EventBus};
-use crate::mailbox::Mailbox;
+use crate::mailbox::{MailKind, Mailbox, NewMail};
 use crate::secrets::SecretStore;
 use crate::tools::ToolRuntime;
 use crate::types::{ApprovalPolicy, EmployeeStatus};
@@ -332,6 +332,26 @@ impl Approvals {
                 .publish(DomainEvent::EmployeeUpdated { employee_id });
         }
         Ok(())
+    }
+
+    /// An escalation about `row` in the boss's mailbox. Best effort as well: what
+    /// happened to the approval stands even if the mail cannot be filed.
+    async fn escalate(&self, row: &approval::Model, title: String, body: String) {
+        let filed = self
+            .mailbox
+            .file(NewMail {
+                kind: MailKind::Escalation,
+                employee_id: Some(row.employee_id),
+                chat_id: row.chat_id,
+                task_id: None,
+                title,
+                body,
+                trace_id: row.trace_id.clone(),
+            })
+            .await;
+        if let Err(e) = filed {
+            tracing::warn!(error = %e, approval_id = row.id, "could not file the mail about an approval");
+        }
     }
 
     /// A system note in the requester's chat with the boss. Best effort: the decision

@@ -9,7 +9,7 @@ use sea_orm::ActiveEnum;
 
 use super::{
     ApprovalDto, ApprovalError, ApprovalStatus, Approvals, DecideApproval, DecideApprovals,
-    DecidedVia, Decider, Decision, DecisionRecord, DecisionResult, policy,
+    DecidedVia, Decider, Decision, DecisionRecord, DecisionResult, KeySource, policy,
 };
 use crate::events::DomainEvent;
 use crate::meeting::arbitration::Link;
@@ -121,9 +121,12 @@ impl Approvals {
     }
 
     /// The seal of `decision` on `row`, made where the action will run (`run_here`: the
-    /// app with its engine, the CLI). A desktop attached to a company server has no copy
-    /// of the server's key and writes none; there the database's rights vouch for who
-    /// decided (see `run_approved`).
+    /// app with its engine, the CLI), and by a process that only decides when it holds a
+    /// lasting key (the keychain's or the environment's, which the engine beside it on the
+    /// same machine shares). A key for this process only would make a seal no engine
+    /// can check: none is written, nor by a person's own login (their role may not write
+    /// it); on a company server the database's rights vouch for who decided (see
+    /// `run_approved`).
     async fn seal_of(
         &self,
         row: &approval::Model,
@@ -131,7 +134,15 @@ impl Approvals {
         decided_by: Option<i32>,
         via: DecidedVia,
     ) -> Result<Option<String>, ApprovalError> {
-        if !self.run_here {
+        if self.signed_in.is_some() {
+            return Ok(None);
+        }
+        if !self.run_here
+            && !matches!(
+                self.seal.source().await,
+                Ok(KeySource::Keychain | KeySource::Environment)
+            )
+        {
             return Ok(None);
         }
         let record = DecisionRecord::deciding(row, decision.status(), decided_by, Some(via));

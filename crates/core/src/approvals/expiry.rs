@@ -7,7 +7,6 @@ use cubicle_store::{DbErr, approval as q};
 
 use super::{ApprovalDto, ApprovalError, ApprovalStatus, Approvals, DecidedVia, policy};
 use crate::events::DomainEvent;
-use crate::mailbox::{MailKind, NewMail};
 use crate::meeting::arbitration::Link;
 use crate::tools;
 
@@ -73,21 +72,12 @@ impl Approvals {
             "Your request to {summary} expired without an answer from the boss; nothing was done."
         );
         self.tell_requester(row, &text).await;
-        let filed = self
-            .mailbox
-            .file(NewMail {
-                kind: MailKind::Escalation,
-                employee_id: Some(row.employee_id),
-                chat_id: row.chat_id,
-                task_id: None,
-                title: format!("Approval expired: {}", row.tool),
-                body: format!("{text}\nReason given: {}", row.reason),
-                trace_id: row.trace_id.clone(),
-            })
-            .await;
-        if let Err(e) = filed {
-            tracing::warn!(error = %e, approval_id = row.id, "could not file the expiry mail");
-        }
+        self.escalate(
+            row,
+            format!("Approval expired: {}", row.tool),
+            format!("{text}\nReason given: {}", row.reason),
+        )
+        .await;
         Ok(true)
     }
 }

@@ -22,7 +22,6 @@ use super::{
     NotRun, Outcome,
 };
 use crate::events::DomainEvent;
-use crate::mailbox::{MailKind, NewMail};
 use crate::tools::{self, ToolContext, ToolError};
 use crate::types::Language;
 
@@ -132,12 +131,12 @@ impl Approvals {
 
     /// Whether `row`, as it is right before it runs, holds a decision the engine can
     /// stand behind: approved, sealed by whoever decided it with this company's key, and
-    /// its run begun before the approval expired. On PostgreSQL a decision without a seal
-    /// was made on a desktop attached to the server, which has no key: there the
-    /// database's row security and column grants say who could have made it (a person
-    /// only what is routed to them, in their own name; anyone else is the schema's
-    /// owner, trusted as the engine is). SQLite has no such rights: anyone with the file
-    /// can write any row, so there every decision must be sealed.
+    /// its run begun before the approval expired. On PostgreSQL the database itself says
+    /// who could have decided, sealed or not (a desktop attached to the server has no
+    /// copy of the server's key, or a key of its own): its row security and column grants
+    /// let a person decide only what is routed to them, in their own name, and anyone
+    /// else is the schema's owner, trusted as the engine is. SQLite has no such rights:
+    /// anyone with the file can write any row, so there every decision must be sealed.
     async fn check_decision(&self, row: &approval::Model) -> Result<(), ToolError> {
         let sealed = match &row.decision_seal {
             Some(seal) => {
@@ -145,9 +144,10 @@ impl Approvals {
                     .verify_decision(&DecisionRecord::of(row), seal)
                     .await?
             }
-            None => self.db.get_database_backend() == DbBackend::Postgres,
+            None => false,
         };
-        if row.status != ApprovalStatus::Approved || !sealed {
+        let vouched = sealed || self.db.get_database_backend() == DbBackend::Postgres;
+        if row.status != ApprovalStatus::Approved || !vouched {
             return Err(NotRun::Unsealed.into());
         }
         let began = row.run_started_at.unwrap_or_else(|| self.clock.now());
@@ -166,21 +166,7 @@ impl Approvals {
     ) -> Result<(), DbErr> {
         tracing::warn!(approval_id = row.id, tool = %row.tool, reason = %why, "approved action not run");
         let texts = not_run_texts(row, why, self.mailbox.language().await?);
-        let filed = self
-            .mailbox
-            .file(NewMail {
-                kind: MailKind::Escalation,
-                employee_id: Some(row.employee_id),
-                chat_id: row.chat_id,
-                task_id: None,
-                title: texts.title,
-                body: texts.body,
-                trace_id: row.trace_id.clone(),
-            })
-            .await;
-        if let Err(e) = filed {
-            tracing::warn!(error = %e, approval_id = row.id, "could not file the not-run mail");
-        }
+        self.escalate(row, texts.title, texts.body).await;
         Ok(())
     }
 
