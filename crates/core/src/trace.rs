@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use std::collections::HashMap;
 
 use cubicle_store::entity::{
-    approval, chat_message, cost_ledger, decision, mail, task, thought, trace,
+    approval, chat_message, cost_ledger, decision, mail, task, thought, tool_call, trace,
 };
 use cubicle_store::{ConnectionTrait, Db, DbErr, chat as cq, trace as q};
 use rand::Rng;
@@ -70,6 +70,10 @@ pub enum TraceEventKind {
     Mail,
     /// An action that waited for the boss (`outcome`: its status).
     Approval,
+    /// A tool call an employee made: `outcome` is what became of it (`ok`, `error`,
+    /// `refused`, `waiting_approval`), `text` the tool and its output or reason;
+    /// `approval_id` the approval it waited for or ran under.
+    ToolCall,
     /// A meeting's ruling on conflicting opinions: the question, who decided (`actor`:
     /// the lead, empty for a vote or the boss) and `outcome`: `approved`, `rejected` or
     /// `escalated`.
@@ -215,6 +219,7 @@ impl Traces {
         line.messages(q::messages_of_trace(db, id).await?);
         line.mail(q::mail_of_trace(db, id).await?);
         line.approvals(q::approvals_of_trace(db, id).await?);
+        line.tool_calls(q::tool_calls_of_trace(db, id).await?);
         line.rulings(q::decisions_of_trace(db, id).await?);
         let steps = thoughts
             .iter()
@@ -224,7 +229,9 @@ impl Traces {
             .iter()
             .filter(|t| t.status == TaskStatus::Pending)
             .count();
-        let cost: f64 = ledger.iter().map(|c| c.cost_usd).sum();
+        // Folded from +0.0: `Sum for f64` starts at −0.0, which a currency format shows
+        // as "-US$0.00" for a trace with no calls.
+        let cost = ledger.iter().fold(0.0, |sum, c| sum + c.cost_usd);
         Ok(Some(TraceDto {
             summary: summary(&t, ledger.len() as i64, cost),
             events: line.into_events(),
@@ -424,6 +431,26 @@ impl Timeline {
                 ..Self::blank(a.created_at, TraceEventKind::Approval)
             };
             self.events.push((a.created_at, Rank::Outcome, e));
+        }
+    }
+
+    /// Each tool call with what became of it: refused (and why), waiting, run or failed
+    /// (and the error) — a refusal that lives only in the log is a silent one.
+    fn tool_calls(&mut self, calls: Vec<tool_call::Model>) {
+        for c in calls {
+            let text = match c.output.as_deref().map(str::trim) {
+                Some(out) if !out.is_empty() => format!("{}: {}", c.tool, clip(out)),
+                _ => c.tool.clone(),
+            };
+            let e = TraceEventDto {
+                employee_id: Some(c.employee_id),
+                actor: self.person(Some(c.employee_id)),
+                text,
+                approval_id: c.approval_id,
+                outcome: Some(c.outcome.to_value()),
+                ..Self::blank(c.created_at, TraceEventKind::ToolCall)
+            };
+            self.events.push((c.created_at, Rank::Outcome, e));
         }
     }
 

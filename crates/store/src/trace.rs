@@ -7,7 +7,9 @@ use sea_orm::{
     QueryFilter, QueryOrder, QuerySelect,
 };
 
-use crate::entity::{approval, chat_message, cost_ledger, decision, mail, task, thought, trace};
+use crate::entity::{
+    approval, chat_message, cost_ledger, decision, mail, task, thought, tool_call, trace,
+};
 use crate::enums::SilenceReason;
 
 pub async fn insert_trace(
@@ -151,6 +153,18 @@ pub async fn approvals_of_trace(
     approval::Entity::find()
         .filter(approval::Column::TraceId.eq(id))
         .order_by_asc(approval::Column::Id)
+        .all(conn)
+        .await
+}
+
+/// The tool calls made under a trace, whatever became of them, oldest first.
+pub async fn tool_calls_of_trace(
+    conn: &impl ConnectionTrait,
+    id: &str,
+) -> Result<Vec<tool_call::Model>, DbErr> {
+    tool_call::Entity::find()
+        .filter(tool_call::Column::TraceId.eq(id))
+        .order_by_asc(tool_call::Column::Id)
         .all(conn)
         .await
 }

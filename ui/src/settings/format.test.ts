@@ -74,6 +74,9 @@ describe("settings helpers", () => {
     expect(formatUsd(3.25, "en")).toBe("$3.25");
     expect(formatUsd(0.0042, "en")).toBe("$0.0042");
     expect(formatUsd(0, "en")).toBe("$0.00");
+    // An empty sum in Rust is −0.0; it must not read "-$0.00".
+    expect(formatUsd(-0, "en")).toBe("$0.00");
+    expect(formatUsd(-0, "zh-CN")).toBe("US$0.00");
   });
 
   it("reads report dates as local days and knows an empty week", () => {

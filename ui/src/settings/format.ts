@@ -51,6 +51,8 @@ export function percentOf(spent: number, budget: number): number {
 }
 
 export function formatUsd(value: number, language: string): string {
+  // −0 (an empty sum in Rust is −0.0) would read "-US$0.00".
+  if (Object.is(value, -0)) value = 0;
   // Small amounts (a few cheap calls) would all round to $0.00: show them to the tenth of a cent.
   const small = value !== 0 && Math.abs(value) < 1;
   return new Intl.NumberFormat(language, {

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { TraceDto } from "../bindings/TraceDto";
 import type { TraceEventDto } from "../bindings/TraceEventDto";
 import type { TraceEventKind } from "../bindings/TraceEventKind";
-import { AlertIcon, CheckIcon, ChatsIcon, ChipIcon, ClipboardIcon, FlagIcon, GavelIcon, MailIcon, ShieldIcon, ThoughtIcon, WarningIcon, XCircleIcon } from "../components/icons";
+import { AlertIcon, CheckIcon, ChatsIcon, ChipIcon, ClipboardIcon, FlagIcon, GavelIcon, MailIcon, PlugIcon, ShieldIcon, ThoughtIcon, WarningIcon, XCircleIcon } from "../components/icons";
 import { Badge, ErrorState, LoadingState } from "../components/ui";
 import { SILENCE_REASONS, THOUGHT_FAILURES, formatClock } from "../chats/format";
 import { formatDateTime } from "../employee/format";
@@ -22,14 +22,16 @@ import {
   groupByMinute,
   isCallOutcome,
   isFailedCall,
+  isFailedToolCall,
   isQuiet,
+  isToolCallOutcome,
   isRulingOutcome,
   stoppedAtStepCap,
   visibleEvents,
   withoutEcho,
 } from "./format";
 
-/** Each kind's icon and colours: the instruction dark, tasks amber, results green / red, messages indigo, thoughts violet, calls slate, mail sky, approvals orange, rulings teal. */
+/** Each kind's icon and colours: the instruction dark, tasks amber, results green / red, messages indigo, thoughts violet, calls slate, mail sky, approvals orange, tool calls cyan, rulings teal. */
 const KIND_STYLE: Record<TraceEventKind, { icon: ComponentType<SVGProps<SVGSVGElement>>; tile: string }> = {
   instruction: { icon: FlagIcon, tile: "bg-slate-900 text-white ring-slate-900" },
   task_created: { icon: ClipboardIcon, tile: "bg-amber-50 text-amber-700 ring-amber-600/20" },
@@ -40,6 +42,7 @@ const KIND_STYLE: Record<TraceEventKind, { icon: ComponentType<SVGProps<SVGSVGEl
   model_call: { icon: ChipIcon, tile: "bg-slate-100 text-slate-500 ring-slate-500/15" },
   mail: { icon: MailIcon, tile: "bg-sky-50 text-sky-700 ring-sky-600/20" },
   approval: { icon: ShieldIcon, tile: "bg-orange-50 text-orange-700 ring-orange-600/20" },
+  tool_call: { icon: PlugIcon, tile: "bg-cyan-50 text-cyan-700 ring-cyan-600/20" },
   ruling: { icon: GavelIcon, tile: "bg-teal-50 text-teal-700 ring-teal-600/20" },
 };
 
@@ -209,7 +212,7 @@ function EventLine({ event: e, index }: { event: TraceEventDto; index: number })
   const { t } = useTranslation();
   const { icon: Icon, tile } = KIND_STYLE[e.kind];
   const href = eventHref(e);
-  const failed = isFailedCall(e);
+  const failed = isFailedCall(e) || isFailedToolCall(e);
   const quiet = isQuiet(e.kind);
   // A ruling nobody signed was made by the weighted vote.
   const actor = e.actor || (e.kind === "ruling" ? t("meeting.who.vote") : t("traces.system"));
@@ -264,7 +267,7 @@ function EventLine({ event: e, index }: { event: TraceEventDto; index: number })
   );
 }
 
-/** A model call's cost, tokens and outcome; why a thought said nothing; where an approval stands; what a ruling decided. */
+/** A model call's cost, tokens and outcome; why a thought said nothing; where an approval stands; what became of a tool call; what a ruling decided. */
 function Details({ event: e }: { event: TraceEventDto }) {
   const { t, i18n } = useTranslation();
   if (e.kind === "ruling" && isRulingOutcome(e.outcome)) {
@@ -279,6 +282,15 @@ function Details({ event: e }: { event: TraceEventDto }) {
     return (
       <p className="mt-1">
         <ApprovalStatusChip status={e.outcome} testId="trace-approval-status" />
+      </p>
+    );
+  }
+  if (e.kind === "tool_call" && isToolCallOutcome(e.outcome)) {
+    const tone =
+      e.outcome === "ok" ? "text-emerald-700" : e.outcome === "waiting_approval" ? "text-amber-700" : "text-rose-700";
+    return (
+      <p data-testid="trace-tool-outcome" data-outcome={e.outcome} className={`mt-0.5 text-xs font-medium ${tone}`}>
+        {t(`traces.toolOutcome.${e.outcome}`)}
       </p>
     );
   }

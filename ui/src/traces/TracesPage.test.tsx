@@ -248,6 +248,49 @@ describe("traces page", () => {
     expect(within(second).getByRole("link", { name: "run_shell: Clean up" })).toHaveAttribute("href", `#approvals/${rejected.id}`);
   });
 
+  it("shows what became of each tool call — refused, run after approval, failed — leading to its approval", async () => {
+    const { backend, trace, story, by } = withTraces();
+    const approved = { id: 7003 };
+    story.events.push(
+      traceEvent({ kind: "tool_call", at: "2025-03-01T10:05:00Z", ...by(13), text: "post_webhook: hooks.example.com is not on the webhook allowlist", outcome: "refused" }),
+      traceEvent({ kind: "approval", at: "2025-03-01T10:06:00Z", ...by(13), text: "post_webhook: the release note", approvalId: approved.id, outcome: "approved" }),
+      traceEvent({ kind: "tool_call", at: "2025-03-01T10:06:00Z", ...by(13), text: "post_webhook", approvalId: approved.id, outcome: "waiting_approval" }),
+      traceEvent({ kind: "tool_call", at: "2025-03-01T10:07:00Z", ...by(13), text: "post_webhook: webhook: the server answered 502", approvalId: approved.id, outcome: "error" }),
+    );
+    backend.install();
+    window.history.replaceState(null, "", `#traces/${trace.id}`);
+    renderApp();
+    await screen.findByTestId("trace-timeline");
+
+    // Tool calls are not quiet lines: they show without "Show thoughts and model calls".
+    const lines = within(screen.getByTestId("trace-timeline")).getAllByTestId(/^trace-event-\d+$/).filter((li) => li.getAttribute("data-kind") === "tool_call");
+    expect(lines).toHaveLength(3);
+    const [refused, waiting, failed] = lines as [HTMLElement, HTMLElement, HTMLElement];
+    expect(refused).toHaveTextContent("used a tool");
+    expect(refused).toHaveTextContent("not on the webhook allowlist");
+    expect(refused).toHaveAttribute("data-failed", "true");
+    expect(within(refused).getByTestId("trace-tool-outcome")).toHaveTextContent("refused");
+    // A refusal with no approval leads to whoever asked.
+    expect(within(refused).getByRole("link", { name: /allowlist/ })).toHaveAttribute("href", "#employee/13");
+    expect(within(waiting).getByTestId("trace-tool-outcome")).toHaveTextContent("waiting for approval");
+    expect(waiting).not.toHaveAttribute("data-failed");
+    expect(within(failed).getByTestId("trace-tool-outcome")).toHaveTextContent("failed");
+    expect(failed).toHaveAttribute("data-failed", "true");
+    expect(within(failed).getByRole("link", { name: /answered 502/ })).toHaveAttribute("href", `#approvals/${approved.id}`);
+  });
+
+  it("shows a trace that made no call as costing $0.00, never a negative zero", async () => {
+    const { backend, trace, story } = withTraces();
+    story.summary.costUsd = -0;
+    story.summary.calls = 0;
+    backend.install();
+    window.history.replaceState(null, "", `#traces/${trace.id}`);
+    renderApp();
+    await screen.findByTestId("trace-view");
+    expect(screen.getByTestId("trace-cost")).toHaveTextContent("$0.00");
+    expect(screen.getByTestId("trace-cost").textContent).not.toContain("-");
+  });
+
   it("shows a meeting's rulings with who decided and the outcome, leading to the meeting", async () => {
     const { backend, trace, story, by, inChat, chats } = withTraces();
     const meeting = chats.add("meeting", "API roadmap", [11, 12, 13]);

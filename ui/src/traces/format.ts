@@ -15,12 +15,24 @@ export const TRACE_EVENT_KINDS = [
   "model_call",
   "mail",
   "approval",
+  "tool_call",
   "ruling",
 ] as const satisfies readonly TraceEventKind[];
 
 /** A model call's outcome (TraceEventDto.outcome) as the gateway records it. */
 export const CALL_OUTCOMES = ["ok", "error", "budget_exceeded", "breaker_open"] as const;
 export type CallOutcome = (typeof CALL_OUTCOMES)[number];
+
+/** What became of a tool call (TraceEventDto.outcome) as the tool-call log records it. */
+export const TOOL_CALL_OUTCOMES = ["ok", "error", "refused", "waiting_approval"] as const;
+export type ToolCallOutcome = (typeof TOOL_CALL_OUTCOMES)[number];
+
+export function isToolCallOutcome(value: string | null): value is ToolCallOutcome {
+  return value !== null && (TOOL_CALL_OUTCOMES as readonly string[]).includes(value);
+}
+
+/** A tool call that was refused or failed: shown in red, never as a quiet line. */
+export const isFailedToolCall = (e: TraceEventDto): boolean => e.kind === "tool_call" && (e.outcome === "error" || e.outcome === "refused");
 
 // Compile-time check that the list above covers the generated union (each kind has its translation).
 const allKinds: Exclude<TraceEventKind, (typeof TRACE_EVENT_KINDS)[number]> extends never ? true : false = true;
@@ -62,7 +74,7 @@ export const isFailedCall = (e: TraceEventDto): boolean => e.kind === "model_cal
 /**
  * Where a line leads: a message or thought to its chat, a task to its owner's profile, mail to the
  * mailbox item, the instruction to where it was given, a model call to whoever made it, an approval
- * to its card in the queue, a ruling to the meeting it was made in.
+ * to its card in the queue, a tool call to the approval it ran under (else to whoever made it), a ruling to the meeting it was made in.
  */
 export function eventHref(e: TraceEventDto): string | null {
   switch (e.kind) {
@@ -81,6 +93,9 @@ export function eventHref(e: TraceEventDto): string | null {
       return e.employeeId === null ? null : profileHref(e.employeeId);
     case "approval":
       return e.approvalId === null ? routeHref({ page: "approvals", approvalId: null }) : approvalHref(e.approvalId);
+    case "tool_call":
+      if (e.approvalId !== null) return approvalHref(e.approvalId);
+      return e.employeeId === null ? null : profileHref(e.employeeId);
     case "ruling":
       return e.chatId === null ? null : chatHref(e.chatId);
   }

@@ -27,5 +27,6 @@ mod roles;
 mod secretary;
 mod secrets;
 mod thought_model;
+mod traces;
 mod util;
 mod work;

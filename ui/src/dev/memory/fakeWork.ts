@@ -47,7 +47,7 @@ const fail = (code: ErrorCode, message: string): never => {
   throw error;
 };
 
-/** Same instant: the instruction, then tasks, calls, thoughts, results and approvals, messages, rulings and mail (trace.rs). */
+/** Same instant: the instruction, then tasks, calls, thoughts, results, approvals and tool calls, messages, rulings and mail (trace.rs). */
 const RANK: Record<TraceEventDto["kind"], number> = {
   instruction: 0,
   task_created: 1,
@@ -56,6 +56,7 @@ const RANK: Record<TraceEventDto["kind"], number> = {
   task_resolved: 4,
   task_failed: 4,
   approval: 4,
+  tool_call: 4,
   message: 5,
   ruling: 6,
   mail: 7,
