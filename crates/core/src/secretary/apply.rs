@@ -167,6 +167,28 @@ impl Secretary {
         Ok(row)
     }
 
+    /// The company's language: the change lines a card shows are written in it.
+    async fn diff_language(&self) -> Language {
+        match self.org.company().await {
+            Ok(Some(c)) => c.language,
+            _ => Language::En,
+        }
+    }
+
+    /// A role title as the company's language says it: the role card's Chinese name in a
+    /// Chinese company when the card has one, else the title as it is.
+    async fn title_in(&self, title: &str, lang: Language) -> String {
+        if lang == Language::En {
+            return title.to_owned();
+        }
+        let cards = crate::roles::library(&self.db).await.unwrap_or_default();
+        cards
+            .iter()
+            .find(|c| c.card.name.eq_ignore_ascii_case(title.trim()))
+            .and_then(|c| c.card.name_zh.clone())
+            .unwrap_or_else(|| title.to_owned())
+    }
+
     /// Applies a proposal through the org and work services: how to undo it (when it
     /// can be) and the diff its card shows.
     async fn apply(&self, p: &Proposal, trace: Option<String>) -> Result<Applied, OrgError> {
@@ -269,12 +291,17 @@ impl Secretary {
         if let Err(err) = self.welcome(&e).await {
             tracing::warn!(error = %err, employee = e.id, "could not greet the new hire in their department chat");
         }
-        let mut diff = format!("+1 {} ({})", e.title, e.name);
+        let lang = self.diff_language().await;
+        let title = self.title_in(&e.title, lang).await;
+        let mut diff = lang.pick(
+            format!("+1 {title} ({})", e.name),
+            format!("+1 {title}（{}）", e.name),
+        );
         if let Some(d) = department_name {
             diff.push_str(&format!(" → {d}"));
         }
         if let (Some(_), Some(m)) = (manager_id, manager_name) {
-            diff.push_str(&format!(", reports to {m}"));
+            diff.push_str(&lang.pick(format!(", reports to {m}"), format!("，汇报给{m}")));
         }
         Ok((Some(Undo::RemoveHire { employee_id: e.id }), diff))
     }
@@ -300,7 +327,14 @@ impl Secretary {
             reports,
             led_departments,
         };
-        Ok((Some(undo), format!("−1 {name} (record kept)")))
+        let lang = self.diff_language().await;
+        Ok((
+            Some(undo),
+            lang.pick(
+                format!("−1 {name} (record kept)"),
+                format!("−1 {name}（保留记录）"),
+            ),
+        ))
     }
 
     async fn apply_transfer(
@@ -329,9 +363,13 @@ impl Secretary {
             employee_id,
             department_id: from,
         };
+        let lang = self.diff_language().await;
         Ok((
             Some(undo),
-            format!("{name}: {from_name} → {department_name}"),
+            lang.pick(
+                format!("{name}: {from_name} → {department_name}"),
+                format!("{name}：{from_name} → {department_name}"),
+            ),
         ))
     }
 
@@ -349,9 +387,12 @@ impl Secretary {
                 mission: None,
             })
             .await?;
-        let diff = match parent_name {
-            Some(p) => format!("+ department {} (in {p})", d.name),
-            None => format!("+ department {}", d.name),
+        let lang = self.diff_language().await;
+        let diff = match (parent_name, lang) {
+            (Some(p), Language::En) => format!("+ department {} (in {p})", d.name),
+            (None, Language::En) => format!("+ department {}", d.name),
+            (Some(p), Language::ZhCn) => format!("+ 部门 {}（隶属{p}）", d.name),
+            (None, Language::ZhCn) => format!("+ 部门 {}", d.name),
         };
         let undo = Undo::DeleteDepartment {
             department_id: d.id,
@@ -375,7 +416,14 @@ impl Secretary {
             department_id,
             name: old_name.to_owned(),
         };
-        Ok((Some(undo), format!("department {old_name} → {new_name}")))
+        let lang = self.diff_language().await;
+        Ok((
+            Some(undo),
+            lang.pick(
+                format!("department {old_name} → {new_name}"),
+                format!("部门 {old_name} → {new_name}"),
+            ),
+        ))
     }
 
     async fn apply_set_reviewer(
@@ -395,9 +443,13 @@ impl Secretary {
             requirement_id,
             reviewer_id: before.reviewer_id,
         };
+        let lang = self.diff_language().await;
         Ok((
             Some(undo),
-            format!("reviewer of \"{requirement_name}\" → {name}"),
+            lang.pick(
+                format!("reviewer of \"{requirement_name}\" → {name}"),
+                format!("“{requirement_name}”的评审人 → {name}"),
+            ),
         ))
     }
 
@@ -422,17 +474,25 @@ impl Secretary {
         if reviewer_id.is_some() {
             self.write_reviewer(r.id, *reviewer_id).await?;
         }
-        let mut diff = match department_name {
-            Some(d) => format!("+ requirement \"{name}\" in {d}, with its group chat"),
-            None => format!("+ requirement \"{name}\", with its group chat"),
+        let lang = self.diff_language().await;
+        let mut diff = match (department_name, lang) {
+            (Some(d), Language::En) => {
+                format!("+ requirement \"{name}\" in {d}, with its group chat")
+            }
+            (None, Language::En) => format!("+ requirement \"{name}\", with its group chat"),
+            (Some(d), Language::ZhCn) => format!("+ 需求“{name}”（{d}），附带群聊"),
+            (None, Language::ZhCn) => format!("+ 需求“{name}”，附带群聊"),
         };
         if let Some(who) = reviewer_name {
-            diff.push_str(&format!(", reviewed by {who}"));
+            diff.push_str(&lang.pick(format!(", reviewed by {who}"), format!("，由{who}评审")));
         }
         if let Some(owner) = r.owner_id
             && let Some(e) = cubicle_store::org::find_employee(&self.db, owner).await?
         {
-            diff.push_str(&format!("; {} plans it", e.name));
+            diff.push_str(&lang.pick(
+                format!("; {} plans it", e.name),
+                format!("；{}负责规划", e.name),
+            ));
         }
         let undo = Undo::RemoveRequirement {
             requirement_id: r.id,
@@ -461,11 +521,16 @@ impl Secretary {
                 reassign_to: destination.map(|(id, _)| id),
             })
             .await?;
-        let diff = match destination {
-            Some((_, to)) if headcount > 0 || !record.children.is_empty() => {
+        let lang = self.diff_language().await;
+        let diff = match (destination, lang) {
+            (Some((_, to)), Language::En) if headcount > 0 || !record.children.is_empty() => {
                 format!("− department {name}; its {headcount} people → {to}")
             }
-            _ => format!("− department {name}"),
+            (Some((_, to)), Language::ZhCn) if headcount > 0 || !record.children.is_empty() => {
+                format!("− 部门 {name}；其{headcount}人 → {to}")
+            }
+            (_, Language::En) => format!("− department {name}"),
+            (_, Language::ZhCn) => format!("− 部门 {name}"),
         };
         Ok((Some(Undo::RestoreDepartment { record }), diff))
     }
@@ -492,9 +557,13 @@ impl Secretary {
                 crate::meeting::MeetingError::Storage(e) => OrgError::Storage(e),
                 other => OrgError::InvalidInput(other.to_string()),
             })?;
-        let diff = format!(
-            "+ meeting \"{topic}\" with {}",
-            participant_names.join(", ")
+        let lang = self.diff_language().await;
+        let diff = lang.pick(
+            format!(
+                "+ meeting \"{topic}\" with {}",
+                participant_names.join(", ")
+            ),
+            format!("+ 会议“{topic}”，参会：{}", participant_names.join("、")),
         );
         Ok((Some(Undo::EndMeeting { chat_id: chat.id }), diff))
     }
@@ -506,30 +575,38 @@ impl Secretary {
     ) -> Result<Applied, OrgError> {
         let org = &self.org;
         let before = org.company().await?.ok_or(OrgError::CompanyMissing)?;
+        let lang = before.language;
+        let level_words = |l: ApprovalPolicy| match (lang, l) {
+            (Language::En, l) => l.to_value(),
+            (Language::ZhCn, ApprovalPolicy::Auto) => "自动".to_owned(),
+            (Language::ZhCn, ApprovalPolicy::KeySteps) => "关键步骤".to_owned(),
+            (Language::ZhCn, ApprovalPolicy::Manual) => "手动".to_owned(),
+        };
         let mut diff = Vec::new();
         if let Some(b) = daily_budget_usd {
             org.set_budget(SetBudget {
                 daily_budget_usd: b,
             })
             .await?;
-            diff.push(format!(
-                "daily budget ${:.2} → ${b:.2}",
-                before.daily_budget_usd
+            let was = before.daily_budget_usd;
+            diff.push(lang.pick(
+                format!("daily budget ${was:.2} → ${b:.2}"),
+                format!("每日预算 ${was:.2} → ${b:.2}"),
             ));
         }
         if let Some(l) = level {
             org.set_approval_policy(l).await?;
-            diff.push(format!(
-                "approvals {} → {}",
-                before.approval_policy.to_value(),
-                l.to_value()
+            let (was, now) = (level_words(before.approval_policy), level_words(l));
+            diff.push(lang.pick(
+                format!("approvals {was} → {now}"),
+                format!("审批 {was} → {now}"),
             ));
         }
         let undo = Undo::RestorePolicy {
             level: before.approval_policy,
             daily_budget_usd: before.daily_budget_usd,
         };
-        Ok((Some(undo), diff.join("; ")))
+        Ok((Some(undo), diff.join(&lang.pick("; ", "；"))))
     }
 
     async fn reverse(&self, undo: Undo) -> Result<(), OrgError> {
@@ -687,12 +764,18 @@ impl Secretary {
                 .await?;
             helpers.push(h.id);
         }
-        let mut diff = format!("+ task for {name}: {description}");
+        let mut diff = lang.pick(
+            format!("+ task for {name}: {description}"),
+            format!("+ {name}的任务：{description}"),
+        );
         if !participant_names.is_empty() {
-            diff.push_str(&format!(", with {}", participant_names.join(", ")));
+            diff.push_str(&lang.pick(
+                format!(", with {}", participant_names.join(", ")),
+                format!("，协作：{}", participant_names.join("、")),
+            ));
         }
         if let Some(r) = requirement_name {
-            diff.push_str(&format!(" (requirement \"{r}\")"));
+            diff.push_str(&lang.pick(format!(" (requirement \"{r}\")"), format!("（需求“{r}”）")));
         }
         Ok((
             Some(Undo::WithdrawTask {

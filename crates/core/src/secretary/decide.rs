@@ -4,12 +4,21 @@
 //! own decision in the app (`decided_via = ui`). With several waiting and no number the
 //! secretary lists them and asks which; it never picks one itself. Only the rule tier's
 //! reading decides: when the model tier read the words, the secretary asks for them plainly.
+//!
+//! A typed yes or no ("确认", "ok", "cancel", "算了") answers the secretary's own card
+//! first: the one card waiting is confirmed or cancelled exactly as its buttons would;
+//! with several the secretary lists them and asks which; with none it says so.
 
 use cubicle_store::approval as aq;
 use cubicle_store::entity::approval;
+use cubicle_store::secretary as sq;
 
+use super::actions::{ActionDto, ActionStatus, Proposal};
 use super::intent::{Slots, Tier};
-use super::service::{Outcome, Secretary, SecretaryResult};
+use super::rules::TypedAnswer;
+use super::service::{
+    HISTORY_LIMIT, Outcome, Secretary, SecretaryError, SecretaryResult, action_dto,
+};
 use crate::approvals::{
     ApprovalDto, ApprovalError, ApprovalStatus, DecideApproval, DecidedVia, Decision,
 };
@@ -25,8 +34,24 @@ impl Secretary {
         snap: &OrgSnapshot,
         lang: Language,
         approve: bool,
+        typed: Option<TypedAnswer>,
     ) -> SecretaryResult<Outcome> {
         let waiting = aq::list_approvals(&self.db, &[ApprovalStatus::Waiting], None, 20).await?;
+        if tier == Tier::Rules && number(s).is_none() {
+            // A bare yes/no is for the secretary's cards; "approve it" is for them only
+            // when no approval waits.
+            let cards = self.waiting_cards().await?;
+            if typed.is_some() || waiting.is_empty() {
+                match cards.as_slice() {
+                    [one] => return Ok(Outcome::Say(self.answer_card(one, approve, lang).await?)),
+                    [] => {}
+                    many => return Ok(Outcome::Say(which_card(many, approve, lang))),
+                }
+                if typed.is_some_and(|a| !a.firm) {
+                    return Ok(Outcome::Say(nothing_waiting(&waiting, lang)));
+                }
+            }
+        }
         if tier != Tier::Rules {
             // A model read the words as a decision: it may have been steered (a pasted
             // message, an injected name). It says what it understood and decides nothing.
@@ -68,6 +93,193 @@ impl Secretary {
     }
 }
 
+impl Secretary {
+    /// The cards the boss can still confirm or cancel in the conversation they see.
+    async fn waiting_cards(&self) -> SecretaryResult<Vec<ActionDto>> {
+        let messages = sq::recent_messages(&self.db, HISTORY_LIMIT).await?;
+        let actions =
+            sq::actions_of_messages(&self.db, messages.iter().map(|m| m.id).collect()).await?;
+        Ok(actions
+            .iter()
+            .filter(|a| a.status == ActionStatus::Proposed)
+            .map(action_dto)
+            .collect())
+    }
+
+    /// Confirms or cancels one card through the same calls as its buttons, and says
+    /// what came of it.
+    async fn answer_card(
+        &self,
+        card: &ActionDto,
+        yes: bool,
+        lang: Language,
+    ) -> SecretaryResult<String> {
+        let what = describe(&card.proposal, lang);
+        let done = if yes {
+            self.confirm(card.id, None).await
+        } else {
+            self.cancel(card.id).await
+        };
+        Ok(match done {
+            Ok(a) if a.status == ActionStatus::Applied => {
+                let diff = a.diff.unwrap_or(what);
+                lang.pick(format!("Done: {diff}"), format!("已确认：{diff}"))
+            }
+            Ok(a) if a.status == ActionStatus::Cancelled => lang.pick(
+                format!("Cancelled: {what}. Nothing was changed."),
+                format!("已取消：{what}。什么都没有改。"),
+            ),
+            Ok(a) => {
+                let error = a.error.unwrap_or_default();
+                lang.pick(
+                    format!("I tried ({what}), but it failed: {error}"),
+                    format!("已确认（{what}），但执行失败：{error}"),
+                )
+            }
+            // Someone pressed its button meanwhile: it is being handled or already decided.
+            Err(SecretaryError::WrongStatus { .. } | SecretaryError::NoAction(_)) => lang.pick(
+                format!("That card ({what}) was already handled; nothing more was done."),
+                format!("这张卡片（{what}）已经处理过了，没有再做任何事。"),
+            ),
+            Err(e) => return Err(e),
+        })
+    }
+}
+
+/// A number the boss gave ("#12", "12"), if any.
+fn number(s: &Slots) -> Option<i32> {
+    s.name
+        .as_deref()
+        .map(|n| n.trim().trim_start_matches('#').trim())
+        .and_then(|n| n.parse::<i32>().ok())
+}
+
+/// Several cards wait: list them and ask which, changing nothing.
+fn which_card(cards: &[ActionDto], yes: bool, lang: Language) -> String {
+    let lines: Vec<String> = cards
+        .iter()
+        .map(|c| format!("· {}", describe(&c.proposal, lang)))
+        .collect();
+    let n = cards.len();
+    match (lang, yes) {
+        (Language::En, true) => format!(
+            "{n} cards are waiting — which one should I confirm? Press Confirm on it, or tell me more precisely. Nothing was changed.\n{}",
+            lines.join("\n")
+        ),
+        (Language::En, false) => format!(
+            "{n} cards are waiting — which one should I cancel? Press Cancel on it, or tell me more precisely. Nothing was changed.\n{}",
+            lines.join("\n")
+        ),
+        (Language::ZhCn, true) => format!(
+            "有{n}张卡片在等你确认，要确认哪一张？请在那张卡片上点“确认”，或者说得更具体些。目前什么都没有改。\n{}",
+            lines.join("\n")
+        ),
+        (Language::ZhCn, false) => format!(
+            "有{n}张卡片在等你确认，要取消哪一张？请在那张卡片上点“取消”，或者说得更具体些。目前什么都没有改。\n{}",
+            lines.join("\n")
+        ),
+    }
+}
+
+/// A yes or no with nothing of the secretary's waiting; approvals are only pointed to.
+fn nothing_waiting(approvals: &[approval::Model], lang: Language) -> String {
+    let mut out = lang.pick(
+        "There is nothing waiting for your confirmation right now.",
+        "目前没有等你确认的事项。",
+    );
+    if let Some(first) = approvals.first() {
+        let n = approvals.len();
+        out.push(' ');
+        out.push_str(&match (lang, n) {
+            (Language::En, 1) => format!(
+                "One approval waits in the approval queue — say \"approve #{}\" to approve it.",
+                first.id
+            ),
+            (Language::En, _) => format!(
+                "{n} approvals wait in the approval queue — say e.g. \"approve #{}\".",
+                first.id
+            ),
+            (Language::ZhCn, _) => {
+                format!("审批队列里有{n}项等你处理，可以说“批准 #{}”。", first.id)
+            }
+        });
+    }
+    out
+}
+
+/// A card in a few words, in the company's language.
+pub(super) fn describe(p: &Proposal, lang: Language) -> String {
+    let zh = lang == Language::ZhCn;
+    match p {
+        Proposal::Hire {
+            name,
+            title,
+            department_name,
+            ..
+        } => match (zh, department_name) {
+            (false, Some(d)) => format!("hire {title} {name} for {d}"),
+            (false, None) => format!("hire {title} {name}"),
+            (true, Some(d)) => format!("为{d}招聘{title}{name}"),
+            (true, None) => format!("招聘{title}{name}"),
+        },
+        Proposal::Fire { name, .. } => lang.pick(format!("let {name} go"), format!("辞退{name}")),
+        Proposal::Transfer {
+            name,
+            department_name,
+            ..
+        } => lang.pick(
+            format!("move {name} to {department_name}"),
+            format!("把{name}调到{department_name}"),
+        ),
+        Proposal::CreateDepartment { name, .. } => lang.pick(
+            format!("create the {name} department"),
+            format!("新建部门{name}"),
+        ),
+        Proposal::RenameDepartment {
+            old_name, new_name, ..
+        } => lang.pick(
+            format!("rename {old_name} to {new_name}"),
+            format!("把{old_name}改名为{new_name}"),
+        ),
+        Proposal::SetPolicy { .. } => {
+            lang.pick("change the approval policy or budget", "调整审批策略或预算")
+        }
+        Proposal::AssignTask {
+            name, description, ..
+        } => {
+            let d = clip(description, SHORT_DESCRIPTION_CHARS);
+            lang.pick(
+                format!("a task for {name}: {d}"),
+                format!("给{name}的任务：{d}"),
+            )
+        }
+        Proposal::CreateRequirement { name, .. } => lang.pick(
+            format!("open the requirement \"{name}\""),
+            format!("新建需求“{name}”"),
+        ),
+        Proposal::SetReviewer {
+            requirement_name,
+            name,
+            ..
+        } => lang.pick(
+            format!("{name} reviews \"{requirement_name}\""),
+            format!("由{name}评审“{requirement_name}”"),
+        ),
+        Proposal::DeleteDepartment { name, .. } => lang.pick(
+            format!("delete the {name} department"),
+            format!("删除部门{name}"),
+        ),
+        Proposal::ConveneMeeting { topic, .. } => lang.pick(
+            format!("a meeting on {topic}"),
+            format!("关于{topic}的会议"),
+        ),
+        Proposal::InvitePerson { name, role, .. } => lang.pick(
+            format!("invite {name} as {role}"),
+            format!("邀请{name}（{role}）"),
+        ),
+    }
+}
+
 /// The approval the boss means: the number they said, or the only one waiting. Otherwise
 /// the reply: nothing waits, or the list to choose from — the secretary never picks one.
 fn chosen(
@@ -76,12 +288,7 @@ fn chosen(
     snap: &OrgSnapshot,
     lang: Language,
 ) -> Result<i32, String> {
-    let named = s
-        .name
-        .as_deref()
-        .map(|n| n.trim().trim_start_matches('#').trim())
-        .and_then(|n| n.parse::<i32>().ok());
-    match (named, waiting) {
+    match (number(s), waiting) {
         (Some(id), _) => Ok(id),
         (None, []) => Err(lang.pick(
             "Nothing is waiting for your approval right now.",

@@ -95,20 +95,48 @@ impl Secretary {
                 employees: vec![],
             })
             .await?;
-        let duty = department_name
-            .as_deref()
-            .map(|d| format!(", answers for {d}"))
-            .unwrap_or_default();
-        let diff = format!(
-            "+ {} ({}){duty}, approval policy {}",
-            person.name,
-            if person.role.is_empty() {
-                "no role given"
-            } else {
-                &person.role
-            },
-            person.approval_policy
-        );
+        let lang = match self.org.company().await {
+            Ok(Some(c)) => c.language,
+            _ => Language::En,
+        };
+        let diff = match lang {
+            Language::En => {
+                let duty = department_name
+                    .as_deref()
+                    .map(|d| format!(", answers for {d}"))
+                    .unwrap_or_default();
+                format!(
+                    "+ {} ({}){duty}, approval policy {}",
+                    person.name,
+                    if person.role.is_empty() {
+                        "no role given"
+                    } else {
+                        &person.role
+                    },
+                    person.approval_policy
+                )
+            }
+            Language::ZhCn => {
+                let duty = department_name
+                    .as_deref()
+                    .map(|d| format!("，负责{d}"))
+                    .unwrap_or_default();
+                let policy = match person.approval_policy {
+                    ApprovalPolicy::Auto => "自动",
+                    ApprovalPolicy::KeySteps => "关键步骤",
+                    ApprovalPolicy::Manual => "手动",
+                };
+                format!(
+                    "+ {}（{}）{duty}，审批策略：{policy}",
+                    person.name,
+                    if person.role.is_empty() {
+                        "未说明角色"
+                    } else {
+                        &person.role
+                    },
+                )
+            }
+        };
         Ok((
             Some(Undo::RemovePerson {
                 person_id: person.id,

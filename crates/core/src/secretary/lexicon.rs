@@ -330,6 +330,88 @@ pub fn is_department_word(s: &str) -> bool {
     DEPARTMENT_WORDS.contains(&l.as_str())
 }
 
+/// Common department names in both languages, one group per kind of department: a
+/// department called by one name is found by any other of its group ("给工程部招人" in a
+/// company whose department is "Engineering", "hire for Engineering" where it is "工程部").
+/// Compared without case, spaces or a department ending ("部", "department", "team").
+#[rustfmt::skip]
+const DEPARTMENT_GROUPS: &[&[&str]] = &[
+    &["engineering", "eng", "tech", "technology", "development", "dev", "r&d", "rnd", "工程", "研发", "技术", "开发"],
+    &["product", "products", "product management", "产品"],
+    &["design", "ux", "ui", "ui/ux", "设计"],
+    &["marketing", "市场", "营销", "市场营销"],
+    &["sales", "销售"],
+    &["finance", "accounting", "财务", "会计"],
+    &["legal", "法务", "法律"],
+    &["support", "customer support", "customer service", "客服", "客户支持", "客户服务"],
+    &["research", "研究"],
+    &["operations", "ops", "运营"],
+    &["hr", "human resources", "people ops", "人事", "人力资源", "人力"],
+    &["data", "analytics", "data science", "数据", "数据分析"],
+    &["qa", "quality", "quality assurance", "testing", "test", "测试", "质量", "质量保证"],
+    &["security", "安全"],
+    &["it", "信息技术"],
+    &["infrastructure", "infra", "基础设施", "基础架构"],
+    &["platform", "平台"],
+    &["growth", "增长"],
+    &["content", "内容"],
+    &["administration", "admin", "行政"],
+    &["customer success", "客户成功"],
+    &["business development", "bd", "商务", "商务拓展"],
+    &["communications", "pr", "public relations", "公关"],
+    &["mobile", "移动", "移动端"],
+    &["devops", "sre", "运维"],
+    &["procurement", "purchasing", "采购"],
+    &["documentation", "docs", "文档"],
+];
+
+/// A department name as the groups compare it: "the Engineering department" → "engineering",
+/// "工程部" → "工程", "Customer Support team" → "customersupport".
+fn department_key(name: &str) -> String {
+    let mut s = name.trim().to_lowercase();
+    if let Some(rest) = s.strip_prefix("the ") {
+        s = rest.to_owned();
+    }
+    for end in [
+        " department",
+        " dept",
+        " team",
+        " division",
+        " group",
+        " org",
+        "部门",
+        "事业部",
+        "部",
+        "中心",
+        "团队",
+        "组",
+    ] {
+        if let Some(rest) = s.strip_suffix(end)
+            && !rest.trim().is_empty()
+        {
+            s = rest.to_owned();
+            break;
+        }
+    }
+    s.chars()
+        .filter(|c| !c.is_whitespace() && !"-_'.".contains(*c))
+        .collect()
+}
+
+/// Whether `query` names the department called `name`: the same name without its ending,
+/// or another name of its group in either language.
+pub fn names_department(query: &str, name: &str) -> bool {
+    let (q, n) = (department_key(query), department_key(name));
+    if q.is_empty() || n.is_empty() {
+        return false;
+    }
+    q == n
+        || DEPARTMENT_GROUPS.iter().any(|g| {
+            let in_group = |k: &str| g.iter().any(|w| department_key(w) == k);
+            in_group(&q) && in_group(&n)
+        })
+}
+
 /// English words that end a department name ("the Docs team").
 pub const DEPARTMENT_NOUNS: &[&str] = &["department", "dept", "team", "group", "division", "org"];
 
@@ -476,6 +558,21 @@ mod tests {
         .into_owned();
         let p = crate::secretary::parse_rules(&found);
         assert!(!p.intents.is_empty());
+    }
+
+    #[test]
+    fn department_names_match_across_languages() {
+        assert!(names_department("工程部", "Engineering"));
+        assert!(names_department("Engineering", "工程部"));
+        assert!(names_department("研发部", "Engineering"));
+        assert!(names_department("the marketing department", "市场部"));
+        assert!(names_department("销售部", "Sales"));
+        assert!(names_department("customer support", "客服部"));
+        assert!(names_department("QA team", "测试组"));
+        assert!(!names_department("工程部", "Marketing"));
+        assert!(!names_department("市场部", "Sales"));
+        assert!(!names_department("部", "Engineering"));
+        assert!(!names_department("", "Engineering"));
     }
 
     #[test]

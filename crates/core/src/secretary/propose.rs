@@ -5,7 +5,7 @@
 use super::actions::Proposal;
 use super::intent::Slots;
 use super::service::{Outcome, Secretary};
-use super::text::{Pick, next_name, pick};
+use super::text::{Pick, next_name, pick_department};
 use crate::org::{DepartmentDto, EmployeeDto, OrgSnapshot};
 use crate::roles;
 use crate::types::*;
@@ -294,12 +294,10 @@ impl Secretary {
             Ok(e) => return Ok((e, vec![])),
             Err(q) => q,
         };
-        let dept = who.and_then(
-            |w| match pick(w, &snap.departments, |d| d.id, |d| &d.name) {
-                Pick::One(d) => Some(d),
-                _ => None,
-            },
-        );
+        let dept = who.and_then(|w| match pick_department(w, &snap.departments) {
+            Pick::One(d) => Some(d),
+            _ => None,
+        });
         let Some(d) = dept else {
             return Err(question);
         };
@@ -449,6 +447,16 @@ impl Secretary {
             let by_department = snap.departments.iter().find(|d| {
                 d.name.eq_ignore_ascii_case(name)
                     || d.name.trim_end_matches('部') == name.trim_end_matches('部')
+            });
+            // "convene 工程部" where the department is "Engineering": the same department
+            // by its other name, when only one fits.
+            let by_department = by_department.or_else(|| {
+                (!self.is_person(name, snap))
+                    .then(|| match pick_department(name, &snap.departments) {
+                        Pick::One(d) => Some(d),
+                        _ => None,
+                    })
+                    .flatten()
             });
             let found: Vec<&EmployeeDto> = match by_department {
                 Some(d) => snap

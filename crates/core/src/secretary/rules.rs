@@ -7,9 +7,12 @@
 //! the highest confidence wins. What matches nothing is `unknown` with a low
 //! confidence: the rules never guess.
 
+mod answer;
 mod clean;
 mod fill;
 mod table;
+
+pub use answer::{TypedAnswer, typed_answer};
 
 use std::sync::LazyLock;
 
@@ -22,6 +25,8 @@ use super::normalize::normalize;
 pub const MAX_RULE_INPUT_CHARS: usize = 1000;
 /// The confidence of `unknown`: the secretary hands the text to the model tier or asks.
 pub const UNKNOWN_CONFIDENCE: f32 = 0.1;
+/// The confidence of a message that is only a yes or a no ("确认", "cancel").
+pub const TYPED_ANSWER_CONFIDENCE: f32 = 0.95;
 /// A piece after a comma/"and" becomes its own intent only when it is at least this sure.
 const SPLIT_CONFIDENCE: f32 = 0.7;
 /// No boss gives more orders than this in one message; more is noise.
@@ -126,6 +131,19 @@ pub fn parse_rules_knowing(text: &str, known: &[&str]) -> Parse {
     let text = normalize(text);
     if text.chars().count() > MAX_RULE_INPUT_CHARS {
         return unknown();
+    }
+    // A bare yes or no answers whatever waits for the boss: the secretary's card first,
+    // then (for "go ahead" and the like) the approval queue.
+    if let Some(a) = typed_answer(&text) {
+        let kind = if a.yes {
+            IntentKind::Approve
+        } else {
+            IntentKind::Reject
+        };
+        return Parse {
+            tier: Tier::Rules,
+            intents: vec![Intent::new(kind, TYPED_ANSWER_CONFIDENCE, Slots::default())],
+        };
     }
     let mut intents = Vec::new();
     for sentence in sentences(&text).into_iter().take(MAX_CLAUSES) {

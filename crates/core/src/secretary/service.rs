@@ -17,8 +17,8 @@ use tokio_util::task::TaskTracker;
 
 use super::actions::*;
 use super::intent::{Intent, IntentKind, Parse};
-use super::rules::parse_rules_knowing;
-use super::text::{Pick, capabilities, clarify, pick};
+use super::rules::{TypedAnswer, parse_rules_knowing, typed_answer};
+use super::text::{Pick, capabilities, clarify, pick, pick_department};
 use crate::chat::Chats;
 use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};
@@ -324,9 +324,14 @@ impl Secretary {
             &parse.intents
         };
         lines.extend(written);
+        // Only the rules' own reading of a bare yes/no answers a card.
+        let typed = match parse.tier {
+            super::intent::Tier::Rules => typed_answer(text),
+            super::intent::Tier::Model => None,
+        };
         for intent in todo {
             match self
-                .handle(intent, parse.tier, snap, lang, &mut taken)
+                .handle(intent, parse.tier, snap, lang, &mut taken, typed)
                 .await?
             {
                 Outcome::Say(s) => lines.push(s),
@@ -337,7 +342,7 @@ impl Secretary {
             }
         }
         if lines.is_empty() {
-            lines.push(clarify(lang));
+            lines.push(clarify(lang, snap));
         }
         Ok((lines, proposals))
     }
@@ -583,12 +588,13 @@ impl Secretary {
         snap: &OrgSnapshot,
         lang: Language,
         taken: &mut Vec<String>,
+        typed: Option<TypedAnswer>,
     ) -> SecretaryResult<Outcome> {
         let s = &intent.slots;
         if !intent.is_confident()
             && !matches!(intent.kind, IntentKind::Chitchat | IntentKind::Question)
         {
-            return Ok(Outcome::Say(unsure(intent.kind, lang)));
+            return Ok(Outcome::Say(unsure(intent.kind, lang, snap)));
         }
         Ok(match intent.kind {
             IntentKind::HireEmployee => {
@@ -612,7 +618,8 @@ impl Secretary {
             // reading of the boss's words: only the rules' plain reading decides.
             IntentKind::Approve | IntentKind::Reject => {
                 let approve = matches!(intent.kind, IntentKind::Approve);
-                self.decide_by_chat(s, tier, snap, lang, approve).await?
+                self.decide_by_chat(s, tier, snap, lang, approve, typed)
+                    .await?
             }
             IntentKind::Chitchat => Outcome::Say(lang.pick(
                 "Hello! Tell me whom to hire, move or let go, or ask how the company is doing.",
@@ -637,7 +644,7 @@ impl Secretary {
                 let people = self.people.list().await?;
                 self.invite_person(s, snap, &people, lang)
             }
-            IntentKind::Unknown => Outcome::Say(clarify(lang)),
+            IntentKind::Unknown => Outcome::Say(clarify(lang, snap)),
         })
     }
 
@@ -667,7 +674,16 @@ impl Secretary {
         }
     }
 
-    /// A department by (fuzzy) name, or the question to ask instead.
+    /// Whether `name` is one of the company's people (exactly or by a unique fuzzy match).
+    pub(super) fn is_person(&self, name: &str, snap: &OrgSnapshot) -> bool {
+        matches!(
+            pick(name, &snap.employees, |e| e.id, |e| &e.name),
+            Pick::One(_)
+        )
+    }
+
+    /// A department by (fuzzy) name — or by its other name in either language — or the
+    /// question to ask instead.
     pub(super) fn department<'a>(
         &self,
         name: Option<&str>,
@@ -678,7 +694,7 @@ impl Secretary {
             return Err(lang.pick("Which department?", "哪个部门？"));
         };
         let all: Vec<&str> = snap.departments.iter().map(|d| d.name.as_str()).collect();
-        match pick(name, &snap.departments, |d| d.id, |d| &d.name) {
+        match pick_department(name, &snap.departments) {
             Pick::One(d) => Ok(d),
             Pick::Many(names) => Err(lang.pick(
                 format!("Several departments match \"{name}\": {}. Which one?", names.join(", ")),
@@ -729,13 +745,16 @@ pub(super) fn action_dto(a: &secretary_action::Model) -> ActionDto {
 }
 
 /// What to ask when the secretary is not sure what the boss wants done.
-fn unsure(kind: IntentKind, lang: Language) -> String {
+fn unsure(kind: IntentKind, lang: Language, snap: &OrgSnapshot) -> String {
     match kind {
-        IntentKind::HireEmployee => lang.pick(
-            "Whom should I hire? Tell me the role, e.g. \"hire a frontend engineer for Engineering\".",
-            "要招什么岗位呢？比如“给工程部招一个前端工程师”。",
-        ),
-        _ => clarify(lang),
+        IntentKind::HireEmployee => {
+            let example = super::text::hire_example(lang, snap);
+            lang.pick(
+                format!("Whom should I hire? Tell me the role, e.g. \"{example}\"."),
+                format!("要招什么岗位呢？比如“{example}”。"),
+            )
+        }
+        _ => clarify(lang, snap),
     }
 }
 

@@ -1,7 +1,11 @@
 //! The secretary's words: the company's language, fuzzy picks, stock replies and the
 //! pool of names for new hires.
 
+use super::intent::IntentKind;
+use super::lexicon::names_department;
 use super::names::{NameMatch, match_name};
+use super::rules::parse_rules;
+use crate::org::{DepartmentDto, OrgSnapshot};
 use crate::types::Language;
 
 /// What fuzzy matching found among `items`.
@@ -35,6 +39,27 @@ pub(super) fn pick<'a, T>(
     }
 }
 
+/// A department by the name the boss used: fuzzy on the company's own names first, then
+/// by the other names of the same department in either language ("工程部" ↔ "Engineering").
+pub(super) fn pick_department<'a>(
+    query: &str,
+    departments: &'a [DepartmentDto],
+) -> Pick<'a, DepartmentDto> {
+    match pick(query, departments, |d| d.id, |d| &d.name) {
+        Pick::None => {}
+        found => return found,
+    }
+    let hits: Vec<&DepartmentDto> = departments
+        .iter()
+        .filter(|d| names_department(query, &d.name))
+        .collect();
+    match hits.as_slice() {
+        [] => Pick::None,
+        [one] => Pick::One(one),
+        many => Pick::Many(many.iter().map(|d| d.name.as_str()).collect()),
+    }
+}
+
 pub(super) fn people_count(n: usize) -> String {
     if n == 1 {
         "1 person".into()
@@ -43,10 +68,74 @@ pub(super) fn people_count(n: usize) -> String {
     }
 }
 
-pub(super) fn clarify(lang: Language) -> String {
+pub(super) fn clarify(lang: Language, snap: &OrgSnapshot) -> String {
+    let example = hire_example(lang, snap);
     lang.pick(
-        "I'm not sure what you'd like me to do. Could you say it another way? For example: \"hire a QA engineer for Engineering\".",
-        "我不太确定你想让我做什么，能换个说法吗？比如：“给工程部招一个测试工程师”。",
+        format!("I'm not sure what you'd like me to do. Could you say it another way? For example: \"{example}\"."),
+        format!("我不太确定你想让我做什么，能换个说法吗？比如：“{example}”。"),
+    )
+}
+
+/// Hires phrased around one department, in the company's language.
+fn hire_phrasings(lang: Language, department: &str) -> Vec<String> {
+    match lang {
+        Language::En => vec![
+            format!("hire a QA engineer for {department}"),
+            format!("hire a QA engineer into the {department} department"),
+            format!("给{department}招一个测试工程师"),
+        ],
+        Language::ZhCn => vec![
+            format!("给{department}招一个测试工程师"),
+            format!("招一个测试工程师到{department}"),
+            format!("给{department}部门招一个测试工程师"),
+            format!("hire a QA engineer for {department}"),
+        ],
+    }
+}
+
+/// An example request that works in this company as it is: a hire into one of its own
+/// departments, phrased so the rules read it back to that department; with none that
+/// reads back, a hire that needs no department, or a department to create.
+pub(super) fn hire_example(lang: Language, snap: &OrgSnapshot) -> String {
+    for d in &snap.departments {
+        for example in hire_phrasings(lang, &d.name) {
+            let parse = parse_rules(&example);
+            let reads_back = parse.intents.len() == 1
+                && parse.intents.iter().all(|i| {
+                    i.kind == IntentKind::HireEmployee
+                        && i.is_confident()
+                        && i.slots.role.is_some()
+                        && i.slots.department.as_deref().is_some_and(|q| {
+                            matches!(pick_department(q, &snap.departments), Pick::One(x) if x.id == d.id)
+                        })
+                });
+            if reads_back {
+                return example;
+            }
+        }
+    }
+    if snap.departments.len() <= 1 {
+        // With one department a hire goes there; with none it needs none.
+        return lang.pick("hire a QA engineer", "招一个测试工程师");
+    }
+    let free = |name: &str| {
+        !snap
+            .departments
+            .iter()
+            .any(|d| names_department(name, &d.name))
+    };
+    let (en, zh) = [
+        ("Research", "研究部"),
+        ("Design", "设计部"),
+        ("Growth", "增长部"),
+        ("Documentation", "文档部"),
+    ]
+    .into_iter()
+    .find(|(en, _)| free(en))
+    .unwrap_or(("Special Projects", "特别项目部"));
+    lang.pick(
+        format!("create a department called {en}"),
+        format!("新建一个{zh}"),
     )
 }
 

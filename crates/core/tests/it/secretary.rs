@@ -12,6 +12,7 @@ use crate::util::TestCompany;
 mod by_chat;
 mod invite;
 mod reviewers;
+mod typed;
 
 async fn zh_company() -> TestCompany {
     let co = TestCompany::new().await;

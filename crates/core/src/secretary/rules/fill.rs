@@ -314,7 +314,7 @@ static CN_HIRE_DEPT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_HIRE_DEPT: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?:\b(?:for|in|into|to|on|join|joining)\s+|(?:到|进|去|加入)\s*)(?:the\s+)?(?P<d>[A-Za-z][A-Za-z0-9&/-]*)(?:\s+(?P<d2>[A-Za-z][A-Za-z0-9&/-]*))?",
+        r"(?:\b(?:for|in|into|to|on|join|joining)\s+|(?:到|进|去|加入)\s*)(?:the\s+)?(?P<d>[A-Za-z][A-Za-z0-9&/-]*|{CNDEPT})(?:\s+(?P<d2>[A-Za-z][A-Za-z0-9&/-]*))?",
     )
 });
 static HIRE_NAME: LazyLock<Regex> = LazyLock::new(|| {
@@ -409,6 +409,10 @@ fn hire_department(clause: &str, roles: &[lexicon::RoleMention]) -> Option<Strin
             continue;
         }
         let first = d.as_str();
+        // "hire a tester for 工程部": a Chinese department name in an English sentence.
+        if looks_like_cn_department(first) {
+            return clean_department(first);
+        }
         let second = c.name("d2").map(|m| m.as_str());
         let noun = second.is_some_and(|w| DEPARTMENT_NOUNS.contains(&w.to_lowercase().as_str()));
         let capitalised = first
