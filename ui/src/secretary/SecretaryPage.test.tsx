@@ -8,7 +8,7 @@ import type { SecretaryMessageDto } from "../bindings/SecretaryMessageDto";
 import type { TraceDto } from "../bindings/TraceDto";
 import { Fake, ipcError } from "../test/fake";
 import { traceOf } from "../test/fakeChatSeed";
-import { company, employee, fixedOrg, seedId, world } from "../test/fakeFixtures";
+import { company, department, employee, fixedOrg, seedId, world } from "../test/fakeFixtures";
 import { renderApp } from "../test/render";
 
 /** The backend's undo window (UNDO_WINDOW_MINUTES on the Rust side). */
@@ -194,7 +194,22 @@ describe("secretary page", () => {
     expect(await screen.findByTestId("secretary-example-0")).toHaveTextContent("帮我给Engineering招一个前端工程师");
     expect(screen.getByTestId("secretary-example-1")).toHaveTextContent("公司现在怎么样？");
     await user.click(screen.getByTestId("secretary-example-3"));
-    expect(screen.getByTestId("secretary-input")).toHaveValue("新建一个叫研究部的部门");
+    expect(screen.getByTestId("secretary-input")).toHaveValue("新建一个研究部");
+  });
+
+  it("never suggests names the company does not have", async () => {
+    // A new company: one department, nobody hired yet.
+    secretary({ ...fixedOrg(), departments: [department(7, "Product", null)], employees: [] }).backend.install();
+    renderApp();
+    await screen.findByTestId("secretary-empty");
+    const examples = [0, 1, 2, 3].map((n) => screen.getByTestId(`secretary-example-${n}`).textContent);
+    expect(examples).toEqual([
+      "Hire a frontend engineer for Product",
+      "How is the company doing?",
+      "Who is in Product?",
+      "Create a department called Research",
+    ]);
+    for (const e of examples) expect(e).not.toMatch(/Alice|Marketing|Engineering/);
   });
 
   it("sends with Enter, shows the boss's message at once, then the reply with a hire card", async () => {

@@ -7,8 +7,9 @@ import { Button, ErrorState, LoadingState, Spinner } from "../components/ui";
 import { api } from "../ipc/api";
 import { errorKey } from "../ipc/errors";
 import { useSecretaryReplyStream } from "../ipc/events";
-import { queryKeys, useInvalidatingMutation, useOrg, useSecretaryHistory } from "../ipc/queries";
+import { SECRETARY_ACTION_KEYS, useInvalidatingMutation, useOrg, useSecretaryHistory } from "../ipc/queries";
 import { ActionCard } from "./ActionCard";
+import { secretaryExamples } from "./format";
 
 export function SecretaryAvatar({ size = 32 }: { size?: number }) {
   return (
@@ -27,7 +28,8 @@ export function SecretaryPage() {
   const { t } = useTranslation();
   const history = useSecretaryHistory();
   const org = useOrg();
-  const say = useInvalidatingMutation(api.secretarySay, [queryKeys.secretary]);
+  // A typed "yes" confirms a card as its button would: what that changes is refreshed too.
+  const say = useInvalidatingMutation(api.secretarySay, SECRETARY_ACTION_KEYS);
   const [text, setText] = useState("");
   const input = useRef<HTMLTextAreaElement>(null);
   const end = useRef<HTMLDivElement>(null);
@@ -210,23 +212,10 @@ function Message({ message, snapshot }: { message: SecretaryMessageDto; snapshot
   );
 }
 
-/** Four things to say, in the current language, using the company's own names where it has them. */
+/** Four things to say, in the current language, that work in the company as it is (its own names only). */
 function useExamples(snapshot: OrgSnapshot | undefined): string[] {
-  const { t } = useTranslation();
-  const departments = snapshot?.departments ?? [];
-  // Someone who could move (has a department, and another exists), preferably not a department's lead.
-  const movable = (snapshot?.employees ?? []).filter((e) => e.departmentId !== null && departments.some((d) => d.id !== e.departmentId));
-  const person = movable.find((e) => !departments.some((d) => d.leadId === e.id)) ?? movable[0];
-  const target = person ? departments.find((d) => d.id !== person.departmentId) : undefined;
-  return [
-    t("secretary.examples.hire", { department: departments[0]?.name ?? t("secretary.examples.someDepartment") }),
-    t("secretary.examples.status"),
-    t("secretary.examples.move", {
-      name: person?.name ?? t("secretary.examples.somePerson"),
-      department: target?.name ?? t("secretary.examples.otherDepartment"),
-    }),
-    t("secretary.examples.createDepartment"),
-  ];
+  const { t, i18n } = useTranslation();
+  return secretaryExamples(snapshot, i18n.language.startsWith("zh")).map(({ key, values }) => t(`secretary.examples.${key}`, values));
 }
 
 function EmptyConversation({ snapshot, onPick }: { snapshot: OrgSnapshot | undefined; onPick: (text: string) => void }) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { draftOf, formatCountdown, hireEdits, msUntil, type HireProposal } from "./format";
+import { department, employee, fixedOrg } from "../test/fakeFixtures";
+import { draftOf, formatCountdown, hireEdits, msUntil, readableDepartment, secretaryExamples, type HireProposal } from "./format";
 
 const proposal: HireProposal = {
   type: "hire",
@@ -56,5 +57,54 @@ describe("hire edits", () => {
       managerId: 21,
       archetype: "idealist",
     });
+  });
+});
+
+describe("first-run examples", () => {
+  const org = (departments: ReturnType<typeof department>[], employees: ReturnType<typeof employee>[] = []) => ({
+    ...fixedOrg(),
+    departments,
+    employees,
+  });
+
+  it("reads a department the secretary's rules can read back", () => {
+    expect(readableDepartment("Engineering")).toBe(true);
+    expect(readableDepartment("工程部")).toBe(true);
+    expect(readableDepartment("研发中心")).toBe(true);
+    expect(readableDepartment("研发")).toBe(false);
+    expect(readableDepartment("engineering")).toBe(false);
+  });
+
+  it("uses the company's own departments and people", () => {
+    const examples = secretaryExamples(fixedOrg(), false);
+    expect(examples[0]).toEqual({ key: "hire", values: { department: "Engineering" } });
+    expect(examples[2]).toEqual({ key: "move", values: { name: "Alan Turing", department: "Frontend" } });
+    expect(examples[3]).toEqual({ key: "createDepartment", values: { name: "Research" } });
+  });
+
+  it("suggests nobody and no department a company does not have", () => {
+    // Nothing at all: a hire that needs no department, the budget, a department to create.
+    expect(secretaryExamples(org([]), false)).toEqual([
+      { key: "hireAnywhere" },
+      { key: "status" },
+      { key: "budget" },
+      { key: "createDepartment", values: { name: "Research" } },
+    ]);
+    // A department and one person who cannot move anywhere: ask about them instead.
+    const one = org([department(5, "研发", null), department(6, "Research", null)], [employee(51, "张伟", 5)]);
+    const examples = secretaryExamples(one, true);
+    expect(examples[0]).toEqual({ key: "hire", values: { department: "Research" } });
+    expect(examples[2]).toEqual({ key: "move", values: { name: "张伟", department: "Research" } });
+    expect(examples[3]).toEqual({ key: "createDepartment", values: { name: "研究部" } });
+    const alone = org([department(5, "研发", null)], [employee(51, "张伟", 5)]);
+    expect(secretaryExamples(alone, true)).toEqual([
+      { key: "hireAnywhere" },
+      { key: "status" },
+      { key: "personStatus", values: { name: "张伟" } },
+      { key: "createDepartment", values: { name: "研究部" } },
+    ]);
+    // A department to create is one the company does not have yet.
+    const taken = org([department(1, "Research", null), department(2, "design", null)]);
+    expect(secretaryExamples(taken, false)[3]).toEqual({ key: "createDepartment", values: { name: "Growth" } });
   });
 });

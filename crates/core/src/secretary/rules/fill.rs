@@ -314,7 +314,7 @@ static CN_HIRE_DEPT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_HIRE_DEPT: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?:\b(?:for|in|into|to|on|join|joining)\s+|(?:到|进|去|加入)\s*)(?:the\s+)?(?P<d>[A-Za-z][A-Za-z0-9&/-]*|{CNDEPT})(?:\s+(?P<d2>[A-Za-z][A-Za-z0-9&/-]*))?",
+        r"(?:\b(?:for|in|into|to|on|join|joining)\s+|(?:到|进|去|加入|给|为)\s*)(?:the\s+)?(?P<d>[A-Za-z][A-Za-z0-9&/-]*|{CNDEPT})(?:\s+(?P<d2>[A-Za-z][A-Za-z0-9&/-]*))?",
     )
 });
 static HIRE_NAME: LazyLock<Regex> = LazyLock::new(|| {

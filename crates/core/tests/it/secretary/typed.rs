@@ -415,3 +415,93 @@ async fn change_lines_speak_the_company_language() {
         .unwrap();
     assert_eq!(applied.diff.as_deref(), Some("+ department Marketing"));
 }
+
+/// The first-run examples of the Secretary page (`ui/src/i18n/*.json`,
+/// `secretary.examples`), filled the way `ui/src/secretary/format.ts` fills them.
+fn ui_examples(file: &str) -> serde_json::Value {
+    let path = format!(
+        "{}/../../ui/src/i18n/{file}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let all: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("the UI's strings"))
+            .expect("json");
+    all["secretary"]["examples"].clone()
+}
+
+fn fill(examples: &serde_json::Value, key: &str, values: &[(&str, &str)]) -> String {
+    let mut s = examples[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("no example {key}"))
+        .to_owned();
+    for (k, v) in values {
+        s = s.replace(&format!("{{{{{k}}}}}"), v);
+    }
+    assert!(!s.contains("{{"), "{key}: {s}");
+    s
+}
+
+async fn proposes(co: &TestCompany, text: &str) -> Proposal {
+    let t = co.core.secretary.say(text, false).await.unwrap();
+    assert_eq!(t.reply.actions.len(), 1, "{text:?} → {}", t.reply.text);
+    t.reply.actions[0].proposal.clone()
+}
+
+async fn answers(co: &TestCompany, text: &str, kind: IntentKind) -> String {
+    let t = co.core.secretary.say(text, false).await.unwrap();
+    assert_eq!(t.parse.intents[0].kind, kind, "{text:?} → {}", t.reply.text);
+    assert!(t.reply.actions.is_empty(), "{text:?}");
+    t.reply.text
+}
+
+#[tokio::test]
+async fn the_first_run_examples_of_the_ui_work_in_the_company() {
+    for (lang, file, fresh, person) in [
+        (Language::En, "en", "Research", "Alice Chen"),
+        (Language::ZhCn, "zh-CN", "研究部", "张伟"),
+    ] {
+        let ex = ui_examples(file);
+        for (a, b) in [("Engineering", "Marketing"), ("工程部", "市场部")] {
+            let (co, _model) = company(lang).await;
+            let da = co.dept(a, None).await;
+            let db = co.dept(b, None).await;
+            co.hire(person, "QA Engineer", Some(da.id)).await;
+            let hire = fill(&ex, "hire", &[("department", a)]);
+            assert!(matches!(
+                proposes(&co, &hire).await,
+                Proposal::Hire { department_id: Some(d), .. } if d == da.id
+            ));
+            let moving = fill(&ex, "move", &[("name", person), ("department", b)]);
+            assert!(matches!(
+                proposes(&co, &moving).await,
+                Proposal::Transfer { department_id, .. } if department_id == db.id
+            ));
+            let status = fill(&ex, "personStatus", &[("name", person)]);
+            let said = answers(&co, &status, IntentKind::AskStatus).await;
+            assert!(said.contains(a), "{status:?} → {said}");
+            let who = fill(&ex, "departmentStatus", &[("department", a)]);
+            let said = answers(&co, &who, IntentKind::AskStatus).await;
+            assert!(said.contains(person), "{who:?} → {said}");
+            let budget = fill(&ex, "budget", &[]);
+            assert!(matches!(
+                proposes(&co, &budget).await,
+                Proposal::SetPolicy { daily_budget_usd: Some(x), .. } if (x - 5.0).abs() < 1e-9
+            ));
+            let create = fill(&ex, "createDepartment", &[("name", fresh)]);
+            assert!(matches!(
+                proposes(&co, &create).await,
+                Proposal::CreateDepartment { name, .. } if name == fresh
+            ));
+        }
+        // A company with no department yet: a hire that needs none.
+        let (co, _model) = company(lang).await;
+        let anywhere = fill(&ex, "hireAnywhere", &[]);
+        assert!(matches!(
+            proposes(&co, &anywhere).await,
+            Proposal::Hire {
+                department_id: None,
+                ..
+            }
+        ));
+    }
+}
