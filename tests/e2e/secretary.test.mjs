@@ -1,5 +1,6 @@
 // Hiring through the secretary in the real app: type the request, confirm the card,
-// and the new person is on the org chart — in English and in Chinese.
+// and the new person is on the org chart — in English and in Chinese; and a typed
+// "确认" confirms the waiting card exactly as its button does.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -11,7 +12,7 @@ const homes = [];
 
 before(async () => {
   // One driver for both runs; each run gets its own database via the session's app env.
-  homes.push(freshHome(), freshHome());
+  homes.push(freshHome(), freshHome(), freshHome());
 });
 
 after(() => driver?.stop());
@@ -81,4 +82,41 @@ test("老板用中文让秘书招一个测试", async () => {
   seed(homes[1], "zh-CN", "工程部");
   const hire = await hireThroughSecretary(homes[1], 4474, "帮我给工程部招一个测试", "工程部");
   assert.equal(hire.title, "测试工程师");
+});
+
+test("老板打字“确认”，等待中的招聘卡片就被确认", async () => {
+  const home = homes[2];
+  seed(home, "zh-CN", "工程部");
+  driver = await startDriver(home.env, 4520);
+  const b = await openApp(driver);
+  try {
+    await (await byTestId(b, "nav-secretary")).click();
+    await byTestId(b, "secretary-page");
+    const send = async (text) => {
+      await (await byTestId(b, "secretary-input")).setValue(text);
+      await (await byTestId(b, "secretary-send")).click();
+    };
+    await send("帮我给工程部招一个测试");
+    // The card waits; nobody is hired yet.
+    await byTestId(b, "action-confirm-1");
+    assert.equal(cliJson(home.dbUrl, "org", "show", "--json").employees.length, 0);
+
+    await send("确认");
+    // The card shows what confirming did, and the secretary says so, in Chinese.
+    const diff = await byTestId(b, "action-diff-1");
+    assert.match(await diff.getText(), /^\+1 测试工程师（.+）\s*→ 工程部$/);
+    await waitForText(b, '[data-role="secretary"]', "已确认：+1 测试工程师");
+    assert.equal(await b.$('[data-testid="action-confirm-1"]').isExisting(), false, "no Confirm button left");
+
+    const snap = cliJson(home.dbUrl, "org", "show", "--json");
+    assert.equal(snap.employees.length, 1, "exactly one hire");
+    assert.equal(snap.employees[0].title, "测试工程师");
+    await (await byTestId(b, "nav-org-chart")).click();
+    await byTestId(b, "org-chart");
+    await waitForText(b, '[data-testid^="employee-card-"]', snap.employees[0].name);
+  } finally {
+    await closeApp(b);
+    driver.stop();
+    driver = undefined;
+  }
 });
