@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { InlineError, Spinner } from "../components/ui";
 import { api } from "../ipc/api";
 import { readFileText } from "./bundleFile";
+import { WithCode } from "../components/WithCode";
 
 /**
  * Pick a company bundle file and import it. Only an empty Cubicle accepts one: `disabledReason`
@@ -56,7 +57,7 @@ export function ImportBundle({ disabledReason, testId = "import-bundle" }: { dis
       />
       {disabledReason !== undefined && (
         <p data-testid={`${testId}-disabled`} className="text-sm text-slate-500">
-          {disabledReason}
+          <WithCode text={disabledReason} />
         </p>
       )}
       {fileName && imported.isPending && <p className="text-xs text-slate-500">{fileName}</p>}

@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef, type ButtonHTMLAttributes, type HTML
 import { useTranslation } from "react-i18next";
 import { errorDetail, errorKey } from "../ipc/errors";
 import { AlertIcon, CloseIcon } from "./icons";
+import { WithCode } from "./WithCode";
 
 type Variant = "primary" | "secondary" | "danger" | "ghost";
 
@@ -98,8 +99,10 @@ export function ErrorState({ error, onRetry, className = "" }: { error: unknown;
           <AlertIcon width={20} height={20} />
         </div>
         <h2 className="text-base font-semibold text-slate-900">{t("errors.title")}</h2>
-        <p className="mt-1 text-sm text-slate-600">{t(errorKey(error))}</p>
-        {detail && <p className="mt-2 break-words text-xs text-slate-400">{t("common.details", { detail })}</p>}
+        <p className="mt-1 text-sm text-slate-600">
+          <WithCode text={t(errorKey(error))} />
+        </p>
+        {detail && <TechnicalDetail detail={detail} />}
         {onRetry && (
           <Button variant="primary" className="mt-4" onClick={onRetry} data-testid="retry-button">
             {t("common.retry")}
@@ -110,6 +113,20 @@ export function ErrorState({ error, onRetry, className = "" }: { error: unknown;
   );
 }
 
+/**
+ * What the program said, word for word, for whoever fixes it: under a closed "Technical details",
+ * as code — it is not translated, so it is not shown as a sentence of the app's.
+ */
+export function TechnicalDetail({ detail }: { detail: string }) {
+  const { t } = useTranslation();
+  return (
+    <details data-testid="error-detail" className="mt-2 text-left text-xs text-slate-400">
+      <summary className="cursor-pointer select-none">{t("common.technicalDetails")}</summary>
+      <code className="mt-1 block font-mono break-words whitespace-pre-wrap text-slate-500">{detail}</code>
+    </details>
+  );
+}
+
 /** The translated error of a failed command, shown inside a form or dialog. */
 export function InlineError({ error }: { error: unknown }) {
   const { t } = useTranslation();
@@ -117,7 +134,9 @@ export function InlineError({ error }: { error: unknown }) {
   return (
     <div role="alert" className="flex items-start gap-2 rounded-lg bg-rose-50 px-3 py-2 text-sm text-rose-700 ring-1 ring-inset ring-rose-200">
       <AlertIcon className="mt-0.5 shrink-0" />
-      <span>{t(errorKey(error))}</span>
+      <span>
+        <WithCode text={t(errorKey(error))} />
+      </span>
     </div>
   );
 }

@@ -125,7 +125,9 @@ describe("tools & approvals card", () => {
     await user.click(screen.getByTestId("tools-save"));
     const error = await screen.findByTestId("tools-save-error");
     expect(error).toHaveTextContent("The company data could not be read or saved.");
-    expect(error).toHaveTextContent("Details: database is locked");
+    // The program's own words stay under "Technical details", as code.
+    expect(within(error).getByTestId("error-detail")).toHaveTextContent("Technical details");
+    expect(within(error).getByTestId("error-detail").querySelector("code")).toHaveTextContent("database is locked");
     expect(screen.queryByTestId("tools-saved")).not.toBeInTheDocument();
     expect((screen.getByTestId("tools-policy") as HTMLSelectElement).value).toBe("manual");
     expect(alan.approvalPolicy).toBeNull();

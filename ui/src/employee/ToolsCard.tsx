@@ -4,7 +4,7 @@ import type { EmployeeToolsDto } from "../bindings/EmployeeToolsDto";
 import type { Risk } from "../bindings/Risk";
 import type { ToolSpec } from "../bindings/ToolSpec";
 import { AlertIcon } from "../components/icons";
-import { Badge, Button, InlineError, LoadingState, Spinner, inputClass, type Tone } from "../components/ui";
+import { Badge, Button, InlineError, LoadingState, Spinner, TechnicalDetail, inputClass, type Tone } from "../components/ui";
 import { errorDetail } from "../ipc/errors";
 import { employeeToolsKeys, useEmployeeTools, useInvalidatingMutation } from "../ipc/queries";
 import { api } from "../ipc/api";
@@ -215,7 +215,7 @@ function ToolsForm({ data, name, fired }: { data: EmployeeToolsDto; name: string
       {save.isError && (
         <div data-testid="tools-save-error" className="space-y-1">
           <InlineError error={save.error} />
-          {errorDetail(save.error) && <p className="px-1 text-xs break-words text-slate-400">{t("common.details", { detail: errorDetail(save.error) })}</p>}
+          {errorDetail(save.error) && <TechnicalDetail detail={errorDetail(save.error)} />}
         </div>
       )}
 

@@ -70,7 +70,7 @@ export function errorCode(e: unknown): UiErrorCode {
   return toIpcError(e)?.code ?? "unknown";
 }
 
-/** The untranslated detail, for a small "details" line under the translated message. */
+/** The untranslated detail, for the "Technical details" under the translated message. */
 export function errorDetail(e: unknown): string {
   const ipc = toIpcError(e);
   if (ipc) return ipc.message;

@@ -17,6 +17,7 @@ import type { OrgSnapshot } from "../bindings/OrgSnapshot";
 import { FitIcon, MinusIcon, PlusIcon } from "../components/icons";
 import { dropTarget, layoutOrg, type OrgNode } from "./layout";
 import { ChartContext, nodeTypes, type ChartState } from "./nodes";
+import { useFlowAriaLabels } from "../components/flowLabels";
 
 // Never shrink text below readable size when framing; a bigger company pans instead.
 const FIT_VIEW = { padding: 0.1, maxZoom: 1, minZoom: 0.7 } as const;
@@ -75,6 +76,7 @@ function Chart({
   onMoveEmployee,
 }: OrgChartProps) {
   const { t } = useTranslation();
+  const flowLabels = useFlowAriaLabels();
   const flow = useReactFlow();
   const layout = useMemo(() => layoutOrg(snapshot), [snapshot]);
   const [nodes, setNodes, onNodesChange] = useNodesState<OrgNode>(layout.nodes);
@@ -145,6 +147,7 @@ function Chart({
           minZoom={0.2}
           maxZoom={1.75}
           attributionPosition="top-right"
+          ariaLabelConfig={flowLabels}
         >
           <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#cbd5e1" />
           <Panel position="bottom-left">

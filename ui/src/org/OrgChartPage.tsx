@@ -17,6 +17,7 @@ import {
 import { departmentNodeId, employeeNodeId } from "./layout";
 import { OrgChart } from "./OrgChart";
 import { DepartmentPanel, EmployeePanel } from "./SidePanel";
+import { WithCode } from "../components/WithCode";
 
 type Selection = { kind: "employee"; id: number } | { kind: "department"; id: number } | null;
 
@@ -98,7 +99,7 @@ function OrgChartView({ snapshot }: { snapshot: OrgSnapshot }) {
 
       {move.isError && (
         <div role="alert" className="flex items-center justify-between gap-3 bg-rose-50 px-6 py-2 text-sm text-rose-700">
-          <span>{t("org.moveFailed", { name: movingName, message: t(errorKey(move.error)) })}</span>
+          <span><WithCode text={t("org.moveFailed", { name: movingName, message: t(errorKey(move.error)) })} /></span>
           <button type="button" className="text-xs font-medium underline" onClick={() => move.reset()}>
             {t("common.close")}
           </button>
@@ -107,7 +108,7 @@ function OrgChartView({ snapshot }: { snapshot: OrgSnapshot }) {
 
       {lead.isError && (
         <div role="alert" className="flex items-center justify-between gap-3 bg-rose-50 px-6 py-2 text-sm text-rose-700">
-          <span>{t("org.leadFailed", { message: t(errorKey(lead.error)) })}</span>
+          <span><WithCode text={t("org.leadFailed", { message: t(errorKey(lead.error)) })} /></span>
           <button type="button" className="text-xs font-medium underline" onClick={() => lead.reset()}>
             {t("common.close")}
           </button>

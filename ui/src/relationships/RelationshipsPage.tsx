@@ -17,6 +17,7 @@ import { ZoomControls } from "../org/OrgChart";
 import { navigate, routeHref } from "../shell/route";
 import { AFFINITY_TONES, TONE_COLOUR } from "./affinity";
 import { GraphFocusContext, edgeTypes, nodeTypes, type GraphFocus } from "./elements";
+import { useFlowAriaLabels } from "../components/flowLabels";
 import {
   buildGraph,
   departmentsOf,
@@ -130,6 +131,7 @@ function Graph({
   departmentName: (d: DepartmentEntry) => string;
 }) {
   const { t } = useTranslation();
+  const flowLabels = useFlowAriaLabels();
   const [edges, setEdges, onEdgesChange] = useEdgesState(layout.edges);
   const [hovered, setHovered] = useState<number | null>(null);
 
@@ -173,6 +175,7 @@ function Graph({
           minZoom={0.2}
           maxZoom={1.75}
           attributionPosition="top-right"
+          ariaLabelConfig={flowLabels}
         >
           <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#cbd5e1" />
           <Panel position="bottom-left">

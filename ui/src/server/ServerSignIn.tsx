@@ -9,6 +9,7 @@ import { api } from "../ipc/api";
 import { errorCode, toIpcError } from "../ipc/errors";
 import { useConnection, useDeskPerson } from "../ipc/queries";
 import { routeHref } from "../shell/route";
+import { WithCode } from "../components/WithCode";
 
 /**
  * Joining a company that runs on a server, with the sign-in the boss gave a person (docs/people.md).
@@ -77,7 +78,9 @@ function SignInError({ error }: { error: unknown }) {
     <div role="alert" data-testid="server-sign-in-error" className="rounded-lg bg-rose-50 px-3 py-2 text-sm text-rose-700 ring-1 ring-inset ring-rose-200">
       <div className="flex items-start gap-2">
         <AlertIcon className="mt-0.5 shrink-0" />
-        <span>{t(lead)}</span>
+        <span>
+          <WithCode text={t(lead)} />
+        </span>
       </div>
       {detail && <p className="mt-1 pl-6 font-mono text-xs break-all text-rose-600">{detail}</p>}
     </div>

@@ -4,6 +4,7 @@ import { AlertIcon, CheckIcon } from "../components/icons";
 import { Button, ErrorState, InlineError, LoadingState, Spinner } from "../components/ui";
 import { api } from "../ipc/api";
 import { queryKeys, useImportedToConfirm, useInvalidatingMutation } from "../ipc/queries";
+import { WithCode } from "../components/WithCode";
 
 /** Confirms one imported URL or command exactly as shown; refreshes whatever shows it. */
 export function useConfirmImported() {
@@ -26,7 +27,7 @@ export function ImportedChecks() {
 
   return (
     <div data-testid="imported-checks" className="space-y-2">
-      <p className="text-sm text-slate-500">{t("settings.bundle.imported.hint")}</p>
+      <p className="text-sm text-slate-500"><WithCode text={t("settings.bundle.imported.hint")} /></p>
       {providers.length === 0 && cliCommands.length === 0 ? (
         <p data-testid="imported-checks-empty" className="flex items-center gap-1.5 text-sm text-emerald-700">
           <CheckIcon width={14} height={14} />

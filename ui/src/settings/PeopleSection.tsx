@@ -10,6 +10,7 @@ import { queryKeys, useInvalidatingMutation, useOrg, usePeople } from "../ipc/qu
 import { PersonDialog } from "./PersonDialog";
 import { dutiesOf } from "./people";
 import { SettingsSection } from "./SettingsSection";
+import { WithCode } from "../components/WithCode";
 
 /** Whom the boss shares the company with, and what each of them answers for. */
 export function PeopleSection({ company }: { company: CompanyDto }) {
@@ -50,7 +51,7 @@ function PeopleBody({ company, org }: { company: CompanyDto; org: OrgSnapshot | 
   if (people.isError) {
     return (
       <p role="alert" className="px-5 py-4 text-sm text-rose-600">
-        {t("settings.people.failed", { message: t(errorKey(people.error)) })}
+        <WithCode text={t("settings.people.failed", { message: t(errorKey(people.error)) })} />
       </p>
     );
   }

@@ -6,6 +6,7 @@ import { setLanguage } from "../i18n";
 import { api } from "../ipc/api";
 import { errorKey } from "../ipc/errors";
 import { useOrgMutation } from "../ipc/queries";
+import { WithCode } from "../components/WithCode";
 
 /** The company's language: changing it here changes it for the app and for the employees. */
 export function LanguageSwitch({ company, testId = "language-switch" }: { company: CompanyDto; testId?: string }) {
@@ -39,7 +40,7 @@ export function LanguageSwitch({ company, testId = "language-switch" }: { compan
       </label>
       {update.isError && (
         <span role="alert" className="text-xs text-rose-600">
-          {t("shell.languageFailed", { message: t(errorKey(update.error)) })}
+          <WithCode text={t("shell.languageFailed", { message: t(errorKey(update.error)) })} />
         </span>
       )}
     </div>

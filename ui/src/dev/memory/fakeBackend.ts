@@ -61,6 +61,8 @@ import type { LocalModelDto } from "../../bindings/LocalModelDto";
 import type { LocalServerDto } from "../../bindings/LocalServerDto";
 import { FakeTools } from "./fakeTools";
 import { readBossText } from "./fakeSecretary";
+import type { DeskUser } from "../../bindings/DeskUser";
+import type { UseDeskAs } from "../../bindings/UseDeskAs";
 import {
   BUILTIN_MODEL,
   PRESETS,
@@ -158,6 +160,8 @@ export class FakeBackend extends FakeTools {
   };
   /** What set_builtin_model(null) goes back to (remembered when a custom file is chosen). */
   private bundled: Pick<BuiltinStatus, "installed" | "sizeBytes"> = { installed: true, sizeBytes: 94_371_840 };
+  /** Who uses this desktop: the boss, asked already (as a desktop nobody shares). */
+  desk: DeskUser = { personId: null, canChange: true, chosen: true };
   /** The local model catalogue with each model's state (see fakeModels.ts). */
   localModels: LocalModelDto[] = fakeCatalogue();
   /** Model servers "running on this machine" that detect_local_servers finds. */
@@ -270,6 +274,11 @@ export class FakeBackend extends FakeTools {
         return structuredClone(this.builtin);
       case "connection":
         return { server: this.server };
+      case "desk_user":
+        return structuredClone(this.desk);
+      case "use_desk_as":
+        this.desk = { ...this.desk, personId: (input as UseDeskAs).personId, chosen: true };
+        return structuredClone(this.desk);
       case "set_builtin_model":
         return this.setBuiltinModel(input as SetBuiltinModel);
       case "get_routes":
