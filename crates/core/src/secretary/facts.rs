@@ -66,14 +66,14 @@ fn person_facts(e: &EmployeeDto, snap: &OrgSnapshot, lang: Language, tasks: &[Ta
             e.name,
             dept,
             e.title,
-            e.status.to_value()
+            status_zh(e.status)
         ),
         (Language::ZhCn, None) => format!(
             "{}是{}的{}。状态：{}。",
             e.name,
             dept,
             e.title,
-            e.status.to_value()
+            status_zh(e.status)
         ),
     };
     let mine: Vec<&str> = tasks
@@ -91,6 +91,19 @@ fn person_facts(e: &EmployeeDto, snap: &OrgSnapshot, lang: Language, tasks: &[Ta
         )
     });
     out
+}
+
+/// An employee's state as a Chinese company reads it (the words of the app's own pages).
+fn status_zh(status: EmployeeStatus) -> &'static str {
+    match status {
+        EmployeeStatus::Idle => "空闲",
+        EmployeeStatus::Receiving => "接收中",
+        EmployeeStatus::Planning => "规划中",
+        EmployeeStatus::Acting => "工作中",
+        EmployeeStatus::Reporting => "汇报中",
+        EmployeeStatus::WaitingApproval => "等待审批",
+        EmployeeStatus::Fired => "已离职",
+    }
 }
 
 /// One department: its people, lead and sub-departments.

@@ -479,6 +479,9 @@ async fn the_first_run_examples_of_the_ui_work_in_the_company() {
             let status = fill(&ex, "personStatus", &[("name", person)]);
             let said = answers(&co, &status, IntentKind::AskStatus).await;
             assert!(said.contains(a), "{status:?} → {said}");
+            // Its state in the company's language too.
+            let state = lang.pick("Status: idle", "状态：空闲");
+            assert!(said.contains(&state), "{status:?} → {said}");
             let who = fill(&ex, "departmentStatus", &[("department", a)]);
             let said = answers(&co, &who, IntentKind::AskStatus).await;
             assert!(said.contains(person), "{who:?} → {said}");
