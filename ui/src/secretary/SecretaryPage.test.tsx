@@ -212,6 +212,24 @@ describe("secretary page", () => {
     for (const e of examples) expect(e).not.toMatch(/Alice|Marketing|Engineering/);
   });
 
+  it("a typed yes shows the card it confirmed as applied, and the org is read again", async () => {
+    const sec = withCompany();
+    const { user } = renderApp();
+    const reply = await say(user, sec, "Hire a frontend engineer for Engineering");
+    const card = reply.actions[0]!;
+    expect(await screen.findByTestId(`action-confirm-${card.id}`)).toBeInTheDocument();
+    const orgReads = sec.backend.callsOf("getOrg").length;
+    // The backend confirms the card when the boss types "yes" (core's rule tier, tested in Rust).
+    sec.answer("yes", "Done: +1 Frontend engineer (Bob Chen) → Engineering, reports to Grace Hopper");
+    // What that turn does on the backend; the page only learns of it by reading again.
+    Object.assign(card, { status: "applied", diff: "+1 Frontend engineer (Bob Chen) → Engineering, reports to Grace Hopper" });
+    expect(screen.getByTestId(`action-confirm-${card.id}`)).toBeInTheDocument();
+    await user.type(screen.getByTestId("secretary-input"), "yes{Enter}");
+    expect(await screen.findByTestId(`action-diff-${card.id}`)).toHaveTextContent("+1 Frontend engineer (Bob Chen) → Engineering");
+    expect(screen.queryByTestId(`action-confirm-${card.id}`)).not.toBeInTheDocument();
+    await waitFor(() => expect(sec.backend.callsOf("getOrg").length).toBeGreaterThan(orgReads));
+  });
+
   it("sends with Enter, shows the boss's message at once, then the reply with a hire card", async () => {
     const sec = withCompany();
     const backend = sec.backend;
