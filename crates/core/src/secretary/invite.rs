@@ -22,9 +22,10 @@ impl Secretary {
         lang: Language,
     ) -> Outcome {
         let Some(name) = s.name.as_deref().map(str::trim).filter(|n| !n.is_empty()) else {
+            let example = super::text::invite_example(lang, snap);
             return Outcome::Say(lang.pick(
-                "Whom should I invite? Say e.g. \"invite Lin as head of Product\".",
-                "要邀请谁呢？比如“邀请林做产品部负责人”。",
+                format!("Whom should I invite? Say e.g. \"{example}\"."),
+                format!("要邀请谁呢？比如“{example}”。"),
             ));
         };
         if let Some(p) = people.iter().find(|p| p.name.eq_ignore_ascii_case(name)) {

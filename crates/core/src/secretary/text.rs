@@ -93,23 +93,48 @@ fn hire_phrasings(lang: Language, department: &str) -> Vec<String> {
     }
 }
 
+/// Whether the rules read `example` as one confident `kind` whose department is `d`.
+fn reads_back(example: &str, kind: IntentKind, d: &DepartmentDto, snap: &OrgSnapshot) -> bool {
+    let parse = parse_rules(example);
+    parse.intents.len() == 1
+        && parse.intents.iter().all(|i| {
+            i.kind == kind
+                && i.is_confident()
+                && i.slots.department.as_deref().is_some_and(|q| {
+                    matches!(pick_department(q, &snap.departments), Pick::One(x) if x.id == d.id)
+                })
+        })
+}
+
+/// How to invite someone, with one of the company's own departments when the rules read
+/// it back, else without one.
+pub(super) fn invite_example(lang: Language, snap: &OrgSnapshot) -> String {
+    for d in &snap.departments {
+        let name = &d.name;
+        let phrasings = match lang {
+            Language::En => vec![format!("invite Lin as head of {name}")],
+            Language::ZhCn => vec![
+                format!("邀请林做{name}负责人"),
+                format!("邀请林来负责{name}"),
+            ],
+        };
+        if let Some(e) = phrasings
+            .into_iter()
+            .find(|e| reads_back(e, IntentKind::InvitePerson, d, snap))
+        {
+            return e;
+        }
+    }
+    lang.pick("invite Lin to the company", "邀请林加入公司")
+}
+
 /// An example request that works in this company as it is: a hire into one of its own
 /// departments, phrased so the rules read it back to that department; with none that
 /// reads back, a hire that needs no department, or a department to create.
 pub(super) fn hire_example(lang: Language, snap: &OrgSnapshot) -> String {
     for d in &snap.departments {
         for example in hire_phrasings(lang, &d.name) {
-            let parse = parse_rules(&example);
-            let reads_back = parse.intents.len() == 1
-                && parse.intents.iter().all(|i| {
-                    i.kind == IntentKind::HireEmployee
-                        && i.is_confident()
-                        && i.slots.role.is_some()
-                        && i.slots.department.as_deref().is_some_and(|q| {
-                            matches!(pick_department(q, &snap.departments), Pick::One(x) if x.id == d.id)
-                        })
-                });
-            if reads_back {
+            if reads_back(&example, IntentKind::HireEmployee, d, snap) {
                 return example;
             }
         }
@@ -196,6 +221,66 @@ pub(super) fn next_name(lang: Language, taken: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn company(departments: &[&str]) -> OrgSnapshot {
+        OrgSnapshot {
+            company: None,
+            departments: departments
+                .iter()
+                .zip(1..)
+                .map(|(name, id)| DepartmentDto {
+                    id,
+                    name: (*name).to_owned(),
+                    mission: String::new(),
+                    parent_id: None,
+                    lead_id: None,
+                    created_at: String::new(),
+                })
+                .collect(),
+            teams: vec![],
+            employees: vec![],
+        }
+    }
+
+    #[test]
+    fn invite_examples_name_a_department_the_company_has_or_none() {
+        let en = company(&["Engineering"]);
+        assert_eq!(
+            invite_example(Language::En, &en),
+            "invite Lin as head of Engineering"
+        );
+        let zh = company(&["工程部"]);
+        assert_eq!(invite_example(Language::ZhCn, &zh), "邀请林做工程部负责人");
+        // "Engineering" is not read after 做 in Chinese: another phrasing, or none.
+        let mixed = company(&["Engineering"]);
+        let e = invite_example(Language::ZhCn, &mixed);
+        assert!(
+            e == "邀请林来负责Engineering" || e == "邀请林加入公司",
+            "{e}"
+        );
+        assert_eq!(
+            invite_example(Language::En, &company(&[])),
+            "invite Lin to the company"
+        );
+        for (lang, snap) in [(Language::ZhCn, &mixed), (Language::En, &en)] {
+            let e = invite_example(lang, snap);
+            let p = parse_rules(&e);
+            assert_eq!(p.intents[0].kind, IntentKind::InvitePerson, "{e}");
+            assert!(p.intents[0].is_confident(), "{e}");
+        }
+    }
+
+    #[test]
+    fn hire_examples_never_name_a_department_the_company_lacks() {
+        let e = hire_example(Language::ZhCn, &company(&["Engineering", "Sales"]));
+        assert_eq!(e, "给Engineering招一个测试工程师");
+        let e = hire_example(Language::En, &company(&["工程部", "市场部"]));
+        assert_eq!(e, "hire a QA engineer for 工程部");
+        assert_eq!(
+            hire_example(Language::En, &company(&[])),
+            "hire a QA engineer"
+        );
+    }
 
     #[test]
     fn new_names_avoid_people_already_there() {
