@@ -41,6 +41,12 @@ pub struct MailDto {
     pub created_at: String,
     /// The boss instruction this item belongs to: opens its trace view.
     pub trace_id: Option<String>,
+    /// The one place in the app that fixes what this item reports (SPEC §17): a route
+    /// such as `#settings/webhooks/hooks.example.com`, `#settings/budget` or
+    /// `#employee/7`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub fix_href: Option<String>,
 }
 
 /// What the mailbox shows: each filter applies when given (`status: None` = everything
@@ -79,6 +85,35 @@ pub struct NewMail {
     pub body: String,
     /// The boss instruction this item belongs to (SPEC §10).
     pub trace_id: Option<String>,
+}
+
+/// How a body keeps the route that fixes what it reports (its last line): the mail
+/// table has no column for it, and a body read anywhere else still says where to go.
+const FIX_MARK: &str = "\n\n→ ";
+
+impl NewMail {
+    /// The same item with the one place in the app that fixes what it reports (a route:
+    /// `#settings/webhooks/<host>`); shown as a link in the mailbox.
+    pub fn with_fix(mut self, href: &str) -> Self {
+        let room = BODY_MAX_CHARS.saturating_sub(href.chars().count() + FIX_MARK.len());
+        let body: String = self.body.chars().take(room).collect();
+        self.body = format!("{body}{FIX_MARK}{href}");
+        self
+    }
+}
+
+/// A body and the route at its end, if it has one (see [`NewMail::with_fix`]); an item
+/// about the budget is fixed in Settings' budget whatever its body.
+fn split_fix(kind: MailKind, body: &str) -> (String, Option<String>) {
+    if let Some((text, href)) = body.rsplit_once(FIX_MARK)
+        && href.starts_with('#')
+        && !href.is_empty()
+        && !href.chars().any(char::is_whitespace)
+    {
+        return (text.to_owned(), Some(href.to_owned()));
+    }
+    let budget = (kind == MailKind::Budget).then(|| crate::approvals::BUDGET_FIX.to_owned());
+    (body.to_owned(), budget)
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -216,6 +251,7 @@ impl Mailbox {
 }
 
 fn mail_dto(m: &mail::Model, employee_name: &str) -> MailDto {
+    let (body, fix_href) = split_fix(m.kind, &m.body);
     MailDto {
         id: m.id,
         kind: m.kind,
@@ -224,9 +260,10 @@ fn mail_dto(m: &mail::Model, employee_name: &str) -> MailDto {
         chat_id: m.chat_id,
         task_id: m.task_id,
         title: m.title.clone(),
-        body: m.body.clone(),
+        body,
         status: m.status,
         created_at: rfc3339(m.created_at),
         trace_id: m.trace_id.clone(),
+        fix_href,
     }
 }

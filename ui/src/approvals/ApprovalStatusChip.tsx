@@ -2,8 +2,8 @@ import { useTranslation } from "react-i18next";
 import type { ApprovalStatus } from "../bindings/ApprovalStatus";
 import { Badge, type Tone } from "../components/ui";
 
-/** Waiting amber, approved green; rejected and expired grey (nothing happened). */
-export const STATUS_TONE: Record<ApprovalStatus, Tone> = { waiting: "amber", approved: "green", rejected: "slate", expired: "slate" };
+/** Waiting amber; a decision in a neutral tone (approved indigo, rejected and expired grey): what came of it is a chip of its own. */
+export const STATUS_TONE: Record<ApprovalStatus, Tone> = { waiting: "amber", approved: "indigo", rejected: "slate", expired: "slate" };
 
 export function ApprovalStatusChip({ status, testId }: { status: ApprovalStatus; testId?: string }) {
   const { t } = useTranslation();

@@ -133,7 +133,7 @@ describe("approvals page", () => {
     expect(screen.getByText(/bound to exactly these arguments/)).toBeInTheDocument();
   });
 
-  it("approves with the note, and the card moves to the history as decided via UI", async () => {
+  it("approves with the note: the card stays in the queue under Just decided with its outcome, and the history has it as decided via the app", async () => {
     const { backend, webhook } = withApprovals();
     backend.install();
     const { user } = renderApp();
@@ -143,18 +143,25 @@ describe("approvals page", () => {
     await user.click(screen.getByTestId(`${id}-approve`));
 
     expect(backend.inputsOf("decideApproval")).toEqual([{ approvalId: webhook.id, decision: "approve", note: "Go for it", argsHash: webhook.argsHash }]);
-    await waitFor(() => expect(screen.queryByTestId(id)).not.toBeInTheDocument());
+    await waitFor(() => expect(waitingIds()).not.toContain(webhook.id));
     await waitFor(() => expect(within(screen.getByRole("navigation", { name: "Main navigation" })).getByTestId("nav-approvals-waiting")).toHaveTextContent("2"));
+    // Still in the queue, decided, with what came of it.
+    const kept = within(screen.getByTestId("approvals-just-decided")).getByTestId(id);
+    expect(within(kept).getByTestId(`${id}-outcome-chip`)).toHaveTextContent("Done");
+    expect(within(kept).getByTestId(`${id}-result`)).toHaveTextContent("done");
+    expect(within(kept).queryByTestId(`${id}-approve`)).not.toBeInTheDocument();
+    await user.click(screen.getByTestId("approvals-just-decided-clear"));
+    expect(screen.queryByTestId(id)).not.toBeInTheDocument();
 
     await user.click(screen.getByTestId("approvals-view-history"));
     const card = await screen.findByTestId(`approval-history-${webhook.id}`);
     expect(within(card).getByTestId(`approval-history-${webhook.id}-status`)).toHaveTextContent("Approved");
-    expect(within(card).getByTestId(`approval-history-${webhook.id}-decided`)).toHaveTextContent("Decided via UI");
+    expect(within(card).getByTestId(`approval-history-${webhook.id}-decided`)).toHaveTextContent("Decision: approved via the app");
     expect(within(card).getByTestId(`approval-history-${webhook.id}-note-text`)).toHaveTextContent("Go for it");
     expect(within(card).getByTestId(`approval-history-${webhook.id}-result`)).toHaveTextContent("done");
     const chain = within(card).getByTestId(`approval-history-${webhook.id}-chain`);
     expect(within(chain).getAllByRole("listitem").map((li) => li.getAttribute("data-role"))).toEqual(["proposed", "decided"]);
-    expect(chain).toHaveTextContent("approved via ui: Go for it");
+    expect(chain).toHaveTextContent("approved via the app: Go for it");
     expect(within(card).queryByTestId(`approval-history-${webhook.id}-approve`)).not.toBeInTheDocument();
   });
 
@@ -190,7 +197,8 @@ describe("approvals page", () => {
 
     await user.click(await screen.findByTestId(`approval-${shell.id}-reject`));
     expect(backend.inputsOf("decideApproval")).toEqual([{ approvalId: shell.id, decision: "reject", note: null, argsHash: shell.argsHash }]);
-    await waitFor(() => expect(screen.queryByTestId(`approval-${shell.id}`)).not.toBeInTheDocument());
+    await waitFor(() => expect(waitingIds()).not.toContain(shell.id));
+    expect(screen.getByTestId(`approval-${shell.id}-outcome-chip`)).toHaveTextContent("Not run");
     expect(stored(shell.id).status).toBe("rejected");
     expect(stored(shell.id).executedAt).toBeNull();
   });
@@ -335,7 +343,7 @@ describe("approvals page", () => {
     await user.click(await screen.findByTestId("approvals-view-history"));
     await screen.findByTestId("approvals-history-list");
     expect(historyIds()).toEqual([written.id, deleted.id]);
-    expect(screen.getByTestId(`approval-history-${written.id}-decided`)).toHaveTextContent("Decided via notification");
+    expect(screen.getByTestId(`approval-history-${written.id}-decided`)).toHaveTextContent("Decision: approved via notification");
     expect(screen.getByTestId(`approval-history-${deleted.id}-note-text`)).toHaveTextContent("Archive them first.");
 
     await user.selectOptions(screen.getByTestId("approvals-status-filter"), "rejected");
@@ -405,9 +413,10 @@ describe("approvals page", () => {
     new Fake(world()).install();
     renderApp();
 
-    expect(await screen.findByTestId("approvals-empty")).toHaveTextContent(
-      "Nothing waits for you — under the default policy, anything that leaves the company, spends money, or hires and fires comes here first.",
-    );
+    const empty = await screen.findByTestId("approvals-empty");
+    expect(empty).toHaveTextContent("Under the default policy, anything that leaves the company, spends money, or hires and fires stops here first");
+    // Said once, not in the header, the title and the body.
+    expect(screen.getByTestId("approvals-page").textContent!.match(/Nothing waits for you/g)).toHaveLength(1);
     const nav = screen.getByRole("navigation", { name: "Main navigation" });
     expect(within(nav).queryByTestId("nav-approvals-waiting")).not.toBeInTheDocument();
   });
@@ -434,7 +443,7 @@ describe("approvals page", () => {
     expect(screen.getByTestId(`approval-${webhook.id}-approve`)).toHaveTextContent("批准");
     expect(screen.getByTestId(`approval-${webhook.id}-reject`)).toHaveTextContent("拒绝");
     await user.click(screen.getByTestId("approvals-view-history"));
-    expect(await screen.findByText(/通过桌面通知处理/)).toBeInTheDocument();
+    expect(await screen.findByText(/经桌面通知批准/)).toBeInTheDocument();
   });
 });
 
@@ -457,7 +466,7 @@ describe("approvals page and the backend's decisions", () => {
     await user.click(screen.getByTestId(`${id}-approve`));
     await waitFor(() => expect(backend.inputsOf("decideApproval")).toHaveLength(2));
     expect(backend.inputsOf("decideApproval")[1]).toEqual({ approvalId: shell.id, decision: "approve", note: null, argsHash: "c".repeat(64) });
-    await waitFor(() => expect(screen.queryByTestId(id)).not.toBeInTheDocument());
+    await waitFor(() => expect(waitingIds()).not.toContain(shell.id));
     expect(stored(shell.id).status).toBe("approved");
   });
 
@@ -501,5 +510,78 @@ describe("approvals page and the backend's decisions", () => {
     await user.selectOptions(screen.getByTestId("approvals-status-filter"), "approved");
     await waitFor(() => expect(backend.inputsOf("listApprovals")).toContainEqual({ kind: "history", status: "approved", employeeId: 13 }));
     expect(await screen.findByTestId("approvals-history-empty")).toBeInTheDocument();
+  });
+});
+
+// Issue 37: an approval has an outcome, shown apart from its decision, in the queue and in the history.
+describe("approvals page: what came of a decision", () => {
+  beforeEach(() => window.history.replaceState(null, "", "#approvals"));
+
+  it("shows running while an approved action runs, then keeps the card in the queue as failed with the error", async () => {
+    const { backend, webhook, replace } = withApprovals();
+    let finish: () => void = () => {};
+    const ran = new Promise<void>((resolve) => (finish = resolve));
+    const failed = { status: "approved" as const, decidedVia: "ui" as const, decidedAt: ago(0), runStartedAt: ago(0), executedAt: ago(0), result: null, error: "webhook: open.feishu.cn could not be resolved: dns error" };
+    backend.on("decideApproval", () => {
+      replace(webhook.id, failed);
+      return { ...webhook, ...failed };
+    });
+    backend.hold("decideApproval", ran);
+    backend.install();
+    const { user } = renderApp();
+    const id = `approval-${webhook.id}`;
+
+    await user.click(await screen.findByTestId(`${id}-approve`));
+    expect(await screen.findByTestId(`${id}-running`)).toHaveTextContent("Approved: running it now…");
+    await act(async () => finish());
+
+    const card = await within(await screen.findByTestId("approvals-just-decided")).findByTestId(id);
+    // Two things: the decision, and what came of it.
+    expect(within(card).getByTestId(`${id}-status`)).toHaveTextContent("Approved");
+    expect(within(card).getByTestId(`${id}-outcome-chip`)).toHaveAttribute("data-outcome", "failed");
+    expect(within(card).getByTestId(`${id}-outcome-chip`)).toHaveTextContent("Failed");
+    expect(within(card).getByTestId(`${id}-decided`)).toHaveTextContent("Decision: approved via the app");
+    expect(within(card).getByTestId(`${id}-decided`)).not.toHaveTextContent("dns error");
+    expect(within(card).getByTestId(`${id}-error`)).toHaveTextContent("It failed: webhook: open.feishu.cn could not be resolved: dns error");
+    expect(within(card).queryByTestId(`${id}-result`)).not.toBeInTheDocument();
+    expect(waitingIds()).not.toContain(webhook.id);
+  });
+
+  it("in the history, a decision and its outcome are two chips and two lines, and a running one says so", async () => {
+    const { backend, written, replace } = withApprovals();
+    replace(written.id, { result: null, error: "disk full", executedAt: ago(59) });
+    backend.install();
+    const { user } = renderApp();
+    await user.click(await screen.findByTestId("approvals-view-history"));
+    const id = `approval-history-${written.id}`;
+    const card = await screen.findByTestId(id);
+    expect(within(card).getByTestId(`${id}-status`)).toHaveAttribute("data-status", "approved");
+    expect(within(card).getByTestId(`${id}-outcome-chip`)).toHaveAttribute("data-outcome", "failed");
+    expect(within(card).getByTestId(`${id}-outcome`)).toHaveTextContent("It failed: disk full");
+    expect(within(card).getByTestId(`${id}-decided`)).toHaveTextContent("Decision: approved via notification");
+
+    const { deleted } = withApprovals();
+    expect(deleted.status).toBe("rejected");
+  });
+
+  it("says 经界面批准 in a Chinese company, in the decision line and the chain", async () => {
+    const { backend, shell } = withApprovals({ ...fixedOrg(), company: company({ language: "zh-CN" }) });
+    backend.install();
+    const { user } = renderApp();
+    await waitFor(() => expect(i18n.language).toBe("zh-CN"));
+    await user.click(await screen.findByTestId(`approval-${shell.id}-approve`));
+    const card = await within(await screen.findByTestId("approvals-just-decided")).findByTestId(`approval-${shell.id}`);
+    expect(within(card).getByTestId(`approval-${shell.id}-decided`)).toHaveTextContent("决定：经界面批准");
+    expect(within(card).getByTestId(`approval-${shell.id}-chain`)).toHaveTextContent("经界面批准");
+    expect(within(card).getByTestId(`approval-${shell.id}-chain`)).not.toHaveTextContent("approved via ui");
+    expect(within(card).getByTestId(`approval-${shell.id}-outcome-chip`)).toHaveTextContent("已完成");
+  });
+
+  it("puts its header where every other page has it: flush left, not centred over the cards", async () => {
+    const { backend } = withApprovals();
+    backend.install();
+    renderApp();
+    const header = await screen.findByTestId("approvals-header");
+    expect(header.firstElementChild!.className).not.toMatch(/mx-auto|max-w-/);
   });
 });

@@ -20,6 +20,9 @@ import { ApprovalStatusChip } from "./ApprovalStatusChip";
 import {
   ALL_HISTORY,
   APPROVAL_STATUSES,
+  chainRule,
+  outcomeOf,
+  type ApprovalOutcome,
   APPROVAL_VIEWS,
   NO_HISTORY_FILTERS,
   PENDING,
@@ -42,6 +45,7 @@ type T = (key: string, options?: Record<string, unknown>) => string;
 type Employees = ReadonlyMap<number, EmployeeDto>;
 
 const RISK_TONE: Record<"read_only" | "write" | "high", Tone> = { read_only: "slate", write: "indigo", high: "rose" };
+const OUTCOME_TONE: Record<ApprovalOutcome, Tone> = { running: "indigo", queued: "amber", done: "green", failed: "rose", not_run: "slate" };
 
 export const toolLabel = (tool: string, t: T): string => (isKnownTool(tool) ? t(`approvals.tool.${tool}`) : tool.replace(/_/g, " "));
 const viaLabel = (via: string | null, t: T): string => (isDecidedVia(via) ? t(`approvals.via.${via}`) : (via ?? ""));
@@ -77,6 +81,9 @@ export function ApprovalsPage({ approvalId }: { approvalId: number | null }) {
   const employees = useEmployeeMap(org.data);
   // Approvals someone else decided while the boss was looking at them: shown where they were, as they stand now.
   const [settledElsewhere, setSettledElsewhere] = useState<ApprovalDto[]>([]);
+  // What the boss just decided here: kept in the queue a while with what came of it (running → done / failed).
+  const [justDecided, setJustDecided] = useState<JustDecided[]>([]);
+  const recent = useApprovals(ALL_HISTORY, { enabled: justDecided.length > 0 });
 
   // A link to an approval that no longer waits opens the history on it.
   const loaded = pending.data !== undefined;
@@ -93,12 +100,13 @@ export function ApprovalsPage({ approvalId }: { approvalId: number | null }) {
   const waitingCount = pending.data?.length ?? null;
   return (
     <div data-testid="approvals-page" className="flex h-full min-h-0 flex-col">
-      <div className="shrink-0 border-b border-slate-200 bg-white px-6 py-3">
-        <div className="mx-auto flex max-w-3xl flex-wrap items-center justify-between gap-3">
+      {/* Flush left like every other page's header (not centred over the cards). */}
+      <div data-testid="approvals-header" className="shrink-0 border-b border-slate-200 bg-white px-6 py-3">
+        <div className="flex flex-wrap items-center justify-between gap-3">
           <div className="min-w-0">
             <h2 className="text-lg font-semibold tracking-tight text-slate-900">{t("approvals.title")}</h2>
             <p data-testid="approvals-summary" className="truncate text-xs text-slate-500">
-              {waitingCount === null ? "\u00a0" : waitingCount > 0 ? t("approvals.waitingCount", { count: waitingCount }) : t("approvals.noneWaiting")}
+              {waitingCount !== null && waitingCount > 0 ? t("approvals.waitingCount", { count: waitingCount }) : t("approvals.subtitle")}
             </p>
           </div>
           <div role="group" aria-label={t("approvals.views")} className="flex rounded-lg bg-slate-100 p-0.5">
@@ -132,6 +140,9 @@ export function ApprovalsPage({ approvalId }: { approvalId: number | null }) {
               ) : (
                 <WaitingList
                   approvals={pending.data}
+                  justDecided={latest(justDecided, recent.data)}
+                  onDecided={(a) => setJustDecided((list) => [...list.filter((x) => x.approval.id !== a.id), { approval: a, at: Date.now() }])}
+                  onClearDecided={() => setJustDecided([])}
                   settledElsewhere={settledElsewhere}
                   onSettledElsewhere={(a) => setSettledElsewhere((list) => [...list.filter((x) => x.id !== a.id), a])}
                   selectedId={approvalId}
@@ -175,14 +186,34 @@ export function ApprovalsPage({ approvalId }: { approvalId: number | null }) {
   );
 }
 
+/** An approval the boss decided here, and when: it stays in the queue with its outcome for {@link JUST_DECIDED_MS}. */
+interface JustDecided {
+  approval: ApprovalDto;
+  at: number;
+}
+
+/** How long a card the boss decided stays in the queue with its outcome. */
+const JUST_DECIDED_MS = 10 * 60_000;
+
+/** The cards just decided, each as the latest listing has it (its run may have ended since). */
+function latest(list: JustDecided[], history: ApprovalDto[] | undefined): JustDecided[] {
+  return list.map((d) => ({ ...d, approval: history?.find((a) => a.id === d.approval.id) ?? d.approval }));
+}
+
 function WaitingList({
   approvals,
+  justDecided,
+  onDecided,
+  onClearDecided,
   settledElsewhere,
   onSettledElsewhere,
   selectedId,
   employees,
 }: {
   approvals: ApprovalDto[];
+  justDecided: JustDecided[];
+  onDecided: (a: ApprovalDto) => void;
+  onClearDecided: () => void;
   settledElsewhere: ApprovalDto[];
   onSettledElsewhere: (a: ApprovalDto) => void;
   selectedId: number | null;
@@ -204,8 +235,34 @@ function WaitingList({
       return next;
     });
 
-  const elsewhere = settledElsewhere.filter((s) => !approvals.some((a) => a.id === s.id));
-  if (approvals.length === 0 && elsewhere.length === 0) return <EmptyQueue />;
+  const decidedHere = justDecided.filter((d) => now - d.at < JUST_DECIDED_MS && !approvals.some((a) => a.id === d.approval.id));
+  const elsewhere = settledElsewhere.filter((s) => !approvals.some((a) => a.id === s.id) && !decidedHere.some((d) => d.approval.id === s.id));
+  const recent =
+    decidedHere.length > 0 ? (
+      <section data-testid="approvals-just-decided" aria-labelledby="approvals-just-decided-title" className={approvals.length > 0 || elsewhere.length > 0 ? "mt-6" : undefined}>
+        <div className="mb-2 flex items-center justify-between gap-3">
+          <h3 id="approvals-just-decided-title" className="text-xs font-semibold tracking-wide text-slate-500 uppercase">
+            {t("approvals.justDecided")}
+          </h3>
+          <Button variant="ghost" className="h-7 px-2 text-xs" data-testid="approvals-just-decided-clear" onClick={onClearDecided}>
+            {t("approvals.clearDecided")}
+          </Button>
+        </div>
+        <ul className="space-y-3">
+          {decidedHere.map((d) => (
+            <ApprovalCard key={d.approval.id} approval={d.approval} now={now} selected={d.approval.id === selectedId} employees={employees} justDecided />
+          ))}
+        </ul>
+      </section>
+    ) : null;
+  if (approvals.length === 0 && elsewhere.length === 0) {
+    return (
+      <>
+        {recent === null ? <EmptyQueue /> : <p data-testid="approvals-empty" className="mb-4 text-sm text-slate-500">{t("approvals.nothingElse")}</p>}
+        {recent}
+      </>
+    );
+  }
   return (
     <>
       {decidable.length > 1 && (
@@ -240,13 +297,16 @@ function WaitingList({
             checked={decidable.length > 1 && canDecide(a, now) ? checked.has(a.id) : undefined}
             onCheck={(on) => toggle(a.id, on)}
             onSettledElsewhere={onSettledElsewhere}
+            onDecided={onDecided}
           />
         ))}
       </ul>
+      {recent}
       {confirming && (
         <BatchApproveDialog
           approvals={selected}
           onSettledElsewhere={onSettledElsewhere}
+          onDecided={onDecided}
           onClose={() => setConfirming(false)}
           onDone={() => {
             setConfirming(false);
@@ -262,11 +322,13 @@ function WaitingList({
 function BatchApproveDialog({
   approvals,
   onSettledElsewhere,
+  onDecided,
   onClose,
   onDone,
 }: {
   approvals: ApprovalDto[];
   onSettledElsewhere: (a: ApprovalDto) => void;
+  onDecided: (a: ApprovalDto) => void;
   onClose: () => void;
   onDone: () => void;
 }) {
@@ -285,6 +347,7 @@ function BatchApproveDialog({
       });
       for (const r of results) {
         if (r.kind === "settled_elsewhere") onSettledElsewhere(r.approval);
+        else if (r.kind === "decided") onDecided(r.approval);
         else if (r.kind === "failed") failure ??= r.error;
       }
     } catch (e) {
@@ -338,7 +401,9 @@ function ApprovalCard({
   checked,
   onCheck,
   onSettledElsewhere,
+  onDecided,
   alreadyDecided = false,
+  justDecided = false,
 }: {
   approval: ApprovalDto;
   now: number;
@@ -348,12 +413,16 @@ function ApprovalCard({
   checked?: boolean;
   onCheck?: (on: boolean) => void;
   onSettledElsewhere?: (a: ApprovalDto) => void;
+  onDecided?: (a: ApprovalDto) => void;
   alreadyDecided?: boolean;
+  /** Decided by the boss here a moment ago: still in the queue, with its outcome. */
+  justDecided?: boolean;
 }) {
   const { t, i18n } = useTranslation();
   const waiting = a.status === "waiting";
   // In the queue (also when someone else just decided it there), or in the history.
-  const testId = waiting || alreadyDecided ? `approval-${a.id}` : `approval-history-${a.id}`;
+  const testId = waiting || alreadyDecided || justDecided ? `approval-${a.id}` : `approval-history-${a.id}`;
+  const outcome = outcomeOf(a);
   const name = employees.get(a.employeeId)?.name ?? (a.requesterName || t("chats.formerEmployee"));
   const runOut = waiting && !canDecide(a, now);
   // The card a link points at comes into view once, when it is picked (not on every keystroke of a note).
@@ -397,7 +466,13 @@ function ApprovalCard({
                 {t(`approvals.risk.${a.risk}`)}
               </Badge>
             )}
+            {/* The decision and what came of it are two things: "Approved" beside "Failed", each its own chip. */}
             {!waiting && isApprovalStatus(a.status) && <ApprovalStatusChip status={a.status} testId={`${testId}-status`} />}
+            {outcome !== null && (
+              <Badge tone={OUTCOME_TONE[outcome]} data-testid={`${testId}-outcome-chip`} data-outcome={outcome}>
+                {t(`approvals.outcome.${outcome}`)}
+              </Badge>
+            )}
             <time dateTime={a.createdAt} className="ml-auto text-[11px] text-slate-400 tabular-nums">
               {formatDateTime(a.createdAt, i18n.language)}
             </time>
@@ -441,7 +516,7 @@ function ApprovalCard({
               {a.status === "expired" ? t("approvals.alreadyExpired") : t("approvals.alreadyDecided", { via: viaLabel(a.decidedVia, t) })}
             </p>
           )}
-          {waiting && !alreadyDecided && !runOut && <DecideForm approval={a} testId={testId} onSettledElsewhere={onSettledElsewhere} />}
+          {waiting && !alreadyDecided && !runOut && <DecideForm approval={a} testId={testId} onSettledElsewhere={onSettledElsewhere} onDecided={onDecided} />}
           {!waiting && <Outcome approval={a} testId={testId} />}
         </div>
       </div>
@@ -485,7 +560,17 @@ function RawArgs({ approval: a, testId }: { approval: ApprovalDto; testId: strin
 }
 
 /** An optional note, Approve and Reject. Someone deciding first is not a failure: the card says who. */
-function DecideForm({ approval: a, testId, onSettledElsewhere }: { approval: ApprovalDto; testId: string; onSettledElsewhere?: (a: ApprovalDto) => void }) {
+function DecideForm({
+  approval: a,
+  testId,
+  onSettledElsewhere,
+  onDecided,
+}: {
+  approval: ApprovalDto;
+  testId: string;
+  onSettledElsewhere?: (a: ApprovalDto) => void;
+  onDecided?: (a: ApprovalDto) => void;
+}) {
   const { t } = useTranslation();
   const { client, refresh } = useDecide();
   const noteId = useId();
@@ -496,13 +581,15 @@ function DecideForm({ approval: a, testId, onSettledElsewhere }: { approval: App
     setPending(decision);
     setError(null);
     try {
-      await api.decideApproval({
+      const decided = await api.decideApproval({
         approvalId: a.id,
         decision,
         note: note.trim() === "" ? null : note.trim(),
         // What this screen shows: an action changed since is refused, not approved.
         argsHash: a.argsHash,
       });
+      // The card stays in the queue with what came of it.
+      onDecided?.(decided);
       await refresh();
     } catch (e) {
       const code = errorCode(e);
@@ -549,20 +636,34 @@ function DecideForm({ approval: a, testId, onSettledElsewhere }: { approval: App
           {pending === "approve" ? t("common.saving") : t("approvals.approve")}
         </Button>
       </div>
+      {pending === "approve" && (
+        // Approving runs the action: the card says so until it is done or failed.
+        <p data-testid={`${testId}-running`} role="status" className="mt-2 rounded-lg bg-sky-50 px-3 py-2 text-xs text-sky-900 ring-1 ring-sky-600/20 ring-inset">
+          {t("approvals.runningNow")}
+        </p>
+      )}
     </div>
   );
 }
 
-/** How it was decided, the boss's note, what the action came back with, and the authorization chain. */
+/**
+ * Two things, each on its own line: the decision (who, how, when, the note) and its outcome (running, done with the
+ * result, failed with the error, not run); then the authorization chain.
+ */
 function Outcome({ approval: a, testId }: { approval: ApprovalDto; testId: string }) {
   const { t, i18n } = useTranslation();
   const result = resultText(a.result);
+  const outcome = outcomeOf(a);
+  const when = a.decidedAt ? formatDateTime(a.decidedAt, i18n.language) : "";
   return (
     <div className="mt-3 space-y-2 border-t border-slate-100 pt-3 text-xs">
-      <p data-testid={`${testId}-decided`} className="text-slate-600">
-        {a.status === "expired"
-          ? t("approvals.expiredAt", { when: formatDateTime(a.decidedAt ?? a.expiresAt, i18n.language) })
-          : t("approvals.decidedVia", { via: viaLabel(a.decidedVia, t), when: a.decidedAt ? formatDateTime(a.decidedAt, i18n.language) : "" })}
+      <p data-testid={`${testId}-decided`} data-decision={a.status} className="text-slate-600">
+        {t("approvals.decisionLabel", {
+          decision:
+            a.status === "expired"
+              ? t("approvals.expiredAt", { when: formatDateTime(a.decidedAt ?? a.expiresAt, i18n.language) })
+              : t(`approvals.decided.${a.status === "rejected" ? "rejected" : "approved"}`, { via: viaLabel(a.decidedVia, t), when }),
+        })}
       </p>
       {a.note && (
         <p data-testid={`${testId}-note-text`} className="text-slate-700">
@@ -570,37 +671,48 @@ function Outcome({ approval: a, testId }: { approval: ApprovalDto; testId: strin
           {a.note}
         </p>
       )}
-      {a.error ? (
-        <p data-testid={`${testId}-error`} className="rounded-lg bg-rose-50 px-3 py-2 break-words text-rose-800 ring-1 ring-rose-600/20 ring-inset">
-          <span className="font-medium">{t("approvals.failed")} </span>
-          {a.error}
-        </p>
-      ) : result !== null ? (
-        <div data-testid={`${testId}-result`} className="rounded-lg bg-emerald-50 px-3 py-2 text-emerald-900 ring-1 ring-emerald-600/20 ring-inset">
-          <span className="font-medium">{t("approvals.result")} </span>
-          <span className="font-mono break-words whitespace-pre-wrap">{result}</span>
-        </div>
-      ) : a.status === "approved" && a.executedAt === null ? (
-        a.runStartedAt !== null ? (
-          <p data-testid={`${testId}-running`} className="rounded-lg bg-sky-50 px-3 py-2 text-sky-900 ring-1 ring-sky-600/20 ring-inset">
-            {t("approvals.running", { when: formatDateTime(a.runStartedAt, i18n.language) })}
+      <div data-testid={`${testId}-outcome`} data-outcome={outcome ?? undefined}>
+        {outcome === "failed" ? (
+          <p data-testid={`${testId}-error`} className="rounded-lg bg-rose-50 px-3 py-2 break-words text-rose-800 ring-1 ring-rose-600/20 ring-inset">
+            <span className="font-medium">{t("approvals.failed")} </span>
+            {a.error}
           </p>
-        ) : (
+        ) : outcome === "done" ? (
+          <div data-testid={`${testId}-result`} className="rounded-lg bg-emerald-50 px-3 py-2 text-emerald-900 ring-1 ring-emerald-600/20 ring-inset">
+            <span className="font-medium">{t("approvals.result")} </span>
+            <span className="font-mono break-words whitespace-pre-wrap">{result ?? t("approvals.doneNoOutput")}</span>
+          </div>
+        ) : outcome === "running" ? (
+          <p data-testid={`${testId}-running`} className="rounded-lg bg-sky-50 px-3 py-2 text-sky-900 ring-1 ring-sky-600/20 ring-inset">
+            {t("approvals.running", { when: formatDateTime(a.runStartedAt ?? a.decidedAt ?? a.createdAt, i18n.language) })}
+          </p>
+        ) : outcome === "queued" ? (
           // Approved on a desktop attached to a company server: the server's engine runs it.
           <p data-testid={`${testId}-queued`} className="rounded-lg bg-amber-50 px-3 py-2 text-amber-900 ring-1 ring-amber-600/20 ring-inset">
             {t("approvals.queued")}
           </p>
-        )
-      ) : null}
+        ) : outcome === "not_run" ? (
+          <p data-testid={`${testId}-not-run`} className="text-slate-500">
+            {t("approvals.outcomeLabel", { outcome: t("approvals.nothingDone") })}
+          </p>
+        ) : null}
+      </div>
       {a.authorizationChain.length > 0 && (
         <ol data-testid={`${testId}-chain`} aria-label={t("meeting.chainLabel")} className="pt-1">
           {a.authorizationChain.map((link, i) => (
-            <ChainLink key={i} link={link} last={i === a.authorizationChain.length - 1} testId={`${testId}-link-${i}`} />
+            <ChainLink key={i} link={{ ...link, rule: chainRuleText(link.rule, t) }} last={i === a.authorizationChain.length - 1} testId={`${testId}-link-${i}`} />
           ))}
         </ol>
       )}
     </div>
   );
+}
+
+/** A chain link's rule in the boss's language where it is one the app wrote. */
+function chainRuleText(rule: string, t: T): string {
+  const known = chainRule(rule);
+  if (known === null) return rule;
+  return t(known.key, { ...known.options, via: viaLabel(known.options.via ?? null, t) });
 }
 
 function HistoryFiltersBar({ filters, onChange, employees }: { filters: HistoryFilters; onChange: (f: HistoryFilters) => void; employees: EmployeeDto[] }) {

@@ -81,3 +81,57 @@ export function resultText(result: unknown): string | null {
 export function minutesLeft(expiresAt: string, now: number): number {
   return Math.max(0, Math.ceil((Date.parse(expiresAt) - now) / 60_000));
 }
+
+/**
+ * What became of an approval's action, apart from its decision: `running` (approved, its run begun), `queued` (approved
+ * on a desktop attached to a company server, not run yet), `done`, `failed` (with the error), `not_run` (rejected or
+ * expired: nothing was done); null while it waits.
+ */
+export type ApprovalOutcome = "running" | "queued" | "done" | "failed" | "not_run";
+
+export function outcomeOf(a: ApprovalDto): ApprovalOutcome | null {
+  switch (a.status) {
+    case "waiting":
+      return null;
+    case "rejected":
+    case "expired":
+      return "not_run";
+    case "approved":
+      if (a.executedAt === null) return a.error ? "failed" : a.runStartedAt !== null ? "running" : "queued";
+      return a.error ? "failed" : "done";
+  }
+}
+
+/**
+ * A chain link's rule as the backend stores it (`approved via ui: looks fine`, `backed the request`) in the boss's
+ * language: `key` and its options for the known shapes, null for anything else (a requester's reason, shown as written).
+ */
+export function chainRule(rule: string): { key: string; options: Record<string, string> } | null {
+  const decided = /^(approved|rejected|expired) via (ui|notification|cli|policy)(?:: ([\s\S]*))?$/.exec(rule);
+  if (decided) {
+    const [, verb = "", via = "", note] = decided;
+    return { key: note ? `approvals.chainRule.${verb}Note` : `approvals.chainRule.${verb}`, options: { via, note: note ?? "" } };
+  }
+  if (rule === "backed the request") return { key: "approvals.chainRule.backed", options: {} };
+  return null;
+}
+
+/** The route that fixes a refusal, when it is one the app knows (`#settings/webhooks/<host>`, `#settings/budget`, `#employee/7`). */
+export type FixTarget = { kind: "webhooks"; host: string | null } | { kind: "budget" } | { kind: "tools"; employeeId: number };
+
+export function fixTarget(href: string | null | undefined): FixTarget | null {
+  if (!href) return null;
+  const parts = href.replace(/^#\/?/, "").split("/");
+  if (parts[0] === "settings" && parts[1] === "webhooks") {
+    let host: string | null = null;
+    try {
+      host = parts[2] ? decodeURIComponent(parts[2]) : null;
+    } catch {
+      host = null;
+    }
+    return { kind: "webhooks", host };
+  }
+  if (parts[0] === "settings" && parts[1] === "budget") return { kind: "budget" };
+  if (parts[0] === "employee" && /^\d{1,9}$/.test(parts[1] ?? "")) return { kind: "tools", employeeId: Number(parts[1]) };
+  return null;
+}

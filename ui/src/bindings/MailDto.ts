@@ -14,4 +14,10 @@ chatId: number | null, taskId: number | null, title: string, body: string, statu
 /**
  * The boss instruction this item belongs to: opens its trace view.
  */
-traceId: string | null, };
+traceId: string | null, 
+/**
+ * The one place in the app that fixes what this item reports (SPEC §17): a route
+ * such as `#settings/webhooks/hooks.example.com`, `#settings/budget` or
+ * `#employee/7`.
+ */
+fixHref?: string, };

@@ -8,6 +8,7 @@ import { Badge, Button } from "../components/ui";
 import { errorKey } from "../ipc/errors";
 import { Avatar } from "../org/Avatar";
 import { chatHref, profileHref, routeHref, traceHref } from "../shell/route";
+import { fixTarget } from "../approvals/format";
 import { KIND_TONE, formatMailTime } from "./format";
 import { MailKindTile } from "./MailKindTile";
 
@@ -34,6 +35,8 @@ export function MailDetail({
   const archived = mail.status === "archived";
   const person = mail.employeeId === null ? undefined : employees.get(mail.employeeId);
   const name = person?.name ?? (mail.employeeName || (mail.employeeId === null ? null : t("chats.formerEmployee")));
+  // A refusal names the one place that fixes it (a budget stop has its own note below).
+  const fix = mail.kind === "budget" ? null : fixTarget(mail.fixHref);
 
   return (
     <article
@@ -127,7 +130,25 @@ export function MailDetail({
             </div>
           </div>
 
-          {mail.kind === "escalation" && (
+          {fix !== null && mail.fixHref ? (
+            <Callout
+              testId="mail-fix-note"
+              className="bg-rose-50 text-rose-900 ring-rose-600/20"
+              icon={<SettingsIcon className="text-rose-600" width={18} height={18} />}
+              title={t("mailbox.fix.title")}
+              body={t(`mailbox.fix.body.${fix.kind}`, { name: name ?? "", host: fix.kind === "webhooks" ? (fix.host ?? "") : "" })}
+              action={
+                <a
+                  href={mail.fixHref}
+                  data-testid="mail-fix"
+                  className={`${linkButton} mt-3 h-8 bg-white px-3 text-rose-700 shadow-sm ring-1 ring-rose-200 ring-inset hover:bg-rose-50`}
+                >
+                  <SettingsIcon />
+                  {t(`mailbox.fix.action.${fix.kind}`, { name: name ?? "", host: fix.kind === "webhooks" ? (fix.host ?? "") : "" })}
+                </a>
+              }
+            />
+          ) : mail.kind === "escalation" && (
             <Callout
               testId="mail-escalation-note"
               className="bg-amber-50 text-amber-900 ring-amber-600/20"
@@ -145,7 +166,7 @@ export function MailDetail({
               body={t("mailbox.budget.body")}
               action={
                 <a
-                  href={routeHref({ page: "settings" })}
+                  href={routeHref({ page: "settings", section: "budget" })}
                   data-testid="mail-open-settings"
                   className={`${linkButton} mt-3 h-8 bg-white px-3 text-rose-700 shadow-sm ring-1 ring-rose-200 ring-inset hover:bg-rose-50`}
                 >

@@ -279,7 +279,7 @@ describe("mailbox page", () => {
     expect(within(detail).getByTestId("mail-sender")).toHaveTextContent("Cubicle");
     expect(within(detail).getByTestId("mail-body")).toHaveTextContent("Today's model spend reached the daily budget of $20.00");
     await user.click(within(detail).getByTestId("mail-open-settings"));
-    expect(window.location.hash).toBe("#settings");
+    expect(window.location.hash).toBe("#settings/budget");
   });
 
   it("shows new mail as it is filed", async () => {
@@ -370,5 +370,60 @@ describe("mailbox page", () => {
     expect(await screen.findByTestId("mail-escalation-note")).toHaveTextContent("任务逾期，已上报给你");
     expect(screen.getByTestId("mail-detail-kind")).toHaveTextContent("逾期上报");
     expect(screen.getByTestId("mail-archive")).toHaveTextContent("归档");
+  });
+});
+
+// Issue 37: a refusal reaches the boss with the reason and the one place that fixes it.
+describe("mailbox: a refusal's fix", () => {
+  beforeEach(() => window.history.replaceState(null, "", "#mailbox"));
+
+  it("links a refused webhook to Settings → Webhooks with the host filled in, one click from allowing it", async () => {
+    const org = fixedOrg();
+    const refused = mailItem("escalation", "Not sent: hooks.example.com is not an allowed webhook destination", {
+      employeeId: 13,
+      employeeName: org.employees.find((e) => e.id === 13)!.name,
+      body: "Linus Torvalds asked to post to https://hooks.example.com/…. It was refused because hooks.example.com is not on your list of webhook destinations; nothing was sent.",
+      fixHref: "#settings/webhooks/hooks.example.com",
+    });
+    const stored = { hosts: ["hooks.slack.com"] };
+    const backend = new Fake(world(org), mailDesk([refused]))
+      .on("webhookDestinations", () => stored)
+      .on("setWebhookDestinations", (input) => {
+        stored.hosts = input.hosts;
+        return stored;
+      });
+    backend.install();
+    const { user } = renderApp();
+
+    await user.click(await screen.findByTestId(`mail-link-${refused.id}`));
+    const detail = await screen.findByTestId("mail-detail");
+    expect(within(detail).getByTestId("mail-fix-note")).toHaveTextContent("Nothing was sent: hooks.example.com is not on your list of webhook destinations.");
+    expect(within(detail).queryByTestId("mail-escalation-note")).not.toBeInTheDocument();
+    const fix = within(detail).getByTestId("mail-fix");
+    expect(fix).toHaveTextContent("Allow hooks.example.com in Settings → Webhooks");
+    expect(fix).toHaveAttribute("href", "#settings/webhooks/hooks.example.com");
+
+    await user.click(fix);
+    const section = await screen.findByTestId("settings-section-webhooks");
+    await waitFor(() => expect(within(section).getByTestId("webhook-host")).toHaveValue("hooks.example.com"));
+    expect(within(section).getByTestId("webhook-prefilled")).toHaveTextContent("press Allow to let webhooks reach hooks.example.com");
+    await user.click(within(section).getByTestId("webhook-add"));
+    await waitFor(() => expect(stored.hosts).toEqual(["hooks.slack.com", "hooks.example.com"]));
+  });
+
+  it("links a refusal off the tool list to the employee's tools", async () => {
+    const org = fixedOrg();
+    const refused = mailItem("escalation", "Refused: Linus Torvalds may not use run_shell", {
+      employeeId: 13,
+      employeeName: org.employees.find((e) => e.id === 13)!.name,
+      body: "It was refused: run_shell is not on Linus Torvalds's tool list.",
+      fixHref: "#employee/13",
+    });
+    new Fake(world(org), mailDesk([refused])).install();
+    const { user } = renderApp();
+    await user.click(await screen.findByTestId(`mail-link-${refused.id}`));
+    const fix = await screen.findByTestId("mail-fix");
+    expect(fix).toHaveTextContent("Open Linus Torvalds's tools");
+    expect(fix).toHaveAttribute("href", "#employee/13");
   });
 });

@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Button, InlineError, Spinner, inputClass } from "../components/ui";
 import { api } from "../ipc/api";
 import { errorKey } from "../ipc/errors";
 import { queryKeys, useInvalidatingMutation, useWebhookDestinations } from "../ipc/queries";
+import { useRoute } from "../shell/route";
 import { SettingsSection } from "./SettingsSection";
 import { destinationOf } from "./webhooks";
 
@@ -17,12 +18,27 @@ export function WebhooksSection() {
   );
 }
 
+/** The host a refusal's fix link carries (`#settings/webhooks/<host>`), to be filled in for the boss to allow. */
+function usePrefill(): string | null {
+  const route = useRoute();
+  return route.page === "settings" && route.section === "webhooks" ? (route.host ?? null) : null;
+}
+
 function WebhooksBody() {
   const { t } = useTranslation();
   const list = useWebhookDestinations();
   const save = useInvalidatingMutation(api.setWebhookDestinations, [queryKeys.webhookDestinations]);
-  const [text, setText] = useState("");
+  const prefill = usePrefill();
+  const [text, setText] = useState(prefill ?? "");
   const [error, setError] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  // A fix link fills the host in (also when the page was already open) and puts the cursor there: one click allows it.
+  useEffect(() => {
+    if (prefill === null) return;
+    setText(prefill);
+    setError(null);
+    input.current?.focus({ preventScroll: true });
+  }, [prefill, list.isPending]);
 
   if (list.isPending) {
     return (
@@ -79,6 +95,7 @@ function WebhooksBody() {
         </label>
         <div className="flex gap-2">
           <input
+            ref={input}
             id="webhook-host"
             data-testid="webhook-host"
             className={`${inputClass} flex-1 font-mono`}
@@ -96,6 +113,11 @@ function WebhooksBody() {
             {save.isPending ? t("common.saving") : t("settings.webhooks.add")}
           </Button>
         </div>
+        {prefill !== null && text === prefill && !hosts.includes(prefill) && !error && (
+          <p data-testid="webhook-prefilled" role="status" className="text-xs font-medium text-amber-700">
+            {t("settings.webhooks.prefilled", { host: prefill })}
+          </p>
+        )}
         {error ? (
           <p id="webhook-error" role="alert" className="text-xs text-rose-600">
             {error}

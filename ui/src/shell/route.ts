@@ -16,15 +16,16 @@ export type AppRoute =
   | { page: "traces"; traceId: string | null }
   | { page: "relationships" }
   | { page: "proxy"; personId: number | null }
-  | { page: "settings"; section?: SettingsTarget }
+  | { page: "settings"; section?: SettingsTarget; host?: string }
   | { page: "employee"; employeeId: number };
 
 /**
  * Where in Settings a link lands: a section (`providers`, `local-models`, `people`, `server`, `bundle`) or the
  * add-provider dialog (`add-provider`), for the first run, the built-in model's notice, the imported-company notice and
- * a sign-in that did not open its company.
+ * a sign-in that did not open its company; `webhooks` (with the host a refused post wanted, `#settings/webhooks/<host>`)
+ * and `budget`, for a refusal's fix in the mailbox.
  */
-export const SETTINGS_TARGETS = ["providers", "add-provider", "local-models", "people", "server", "bundle"] as const;
+export const SETTINGS_TARGETS = ["providers", "add-provider", "local-models", "people", "server", "bundle", "webhooks", "budget"] as const;
 export type SettingsTarget = (typeof SETTINGS_TARGETS)[number];
 
 function parseSettingsTarget(text: string | undefined): SettingsTarget | undefined {
@@ -80,9 +81,20 @@ export function parseTraceId(text: string | undefined): string | null {
   return /^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : null;
 }
 
+/** A webhook host as a link may carry it (`hooks.slack.com`, `127.0.0.1:8080`, `[::1]:80`); undefined for anything else. */
+function parseHost(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const host = decodeURIComponent(text);
+    return /^[A-Za-z0-9.\-[\]:]{1,255}$/.test(host) ? host : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The route a hash stands for; anything unknown is the default page. */
 export function parseRoute(hash: string): AppRoute {
-  const [head = "", id] = hash.replace(/^#\/?/, "").split("/");
+  const [head = "", id, sub] = hash.replace(/^#\/?/, "").split("/");
   switch (head) {
     case "secretary":
     case "dashboard":
@@ -92,6 +104,8 @@ export function parseRoute(hash: string): AppRoute {
       return { page: head };
     case "settings": {
       const section = parseSettingsTarget(id);
+      const host = section === "webhooks" ? parseHost(sub) : undefined;
+      if (host !== undefined) return { page: head, section, host };
       return section === undefined ? { page: head } : { page: head, section };
     }
     case "traces":
@@ -129,6 +143,7 @@ export function routeHref(route: AppRoute): string {
     case "traces":
       return route.traceId === null ? "#traces" : `#traces/${encodeURIComponent(route.traceId)}`;
     case "settings":
+      if (route.section === "webhooks" && route.host) return `#settings/webhooks/${encodeURIComponent(route.host)}`;
       return route.section === undefined ? "#settings" : `#settings/${route.section}`;
     default:
       return `#${route.page}`;

@@ -10,6 +10,7 @@ use cubicle_store::{DatabaseTransaction, DbErr, approval as q, effect, org as oq
 use sea_orm::ActiveValue::{NotSet, Set};
 
 use super::policy::PolicyOwner;
+use super::told::{self, Refusal};
 use super::{
     ApprovalStatus, Approvals, CallOutcome, DecidedVia, DecisionRecord, LogEntry, Outcome, policy,
 };
@@ -84,20 +85,26 @@ impl Approvals {
             key: call.effect_key.as_deref(),
             named_risk: tools::risk_of(&call.tool),
         };
-        if let Some(why) = refusal(&asked) {
-            tracing::info!(employee_id, tool = %call.tool, reason = %why, "tool call refused");
-            self.log_asked(
-                &asked,
-                Outcome::Refused,
-                Some(why.clone()),
-                &call.args,
-                None,
-            )
-            .await?;
-            return Ok(CallOutcome::Refused(why));
+        if let Some(refused) = refusal(&asked) {
+            return self.refuse(&asked, refused, &call.args).await;
         }
         let (args, risk) = match self.bind_and_assess(&e, &call).await {
             Ok(ok) => ok,
+            // Not a mistake of the model's: the boss has not allowed the host. Refused
+            // like a call off the tool list, and told, so nobody waits for a post that
+            // cannot happen.
+            Err(ToolError::Webhook(cubicle_llm::PostError::NotAllowed(host))) => {
+                // The entry that would allow it: the host with the URL's explicit port.
+                let host = call
+                    .args
+                    .get("url")
+                    .and_then(|u| u.as_str())
+                    .and_then(|u| cubicle_llm::webhook::destination(u).ok())
+                    .unwrap_or(host);
+                return self
+                    .refuse(&asked, Refusal::HostNotAllowed { host }, &call.args)
+                    .await;
+            }
             Err(err) => {
                 let output = Some(err.to_string());
                 self.log_asked(&asked, Outcome::Error, output, &call.args, None)
@@ -127,6 +134,35 @@ impl Approvals {
         } else {
             self.approve_by_policy(new, rule).await
         }
+    }
+
+    /// Refuses the call: logged with why (the employee's tool result), and told in the
+    /// chat it was asked in and to the boss with the place that fixes it.
+    async fn refuse(
+        &self,
+        asked: &Asked<'_>,
+        refused: Refusal,
+        args: &serde_json::Value,
+    ) -> Result<CallOutcome, ToolError> {
+        let (e, call) = (asked.employee, asked.call);
+        let lang = self.mailbox.language().await?;
+        let texts = told::refusal_texts(
+            &refused,
+            &told::Asking {
+                name: &e.name,
+                employee_id: e.id,
+                tool: &call.tool,
+                args,
+                reason: &call.reason,
+            },
+            lang,
+        );
+        tracing::info!(employee_id = e.id, tool = %call.tool, reason = %texts.why, "tool call refused");
+        self.log_asked(asked, Outcome::Refused, Some(texts.why.clone()), args, None)
+            .await?;
+        self.tell_refusal(e.id, asked.chat_id, asked.trace_id, &texts)
+            .await?;
+        Ok(CallOutcome::Refused(texts.why))
     }
 
     /// Binds the call's arguments and assesses them: risk follows the effect of these
@@ -402,14 +438,14 @@ impl Approvals {
 
 /// Why this employee may not ask for this tool at all: they no longer work here, there
 /// is no such tool, or it is not on their list.
-fn refusal(asked: &Asked<'_>) -> Option<String> {
+fn refusal(asked: &Asked<'_>) -> Option<Refusal> {
     let (e, call) = (asked.employee, asked.call);
     if e.fired_at.is_some() {
-        Some(format!("{} no longer works here", e.name))
+        Some(Refusal::Fired)
     } else if asked.named_risk.is_none() {
-        Some(format!("there is no tool named {:?}", call.tool))
+        Some(Refusal::UnknownTool)
     } else if !tools::whitelisted(&roles::json_strings(&e.tool_whitelist), &call.tool) {
-        Some(format!("{} is not on {}'s tool list", call.tool, e.name))
+        Some(Refusal::NotOnList)
     } else {
         None
     }

@@ -15,7 +15,7 @@
 
 use cubicle_store::entity::approval;
 use cubicle_store::{DbErr, approval as q, org as oq};
-use sea_orm::{ActiveEnum, DbBackend};
+use sea_orm::DbBackend;
 
 use super::{
     ApprovalError, ApprovalStatus, Approvals, DecidedVia, Decision, DecisionRecord, LogEntry,
@@ -58,34 +58,30 @@ impl Approvals {
         decision: Decision,
         via: DecidedVia,
     ) -> Result<bool, ApprovalError> {
-        let verb = decision.status().to_value();
-        let outcome = if decision == Decision::Approve {
+        let lang = self.mailbox.language().await?;
+        let mut error = None;
+        if decision == Decision::Approve {
             match self.execute(row).await? {
-                Ok(_) => "It was done.".to_owned(),
+                Ok(_) => {}
                 // Nobody may have decided it: the requester hears that, not "approved".
                 Err(ToolError::NotRun(why)) => {
                     self.settle_requester(row.employee_id).await?;
-                    let texts = not_run_texts(row, why, self.mailbox.language().await?);
+                    let texts = not_run_texts(row, why, lang);
                     self.tell_requester(row, &texts.note).await;
                     return Ok(false);
                 }
-                Err(e) => format!("It failed: {e}"),
+                Err(e) => error = Some(e.to_string()),
             }
-        } else {
-            "Nothing was done.".to_owned()
-        };
+        }
         self.settle_requester(row.employee_id).await?;
-        let summary = tools::describe_short(&row.tool, &row.args);
-        let decider = if via == DecidedVia::Policy {
-            "The approval policy"
-        } else {
-            "The boss"
-        };
-        self.tell_requester(
+        let line = super::told::outcome_line(
             row,
-            &format!("{decider} {verb} your request to {summary}. {outcome}"),
-        )
-        .await;
+            decision == Decision::Approve,
+            via == DecidedVia::Policy,
+            error.as_deref(),
+            lang,
+        );
+        self.tell_requester(row, &line).await;
         Ok(true)
     }
 

@@ -27,6 +27,7 @@ use crate::util::TestCompany;
 
 mod employee_tools;
 mod on_server;
+mod told;
 mod tools;
 
 async fn company_with(clock: &ManualClock, tools: ToolsConfig) -> TestCompany {

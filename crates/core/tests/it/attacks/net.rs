@@ -6,8 +6,8 @@ use crate::util::DecideShown;
 use std::time::Duration;
 
 use cubicle_core::app::CoreOptions;
-use cubicle_core::approvals::{ApprovalsConfig, DecidedVia, Decision};
-use cubicle_core::tools::{ToolError, ToolsConfig};
+use cubicle_core::approvals::{ApprovalsConfig, CallOutcome, DecidedVia, Decision};
+use cubicle_core::tools::ToolsConfig;
 use serde_json::json;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -143,16 +143,18 @@ async fn refused_when_asked_with_only(allowed: &str) {
     let c = TestCompany::new().await;
     c.allow_webhooks_to(allowed).await;
     let ops = staff(&c, "Olga", &["post_webhook"]).await;
-    let err = ask(
+    let outcome = ask(
         &c,
         &ops,
         "post_webhook",
         json!({"url": format!("{}/hook", server.uri()), "text": "hi"}),
     )
     .await
-    .unwrap_err();
-    assert!(matches!(err, ToolError::Webhook(_)), "{err}");
-    assert!(err.to_string().contains("not on the boss's list"), "{err}");
+    .unwrap();
+    let CallOutcome::Refused(why) = outcome else {
+        panic!("refused when asked: {outcome:?}");
+    };
+    assert!(why.contains("not on the boss's list"), "{why}");
     assert_eq!(c.core.approvals.pending_count().await.unwrap(), 0);
     assert!(server.received_requests().await.unwrap().is_empty());
 }
