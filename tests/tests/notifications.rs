@@ -194,11 +194,49 @@ async fn approve_from_the_notification_posts_the_webhook_exactly_once() {
     assert!(a.error.is_none(), "{a:?}");
     assert_eq!(s.posts().await, 1);
 
+    // The follow-up says what came of it, with no buttons (SPEC §17).
+    let follow_up = s.server.wait_for_notifications(2).await.remove(1);
+    assert_eq!(follow_up.summary, "Done: Olga's request");
+    assert!(
+        follow_up.body.contains("Release 1.2 is out"),
+        "{follow_up:?}"
+    );
+    assert!(follow_up.actions.is_empty(), "{follow_up:?}");
+
     // A second press of the same button (a flaky server, a double click) runs nothing.
     s.server.emit_action(n.id, "approve").await.unwrap();
     tokio::time::sleep(SETTLE).await;
     assert_eq!(s.posts().await, 1);
-    assert_eq!(s.server.notifications().len(), 1);
+    assert_eq!(s.server.notifications().len(), 2, "nothing more");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_action_approved_from_the_notification_that_fails_is_followed_by_a_notification_saying_why()
+ {
+    let Some(s) = Scene::start("a failed action's follow-up", true, Language::ZhCn).await else {
+        return;
+    };
+    s.hook.reset().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(500))
+        .mount(&s.hook)
+        .await;
+    let id = s.olga_asks_to_post().await;
+    let n = s.server.wait_for_notifications(1).await.remove(0);
+    s.server.invoke_action(&n, "approve").await.unwrap();
+    let a = s.wait_for_approval(id, |a| a.executed_at.is_some()).await;
+    assert!(
+        a.error.as_deref().unwrap_or_default().contains("500"),
+        "{a:?}"
+    );
+    let follow_up = s.server.wait_for_notifications(2).await.remove(1);
+    assert_eq!(follow_up.summary, "执行失败：Olga 的请求");
+    assert!(
+        follow_up
+            .body
+            .contains("执行失败：webhook: the server answered 500"),
+        "{follow_up:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -476,12 +514,16 @@ async fn a_shared_desktop_notifies_only_its_user_who_decides_in_their_own_name()
         )
     );
 
+    // Her follow-up says it was done.
+    let done = s.server.wait_for_notifications(2).await.remove(1);
+    assert_eq!(done.summary, "Done: Olga's request");
+
     // Sam takes the desk: Lin's next one goes from the screen, his comes up.
     let second = s.company.ask_to_post(&olga, &hook, "Release 1.4").await;
-    let n2 = s.server.wait_for_notifications(2).await.remove(1);
+    let n2 = s.server.wait_for_notifications(3).await.remove(2);
     s.desk.send_replace(sam_desk);
     s.server.wait_for_close(n2.id).await;
-    let n3 = s.server.wait_for_notifications(3).await.remove(2);
+    let n3 = s.server.wait_for_notifications(4).await.remove(3);
     assert_eq!(n3.summary, "Pete wants to post to a webhook");
     s.server.emit_action(n2.id, "approve").await.unwrap();
     tokio::time::sleep(SETTLE).await;
@@ -493,8 +535,8 @@ async fn a_shared_desktop_notifies_only_its_user_who_decides_in_their_own_name()
 
     // The boss sees every waiting one.
     s.desk.send_replace(Decider::Boss);
-    let shown = s.server.wait_for_notifications(5).await;
-    let mut summaries: Vec<&str> = shown[3..].iter().map(|n| n.summary.as_str()).collect();
+    let shown = s.server.wait_for_notifications(6).await;
+    let mut summaries: Vec<&str> = shown[4..].iter().map(|n| n.summary.as_str()).collect();
     summaries.sort_unstable();
     assert_eq!(
         summaries,

@@ -102,6 +102,49 @@ impl ApprovalNotice {
     }
 }
 
+/// The follow-up of an approval decided from its notification: what came of the action
+/// (done, or failed with the error), so the boss who approved from the desktop hears the
+/// outcome there too (SPEC §17), in the company's language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutcomeNotice {
+    pub approval_id: i32,
+    /// "Done: Olga's request" / "Failed: Olga's request".
+    pub title: String,
+    /// What ran, then the error when it failed: plain text, at most [`BODY_MAX_CHARS`].
+    pub body: String,
+    pub failed: bool,
+}
+
+impl OutcomeNotice {
+    /// The follow-up of `a`, once its approved action has run; `None` before that, and
+    /// for a rejection (nothing ran: the notification's own answer said so).
+    pub fn new(a: &ApprovalDto, lang: Language) -> Option<Self> {
+        if a.status != ApprovalStatus::Approved || a.executed_at.is_none() {
+            return None;
+        }
+        let who = a.requester_name.trim();
+        let failed = a.error.is_some();
+        let title = match (failed, lang) {
+            (false, Language::En) => format!("Done: {who}'s request"),
+            (true, Language::En) => format!("Failed: {who}'s request"),
+            (false, Language::ZhCn) => format!("已完成：{who} 的请求"),
+            (true, Language::ZhCn) => format!("执行失败：{who} 的请求"),
+        };
+        let (action, _) = clip(&plain(&a.summary), BODY_MAX_CHARS / 2, lang);
+        let body = match (&a.error, lang) {
+            (None, _) => action,
+            (Some(e), Language::En) => format!("{action}\nIt failed: {}", plain(e)),
+            (Some(e), Language::ZhCn) => format!("{action}\n执行失败：{}", plain(e)),
+        };
+        Some(Self {
+            approval_id: a.id,
+            title: clip(&plain(&title), TITLE_MAX_CHARS, lang).0,
+            body: clip(&body, BODY_MAX_CHARS, lang).0,
+            failed,
+        })
+    }
+}
+
 /// Model text made safe to show as plain text: control characters (but line breaks)
 /// and the characters that reorder text on screen (bidi overrides, isolates, marks)
 /// become `?`, so `rm -rf ~` cannot be made to read as something else. For any screen
@@ -195,6 +238,13 @@ pub trait Notifier: Send + Sync + 'static {
         notice: &ApprovalNotice,
         withdraw: CancellationToken,
     ) -> Result<NotificationOutcome, NotifyError>;
+
+    /// Shows what came of an approval decided from its notification (no buttons). A
+    /// notifier that cannot show one says nothing: the queue in the app has the outcome.
+    async fn outcome(&self, notice: &OutcomeNotice) -> Result<(), NotifyError> {
+        let _ = notice;
+        Ok(())
+    }
 }
 
 /// Notifications still on screen, by approval id (each with its own number, so a task
@@ -368,7 +418,10 @@ impl<N: Notifier + ?Sized> Notifying<N> {
             }
             match outcome {
                 Some((NotificationOutcome::Approve, seen)) => {
-                    decide(&core, id, Decision::Approve, seen, user).await;
+                    let decided = decide(&core, id, Decision::Approve, seen, user).await;
+                    if let Some(a) = decided {
+                        follow_up(&core, notifier.as_ref(), &a).await;
+                    }
                 }
                 Some((NotificationOutcome::Reject, seen)) => {
                     decide(&core, id, Decision::Reject, seen, user).await;
@@ -414,9 +467,26 @@ async fn notify_and_wait<N: Notifier + ?Sized>(
     }
 }
 
+/// The follow-up notification of an approval decided from one: done, or failed with why.
+async fn follow_up<N: Notifier + ?Sized>(core: &AppCore, notifier: &N, a: &ApprovalDto) {
+    let lang = core.mailbox.language().await.unwrap_or(Language::En);
+    let Some(notice) = OutcomeNotice::new(a, lang) else {
+        return;
+    };
+    if let Err(e) = notifier.outcome(&notice).await {
+        tracing::info!(approval_id = a.id, error = %e, "no follow-up notification; the queue has the outcome");
+    }
+}
+
 /// Decides `id` as the notification that showed `seen` (its seal) asked, in the name of
-/// the desk's user it was shown to.
-async fn decide(core: &AppCore, id: i32, decision: Decision, seen: String, user: Decider) {
+/// the desk's user it was shown to; the approval as decided, when this decided it.
+async fn decide(
+    core: &AppCore,
+    id: i32,
+    decision: Decision,
+    seen: String,
+    user: Decider,
+) -> Option<ApprovalDto> {
     let input = DecideApproval {
         approval_id: id,
         decision,
@@ -428,14 +498,20 @@ async fn decide(core: &AppCore, id: i32, decision: Decision, seen: String, user:
         .decide_as(input, DecidedVia::Notification, user)
         .await
     {
-        Ok(a) => tracing::info!(
-            approval_id = id,
-            status = %a.status.to_value(),
-            "decided from a notification"
-        ),
+        Ok(a) => {
+            tracing::info!(
+                approval_id = id,
+                status = %a.status.to_value(),
+                "decided from a notification"
+            );
+            Some(a)
+        }
         // Decided elsewhere first, expired, or changed since it was shown: nothing ran
         // on this click; the queue shows what happened.
-        Err(e) => tracing::info!(approval_id = id, error = %e, "notification decision not applied"),
+        Err(e) => {
+            tracing::info!(approval_id = id, error = %e, "notification decision not applied");
+            None
+        }
     }
 }
 
@@ -472,6 +548,28 @@ mod tests {
             approver_id: None,
             decided_by: None,
         }
+    }
+
+    #[test]
+    fn the_follow_up_says_done_or_failed_with_why_in_the_companys_language() {
+        let mut a = approval("post_webhook", "announce");
+        assert_eq!(OutcomeNotice::new(&a, Language::En), None, "not run yet");
+        a.status = ApprovalStatus::Approved;
+        a.executed_at = Some("2026-01-01T00:00:00Z".into());
+        let done = OutcomeNotice::new(&a, Language::En).unwrap();
+        assert_eq!(done.title, "Done: Olga's request");
+        assert!(!done.failed && done.body.contains("Release 1.2 is out"));
+        a.error = Some("webhook: the server answered 500".into());
+        let failed = OutcomeNotice::new(&a, Language::ZhCn).unwrap();
+        assert_eq!(failed.title, "执行失败：Olga 的请求");
+        assert!(
+            failed.failed
+                && failed
+                    .body
+                    .ends_with("执行失败：webhook: the server answered 500")
+        );
+        a.status = ApprovalStatus::Rejected;
+        assert_eq!(OutcomeNotice::new(&a, Language::En), None);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use async_trait::async_trait;
 use tokio_util::sync::CancellationToken;
 
-use super::{ApprovalNotice, NotificationOutcome, Notifier, NotifyError};
+use super::{ApprovalNotice, NotificationOutcome, Notifier, NotifyError, OutcomeNotice};
 
 /// The system's notification server (notify-rust).
 #[derive(Clone, Debug, Default)]
@@ -62,6 +62,18 @@ impl Notifier for DesktopNotifier {
             freedesktop::outcome(r, buttons, notice.complete)
         }))
     }
+
+    async fn outcome(&self, notice: &OutcomeNotice) -> Result<(), NotifyError> {
+        let caps = tokio::task::spawn_blocking(notify_rust::get_capabilities)
+            .await
+            .map_err(|e| NotifyError::Unavailable(e.to_string()))?
+            .map_err(|e| NotifyError::Unavailable(e.to_string()))?;
+        freedesktop::follow_up(notice, &caps)
+            .show_async()
+            .await
+            .map_err(|e| NotifyError::Unavailable(e.to_string()))?;
+        Ok(())
+    }
 }
 
 /// The freedesktop notification for an approval and the boss's answer to it.
@@ -70,7 +82,34 @@ mod freedesktop {
     use notify_rust::{Hint, Notification, NotificationResponse, Timeout, Urgency};
 
     use super::super::{ACTION_APPROVE, ACTION_OPEN, ACTION_REJECT, APP_NAME, CATEGORY};
-    use super::{ApprovalNotice, NotificationOutcome};
+    use super::{ApprovalNotice, NotificationOutcome, OutcomeNotice};
+
+    /// What came of an approval decided from its notification: no buttons, gone by
+    /// itself unless it failed.
+    pub(super) fn follow_up(notice: &OutcomeNotice, caps: &[String]) -> Notification {
+        let body = if caps.iter().any(|c| c == "body-markup") {
+            super::super::escape_markup(&notice.body)
+        } else {
+            notice.body.clone()
+        };
+        let mut n = Notification::new();
+        n.appname(APP_NAME)
+            .summary(&notice.title)
+            .body(&body)
+            .icon(if notice.failed {
+                "dialog-error"
+            } else {
+                "dialog-information"
+            })
+            .hint(Hint::Category(CATEGORY.to_owned()))
+            .hint(Hint::DesktopEntry("cubicle".to_owned()))
+            .urgency(if notice.failed {
+                Urgency::Critical
+            } else {
+                Urgency::Normal
+            });
+        n
+    }
 
     /// The notification, with buttons when the server offers actions.
     pub(super) fn notification(
@@ -152,5 +191,20 @@ impl Notifier for DesktopNotifier {
         .await
         .map_err(|e| NotifyError::Unavailable(e.to_string()))??;
         Ok(NotificationOutcome::Closed)
+    }
+
+    async fn outcome(&self, notice: &OutcomeNotice) -> Result<(), NotifyError> {
+        let (title, body) = (notice.title.clone(), notice.body.clone());
+        tokio::task::spawn_blocking(move || {
+            notify_rust::Notification::new()
+                .appname(super::APP_NAME)
+                .summary(&title)
+                .body(&body)
+                .show()
+                .map(|_| ())
+                .map_err(|e| NotifyError::Unavailable(e.to_string()))
+        })
+        .await
+        .map_err(|e| NotifyError::Unavailable(e.to_string()))?
     }
 }
