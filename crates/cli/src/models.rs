@@ -138,9 +138,16 @@ async fn print_progress(core: AppCore, id: String) {
                     received,
                     total,
                     bytes_per_sec,
-                    reconnecting,
+                    retry,
+                    ..
                 } => {
-                    let note = if reconnecting { " (reconnecting)" } else { "" };
+                    let note = match retry {
+                        Some(r) => format!(
+                            " (attempt {} of {} next: {})",
+                            r.next_attempt, r.max_attempts, r.detail
+                        ),
+                        None => String::new(),
+                    };
                     eprintln!(
                         "{id}: {} of {} at {}/s{note}",
                         percent(received, total),

@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 
 use cubicle_llm::catalogue::{self, CatalogueEntry, CatalogueError};
 use cubicle_llm::download::{
-    DownloadError, DownloadOptions, DownloadSpec, Downloader, Outcome, Progress, Signal,
-    partial_path,
+    DownloadError, DownloadOptions, DownloadSpec, Downloader, Failure, FailureKind, Outcome,
+    Progress, Signal, partial_path,
 };
 use cubicle_llm::local_servers::{self, ProbeTarget};
 use serde::{Deserialize, Serialize};
@@ -77,6 +77,8 @@ pub enum LocalModelState {
         bytes_per_sec: u64,
         /// The connection dropped or stalled; it reconnects by itself.
         reconnecting: bool,
+        /// While it waits to reconnect: why the last attempt failed and when the next starts.
+        retry: Option<DownloadRetry>,
     },
     /// A partial file waits to be resumed (paused, or left by a quit or a crash).
     Paused {
@@ -98,7 +100,101 @@ pub enum LocalModelState {
         /// Bytes kept for a resume (0 when the failure deleted them).
         #[ts(type = "number")]
         received: u64,
+        /// Set when it gave up after retrying: the last failure and the attempts made.
+        gave_up: Option<DownloadGaveUp>,
     },
+}
+
+/// What kind of trouble a download ran into, in terms the boss can act on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum DownloadFailureKind {
+    /// This computer is not connected to a network.
+    NoNetwork,
+    /// The server's name could not be resolved.
+    Dns,
+    /// The server refused the connection.
+    Refused,
+    /// The server did not answer in time.
+    Timeout,
+    /// No data arrived for the stall timeout.
+    Stalled,
+    /// The connection closed mid-file.
+    Dropped,
+    /// The server answered with an error status.
+    ServerError,
+    /// Another network error (TLS, proxy, protocol).
+    Network,
+}
+
+impl From<FailureKind> for DownloadFailureKind {
+    fn from(k: FailureKind) -> Self {
+        match k {
+            FailureKind::NoNetwork => Self::NoNetwork,
+            FailureKind::Dns => Self::Dns,
+            FailureKind::Refused => Self::Refused,
+            FailureKind::Timeout => Self::Timeout,
+            FailureKind::Stalled => Self::Stalled,
+            FailureKind::Dropped => Self::Dropped,
+            FailureKind::ServerError => Self::ServerError,
+            FailureKind::Network => Self::Network,
+        }
+    }
+}
+
+/// A download waiting to reconnect: "attempt 2 of 5 · next try in 8 s · could not
+/// resolve huggingface.co".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DownloadRetry {
+    pub kind: DownloadFailureKind,
+    /// The server's host name.
+    pub host: String,
+    /// The HTTP status of a server error.
+    pub status: Option<u16>,
+    /// The network stack's own words (English), for a tooltip and the log.
+    pub detail: String,
+    /// The attempt that comes next, counted from 1.
+    pub next_attempt: u32,
+    pub max_attempts: u32,
+    /// When the next attempt starts, in milliseconds since the Unix epoch.
+    #[ts(type = "number")]
+    pub next_try_at_ms: u64,
+}
+
+/// Why a download stopped retrying.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DownloadGaveUp {
+    pub kind: DownloadFailureKind,
+    pub host: String,
+    pub status: Option<u16>,
+    pub detail: String,
+    /// Attempts made in a row without a byte.
+    pub attempts: u32,
+    /// Seconds spent on them.
+    #[ts(type = "number")]
+    pub seconds: u64,
+}
+
+impl DownloadGaveUp {
+    fn from_error(e: &DownloadError) -> Option<Self> {
+        match e {
+            DownloadError::GaveUp {
+                attempts,
+                seconds,
+                last,
+            } => Some(Self {
+                kind: last.kind.into(),
+                host: last.host.clone(),
+                status: last.status,
+                detail: last.detail.clone(),
+                attempts: *attempts,
+                seconds: *seconds,
+            }),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -150,8 +246,8 @@ fn download_code(e: &DownloadError) -> ErrorCode {
         DownloadError::BadPath { .. } => ErrorCode::InvalidInput,
         DownloadError::Cancelled => ErrorCode::Cancelled,
         DownloadError::Http { .. }
-        | DownloadError::Network { .. }
-        | DownloadError::Stalled { .. }
+        | DownloadError::GaveUp { .. }
+        | DownloadError::Client(_)
         | DownloadError::Io { .. } => ErrorCode::DownloadFailed,
     }
 }
@@ -165,15 +261,22 @@ impl From<ModelsError> for IpcError {
 pub type ModelsResult<T> = Result<T, ModelsError>;
 
 /// What a running download last reported.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum Live {
     Downloading {
         received: u64,
         total: u64,
         bytes_per_sec: u64,
-        reconnecting: bool,
+        retry: Option<DownloadRetry>,
     },
     Verifying,
+}
+
+/// A failed download: the error, and its retries when it gave up on them.
+#[derive(Clone, Debug)]
+struct Failed {
+    error: IpcError,
+    gave_up: Option<DownloadGaveUp>,
 }
 
 struct Job {
@@ -190,7 +293,7 @@ struct Inner {
     targets: Vec<ProbeTarget>,
     /// Never held across an await.
     jobs: Mutex<HashMap<String, Job>>,
-    failures: Mutex<HashMap<String, IpcError>>,
+    failures: Mutex<HashMap<String, Failed>>,
 }
 
 /// Configuration that differs between the app and tests.
@@ -402,7 +505,7 @@ impl LocalModels {
                         received: file_len(&partial_path(&self.inner.dir.join(&e.file_name))),
                         total: e.size_bytes,
                         bytes_per_sec: 0,
-                        reconnecting: false,
+                        retry: None,
                     },
                 },
             );
@@ -441,8 +544,11 @@ impl LocalModels {
             Err(DownloadError::Cancelled) => tracing::info!(model = %e.id, "download cancelled"),
             Err(err) => {
                 tracing::warn!(model = %e.id, error = %err, "model download failed");
-                let error = IpcError::new(download_code(err), err.to_string());
-                lock(&self.inner.failures).insert(e.id.clone(), error);
+                let failed = Failed {
+                    error: IpcError::new(download_code(err), err.to_string()),
+                    gave_up: DownloadGaveUp::from_error(err),
+                };
+                lock(&self.inner.failures).insert(e.id.clone(), failed);
             }
         }
         self.changed(&e.id);
@@ -455,10 +561,10 @@ impl LocalModels {
             let Some(job) = jobs.get_mut(&e.id) else {
                 return;
             };
-            let (received, total) = match job.live {
+            let (received, total) = match &job.live {
                 Live::Downloading {
                     received, total, ..
-                } => (received, total),
+                } => (*received, *total),
                 Live::Verifying => (e.size_bytes, e.size_bytes),
             };
             let (live, urgent) = match p {
@@ -471,22 +577,27 @@ impl LocalModels {
                         received,
                         total: total.unwrap_or(e.size_bytes),
                         bytes_per_sec,
-                        reconnecting: false,
+                        retry: None,
                     },
                     false,
                 ),
-                Progress::Retrying { .. } => (
+                Progress::Retrying {
+                    next_attempt,
+                    max_attempts,
+                    delay,
+                    failure,
+                } => (
                     Live::Downloading {
                         received,
                         total,
                         bytes_per_sec: 0,
-                        reconnecting: true,
+                        retry: Some(retry_dto(failure, next_attempt, max_attempts, delay)),
                     },
                     true,
                 ),
                 Progress::Verifying { .. } => (Live::Verifying, true),
             };
-            job.live = live;
+            job.live = live.clone();
             (live, urgent)
         };
         if urgent || last_event.elapsed() >= EVENT_EVERY {
@@ -549,17 +660,18 @@ impl LocalModels {
     fn state(&self, e: &CatalogueEntry, in_use: &Path) -> LocalModelState {
         let dest = self.inner.dir.join(&e.file_name);
         if let Some(job) = lock(&self.inner.jobs).get(&e.id) {
-            return match job.live {
+            return match &job.live {
                 Live::Downloading {
                     received,
                     total,
                     bytes_per_sec,
-                    reconnecting,
+                    retry,
                 } => LocalModelState::Downloading {
-                    received,
-                    total,
-                    bytes_per_sec,
-                    reconnecting,
+                    received: *received,
+                    total: *total,
+                    bytes_per_sec: *bytes_per_sec,
+                    reconnecting: retry.is_some(),
+                    retry: retry.clone(),
                 },
                 Live::Verifying => LocalModelState::Verifying,
             };
@@ -571,10 +683,11 @@ impl LocalModels {
             };
         }
         let received = file_len(&partial_path(&dest));
-        if let Some(error) = lock(&self.inner.failures).get(&e.id) {
+        if let Some(failed) = lock(&self.inner.failures).get(&e.id) {
             return LocalModelState::Failed {
-                error: error.clone(),
+                error: failed.error.clone(),
                 received,
+                gave_up: failed.gave_up.clone(),
             };
         }
         if received > 0 {
@@ -602,6 +715,27 @@ impl LocalModels {
             licence_url: e.licence_url.clone(),
             state: self.state(e, in_use),
         }
+    }
+}
+
+fn retry_dto(
+    failure: Failure,
+    next_attempt: u32,
+    max_attempts: u32,
+    delay: Duration,
+) -> DownloadRetry {
+    let at = std::time::SystemTime::now() + delay;
+    let next_try_at_ms = at
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+    DownloadRetry {
+        kind: failure.kind.into(),
+        host: failure.host,
+        status: failure.status,
+        detail: failure.detail,
+        next_attempt,
+        max_attempts,
+        next_try_at_ms,
     }
 }
 

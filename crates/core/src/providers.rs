@@ -15,6 +15,7 @@ use cubicle_store::{Db, DbErr, models as q};
 use sea_orm::ActiveValue::Set;
 use sea_orm::IntoActiveModel;
 
+mod adopt;
 mod dto;
 mod env;
 mod prices;

@@ -7,9 +7,12 @@
 //! 2. GET the URL into `<file>.partial`, asking for `Range: bytes=<have>-` when a partial
 //!    file is there. A `206` appends; a `200` (a server that ignores ranges) starts over.
 //! 3. A dropped connection, a `5xx`/`408`/`429` or a stall (no byte for
-//!    [`DownloadOptions::stall_timeout`]) reconnects with exponential backoff. Only
+//!    [`DownloadOptions::stall_timeout`]) reconnects with exponential backoff. Each
+//!    failure is classified ([`FailureKind`]: no network, DNS, refused, timeout, stalled,
+//!    dropped, server error) so the boss reads what is wrong, not "reconnecting". Only
 //!    attempts that bring no byte at all count towards [`DownloadOptions::max_retries`],
-//!    so a long download over a flaky line still finishes.
+//!    so a long download over a flaky line still finishes; and it gives up after
+//!    [`DownloadOptions::give_up_after`] without a byte, however many attempts are left.
 //! 4. Pause keeps the partial file; cancel deletes it. Both act between chunks and during
 //!    a stall or a backoff wait.
 //! 5. fsync, hash, compare; a mismatch deletes the file. Then rename to the final name
@@ -55,8 +58,12 @@ pub struct DownloadOptions {
     /// No byte for this long counts as a stall: the connection is dropped and reopened.
     pub stall_timeout: Duration,
     pub connect_timeout: Duration,
-    /// Failed attempts in a row (none of them bringing a byte) before giving up.
+    /// Retries after a failed attempt, in a row (none of them bringing a byte), before
+    /// giving up: `max_retries + 1` attempts in all.
     pub max_retries: u32,
+    /// Give up when no byte arrived for this long, counted from the start or from the
+    /// last attempt that brought bytes, even with retries left.
+    pub give_up_after: Duration,
     pub backoff_initial: Duration,
     pub backoff_max: Duration,
     /// Free space kept beyond the file itself, so a download never fills the disk.
@@ -70,10 +77,13 @@ impl Default for DownloadOptions {
             // (a laptop that slept, a Wi-Fi hand-over), not a slow one.
             stall_timeout: Duration::from_secs(30),
             connect_timeout: Duration::from_secs(20),
-            // With backoff capped at a minute this rides out roughly ten minutes offline.
-            max_retries: 12,
-            backoff_initial: Duration::from_secs(1),
-            backoff_max: Duration::from_secs(60),
+            // Five attempts, 2 + 4 + 8 + 16 s apart: half a minute rides out a Wi-Fi
+            // hand-over; a machine offline longer is told so and can resume later (the
+            // bytes stay). Twelve attempts over eight minutes told the boss nothing.
+            max_retries: 4,
+            give_up_after: Duration::from_secs(120),
+            backoff_initial: Duration::from_secs(2),
+            backoff_max: Duration::from_secs(30),
             reserve_bytes: 256 << 20,
         }
     }
@@ -96,11 +106,12 @@ pub enum Progress {
         total: Option<u64>,
         bytes_per_sec: u64,
     },
-    /// The connection failed or stalled; the next attempt starts after `delay`.
+    /// An attempt failed; attempt `next_attempt` of `max_attempts` starts after `delay`.
     Retrying {
-        attempt: u32,
+        next_attempt: u32,
+        max_attempts: u32,
         delay: Duration,
-        reason: String,
+        failure: Failure,
     },
     Verifying {
         total: u64,
@@ -115,16 +126,89 @@ pub enum Outcome {
     Paused { received: u64 },
 }
 
+/// What went wrong with one attempt, in terms the boss can act on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FailureKind {
+    /// This computer has no network: no route out, or the network is down.
+    NoNetwork,
+    /// The server's name could not be resolved.
+    Dns,
+    /// Nothing listens at the server's address: the connection was refused.
+    Refused,
+    /// Connecting, or the server's first answer, took too long.
+    Timeout,
+    /// The connection went silent mid-file for the stall timeout.
+    Stalled,
+    /// The connection closed or was reset before the end of the file.
+    Dropped,
+    /// The server answered with an error status (`5xx`, `408`, `429`).
+    ServerError,
+    /// Anything else on the way (TLS, a proxy, a protocol error).
+    Network,
+}
+
+impl FailureKind {
+    /// A stable code for the UI and the CLI's JSON.
+    pub fn code(self) -> &'static str {
+        match self {
+            FailureKind::NoNetwork => "no_network",
+            FailureKind::Dns => "dns",
+            FailureKind::Refused => "refused",
+            FailureKind::Timeout => "timeout",
+            FailureKind::Stalled => "stalled",
+            FailureKind::Dropped => "dropped",
+            FailureKind::ServerError => "server_error",
+            FailureKind::Network => "network",
+        }
+    }
+}
+
+/// One failed attempt, classified.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    pub kind: FailureKind,
+    /// The server's host name ("huggingface.co").
+    pub host: String,
+    /// The status of a [`FailureKind::ServerError`].
+    pub status: Option<u16>,
+    /// What the network stack said, in its words (for the log and a tooltip).
+    pub detail: String,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let host = &self.host;
+        match self.kind {
+            FailureKind::NoNetwork => write!(f, "this computer is not connected to a network"),
+            FailureKind::Dns => write!(f, "could not resolve {host}"),
+            FailureKind::Refused => write!(f, "{host} refused the connection"),
+            FailureKind::Timeout => write!(f, "{host} did not answer in time"),
+            FailureKind::Stalled => write!(f, "no data arrived from {host}"),
+            FailureKind::Dropped => write!(f, "the connection to {host} closed mid-file"),
+            FailureKind::ServerError => match self.status {
+                Some(status) => write!(f, "{host} answered HTTP {status}"),
+                None => write!(f, "{host} answered with an error"),
+            },
+            FailureKind::Network => write!(f, "network error reaching {host}"),
+        }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum DownloadError {
     #[error("the server answered HTTP {status} for {url}")]
     Http { status: u16, url: String },
-    #[error("the download failed {attempts} times in a row ({last}); it can be resumed")]
-    Network { attempts: u32, last: String },
+    /// Retries were used up, or no byte arrived for [`DownloadOptions::give_up_after`].
     #[error(
-        "no data arrived for {seconds} s, {attempts} times in a row; the download can be resumed"
+        "gave up after {attempts} attempts in {seconds} s: {last}; the download can be resumed"
     )]
-    Stalled { seconds: u64, attempts: u32 },
+    GaveUp {
+        attempts: u32,
+        seconds: u64,
+        last: Failure,
+    },
+    #[error("cannot set up the HTTP client: {0}")]
+    Client(String),
     #[error("the file's SHA-256 is {actual}, expected {expected}; the download was deleted")]
     ChecksumMismatch { expected: String, actual: String },
     #[error("the server has {actual} bytes, the catalogue expects {expected}; nothing was kept")]
@@ -151,8 +235,8 @@ impl DownloadError {
     pub fn code(&self) -> &'static str {
         match self {
             DownloadError::Http { .. } => "http_status",
-            DownloadError::Network { .. } => "network",
-            DownloadError::Stalled { .. } => "stalled",
+            DownloadError::GaveUp { last, .. } => last.kind.code(),
+            DownloadError::Client(_) => "network",
             DownloadError::ChecksumMismatch { .. } => "checksum_mismatch",
             DownloadError::SizeMismatch { .. } => "size_mismatch",
             DownloadError::DiskFull { .. } => "disk_full",
@@ -179,8 +263,7 @@ pub fn available_space(dir: &Path) -> std::io::Result<u64> {
 enum Interrupt {
     /// Try again after a backoff; `progressed` when this attempt brought bytes.
     Retry {
-        reason: String,
-        stalled: bool,
+        failure: Failure,
         progressed: bool,
     },
     Stop(Signal),
@@ -207,10 +290,7 @@ impl Downloader {
         let client = reqwest::Client::builder()
             .connect_timeout(options.connect_timeout)
             .build()
-            .map_err(|e| DownloadError::Network {
-                attempts: 0,
-                last: e.to_string(),
-            })?;
+            .map_err(|e| DownloadError::Client(e.to_string()))?;
         Ok(Self { client, options })
     }
 
@@ -229,6 +309,9 @@ impl Downloader {
         let dir = check_dest(&spec.dest)?;
         let partial = partial_path(&spec.dest);
         let mut failures = 0u32;
+        // Since the start, or since the last attempt that brought bytes.
+        let mut since_progress = Instant::now();
+        let max_attempts = self.options.max_retries.saturating_add(1);
         loop {
             let have = prepare_partial(&partial, spec.size).await?;
             if let Some(size) = spec.size {
@@ -245,20 +328,44 @@ impl Downloader {
                 Interrupt::Stop(signal) => return stop(signal, &partial).await,
                 Interrupt::Fatal(e) => return Err(e),
                 Interrupt::Retry {
-                    reason,
-                    stalled,
+                    failure,
                     progressed,
                 } => {
-                    failures = if progressed { 1 } else { failures + 1 };
-                    if failures > self.options.max_retries {
-                        return Err(self.gave_up(failures, stalled, reason));
+                    if progressed {
+                        failures = 1;
+                        since_progress = Instant::now();
+                    } else {
+                        failures += 1;
                     }
                     let delay = self.backoff(failures);
-                    tracing::info!(%reason, attempt = failures, ?delay, "download retrying");
+                    let waited = since_progress.elapsed();
+                    if failures >= max_attempts
+                        || waited.saturating_add(delay) > self.options.give_up_after
+                    {
+                        tracing::warn!(
+                            kind = failure.kind.code(),
+                            detail = %failure.detail,
+                            attempts = failures,
+                            "download gave up"
+                        );
+                        return Err(DownloadError::GaveUp {
+                            attempts: failures,
+                            seconds: waited.as_secs(),
+                            last: failure,
+                        });
+                    }
+                    tracing::info!(
+                        kind = failure.kind.code(),
+                        detail = %failure.detail,
+                        attempt = failures,
+                        ?delay,
+                        "download retrying"
+                    );
                     progress(Progress::Retrying {
-                        attempt: failures,
+                        next_attempt: failures + 1,
+                        max_attempts,
                         delay,
-                        reason,
+                        failure,
                     });
                     tokio::select! {
                         () = tokio::time::sleep(delay) => {}
@@ -268,17 +375,6 @@ impl Downloader {
             }
         }
         verify_and_install(spec, &partial, progress).await
-    }
-
-    fn gave_up(&self, attempts: u32, stalled: bool, last: String) -> DownloadError {
-        if stalled {
-            DownloadError::Stalled {
-                seconds: self.options.stall_timeout.as_secs().max(1),
-                attempts,
-            }
-        } else {
-            DownloadError::Network { attempts, last }
-        }
     }
 
     fn backoff(&self, failures: u32) -> Duration {
@@ -317,10 +413,14 @@ impl Downloader {
             request = request.header(RANGE, format!("bytes={have}-"));
         }
         let stall = self.options.stall_timeout;
+        let host = host_of(&spec.url);
         let response = tokio::select! {
             sent = tokio::time::timeout(stall, request.send()) => match sent {
-                Err(_) => return Err(retry("no answer from the server", true, false)),
-                Ok(Err(e)) => return Err(retry(&error_chain(&e), false, false)),
+                Err(_) => {
+                    let detail = format!("no answer within {} s", stall.as_secs());
+                    return Err(retry(failure(FailureKind::Timeout, &host, detail), false));
+                }
+                Ok(Err(e)) => return Err(retry(classify(&e, &host), false)),
                 Ok(Ok(r)) => r,
             },
             signal = stop_requested(control) => return Err(Interrupt::Stop(signal)),
@@ -341,6 +441,7 @@ impl Downloader {
             body,
             Receive {
                 stall,
+                host: &host,
                 control,
                 progress,
             },
@@ -364,7 +465,11 @@ impl Downloader {
                 // A range we did not ask for: the only safe move is to start over.
                 _ => {
                     remove_if_exists(partial).await?;
-                    return Err(retry("the server resumed at another offset", false, false));
+                    let detail = "the server resumed at another offset".to_owned();
+                    return Err(retry(
+                        failure(FailureKind::Network, &host_of(&spec.url), detail),
+                        false,
+                    ));
                 }
             },
             StatusCode::OK => (0, response.content_length()),
@@ -372,13 +477,23 @@ impl Downloader {
                 // The partial file is at least as long as the file: it is whole or wrong;
                 // the checksum decides which after the start-over below, never a guess.
                 remove_if_exists(partial).await?;
-                return Err(retry("the server refused the resume range", false, false));
+                let detail = "the server refused the resume range".to_owned();
+                return Err(retry(
+                    failure(FailureKind::Network, &host_of(&spec.url), detail),
+                    false,
+                ));
             }
             s if s.is_server_error()
                 || s == StatusCode::REQUEST_TIMEOUT
                 || s == StatusCode::TOO_MANY_REQUESTS =>
             {
-                return Err(retry(&format!("HTTP {}", s.as_u16()), false, false));
+                let mut f = failure(
+                    FailureKind::ServerError,
+                    &host_of(&spec.url),
+                    format!("HTTP {s}"),
+                );
+                f.status = Some(s.as_u16());
+                return Err(retry(f, false));
             }
             s => {
                 return Err(Interrupt::Fatal(DownloadError::Http {
@@ -414,6 +529,7 @@ struct Body {
 
 struct Receive<'a> {
     stall: Duration,
+    host: &'a str,
     control: &'a mut watch::Receiver<Signal>,
     progress: &'a mut (dyn FnMut(Progress) + Send),
 }
@@ -427,6 +543,7 @@ async fn receive(
 ) -> Result<(), Interrupt> {
     let Receive {
         stall,
+        host,
         control,
         progress,
     } = ctx;
@@ -442,9 +559,22 @@ async fn receive(
         };
         let progressed = received > body.start;
         match next {
-            Err(_) => break Err(retry("the connection stalled", true, progressed)),
+            Err(_) => {
+                let detail = format!("no data for {} s", stall.as_secs());
+                break Err(retry(
+                    failure(FailureKind::Stalled, host, detail),
+                    progressed,
+                ));
+            }
             Ok(None) => break Ok(()),
-            Ok(Some(Err(e))) => break Err(retry(&error_chain(&e), false, progressed)),
+            Ok(Some(Err(e))) => {
+                let mut f = classify(&e, host);
+                // Mid-body, anything but a classified cause is the line dropping.
+                if f.kind == FailureKind::Network {
+                    f.kind = FailureKind::Dropped;
+                }
+                break Err(retry(f, progressed));
+            }
             Ok(Some(Ok(chunk))) => {
                 if let Err(e) = out.write_all(&chunk).await {
                     return Err(write_error(partial, &e, body.total, received).into());
@@ -467,8 +597,11 @@ async fn receive(
     end?;
     match body.total {
         Some(total) if received < total => Err(retry(
-            "the connection closed before the end of the file",
-            false,
+            failure(
+                FailureKind::Dropped,
+                host,
+                "the connection closed before the end of the file".to_owned(),
+            ),
             received > body.start,
         )),
         Some(total) if received > total => {
@@ -482,11 +615,109 @@ async fn receive(
     }
 }
 
-fn retry(reason: &str, stalled: bool, progressed: bool) -> Interrupt {
+fn retry(failure: Failure, progressed: bool) -> Interrupt {
     Interrupt::Retry {
-        reason: reason.to_owned(),
-        stalled,
+        failure,
         progressed,
+    }
+}
+
+fn failure(kind: FailureKind, host: &str, detail: String) -> Failure {
+    Failure {
+        kind,
+        host: host.to_owned(),
+        status: None,
+        detail,
+    }
+}
+
+/// The URL's host ("huggingface.co"), or the URL itself when it has none.
+fn host_of(url: &str) -> String {
+    reqwest::Url::parse(url)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_owned))
+        .unwrap_or_else(|| url.to_owned())
+}
+
+/// Reads what a failed request says about its cause: the OS error in its source chain
+/// (refused, unreachable, reset), the resolver's failure, or a timeout.
+pub fn classify(e: &reqwest::Error, host: &str) -> Failure {
+    let detail = error_chain(e);
+    let mut kind = None;
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(s) = source {
+        if let Some(io) = s.downcast_ref::<std::io::Error>() {
+            kind = kind.or_else(|| io_kind(io));
+        }
+        source = s.source();
+    }
+    let lower = detail.to_ascii_lowercase();
+    let kind = kind.unwrap_or(if is_dns_failure(&lower) {
+        FailureKind::Dns
+    } else if e.is_timeout() {
+        FailureKind::Timeout
+    } else {
+        FailureKind::Network
+    });
+    // With no route out, a failed look-up is the network missing, not the name.
+    let kind = match kind {
+        FailureKind::Dns if !has_default_route() => FailureKind::NoNetwork,
+        k => k,
+    };
+    failure(kind, host, detail)
+}
+
+fn io_kind(io: &std::io::Error) -> Option<FailureKind> {
+    use std::io::ErrorKind as K;
+    Some(match io.kind() {
+        K::ConnectionRefused => FailureKind::Refused,
+        K::NetworkUnreachable | K::NetworkDown | K::HostUnreachable => FailureKind::NoNetwork,
+        K::ConnectionReset | K::ConnectionAborted | K::BrokenPipe | K::UnexpectedEof => {
+            FailureKind::Dropped
+        }
+        K::TimedOut => FailureKind::Timeout,
+        _ => return None,
+    })
+}
+
+/// hyper's resolver says "dns error"; getaddrinfo "failed to lookup address".
+fn is_dns_failure(lower: &str) -> bool {
+    lower.contains("dns error")
+        || lower.contains("failed to lookup address")
+        || lower.contains("name or service not known")
+        || lower.contains("no such host")
+        || lower.contains("nodename nor servname")
+        || lower.contains("temporary failure in name resolution")
+}
+
+/// False only when the routing tables say plainly there is no way out (Linux); true when
+/// they cannot be read, so a look-up failure then stays a DNS failure.
+pub fn has_default_route() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        let v4 = std::fs::read_to_string("/proc/net/route");
+        let v6 = std::fs::read_to_string("/proc/net/ipv6_route");
+        if v4.is_err() && v6.is_err() {
+            return true;
+        }
+        let v4_default = v4.is_ok_and(|t| {
+            t.lines().skip(1).any(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                f.len() > 7 && f[0] != "lo" && f[1] == "00000000" && f[7] == "00000000"
+            })
+        });
+        let v6_default = v6.is_ok_and(|t| {
+            t.lines().any(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                // destination ::/0 through a real interface, not the loopback's reject route
+                f.len() > 9 && f[0].bytes().all(|b| b == b'0') && f[1] == "00" && f[9] != "lo"
+            })
+        });
+        v4_default || v6_default
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        true
     }
 }
 

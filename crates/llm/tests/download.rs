@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use cubicle_llm::download::fixture::{Fault, FileServer};
 use cubicle_llm::download::{
-    DownloadError, DownloadOptions, DownloadSpec, Downloader, Outcome, Progress, Signal,
-    partial_path, sync_and_hash,
+    DownloadError, DownloadOptions, DownloadSpec, Downloader, Failure, FailureKind, Outcome,
+    Progress, Signal, partial_path, sync_and_hash,
 };
 use tokio::sync::watch;
 
@@ -67,6 +67,7 @@ fn fast_options() -> DownloadOptions {
         stall_timeout: Duration::from_secs(1),
         connect_timeout: Duration::from_secs(2),
         max_retries: 3,
+        give_up_after: Duration::from_secs(60),
         backoff_initial: Duration::from_millis(20),
         backoff_max: Duration::from_millis(200),
         reserve_bytes: 0,
@@ -106,14 +107,37 @@ fn assert_installed(result: &Result<Outcome, DownloadError>, spec: &DownloadSpec
     );
 }
 
-fn retries(progress: &[Progress]) -> Vec<String> {
+fn retries(progress: &[Progress]) -> Vec<FailureKind> {
     progress
         .iter()
         .filter_map(|p| match p {
-            Progress::Retrying { reason, .. } => Some(reason.clone()),
+            Progress::Retrying { failure, .. } => Some(failure.kind),
             _ => None,
         })
         .collect()
+}
+
+/// Each retry's (next attempt, of how many).
+fn attempts(progress: &[Progress]) -> Vec<(u32, u32)> {
+    progress
+        .iter()
+        .filter_map(|p| match p {
+            Progress::Retrying {
+                next_attempt,
+                max_attempts,
+                ..
+            } => Some((*next_attempt, *max_attempts)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The failure a download gave up on, with its attempt count.
+fn gave_up(result: Result<Outcome, DownloadError>) -> (u32, Failure) {
+    match result {
+        Err(DownloadError::GaveUp { attempts, last, .. }) => (attempts, last),
+        other => panic!("expected it to give up, got {other:?}"),
+    }
 }
 
 #[tokio::test]
@@ -149,10 +173,7 @@ async fn a_stall_is_detected_and_the_download_resumes() {
     let (result, progress) = run(&spec, fast_options(), &mut never_stopped()).await;
 
     assert_installed(&result, &spec);
-    assert_eq!(
-        retries(&progress),
-        vec!["the connection stalled".to_owned()]
-    );
+    assert_eq!(retries(&progress), vec![FailureKind::Stalled]);
     let starts: Vec<_> = server.seen().iter().map(|s| s.range_start).collect();
     assert_eq!(starts, vec![None, Some(len / 4)]);
     assert!(
@@ -180,7 +201,7 @@ async fn stalling_every_time_gives_up_with_a_stalled_error_and_keeps_the_bytes()
     let (result, _) = run(&spec, options, &mut never_stopped()).await;
 
     match result {
-        Err(e @ DownloadError::Stalled { .. }) => assert_eq!(e.code(), "stalled"),
+        Err(e @ DownloadError::GaveUp { .. }) => assert_eq!(e.code(), "stalled"),
         other => panic!("expected a stall, got {other:?}"),
     }
     assert!(!spec.dest.exists(), "never installed");
@@ -420,15 +441,13 @@ async fn server_errors_are_retried_a_bounded_number_of_times() {
 
     let (result, progress) = run(&spec, fast_options(), &mut never_stopped()).await;
 
-    match result {
-        Err(DownloadError::Network { attempts, ref last }) => {
-            assert_eq!(attempts, 4, "one try and three retries");
-            assert_eq!(last, "HTTP 503");
-        }
-        other => panic!("expected a network error, got {other:?}"),
-    }
+    let (tries, last) = gave_up(result);
+    assert_eq!(tries, 4, "one try and three retries");
+    assert_eq!(last.kind, FailureKind::ServerError);
+    assert_eq!(last.status, Some(503));
     assert_eq!(server.seen().len(), 4, "one try and three retries");
-    assert_eq!(retries(&progress).len(), 3);
+    assert_eq!(retries(&progress), vec![FailureKind::ServerError; 3]);
+    assert_eq!(attempts(&progress), vec![(2, 4), (3, 4), (4, 4)]);
 }
 
 #[tokio::test]
@@ -489,4 +508,162 @@ async fn an_existing_whole_partial_is_verified_without_a_request() {
 
     assert_installed(&result, &spec);
     assert!(server.seen().is_empty());
+}
+
+/// A spec for a URL where nothing serves the file.
+fn spec_at(url: &str, dir: &Path) -> DownloadSpec {
+    DownloadSpec {
+        url: url.to_owned(),
+        dest: dir.join("model.gguf"),
+        sha256: "0".repeat(64),
+        size: Some(1 << 20),
+    }
+}
+
+/// Runs a download that cannot succeed and returns how it gave up and what it reported.
+async fn failing(url: &str, options: DownloadOptions) -> (u32, Failure, Vec<Progress>, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = spec_at(url, dir.path());
+    let (result, progress) = run(&spec, options, &mut never_stopped()).await;
+    assert!(!spec.dest.exists(), "nothing installed");
+    let (tries, last) = gave_up(result);
+    (tries, last, progress, dir.keep())
+}
+
+#[tokio::test]
+async fn an_unresolvable_host_is_a_dns_failure_counted_and_bounded() {
+    let (tries, last, progress, dir) =
+        failing("http://nowhere.invalid/model.gguf", fast_options()).await;
+
+    assert_eq!(last.kind, FailureKind::Dns, "{last:?}");
+    assert_eq!(last.host, "nowhere.invalid");
+    assert_eq!(last.to_string(), "could not resolve nowhere.invalid");
+    assert_eq!(tries, 4, "one try and three retries");
+    assert_eq!(retries(&progress), vec![FailureKind::Dns; 3]);
+    assert_eq!(attempts(&progress), vec![(2, 4), (3, 4), (4, 4)]);
+    assert!(
+        !partial_path(&dir.join("model.gguf")).exists(),
+        "no partial file from a download that never got a byte"
+    );
+    let err = DownloadError::GaveUp {
+        attempts: tries,
+        seconds: 0,
+        last,
+    };
+    assert_eq!(err.code(), "dns");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn a_closed_port_is_a_refused_connection() {
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let url = format!("http://127.0.0.1:{port}/model.gguf");
+
+    let (tries, last, progress, dir) = failing(&url, fast_options()).await;
+
+    assert_eq!(last.kind, FailureKind::Refused, "{last:?}");
+    assert_eq!(last.host, "127.0.0.1");
+    assert_eq!(tries, 4);
+    assert_eq!(retries(&progress), vec![FailureKind::Refused; 3]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn no_route_out_is_no_network() {
+    // The limited broadcast address has no route for a TCP connect: the kernel answers
+    // ENETUNREACH at once, as it does for every address on a machine with no network.
+    let (tries, last, progress, dir) =
+        failing("http://255.255.255.255:9/model.gguf", fast_options()).await;
+
+    assert_eq!(last.kind, FailureKind::NoNetwork, "{last:?}");
+    assert_eq!(
+        last.to_string(),
+        "this computer is not connected to a network"
+    );
+    assert_eq!(tries, 4);
+    assert_eq!(retries(&progress), vec![FailureKind::NoNetwork; 3]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn a_server_error_every_time_is_classified_with_its_status_and_bounded() {
+    let server = small_gguf().await;
+    server.script(&[Fault::Status(500); 10]);
+    let dir = tempfile::tempdir().unwrap();
+    let spec = spec(&server, dir.path());
+    let options = DownloadOptions {
+        max_retries: 2,
+        ..fast_options()
+    };
+
+    let (result, progress) = run(&spec, options, &mut never_stopped()).await;
+
+    let (tries, last) = gave_up(result);
+    assert_eq!(
+        (tries, last.kind, last.status),
+        (3, FailureKind::ServerError, Some(500))
+    );
+    assert_eq!(last.to_string(), "127.0.0.1 answered HTTP 500");
+    assert_eq!(server.seen().len(), 3, "bounded: one try and two retries");
+    assert_eq!(attempts(&progress), vec![(2, 3), (3, 3)]);
+    assert!(!partial_path(&spec.dest).exists() && !spec.dest.exists());
+}
+
+#[tokio::test]
+async fn a_stall_every_time_is_classified_counted_and_bounded() {
+    let server = small_gguf().await;
+    server.script(&[Fault::StallAfter(0); 10]);
+    let dir = tempfile::tempdir().unwrap();
+    let spec = spec(&server, dir.path());
+    let options = DownloadOptions {
+        max_retries: 2,
+        ..fast_options()
+    };
+
+    let (result, progress) = run(&spec, options, &mut never_stopped()).await;
+
+    let (tries, last) = gave_up(result);
+    assert_eq!((tries, last.kind), (3, FailureKind::Stalled));
+    assert_eq!(retries(&progress), vec![FailureKind::Stalled; 2]);
+    assert_eq!(attempts(&progress), vec![(2, 3), (3, 3)]);
+    assert_eq!(server.seen().len(), 3);
+}
+
+#[tokio::test]
+async fn it_gives_up_after_the_time_bound_with_retries_left() {
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let options = DownloadOptions {
+        max_retries: 1000,
+        give_up_after: Duration::from_millis(500),
+        backoff_initial: Duration::from_millis(100),
+        backoff_max: Duration::from_millis(100),
+        ..fast_options()
+    };
+
+    let (tries, last, _, dir) =
+        failing(&format!("http://127.0.0.1:{port}/model.gguf"), options).await;
+
+    assert_eq!(last.kind, FailureKind::Refused);
+    // ~100 ms apart within half a second: a handful of attempts, never the thousand.
+    assert!((2..=6).contains(&tries), "{tries} attempts");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn a_dropped_connection_is_reported_as_dropped() {
+    let server = small_gguf().await;
+    server.script(&[Fault::DropAfter(1000)]);
+    let dir = tempfile::tempdir().unwrap();
+    let spec = spec(&server, dir.path());
+
+    let (result, progress) = run(&spec, fast_options(), &mut never_stopped()).await;
+
+    assert_installed(&result, &spec);
+    assert_eq!(retries(&progress), vec![FailureKind::Dropped]);
 }

@@ -57,6 +57,19 @@ pub async fn set_route(core: State<'_, AppCore>, input: SetRoute) -> Res<RouteDt
     Ok(core.providers.set_route(input).await?)
 }
 
+/// After adding a provider: route every purpose still on the built-in model to it (its
+/// default model). Returns the routes that changed.
+#[tauri::command]
+pub async fn use_provider_for_builtin_purposes(
+    core: State<'_, AppCore>,
+    input: ProviderRef,
+) -> Res<Vec<RouteDto>> {
+    Ok(core
+        .providers
+        .use_for_builtin_purposes(&input.provider_id)
+        .await?)
+}
+
 #[tauri::command]
 pub async fn list_prices(core: State<'_, AppCore>) -> Res<Vec<PriceDto>> {
     Ok(core.providers.prices().await?)

@@ -195,6 +195,7 @@ export type Commands = {
   test_provider: { args: { input: TestProvider }; output: TestResult };
   get_routes: { args: Record<string, never>; output: RouteDto[] };
   set_route: { args: { input: SetRoute }; output: RouteDto };
+  use_provider_for_builtin_purposes: { args: { input: ProviderRef }; output: RouteDto[] };
   list_prices: { args: Record<string, never>; output: PriceDto[] };
   set_price: { args: { input: SetPrice }; output: PriceDto };
   set_budget: { args: { input: SetBudget }; output: CompanyDto };
@@ -419,6 +420,11 @@ export const commands = {
   testProvider: (input: TestProvider) => invoke<TestResult>("test_provider", { input }),
   getRoutes: () => invoke<RouteDto[]>("get_routes"),
   setRoute: (input: SetRoute) => invoke<RouteDto>("set_route", { input }),
+  /**
+   * After adding a provider: route every purpose still on the built-in model to it (its
+   * default model). Returns the routes that changed.
+   */
+  useProviderForBuiltinPurposes: (input: ProviderRef) => invoke<RouteDto[]>("use_provider_for_builtin_purposes", { input }),
   listPrices: () => invoke<PriceDto[]>("list_prices"),
   setPrice: (input: SetPrice) => invoke<PriceDto>("set_price", { input }),
   setBudget: (input: SetBudget) => invoke<CompanyDto>("set_budget", { input }),

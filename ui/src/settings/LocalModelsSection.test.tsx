@@ -1,6 +1,8 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import i18n from "../i18n";
+import type { DownloadFailureKind } from "../bindings/DownloadFailureKind";
+import type { DownloadRetry } from "../bindings/DownloadRetry";
 import type { LocalModelState } from "../bindings/LocalModelState";
 import type { LocalServerDto } from "../bindings/LocalServerDto";
 import type { ProviderDto } from "../bindings/ProviderDto";
@@ -45,7 +47,7 @@ function modelsWorld() {
     builtinStatus: () => builtin,
     detectLocalServers: () => servers.map((s) => ({ ...s, added: providers.some((p) => p.baseUrl === s.baseUrl) })),
     startModelDownload: ({ modelId }) => {
-      setState(modelId, { status: "downloading", received: 0, total: find(modelId).sizeBytes, bytesPerSec: 0, reconnecting: false });
+      setState(modelId, { status: "downloading", received: 0, total: find(modelId).sizeBytes, bytesPerSec: 0, reconnecting: false, retry: null });
       return find(modelId);
     },
     pauseModelDownload: ({ modelId }) => {
@@ -87,8 +89,32 @@ function modelsWorld() {
     setServers: (s: LocalServerDto[]) => (servers = s),
     attach: (b: Fake) => (fake = b),
     progress: (id: string, received: number, bytesPerSec: number, reconnecting = false) =>
-      setState(id, { status: "downloading", received, total: find(id).sizeBytes, bytesPerSec, reconnecting }),
+      setState(id, { status: "downloading", received, total: find(id).sizeBytes, bytesPerSec, reconnecting, retry: null }),
+    retrying: (id: string, retry: DownloadRetry) =>
+      setState(id, { status: "downloading", received: 0, total: find(id).sizeBytes, bytesPerSec: 0, reconnecting: true, retry }),
     finish: (id: string) => setState(id, { status: "installed", path: `${MODELS_DIR}/${find(id).fileName}`, inUse: false }),
+  };
+}
+
+function retryOf(kind: DownloadFailureKind, extra: Partial<DownloadRetry> = {}): DownloadRetry {
+  return {
+    kind,
+    host: "huggingface.co",
+    status: null,
+    detail: "error sending request: client error (Connect): dns error: failed to lookup address information",
+    nextAttempt: 2,
+    maxAttempts: 5,
+    nextTryAtMs: Date.now() + 8_000,
+    ...extra,
+  };
+}
+
+function gaveUpState(kind: DownloadFailureKind): LocalModelState {
+  return {
+    status: "failed",
+    error: { code: "download_failed", message: "gave up after 5 attempts in 31 s: could not resolve huggingface.co; the download can be resumed" },
+    received: 0,
+    gaveUp: { kind, host: "huggingface.co", status: null, detail: "dns error: failed to lookup address information", attempts: 5, seconds: 31 },
   };
 }
 
@@ -198,6 +224,7 @@ describe("local models in settings", () => {
       status: "failed",
       error: { code: "checksum_mismatch", message: "the file's SHA-256 is 00ff…, expected 6a1a…; the download was deleted" },
       received: 0,
+      gaveUp: null,
     });
     const error = await screen.findByTestId(`local-model-error-${QWEN}`);
     expect(error).toHaveTextContent("The downloaded file is not the published one");
@@ -209,12 +236,81 @@ describe("local models in settings", () => {
       status: "failed",
       error: { code: "disk_full", message: "not enough disk space in /data: 808 MB needed, 12 MB available" },
       received: 400_000_000,
+      gaveUp: null,
     });
     const full = await screen.findByTestId(`local-model-error-${LLAMA}`);
     expect(full).toHaveTextContent("Not enough free disk space for this model");
     expect(full).toHaveTextContent("808 MB needed, 12 MB available");
     expect(screen.getByTestId(`local-model-resume-${LLAMA}`)).toHaveTextContent("Resume");
     expect(screen.getByTestId(`local-model-cancel-${LLAMA}`)).toBeInTheDocument();
+  });
+
+  it("says why a download waits, which attempt comes and when, counting down (en)", async () => {
+    const backend = withModels();
+    await openSection();
+    backend.models.retrying(QWEN, retryOf("dns", { nextTryAtMs: Date.now() + 8_000 }));
+    const status = await screen.findByTestId(`local-model-status-${QWEN}`);
+    await waitFor(() => expect(status).toHaveTextContent("attempt 2 of 5 · next try in 8 s · could not resolve huggingface.co"));
+    expect(status).toHaveTextContent("0 MB of 1.1 GB (0 %)");
+    expect(status).not.toHaveTextContent("reconnecting");
+    expect(status).toHaveAttribute("title", expect.stringContaining("dns error"));
+    expect(status).toHaveAttribute("data-kind", "dns");
+    // The countdown moves on its own, then says it is trying.
+    await waitFor(() => expect(status).toHaveTextContent(/next try in [67] s/), { timeout: 3000 });
+    backend.models.retrying(QWEN, retryOf("dns", { nextAttempt: 3, nextTryAtMs: Date.now() - 1 }));
+    await waitFor(() => expect(status).toHaveTextContent("attempt 3 of 5 · trying now · could not resolve huggingface.co"));
+  });
+
+  it("names each kind of failure: no network, refused, stalled, server error (en)", async () => {
+    const backend = withModels();
+    await openSection();
+    const status = () => screen.getByTestId(`local-model-status-${QWEN}`);
+    const cases: [DownloadFailureKind, Partial<DownloadRetry>, string][] = [
+      ["no_network", {}, "this computer is not connected to a network"],
+      ["refused", { host: "127.0.0.1" }, "127.0.0.1 refused the connection"],
+      ["stalled", {}, "no data arrived from huggingface.co"],
+      ["server_error", { status: 500 }, "huggingface.co answered with error 500"],
+      ["timeout", {}, "huggingface.co did not answer in time"],
+    ];
+    for (const [kind, extra, text] of cases) {
+      backend.models.retrying(QWEN, retryOf(kind, extra));
+      await waitFor(() => expect(status()).toHaveTextContent(text));
+    }
+  });
+
+  it("says why it gave up, after how many attempts, and what to do (en)", async () => {
+    const backend = withModels();
+    await openSection();
+    backend.models.setState(QWEN, gaveUpState("dns"));
+    const error = await screen.findByTestId(`local-model-error-${QWEN}`);
+    expect(error).toHaveTextContent("Gave up after 5 attempts in 31 s: could not resolve huggingface.co. What arrived is kept");
+    expect(error).toHaveTextContent("Check the internet connection");
+    expect(error).not.toHaveTextContent("dns error");
+    expect(screen.getByTestId(`local-model-resume-${QWEN}`)).toHaveTextContent("Try again");
+  });
+
+  it("says the same in Chinese, with no English written by the app (zh-CN)", async () => {
+    const backend = withModels(undefined, true);
+    await i18n.changeLanguage("zh-CN");
+    try {
+      await openSection();
+      backend.models.retrying(QWEN, retryOf("dns", { nextTryAtMs: Date.now() + 8_000 }));
+      const status = await screen.findByTestId(`local-model-status-${QWEN}`);
+      await waitFor(() => expect(status).toHaveTextContent("第 2 次尝试（共 5 次）· 8 秒后重试 · 无法解析 huggingface.co"));
+      backend.models.retrying(QWEN, retryOf("server_error", { status: 503 }));
+      await waitFor(() => expect(status).toHaveTextContent("huggingface.co 返回错误 503"));
+      backend.models.retrying(QWEN, retryOf("no_network"));
+      await waitFor(() => expect(status).toHaveTextContent("这台电脑没有连接网络"));
+
+      backend.models.setState(QWEN, gaveUpState("refused"));
+      const error = await screen.findByTestId(`local-model-error-${QWEN}`);
+      expect(error).toHaveTextContent("尝试 5 次（31 秒）后已放弃：huggingface.co 拒绝了连接。");
+      expect(error).toHaveTextContent("服务器没有接受连接");
+      // Only the host name is Latin script: no English sentence leaks from the network stack.
+      expect(error.textContent!.replace("huggingface.co", "")).not.toMatch(/[A-Za-z]{3,}/);
+    } finally {
+      await i18n.changeLanguage("en");
+    }
   });
 
   it("shows a refused command's error under the model", async () => {

@@ -1,4 +1,6 @@
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import type { DownloadFailureKind } from "../bindings/DownloadFailureKind";
 import type { LocalModelDto } from "../bindings/LocalModelDto";
 import type { LocalServerDto } from "../bindings/LocalServerDto";
 import { AlertIcon, CheckIcon, ChipIcon, PlugIcon, PlusIcon } from "../components/icons";
@@ -179,25 +181,39 @@ function ModelProgress({ model: m }: { model: LocalModelDto }) {
   const lang = currentLanguage();
   const s = m.state;
   if (s.status === "failed") {
+    const g = s.gaveUp;
     return (
-      <div role="alert" data-testid={`local-model-error-${m.id}`} className="mt-3 flex items-start gap-2 rounded-lg bg-rose-50 px-3 py-2 text-sm text-rose-700 ring-1 ring-inset ring-rose-200">
+      <div role="alert" data-testid={`local-model-error-${m.id}`} data-kind={g?.kind} className="mt-3 flex items-start gap-2 rounded-lg bg-rose-50 px-3 py-2 text-sm text-rose-700 ring-1 ring-inset ring-rose-200">
         <AlertIcon className="mt-0.5 shrink-0" />
-        <div className="min-w-0">
-          <p>{t(`settings.localModels.failed.${s.error.code}`, { defaultValue: t(`errors.${s.error.code}`) })}</p>
-          <p className="mt-0.5 text-xs break-words text-rose-600/80">{errorDetail(s.error)}</p>
-        </div>
+        {g ? (
+          // The network stack's own words are English: a tooltip, not the text.
+          <div className="min-w-0" title={g.detail}>
+            <p>{t("settings.localModels.gaveUp", { attempts: g.attempts, seconds: g.seconds, reason: reasonText(t, g) })}</p>
+            <p className="mt-0.5 text-xs break-words text-rose-600/80">{t(`settings.localModels.fix.${g.kind}`)}</p>
+          </div>
+        ) : (
+          <div className="min-w-0">
+            <p>{t(`settings.localModels.failed.${s.error.code}`, { defaultValue: t(`errors.${s.error.code}`) })}</p>
+            <p className="mt-0.5 text-xs break-words text-rose-600/80">{errorDetail(s.error)}</p>
+          </div>
+        )}
       </div>
     );
   }
   if (s.status !== "downloading" && s.status !== "paused") return null;
   const percent = progressPercent(s.received, s.total);
   const amounts = { received: formatSize(s.received, lang), total: formatSize(s.total, lang), percent };
+  const retry = s.status === "downloading" ? s.retry : null;
   const line =
-    s.status === "paused"
-      ? t("settings.localModels.pausedAt", amounts)
-      : s.reconnecting
-        ? t("settings.localModels.reconnecting", amounts)
-        : t("settings.localModels.progress", { ...amounts, rate: formatRate(s.bytesPerSec, lang) });
+    s.status === "paused" ? (
+      t("settings.localModels.pausedAt", amounts)
+    ) : retry ? (
+      <RetryLine amounts={amounts} retry={retry} />
+    ) : s.reconnecting ? (
+      t("settings.localModels.reconnecting", amounts)
+    ) : (
+      t("settings.localModels.progress", { ...amounts, rate: formatRate(s.bytesPerSec, lang) })
+    );
   return (
     <div className="mt-3 space-y-1">
       <div
@@ -211,11 +227,43 @@ function ModelProgress({ model: m }: { model: LocalModelDto }) {
       >
         <div className={`h-full rounded-full ${s.status === "paused" ? "bg-slate-400" : "bg-indigo-500"}`} style={{ width: `${percent}%` }} />
       </div>
-      <p className="text-xs text-slate-500" aria-live="polite">
+      <p data-testid={`local-model-status-${m.id}`} data-kind={retry?.kind} className="text-xs text-slate-500" aria-live="polite" title={retry?.detail}>
         {line}
       </p>
     </div>
   );
+}
+
+type Translate = ReturnType<typeof useTranslation>["t"];
+
+/** "could not resolve huggingface.co": why an attempt failed, in the boss's language. */
+function reasonText(t: Translate, f: { kind: DownloadFailureKind; host: string; status: number | null }): string {
+  return t(`settings.localModels.why.${f.kind}`, { host: f.host, status: f.status ?? "" });
+}
+
+/** Whole seconds until `atMs`, re-rendered every second while it counts down. */
+function useSecondsUntil(atMs: number): number {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => setTick((n) => n + 1), 1000);
+    return () => clearInterval(timer);
+  }, [atMs]);
+  // Read the clock on every render, so a new retry time shows at once.
+  return Math.max(0, Math.ceil((atMs - Date.now()) / 1000));
+}
+
+/** "attempt 2 of 5 · next try in 8 s · could not resolve huggingface.co". */
+function RetryLine({
+  amounts,
+  retry,
+}: {
+  amounts: { received: string; total: string; percent: number };
+  retry: NonNullable<Extract<LocalModelDto["state"], { status: "downloading" }>["retry"]>;
+}) {
+  const { t } = useTranslation();
+  const seconds = useSecondsUntil(retry.nextTryAtMs);
+  const values = { ...amounts, attempt: retry.nextAttempt, max: retry.maxAttempts, seconds, reason: reasonText(t, retry) };
+  return <>{seconds > 0 ? t("settings.localModels.retrying", values) : t("settings.localModels.retryingNow", values)}</>;
 }
 
 function DetectedServers() {

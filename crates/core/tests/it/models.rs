@@ -10,7 +10,9 @@ use cubicle_core::app::CoreOptions;
 use cubicle_core::error::ErrorCode;
 use cubicle_core::events::DomainEvent;
 use cubicle_core::gateway::{CallContext, Purpose, Route};
-use cubicle_core::models::{AddLocalServer, LocalModelState, LocalModelsConfig, LocalServerKind};
+use cubicle_core::models::{
+    AddLocalServer, DownloadFailureKind, LocalModelState, LocalModelsConfig, LocalServerKind,
+};
 use cubicle_core::providers::TestProvider;
 use cubicle_llm::catalogue::CatalogueEntry;
 use cubicle_llm::download::fixture::{Fault, FileServer};
@@ -297,7 +299,10 @@ async fn a_wrong_checksum_shows_a_clear_failure_and_leaves_no_file() {
     co.core.models.start(ID).await.unwrap();
     let state = wait_for(&co, |s| matches!(s, LocalModelState::Failed { .. })).await;
 
-    let LocalModelState::Failed { error, received } = state else {
+    let LocalModelState::Failed {
+        error, received, ..
+    } = state
+    else {
         unreachable!()
     };
     assert_eq!(error.code, ErrorCode::ChecksumMismatch);
@@ -442,4 +447,249 @@ async fn an_unknown_model_id_is_not_found() {
     let err = co.core.models.start("no-such-model").await.unwrap_err();
     assert_eq!(err.code(), ErrorCode::NotFound);
     assert!(err.to_string().contains("no-such-model"));
+}
+
+/// A company whose catalogue model lives at `url` (where nothing serves it).
+async fn company_at(url: &str) -> TestCompany {
+    let (server, _) = model_server().await;
+    let mut entry = entry_for(&server);
+    entry.url = url.to_owned();
+    TestCompany::with_options(CoreOptions {
+        local_models: LocalModelsConfig {
+            catalogue: Some(vec![entry]),
+            download: DownloadOptions {
+                stall_timeout: Duration::from_secs(1),
+                max_retries: 4,
+                // Long enough to read the waiting state, short enough for a test.
+                backoff_initial: Duration::from_millis(400),
+                backoff_max: Duration::from_millis(400),
+                reserve_bytes: 0,
+                ..DownloadOptions::default()
+            },
+            probe_targets: None,
+            dir: None,
+        },
+        ..CoreOptions::default()
+    })
+    .await
+}
+
+/// With no way to the server the row says why, which attempt comes and when — never a
+/// bare "reconnecting" — and ends failed with the reason and the count, leaving no file.
+#[tokio::test]
+async fn an_unreachable_host_shows_the_reason_the_attempts_and_gives_up() {
+    let co = company_at("http://nowhere.invalid/test-model.gguf").await;
+    let before = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+
+    co.core.models.start(ID).await.unwrap();
+    let waiting = wait_for(&co, |s| {
+        matches!(s, LocalModelState::Downloading { retry: Some(_), .. })
+    })
+    .await;
+    let LocalModelState::Downloading {
+        retry: Some(retry),
+        reconnecting,
+        received,
+        ..
+    } = waiting
+    else {
+        unreachable!()
+    };
+    assert!(reconnecting);
+    assert_eq!(received, 0);
+    assert_eq!(retry.kind, DownloadFailureKind::Dns);
+    assert_eq!(retry.host, "nowhere.invalid");
+    assert_eq!((retry.next_attempt, retry.max_attempts), (2, 5));
+    assert!(
+        retry.next_try_at_ms >= before,
+        "the next try is in the future"
+    );
+
+    let failed = wait_for(&co, |s| matches!(s, LocalModelState::Failed { .. })).await;
+    let LocalModelState::Failed {
+        error,
+        received,
+        gave_up: Some(gave_up),
+    } = failed
+    else {
+        panic!("expected a give-up with its reason, got {failed:?}")
+    };
+    assert_eq!(error.code, ErrorCode::DownloadFailed);
+    assert!(
+        error.message.contains("could not resolve nowhere.invalid"),
+        "{}",
+        error.message
+    );
+    assert_eq!(gave_up.kind, DownloadFailureKind::Dns);
+    assert_eq!(gave_up.attempts, 5);
+    assert_eq!(received, 0);
+    let dest = co.core.models.path_of(ID).unwrap();
+    assert!(!dest.exists() && !partial_path(&dest).exists(), "no file");
+}
+
+#[tokio::test]
+async fn a_refused_connection_is_told_as_refused() {
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let co = company_at(&format!("http://127.0.0.1:{port}/test-model.gguf")).await;
+    co.core.models.start(ID).await.unwrap();
+    let failed = wait_for(&co, |s| matches!(s, LocalModelState::Failed { .. })).await;
+    let LocalModelState::Failed {
+        gave_up: Some(gave_up),
+        ..
+    } = failed
+    else {
+        panic!("{failed:?}")
+    };
+    assert_eq!(gave_up.kind, DownloadFailureKind::Refused);
+    assert_eq!(gave_up.host, "127.0.0.1");
+}
+
+async fn add_provider(
+    co: &TestCompany,
+    (name, preset): (&str, &str),
+    base_url: &str,
+    model: &str,
+) -> cubicle_core::providers::ProviderDto {
+    co.core
+        .providers
+        .save(cubicle_core::providers::SaveProvider {
+            id: None,
+            name: name.into(),
+            preset: preset.into(),
+            base_url: base_url.into(),
+            default_model: model.into(),
+            models: vec![],
+            enabled: true,
+        })
+        .await
+        .unwrap()
+}
+
+/// One click after adding a provider: every purpose on the built-in model moves to it;
+/// one the boss sent to a downloaded model stays, and so does privacy (a remote provider
+/// never reads a person's private words).
+#[tokio::test]
+async fn a_new_provider_takes_every_purpose_on_the_builtin_model_in_one_call() {
+    use cubicle_core::providers::SetRoute;
+    let (server, _) = model_server().await;
+    let co = company(&server, None).await;
+    let providers = &co.core.providers;
+    providers
+        .set_route(SetRoute {
+            purpose: Purpose::Thought,
+            provider_id: "builtin".into(),
+            model: ID.into(),
+        })
+        .await
+        .unwrap();
+    providers
+        .set_route(SetRoute {
+            purpose: Purpose::Privacy,
+            provider_id: "builtin".into(),
+            model: String::new(),
+        })
+        .await
+        .unwrap();
+    let deepseek = add_provider(
+        &co,
+        ("DeepSeek", "deepseek"),
+        "https://api.deepseek.com/v1",
+        "deepseek-chat",
+    )
+    .await;
+
+    let offered = providers.builtin_purposes(&deepseek.id).await.unwrap();
+    assert_eq!(
+        offered,
+        vec![Purpose::Intent, Purpose::Summary, Purpose::Report]
+    );
+
+    let changed = providers
+        .use_for_builtin_purposes(&deepseek.id)
+        .await
+        .unwrap();
+    assert_eq!(
+        changed.iter().map(|r| r.purpose).collect::<Vec<_>>(),
+        offered
+    );
+    let routes = providers.routes().await.unwrap();
+    let route = |p: Purpose| {
+        let r = routes.iter().find(|r| r.purpose == p).unwrap();
+        (r.provider_id.clone(), r.model.clone())
+    };
+    for p in [Purpose::Intent, Purpose::Summary, Purpose::Report] {
+        assert_eq!(route(p), (deepseek.id.clone(), "deepseek-chat".into()));
+    }
+    assert_eq!(route(Purpose::Thought), ("builtin".into(), ID.into()));
+    assert_eq!(route(Purpose::Privacy), ("builtin".into(), String::new()));
+    // Gateway calls follow.
+    let r = providers.route_for(Purpose::Intent).await.unwrap();
+    assert_eq!(r.provider_id, deepseek.id);
+
+    // Nothing left on the built-in model: a second click changes nothing.
+    assert!(
+        providers
+            .builtin_purposes(&deepseek.id)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        providers
+            .use_for_builtin_purposes(&deepseek.id)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let err = providers
+        .use_for_builtin_purposes("builtin")
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::InvalidInput);
+    let err = providers
+        .use_for_builtin_purposes("nope")
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::NotFound);
+}
+
+/// A local server may take privacy too, when the boss had given it the built-in model.
+#[tokio::test]
+async fn a_local_provider_also_takes_privacy_from_the_builtin_model() {
+    use cubicle_core::providers::SetRoute;
+    let (server, _) = model_server().await;
+    let co = company(&server, None).await;
+    let providers = &co.core.providers;
+    providers
+        .set_route(SetRoute {
+            purpose: Purpose::Privacy,
+            provider_id: "builtin".into(),
+            model: String::new(),
+        })
+        .await
+        .unwrap();
+    let local = add_provider(
+        &co,
+        ("Ollama here", "ollama"),
+        "http://127.0.0.1:11434/v1",
+        "qwen2.5:1.5b",
+    )
+    .await;
+    let changed = providers.use_for_builtin_purposes(&local.id).await.unwrap();
+    assert_eq!(
+        changed.iter().map(|r| r.purpose).collect::<Vec<_>>(),
+        vec![
+            Purpose::Intent,
+            Purpose::Thought,
+            Purpose::Summary,
+            Purpose::Report,
+            Purpose::Privacy
+        ]
+    );
 }

@@ -6,6 +6,8 @@
 import type { AddLocalServer } from "../../bindings/AddLocalServer";
 import type { BuiltinStatus } from "../../bindings/BuiltinStatus";
 import type { DomainEvent } from "../../bindings/DomainEvent";
+import type { DownloadGaveUp } from "../../bindings/DownloadGaveUp";
+import type { DownloadRetry } from "../../bindings/DownloadRetry";
 import type { ErrorCode } from "../../bindings/ErrorCode";
 import type { IpcError } from "../../bindings/IpcError";
 import type { LocalModelDto } from "../../bindings/LocalModelDto";
@@ -46,7 +48,7 @@ function start(host: ModelsHost, { modelId }: LocalModelRef): LocalModelDto {
   const s = m.state;
   if (s.status === "installed" || s.status === "downloading" || s.status === "verifying") return structuredClone(m);
   const received = s.status === "paused" || s.status === "failed" ? s.received : 0;
-  m.state = { status: "downloading", received, total: m.sizeBytes, bytesPerSec: 0, reconnecting: false };
+  m.state = { status: "downloading", received, total: m.sizeBytes, bytesPerSec: 0, reconnecting: false, retry: null };
   changed(host, modelId);
   return structuredClone(m);
 }
@@ -145,9 +147,9 @@ export function modelsCommand(host: ModelsHost, cmd: string, input: unknown): un
 
 // ---- What the download itself would report (tests drive these) ----
 
-export function progressDownload(host: ModelsHost, id: string, received: number, bytesPerSec: number, reconnecting = false) {
+export function progressDownload(host: ModelsHost, id: string, received: number, bytesPerSec: number, retry: DownloadRetry | null = null) {
   const m = model(host, id);
-  m.state = { status: "downloading", received, total: m.sizeBytes, bytesPerSec, reconnecting };
+  m.state = { status: "downloading", received, total: m.sizeBytes, bytesPerSec, reconnecting: retry !== null, retry };
   changed(host, id);
 }
 
@@ -157,9 +159,9 @@ export function finishDownload(host: ModelsHost, id: string) {
   changed(host, id);
 }
 
-export function failDownload(host: ModelsHost, id: string, error: IpcError, received = 0) {
+export function failDownload(host: ModelsHost, id: string, error: IpcError, received = 0, gaveUp: DownloadGaveUp | null = null) {
   const m = model(host, id);
-  m.state = { status: "failed", error, received };
+  m.state = { status: "failed", error, received, gaveUp };
   changed(host, id);
 }
 
