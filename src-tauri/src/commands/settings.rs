@@ -1,4 +1,5 @@
 use cubicle_core::app::ConnectionDto;
+use cubicle_core::gateway::Purpose;
 use cubicle_core::org::{CompanyDto, SetBudget};
 use cubicle_core::providers::ThoughtModelDto;
 use cubicle_core::providers::{
@@ -55,6 +56,16 @@ pub async fn get_routes(core: State<'_, AppCore>) -> Res<Vec<RouteDto>> {
 #[tauri::command]
 pub async fn set_route(core: State<'_, AppCore>, input: SetRoute) -> Res<RouteDto> {
     Ok(core.providers.set_route(input).await?)
+}
+
+/// The purposes on the built-in model now that the provider could take over (what the
+/// add-provider dialog offers).
+#[tauri::command]
+pub async fn list_builtin_purposes(
+    core: State<'_, AppCore>,
+    input: ProviderRef,
+) -> Res<Vec<Purpose>> {
+    Ok(core.providers.builtin_purposes(&input.provider_id).await?)
 }
 
 /// After adding a provider: route every purpose still on the built-in model to it (its

@@ -58,6 +58,7 @@ import type { ProviderRef } from "../bindings/ProviderRef";
 import type { ProxyCard } from "../bindings/ProxyCard";
 import type { ProxyLineDto } from "../bindings/ProxyLineDto";
 import type { ProxyTurn } from "../bindings/ProxyTurn";
+import type { Purpose } from "../bindings/Purpose";
 import type { RelationshipGraphDto } from "../bindings/RelationshipGraphDto";
 import type { RenameDepartment } from "../bindings/RenameDepartment";
 import type { RequirementDto } from "../bindings/RequirementDto";
@@ -195,6 +196,7 @@ export type Commands = {
   test_provider: { args: { input: TestProvider }; output: TestResult };
   get_routes: { args: Record<string, never>; output: RouteDto[] };
   set_route: { args: { input: SetRoute }; output: RouteDto };
+  list_builtin_purposes: { args: { input: ProviderRef }; output: Purpose[] };
   use_provider_for_builtin_purposes: { args: { input: ProviderRef }; output: RouteDto[] };
   list_prices: { args: Record<string, never>; output: PriceDto[] };
   set_price: { args: { input: SetPrice }; output: PriceDto };
@@ -420,6 +422,11 @@ export const commands = {
   testProvider: (input: TestProvider) => invoke<TestResult>("test_provider", { input }),
   getRoutes: () => invoke<RouteDto[]>("get_routes"),
   setRoute: (input: SetRoute) => invoke<RouteDto>("set_route", { input }),
+  /**
+   * The purposes on the built-in model now that the provider could take over (what the
+   * add-provider dialog offers).
+   */
+  listBuiltinPurposes: (input: ProviderRef) => invoke<Purpose[]>("list_builtin_purposes", { input }),
   /**
    * After adding a provider: route every purpose still on the built-in model to it (its
    * default model). Returns the routes that changed.

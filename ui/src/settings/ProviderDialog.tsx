@@ -1,12 +1,15 @@
-import { useState, type FormEvent, type KeyboardEvent } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { PresetDto } from "../bindings/PresetDto";
 import type { ProviderDto } from "../bindings/ProviderDto";
-import { CloseIcon } from "../components/icons";
-import { Button, ConfirmDialog, DialogActions, ErrorState, Field, InlineError, LoadingState, Modal, inputClass } from "../components/ui";
+import { CheckIcon, CloseIcon, KeyIcon } from "../components/icons";
+import { Button, ConfirmDialog, DialogActions, ErrorState, Field, InlineError, LoadingState, Modal, Spinner, inputClass } from "../components/ui";
 import { api } from "../ipc/api";
+import { errorCode } from "../ipc/errors";
 import { PROVIDER_KEYS, useInvalidatingMutation, usePresets } from "../ipc/queries";
-import { isHttpUrl, normaliseModels } from "./format";
+import { envVarFor, isHttpUrl, normaliseModels } from "./format";
+import { useSetProviderKey } from "./useProviderKey";
 
 /** A preset's name, or "Name 2", "Name 3"… when a provider already has it. */
 export function uniqueName(base: string, taken: readonly string[]): string {
@@ -30,6 +33,21 @@ export function ProviderDialog({
 }) {
   const { t } = useTranslation();
   const presets = usePresets();
+  // One hook for the dialog's life: the key's (redacted) error outlives the form.
+  const setKey = useSetProviderKey();
+  const [added, setAdded] = useState<{ provider: ProviderDto; keySaved: boolean } | null>(null);
+  if (added) {
+    return (
+      <Modal
+        title={t("settings.providerDialog.addedTitle", { name: added.provider.name })}
+        description={t("settings.providerDialog.addedDescription")}
+        onClose={onClose}
+        testId="provider-dialog"
+      >
+        <AddedStep provider={added.provider} keySaved={added.keySaved} keyError={setKey.error} onClose={onClose} />
+      </Modal>
+    );
+  }
   const title = provider ? t("settings.providerDialog.editTitle", { name: provider.name }) : t("settings.providerDialog.addTitle");
   return (
     <Modal title={title} description={t("settings.providerDialog.description")} onClose={onClose} testId="provider-dialog">
@@ -44,6 +62,9 @@ export function ProviderDialog({
           takenNames={existing.filter((p) => p.id !== provider?.id).map((p) => p.name)}
           usedPresets={existing.map((p) => p.preset)}
           onClose={onClose}
+          onAdded={(p, keySaved) => setAdded({ provider: p, keySaved })}
+          saveKey={setKey.submit}
+          savingKey={setKey.pending}
         />
       )}
     </Modal>
@@ -56,12 +77,18 @@ function ProviderForm({
   takenNames,
   usedPresets,
   onClose,
+  onAdded,
+  saveKey,
+  savingKey,
 }: {
   presets: readonly PresetDto[];
   provider?: ProviderDto;
   takenNames: readonly string[];
   usedPresets: readonly string[];
   onClose: () => void;
+  onAdded: (p: ProviderDto, keySaved: boolean) => void;
+  saveKey: (providerId: string, key: string) => Promise<boolean>;
+  savingKey: boolean;
 }) {
   const { t } = useTranslation();
   // Start from the first preset not configured yet: that is most likely what the boss adds next.
@@ -77,6 +104,9 @@ function ProviderForm({
   const [enabled, setEnabled] = useState(provider?.enabled ?? true);
   const [submitted, setSubmitted] = useState(false);
   const save = useInvalidatingMutation(api.saveProvider, PROVIDER_KEYS);
+  // Uncontrolled: the key is read from the element on submit and the element cleared at
+  // once; it is never in React state, the mutation cache or the DOM after that.
+  const keyInput = useRef<HTMLInputElement>(null);
 
   const preset = presets.find((p) => p.id === presetId);
 
@@ -121,6 +151,9 @@ function ProviderForm({
     setSubmitted(true);
     if (name.trim() === "" || !isHttpUrl(baseUrl) || defaultModel.trim() === "" || (!preset && !provider)) return;
     const model = defaultModel.trim();
+    const el = keyInput.current;
+    const key = el ? el.value.trim() : "";
+    if (el) el.value = "";
     save.mutate(
       {
         id: provider?.id ?? null,
@@ -132,7 +165,13 @@ function ProviderForm({
         models: normaliseModels([model, ...models, modelText]),
         enabled,
       },
-      { onSuccess: onClose },
+      {
+        onSuccess: (saved) => {
+          if (provider) return onClose();
+          // The key goes to the keychain in its own call; its failure shows on the next step.
+          void (key === "" ? Promise.resolve(false) : saveKey(saved.id, key)).then((ok) => onAdded(saved, ok));
+        },
+      },
     );
   };
 
@@ -263,6 +302,31 @@ function ProviderForm({
         )}
       </Field>
 
+      {!provider && (
+        <Field
+          label={t("settings.providerDialog.apiKey")}
+          optional={!preset?.keyRequired}
+          hint={preset?.keyRequired ? t("settings.providerDialog.apiKeyHint") : t("settings.providerDialog.apiKeyOptional")}
+        >
+          {({ id, describedBy }) => (
+            <div className="relative">
+              <KeyIcon className="pointer-events-none absolute top-1/2 left-2.5 -translate-y-1/2 text-slate-400" />
+              <input
+                ref={keyInput}
+                id={id}
+                type="password"
+                autoComplete="off"
+                spellCheck={false}
+                data-testid="provider-key-field"
+                className={`${inputClass} pl-8 font-mono placeholder:font-sans`}
+                placeholder={t("settings.keys.placeholder")}
+                aria-describedby={describedBy}
+              />
+            </div>
+          )}
+        </Field>
+      )}
+
       <label className="flex items-center gap-2.5 text-sm text-slate-700">
         <input
           type="checkbox"
@@ -278,11 +342,98 @@ function ProviderForm({
 
       <DialogActions>
         <Button onClick={onClose}>{t("common.cancel")}</Button>
-        <Button type="submit" variant="primary" data-testid="provider-submit" disabled={save.isPending}>
-          {save.isPending ? t("common.saving") : provider ? t("common.save") : t("settings.providerDialog.submitAdd")}
+        <Button type="submit" variant="primary" data-testid="provider-submit" disabled={save.isPending || savingKey}>
+          {save.isPending || savingKey ? t("common.saving") : provider ? t("common.save") : t("settings.providerDialog.submitAdd")}
         </Button>
       </DialogActions>
     </form>
+  );
+}
+
+/**
+ * After adding: the key's fate, and the one-click offer to give the new provider every purpose
+ * still on the built-in model. With nothing to offer and nothing to say, it closes by itself.
+ */
+function AddedStep({
+  provider: p,
+  keySaved,
+  keyError,
+  onClose,
+}: {
+  provider: ProviderDto;
+  keySaved: boolean;
+  keyError: unknown;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const purposes = useQuery({
+    queryKey: ["routes", "builtin-purposes", p.id],
+    queryFn: () => api.listBuiltinPurposes({ providerId: p.id }),
+    enabled: p.enabled,
+  });
+  const adopt = useInvalidatingMutation(api.useProviderForBuiltinPurposes, PROVIDER_KEYS);
+  const offer = purposes.data ?? [];
+  const nothing = !p.enabled || purposes.isError || (purposes.isSuccess && offer.length === 0);
+  useEffect(() => {
+    if (nothing && keyError === null) onClose();
+  }, [nothing, keyError, onClose]);
+
+  return (
+    <div className="space-y-4" data-testid="provider-added">
+      {keyError !== null ? (
+        <div data-testid="provider-added-key-error">
+          <InlineError error={keyError} />
+          <p className="mt-1.5 text-xs text-slate-600">
+            {errorCode(keyError) === "secret_unavailable"
+              ? t("settings.keys.unavailableHint", { envVar: envVarFor(p.id) })
+              : t("settings.providerDialog.keyLater")}
+          </p>
+        </div>
+      ) : keySaved ? (
+        <p role="status" className="flex items-center gap-1.5 text-sm text-emerald-700" data-testid="provider-added-key-saved">
+          <CheckIcon width={14} height={14} />
+          {t("settings.providerDialog.keySaved")}
+        </p>
+      ) : null}
+
+      {purposes.isPending && p.enabled ? (
+        <p className="flex items-center gap-2 text-xs text-slate-500">
+          <Spinner className="size-3.5" />
+          {t("common.loading")}
+        </p>
+      ) : offer.length > 0 ? (
+        <div data-testid="provider-offer" className="rounded-lg bg-indigo-50 px-4 py-3 ring-1 ring-indigo-200 ring-inset">
+          <p className="text-sm font-medium text-indigo-950">{t("settings.providerDialog.offerTitle", { name: p.name, count: offer.length })}</p>
+          <ul className="mt-2 space-y-0.5 text-sm text-indigo-900" data-testid="provider-offer-purposes">
+            {offer.map((purpose) => (
+              <li key={purpose} data-purpose={purpose}>
+                · {t(`settings.routes.purpose.${purpose}`)}
+              </li>
+            ))}
+          </ul>
+          <p className="mt-2 text-xs text-indigo-800">{t("settings.providerDialog.offerHint", { model: p.defaultModel })}</p>
+        </div>
+      ) : null}
+
+      {adopt.isError && <InlineError error={adopt.error} />}
+
+      <DialogActions>
+        <Button data-testid="provider-offer-skip" onClick={onClose}>
+          {offer.length > 0 ? t("settings.providerDialog.offerSkip") : t("common.close")}
+        </Button>
+        {offer.length > 0 && (
+          <Button
+            variant="primary"
+            data-testid="provider-offer-accept"
+            disabled={adopt.isPending}
+            onClick={() => adopt.mutate({ providerId: p.id }, { onSuccess: onClose })}
+          >
+            {adopt.isPending && <Spinner className="size-3.5" />}
+            {t("settings.providerDialog.offerAccept", { name: p.name, count: offer.length })}
+          </Button>
+        )}
+      </DialogActions>
+    </div>
   );
 }
 

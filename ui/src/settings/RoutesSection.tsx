@@ -49,9 +49,12 @@ function RouteRow({ purpose, route, providers }: { purpose: Purpose; route: Rout
   // Disabled providers are not offered, except the one in use (so the select still shows it).
   const choices = providers.filter((p) => (p.enabled || p.id === providerId) && (!privacy || p.onThisComputer));
   const listId = `route-models-${purpose}`;
+  const label = (p: ProviderDto) => (p.builtin ? t("settings.routes.builtinOption", { name: p.name }) : p.name);
 
   return (
-    <li data-testid={`route-row-${purpose}`} className="grid grid-cols-1 items-center gap-3 px-5 py-3.5 md:grid-cols-[minmax(0,1fr)_14rem_16rem_1.25rem]">
+    // The provider column is as wide as its longest choice ("Built-in (SmolLM2-135M) · free"): a
+    // select cannot wrap its label, so the column gives way instead of cutting it.
+    <li data-testid={`route-row-${purpose}`} className="grid grid-cols-1 items-center gap-3 px-5 py-3.5 md:grid-cols-[minmax(10rem,1fr)_auto_minmax(9rem,14rem)_1.25rem]">
       <div className="min-w-0">
         <p className="text-sm font-medium text-slate-900">{t(`settings.routes.purpose.${purpose}`)}</p>
         <p className="text-xs text-slate-500">{t(`settings.routes.hint.${purpose}`)}</p>
@@ -64,7 +67,8 @@ function RouteRow({ purpose, route, providers }: { purpose: Purpose; route: Rout
       <select
         data-testid={`route-provider-${purpose}`}
         aria-label={t("settings.routes.providerLabel", { purpose: t(`settings.routes.purpose.${purpose}`) })}
-        className={inputClass}
+        className={`${inputClass} md:min-w-max`}
+        title={current ? label(current) : undefined}
         value={providerId}
         disabled={save.isPending}
         onChange={(e) => {
@@ -77,7 +81,7 @@ function RouteRow({ purpose, route, providers }: { purpose: Purpose; route: Rout
         {!current && !(privacy && providerId === "") && <option value={providerId}>{providerId || t("settings.routes.none")}</option>}
         {choices.map((p) => (
           <option key={p.id} value={p.id}>
-            {p.builtin ? t("settings.routes.builtinOption", { name: p.name }) : p.name}
+            {label(p)}
           </option>
         ))}
       </select>
