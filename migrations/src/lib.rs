@@ -37,6 +37,7 @@ mod m20261202_000029_person_proxy;
 mod m20261202_000030_role_cards;
 mod m20261203_000031_person_login;
 mod m20261205_000032_approval_decision_seal;
+mod m20261205_000033_task_needs_review;
 
 pub struct Migrator;
 
@@ -75,6 +76,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261202_000030_role_cards::Migration),
             Box::new(m20261203_000031_person_login::Migration),
             Box::new(m20261205_000032_approval_decision_seal::Migration),
+            Box::new(m20261205_000033_task_needs_review::Migration),
         ]
     }
 }

@@ -43,7 +43,9 @@ use crate::events::DomainEvent;
 /// already; the cards are what the next hire is made from). Older bundles have none.
 /// 9: `approval.decision_seal` (a decision sealed with the approval key of the company that
 /// made it; never runnable here, see [`distrust`]). Older bundles have none.
-pub const SCHEMA_VERSION: u32 = 9;
+/// 10: `task.needs_review` (why a resolved task's deliverable waits for the boss's review).
+/// Older bundles have none.
+pub const SCHEMA_VERSION: u32 = 10;
 /// The `format` field: tells a bundle from any other JSON document.
 /// The row types a bundle's tables hold, for readers of an exported snapshot (the
 /// bench's reports read the whole company this way, through core).

@@ -14,6 +14,8 @@ use crate::work::urgency::{self, Urgency};
 
 /// How many items the activity feed shows.
 const ACTIVITY_ITEMS: usize = 30;
+/// The activity status of a task resolved with a deliverable that waits for review.
+pub const NEEDS_REVIEW: &str = "needs_review";
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -50,7 +52,8 @@ pub struct ActivityItem {
     pub chat_id: Option<i32>,
     pub task_id: Option<i32>,
     pub mail_id: Option<i32>,
-    /// For tasks: `pending`, `resolved` or `failed`.
+    /// For tasks: `pending`, `resolved`, `failed`, `escalated` or `needs_review` (resolved,
+    /// but its deliverable does not address the task).
     pub status: Option<String>,
 }
 
@@ -141,7 +144,13 @@ async fn activity(db: &Db, names: &Names) -> Result<Vec<ActivityItem>, DbErr> {
             chat_id: None,
             task_id: Some(t.id),
             mail_id: None,
-            status: Some(t.status.to_value()),
+            // Resolved with a deliverable that does not address the task: not done.
+            status: Some(match t.needs_review {
+                Some(_) if t.status == cubicle_store::enums::TaskStatus::Resolved => {
+                    NEEDS_REVIEW.to_owned()
+                }
+                _ => t.status.to_value(),
+            }),
         };
         feed.push((at, item));
     }

@@ -60,6 +60,25 @@ pub fn agent_card(e: &EmployeeDto, company: &CompanyDto, department: Option<&str
         },
         commit = crate::tools::signature(CommitToDate::NAME).unwrap_or_default(),
     ) + &persona_block(e)
+        + &language_rule(company)
+}
+
+/// The company's language, as the last word of the card: it rules over the language of
+/// the role card, the speaking style and whatever the employee was hired in.
+fn language_rule(company: &CompanyDto) -> String {
+    match company.language {
+        Language::ZhCn => format!(
+            "\nLanguage: {} works in Simplified Chinese (简体中文). Write every message in \
+             Simplified Chinese, even when your role card, your style or a colleague uses another \
+             language. 请只用简体中文写消息。",
+            company.name
+        ),
+        Language::En => format!(
+            "\nLanguage: {} works in English. Write every message in English, even when your \
+             role card, your style or a colleague uses another language.",
+            company.name
+        ),
+    }
 }
 
 /// The role card's persona and rules, when the employee was hired from a card with one.
@@ -94,9 +113,19 @@ pub fn introduction_request(
     company: &CompanyDto,
     department: &str,
 ) -> CompletionRequest {
-    let language = match company.language {
-        Language::ZhCn => "Simplified Chinese",
-        Language::En => "English",
+    // Asked in the company's language: a model answers in the language it is asked in.
+    let ask = match company.language {
+        Language::ZhCn => format!(
+            "你刚加入{department}群聊。给团队写第一条消息：用简体中文、以你自己的风格，用一到三句话\
+             介绍自己（{name}）。以“大家好，我是{name}”开头。只写这条消息。",
+            name = e.name,
+        ),
+        Language::En => format!(
+            "You just joined the {department} group chat. Write your first message to the team: \
+             introduce yourself as {name} in one to three sentences, in English, in your own style. \
+             Start with \"Hi everyone, I'm {name}\". Write only the message.",
+            name = e.name,
+        ),
     };
     CompletionRequest {
         messages: vec![
@@ -105,16 +134,7 @@ pub fn introduction_request(
                 agent_card(e, company, Some(department)),
                 personality_line(e)
             )),
-            ChatMessage::user(format!(
-                "You just joined the {department} group chat. Write your first message to the team: \
-                 introduce yourself as {name} in one to three sentences, in {language}, in your own style. \
-                 Start with \"{greeting}\". Write only the message.",
-                name = e.name,
-                greeting = match company.language {
-                    Language::ZhCn => format!("大家好，我是{}", e.name),
-                    Language::En => format!("Hi everyone, I'm {}", e.name),
-                },
-            )),
+            ChatMessage::user(ask),
         ],
         max_tokens: Some(INTRO_MAX_TOKENS),
         temperature: Some(0.7),
@@ -127,9 +147,41 @@ pub fn introduction_request(
     }
 }
 
+/// A model's introduction as posted: cleaned ([`clean_introduction`]) and in the
+/// company's language; `None` when it is not (the caller asks again, then posts
+/// [`own_introduction`]).
+pub fn introduction_in(
+    text: &str,
+    e: &EmployeeDto,
+    company: &CompanyDto,
+    others: &[&str],
+) -> Option<String> {
+    let t = clean_introduction(text, e, others)?;
+    let chinese = guided::is_chinese(&t);
+    match company.language {
+        Language::ZhCn if !chinese => None,
+        Language::En if chinese => None,
+        _ => Some(t),
+    }
+}
+
+/// The introduction the app writes itself when the model gives none it can post: in the
+/// company's language, whatever language the employee was hired in.
+pub fn own_introduction(e: &EmployeeDto, company: &CompanyDto) -> String {
+    match company.language {
+        Language::ZhCn => format!("大家好，我是{}，新加入的{}。", e.name, e.title),
+        Language::En => format!("Hi everyone, I'm {}, the new {}.", e.name, e.title),
+    }
+}
+
 /// Cleans a model's introduction; `None` when nothing usable is left or it speaks as
 /// someone else (the identity check of SPEC §10: the caller regenerates once).
 pub fn clean_introduction(text: &str, e: &EmployeeDto, others: &[&str]) -> Option<String> {
+    let text = if looks_like_json(text) {
+        message_in_json(text)?
+    } else {
+        text.to_owned()
+    };
     let mut t = text.trim().trim_matches('"').trim().to_owned();
     // "Alice: hi all" → "hi all"
     if let Some(rest) = t.strip_prefix(&format!("{}:", e.name)) {
@@ -151,6 +203,13 @@ pub fn clean_introduction(text: &str, e: &EmployeeDto, others: &[&str]) -> Optio
 /// Cleans one chat message of a thought: `None` when nothing is left or it speaks as
 /// someone else (the identity check: the engine regenerates the thought once).
 pub fn clean_chat_message(text: &str, e: &EmployeeDto, others: &[&str]) -> Option<String> {
+    // A raw JSON answer is never a chat line: the message inside it, if it carries one
+    // (repaired), else nothing (the caller asks again or drops the thought on record).
+    let text = if looks_like_json(text) {
+        message_in_json(text)?
+    } else {
+        text.to_owned()
+    };
     let mut t = text.trim().trim_matches('"').trim().to_owned();
     for prefix in [format!("{}:", e.name), format!("{}：", e.name)] {
         if let Some(rest) = t.strip_prefix(&prefix) {
@@ -167,6 +226,51 @@ pub fn clean_chat_message(text: &str, e: &EmployeeDto, others: &[&str]) -> Optio
     }
     let t = shorten(&t, CHAT_MESSAGE_MAX_CHARS);
     (!t.trim().is_empty()).then_some(t)
+}
+
+/// A text without a code fence around it (```json … ```).
+fn unfenced(text: &str) -> &str {
+    let t = text.trim();
+    let Some(rest) = t.strip_prefix("```") else {
+        return t;
+    };
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    rest.strip_suffix("```").unwrap_or(rest).trim()
+}
+
+/// Whether a model's text is raw structured output (a JSON object or array, whole or
+/// cut off, fenced or not) rather than words for people to read.
+pub fn looks_like_json(text: &str) -> bool {
+    let t = unfenced(text);
+    let opens = t.starts_with('{') || t.starts_with('[');
+    opens
+        && (serde_json::from_str::<serde_json::Value>(t).is_ok()
+            || t.starts_with("{\"")
+            || t.starts_with("[{")
+            || t.contains("\":"))
+}
+
+/// The message a raw JSON answer carries (`messages[0].content`, `content`, `message`,
+/// `text` or `reply`), never its private parts; `None` when it carries none, or is cut off.
+fn message_in_json(text: &str) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(unfenced(text)).ok()?;
+    let v = match v {
+        serde_json::Value::Array(items) => items.into_iter().next()?,
+        v => v,
+    };
+    let found = v
+        .get("messages")
+        .and_then(|m| m.get(0))
+        .and_then(|m| m.get("content").or(Some(m)))
+        .and_then(serde_json::Value::as_str)
+        .or_else(|| {
+            ["content", "message", "text", "reply"]
+                .iter()
+                .find_map(|k| v.get(k).and_then(serde_json::Value::as_str))
+        })?
+        .trim()
+        .to_owned();
+    (!found.is_empty() && !looks_like_json(&found)).then_some(found)
 }
 
 /// "I'm Alex Chen" from Alice, or "我是张伟" from someone else.
@@ -270,6 +374,29 @@ pub(crate) mod tests {
 
     /// Letters whose lowercase is longer in UTF-8 ("Ⱥ" → "ⱥ") used to shift the offsets
     /// of "i'm" into the middle of a character: a panic in the engine.
+    #[test]
+    fn raw_json_is_never_a_chat_line() {
+        let e = alice();
+        let thought = r#"{"innerThoughts":"Bob is slow","shouldSpeak":true,"messages":[{"content":"On it, Ada."}]}"#;
+        assert_eq!(
+            clean_chat_message(thought, &e, &["Bob"]).as_deref(),
+            Some("On it, Ada.")
+        );
+        for raw in [
+            r#"{"innerThoughts":"Bob is slow","shouldSpeak":false}"#,
+            r#"{"innerThoughts":"cut off here"#,
+            "```json\n{\"interestLevel\": 3}\n```",
+            r#"[{"content":"{\"nested\":1}"}]"#,
+        ] {
+            assert_eq!(clean_chat_message(raw, &e, &["Bob"]), None, "{raw}");
+            assert_eq!(clean_introduction(raw, &e, &["Bob"]), None, "{raw}");
+        }
+        assert_eq!(
+            clean_chat_message("{braces} are fine in words", &e, &[]).as_deref(),
+            Some("{braces} are fine in words")
+        );
+    }
+
     #[test]
     fn identity_check_survives_case_changing_letters() {
         let e = alice();

@@ -4,6 +4,7 @@
 //! `work/urgency.rs` holds the urgency rules.
 
 pub mod board;
+pub mod check;
 pub mod deliverables;
 mod progress;
 pub(crate) mod start;
@@ -45,6 +46,9 @@ pub struct TaskDto {
     pub review_of: Option<i32>,
     pub kind: TaskKind,
     pub condition: Option<String>,
+    /// Resolved with a deliverable that does not address the task: why it waits for the
+    /// boss's review instead of counting as done.
+    pub needs_review: Option<ReviewReason>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
@@ -63,7 +67,7 @@ pub struct RequirementDto {
 }
 
 use board::RequirementStatus;
-pub use cubicle_store::enums::{TaskKind, TaskOrigin, TaskStatus};
+pub use cubicle_store::enums::{ReviewReason, TaskKind, TaskOrigin, TaskStatus};
 
 /// A task to create; [`NewTask::new`] gives a plain one-shot task.
 #[derive(Clone, Debug, PartialEq)]
@@ -126,6 +130,7 @@ impl NewTask {
             attempt: Set(self.attempt),
             review_of: Set(self.review_of),
             report_due_at: Set(None),
+            needs_review: Set(None),
         }
     }
 }
@@ -238,13 +243,15 @@ impl Work {
     }
 
     /// [`Work::finish`] once under `key` (a pending thought's effect): the task's new
-    /// status and the key are one transaction. `None` also when it was done before.
+    /// status, why its deliverable needs review (if it does) and the key are one
+    /// transaction. `None` also when it was done before.
     pub async fn finish_keyed(
         &self,
         owner_id: i32,
         task_id: i32,
         resolved: bool,
         result: Option<&str>,
+        needs_review: Option<ReviewReason>,
         key: &str,
     ) -> Result<Option<task::Model>, DbErr> {
         let txn = self.db.begin_write().await?;
@@ -264,6 +271,7 @@ impl Work {
             TaskStatus::Failed
         });
         am.result = Set(result.map(clip_task_text));
+        am.needs_review = Set(needs_review.filter(|_| resolved));
         am.resolved_at = Set(Some(self.clock.now()));
         let t = q::update_task(&txn, am).await?;
         cubicle_store::effect::set_row(&txn, key, t.id).await?;
@@ -412,6 +420,7 @@ pub(crate) fn task_dto(t: &task::Model) -> TaskDto {
         review_of: t.review_of,
         kind: t.kind,
         condition: t.condition.clone(),
+        needs_review: t.needs_review,
     }
 }
 

@@ -103,6 +103,19 @@ stored_enum! {
 }
 
 stored_enum! {
+    /// Why a resolved task's deliverable waits for the boss's review instead of counting
+    /// as done: it does not address its task.
+    pub enum ReviewReason {
+        /// Much shorter than what the task asks for (a document of a line or two).
+        TooShort,
+        /// It repeats a chat message instead of doing the work.
+        CopiesMessage,
+        /// None of the words of the task's subject are in it.
+        OffTopic,
+    }
+}
+
+stored_enum! {
     /// SPEC §6 task types.
     #[derive(Default)]
     pub enum TaskKind {

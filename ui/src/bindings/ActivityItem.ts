@@ -10,6 +10,7 @@ export type ActivityItem = { kind: ActivityKind, at: string, employeeId: number 
  */
 actor: string, text: string, chatId: number | null, taskId: number | null, mailId: number | null, 
 /**
- * For tasks: `pending`, `resolved` or `failed`.
+ * For tasks: `pending`, `resolved`, `failed`, `escalated` or `needs_review` (resolved,
+ * but its deliverable does not address the task).
  */
 status: string | null, };

@@ -370,7 +370,8 @@ function ActivityPanel({ activity }: { activity: ActivityItem[] }) {
           {activity.map((item, i) => {
             const Icon = KIND_ICON[item.kind];
             const href = activityHref(item);
-            const status = TASK_STATUSES.find((s) => s === item.status);
+            // A task resolved with a deliverable that does not address it reads "needs review", not "finished".
+            const status = item.status === "needs_review" ? item.status : TASK_STATUSES.find((s) => s === item.status);
             const content = (
               <>
                 <span className={`mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-lg ${KIND_TILE[item.kind]}`}>

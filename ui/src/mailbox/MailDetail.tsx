@@ -11,6 +11,7 @@ import { chatHref, profileHref, routeHref, traceHref } from "../shell/route";
 import { fixTarget } from "../approvals/format";
 import { KIND_TONE, formatMailTime } from "./format";
 import { MailKindTile } from "./MailKindTile";
+import { DeliverableLine, parseDeliverableLine } from "../chats/Deliverable";
 
 const linkButton =
   "inline-flex h-9 items-center justify-center gap-1.5 rounded-lg px-3.5 text-sm font-medium whitespace-nowrap transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500";
@@ -235,7 +236,7 @@ function Body({ mail, name }: { mail: MailDto; name: string | null }) {
           data-testid="mail-body"
           className="min-w-0 flex-1 rounded-2xl rounded-tl-md bg-white px-4 py-3 text-sm leading-relaxed break-words whitespace-pre-wrap text-slate-800 shadow-sm ring-1 ring-slate-200"
         >
-          {text}
+          <ReportText text={text} />
         </div>
       </div>
     );
@@ -247,6 +248,19 @@ function Body({ mail, name }: { mail: MailDto; name: string | null }) {
     >
       {text}
     </div>
+  );
+}
+
+/** A report's text; its last line, when it names the deliverable, opens the document as it does in the chat. */
+function ReportText({ text }: { text: string }) {
+  const lastBreak = text.lastIndexOf("\n");
+  const link = parseDeliverableLine(text.slice(lastBreak + 1));
+  if (!link) return <>{text}</>;
+  return (
+    <>
+      {text.slice(0, lastBreak + 1)}
+      <DeliverableLine {...link} onDark={false} />
+    </>
   );
 }
 

@@ -536,7 +536,7 @@ export function requirement(name: string, fields: Partial<RequirementDto> = {}):
 export function workTask(ownerId: number, description: string, fields: Partial<TaskDto> = {}): TaskDto {
   const base = { id: seedId(), ownerId, description, status: "pending" as const, requirementId: null, createdBy: "boss" as const };
   const rest = { result: null, resolvedAt: null, parentTaskId: null, traceId: null, attempt: 0, reviewOf: null };
-  return { ...base, createdAt: CREATED, ...rest, kind: "oneshot", condition: null, ...fields };
+  return { ...base, createdAt: CREATED, ...rest, kind: "oneshot", condition: null, needsReview: null, ...fields };
 }
 
 /** A line of a requirement's task tree (the backend nests reworks and reviews under what they redo). */

@@ -13,7 +13,8 @@ import { errorKey } from "../ipc/errors";
 import { BOARD_KEYS, useBoard, useInvalidatingMutation, useOrg } from "../ipc/queries";
 import { Avatar } from "../org/Avatar";
 import { chatHref, profileHref, routeHref, traceHref } from "../shell/route";
-import { COLUMN_DOT, REQUIREMENT_STATUSES, TASK_TONE, countTasks, flattenTree, isRequirementStatus, isTaskStatus } from "./format";
+import { TaskStatusChip } from "../dashboard/TaskStatusChip";
+import { COLUMN_DOT, REQUIREMENT_STATUSES, countTasks, flattenTree, isRequirementStatus } from "./format";
 
 /** `#work`: every requirement by status, with its reviewer, its progress and the tree of tasks under it. */
 export function WorkPage() {
@@ -244,7 +245,6 @@ function TaskLine({ node, depth }: { node: TaskNodeDto; depth: number }) {
   const { t } = useTranslation();
   const task = node.task;
   const [showResult, setShowResult] = useState(false);
-  const status = isTaskStatus(task.status) ? task.status : null;
   const review = task.reviewOf !== null;
   return (
     <li
@@ -255,11 +255,7 @@ function TaskLine({ node, depth }: { node: TaskNodeDto; depth: number }) {
       style={{ marginLeft: depth * 14, paddingLeft: depth > 0 ? 8 : 0 }}
     >
       <div className="flex flex-wrap items-center gap-1.5">
-        {status && (
-          <Badge tone={TASK_TONE[status]} data-testid={`task-status-${task.id}`}>
-            {t(`work.taskStatus.${status}`)}
-          </Badge>
-        )}
+        <TaskStatusChip task={task} />
         {task.attempt >= 1 && (
           <Badge tone="rose" data-testid={`task-rework-${task.id}`}>
             {t("work.rework", { n: task.attempt })}

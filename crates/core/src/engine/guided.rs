@@ -31,7 +31,7 @@ use crate::mind::thought::{OutMessage, TaskOp, Thought, approx_tokens};
 use crate::org::{CompanyDto, EmployeeDto};
 use crate::org::{company_dto, employee_dto};
 use crate::types::Language;
-use crate::work::deliverables;
+use crate::work::{check, deliverables};
 
 /// The perspective-seed field of a step's thought record: steps have none.
 const SEED: &str = "guided";
@@ -399,6 +399,15 @@ async fn deliver(
     if document.is_empty() {
         return Err(unusable("the document came back empty"));
     }
+    if crate::mind::looks_like_json(document) {
+        return Err(unusable("the document came back as raw JSON"));
+    }
+    // A small offline model's document is a draft, and says so where the boss reads it.
+    let document = format!(
+        "{document}\n\n{}",
+        check::draft_note(&cx.w.route.model, cx.company.language)
+    );
+    let document = document.as_str();
     let saved = save_deliverable(cx, task.id, document).await.map_err(|e| {
         GatewayError::Structured(format!("the deliverable could not be saved: {e}"))
     })?;
@@ -487,8 +496,19 @@ async fn report(
     let to = cx.company.boss_name.clone();
     let req = cx.writer().report(&task.description, &outcome, &to);
     let mut text = write_line(cx, req, spent).await?;
+    let lang = cx.company.language;
+    // Said plainly by the app, not left to the model: whether the work is done, and that
+    // a small offline model's work is a draft.
+    if let Some(why) = task.needs_review {
+        text.push_str(&format!("\n{}", check::needs_review_line(why, lang)));
+    }
     if let Some(deliverables::Found { path: relative, .. }) = file {
-        let label = match cx.company.language {
+        let note = check::draft_note(&cx.w.route.model, lang);
+        text.push_str(&format!(
+            "\n{}",
+            note.trim_start_matches(check::APP_LINE_PREFIX)
+        ));
+        let label = match lang {
             Language::ZhCn => "交付物：",
             Language::En => "Deliverable: ",
         };

@@ -17,7 +17,7 @@ use crate::mind::memory_rules::{self, MemoryKind, Visibility};
 use crate::mind::minds::NewMemory;
 use crate::mind::thought::Thought;
 use crate::types::Language;
-use crate::work::{NewTask, TaskKind, urgency};
+use crate::work::{NewTask, TaskKind, check, deliverables, urgency};
 
 /// Where a thought happened: its chat, the requirement that chat belongs to, the newest
 /// message it saw and the boss instruction it works under.
@@ -338,9 +338,21 @@ impl Cx<'_> {
                 }
             }
             None => {
+                let needs_review = if resolved {
+                    self.judge_deliverable(id, result.as_deref()).await?
+                } else {
+                    None
+                };
                 let task = core
                     .work
-                    .finish_keyed(me.id, id, resolved, result.as_deref(), &task_key)
+                    .finish_keyed(
+                        me.id,
+                        id,
+                        resolved,
+                        result.as_deref(),
+                        needs_review,
+                        &task_key,
+                    )
                     .await?;
                 if task.is_some() {
                     out.push(json!({"task": op_name, "id": id}));
@@ -356,6 +368,63 @@ impl Cx<'_> {
         Ok(out)
     }
 }
+
+impl Cx<'_> {
+    /// Whether the deliverable of task `id` (its saved document, else the result the
+    /// thought gives) addresses the task, on every model; why not, if it does not.
+    /// Plans and reviews are the engine's own bookkeeping and are not judged.
+    async fn judge_deliverable(
+        &self,
+        id: i32,
+        result: Option<&str>,
+    ) -> Result<Option<crate::work::ReviewReason>, DbErr> {
+        let core = self.engine.core();
+        let Some(task) = cubicle_store::work::find_task(&core.db, id)
+            .await?
+            .filter(|t| t.owner_id == self.me.id)
+            .filter(|t| t.review_of.is_none() && t.created_by != TaskOrigin::Plan)
+        else {
+            return Ok(None);
+        };
+        let saved = match deliverables::find(core.approvals.runtime(), self.me.id, id).await {
+            Ok(found) => found.map(|f| String::from_utf8_lossy(&f.bytes).into_owned()),
+            Err(e) => {
+                tracing::warn!(task = id, error = %e, "the deliverable could not be read");
+                None
+            }
+        };
+        let text = saved
+            .or_else(|| result.map(str::to_owned))
+            .unwrap_or_default();
+        // What colleagues wrote where the author was, while on the task (the boss's own
+        // words may well be the answer: "the build passed").
+        let mut said = Vec::new();
+        for chat in cubicle_store::chat::chats_of_employee(&core.db, self.me.id).await? {
+            for m in cubicle_store::chat::last_messages(&core.db, chat.id, COPY_CONTEXT).await? {
+                if m.created_at >= task.created_at
+                    && m.sender_kind == crate::chat::SenderKind::Employee
+                    && m.sender_employee_id != Some(self.me.id)
+                {
+                    said.push(m.text);
+                }
+            }
+        }
+        let said: Vec<&str> = said.iter().map(String::as_str).collect();
+        let mut names: Vec<&str> = self.staff.values().map(|e| e.name.as_str()).collect();
+        let company = cubicle_store::org::find_company(&core.db).await?;
+        if let Some(c) = &company {
+            names.push(&c.boss_name);
+        }
+        let verdict = check::judge(&task.description, &text, &said, &names);
+        if let Some(why) = verdict {
+            tracing::info!(task = id, why = %why, "the deliverable needs the boss's review");
+        }
+        Ok(verdict)
+    }
+}
+
+/// Messages of each chat a deliverable is compared with, newest first.
+const COPY_CONTEXT: u64 = 40;
 
 /// Asks the approvals service to run `call` for `me` under the company's policy and
 /// says what happened, for the thought record. What ran or was refused wakes the
@@ -426,7 +495,7 @@ pub(super) async fn file_report(
         Language::ZhCn => "（未给出）",
         Language::En => "(none given)",
     });
-    let body = match (said.is_empty(), lang) {
+    let mut body = match (said.is_empty(), lang) {
         (false, _) => said.join("\n\n"),
         (true, Language::ZhCn) => format!("{}完成了任务，但没有写汇报。结果：{result}", me.name),
         (true, Language::En) => format!(
@@ -436,6 +505,17 @@ pub(super) async fn file_report(
     };
     // A rework is reported under the name of the work it finally got done.
     let what = super::review::root_description(engine, task).await?;
+    // A deliverable that does not address its task is not reported as done.
+    let title = match task.needs_review {
+        Some(why) => {
+            let line = check::needs_review_line(why, lang);
+            if !body.contains(&line) {
+                body = format!("{line}\n\n{body}");
+            }
+            lang.pick(format!("Needs review: {what}"), format!("待审阅：{what}"))
+        }
+        None => lang.pick(format!("Done: {what}"), format!("完成：{what}")),
+    };
     engine
         .core()
         .mailbox
@@ -445,7 +525,7 @@ pub(super) async fn file_report(
                 employee_id: Some(me.id),
                 chat_id: Some(chat.id),
                 task_id: Some(task.id),
-                title: lang.pick(format!("Done: {what}"), format!("完成：{what}")),
+                title,
                 body,
                 trace_id: task.trace_id.clone(),
             },

@@ -50,9 +50,15 @@ impl Writer<'_> {
         let e = self.me;
         let style = e.speaking_style.trim();
         match self.company.language {
+            // A style written in another language would pull a small model out of
+            // Chinese: only a Chinese one is kept.
             Language::ZhCn => format!(
-                "你是{}，{}的{}，为老板{}工作。{}",
-                e.name, self.company.name, e.title, self.company.boss_name, style
+                "你是{}，{}的{}，为老板{}工作。{}请只用简体中文回答。",
+                e.name,
+                self.company.name,
+                e.title,
+                self.company.boss_name,
+                if is_chinese(style) { style } else { "" }
             ),
             Language::En => format!(
                 "You are {}, {} at {}. You work for {} (the boss). {}",

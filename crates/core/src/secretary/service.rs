@@ -237,10 +237,11 @@ impl Secretary {
             };
             let req = mind::introduction_request(&me, &company, &dept.name);
             let others: Vec<&str> = others.iter().map(String::as_str).collect();
-            // Speaking as someone else is discarded and regenerated once (SPEC §10).
+            // Speaking as someone else, or in another language than the company's, is
+            // discarded and regenerated once (SPEC §10); then the app introduces them itself.
             for attempt in 1..=2 {
                 match gateway.complete(&ctx, route.clone(), req.clone()).await {
-                    Ok(reply) => match mind::clean_introduction(&reply.value.text, &me, &others) {
+                    Ok(reply) => match mind::introduction_in(&reply.value.text, &me, &company, &others) {
                         Some(text) => {
                             if let Err(err) = chats.post_as_employee(chat.id, me.id, &text).await {
                                 // e.g. the hire was undone meanwhile: the row is gone.
@@ -248,13 +249,17 @@ impl Secretary {
                             }
                             return;
                         }
-                        None => tracing::warn!(employee = me.id, attempt, "introduction discarded by the identity check"),
+                        None => tracing::warn!(employee = me.id, attempt, "introduction discarded (identity or language)"),
                     },
                     Err(err) => {
                         tracing::warn!(error = %err, employee = me.id, "no introduction: the model call failed");
                         return;
                     }
                 }
+            }
+            let text = mind::own_introduction(&me, &company);
+            if let Err(err) = chats.post_as_employee(chat.id, me.id, &text).await {
+                tracing::info!(error = %err, employee = me.id, "introduction not posted");
             }
         });
         Ok(())

@@ -180,6 +180,7 @@ mod tests {
             attempt: 0,
             review_of,
             report_due_at: None,
+            needs_review: None,
         }
     }
 

@@ -1,6 +1,6 @@
 use sea_orm::entity::prelude::*;
 
-use crate::enums::{TaskKind, TaskOrigin, TaskStatus};
+use crate::enums::{ReviewReason, TaskKind, TaskOrigin, TaskStatus};
 
 /// SPEC §6: a task an employee owns.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel, serde::Serialize, serde::Deserialize)]
@@ -35,6 +35,10 @@ pub struct Model {
     /// the report's copy is in the mailbox (the engine picks owed reports up at start).
     #[serde(default)]
     pub report_due_at: Option<DateTimeUtc>,
+    /// A resolved task whose deliverable does not address it: why it waits for the
+    /// boss's review instead of counting as done. Null for everything else.
+    #[serde(default)]
+    pub needs_review: Option<ReviewReason>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -153,6 +153,7 @@ export abstract class FakeWork extends FakeMailbox {
       reviewOf: null,
       kind: "oneshot",
       condition: null,
+      needsReview: null,
       ...fields,
     };
     this.workTasks.push(task);

@@ -70,7 +70,17 @@ pub(in crate::engine) async fn plan_posts(
             .collect();
         let elsewhere = match target {
             Target::Dm(other) => {
-                let mode = crate::chat::gates::mode_for_dm_from(Some(chat.kind));
+                // A private word while on a task is about the work: the DM it opens is
+                // a work chat, whatever chat the thought was in.
+                let on_task = cubicle_store::work::pending_tasks_of(&core.db, employee_id)
+                    .await?
+                    .iter()
+                    .any(|t| t.kind == crate::work::TaskKind::Oneshot);
+                let mode = if on_task {
+                    ChatMode::Work
+                } else {
+                    crate::chat::gates::mode_for_dm_from(Some(chat.kind))
+                };
                 match core.chats.dm_from(employee_id, other, mode).await {
                     Ok(dm) => Some(dm),
                     Err(e) => {

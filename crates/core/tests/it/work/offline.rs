@@ -410,3 +410,129 @@ async fn a_small_models_lead_plans_a_requirement_in_its_group() {
         "{mail:#?}"
     );
 }
+
+/// The task Alice was given, as it ended.
+async fn alices_task(o: &Office) -> cubicle_core::work::TaskDto {
+    o.co.core
+        .work
+        .all()
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|t| t.owner_id == o.alice)
+        .expect("the secretary gave Alice the task")
+}
+
+/// The story played with Bob's answer and Alice's document as given; the task as it
+/// ended, Alice's report in the boss chat and its mailbox copy.
+async fn story_with(
+    bob_says: &'static str,
+    alice_writes: &'static str,
+) -> (
+    cubicle_core::work::TaskDto,
+    String,
+    cubicle_core::mailbox::MailDto,
+    String,
+) {
+    let model = SmallModel::new(move |a| {
+        if a.user.contains("Reply to") && a.name == "Bob" {
+            (bob_says.to_owned(), "stop")
+        } else if a.user.contains("Write it now") {
+            (alice_writes.to_owned(), "stop")
+        } else {
+            cooperative(a)
+        }
+    });
+    let o = office(model).await;
+    o.engine.bootstrap().await.unwrap();
+    o.instruct().await;
+    o.run_for(TimeDelta::minutes(30)).await;
+    let task = alices_task(&o).await;
+    let core = &o.co.core;
+    let boss_chat = core.chats.boss_chat(o.alice).await.unwrap();
+    let report = core
+        .chats
+        .messages(boss_chat.id)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|m| m.sender_employee_id == Some(o.alice))
+        .expect("Alice reports to the boss")
+        .text;
+    let mail = mail_of(core, Some(MailKind::Report)).await;
+    assert_eq!(mail.len(), 1, "{mail:?}");
+    let doc = core
+        .deliverable(DeliverableRef { task_id: task.id })
+        .await
+        .unwrap()
+        .text;
+    (task, report, mail[0].clone(), doc)
+}
+
+/// Bob's off-topic reply, copied under a title, is not "Done": the task waits for the
+/// boss's review, and the report and its mailbox copy say why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deliverable_that_copies_a_colleagues_reply_needs_review() {
+    const BOB: &str = "Not sure, I was out at lunch. Maybe ask someone else about it.";
+    let (task, report, mail, doc) = story_with(
+        BOB,
+        "Design note\n- Not sure, I was out at lunch. Maybe ask someone else about it.",
+    )
+    .await;
+    assert_eq!(task.status, cubicle_core::work::TaskStatus::Resolved);
+    assert_eq!(
+        task.needs_review,
+        Some(cubicle_core::work::ReviewReason::CopiesMessage),
+        "{task:?}"
+    );
+    assert!(
+        report.contains("Needs your review: it repeats a chat message"),
+        "{report}"
+    );
+    assert!(mail.title.starts_with("Needs review: "), "{mail:?}");
+    assert!(mail.body.contains("Needs your review"), "{mail:?}");
+    // The small offline model's work says plainly that it is a draft.
+    assert!(doc.contains("Draft by the small offline model"), "{doc}");
+    assert!(
+        report.contains("Draft by the small offline model"),
+        "{report}"
+    );
+}
+
+/// Two lines about something else entirely: off topic, not done.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_two_line_off_topic_deliverable_needs_review() {
+    let (task, report, mail, _) = story_with(
+        "The gripper needs about 4 s to home, and the timeout is 2 s. Raise it.",
+        "Team lunch\nWe could order pizza for everyone on Friday afternoon.",
+    )
+    .await;
+    assert_eq!(
+        task.needs_review,
+        Some(cubicle_core::work::ReviewReason::OffTopic),
+        "{task:?}"
+    );
+    assert!(report.contains("Needs your review"), "{report}");
+    assert!(mail.title.starts_with("Needs review: "), "{mail:?}");
+}
+
+/// A proper, on-topic note is done, and still said to be a small model's draft.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_on_topic_deliverable_is_done_and_marked_as_a_draft() {
+    let (task, report, mail, doc) = story_with(
+        "The gripper needs about 4 s to home, and the timeout is 2 s. Raise it.",
+        "Gripper calibration timeout\n- The gripper needs about 4 s to home (Bob).\n\
+         - Raise the timeout from 2 s to 5 s.\n- Log each calibration step.",
+    )
+    .await;
+    assert_eq!(task.needs_review, None, "{task:?}");
+    assert!(!report.contains("Needs your review"), "{report}");
+    assert!(mail.title.starts_with("Done: "), "{mail:?}");
+    assert!(
+        doc.trim_end().ends_with(&format!(
+            "> Draft by the small offline model ({}): check it before you use it.",
+            super::small_model::SMALL_MODEL
+        )),
+        "{doc}"
+    );
+}
