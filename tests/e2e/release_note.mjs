@@ -22,10 +22,13 @@ function collect(req) {
 /** Starts both servers; `received` fills with the webhook's JSON bodies. */
 export async function startReleaseNote() {
   const received = [];
+  // What the webhook answers (a test of a failing post sets 500).
+  let status = 200;
   const hook = http.createServer(async (req, res) => {
     received.push(JSON.parse((await collect(req)) || "{}"));
+    res.statusCode = status;
     res.setHeader("content-type", "application/json");
-    res.end('{"ok":true}');
+    res.end(status === 200 ? '{"ok":true}' : '{"ok":false}');
   });
   await listen(hook);
   const model = http.createServer(async (req, res) => {
@@ -69,6 +72,10 @@ export async function startReleaseNote() {
       CUBICLE_PROVIDER: "openai-compatible",
       CUBICLE_BASE_URL: `http://127.0.0.1:${model.address().port}/v1`,
       CUBICLE_MODEL: "scripted-1",
+    },
+    /** From now on the webhook answers `code` (a post that fails). */
+    answerWith: (code) => {
+      status = code;
     },
     close: () => {
       model.close();
