@@ -72,6 +72,9 @@ test("boss adds a provider, stores its key in the keychain and tests the connect
     await model.clearValue();
     await model.setValue("scripted-1");
     await (await byTestId(b, "provider-submit")).click();
+    // Added with no key: the dialog offers the built-in purposes; not now (the next test takes them).
+    await (await byTestId(b, "provider-offer-skip")).click();
+    await b.waitUntil(async () => !(await (await b.$('[data-testid="provider-dialog"]')).isExisting()), WAIT);
     await byTestId(b, "provider-row-scripted");
 
     // The row settles first (the list refetches after the save and redraws the row);
@@ -120,4 +123,115 @@ test("boss adds a provider, stores its key in the keychain and tests the connect
   assert.equal(p.hasKey, true);
   assert.equal(p.keySource, "keychain");
   assert.equal(JSON.stringify(providers).includes(KEY), false);
+});
+
+/** Past the first-run wizard: a company exists whether or not the test above ran first. */
+async function ensureCompany(b) {
+  await b.waitUntil(
+    async () => (await (await b.$('[data-testid="nav-settings"]')).isExisting()) || (await (await b.$('[data-testid="wizard-company-name"]')).isExisting()),
+    { ...WAIT, timeoutMsg: "neither the app nor the wizard showed" },
+  );
+  if (await (await b.$('[data-testid="wizard-company-name"]')).isExisting()) {
+    await (await byTestId(b, "wizard-company-name")).setValue("Acme Robotics");
+    await (await byTestId(b, "wizard-boss-name")).setValue("Ada");
+    await (await byTestId(b, "wizard-next")).click();
+    await (await byTestId(b, "wizard-submit")).click();
+  }
+}
+
+/** Each Default models provider select: its selected label's text width against the room it has. */
+const routeLabelFits = (b) =>
+  b.execute(() =>
+    Array.from(document.querySelectorAll('[data-testid^="route-provider-"]')).map((el) => {
+      const select = /** @type {HTMLSelectElement} */ (el);
+      const label = select.selectedOptions[0]?.textContent ?? "";
+      const style = getComputedStyle(select);
+      const ctx = document.createElement("canvas").getContext("2d");
+      ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const text = ctx.measureText(label).width;
+      // The drop-down arrow takes about 16 px inside the right padding.
+      const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
+      return { id: select.dataset.testid, label, text: Math.ceil(text), room: Math.floor(room), title: select.title };
+    }),
+  );
+
+test("a provider added with its key in one dialog takes every built-in purpose in one click", async () => {
+  const KEY2 = `sk-e2e-two-${Date.now()}-secret`;
+  const b = await openApp(driver);
+  try {
+    await ensureCompany(b);
+    await (await byTestId(b, "nav-settings")).click();
+    await byTestId(b, "settings-page");
+
+    // Before: every purpose on the built-in model, its label whole.
+    await b.waitUntil(async () => (await (await byTestId(b, "route-provider-intent")).getValue()) === "builtin", WAIT);
+    for (const r of await routeLabelFits(b)) {
+      if (r.id === "route-provider-privacy") continue;
+      assert.ok(r.label.startsWith("Built-in"), JSON.stringify(r));
+      assert.ok(r.text <= r.room, `the label is cut: ${JSON.stringify(r)}`);
+      assert.equal(r.title, r.label);
+    }
+
+    await (await byTestId(b, "add-provider-button")).click();
+    await (await byTestId(b, "provider-preset-select")).selectByAttribute("value", "openai");
+    const name = await byTestId(b, "provider-name-input");
+    await name.clearValue();
+    await name.setValue("Scripted Two");
+    const url = await byTestId(b, "provider-base-url-input");
+    await url.clearValue();
+    await url.setValue(`http://127.0.0.1:${server.address().port}/v1`);
+    const model = await byTestId(b, "provider-model-input");
+    await model.clearValue();
+    await model.setValue("scripted-2");
+    // The key in the same dialog.
+    const key = await byTestId(b, "provider-key-field");
+    await b.waitUntil(
+      async () => {
+        if ((await key.getValue()) !== KEY2) {
+          await key.clearValue();
+          await key.setValue(KEY2);
+        }
+        return (await key.getValue()) === KEY2;
+      },
+      { ...WAIT, timeoutMsg: "the key field never held the whole key" },
+    );
+    await (await byTestId(b, "provider-submit")).click();
+
+    // Offered: every purpose on the built-in model.
+    const offer = await byTestId(b, "provider-offer");
+    const offered = await b.execute(() =>
+      Array.from(document.querySelectorAll('[data-testid="provider-offer-purposes"] li')).map((li) => li.getAttribute("data-purpose")),
+    );
+    assert.deepEqual(offered, ["intent", "thought", "summary", "report"]);
+    assert.ok((await offer.getText()).includes("Scripted Two"));
+    await byTestId(b, "provider-added-key-saved");
+
+    // One click.
+    await (await byTestId(b, "provider-offer-accept")).click();
+    await b.waitUntil(async () => !(await (await b.$('[data-testid="provider-dialog"]')).isExisting()), {
+      ...WAIT,
+      timeoutMsg: "the dialog never closed",
+    });
+    for (const purpose of ["intent", "thought", "summary", "report"]) {
+      await b.waitUntil(async () => (await (await byTestId(b, `route-provider-${purpose}`)).getValue()) === "scripted-two", {
+        ...WAIT,
+        timeoutMsg: `${purpose} is not on the new provider`,
+      });
+      assert.equal(await (await byTestId(b, `route-model-${purpose}`)).getValue(), "scripted-2");
+    }
+    for (const r of await routeLabelFits(b)) assert.ok(r.text <= r.room, `the label is cut: ${JSON.stringify(r)}`);
+    await b.waitUntil(
+      async () => (await (await b.$('[data-testid="provider-key-status-scripted-two"]')).getAttribute("data-status")) === "keychain",
+      { ...WAIT, timeoutMsg: "the key status never showed the keychain" },
+    );
+    assert.equal((await b.execute(() => document.documentElement.outerHTML)).includes(KEY2), false);
+  } finally {
+    await closeApp(b);
+  }
+  // The routes and the key, as the engine sees them.
+  const providers = cliJson(home.dbUrl, "provider", "list", "--json");
+  const p = providers.find((x) => x.id === "scripted-two");
+  assert.equal(p.hasKey, true);
+  assert.equal(p.keySource, "keychain");
+  assert.equal(JSON.stringify(providers).includes(KEY2), false);
 });
