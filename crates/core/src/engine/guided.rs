@@ -125,6 +125,11 @@ impl Ctx<'_> {
         }
     }
 
+    /// The app's own words for a step, in the company's language.
+    fn pick(&self, en: &str, zh: &str) -> String {
+        self.company.language.pick(en, zh)
+    }
+
     fn name_of(&self, m: &chat_message::Model) -> String {
         super::think::sender_name(m, &self.company.boss_name, &self.staff, &self.people)
     }
@@ -323,20 +328,32 @@ async fn run(cx: &Ctx<'_>, step: Step, spent: &mut Spent) -> Result<Draft, Gatew
             let req = cx.writer().ask(&task.description, &colleague.name);
             let text = write_line(cx, req, spent).await?;
             Ok(Draft {
-                note: format!("Asking {} for input on task #{}.", colleague.name, task.id),
+                note: cx.company.language.pick(
+                    format!("Asking {} for input on task #{}.", colleague.name, task.id),
+                    format!("就任务 #{} 请{}给意见。", task.id, colleague.name),
+                ),
                 messages: vec![(Target::Dm(colleague.id), text)],
                 ..Draft::default()
             })
         }
         Step::Deliver(task, inputs) => deliver(cx, &task, &inputs, spent).await,
-        Step::Reply => reply(cx, spent, "Answering what is new here.").await,
+        Step::Reply => {
+            reply(
+                cx,
+                spent,
+                &cx.pick("Answering what is new here.", "回应这里的新消息。"),
+            )
+            .await
+        }
         Step::MaybeReply => {
             let lines = chat_lines(cx);
             let req = cx.writer().speak_or_not(&cx.w.chat.name, &lines);
             match choose(cx, req, spent).await? {
-                Choice::Reply => reply(cx, spent, "Chose to add a word.").await,
+                Choice::Reply => {
+                    reply(cx, spent, &cx.pick("Chose to add a word.", "决定说一句。")).await
+                }
                 _ => Ok(Draft {
-                    note: "Chose to stay silent.".into(),
+                    note: cx.pick("Chose to stay silent.", "决定不说话。"),
                     consumed: true,
                     ..Draft::default()
                 }),
@@ -351,7 +368,10 @@ async fn run(cx: &Ctx<'_>, step: Step, spent: &mut Spent) -> Result<Draft, Gatew
             let req = cx.writer().task_or_reply(&text);
             match choose(cx, req, spent).await? {
                 Choice::Task => Ok(Draft {
-                    note: "Took the boss's words on as a task.".into(),
+                    note: cx.pick(
+                        "Took the boss's words on as a task.",
+                        "把老板的话接下来作为任务。",
+                    ),
                     task_ops: vec![TaskOp {
                         op: "create".into(),
                         description: Some(text.chars().take(500).collect()),
@@ -360,7 +380,7 @@ async fn run(cx: &Ctx<'_>, step: Step, spent: &mut Spent) -> Result<Draft, Gatew
                     consumed: true,
                     ..Draft::default()
                 }),
-                _ => reply(cx, spent, "Answering the boss.").await,
+                _ => reply(cx, spent, &cx.pick("Answering the boss.", "回复老板。")).await,
             }
         }
     }
@@ -418,14 +438,19 @@ async fn deliver(
     // colleagues' answers came in.
     let consumed = is_private(&cx.w.chat) && cx.w.chat.kind == ChatKind::Dm;
     Ok(Draft {
-        note: if names.is_empty() {
-            format!("Wrote the deliverable of task #{}.", task.id)
-        } else {
-            format!(
+        note: match (names.is_empty(), cx.company.language) {
+            (true, Language::En) => format!("Wrote the deliverable of task #{}.", task.id),
+            (true, Language::ZhCn) => format!("写好了任务 #{} 的交付物。", task.id),
+            (false, Language::En) => format!(
                 "Wrote the deliverable of task #{} with what {} said.",
                 task.id,
                 names.join(", ")
-            )
+            ),
+            (false, Language::ZhCn) => format!(
+                "结合{}的意见，写好了任务 #{} 的交付物。",
+                names.join("、"),
+                task.id
+            ),
         },
         task_ops: vec![TaskOp {
             op: "resolve".into(),
@@ -458,9 +483,12 @@ async fn plan(
         Language::En => format!("Plan: {who} does \"{}\"", a.task),
     };
     Ok(Draft {
-        note: format!(
-            "Planning the requirement \"{}\": {who} does it.",
-            a.requirement
+        note: cx.company.language.pick(
+            format!(
+                "Planning the requirement \"{}\": {who} does it.",
+                a.requirement
+            ),
+            format!("规划需求“{}”：由{who}来做。", a.requirement),
         ),
         messages: vec![(Target::Here, text)],
         task_ops: vec![
@@ -515,7 +543,10 @@ async fn report(
         text.push_str(&format!("\n{label}{relative}"));
     }
     Ok(Draft {
-        note: format!("Reporting task #{}.", task.id),
+        note: cx.company.language.pick(
+            format!("Reporting task #{}.", task.id),
+            format!("汇报任务 #{}。", task.id),
+        ),
         messages: vec![(Target::Here, text)],
         report_task: Some(task.id),
         ..Draft::default()

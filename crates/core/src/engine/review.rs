@@ -174,10 +174,14 @@ async fn verdict(
     core.minds
         .stamina_event(author, StaminaEvent::ReviewRejected { nth })
         .await?;
-    let comments = review
-        .result
-        .clone()
-        .unwrap_or_else(|| "(no comments)".to_owned());
+    let comments = match review.result.clone() {
+        Some(c) => c,
+        None => core
+            .mailbox
+            .language()
+            .await?
+            .pick("(no comments)", "（没有意见）"),
+    };
     let what = root_description(engine, &work).await?;
     if nth >= 3 || !guard::may_rerun(work.attempt) {
         let lang = core.mailbox.language().await?;
@@ -247,10 +251,13 @@ async fn failed(
                 format!("Could not finish: {}", task.description),
                 format!("未能完成：{}", task.description),
             ),
-            body: task
-                .result
-                .clone()
-                .unwrap_or_else(|| format!("{} gave up on the task without saying why.", me.name)),
+            body: match task.result.clone() {
+                Some(result) => result,
+                None => mailbox.language().await?.pick(
+                    format!("{} gave up on the task without saying why.", me.name),
+                    format!("{}放弃了这项任务，没有说明原因。", me.name),
+                ),
+            },
             trace_id: task.trace_id.clone(),
         })
         .await?;

@@ -242,3 +242,27 @@ async fn a_hire_after_the_switch_to_chinese_introduces_herself_in_chinese() {
         );
     }
 }
+
+/// In a Chinese company the lines the app writes itself are Chinese: a task given up
+/// without a word is told to the boss in Chinese, and the steps of a small model's
+/// thought read in Chinese.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_a_chinese_company_the_apps_own_lines_are_chinese() {
+    let stage = Stage::new(|s: &Seen| match (s.name.as_str(), s.tasks.first()) {
+        ("Alice", Some((id, _))) => speak("放弃。", &[], json!([{"op": "fail", "id": id}])),
+        (name, _) => silent(name),
+    })
+    .await;
+    let (alice, ..) = engineering(&stage).await;
+    stage.co.speak(cubicle_core::types::Language::ZhCn).await;
+    let new = cubicle_core::work::NewTask::new(alice, "压测登录接口", TaskOrigin::Boss);
+    stage.co.core.work.create(new).await.unwrap();
+    stage.engine.bootstrap().await.unwrap();
+    stage.run_for(TimeDelta::minutes(10)).await;
+    let mail = mail_of(&stage.co.core, Some(MailKind::Escalation)).await;
+    let gave_up = mail
+        .iter()
+        .find(|m| m.title == "未能完成：压测登录接口")
+        .unwrap_or_else(|| panic!("{mail:#?}"));
+    assert_eq!(gave_up.body, "Alice放弃了这项任务，没有说明原因。");
+}

@@ -99,6 +99,8 @@ async fn alice_asked_bob_privately_and_he_answered(o: &Office) {
                 && c.member_ids.contains(&o.bob)
         })
         .expect("Alice opened a private chat with Bob");
+    // Opened from the department's casual chat, but about her task: a work chat.
+    assert_eq!(dm.mode, cubicle_core::chat::gates::ChatMode::Work, "{dm:?}");
     let said = core.chats.messages(dm.id).await.unwrap();
     assert_eq!(said[0].sender_employee_id, Some(o.alice), "{said:?}");
     assert!(said[0].text.contains("gripper calibration"));
