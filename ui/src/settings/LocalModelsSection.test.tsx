@@ -283,10 +283,20 @@ describe("local models in settings", () => {
     await openSection();
     backend.models.setState(QWEN, gaveUpState("dns"));
     const error = await screen.findByTestId(`local-model-error-${QWEN}`);
-    expect(error).toHaveTextContent("Gave up after 5 attempts in 31 s: could not resolve huggingface.co. What arrived is kept");
+    expect(error).toHaveTextContent("Gave up after 5 attempts in 31 s: could not resolve huggingface.co. Nothing was downloaded.");
+    expect(error).not.toHaveTextContent("What arrived is kept");
     expect(error).toHaveTextContent("Check the internet connection");
     expect(error).not.toHaveTextContent("dns error");
     expect(screen.getByTestId(`local-model-resume-${QWEN}`)).toHaveTextContent("Try again");
+  });
+
+  it("says what arrived is kept when it gives up mid-file", async () => {
+    const backend = withModels();
+    await openSection();
+    backend.models.setState(QWEN, { ...gaveUpState("stalled"), received: 300_000_000 } as LocalModelState);
+    const error = await screen.findByTestId(`local-model-error-${QWEN}`);
+    expect(error).toHaveTextContent("no data arrived from huggingface.co. What arrived is kept; resume when this is fixed.");
+    expect(screen.getByTestId(`local-model-resume-${QWEN}`)).toHaveTextContent("Resume");
   });
 
   it("says the same in Chinese, with no English written by the app (zh-CN)", async () => {
@@ -304,7 +314,7 @@ describe("local models in settings", () => {
 
       backend.models.setState(QWEN, gaveUpState("refused"));
       const error = await screen.findByTestId(`local-model-error-${QWEN}`);
-      expect(error).toHaveTextContent("尝试 5 次（31 秒）后已放弃：huggingface.co 拒绝了连接。");
+      expect(error).toHaveTextContent("尝试 5 次（31 秒）后已放弃：huggingface.co 拒绝了连接。尚未下载任何内容。");
       expect(error).toHaveTextContent("服务器没有接受连接");
       // Only the host name is Latin script: no English sentence leaks from the network stack.
       expect(error.textContent!.replace("huggingface.co", "")).not.toMatch(/[A-Za-z]{3,}/);

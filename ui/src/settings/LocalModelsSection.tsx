@@ -188,7 +188,13 @@ function ModelProgress({ model: m }: { model: LocalModelDto }) {
         {g ? (
           // The network stack's own words are English: a tooltip, not the text.
           <div className="min-w-0" title={g.detail}>
-            <p>{t("settings.localModels.gaveUp", { attempts: g.attempts, seconds: g.seconds, reason: reasonText(t, g) })}</p>
+            <p>
+              {t(s.received > 0 ? "settings.localModels.gaveUp" : "settings.localModels.gaveUpNothing", {
+                attempts: g.attempts,
+                seconds: g.seconds,
+                reason: reasonText(t, g),
+              })}
+            </p>
             <p className="mt-0.5 text-xs break-words text-rose-600/80">{t(`settings.localModels.fix.${g.kind}`)}</p>
           </div>
         ) : (
