@@ -22,6 +22,12 @@ function think(user) {
     return { ...base, innerThoughts: "Tell Ada plainly.", shouldSpeak: true, reason: "report", messages: [{ content: REPORT }], taskOps: [] };
   }
   const task = /min\] #(\d+) /.exec(user);
+  if (task && user.includes("design note")) {
+    // Two lines about something else: resolved, but not done.
+    asked.resolve += 1;
+    const result = "Team lunch\nWe could order pizza for everyone on Friday afternoon.";
+    return { ...base, innerThoughts: "Good enough.", shouldSpeak: false, reason: "working", messages: [], taskOps: [{ op: "resolve", id: Number(task[1]), result }] };
+  }
   if (task) {
     asked.resolve += 1;
     return {
@@ -118,6 +124,57 @@ test("a task given through the secretary comes back as a report with its trace",
     assert.ok(story.includes("research REST vs GraphQL"), "the task is in the story");
   } catch (e) {
     // What the scripted model was asked tells where the story stopped.
+    e.message += ` (model asked: ${JSON.stringify(asked)}; db: ${home.dbUrl})`;
+    throw e;
+  } finally {
+    await closeApp(b);
+    driver.stop();
+    driver = undefined;
+  }
+});
+
+test("a deliverable off its task's subject is not Done: the mailbox and the dashboard say it needs review", async () => {
+  const home = freshHome();
+  const cli = (...a) => execFileSync(CLI, ["--db", home.dbUrl, ...a], { encoding: "utf8" });
+  cli("org", "init", "--name", "Acme Robotics", "--boss", "Ada", "--language", "en");
+  cli("org", "add-department", "Engineering");
+  cli("org", "hire", "Alice Chen", "--title", "Backend Engineer", "--department", "Engineering");
+  const env = {
+    ...home.env,
+    CUBICLE_PROVIDER: "openai-compatible",
+    CUBICLE_BASE_URL: `http://127.0.0.1:${server.address().port}/v1`,
+    CUBICLE_MODEL: "scripted-1",
+  };
+  driver = await startDriver(env, 4488);
+  const b = await openApp(driver);
+  try {
+    await (await byTestId(b, "nav-secretary")).click();
+    await byTestId(b, "secretary-page");
+    await (await byTestId(b, "secretary-input")).setValue("ask Alice to write a short design note on the gripper calibration timeout");
+    await (await byTestId(b, "secretary-send")).click();
+    await (await byTestId(b, "action-confirm-1")).click();
+    await byTestId(b, "action-diff-1");
+
+    await (await byTestId(b, "nav-mailbox")).click();
+    await byTestId(b, "mailbox-page");
+    await b.waitUntil(() => bodyHas(b, "Needs review: write a short design note"), {
+      ...WAIT,
+      timeoutMsg: "the mailbox does not say the deliverable needs review",
+    });
+    assert.equal(await bodyHas(b, "Done: write a short design note"), false, "not reported as done");
+    await (await b.$('[data-testid^="mail-link-"]')).click();
+    await b.waitUntil(() => bodyHas(b, "Needs your review: it says nothing about the task's subject."), {
+      ...WAIT,
+      timeoutMsg: "the report does not say why",
+    });
+
+    await (await byTestId(b, "nav-dashboard")).click();
+    await byTestId(b, "dashboard-activity");
+    await b.waitUntil(() => bodyHas(b, "Needs review: write a short design note"), {
+      ...WAIT,
+      timeoutMsg: "the dashboard shows the task as finished",
+    });
+  } catch (e) {
     e.message += ` (model asked: ${JSON.stringify(asked)}; db: ${home.dbUrl})`;
     throw e;
   } finally {

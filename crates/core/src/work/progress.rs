@@ -1,5 +1,6 @@
 //! Where a requirement stands, read from its tasks after each one ends: work pending →
-//! in progress; only reviews pending → in review; nothing pending → done. What went to
+//! in progress; only reviews pending → in review; nothing pending → done, unless a
+//! deliverable needs the boss's review (then waiting for the boss). What went to
 //! the boss holds it at "waiting for the boss" until the boss moves it on the board, and
 //! a requirement the boss closed or cancelled stays so.
 
@@ -146,10 +147,17 @@ fn next_status(now: RequirementStatus, tasks: &[task::Model]) -> Option<Requirem
             .iter()
             .any(|t| t.status == TaskStatus::Pending && t.review_of.is_some() == review)
     };
+    // Work resolved with a deliverable that does not address its task is not done: it
+    // waits for the boss like work that was stopped on its way.
+    let needs_review = tasks.iter().any(|t| {
+        t.review_of.is_none() && t.status == TaskStatus::Resolved && t.needs_review.is_some()
+    });
     let next = if pending(false) {
         S::InProgress
     } else if pending(true) {
         S::InReview
+    } else if needs_review {
+        S::WaitingForBoss
     } else {
         S::Done
     };
@@ -201,6 +209,18 @@ mod tests {
             t(3, "pending", None),
         ];
         assert_eq!(next_status(S::InReview, &rework), Some(S::InProgress));
+        // Work whose deliverable needs review holds the requirement for the boss.
+        let mut unfit = t(1, "resolved", None);
+        unfit.needs_review = Some(crate::work::ReviewReason::OffTopic);
+        assert_eq!(
+            next_status(S::InProgress, &[unfit.clone()]),
+            Some(S::WaitingForBoss)
+        );
+        assert_eq!(
+            next_status(S::InProgress, &[unfit, t(2, "pending", None)]),
+            None,
+            "still in progress while other work is pending"
+        );
         for held in [S::WaitingForBoss, S::Done, S::Cancelled] {
             assert_eq!(next_status(held, &working), None, "{held:?}");
         }
