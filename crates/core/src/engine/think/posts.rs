@@ -82,6 +82,14 @@ pub(in crate::engine) async fn plan_posts(
                     crate::chat::gates::mode_for_dm_from(Some(chat.kind))
                 };
                 match core.chats.dm_from(employee_id, other, mode).await {
+                    // A casual DM the work now goes through is labelled for what it is.
+                    Ok(mut dm) if on_task && dm.mode == ChatMode::Casual => {
+                        cq::set_chat_mode(&core.db, dm.id, ChatMode::Work).await?;
+                        core.bus
+                            .publish(crate::events::DomainEvent::ChatChanged { chat_id: dm.id });
+                        dm.mode = ChatMode::Work;
+                        Some(dm)
+                    }
                     Ok(dm) => Some(dm),
                     Err(e) => {
                         tracing::info!(error = %e, "a DM could not be opened");

@@ -266,3 +266,49 @@ async fn in_a_chinese_company_the_apps_own_lines_are_chinese() {
         .unwrap_or_else(|| panic!("{mail:#?}"));
     assert_eq!(gave_up.body, "Alice放弃了这项任务，没有说明原因。");
 }
+
+/// A casual DM two colleagues had is where Alice now asks Bob about her task: the chat
+/// is labelled a work chat, what it now is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dm_where_a_task_is_discussed_is_a_work_chat() {
+    use cubicle_core::chat::gates::ChatMode;
+    let stage = Stage::new(|s: &Seen| match (s.name.as_str(), s.tasks.first()) {
+        ("Alice", Some(_)) if !s.private => speak(
+            "Bob knows the gripper.",
+            &[("Bob, how long does the gripper take to home?", Some("Bob"))],
+            json!([]),
+        ),
+        (name, _) => silent(name),
+    })
+    .await;
+    let (alice, bob, ..) = engineering(&stage).await;
+    let core = &stage.co.core;
+    let dm = core
+        .chats
+        .dm_from(alice, bob, ChatMode::Casual)
+        .await
+        .unwrap();
+    assert_eq!(dm.mode, ChatMode::Casual);
+    let new = cubicle_core::work::NewTask::new(
+        alice,
+        "Write a short design note on the gripper calibration timeout",
+        TaskOrigin::Boss,
+    );
+    core.work.create(new).await.unwrap();
+    stage.engine.bootstrap().await.unwrap();
+    stage.run_for(TimeDelta::minutes(5)).await;
+    let said = core.chats.messages(dm.id).await.unwrap();
+    assert!(
+        said.iter().any(|m| m.sender_employee_id == Some(alice)),
+        "{said:#?}"
+    );
+    let now = core
+        .chats
+        .list()
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|c| c.id == dm.id)
+        .unwrap();
+    assert_eq!(now.mode, ChatMode::Work);
+}

@@ -538,3 +538,51 @@ async fn an_on_topic_deliverable_is_done_and_marked_as_a_draft() {
         "{doc}"
     );
 }
+
+/// Bob's small model answers with a raw JSON thought: it is never posted in the chat.
+/// A JSON answer that carries a message is repaired to that message; one that carries
+/// none is asked again and, still JSON, dropped on record.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_small_models_raw_json_answer_is_never_a_chat_message() {
+    for (bob_says, posted) in [
+        (
+            r#"{"innerThoughts":"Alice again, sigh","shouldSpeak":true}"#,
+            None,
+        ),
+        (
+            r#"{"innerThoughts":"easy","messages":[{"content":"The gripper needs 4 s to home."}]}"#,
+            Some("The gripper needs 4 s to home."),
+        ),
+    ] {
+        let model = SmallModel::new(move |a| {
+            if a.user.contains("Reply to") && a.name == "Bob" {
+                (bob_says.to_owned(), "stop")
+            } else {
+                cooperative(a)
+            }
+        });
+        let o = office(model).await;
+        o.engine.bootstrap().await.unwrap();
+        o.instruct().await;
+        o.run_for(TimeDelta::minutes(10)).await;
+        let bobs: Vec<String> = o
+            .employee_messages()
+            .await
+            .into_iter()
+            .filter(|m| m.sender_employee_id == Some(o.bob))
+            .map(|m| m.text)
+            .collect();
+        assert!(
+            bobs.iter()
+                .all(|t| !t.contains("innerThoughts") && !t.starts_with('{')),
+            "{bobs:?}"
+        );
+        match posted {
+            Some(text) => assert_eq!(bobs, [text]),
+            None => {
+                assert!(bobs.is_empty(), "{bobs:?}");
+                assert!(o.engine.stats().malformed >= 1, "dropped on record");
+            }
+        }
+    }
+}
