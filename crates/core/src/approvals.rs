@@ -220,9 +220,10 @@ impl Approvals {
             }
         };
         let names = crate::chat::Names::load(&self.db).await?;
+        let lang = self.mailbox.language().await?;
         Ok(rows
             .iter()
-            .map(|r| dto(r, names.person(r.employee_id)))
+            .map(|r| dto(r, names.person(r.employee_id), lang))
             .collect())
     }
 
@@ -316,7 +317,7 @@ impl Approvals {
             .await?
             .map(|e| e.name)
             .unwrap_or_default();
-        Ok(dto(row, &name))
+        Ok(dto(row, &name, self.mailbox.language().await?))
     }
 
     /// The requester stops waiting once nothing of theirs waits any more.

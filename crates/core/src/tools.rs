@@ -30,6 +30,7 @@ use crate::clock::SharedClock;
 use crate::error::{ErrorCode, IpcError};
 use crate::mind::minds::Minds;
 use crate::org::{OrgError, OrgService};
+pub use crate::types::Language;
 
 pub use company::{Fire, Hire, RaiseBudget, ReadMemory};
 pub use files::{DeleteFile, ReadFile, WriteFile};
@@ -123,6 +124,57 @@ impl ToolError {
             ToolError::NotConfirmed(_) => ErrorCode::NotConfirmed,
             ToolError::Storage(_) => ErrorCode::Storage,
             _ => ErrorCode::ToolFailed,
+        }
+    }
+
+    /// The error as the company reads it (SPEC §17): the requester's line, the approval's
+    /// outcome and the tool-call log say it in the company's language. What a program
+    /// below said in its own words (an OS error, a server's text) is not repeated in a
+    /// Chinese line; the log keeps the English one.
+    pub fn in_language(&self, lang: Language) -> String {
+        use cubicle_llm::PostError as P;
+        if lang == Language::En {
+            return self.to_string();
+        }
+        match self {
+            ToolError::UnknownTool(t) => format!("没有名为 {t} 的工具"),
+            ToolError::InvalidArgs { tool, .. } => format!("{tool} 的参数无效"),
+            ToolError::OutsideWorkspace(_) => "路径不在公司工作区内".to_owned(),
+            ToolError::Timeout(s) => format!("{s} 秒后超时"),
+            ToolError::Webhook(P::InvalidUrl(u)) => format!("只能发往 http 或 https 地址：{u}"),
+            ToolError::Webhook(P::NotAllowed(h)) => {
+                format!("{h} 不在老板的 webhook 目标列表中（设置 → Webhook）")
+            }
+            ToolError::Webhook(P::PrivateAddress { host, addr, kind }) => {
+                let kind = match *kind {
+                    "loopback" => "本机",
+                    "private" | "unique-local" => "内网",
+                    "link-local" => "链路本地",
+                    _ => "非公网",
+                };
+                format!("{host} 解析到 {addr}，是{kind}地址：webhook 只能发往公网地址")
+            }
+            ToolError::Webhook(P::Resolve(h, _)) => format!("无法解析主机名 {h}"),
+            ToolError::Webhook(P::Transport(_)) => "请求没有完成（网络出错）".to_owned(),
+            ToolError::Webhook(P::Redirect(code)) => {
+                format!("对方服务器返回 {code}（重定向，不会跟随）")
+            }
+            ToolError::Webhook(P::Status(code)) => format!("对方服务器返回 {code}"),
+            ToolError::EmployeeNotFound(id) => format!("员工 #{id} 不存在"),
+            ToolError::ArgsChanged => "参数与批准时的不一致".to_owned(),
+            ToolError::Storage(_) => "公司数据读写出错".to_owned(),
+            ToolError::Sandbox(_) => "沙箱没能运行这条命令".to_owned(),
+            ToolError::Io(_) => "读写文件出错".to_owned(),
+            ToolError::NotRun(crate::approvals::NotRun::Unsealed) => {
+                "没有 Cubicle 密封的决定就被标记为已批准（在应用之外改过）；未执行".to_owned()
+            }
+            ToolError::NotRun(crate::approvals::NotRun::Late) => {
+                "已获批准，但审批过期前没有开始执行；未执行".to_owned()
+            }
+            ToolError::NotConfigured(_)
+            | ToolError::NotConfirmed(_)
+            | ToolError::Seal(_)
+            | ToolError::Org(_) => "执行出错".to_owned(),
         }
     }
 
@@ -260,8 +312,8 @@ pub trait Tool {
         args: Self::Args,
     ) -> impl Future<Output = Result<Self::Output, ToolError>> + Send;
 
-    /// One line for an approval card or a notification.
-    fn describe(args: &Self::Args) -> String;
+    /// One line for an approval card or a notification, in the company's language.
+    fn describe(args: &Self::Args, lang: Language) -> String;
 
     /// What approving it would cost in USD, when known.
     fn cost_estimate(_args: &Self::Args) -> f64 {
@@ -466,16 +518,16 @@ fn run_boxed<'a, T: Tool + 'a>(cx: &'a ToolContext<'a>, args: serde_json::Value)
     Box::pin(run_typed::<T>(cx, args))
 }
 
-fn describe_typed<T: Tool>(args: &serde_json::Value) -> (String, f64) {
+fn describe_typed<T: Tool>(args: &serde_json::Value, lang: Language) -> (String, f64) {
     match serde_json::from_value::<T::Args>(args.clone()) {
-        Ok(a) => (T::describe(&a), T::cost_estimate(&a)),
+        Ok(a) => (T::describe(&a, lang), T::cost_estimate(&a)),
         Err(_) => (T::NAME.to_owned(), 0.0),
     }
 }
 
-/// One line describing the call, and its cost estimate in USD.
-pub fn describe(name: &str, args: &serde_json::Value) -> (String, f64) {
-    dispatch!(name, describe_typed, (args), (name.to_owned(), 0.0))
+/// One line describing the call in `lang`, and its cost estimate in USD.
+pub fn describe(name: &str, args: &serde_json::Value, lang: Language) -> (String, f64) {
+    dispatch!(name, describe_typed, (args, lang), (name.to_owned(), 0.0))
 }
 
 /// The most of an action's description a chat line or a mail quotes; the queue and the
@@ -483,8 +535,8 @@ pub fn describe(name: &str, args: &serde_json::Value) -> (String, f64) {
 pub const SHORT_DESCRIPTION_CHARS: usize = 200;
 
 /// [`describe`], cut for a chat line or a mail.
-pub fn describe_short(name: &str, args: &serde_json::Value) -> String {
-    clip(&describe(name, args).0, SHORT_DESCRIPTION_CHARS)
+pub fn describe_short(name: &str, args: &serde_json::Value, lang: Language) -> String {
+    clip(&describe(name, args, lang).0, SHORT_DESCRIPTION_CHARS)
 }
 
 /// Whether `tool` is on the whitelist. The key steps every employee has

@@ -9,6 +9,7 @@ use super::{ApprovalDto, ApprovalError, ApprovalStatus, Approvals, DecidedVia, p
 use crate::events::DomainEvent;
 use crate::meeting::arbitration::Link;
 use crate::tools;
+use crate::types::Language;
 
 impl Approvals {
     /// Expires every waiting approval whose time is up at `now`; each requester is told
@@ -67,17 +68,24 @@ impl Approvals {
             approval_id: row.id,
         });
         self.settle_requester(row.employee_id).await?;
-        let summary = tools::describe_short(&row.tool, &row.args);
-        let text = format!(
-            "Your request to {summary} expired without an answer from the boss; nothing was done."
-        );
+        let lang = self.mailbox.language().await?;
+        let summary = tools::describe_short(&row.tool, &row.args, lang);
+        let (text, title, body) = match lang {
+            Language::En => {
+                let text = format!(
+                    "Your request to {summary} expired without an answer from the boss; nothing was done."
+                );
+                let body = format!("{text}\nReason given: {}", row.reason);
+                (text, format!("Approval expired: {}", row.tool), body)
+            }
+            Language::ZhCn => {
+                let text = format!("你的请求（{summary}）在老板答复前已过期，什么都没有执行。");
+                let body = format!("{text}\n请求理由：{}", row.reason);
+                (text, format!("审批已过期：{}", row.tool), body)
+            }
+        };
         self.tell_requester(row, &text).await;
-        self.escalate(
-            row,
-            format!("Approval expired: {}", row.tool),
-            format!("{text}\nReason given: {}", row.reason),
-        )
-        .await;
+        self.escalate(row, title, body).await;
         Ok(true)
     }
 }

@@ -34,8 +34,9 @@ impl Approvals {
                 .publish(crate::events::DomainEvent::ApprovalDecided {
                     approval_id: row.id,
                 });
-            let summary = tools::describe_short(&row.tool, &row.args);
-            let (title, body, note) = match self.mailbox.language().await? {
+            let lang = self.mailbox.language().await?;
+            let summary = tools::describe_short(&row.tool, &row.args, lang);
+            let (title, body, note) = match lang {
                 Language::ZhCn => (
                     format!("未执行：{}", row.tool),
                     format!(

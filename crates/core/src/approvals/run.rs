@@ -70,7 +70,7 @@ impl Approvals {
                     self.tell_requester(row, &texts.note).await;
                     return Ok(false);
                 }
-                Err(e) => error = Some(e.to_string()),
+                Err(e) => error = Some(e.in_language(lang)),
             }
         }
         self.settle_requester(row.employee_id).await?;
@@ -93,9 +93,13 @@ impl Approvals {
     ) -> Result<Result<serde_json::Value, ToolError>, DbErr> {
         let result = self.run_approved(row).await;
         let now = self.clock.now();
+        let lang = self.mailbox.language().await?;
+        if let Err(e) = &result {
+            tracing::info!(approval_id = row.id, error = %e, "approved action failed");
+        }
         let (value, error) = match &result {
             Ok(v) => (Some(v.clone()), None),
-            Err(e) => (None, Some(e.to_string())),
+            Err(e) => (None, Some(e.in_language(lang))),
         };
         q::record_execution(&self.db, row.id, value, error.clone(), now).await?;
         self.log(LogEntry {
@@ -110,7 +114,7 @@ impl Approvals {
             },
             output: Some(match &result {
                 Ok(v) => v.to_string(),
-                Err(e) => e.to_string(),
+                Err(e) => e.in_language(lang),
             }),
             approval_id: Some(row.id),
             trace_id: row.trace_id.as_deref(),
@@ -207,7 +211,7 @@ struct NotRunTexts {
 }
 
 fn not_run_texts(row: &approval::Model, why: NotRun, language: Language) -> NotRunTexts {
-    let summary = tools::describe_short(&row.tool, &row.args);
+    let summary = tools::describe_short(&row.tool, &row.args, language);
     let (id, expired) = (row.id, crate::chat::rfc3339(row.expires_at));
     let (title, body, note) = match (language, why) {
         (Language::ZhCn, NotRun::Unsealed) => (

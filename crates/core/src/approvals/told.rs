@@ -98,7 +98,7 @@ pub(super) fn refusal_texts(r: &Refusal, a: &Asking<'_>, lang: Language) -> Refu
 
 fn not_on_list(a: &Asking<'_>, asked_why: &str, lang: Language) -> RefusalTexts {
     let (name, tool) = (a.name, a.tool);
-    let what = bare(&tools::describe_short(tool, a.args));
+    let what = bare(&tools::describe_short(tool, a.args, lang));
     RefusalTexts {
         why: lang.pick(
             format!(
@@ -143,7 +143,7 @@ fn host_not_allowed(a: &Asking<'_>, host: &str, asked_why: &str, lang: Language)
             "{host} is not on the boss's list of webhook destinations, so nothing was posted, and nothing will be until the boss adds it in Settings → Webhooks. Do not say it will be posted."
         ),
         format!(
-            "{host} 不在老板允许的 webhook 目标列表中，所以什么都没有发送；老板在 设置 → Webhooks 中添加它之前也不会发送。不要说它会被发送。"
+            "{host} 不在老板允许的 webhook 目标列表中，所以什么都没有发送；老板在 设置 → Webhook 中添加它之前也不会发送。不要说它会被发送。"
         ),
     ),
     line: Some(lang.pick(
@@ -151,7 +151,7 @@ fn host_not_allowed(a: &Asking<'_>, host: &str, asked_why: &str, lang: Language)
             "Refused: {name}'s post to {host} was not sent: {host} is not on the webhook allowlist. The boss can allow it in Settings → Webhooks."
         ),
         format!(
-            "已拒绝：{name} 发往 {host} 的消息没有发送：{host} 不在 webhook 允许列表中。老板可以在 设置 → Webhooks 中允许它。"
+            "已拒绝：{name} 发往 {host} 的消息没有发送：{host} 不在 webhook 允许列表中。老板可以在 设置 → Webhook 中允许它。"
         ),
     )),
     mail: Some(RefusalMail {
@@ -165,7 +165,7 @@ fn host_not_allowed(a: &Asking<'_>, host: &str, asked_why: &str, lang: Language)
                 url = webhook_target(a.args),
             ),
             format!(
-                "{name} 请求发往 {url}{asked_why}。请求被拒绝：{host} 不在你的 webhook 目标列表中，什么都没有发送。如果你信任 {host}，请在 设置 → Webhooks 中允许它，然后让 {name} 再试一次。",
+                "{name} 请求发往 {url}{asked_why}。请求被拒绝：{host} 不在你的 webhook 目标列表中，什么都没有发送。如果你信任 {host}，请在 设置 → Webhook 中允许它，然后让 {name} 再试一次。",
                 url = webhook_target(a.args),
             ),
         ),
@@ -210,7 +210,7 @@ pub(super) fn outcome_line(
     error: Option<&str>,
     lang: Language,
 ) -> String {
-    let what = bare(&tools::describe_short(&row.tool, &row.args));
+    let what = bare(&tools::describe_short(&row.tool, &row.args, lang));
     let error = error.map(bare);
     match lang {
         Language::En => {

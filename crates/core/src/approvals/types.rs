@@ -14,6 +14,7 @@ use crate::chat::rfc3339;
 use crate::error::{ErrorCode, IpcError};
 use crate::meeting::arbitration::Link;
 use crate::tools::{self, Risk};
+use crate::types::Language;
 
 pub use cubicle_store::enums::{ApprovalStatus, CallLogOutcome, DecidedVia};
 
@@ -280,8 +281,8 @@ impl Default for ApprovalsConfig {
     }
 }
 
-pub(super) fn dto(r: &approval::Model, requester_name: &str) -> ApprovalDto {
-    let (summary, cost) = tools::describe(&r.tool, &r.args);
+pub(super) fn dto(r: &approval::Model, requester_name: &str, lang: Language) -> ApprovalDto {
+    let (summary, cost) = tools::describe(&r.tool, &r.args, lang);
     ApprovalDto {
         id: r.id,
         employee_id: r.employee_id,

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::{Risk, Tool, ToolContext, ToolError};
 use crate::mind::memory_rules::Viewer;
 use crate::org::{CompanyDto, EmployeeDto, FireEmployee, NewEmployee, SetBudget};
+use crate::types::Language;
 
 /// The most memories one call returns.
 const MAX_MEMORIES: usize = 20;
@@ -85,8 +86,11 @@ impl Tool for ReadMemory {
             .collect())
     }
 
-    fn describe(args: &ReadMemoryArgs) -> String {
-        format!("recall memories about {:?}", args.query)
+    fn describe(args: &ReadMemoryArgs, lang: Language) -> String {
+        match lang {
+            Language::En => format!("recall memories about {:?}", args.query),
+            Language::ZhCn => format!("回忆关于“{}”的记忆", args.query),
+        }
     }
 }
 
@@ -130,8 +134,11 @@ impl Tool for RaiseBudget {
             .await?)
     }
 
-    fn describe(args: &RaiseBudgetArgs) -> String {
-        format!("raise the daily budget by ${:.2}", args.amount_usd)
+    fn describe(args: &RaiseBudgetArgs, lang: Language) -> String {
+        match lang {
+            Language::En => format!("raise the daily budget by ${:.2}", args.amount_usd),
+            Language::ZhCn => format!("把每日预算提高 ${:.2}", args.amount_usd),
+        }
     }
 
     fn cost_estimate(args: &RaiseBudgetArgs) -> f64 {
@@ -172,8 +179,11 @@ impl Tool for Hire {
             .await?)
     }
 
-    fn describe(args: &HireArgs) -> String {
-        format!("hire {} as {}", args.name, args.title)
+    fn describe(args: &HireArgs, lang: Language) -> String {
+        match lang {
+            Language::En => format!("hire {} as {}", args.name, args.title),
+            Language::ZhCn => format!("招聘{}担任{}", args.name, args.title),
+        }
     }
 }
 
@@ -202,7 +212,10 @@ impl Tool for Fire {
             .await?)
     }
 
-    fn describe(args: &FireArgs) -> String {
-        format!("fire employee #{}", args.employee_id)
+    fn describe(args: &FireArgs, lang: Language) -> String {
+        match lang {
+            Language::En => format!("fire employee #{}", args.employee_id),
+            Language::ZhCn => format!("解雇员工 #{}", args.employee_id),
+        }
     }
 }

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::beneath::{self, Beneath, Existing};
 use super::{Risk, Tool, ToolContext, ToolError, clip};
+use crate::types::Language;
 
 /// How far back the tool-call log is searched for who last wrote a file.
 const WRITER_LOOKBACK: u64 = 5_000;
@@ -222,8 +223,11 @@ impl Tool for ReadFile {
         })
     }
 
-    fn describe(args: &PathArgs) -> String {
-        format!("read {}", args.path)
+    fn describe(args: &PathArgs, lang: Language) -> String {
+        match lang {
+            Language::En => format!("read {}", args.path),
+            Language::ZhCn => format!("读取 {}", args.path),
+        }
     }
 }
 
@@ -258,14 +262,13 @@ impl Tool for WriteFile {
         })
     }
 
-    fn describe(args: &WriteArgs) -> String {
+    fn describe(args: &WriteArgs, lang: Language) -> String {
         // The content is what a script or dotfile would do: shown whole, not summed up.
-        format!(
-            "write {} ({} bytes): {}",
-            args.path,
-            args.content.len(),
-            args.content
-        )
+        let (path, n, content) = (&args.path, args.content.len(), &args.content);
+        match lang {
+            Language::En => format!("write {path} ({n} bytes): {content}"),
+            Language::ZhCn => format!("写入 {path}（{n} 字节）：{content}"),
+        }
     }
 }
 
@@ -289,7 +292,10 @@ impl Tool for DeleteFile {
         Ok(Deleted { path: args.path })
     }
 
-    fn describe(args: &PathArgs) -> String {
-        format!("delete {}", args.path)
+    fn describe(args: &PathArgs, lang: Language) -> String {
+        match lang {
+            Language::En => format!("delete {}", args.path),
+            Language::ZhCn => format!("删除 {}", args.path),
+        }
     }
 }

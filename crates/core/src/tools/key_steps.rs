@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::{Risk, Tool, ToolContext, ToolError};
 use crate::mind::memory_rules::{MemoryKind, Visibility};
 use crate::mind::minds::NewMemory;
+use crate::types::Language;
 use crate::types::read_name;
 
 /// The longest commitment text (what is promised, to whom, by when).
@@ -172,21 +173,25 @@ impl Tool for ChangeTeamMemory {
         }
     }
 
-    fn describe(args: &ChangeTeamMemoryArgs) -> String {
-        match args.action {
-            MemoryChange::Add => format!(
-                "share with {}: {:?}",
-                if args.visibility.as_deref() == Some("public") {
+    fn describe(args: &ChangeTeamMemoryArgs, lang: Language) -> String {
+        let public = args.visibility.as_deref() == Some("public");
+        let content = args.content.as_deref().unwrap_or_default();
+        let id = args.memory_id.unwrap_or_default();
+        match (args.action, lang) {
+            (MemoryChange::Add, Language::En) => format!(
+                "share with {}: {content:?}",
+                if public {
                     "the whole company"
                 } else {
                     "the team"
                 },
-                args.content.as_deref().unwrap_or_default()
             ),
-            MemoryChange::Delete => format!(
-                "delete shared memory #{}",
-                args.memory_id.unwrap_or_default()
+            (MemoryChange::Add, Language::ZhCn) => format!(
+                "与{}分享：“{content}”",
+                if public { "全公司" } else { "团队" },
             ),
+            (MemoryChange::Delete, Language::En) => format!("delete shared memory #{id}"),
+            (MemoryChange::Delete, Language::ZhCn) => format!("删除共享记忆 #{id}"),
         }
     }
 }
@@ -263,7 +268,10 @@ impl Tool for CommitToDate {
         Ok(serde_json::json!({"committed": text, "memory": id}))
     }
 
-    fn describe(args: &CommitToDateArgs) -> String {
-        format!("commit to {}: {} by {}", args.to, args.what, args.date)
+    fn describe(args: &CommitToDateArgs, lang: Language) -> String {
+        match lang {
+            Language::En => format!("commit to {}: {} by {}", args.to, args.what, args.date),
+            Language::ZhCn => format!("向{}承诺：{}，期限 {}", args.to, args.what, args.date),
+        }
     }
 }

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::sandbox::{self, BoxFolder, BoxSpec, Stopped};
 use super::{Risk, Tool, ToolContext, ToolError, clip};
+use crate::types::Language;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -80,11 +81,12 @@ macro_rules! box_rules {
 }
 
 /// "network on/off" for an approval line.
-fn network_note(network: bool) -> &'static str {
-    if network {
-        "sandboxed, network allowed"
-    } else {
-        "sandboxed, no network"
+fn network_note(network: bool, lang: Language) -> &'static str {
+    match (network, lang) {
+        (true, Language::En) => "sandboxed, network allowed",
+        (false, Language::En) => "sandboxed, no network",
+        (true, Language::ZhCn) => "在沙箱中，允许联网",
+        (false, Language::ZhCn) => "在沙箱中，不能联网",
     }
 }
 
@@ -158,12 +160,12 @@ impl Tool for RunShell {
         run_process(cx, spec).await
     }
 
-    fn describe(args: &RunShellArgs) -> String {
-        format!(
-            "run `{}` in the company workspace ({})",
-            args.command,
-            network_note(args.network)
-        )
+    fn describe(args: &RunShellArgs, lang: Language) -> String {
+        let (command, note) = (&args.command, network_note(args.network, lang));
+        match lang {
+            Language::En => format!("run `{command}` in the company workspace ({note})"),
+            Language::ZhCn => format!("在公司工作区运行 `{command}`（{note}）"),
+        }
     }
 }
 
@@ -249,18 +251,23 @@ impl Tool for RunCli {
         run_process(cx, spec).await
     }
 
-    fn describe(args: &RunCliArgs) -> String {
+    fn describe(args: &RunCliArgs, lang: Language) -> String {
         // The input is what the agent acts on: approving the command is approving it.
-        let input = if args.input.is_empty() {
-            String::new()
-        } else {
-            format!(" with input: {}", args.input)
-        };
-        format!(
-            "run `{}` in {} ({}){input}",
-            args.command,
-            args.folder,
-            network_note(args.network)
-        )
+        let (command, folder, note) = (
+            &args.command,
+            &args.folder,
+            network_note(args.network, lang),
+        );
+        let input = &args.input;
+        match (lang, input.is_empty()) {
+            (Language::En, true) => format!("run `{command}` in {folder} ({note})"),
+            (Language::En, false) => {
+                format!("run `{command}` in {folder} ({note}) with input: {input}")
+            }
+            (Language::ZhCn, true) => format!("在 {folder} 运行 `{command}`（{note}）"),
+            (Language::ZhCn, false) => {
+                format!("在 {folder} 运行 `{command}`（{note}），输入：{input}")
+            }
+        }
     }
 }

@@ -12,6 +12,7 @@ use ts_rs::TS;
 use cubicle_store::{DbErr, models as settings};
 
 use super::{Risk, Tool, ToolContext, ToolError};
+use crate::types::Language;
 
 /// `app_setting` key holding the boss's webhook destinations (a JSON array of hosts).
 const DESTINATIONS_SETTING: &str = "webhook_destinations";
@@ -152,8 +153,11 @@ impl Tool for PostWebhook {
         })
     }
 
-    fn describe(args: &PostWebhookArgs) -> String {
-        format!("post to {}: {}", args.url, args.text)
+    fn describe(args: &PostWebhookArgs, lang: Language) -> String {
+        match lang {
+            Language::En => format!("post to {}: {}", args.url, args.text),
+            Language::ZhCn => format!("发往 {}：{}", args.url, args.text),
+        }
     }
 }
 

@@ -16,6 +16,7 @@ mod gateway_ledger;
 mod gateway_stream;
 mod hostile;
 mod intents;
+mod language;
 mod meetings;
 mod minds;
 mod models;

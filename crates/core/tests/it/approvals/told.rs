@@ -100,6 +100,11 @@ async fn the_boss_asks_for_the_release_note(
 /// What the allowlist's refusal looks like in `lang`: the system line's and the mail
 /// title's opening words.
 async fn a_refused_webhook_is_told_everywhere(lang: Language, line: &str, title: &str) {
+    // The place that fixes it, named as the app's Settings page names it in `lang`.
+    let settings = match lang {
+        Language::En => "Settings → Webhooks",
+        Language::ZhCn => "设置 → Webhook",
+    };
     let s = the_boss_asks_for_the_release_note(200, Some("hooks.slack.com"), lang).await;
     let core = &s.stage.co.core;
     let host = s.hook.uri().trim_start_matches("http://").to_owned();
@@ -141,7 +146,7 @@ async fn a_refused_webhook_is_told_everywhere(lang: Language, line: &str, title:
     assert!(
         system
             .iter()
-            .any(|t| t.starts_with(line) && t.contains(&host) && t.contains("Webhooks")),
+            .any(|t| t.starts_with(line) && t.contains(&host) && t.contains(settings)),
         "{system:?}"
     );
 
@@ -186,7 +191,7 @@ async fn an_approved_post_that_fails_is_recorded_as_failed_and_she_is_told() {
         (
             Language::ZhCn,
             "老板批准了你的请求（",
-            "执行失败：webhook: the server answered 500。",
+            "执行失败：对方服务器返回 500。",
         ),
     ] {
         let s = the_boss_asks_for_the_release_note(500, None, lang).await;

@@ -28,7 +28,10 @@ use crate::work::{Stage, engineering};
 
 /// What a row marked approved without a decision of Cubicle's records, and the tool-call
 /// log with it.
+/// Why an unsealed decision did not run, as its row and the log say it in an English and
+/// in a Chinese company.
 const UNSEALED: &str = "approved without a sealed decision (changed outside Cubicle); not run";
+const UNSEALED_ZH: &str = "没有 Cubicle 密封的决定就被标记为已批准（在应用之外改过）；未执行";
 
 /// A webhook receiver on 127.0.0.1 that answers every post with 200.
 async fn receiver() -> MockServer {
@@ -113,13 +116,18 @@ async fn sealed(db: &cubicle_store::Db, id: i32) -> bool {
 async fn it_did_not_run_and_the_boss_is_told_why(c: &TestCompany, id: i32, title: &str) {
     let core = &c.core;
     let row = core.approvals.get(id).await.unwrap();
-    assert_eq!(row.error.as_deref(), Some(UNSEALED), "{row:?}");
+    let why = if title.is_ascii() {
+        UNSEALED
+    } else {
+        UNSEALED_ZH
+    };
+    assert_eq!(row.error.as_deref(), Some(why), "{row:?}");
     assert!(row.result.is_none(), "{row:?}");
     let logged = core.approvals.tool_calls(None).await.unwrap();
     assert!(
         logged.iter().any(|t| t.approval_id == Some(id)
             && t.outcome == CallLogOutcome::Error
-            && t.output.as_deref() == Some(UNSEALED)),
+            && t.output.as_deref() == Some(why)),
         "{logged:?}"
     );
     let mail = mail_of(core, Some(MailKind::Escalation)).await;

@@ -1,0 +1,264 @@
+//! One language per company (SPEC §17): in a zh-CN company every line the app writes
+//! itself — the secretary's replies and change lines, system lines in chats, mail, a
+//! refusal, an approval's outcome, a task that failed — is Chinese. A Latin word may
+//! appear only as a name of the company's, code (a tool, a path, a URL, a host), a unit
+//! or a product name; anything else is an English line the app wrote.
+//!
+//! The employees are played by a scripted model that writes Chinese, so what is checked
+//! is what the app adds around their words.
+
+use chrono::TimeDelta;
+use cubicle_core::approvals::{ApprovalFilter, DecidedVia, Decision};
+use cubicle_core::chat::SenderKind;
+use cubicle_core::mailbox::MailFilter;
+use cubicle_core::org::NewEmployee;
+use cubicle_core::types::*;
+use serde_json::{Value, json};
+use wiremock::matchers::method;
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+use crate::util::DecideShown;
+use crate::work::Stage;
+use crate::work::playbook::{Seen, silent, speak};
+
+/// Words written the same in Chinese.
+const ALLOWED: &[&str] = &[
+    "AI",
+    "API",
+    "URL",
+    "HTTP",
+    "HTTPS",
+    "JSON",
+    "CLI",
+    "MCP",
+    "GGUF",
+    "ID",
+    "MB",
+    "GB",
+    "KB",
+    "ms",
+    "s",
+    "min",
+    "USD",
+    "US",
+    "UTC",
+    "Cubicle",
+    "Webhook",
+    "webhook",
+    "Shell",
+    "OpenAI",
+    "Anthropic",
+    "DeepSeek",
+    "Ollama",
+    "SmolLM",
+    "SmolLM2",
+    "Qwen",
+];
+
+/// Latin words in `text` that are not a name of `names`, code or an allowed word.
+fn english_words(text: &str, names: &[String]) -> Vec<String> {
+    let mut t = text.to_owned();
+    for n in names {
+        t = t.replace(n.as_str(), " ");
+    }
+    t.split(|c: char| c.is_whitespace() || "，。；：！？、（）()「」“”\"'：,;!?".contains(c))
+        .filter(|w| !w.is_empty())
+        // Code: URLs, paths, hosts, tool names, ids and numbers with units.
+        .filter(|w| {
+            !(w.contains("://")
+                || w.contains('/')
+                || w.contains('_')
+                || w.contains('.') && w.chars().filter(char::is_ascii_alphabetic).count() > 1
+                || w.starts_with('#')
+                || w.starts_with('`'))
+        })
+        .flat_map(|w| {
+            w.split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|p| p.chars().any(|c| c.is_ascii_alphabetic()))
+                .filter(|p| !p.chars().any(|c| c.is_ascii_digit()))
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        })
+        .filter(|w| !ALLOWED.contains(&w.as_str()))
+        .collect()
+}
+
+/// 王芳 takes the post as a task and asks for two: one to a host nobody allowed, one to
+/// the team's hook (which answers 502 once approved); when she hears it failed she fails
+/// the task. Everyone speaks Chinese.
+fn poster(allowed_hook: String) -> impl Fn(&Seen) -> Value + Send + Sync + 'static {
+    move |s: &Seen| match s.name.as_str() {
+        "王芳" if s.prompt.contains("post_webhook → failed") => match s.task("发布说明") {
+            Some(id) => speak(
+                "没发出去。",
+                &[("老板，发布说明没发出去，对方服务器报错了。", None)],
+                json!([{"op": "fail", "id": id, "result": "团队 webhook 返回 502"}]),
+            ),
+            None => silent("王芳"),
+        },
+        "王芳" if s.new_from("老板", "发布说明") || s.new_from("Ada", "发布说明") => {
+            let mut v = speak(
+                "我来申请发送。",
+                &[("好的，批准后我就发。", None)],
+                json!([{"op": "create", "description": "把发布说明发到团队 webhook"}]),
+            );
+            v["toolCalls"] = json!([
+                {
+                    "tool": "post_webhook",
+                    "args": {"url": "https://hooks.example.com/team", "text": "2.3 版已发布", "style": "feishu"},
+                    "reason": "老板要发发布说明"
+                },
+                {
+                    "tool": "post_webhook",
+                    "args": {"url": allowed_hook, "text": "2.3 版已发布", "style": "feishu"},
+                    "reason": "老板要发发布说明"
+                }
+            ]);
+            v
+        }
+        name => silent(name),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chinese_company_reads_no_english_line_the_app_wrote() {
+    let hook = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(502))
+        .mount(&hook)
+        .await;
+    let stage = Stage::new(poster(format!("{}/hook", hook.uri()))).await;
+    let co = &stage.co;
+    let core = &co.core;
+    co.speak(Language::ZhCn).await;
+    let eng = co.dept("工程部", None).await;
+    let mut ids = Vec::new();
+    for (name, title) in [("王芳", "市场专员"), ("李雷", "后端工程师")] {
+        let e = core
+            .org
+            .hire(NewEmployee {
+                name: name.into(),
+                title: title.into(),
+                department_id: Some(eng.id),
+                manager_id: None,
+                archetype: None,
+            })
+            .await
+            .unwrap();
+        ids.push(e.id);
+    }
+    let wang = ids[0];
+    core.approvals
+        .set_tool_whitelist(wang, vec!["post_webhook".into()])
+        .await
+        .unwrap();
+    co.allow_webhooks_to(&hook.uri()).await;
+
+    // The secretary: a hire typed in Chinese, confirmed by a typed 确认, then a status question.
+    let said = [
+        core.secretary
+            .say("给工程部招一个测试工程师", false)
+            .await
+            .unwrap(),
+        core.secretary.say("确认", false).await.unwrap(),
+        core.secretary.say("公司现在怎么样？", false).await.unwrap(),
+    ];
+
+    // The boss asks 王芳 in her department's chat; the refused call and the approved one
+    // that fails both happen.
+    let group = core
+        .chats
+        .list()
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|c| c.name.contains("工程部"))
+        .expect("the department's group chat")
+        .id;
+    stage
+        .boss_says(group, "王芳，请把发布说明发到团队 webhook。")
+        .await;
+    stage.run_for(TimeDelta::minutes(5)).await;
+    let waiting = core.approvals.list(ApprovalFilter::Pending).await.unwrap();
+    assert_eq!(waiting.len(), 1, "the allowed post waits: {waiting:?}");
+    core.approvals
+        .decide_shown(waiting[0].id, Decision::Approve, DecidedVia::Ui, None)
+        .await
+        .unwrap();
+    stage.run_for(TimeDelta::minutes(15)).await;
+
+    // Every name the company has, which may stand in any line.
+    let snap = core.org.snapshot().await.unwrap();
+    let mut names: Vec<String> = snap.employees.iter().map(|e| e.name.clone()).collect();
+    names.extend(snap.departments.iter().map(|d| d.name.clone()));
+    if let Some(c) = &snap.company {
+        names.push(c.name.clone());
+        names.push(c.boss_name.clone());
+    }
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+
+    let mut lines: Vec<(String, String)> = Vec::new();
+    for t in &said {
+        lines.push(("secretary reply".into(), t.reply.text.clone()));
+    }
+    for m in core.secretary.history().await.unwrap() {
+        for a in m.actions {
+            lines.extend(a.diff.map(|d| ("change line".into(), d)));
+            lines.extend(a.error.map(|e| ("card error".into(), e)));
+        }
+    }
+    for chat in core.chats.list().await.unwrap() {
+        for m in core.chats.messages(chat.id).await.unwrap() {
+            if m.sender_kind == SenderKind::System {
+                lines.push((format!("system line in {}", chat.name), m.text));
+            }
+        }
+    }
+    let mail = core
+        .mailbox
+        .list(MailFilter {
+            status: None,
+            kind: None,
+            employee_id: None,
+        })
+        .await
+        .unwrap();
+    for m in mail.items {
+        lines.push(("mail title".into(), m.title.clone()));
+        lines.push(("mail body".into(), m.body.clone()));
+    }
+    assert!(
+        lines.iter().any(|(w, _)| w.starts_with("system line")),
+        "the refusal and the outcome are told in the chat: {lines:#?}"
+    );
+    let english: Vec<_> = lines
+        .iter()
+        .filter_map(|(what, text)| {
+            let words = english_words(text, &names);
+            (!words.is_empty()).then(|| format!("{what}: {text:?} → {words:?}"))
+        })
+        .collect();
+    assert!(
+        english.is_empty(),
+        "English in a Chinese company:\n{}",
+        english.join("\n")
+    );
+}
+
+#[test]
+fn the_check_finds_english_and_lets_names_code_and_units_be() {
+    let names = vec!["王芳".to_owned(), "Engineering".to_owned()];
+    assert!(
+        english_words(
+            "王芳把 post_webhook 发到了 https://hooks.example.com/team，用时 3 s。",
+            &names
+        )
+        .is_empty()
+    );
+    assert!(english_words("+1 测试工程师 → Engineering", &names).is_empty());
+    assert_eq!(
+        english_words("approved via ui", &names),
+        ["approved", "via", "ui"]
+    );
+    assert_eq!(english_words("+ department 市场部", &names), ["department"]);
+}
