@@ -39,7 +39,19 @@ pub(crate) async fn start(
     chat_id: Option<i32>,
     at: DateTime<Utc>,
 ) -> Result<String, DbErr> {
-    let id = new_id();
+    start_as(conn, new_id(), origin, instruction, chat_id, at).await
+}
+
+/// Records a boss instruction under `id`, minted (by [`new_id`]) before what it caused
+/// was known — the secretary's model call that understood it.
+pub(crate) async fn start_as(
+    conn: &impl ConnectionTrait,
+    id: String,
+    origin: Origin,
+    instruction: &str,
+    chat_id: Option<i32>,
+    at: DateTime<Utc>,
+) -> Result<String, DbErr> {
     q::insert_trace(
         conn,
         trace::ActiveModel {

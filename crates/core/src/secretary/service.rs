@@ -285,9 +285,14 @@ impl Secretary {
         let snap = self.org.snapshot().await?;
         // Before the company is set up the secretary speaks English.
         let lang = snap.company.as_ref().map_or(Language::En, |c| c.language);
-        let parse = self.parse_with(text, &snap).await;
+        // The instruction's trace id, minted before the model tier is asked so the call
+        // that understood it is part of its story (SPEC §10). A turn that proposes
+        // nothing records no trace; its call keeps the id, which then names no story.
+        let trace = crate::trace::new_id();
+        let parse = self.parse_with(text, &snap, Some(&trace)).await;
         let (lines, proposals) = self.answer(text, &parse, &snap, lang).await?;
-        let StoredTurn { boss, reply, cards } = self.record_turn(text, &lines, &proposals).await?;
+        let StoredTurn { boss, reply, cards } =
+            self.record_turn(text, &lines, &proposals, trace).await?;
         // What the model tier proposes always waits for the boss, even with --yes.
         if auto_confirm && parse.tier == super::intent::Tier::Rules {
             for (id, destructive) in &cards {
@@ -358,6 +363,7 @@ impl Secretary {
         text: &str,
         lines: &[String],
         proposals: &[Proposal],
+        trace: String,
     ) -> SecretaryResult<StoredTurn> {
         let now = Utc::now();
         let txn = self.db.begin_write().await?;
@@ -366,7 +372,8 @@ impl Secretary {
         let trace = if proposals.is_empty() {
             None
         } else {
-            Some(crate::trace::start(&txn, crate::trace::Origin::Secretary, text, None, now).await?)
+            let origin = crate::trace::Origin::Secretary;
+            Some(crate::trace::start_as(&txn, trace, origin, text, None, now).await?)
         };
         let message = |role: Speaker, text: String| secretary_message::ActiveModel {
             id: NotSet,
@@ -473,10 +480,10 @@ impl Secretary {
     /// the rules when they are sure, else the model tier when one is configured.
     pub async fn understand(&self, text: &str) -> SecretaryResult<Parse> {
         let snap = self.org.snapshot().await?;
-        Ok(self.parse_with(text.trim(), &snap).await)
+        Ok(self.parse_with(text.trim(), &snap, None).await)
     }
 
-    async fn parse_with(&self, text: &str, snap: &OrgSnapshot) -> Parse {
+    async fn parse_with(&self, text: &str, snap: &OrgSnapshot, trace: Option<&str>) -> Parse {
         let known: Vec<&str> = snap.employees.iter().map(|e| e.name.as_str()).collect();
         let mut rules = parse_rules_knowing(text, &known);
         self.fit_roles(text, &mut rules).await;
@@ -488,7 +495,7 @@ impl Secretary {
             return rules;
         }
         // The rules are unsure: ask the model tier, keeping the rules' answer if it fails.
-        match self.model_parse(text, snap).await {
+        match self.model_parse(text, snap, trace).await {
             Some(mut parse) => {
                 self.fit_roles(text, &mut parse).await;
                 parse
@@ -525,7 +532,12 @@ impl Secretary {
     /// The model tier (SPEC §3): the intent route's model, constrained to the `Parse`
     /// schema through the gateway. `None` when it fails or is no surer than the rules;
     /// its intents are then still held to the same confidence bar.
-    async fn model_parse(&self, text: &str, snap: &OrgSnapshot) -> Option<Parse> {
+    async fn model_parse(
+        &self,
+        text: &str,
+        snap: &OrgSnapshot,
+        trace: Option<&str>,
+    ) -> Option<Parse> {
         let route = self
             .providers
             .configured_route(Purpose::Intent)
@@ -567,7 +579,10 @@ impl Secretary {
             max_tokens: Some(400),
             ..Default::default()
         };
-        let ctx = CallContext::new(Purpose::Intent);
+        let ctx = CallContext {
+            trace_id: trace.map(str::to_owned),
+            ..CallContext::new(Purpose::Intent)
+        };
         match self.gateway.complete_json::<Parse>(&ctx, route, req).await {
             Ok(reply) => {
                 let mut parse = reply.value;

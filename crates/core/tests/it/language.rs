@@ -131,28 +131,7 @@ async fn a_chinese_company_reads_no_english_line_the_app_wrote() {
     let co = &stage.co;
     let core = &co.core;
     co.speak(Language::ZhCn).await;
-    let eng = co.dept("工程部", None).await;
-    let mut ids = Vec::new();
-    for (name, title) in [("王芳", "市场专员"), ("李雷", "后端工程师")] {
-        let e = core
-            .org
-            .hire(NewEmployee {
-                name: name.into(),
-                title: title.into(),
-                department_id: Some(eng.id),
-                manager_id: None,
-                archetype: None,
-            })
-            .await
-            .unwrap();
-        ids.push(e.id);
-    }
-    let wang = ids[0];
-    core.approvals
-        .set_tool_whitelist(wang, vec!["post_webhook".into()])
-        .await
-        .unwrap();
-    co.allow_webhooks_to(&hook.uri()).await;
+    staff_engineering(co, &hook.uri()).await;
 
     // The secretary: a hire typed in Chinese, confirmed by a typed 确认, then a status question.
     let said = [
@@ -187,16 +166,7 @@ async fn a_chinese_company_reads_no_english_line_the_app_wrote() {
         .unwrap();
     stage.run_for(TimeDelta::minutes(15)).await;
 
-    // Every name the company has, which may stand in any line.
-    let snap = core.org.snapshot().await.unwrap();
-    let mut names: Vec<String> = snap.employees.iter().map(|e| e.name.clone()).collect();
-    names.extend(snap.departments.iter().map(|d| d.name.clone()));
-    if let Some(c) = &snap.company {
-        names.push(c.name.clone());
-        names.push(c.boss_name.clone());
-    }
-    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
-
+    let names = names_of(core).await;
     let mut lines: Vec<(String, String)> = Vec::new();
     for t in &said {
         lines.push(("secretary reply".into(), t.reply.text.clone()));
@@ -207,6 +177,69 @@ async fn a_chinese_company_reads_no_english_line_the_app_wrote() {
             lines.extend(a.error.map(|e| ("card error".into(), e)));
         }
     }
+    lines.extend(chat_and_mail_lines(core).await);
+    assert!(
+        lines.iter().any(|(w, _)| w.starts_with("system line")),
+        "the refusal and the outcome are told in the chat: {lines:#?}"
+    );
+    let english: Vec<_> = lines
+        .iter()
+        .filter_map(|(what, text)| {
+            let words = english_words(text, &names);
+            (!words.is_empty()).then(|| format!("{what}: {text:?} → {words:?}"))
+        })
+        .collect();
+    assert!(
+        english.is_empty(),
+        "English in a Chinese company:\n{}",
+        english.join("\n")
+    );
+}
+
+/// 工程部 with 王芳 (who may post webhooks, to the team's hook only) and 李雷.
+async fn staff_engineering(co: &crate::util::TestCompany, hook: &str) {
+    let core = &co.core;
+    let eng = co.dept("工程部", None).await;
+    let mut ids = Vec::new();
+    for (name, title) in [("王芳", "市场专员"), ("李雷", "后端工程师")] {
+        let e = core
+            .org
+            .hire(NewEmployee {
+                name: name.into(),
+                title: title.into(),
+                department_id: Some(eng.id),
+                manager_id: None,
+                archetype: None,
+            })
+            .await
+            .unwrap();
+        ids.push(e.id);
+    }
+    let wang = ids[0];
+    core.approvals
+        .set_tool_whitelist(wang, vec!["post_webhook".into()])
+        .await
+        .unwrap();
+    co.allow_webhooks_to(hook).await;
+}
+
+/// Every name the company has, which may stand in any line, longest first.
+async fn names_of(core: &cubicle_core::AppCore) -> Vec<String> {
+    let snap = core.org.snapshot().await.unwrap();
+    let mut names: Vec<String> = snap.employees.iter().map(|e| e.name.clone()).collect();
+    names.extend(snap.departments.iter().map(|d| d.name.clone()));
+    if let Some(c) = &snap.company {
+        names.push(c.name.clone());
+        names.push(c.boss_name.clone());
+    }
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+
+    names
+}
+
+/// The system lines of every chat and every mail's title and body, each with where it was.
+async fn chat_and_mail_lines(core: &cubicle_core::AppCore) -> Vec<(String, String)> {
+    let mut lines = Vec::new();
     for chat in core.chats.list().await.unwrap() {
         for m in core.chats.messages(chat.id).await.unwrap() {
             if m.sender_kind == SenderKind::System {
@@ -227,22 +260,7 @@ async fn a_chinese_company_reads_no_english_line_the_app_wrote() {
         lines.push(("mail title".into(), m.title.clone()));
         lines.push(("mail body".into(), m.body.clone()));
     }
-    assert!(
-        lines.iter().any(|(w, _)| w.starts_with("system line")),
-        "the refusal and the outcome are told in the chat: {lines:#?}"
-    );
-    let english: Vec<_> = lines
-        .iter()
-        .filter_map(|(what, text)| {
-            let words = english_words(text, &names);
-            (!words.is_empty()).then(|| format!("{what}: {text:?} → {words:?}"))
-        })
-        .collect();
-    assert!(
-        english.is_empty(),
-        "English in a Chinese company:\n{}",
-        english.join("\n")
-    );
+    lines
 }
 
 #[test]

@@ -472,6 +472,22 @@ async fn the_model_tier_reads_what_the_rules_cannot_and_its_proposals_always_wai
         String::from_utf8_lossy(&model.received_requests().await.unwrap()[0].body).to_string();
     assert!(body.contains("Engineering"), "{body}");
     assert!(co.core.gateway.spent_today().await.unwrap() >= 0.0);
+    // The call that understood the instruction is part of its story (it was made before
+    // the instruction's trace was recorded).
+    let trace = turn
+        .reply
+        .trace_id
+        .as_deref()
+        .expect("a turn with a card is traced");
+    let story = co.core.traces.get(trace).await.unwrap();
+    assert_eq!(story.summary.calls, 1, "{story:#?}");
+    assert!(
+        story
+            .events
+            .iter()
+            .any(|e| e.kind == cubicle_core::trace::TraceEventKind::ModelCall
+                && e.text.starts_with("intent"))
+    );
 }
 
 #[tokio::test]

@@ -69,34 +69,7 @@ pub(in crate::engine) async fn plan_posts(
             .map(|(_, text)| text.clone())
             .collect();
         let elsewhere = match target {
-            Target::Dm(other) => {
-                // A private word while on a task is about the work: the DM it opens is
-                // a work chat, whatever chat the thought was in.
-                let on_task = cubicle_store::work::pending_tasks_of(&core.db, employee_id)
-                    .await?
-                    .iter()
-                    .any(|t| t.kind == crate::work::TaskKind::Oneshot);
-                let mode = if on_task {
-                    ChatMode::Work
-                } else {
-                    crate::chat::gates::mode_for_dm_from(Some(chat.kind))
-                };
-                match core.chats.dm_from(employee_id, other, mode).await {
-                    // A casual DM the work now goes through is labelled for what it is.
-                    Ok(mut dm) if on_task && dm.mode == ChatMode::Casual => {
-                        cq::set_chat_mode(&core.db, dm.id, ChatMode::Work).await?;
-                        core.bus
-                            .publish(crate::events::DomainEvent::ChatChanged { chat_id: dm.id });
-                        dm.mode = ChatMode::Work;
-                        Some(dm)
-                    }
-                    Ok(dm) => Some(dm),
-                    Err(e) => {
-                        tracing::info!(error = %e, "a DM could not be opened");
-                        None
-                    }
-                }
-            }
+            Target::Dm(other) => open_dm(engine, employee_id, chat, other).await?,
             Target::Chat(id) => cq::find_chat(&core.db, id).await?,
             Target::Here => None,
         };
@@ -201,4 +174,40 @@ pub(super) async fn my_gate_posts(
     let posts =
         cq::posts_by_since(db, chat.id, employee_id, now - l.window.max(l.cooldown)).await?;
     Ok((mode, posts))
+}
+
+/// The DM a thought in `chat` writes to `other` in, opened if need be; `None` when it
+/// cannot be. A private word while on a task is about the work: the DM it opens is a work
+/// chat, whatever chat the thought was in, and a casual DM the work now goes through is
+/// labelled for what it is.
+async fn open_dm(
+    engine: &Engine,
+    employee_id: i32,
+    chat: &chat::Model,
+    other: i32,
+) -> Result<Option<chat::Model>, DbErr> {
+    let core = engine.core();
+    let on_task = cubicle_store::work::pending_tasks_of(&core.db, employee_id)
+        .await?
+        .iter()
+        .any(|t| t.kind == crate::work::TaskKind::Oneshot);
+    let mode = if on_task {
+        ChatMode::Work
+    } else {
+        crate::chat::gates::mode_for_dm_from(Some(chat.kind))
+    };
+    Ok(match core.chats.dm_from(employee_id, other, mode).await {
+        Ok(mut dm) if on_task && dm.mode == ChatMode::Casual => {
+            cq::set_chat_mode(&core.db, dm.id, ChatMode::Work).await?;
+            core.bus
+                .publish(crate::events::DomainEvent::ChatChanged { chat_id: dm.id });
+            dm.mode = ChatMode::Work;
+            Some(dm)
+        }
+        Ok(dm) => Some(dm),
+        Err(e) => {
+            tracing::info!(error = %e, "a DM could not be opened");
+            None
+        }
+    })
 }
