@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { freshHome, startDriver, openApp, closeApp, CLI } from "./driver.mjs";
+import { freshHome, startDriver, openApp, closeApp, CLI, shot } from "./driver.mjs";
 import { startReleaseNote, releaseNoteGoesOutOnceApproved } from "./release_note.mjs";
 
 const WAIT = { timeout: 60_000 };
@@ -85,6 +85,7 @@ test("a webhook the allowlist refuses: the boss sees why in the chat and the mai
       timeoutMsg: "no refusal line in the chat",
     });
     assert.ok((await textOf(b)).includes(`Refused: Mia Wong's post to ${scripted.hookHost} was not sent`));
+    await shot("refused-webhook-in-chat");
 
     await (await byTestId(b, "nav-mailbox")).click();
     const refusal = async () => {
@@ -97,11 +98,13 @@ test("a webhook the allowlist refuses: the boss sees why in the chat and the mai
     assert.match(await note.getText(), /Nothing was sent: .* is not on your list of webhook destinations/);
     const fix = await byTestId(b, "mail-fix");
     assert.equal(await fix.getText(), `Allow ${scripted.hookHost} in Settings → Webhooks`);
+    await shot("refused-webhook-mail-with-fix");
     await fix.click();
 
     const input = await byTestId(b, "webhook-host");
     await b.waitUntil(async () => (await input.getValue()) === scripted.hookHost, { ...WAIT, timeoutMsg: "the host is not filled in" });
     await byTestId(b, "webhook-prefilled");
+    await shot("refused-webhook-fix-prefilled");
     await (await byTestId(b, "webhook-add")).click();
     await b.waitUntil(async () => (await (await byTestId(b, "webhooks-list")).getText()).includes(scripted.hookHost), {
       ...WAIT,
@@ -134,6 +137,7 @@ test("an approved post that fails: the card stays in the queue showing the failu
     assert.equal(await (await byTestId(b, `${id}-status`)).getText(), "Approved");
     assert.match(await (await byTestId(b, `${id}-error`)).getText(), /It failed: .*500/);
     await byTestId(b, "approvals-just-decided");
+    await shot("approved-post-failed-card");
     assert.equal(scripted.received.length, 1, "posted once, and it failed");
   } finally {
     scripted.answerWith(200);

@@ -33,6 +33,18 @@ function waitForPort(port, timeoutMs) {
   });
 }
 
+/**
+ * A picture of the whole screen as the boss sees it, when `CUBICLE_E2E_SHOTS` names a folder
+ * (for a change's note and the README); otherwise nothing. Waits a moment for the webview to paint.
+ */
+export async function shot(name) {
+  const dir = process.env.CUBICLE_E2E_SHOTS;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  await new Promise((r) => setTimeout(r, 700));
+  execFileSync("import", ["-window", "root", path.join(dir, `${name}.png`)]);
+}
+
 /** A private home for one test run: its own data dir, database and logs. */
 export function freshHome() {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "cubicle-e2e-"));

@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { freshHome, startDriver, openApp, closeApp, cliJson, CLI } from "./driver.mjs";
+import { freshHome, startDriver, openApp, closeApp, cliJson, CLI, shot } from "./driver.mjs";
 
 const WAIT = { timeout: 30_000 };
 let driver;
@@ -107,6 +107,7 @@ test("老板打字“确认”，等待中的招聘卡片就被确认", async ()
     assert.match(await diff.getText(), /^\+1 测试工程师（.+）\s*→ 工程部$/);
     await waitForText(b, '[data-role="secretary"]', "已确认：+1 测试工程师");
     assert.equal(await b.$('[data-testid="action-confirm-1"]').isExisting(), false, "no Confirm button left");
+    await shot("zh-typed-confirm-applied");
 
     const snap = cliJson(home.dbUrl, "org", "show", "--json");
     assert.equal(snap.employees.length, 1, "exactly one hire");

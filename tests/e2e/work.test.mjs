@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import { execFileSync } from "node:child_process";
-import { freshHome, startDriver, openApp, closeApp, CLI } from "./driver.mjs";
+import { freshHome, startDriver, openApp, closeApp, CLI, shot } from "./driver.mjs";
 
 const WAIT = { timeout: 60_000 };
 const REPORT = "Ada, my recommendation: REST for the public API, GraphQL for the dashboard.";
@@ -120,6 +120,7 @@ test("a task given through the secretary comes back as a report with its trace",
       timeoutMsg: "the trace does not show the instruction",
     });
     await b.waitUntil(() => bodyHas(b, REPORT), { ...WAIT, timeoutMsg: "the trace does not show the report" });
+    await shot("trace-of-a-task");
     const story = await b.execute(() => document.querySelector('[data-testid="trace-view"]').textContent);
     assert.ok(story.includes("research REST vs GraphQL"), "the task is in the story");
   } catch (e) {
@@ -167,6 +168,7 @@ test("a deliverable off its task's subject is not Done: the mailbox and the dash
       ...WAIT,
       timeoutMsg: "the report does not say why",
     });
+    await shot("needs-review-mail");
 
     await (await byTestId(b, "nav-dashboard")).click();
     await byTestId(b, "dashboard-activity");
