@@ -78,7 +78,11 @@ async function byTestId(b, id) {
 
 const bodyHas = (b, text) => b.execute((t) => document.body.textContent.includes(t), text);
 
-test("a task given through the secretary comes back as a report with its trace", async () => {
+/**
+ * Acme Robotics with Alice Chen in Engineering, on the scripted model; the boss asks the
+ * secretary for `ask` and confirms the card. The app, open on the secretary, and its home.
+ */
+async function aliceIsAsked(port, ask) {
   const home = freshHome();
   const cli = (...a) => execFileSync(CLI, ["--db", home.dbUrl, ...a], { encoding: "utf8" });
   cli("org", "init", "--name", "Acme Robotics", "--boss", "Ada", "--language", "en");
@@ -90,15 +94,20 @@ test("a task given through the secretary comes back as a report with its trace",
     CUBICLE_BASE_URL: `http://127.0.0.1:${server.address().port}/v1`,
     CUBICLE_MODEL: "scripted-1",
   };
-  driver = await startDriver(env, 4485);
+  driver = await startDriver(env, port);
   const b = await openApp(driver);
+  await (await byTestId(b, "nav-secretary")).click();
+  await byTestId(b, "secretary-page");
+  await (await byTestId(b, "secretary-input")).setValue(ask);
+  await (await byTestId(b, "secretary-send")).click();
+  await (await byTestId(b, "action-confirm-1")).click();
+  await byTestId(b, "action-diff-1");
+  return { home, b };
+}
+
+test("a task given through the secretary comes back as a report with its trace", async () => {
+  const { home, b } = await aliceIsAsked(4485, "ask Alice to research REST vs GraphQL");
   try {
-    await (await byTestId(b, "nav-secretary")).click();
-    await byTestId(b, "secretary-page");
-    await (await byTestId(b, "secretary-input")).setValue("ask Alice to research REST vs GraphQL");
-    await (await byTestId(b, "secretary-send")).click();
-    await (await byTestId(b, "action-confirm-1")).click();
-    await byTestId(b, "action-diff-1");
 
     // The boss leaves for the mailbox; the report arrives there on its own.
     await (await byTestId(b, "nav-mailbox")).click();
@@ -135,26 +144,8 @@ test("a task given through the secretary comes back as a report with its trace",
 });
 
 test("a deliverable off its task's subject is not Done: the mailbox and the dashboard say it needs review", async () => {
-  const home = freshHome();
-  const cli = (...a) => execFileSync(CLI, ["--db", home.dbUrl, ...a], { encoding: "utf8" });
-  cli("org", "init", "--name", "Acme Robotics", "--boss", "Ada", "--language", "en");
-  cli("org", "add-department", "Engineering");
-  cli("org", "hire", "Alice Chen", "--title", "Backend Engineer", "--department", "Engineering");
-  const env = {
-    ...home.env,
-    CUBICLE_PROVIDER: "openai-compatible",
-    CUBICLE_BASE_URL: `http://127.0.0.1:${server.address().port}/v1`,
-    CUBICLE_MODEL: "scripted-1",
-  };
-  driver = await startDriver(env, 4488);
-  const b = await openApp(driver);
+  const { home, b } = await aliceIsAsked(4488, "ask Alice to write a short design note on the gripper calibration timeout");
   try {
-    await (await byTestId(b, "nav-secretary")).click();
-    await byTestId(b, "secretary-page");
-    await (await byTestId(b, "secretary-input")).setValue("ask Alice to write a short design note on the gripper calibration timeout");
-    await (await byTestId(b, "secretary-send")).click();
-    await (await byTestId(b, "action-confirm-1")).click();
-    await byTestId(b, "action-diff-1");
 
     await (await byTestId(b, "nav-mailbox")).click();
     await byTestId(b, "mailbox-page");

@@ -178,33 +178,27 @@ impl Notifier for DesktopNotifier {
         _withdraw: CancellationToken,
     ) -> Result<NotificationOutcome, NotifyError> {
         // No actions here: a plain notification; the queue in the app decides.
-        let (title, body) = (notice.title.clone(), notice.body.clone());
-        tokio::task::spawn_blocking(move || {
-            notify_rust::Notification::new()
-                .appname(super::APP_NAME)
-                .summary(&title)
-                .body(&body)
-                .show()
-                .map(|_| ())
-                .map_err(|e| NotifyError::Unavailable(e.to_string()))
-        })
-        .await
-        .map_err(|e| NotifyError::Unavailable(e.to_string()))??;
+        show_plain(notice.title.clone(), notice.body.clone()).await?;
         Ok(NotificationOutcome::Closed)
     }
 
     async fn outcome(&self, notice: &OutcomeNotice) -> Result<(), NotifyError> {
-        let (title, body) = (notice.title.clone(), notice.body.clone());
-        tokio::task::spawn_blocking(move || {
-            notify_rust::Notification::new()
-                .appname(super::APP_NAME)
-                .summary(&title)
-                .body(&body)
-                .show()
-                .map(|_| ())
-                .map_err(|e| NotifyError::Unavailable(e.to_string()))
-        })
-        .await
-        .map_err(|e| NotifyError::Unavailable(e.to_string()))?
+        show_plain(notice.title.clone(), notice.body.clone()).await
     }
+}
+
+/// A notification with no buttons, shown off the async threads (notify-rust blocks).
+#[cfg(not(all(unix, not(target_os = "macos"))))]
+async fn show_plain(title: String, body: String) -> Result<(), NotifyError> {
+    tokio::task::spawn_blocking(move || {
+        notify_rust::Notification::new()
+            .appname(super::APP_NAME)
+            .summary(&title)
+            .body(&body)
+            .show()
+            .map(|_| ())
+            .map_err(|e| NotifyError::Unavailable(e.to_string()))
+    })
+    .await
+    .map_err(|e| NotifyError::Unavailable(e.to_string()))?
 }
