@@ -75,7 +75,11 @@ fn outcome(name: &str) -> &'static str {
         "Bob" => "Firmware 2.0.3 frozen; release checklist of 12 steps in the wiki",
         "Dan" => "Test plan: 40 cases, 6 on the new calibration timeout, run on 3 rigs",
         "Carol" => "Launch page wireframe and 5 product shots ready",
-        "Mia" => "Announcement drafted; campaign over 3 weeks from launch day",
+        // An announcement is a document: the part is the text itself, not word that it
+        // exists (a one-line "drafted" is flagged for review, as it should be).
+        "Mia" => {
+            "Announcement: \"Meet the v2 gripper: it calibrates itself in seconds and is certified safe around people. On sale from launch day.\" Campaign over 3 weeks from launch day"
+        }
         "Sam" => "Claims checked: 'safe around people' reworded to the certified wording",
         _ => "done",
     }
