@@ -234,7 +234,7 @@ async fn an_action_approved_from_the_notification_that_fails_is_followed_by_a_no
     assert!(
         follow_up
             .body
-            .contains("执行失败：webhook: the server answered 500"),
+            .contains("执行失败：对方服务器返回 500"),
         "{follow_up:?}"
     );
 }
