@@ -232,9 +232,7 @@ async fn an_action_approved_from_the_notification_that_fails_is_followed_by_a_no
     let follow_up = s.server.wait_for_notifications(2).await.remove(1);
     assert_eq!(follow_up.summary, "执行失败：Olga 的请求");
     assert!(
-        follow_up
-            .body
-            .contains("执行失败：对方服务器返回 500"),
+        follow_up.body.contains("执行失败：对方服务器返回 500"),
         "{follow_up:?}"
     );
 }
