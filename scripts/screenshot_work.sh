@@ -5,7 +5,9 @@
 # (scripts/shots/model.py) on a virtual clock; then opens the real app under Xvfb on the
 # trace view, the requirements board and the approval queue (Mia wants to post the
 # release note to the team's Feishu webhook) and saves docs/trace.png, docs/board.png and
-# docs/approvals.png.
+# docs/approvals.png; then the secretary's conversation, the project group's chat, the
+# report in the mailbox and the relationship graph (docs/secretary.png, chats.png,
+# mailbox.png, relationships.png).
 # Needs a prior scripts/setup.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +29,8 @@ cli say --yes "open a new requirement for API design in Engineering"
 cli say --yes "open a new requirement for the onboarding flow in Product"
 cli say --yes "open a new requirement for offline mode in Engineering"
 cli say --yes "ask Alice Chen to research REST vs GraphQL for our new API"
+# The team's Feishu host is allowed, so Mia's post waits for the boss instead of being refused.
+cli webhooks allow open.feishu.cn
 cli say --yes "ask Mia Wong to post the release note to the team webhook"
 
 PORT=$((20000 + RANDOM % 20000))
@@ -57,5 +61,20 @@ xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
   import -window root "${CUBICLE_SHOT_DIR:-docs}/board.png"
   nav "${CUBICLE_NAV_APPROVALS:-280}"
   import -window root "${CUBICLE_SHOT_DIR:-docs}/approvals.png"
+  nav "${CUBICLE_NAV_SECRETARY:-90}"
+  import -window root "${CUBICLE_SHOT_DIR:-docs}/secretary.png"
+  nav "${CUBICLE_NAV_CHATS:-204}"
+  # The project group (API design) in the list of chats.
+  xdotool mousemove "${CUBICLE_CHAT_X:-410}" "${CUBICLE_CHAT_Y:-${CUBICLE_API_CHAT_Y:-415}}" click 1
+  sleep 3
+  import -window root "${CUBICLE_SHOT_DIR:-docs}/chats.png"
+  nav "${CUBICLE_NAV_MAILBOX:-242}"
+  # Open the newest mail.
+  xdotool mousemove "${CUBICLE_MAIL_X:-410}" "${CUBICLE_MAIL_Y:-290}" click 1
+  sleep 3
+  import -window root "${CUBICLE_SHOT_DIR:-docs}/mailbox.png"
+  nav "${CUBICLE_NAV_RELATIONSHIPS:-394}"
+  sleep 2
+  import -window root "${CUBICLE_SHOT_DIR:-docs}/relationships.png"
   kill $app; wait $app 2>/dev/null || true'
-echo "screenshots: ${CUBICLE_SHOT_DIR:-docs}/{trace,board,approvals}.png"
+echo "screenshots: ${CUBICLE_SHOT_DIR:-docs}/{trace,board,approvals,secretary,chats,mailbox,relationships}.png"
