@@ -5,6 +5,7 @@ import type { ApprovalFilter } from "../bindings/ApprovalFilter";
 import type { ApprovalStatus } from "../bindings/ApprovalStatus";
 import type { DecidedVia } from "../bindings/DecidedVia";
 import type { Risk } from "../bindings/Risk";
+import { parseRoute } from "../shell/route";
 
 export const APPROVAL_STATUSES = ["waiting", "approved", "rejected", "expired"] as const satisfies readonly ApprovalStatus[];
 export const DECIDED_VIA = ["ui", "notification", "cli", "policy"] as const satisfies readonly DecidedVia[];
@@ -121,17 +122,10 @@ export type FixTarget = { kind: "webhooks"; host: string | null } | { kind: "bud
 
 export function fixTarget(href: string | null | undefined): FixTarget | null {
   if (!href) return null;
-  const parts = href.replace(/^#\/?/, "").split("/");
-  if (parts[0] === "settings" && parts[1] === "webhooks") {
-    let host: string | null = null;
-    try {
-      host = parts[2] ? decodeURIComponent(parts[2]) : null;
-    } catch {
-      host = null;
-    }
-    return { kind: "webhooks", host };
-  }
-  if (parts[0] === "settings" && parts[1] === "budget") return { kind: "budget" };
-  if (parts[0] === "employee" && /^\d{1,9}$/.test(parts[1] ?? "")) return { kind: "tools", employeeId: Number(parts[1]) };
+  // The same reading of the hash as the app's own navigation.
+  const route = parseRoute(href);
+  if (route.page === "settings" && route.section === "webhooks") return { kind: "webhooks", host: route.host ?? null };
+  if (route.page === "settings" && route.section === "budget") return { kind: "budget" };
+  if (route.page === "employee") return { kind: "tools", employeeId: route.employeeId };
   return null;
 }
