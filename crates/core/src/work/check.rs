@@ -161,13 +161,23 @@ pub fn needs_review_line(reason: ReviewReason, lang: Language) -> String {
 }
 
 /// The app's note on a document a small offline model wrote: plainly a draft.
+/// The built-in route names no model (`""`: the one installed); then none is named.
 pub fn draft_note(model: &str, lang: Language) -> String {
-    match lang {
-        Language::En => format!(
+    let model = model.trim();
+    match (lang, model.is_empty()) {
+        (Language::En, false) => format!(
             "{APP_LINE_PREFIX}Draft by the small offline model ({model}): check it before you use it."
         ),
-        Language::ZhCn => {
+        (Language::En, true) => {
+            format!(
+                "{APP_LINE_PREFIX}Draft by the small offline model: check it before you use it."
+            )
+        }
+        (Language::ZhCn, false) => {
             format!("{APP_LINE_PREFIX}草稿：由离线小模型（{model}）写成，使用前请核对。")
+        }
+        (Language::ZhCn, true) => {
+            format!("{APP_LINE_PREFIX}草稿：由离线小模型写成，使用前请核对。")
         }
     }
 }
@@ -364,6 +374,13 @@ mod tests {
             None
         );
         assert_eq!(judge("fix the login bug", "Done.", &[], &[]), None);
+    }
+
+    #[test]
+    fn a_draft_note_names_the_model_only_when_there_is_a_name() {
+        assert!(draft_note("SmolLM2-135M", Language::En).contains("(SmolLM2-135M)"));
+        assert!(!draft_note("", Language::En).contains("()"));
+        assert!(!draft_note("", Language::ZhCn).contains("（）"));
     }
 
     #[test]
