@@ -217,12 +217,14 @@ fn token_count(v: Option<&Value>) -> Option<u32> {
 fn parse_usage(usage: Option<&Value>) -> Usage {
     let n = |key: &str| token_count(usage.and_then(|u| u.get(key))).unwrap_or(0);
     let cached = n("cache_read_input_tokens");
+    let written = n("cache_creation_input_tokens");
     Usage {
         input_tokens: n("input_tokens")
-            .saturating_add(n("cache_creation_input_tokens"))
+            .saturating_add(written)
             .saturating_add(cached),
         output_tokens: n("output_tokens"),
         cached_input_tokens: cached,
+        cache_write_input_tokens: written,
     }
 }
 
@@ -386,7 +388,7 @@ mod tests {
             Usage {
                 input_tokens: 12,
                 output_tokens: 4,
-                cached_input_tokens: 0
+                ..Usage::default()
             }
         );
     }
@@ -398,7 +400,7 @@ mod tests {
             "content": [{"type": "text", "text": "Sure."},
                         {"type": "tool_use", "id": "t1", "name": "Hire", "input": {"name": "Bob"}}],
             "stop_reason": "tool_use",
-            "usage": {"input_tokens": 40, "cache_creation_input_tokens": 0,
+            "usage": {"input_tokens": 40, "cache_creation_input_tokens": 300,
                       "cache_read_input_tokens": 1800, "output_tokens": 12}
         });
         let r = parse_message(&body, "m").unwrap();
@@ -409,9 +411,10 @@ mod tests {
         assert_eq!(
             r.usage,
             Usage {
-                input_tokens: 1840,
+                input_tokens: 2140,
                 output_tokens: 12,
-                cached_input_tokens: 1800
+                cached_input_tokens: 1800,
+                cache_write_input_tokens: 300,
             }
         );
     }

@@ -467,7 +467,7 @@ impl BuiltinModel {
             usage: Usage {
                 input_tokens: stats.prompt_tokens,
                 output_tokens: answer.tokens,
-                cached_input_tokens: 0,
+                ..Usage::default()
             },
             finish_reason: answer.finish,
             model: self.name.clone(),

@@ -195,6 +195,7 @@ fn parse_usage(body: &Value) -> Option<Usage> {
         input_tokens: n("prompt_tokens"),
         output_tokens: n("completion_tokens"),
         cached_input_tokens: cached,
+        ..Usage::default()
     })
 }
 
@@ -489,7 +490,7 @@ mod tests {
             Usage {
                 input_tokens: 3,
                 output_tokens: 5,
-                cached_input_tokens: 0
+                ..Usage::default()
             }
         );
         assert!(matches!(

@@ -275,6 +275,10 @@ pub struct Usage {
     /// Anthropic `cache_read_input_tokens`).
     #[serde(default)]
     pub cached_input_tokens: u32,
+    /// Of `input_tokens`, those written to the prompt cache at a premium (Anthropic
+    /// `cache_creation_input_tokens`); providers that cache on their own charge nothing for it.
+    #[serde(default)]
+    pub cache_write_input_tokens: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -17,7 +17,7 @@ impl Providers {
         let mut out: BTreeMap<(String, String), PriceDto> = BTreeMap::new();
         let providers = q::list_providers(&self.db).await?;
         for p in &providers {
-            for (preset, model, i, o) in pricing::DEFAULT_PRICES {
+            for (preset, model, i, _cached, o) in pricing::DEFAULT_PRICES {
                 if *preset == p.preset {
                     out.insert(
                         (p.id.clone(), (*model).to_owned()),

@@ -60,10 +60,7 @@ impl ProviderResolver for Providers {
 
     async fn price(&self, provider_id: &str, preset: &str, model: &str) -> Price {
         if let Ok(Some(p)) = q::find_price(&self.db, provider_id, model).await {
-            return Price {
-                input_per_mtok: p.input_per_mtok,
-                output_per_mtok: p.output_per_mtok,
-            };
+            return pricing::with_known_cache(preset, model, p.input_per_mtok, p.output_per_mtok);
         }
         pricing::default_price(preset, model).unwrap_or(pricing::UNKNOWN_PAID_MODEL)
     }

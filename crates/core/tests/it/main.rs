@@ -11,6 +11,7 @@ mod chats;
 mod dashboard;
 mod engine;
 mod gateway;
+mod gateway_cache;
 mod gateway_forms;
 mod gateway_ledger;
 mod gateway_stream;
