@@ -164,6 +164,10 @@ async fn verdict(
     };
     let author = work.owner_id;
     if passed {
+        // A colleague looked and passed it: a deliverable the check flagged is done now
+        // (the requirement settles after this, and the report says "Done"). A rejection
+        // leaves the flag as it is.
+        core.work.clear_needs_review(work.id).await?;
         core.minds
             .stamina_event(author, StaminaEvent::ReviewPassed)
             .await?;

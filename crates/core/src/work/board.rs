@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use cubicle_store::BeginWrite as _;
 use cubicle_store::entity::{requirement, task};
 use cubicle_store::{DbErr, org as oq, work as q};
 use sea_orm::ActiveValue::Set;
@@ -130,15 +131,28 @@ impl Work {
         Ok(BoardDto { columns })
     }
 
-    /// The boss moves a requirement on the board.
+    /// The boss moves a requirement on the board. Moving it to done is the boss's own
+    /// review: deliverables flagged as needing review are accepted with it, in the same
+    /// transaction.
     pub async fn set_requirement_status(
         &self,
         input: SetRequirementStatus,
     ) -> Result<RequirementDto, BoardError> {
         let r = self.require_requirement(input.requirement_id).await?;
+        let txn = self.db.begin_write().await?;
+        if input.status == RequirementStatus::Done {
+            for t in q::tasks_of_requirement(&txn, r.id).await? {
+                if t.needs_review.is_some() {
+                    let mut am = t.into_active_model();
+                    am.needs_review = Set(None);
+                    q::update_task(&txn, am).await?;
+                }
+            }
+        }
         let mut am = r.into_active_model();
         am.status = Set(input.status);
-        let r = q::update_requirement(&self.db, am).await?;
+        let r = q::update_requirement(&txn, am).await?;
+        txn.commit().await?;
         self.bus.publish(DomainEvent::WorkChanged);
         Ok(requirement_dto(&r))
     }

@@ -96,6 +96,37 @@ impl Work {
         Ok(Some(task))
     }
 
+    /// A colleague's review passed work whose deliverable the check had flagged: that
+    /// review was the look it waited for, so the work counts as done. A rework that
+    /// passed clears the attempts it redid as well (the work is one piece). Returns
+    /// whether any flag was cleared.
+    pub async fn clear_needs_review(&self, task_id: i32) -> Result<bool, DbErr> {
+        let txn = self.db.begin_write().await?;
+        let mut next = Some(task_id);
+        let mut cleared = false;
+        // Bounded: attempts are capped, and a broken chain must not loop.
+        for _ in 0..=crate::guard::MAX_RERUNS {
+            let Some(t) = (match next {
+                Some(id) => q::find_task(&txn, id).await?,
+                None => None,
+            }) else {
+                break;
+            };
+            next = t.parent_task_id.filter(|_| t.attempt > 0);
+            if t.needs_review.is_some() {
+                let mut am = t.into_active_model();
+                am.needs_review = Set(None);
+                q::update_task(&txn, am).await?;
+                cleared = true;
+            }
+        }
+        txn.commit().await?;
+        if cleared {
+            self.bus.publish(DomainEvent::WorkChanged);
+        }
+        Ok(cleared)
+    }
+
     /// Work that was done but stopped on its way (a rework that repeats itself, a third
     /// rejection) waits for the boss: the task is no longer shown as resolved, and its
     /// requirement says it waits for the boss. A failed task keeps its status and holds

@@ -17,6 +17,7 @@ use wiremock::MockServer;
 
 use crate::util::{TestCompany, mail_of};
 
+mod flagged_review;
 mod honest;
 mod key_steps;
 mod loops;
