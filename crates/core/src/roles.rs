@@ -218,6 +218,25 @@ mod tests {
                 "{} has no Chinese name",
                 role.key
             );
+            // A hire in a Chinese company lists these: one for each English skill, and
+            // written in Chinese (not only product names).
+            assert_eq!(
+                role.card.skills_zh.len(),
+                role.card.skills.len(),
+                "{}: {:?} vs {:?}",
+                role.key,
+                role.card.skills_zh,
+                role.card.skills
+            );
+            assert!(
+                role.card
+                    .skills_zh
+                    .iter()
+                    .any(|s| s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))),
+                "{} has no Chinese skills: {:?}",
+                role.key,
+                role.card.skills_zh
+            );
         }
     }
 

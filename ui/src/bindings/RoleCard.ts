@@ -22,6 +22,11 @@ tools: Array<string>,
  */
 model: string | null, temperature: number | null, maxRetries: number | null, language: string | null, archetype: Archetype | null, skills: Array<string>, 
 /**
+ * The skills in Chinese when the card gives them (`skills_zh`): a hire in a Chinese
+ * company gets these.
+ */
+skillsZh: Array<string>, 
+/**
  * Keys Cubicle does not use, in file order, as written.
  */
 otherKeys: Array<string>, 

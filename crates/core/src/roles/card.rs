@@ -40,6 +40,9 @@ pub struct RoleCard {
     pub language: Option<String>,
     pub archetype: Option<Archetype>,
     pub skills: Vec<String>,
+    /// The skills in Chinese when the card gives them (`skills_zh`): a hire in a Chinese
+    /// company gets these.
+    pub skills_zh: Vec<String>,
     /// Keys Cubicle does not use, in file order, as written.
     pub other_keys: Vec<String>,
     /// The persona and its "never do" rules.
@@ -96,6 +99,17 @@ struct Header {
     body: String,
 }
 
+impl RoleCard {
+    /// The skills as a hire in a company speaking `lang` gets them: the Chinese ones in a
+    /// Chinese company when the card has them, else the card's own.
+    pub fn skills_in(&self, lang: crate::types::Language) -> &[String] {
+        match lang {
+            crate::types::Language::ZhCn if !self.skills_zh.is_empty() => &self.skills_zh,
+            _ => &self.skills,
+        }
+    }
+}
+
 /// Parses one card; `file` only names it in errors.
 pub fn parse(file: &str, text: &str) -> Result<RoleCard, CardError> {
     let err = |line: u32, key: Option<&str>, reason: String| CardError {
@@ -123,6 +137,7 @@ pub fn parse(file: &str, text: &str) -> Result<RoleCard, CardError> {
         language: None,
         archetype: None,
         skills: vec![],
+        skills_zh: vec![],
         other_keys: vec![],
         persona: header.body.trim().to_owned(),
     };
@@ -159,6 +174,7 @@ fn apply(card: &mut RoleCard, key: &str, value: &Value) -> Result<(), String> {
         "description" => card.description = one(value)?,
         "tools" => card.tools = list(value),
         "skills" => card.skills = list(value),
+        "skills_zh" => card.skills_zh = list(value),
         "model" => card.model = Some(one(value)?).filter(|v| !v.is_empty()),
         "language" => card.language = Some(one(value)?).filter(|v| !v.is_empty()),
         "temperature" => {

@@ -146,9 +146,13 @@ pub async fn hire_defaults(
         }
         _ => None,
     };
+    // Skills as the company speaks: a Chinese company's hire lists them in Chinese.
+    let lang = cubicle_store::org::find_company(conn)
+        .await?
+        .map_or(crate::types::Language::En, |co| co.language);
     Ok(Some(HireDefaults {
         archetype: c.card.archetype,
-        skills: c.card.skills.clone(),
+        skills: c.card.skills_in(lang).to_vec(),
         tools: split_tools(&c.card.tools).0,
         persona: Some(c.card.persona.clone()).filter(|p| !p.is_empty()),
         temperature: c.card.temperature,

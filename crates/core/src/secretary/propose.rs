@@ -745,7 +745,7 @@ impl RoleOnCard {
         Self {
             key: Some(c.key.clone()),
             archetype: c.card.archetype.unwrap_or(roles::FALLBACK_ARCHETYPE),
-            skills: c.card.skills.clone(),
+            skills: c.card.skills_in(lang).to_vec(),
             tools,
             unknown_tools,
             model: c.card.model.clone(),

@@ -280,3 +280,77 @@ fn the_check_finds_english_and_lets_names_code_and_units_be() {
     );
     assert_eq!(english_words("+ department 市场部", &names), ["department"]);
 }
+
+/// A budget stop as the app tells it in a Chinese company: the line in the chat, the
+/// note to the employee, and the desktop notification's button.
+#[test]
+fn a_budget_stop_and_a_refusals_notification_are_chinese() {
+    let names = vec!["王芳".to_owned()];
+    let line = cubicle_core::approvals::budget_line("王芳", 1.02, 0.5, Language::ZhCn);
+    let note = cubicle_core::approvals::budget_note(Language::ZhCn);
+    let mail = cubicle_core::mailbox::MailDto {
+        id: 3,
+        kind: cubicle_core::mailbox::MailKind::Budget,
+        employee_id: None,
+        employee_name: String::new(),
+        chat_id: None,
+        task_id: None,
+        title: "今日预算已用完".into(),
+        body: "已花费 $1.02（预算 $0.50）".into(),
+        status: cubicle_core::mailbox::MailStatus::Unread,
+        created_at: String::new(),
+        trace_id: None,
+        fix_href: Some("#settings/budget".into()),
+    };
+    let notice = cubicle_core::notify::FixNotice::new(&mail, Language::ZhCn);
+    assert_eq!(notice.href, "#settings/budget");
+    for text in [&line, &note, &notice.open_label, &notice.title] {
+        assert!(
+            english_words(text, &names).is_empty(),
+            "{text:?} → {:?}",
+            english_words(text, &names)
+        );
+    }
+    assert!(
+        line.contains("王芳") && line.contains("设置 → 每日预算"),
+        "{line}"
+    );
+}
+
+/// A hire's skills come from the role card in the company's language: a QA engineer
+/// hired in a Chinese company (by hand or through the secretary's card) lists
+/// 测试计划…, one hired in an English company "test plans"….
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hire_lists_the_role_cards_skills_in_the_companys_language() {
+    let en = crate::util::TestCompany::new().await;
+    let qa = en.hire("Bob", "QA Engineer", None).await;
+    assert_eq!(qa.skills, ["test plans", "automation", "bug triage"]);
+
+    let zh = crate::util::TestCompany::new().await;
+    zh.speak(Language::ZhCn).await;
+    zh.dept("工程部", None).await;
+    let qa = zh.hire("李雷", "测试工程师", None).await;
+    assert_eq!(qa.skills, ["测试计划", "自动化测试", "缺陷分级"]);
+    // The secretary's hire card shows the same, and the hire it makes has them.
+    let said = zh
+        .core
+        .secretary
+        .say("给工程部招一个测试工程师", true)
+        .await
+        .unwrap();
+    zh.core.secretary.settle().await;
+    let shown = serde_json::to_string(&said).unwrap();
+    assert!(shown.contains("测试计划"), "{shown}");
+    assert!(!shown.contains("test plans"), "{shown}");
+    let hired: Vec<_> = zh
+        .core
+        .org
+        .all_employees()
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|e| e.name != "李雷")
+        .collect();
+    assert_eq!(hired.len(), 1, "{hired:#?}");
+    assert_eq!(hired[0].skills, ["测试计划", "自动化测试", "缺陷分级"]);
+}
