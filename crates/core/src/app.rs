@@ -81,6 +81,9 @@ pub struct CoreOptions {
     pub secrets: Arc<dyn SecretStore>,
     /// Where the built-in GGUF is; default: the app data dir.
     pub builtin_model: Option<PathBuf>,
+    /// Where the built-in models are installed and `$CUBICLE_BUILTIN_MODEL`; default: both
+    /// read from the environment (tests give a folder of their own).
+    pub builtin_files: Option<crate::providers::BuiltinFiles>,
     /// A provider given by `CUBICLE_PROVIDER`/… for this run.
     pub env_provider: Option<EnvProvider>,
     pub gateway: GatewayConfig,
@@ -100,6 +103,7 @@ impl Default for CoreOptions {
         Self {
             secrets: Arc::new(secrets::default_store()),
             builtin_model: None,
+            builtin_files: None,
             env_provider: None,
             gateway: GatewayConfig::default(),
             clock: SystemClock::shared(),
@@ -247,6 +251,9 @@ async fn open_providers(
         .with_env_provider(options.env_provider.clone());
     if let Some(path) = options.builtin_model.clone() {
         providers = providers.with_builtin_path(path);
+    }
+    if let Some(files) = options.builtin_files.clone() {
+        providers = providers.with_builtin_files(files);
     }
     let providers = Arc::new(providers);
     providers.settle_keys().await;

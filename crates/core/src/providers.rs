@@ -8,6 +8,7 @@ use std::sync::Arc;
 use chrono::Utc;
 #[cfg(feature = "builtin")]
 use cubicle_llm::builtin::BuiltinModel;
+use cubicle_llm::model_file;
 use cubicle_llm::presets::{self, Dialect as LlmDialect};
 use cubicle_llm::{ApiKey, ChatMessage, CompletionRequest, LlmError};
 use cubicle_store::entity::{model_route, provider};
@@ -104,10 +105,12 @@ pub struct Providers {
     keys: ProviderKeys,
     /// Set by tests and embedders; wins over everything else.
     builtin_override: Option<PathBuf>,
+    /// Where the built-in models are installed, and the file `$CUBICLE_BUILTIN_MODEL` names.
+    builtin_files: BuiltinFiles,
     /// The loaded built-in models by file: the built-in one, and at most one other that a
     /// route names (a downloaded catalogue model serving one purpose).
     #[cfg(feature = "builtin")]
-    builtin: tokio::sync::Mutex<Vec<(PathBuf, Arc<BuiltinModel>)>>,
+    builtin: tokio::sync::Mutex<Vec<LoadedModel>>,
     env: Option<EnvProvider>,
     /// Where downloaded models live and the catalogue's (id, file name) pairs, so a route
     /// to the built-in provider can name one of them as its model.
@@ -124,6 +127,45 @@ pub struct LocalFiles {
 /// `app_setting` key holding the boss's choice of GGUF for the built-in model.
 const BUILTIN_PATH_SETTING: &str = "builtin_model_path";
 
+/// Where the built-in models are looked for: the folder `scripts/install-model.sh` installs
+/// them in, and the file `$CUBICLE_BUILTIN_MODEL` names (which overrides the per-language
+/// default). Tests give a folder of their own and no environment file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuiltinFiles {
+    pub dir: PathBuf,
+    pub env_path: Option<PathBuf>,
+}
+
+impl BuiltinFiles {
+    /// The app data dir's models folder and `$CUBICLE_BUILTIN_MODEL`.
+    pub fn from_env() -> Self {
+        Self {
+            dir: model_file::builtin_models_dir(),
+            env_path: model_file::model_path_from_env(),
+        }
+    }
+}
+
+/// A loaded GGUF, and whether it was loaded as the built-in model (rather than a
+/// catalogue model a route names): a new built-in model replaces the old one in memory.
+#[cfg(feature = "builtin")]
+pub(crate) struct LoadedModel {
+    pub(crate) path: PathBuf,
+    pub(crate) model: Arc<BuiltinModel>,
+    pub(crate) as_builtin: bool,
+}
+
+/// Which GGUF the built-in model loads, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct BuiltinChoice {
+    pub(crate) path: PathBuf,
+    pub(crate) reason: BuiltinReason,
+    /// The company's language (English before it is set up).
+    pub(crate) language: Language,
+    /// The built-in model the table names for that language.
+    pub(crate) language_default: model_file::BuiltinModelFile,
+}
+
 impl Providers {
     pub fn new(db: Db, bus: EventBus, secrets: Arc<dyn SecretStore>) -> Self {
         Self {
@@ -131,6 +173,7 @@ impl Providers {
             db,
             bus,
             builtin_override: None,
+            builtin_files: BuiltinFiles::from_env(),
             #[cfg(feature = "builtin")]
             builtin: tokio::sync::Mutex::new(Vec::new()),
             env: None,
@@ -146,12 +189,13 @@ impl Providers {
     /// The GGUF a route to the built-in provider loads: the catalogue model the route
     /// names by id (which must be downloaded), else the built-in model — whatever else the
     /// model field says (its display name, a file name) is not a path and never opened.
+    /// The flag is true for the built-in model itself (not a routed catalogue model).
     #[cfg(feature = "builtin")]
-    async fn builtin_path_for(&self, model: &str) -> Result<PathBuf, LlmError> {
+    async fn builtin_path_for(&self, model: &str) -> Result<(PathBuf, bool), LlmError> {
         let model = model.trim();
         let local = self.local_files.get().cloned().unwrap_or_default();
         let Some((_, file)) = local.files.iter().find(|(id, _)| id == model) else {
-            return Ok(self.builtin_path().await.0);
+            return Ok((self.builtin_path().await.path, true));
         };
         let path = local.dir.join(file);
         if !path.is_file() {
@@ -160,7 +204,7 @@ impl Providers {
                  models or with `cubicle-cli models download`"
             )));
         }
-        Ok(path)
+        Ok((path, false))
     }
 
     /// The files of the built-in models loaded now (the built-in one and any routed one).
@@ -170,7 +214,7 @@ impl Providers {
             .lock()
             .await
             .iter()
-            .map(|(p, _)| p.clone())
+            .map(|l| l.path.clone())
             .collect()
     }
 
@@ -179,16 +223,49 @@ impl Providers {
         self
     }
 
+    /// Where the built-in models are looked for (tests: a folder of their own).
+    pub fn with_builtin_files(mut self, files: BuiltinFiles) -> Self {
+        self.builtin_files = files;
+        self
+    }
+
     /// Which GGUF the built-in model loads: an embedder's override, else the file the
-    /// boss chose in Settings, else `CUBICLE_BUILTIN_MODEL`, else the bundled default.
-    async fn builtin_path(&self) -> (PathBuf, bool) {
+    /// boss chose in Settings, else `CUBICLE_BUILTIN_MODEL`, else the built-in model the
+    /// company's language starts on ([`model_file::DEFAULT_FOR_LANGUAGE`]) — or, when that
+    /// one is not installed, the other built-in model that is.
+    pub(crate) async fn builtin_path(&self) -> BuiltinChoice {
+        let language = match cubicle_store::org::find_company(&self.db).await {
+            Ok(c) => c.map_or(Language::En, |c| c.language),
+            Err(e) => {
+                tracing::warn!(error = %e, "the company's language is unreadable; the built-in model assumes English");
+                Language::En
+            }
+        };
+        let tag = language_tag(language);
+        let language_default = model_file::default_model_for(tag);
+        let choice = |path: PathBuf, reason| BuiltinChoice {
+            path,
+            reason,
+            language,
+            language_default,
+        };
         if let Some(p) = &self.builtin_override {
-            return (p.clone(), false);
+            return choice(p.clone(), BuiltinReason::Environment);
         }
         if let Ok(Some(p)) = q::get_setting(&self.db, BUILTIN_PATH_SETTING).await {
-            return (PathBuf::from(p), true);
+            return choice(PathBuf::from(p), BuiltinReason::Chosen);
         }
-        (cubicle_llm::model_file::default_model_path(), false)
+        let found = model_file::resolve_default(
+            tag,
+            &self.builtin_files.dir,
+            self.builtin_files.env_path.as_deref(),
+        );
+        let reason = match found.reason {
+            model_file::DefaultReason::Language => BuiltinReason::LanguageDefault,
+            model_file::DefaultReason::Fallback { .. } => BuiltinReason::Fallback,
+            model_file::DefaultReason::Environment => BuiltinReason::Environment,
+        };
+        choice(found.path, reason)
     }
 
     /// Uses another GGUF for the built-in model (`None`: back to the default). The file
@@ -202,6 +279,15 @@ impl Providers {
             check_gguf(std::path::Path::new(p)).map_err(ProviderError::InvalidInput)?;
         }
         q::set_setting(&self.db, BUILTIN_PATH_SETTING, path.as_deref()).await?;
+        // The model it replaces leaves memory now (calls under way keep their own handle).
+        #[cfg(feature = "builtin")]
+        {
+            let now = self.builtin_path().await.path;
+            self.builtin
+                .lock()
+                .await
+                .retain(|l| !l.as_builtin || l.path == now);
+        }
         self.bus.publish(DomainEvent::ProvidersChanged);
         Ok(self.builtin_status().await)
     }
@@ -230,28 +316,70 @@ impl Providers {
             .collect()
     }
 
+    /// Which file the built-in model loads, why, and the built-in models on this computer.
     pub async fn builtin_status(&self) -> BuiltinStatus {
-        let (path, custom) = self.builtin_path().await;
-        let meta = std::fs::metadata(&path).ok();
+        let choice = self.builtin_path().await;
+        let meta = std::fs::metadata(&choice.path).ok();
+        let serving = model_file::builtin_model_of(&choice.path);
+        let default_path = self
+            .builtin_files
+            .env_path
+            .clone()
+            .unwrap_or_else(|| self.builtin_files.dir.join(choice.language_default.file));
+        let models = model_file::BUILTIN_MODELS
+            .iter()
+            .map(|m| {
+                let path = self.builtin_files.dir.join(m.file);
+                let meta = std::fs::metadata(&path)
+                    .ok()
+                    .filter(std::fs::Metadata::is_file);
+                BuiltinModelDto {
+                    id: m.id.into(),
+                    name: m.name.into(),
+                    path: path.display().to_string(),
+                    installed: meta.is_some(),
+                    size_bytes: m.size_bytes,
+                    sha256: m.sha256.into(),
+                    licence: m.licence.into(),
+                    packages: m.packages.into(),
+                    repackaged: m.repackaged,
+                    peak_rss_mb: m.peak_rss_mb,
+                    language_default: *m == choice.language_default,
+                    serving: path == choice.path,
+                }
+            })
+            .collect();
         BuiltinStatus {
             installed: meta.as_ref().is_some_and(std::fs::Metadata::is_file),
-            path: path.display().to_string(),
+            path: choice.path.display().to_string(),
             size_bytes: meta.map(|m| m.len()),
-            custom,
-            default_path: cubicle_llm::model_file::default_model_path()
-                .display()
-                .to_string(),
+            custom: choice.reason == BuiltinReason::Chosen,
+            default_path: default_path.display().to_string(),
+            reason: choice.reason,
+            model: serving.map(|m| m.id.to_owned()),
+            language: choice.language,
+            language_default: choice.language_default.id.into(),
+            models,
         }
     }
 
-    fn builtin_dto(&self) -> ProviderDto {
+    /// The built-in provider, named after the model it serves now.
+    async fn builtin_dto(&self) -> ProviderDto {
+        let path = self.builtin_path().await.path;
+        let name = match model_file::builtin_model_of(&path) {
+            Some(m) => format!("Built-in ({})", m.name.trim_end_matches("-Instruct")),
+            None => "Built-in (local file)".to_owned(),
+        };
         ProviderDto {
             id: BUILTIN.into(),
-            name: "Built-in (SmolLM2-135M)".into(),
+            name,
             preset: BUILTIN.into(),
             dialect: Dialect::Builtin,
             base_url: String::new(),
-            default_model: cubicle_llm::model_file::DEFAULT_MODEL_FILE.into(),
+            default_model: path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
             models: vec![],
             enabled: true,
             key_required: false,
@@ -317,7 +445,7 @@ impl Providers {
     }
 
     pub async fn list(&self) -> ProviderResult<Vec<ProviderDto>> {
-        let mut out = vec![self.builtin_dto()];
+        let mut out = vec![self.builtin_dto().await];
         for m in q::list_providers(&self.db).await? {
             out.push(self.provider_dto(&m).await);
         }
@@ -572,6 +700,14 @@ impl Providers {
             provider_id: input.provider_id,
             model: input.model.trim().to_owned(),
         })
+    }
+}
+
+/// A company language as the model table names it (`en`, `zh-CN`).
+fn language_tag(language: Language) -> &'static str {
+    match language {
+        Language::En => "en",
+        Language::ZhCn => "zh-CN",
     }
 }
 

@@ -10,6 +10,7 @@ import { errorCode, errorDetail, errorKey } from "../ipc/errors";
 import { BUILTIN_MODEL_KEYS, PROVIDER_KEYS, useBuiltinStatus, useInvalidatingMutation, useProviders } from "../ipc/queries";
 import { currentLanguage } from "../i18n";
 import { envVarFor, formatBytes, isAbsolutePath, keyStatus, type KeyStatus } from "./format";
+import { BuiltinModels } from "./BuiltinModels";
 import { useConfirmImported } from "./ImportedChecks";
 import { DeleteProviderDialog, ProviderDialog } from "./ProviderDialog";
 import { SettingsSection } from "./SettingsSection";
@@ -292,6 +293,7 @@ function BuiltinInstallStatus({ status }: { status: BuiltinStatus }) {
           {status.defaultPath && <p className="mt-1 break-all text-amber-800">{t("settings.builtin.expectedAt", { path: status.defaultPath })}</p>}
         </div>
       )}
+      <BuiltinModels status={status} />
       <BuiltinModelFile status={status} />
     </div>
   );

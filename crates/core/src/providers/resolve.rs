@@ -70,11 +70,12 @@ impl ProviderResolver for Providers {
 impl Providers {
     #[cfg(feature = "builtin")]
     async fn builtin_model(&self, model: &str) -> Result<Arc<BuiltinModel>, LlmError> {
-        let path = self.builtin_path_for(model).await?;
+        let (path, as_builtin) = self.builtin_path_for(model).await?;
         // Held across the load on purpose: concurrent first calls load the file once.
         let mut loaded = self.builtin.lock().await;
-        if let Some((_, model)) = loaded.iter().find(|(p, _)| *p == path) {
-            return Ok(model.clone());
+        if let Some(l) = loaded.iter_mut().find(|l| l.path == path) {
+            l.as_builtin |= as_builtin;
+            return Ok(l.model.clone());
         }
         if !path.is_file() {
             return Err(LlmError::Builtin(format!(
@@ -83,11 +84,19 @@ impl Providers {
             )));
         }
         let model = BuiltinModel::load_async(path.clone(), BuiltinOptions::default()).await?;
-        // The oldest goes first: a file the boss replaced, or a route that moved on.
+        // One built-in model in memory: the one it replaces (the company's language or the
+        // boss's choice moved on) goes. Then the oldest, when a route holds another.
+        if as_builtin {
+            loaded.retain(|l| !l.as_builtin);
+        }
         if loaded.len() >= LOADED_MODELS_MAX {
             loaded.remove(0);
         }
-        loaded.push((path, model.clone()));
+        loaded.push(super::LoadedModel {
+            path,
+            model: model.clone(),
+            as_builtin,
+        });
         Ok(model)
     }
 

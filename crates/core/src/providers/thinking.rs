@@ -79,7 +79,7 @@ impl Providers {
         let kind = self.kind_of(&route.provider_id).await;
         let model = match kind {
             ThoughtModelKind::Provider => route.model.clone(),
-            _ => model_label(&self.builtin_path().await.0),
+            _ => model_label(&self.builtin_path().await.path),
         };
         ThoughtBackend {
             provider_id: route.provider_id.clone(),
@@ -102,7 +102,7 @@ impl Providers {
         }
         // The file decides, not who chose it: the shipped file under another path is
         // still the small model.
-        let (path, _) = self.builtin_path().await;
+        let path = self.builtin_path().await.path;
         if path.file_name().is_some_and(|n| n == DEFAULT_MODEL_FILE) {
             ThoughtModelKind::Bundled
         } else {

@@ -6,6 +6,7 @@
 mod approvals;
 mod attacks;
 mod bindings;
+mod builtin_default;
 mod bundle;
 mod chats;
 mod dashboard;

@@ -69,6 +69,7 @@ import {
   ROLE_TEMPLATES,
   CREATED,
   builtinProvider,
+  builtinStatus,
   defaultPrices,
   defaultRoutes,
   emptySpend,
@@ -151,13 +152,7 @@ export class FakeBackend extends FakeTools {
   prices: PriceDto[] = defaultPrices();
   /** Today's spend; `budgetUsd` always follows the company's daily budget. */
   spend: SpendReport = emptySpend();
-  builtin: BuiltinStatus = {
-    installed: true,
-    path: BUNDLED_MODEL_PATH,
-    sizeBytes: 94_371_840,
-    custom: false,
-    defaultPath: BUNDLED_MODEL_PATH,
-  };
+  builtin: BuiltinStatus = builtinStatus({ path: BUNDLED_MODEL_PATH, defaultPath: BUNDLED_MODEL_PATH });
   /** What set_builtin_model(null) goes back to (remembered when a custom file is chosen). */
   private bundled: Pick<BuiltinStatus, "installed" | "sizeBytes"> = { installed: true, sizeBytes: 94_371_840 };
   /** Who uses this desktop: the boss, asked already (as a desktop nobody shares). */
@@ -662,6 +657,11 @@ export class FakeBackend extends FakeTools {
       if (!this.builtin.custom) this.bundled = { installed: this.builtin.installed, sizeBytes: this.builtin.sizeBytes };
       Object.assign(this.builtin, { installed: true, path, sizeBytes: CUSTOM_MODEL_BYTES, custom: true });
     }
+    // As core says it: which built-in model the file is, and why it serves.
+    const b = this.builtin;
+    b.reason = b.custom ? "chosen" : "language_default";
+    b.model = b.models.find((m) => m.path === b.path)?.id ?? null;
+    b.models = b.models.map((m) => ({ ...m, serving: m.path === b.path }));
     this.emit({ type: "providers_changed" });
     return structuredClone(this.builtin);
   }
