@@ -1,11 +1,12 @@
-//! Approval notifications in the app: core's listener with the system's notifier
-//! (SPEC §8). Approve / Reject are decided in core; a click on the body brings the
-//! window up on that approval.
+//! Notifications in the app: core's listener with the system's notifier (SPEC §8,
+//! §17). Approve / Reject are decided in core; a click on an approval's body brings the
+//! window up on that approval, a click on a refusal's or a budget stop's on the place
+//! that fixes it.
 
 use std::sync::Arc;
 
 use cubicle_core::AppCore;
-use cubicle_core::notify::{self, DeskWatch, DesktopNotifier};
+use cubicle_core::notify::{self, DeskWatch, DesktopNotifier, Open};
 use serde::Serialize;
 use tauri::{AppHandle, Emitter, Manager, Runtime};
 
@@ -19,6 +20,16 @@ pub struct OpenApproval {
     pub approval_id: Option<i32>,
 }
 
+/// Webview event: open the app's route `href` (`#settings/webhooks/<host>`), read by
+/// the app's own route parser. The UI's `OPEN_ROUTE_EVENT` (ui/src/ipc/events.ts).
+pub const OPEN_ROUTE: &str = "open_route";
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenRoute {
+    pub href: String,
+}
+
 /// Starts the approval notifier for as long as the company's event bus lives: the
 /// notifications of whoever uses `desk`, decided in their name.
 pub fn spawn<R: Runtime>(app: &AppHandle<R>, core: &AppCore, desk: DeskWatch) {
@@ -27,13 +38,14 @@ pub fn spawn<R: Runtime>(app: &AppHandle<R>, core: &AppCore, desk: DeskWatch) {
     // The listener spawns its tasks on the ambient Tokio runtime: start it from inside one.
     tauri::async_runtime::spawn(async move {
         let opener = app.clone();
-        let _listener = notify::spawn_approval_notifier(
-            core,
-            Arc::new(DesktopNotifier::new()),
-            desk,
-            move |id| open_approval(&opener, Some(id)),
-        );
-        tracing::info!("approval notifications on");
+        let _listener =
+            notify::spawn_notifier(core, Arc::new(DesktopNotifier::new()), desk, move |open| {
+                match open {
+                    Open::Approval(id) => open_approval(&opener, Some(id)),
+                    Open::Route(href) => open_route(&opener, href),
+                }
+            });
+        tracing::info!("notifications on");
     });
 }
 
@@ -54,6 +66,14 @@ pub fn open_approval<R: Runtime>(app: &AppHandle<R>, id: Option<i32>) {
     }
 }
 
+/// Brings the window up on the app's route `href`.
+pub fn open_route<R: Runtime>(app: &AppHandle<R>, href: String) {
+    show_main(app);
+    if let Err(e) = app.emit(OPEN_ROUTE, OpenRoute { href }) {
+        tracing::warn!(error = %e, "could not ask the UI to open a route");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,5 +87,13 @@ mod tests {
         assert_eq!(v, serde_json::json!({"approvalId": 7}));
         let v = serde_json::to_value(OpenApproval { approval_id: None }).unwrap_or_default();
         assert_eq!(v, serde_json::json!({"approvalId": null}));
+        let v = serde_json::to_value(OpenRoute {
+            href: "#settings/webhooks/hooks.example".into(),
+        })
+        .unwrap_or_default();
+        assert_eq!(
+            v,
+            serde_json::json!({"href": "#settings/webhooks/hooks.example"})
+        );
     }
 }

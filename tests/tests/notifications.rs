@@ -547,3 +547,187 @@ async fn a_shared_desktop_notifies_only_its_user_who_decides_in_their_own_name()
     assert_eq!(s.approval(petes).await.status, ApprovalStatus::Waiting);
     assert_eq!(s.posts().await, 1);
 }
+
+/// A company whose refusals and budget stops are notified to a test server, and where
+/// each click asked the app to go.
+struct FixScene {
+    server: NotificationServer,
+    company: TestCompany,
+    opened: Arc<Mutex<Vec<notify::Open>>>,
+    listener: tokio::task::JoinHandle<()>,
+    _bus: MutexGuard<'static, ()>,
+}
+
+impl Drop for FixScene {
+    fn drop(&mut self) {
+        self.listener.abort();
+    }
+}
+
+impl FixScene {
+    async fn start(test: &str, language: Language) -> Option<Self> {
+        if !ns::session_bus_or_skip(test) {
+            return None;
+        }
+        let bus = ns::exclusive_bus().await;
+        let server = NotificationServer::with_actions()
+            .await
+            .expect("start the notification server on the session bus");
+        let company = TestCompany::speaking(language).await;
+        let opened = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&opened);
+        let listener = notify::spawn_notifier(
+            company.core.clone(),
+            Arc::new(DesktopNotifier::new()),
+            notify::boss_desk(),
+            move |open| sink.lock().unwrap().push(open),
+        );
+        Some(Self {
+            server,
+            company,
+            opened,
+            listener,
+            _bus: bus,
+        })
+    }
+
+    /// `employee` asks for `tool` with `args`; it is refused.
+    async fn refused(&self, employee: &EmployeeDto, tool: &str, args: serde_json::Value) {
+        let outcome = self
+            .company
+            .core
+            .approvals
+            .request(
+                employee.id,
+                cubicle_core::tools::ToolCall::new(tool, args, "the boss asked"),
+                None,
+                None,
+            )
+            .await
+            .unwrap();
+        assert!(
+            matches!(outcome, cubicle_core::approvals::CallOutcome::Refused(_)),
+            "{outcome:?}"
+        );
+    }
+
+    async fn clicked(&self) -> Vec<notify::Open> {
+        wait_until(|| {
+            let o = self.opened.lock().unwrap().clone();
+            (!o.is_empty()).then_some(o)
+        })
+        .await
+        .unwrap_or_default()
+    }
+}
+
+/// A refusal reaches the desktop (SPEC §17): one notification a day per employee and
+/// cause, like the mail, with the reason; a click opens the one place that fixes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_webhook_raises_one_notification_a_day_and_its_click_opens_the_fix() {
+    let Some(s) = FixScene::start("refusal notification", Language::En).await else {
+        return;
+    };
+    let olga = s.company.staff("Olga", &["post_webhook"]).await;
+    let post = serde_json::json!({"url": "https://hooks.nowhere.example/x", "text": "Release 1.2"});
+    s.refused(&olga, "post_webhook", post.clone()).await;
+
+    let n = s.server.wait_for_notifications(1).await.remove(0);
+    assert_eq!(n.app_name, "Cubicle");
+    assert_eq!(
+        n.summary,
+        "Not sent: hooks.nowhere.example is not an allowed webhook destination"
+    );
+    assert!(
+        n.body.contains("Settings → Webhooks") && !n.body.contains("#settings"),
+        "{}",
+        n.body
+    );
+    assert_eq!(n.action_keys(), ["default"]);
+    assert_eq!(n.label_of("default"), Some("Fix it"));
+
+    // The same refusal again today: the mail is not filed again, nor the notification.
+    s.refused(&olga, "post_webhook", post).await;
+    tokio::time::sleep(SETTLE).await;
+    assert_eq!(s.server.notifications().len(), 1);
+
+    s.server.invoke_action(&n, "default").await.unwrap();
+    assert_eq!(
+        s.clicked().await,
+        [notify::Open::Route(
+            "#settings/webhooks/hooks.nowhere.example".into()
+        )]
+    );
+
+    // Another cause is another notification: a tool off her list opens her tools.
+    s.refused(&olga, "run_shell", serde_json::json!({"command": "ls"}))
+        .await;
+    let n = s.server.wait_for_notifications(2).await.remove(1);
+    assert_eq!(n.summary, "Refused: Olga may not use run_shell");
+    s.server.invoke_action(&n, "default").await.unwrap();
+    let opened = wait_until(|| {
+        let o = s.opened.lock().unwrap().clone();
+        (o.len() == 2).then_some(o)
+    })
+    .await
+    .unwrap();
+    assert_eq!(
+        opened[1],
+        notify::Open::Route(format!("#employee/{}", olga.id))
+    );
+}
+
+/// A budget stop reaches the desktop too, once a day, in the company's language, and its
+/// click opens the budget.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_budget_stop_raises_one_notification_in_chinese_that_opens_the_budget() {
+    let Some(s) = FixScene::start("budget notification", Language::ZhCn).await else {
+        return;
+    };
+    let engine = cubicle_core::engine::Engine::new(
+        &s.company.core,
+        cubicle_core::engine::EngineConfig::default(),
+    );
+    let stop = DomainEvent::BudgetExceeded {
+        spent_usd: 2.1,
+        budget_usd: 2.0,
+    };
+    engine.handle_event(&stop).await;
+    let n = s.server.wait_for_notifications(1).await.remove(0);
+    assert_eq!(n.summary, "今日预算已用完");
+    assert!(n.body.contains("$2.10"), "{}", n.body);
+    assert_eq!(n.label_of("default"), Some("去处理"));
+
+    // Every other blocked call today: nothing more.
+    engine.handle_event(&stop).await;
+    tokio::time::sleep(SETTLE).await;
+    assert_eq!(s.server.notifications().len(), 1);
+
+    s.server.invoke_action(&n, "default").await.unwrap();
+    assert_eq!(
+        s.clicked().await,
+        [notify::Open::Route("#settings/budget".into())]
+    );
+}
+
+/// A refusal in a Chinese company is notified in Chinese.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refusal_in_a_chinese_company_is_notified_in_chinese() {
+    let Some(s) = FixScene::start("refusal notification in Chinese", Language::ZhCn).await else {
+        return;
+    };
+    let olga = s.company.staff("Olga", &["post_webhook"]).await;
+    s.refused(
+        &olga,
+        "post_webhook",
+        serde_json::json!({"url": "https://hooks.nowhere.example/x", "text": "2.3 版"}),
+    )
+    .await;
+    let n = s.server.wait_for_notifications(1).await.remove(0);
+    assert_eq!(
+        n.summary,
+        "未发送：hooks.nowhere.example 不是允许的 webhook 目标"
+    );
+    assert!(n.body.contains("设置 → Webhook"), "{}", n.body);
+    assert_eq!(n.label_of("default"), Some("去处理"));
+}

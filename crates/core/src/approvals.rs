@@ -48,7 +48,7 @@ use call_log::{LogEntry, Outcome};
 pub use employee_tools::*;
 pub use recovery::INTERRUPTED;
 pub use seal::{APPROVAL_KEY_ENV, DecisionRecord, KeySource, Seal, SealError};
-pub use told::{BUDGET_FIX, tools_fix, webhooks_fix};
+pub use told::{BUDGET_FIX, budget_line, budget_note, tools_fix, webhooks_fix};
 pub use types::*;
 use types::{dto, tool_call_dto};
 

@@ -421,7 +421,7 @@ impl Engine {
             return Ok(());
         }
         let lang = mailbox.language().await?;
-        mailbox
+        let mail = mailbox
             .file(NewMail {
                 kind: MailKind::Budget,
                 employee_id: None,
@@ -437,6 +437,10 @@ impl Engine {
                 trace_id: None,
             })
             .await?;
+        // The boss hears of it on the desktop too, once a day like the mail.
+        self.core()
+            .bus
+            .publish(DomainEvent::FixNeeded { mail_id: mail.id });
         Ok(())
     }
 

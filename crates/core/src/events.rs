@@ -82,6 +82,13 @@ pub enum DomainEvent {
         spent_usd: f64,
         budget_usd: f64,
     },
+    /// Something was refused or stopped that only the boss can fix (a webhook host, a
+    /// tool list, the day's budget) and its mail, with the one place that fixes it, was
+    /// just filed — once a day per employee and cause: raise a desktop notification
+    /// that opens that place.
+    FixNeeded {
+        mail_id: i32,
+    },
     /// An employee's action waits for the boss (SPEC §8): raise the notification.
     ApprovalRequested {
         approval_id: i32,

@@ -170,6 +170,16 @@ impl Mailbox {
         })
     }
 
+    /// One item, as the mailbox lists it; `None` when there is no such item.
+    pub async fn get(&self, id: i32) -> Result<Option<MailDto>, DbErr> {
+        let Some(m) = q::find_mail(&self.db, id).await? else {
+            return Ok(None);
+        };
+        let names = crate::chat::Names::load(&self.db).await?;
+        let name = m.employee_id.map_or("", |id| names.person(id)).to_owned();
+        Ok(Some(mail_dto(&m, &name)))
+    }
+
     pub async fn set_status(&self, input: SetMailStatus) -> Result<(), MailError> {
         if q::set_mail_status(&self.db, input.mail_id, input.status).await? == 0 {
             return Err(MailError::NotFound(input.mail_id));

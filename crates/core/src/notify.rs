@@ -2,6 +2,8 @@
 //! notification with **Approve** and **Reject** buttons where the platform offers
 //! actions; a button decides it through the same [`Approvals::decide`] as the queue
 //! (`decided_via = notification`), a click on the body opens the app on that item.
+//! A refusal or a budget stop the boss can fix (SPEC §17) raises one too, once a day
+//! per employee and cause like its mail; a click opens the place that fixes it.
 //!
 //! The in-app queue stays the source of truth: a missing notification daemon, a closed
 //! notification or a lagging event bus lose nothing but the popup. The [`Notifier`] trait
@@ -145,6 +147,49 @@ impl OutcomeNotice {
     }
 }
 
+/// What a refusal's or a budget stop's notification says (SPEC §17): the mail filed for
+/// the boss, with the one place in the app that fixes it as its click — raised once a
+/// day per employee and cause, like the mail, in the company's language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FixNotice {
+    pub mail_id: i32,
+    /// The mail's title: "Not sent: hooks.example is not an allowed webhook destination".
+    pub title: String,
+    /// The mail's body (the reason and what fixes it): plain text, at most
+    /// [`BODY_MAX_CHARS`].
+    pub body: String,
+    /// Where a click takes the app: the fix (`#settings/webhooks/<host>`), else the
+    /// mailbox item.
+    pub href: String,
+    pub open_label: String,
+}
+
+impl FixNotice {
+    pub fn new(m: &crate::mailbox::MailDto, lang: Language) -> Self {
+        let href = m
+            .fix_href
+            .clone()
+            .unwrap_or_else(|| format!("#mailbox/{}", m.id));
+        Self {
+            mail_id: m.id,
+            title: clip(&plain(&m.title), TITLE_MAX_CHARS, lang).0,
+            body: clip(&plain(&m.body), BODY_MAX_CHARS, lang).0,
+            href,
+            open_label: lang.pick("Fix it", "去处理"),
+        }
+    }
+}
+
+/// Where a click on a notification takes the app.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Open {
+    /// The approval queue, on this approval.
+    Approval(i32),
+    /// A route of the app (`#settings/webhooks/hooks.example`): the place that fixes
+    /// what a refusal or a budget stop reported.
+    Route(String),
+}
+
 /// Model text made safe to show as plain text: control characters (but line breaks)
 /// and the characters that reorder text on screen (bidi overrides, isolates, marks)
 /// become `?`, so `rm -rf ~` cannot be made to read as something else. For any screen
@@ -245,6 +290,14 @@ pub trait Notifier: Send + Sync + 'static {
         let _ = notice;
         Ok(())
     }
+
+    /// Shows a refusal or a budget stop the boss can fix, and resolves when it is
+    /// clicked ([`NotificationOutcome::Open`]: open the fix) or closed. A notifier that
+    /// cannot show one says nothing: the mailbox has the item and its fix.
+    async fn fix_needed(&self, notice: &FixNotice) -> Result<NotificationOutcome, NotifyError> {
+        let _ = notice;
+        Ok(NotificationOutcome::Closed)
+    }
 }
 
 /// Notifications still on screen, by approval id (each with its own number, so a task
@@ -253,6 +306,8 @@ pub trait Notifier: Send + Sync + 'static {
 #[derive(Default)]
 struct Shown {
     notified: HashSet<i32>,
+    /// Mail items already raised (a refusal, a budget stop): never twice.
+    fixes: HashSet<i32>,
     open: HashMap<i32, (u64, CancellationToken)>,
     next: u64,
 }
@@ -276,19 +331,54 @@ pub fn boss_desk() -> DeskWatch {
 pub fn spawn_approval_notifier<N, F>(
     core: AppCore,
     notifier: Arc<N>,
-    mut desk: DeskWatch,
+    desk: DeskWatch,
     on_open: F,
 ) -> JoinHandle<()>
 where
     N: Notifier + ?Sized,
     F: Fn(i32) + Send + Sync + 'static,
 {
+    let on_open = move |open| {
+        if let Open::Approval(id) = open {
+            on_open(id);
+        }
+    };
+    spawn(core, notifier, desk, Arc::new(on_open), false)
+}
+
+/// [`spawn_approval_notifier`], and the boss's desk also hears of every refusal and
+/// budget stop filed for them (SPEC §17), once a day per employee and cause like the
+/// mail: `on_open` gets the approval, or the route that fixes what was refused.
+pub fn spawn_notifier<N, F>(
+    core: AppCore,
+    notifier: Arc<N>,
+    desk: DeskWatch,
+    on_open: F,
+) -> JoinHandle<()>
+where
+    N: Notifier + ?Sized,
+    F: Fn(Open) + Send + Sync + 'static,
+{
+    spawn(core, notifier, desk, Arc::new(on_open), true)
+}
+
+/// The listener; `fixes`: whether refusals and budget stops are raised too.
+fn spawn<N>(
+    core: AppCore,
+    notifier: Arc<N>,
+    mut desk: DeskWatch,
+    on_open: Arc<dyn Fn(Open) + Send + Sync>,
+    fixes: bool,
+) -> JoinHandle<()>
+where
+    N: Notifier + ?Sized,
+{
     let mut rx = core.bus.subscribe();
     let shown = Arc::new(Mutex::new(Shown::default()));
     let n = Notifying {
         core,
         notifier,
-        on_open: Arc::new(on_open),
+        on_open,
         shown: Arc::clone(&shown),
     };
     tokio::spawn(async move {
@@ -307,6 +397,12 @@ where
                         n.once(approval_id, *desk.borrow());
                     }
                     Ok(DomainEvent::ApprovalDecided { approval_id }) => n.withdraw(approval_id),
+                    // The boss's mailbox: a person at the desk does not see it.
+                    Ok(DomainEvent::FixNeeded { mail_id }) => {
+                        if fixes && *desk.borrow() == Decider::Boss {
+                            n.fix_needed(mail_id);
+                        }
+                    }
                     Ok(_) => {}
                     Err(RecvError::Lagged(missed)) => {
                         tracing::warn!(
@@ -337,11 +433,43 @@ fn lock(shown: &Mutex<Shown>) -> std::sync::MutexGuard<'_, Shown> {
 struct Notifying<N: Notifier + ?Sized> {
     core: AppCore,
     notifier: Arc<N>,
-    on_open: Arc<dyn Fn(i32) + Send + Sync>,
+    on_open: Arc<dyn Fn(Open) + Send + Sync>,
     shown: Arc<Mutex<Shown>>,
 }
 
 impl<N: Notifier + ?Sized> Notifying<N> {
+    /// One notification of the refusal or budget stop filed as mail `id`; a click
+    /// opens its fix.
+    fn fix_needed(&self, id: i32) {
+        if !lock(&self.shown).fixes.insert(id) {
+            return;
+        }
+        let (core, notifier, on_open) = (
+            self.core.clone(),
+            Arc::clone(&self.notifier),
+            Arc::clone(&self.on_open),
+        );
+        tokio::spawn(async move {
+            let mail = match core.mailbox.get(id).await {
+                Ok(Some(m)) => m,
+                Ok(None) => return,
+                Err(e) => {
+                    tracing::warn!(mail_id = id, error = %e, "no notification: mail not readable");
+                    return;
+                }
+            };
+            let lang = core.mailbox.language().await.unwrap_or(Language::En);
+            let notice = FixNotice::new(&mail, lang);
+            match notifier.fix_needed(&notice).await {
+                Ok(NotificationOutcome::Open) => on_open(Open::Route(notice.href)),
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::info!(mail_id = id, error = %e, "no notification; the mailbox has it");
+                }
+            }
+        });
+    }
+
     /// Takes down the notification of `id`, if one is on screen.
     fn withdraw(&self, id: i32) {
         let open = lock(&self.shown).open.remove(&id);
@@ -426,7 +554,7 @@ impl<N: Notifier + ?Sized> Notifying<N> {
                 Some((NotificationOutcome::Reject, seen)) => {
                     decide(&core, id, Decision::Reject, seen, user).await;
                 }
-                Some((NotificationOutcome::Open, _)) => on_open(id),
+                Some((NotificationOutcome::Open, _)) => on_open(Open::Approval(id)),
                 Some((NotificationOutcome::Closed | NotificationOutcome::Withdrawn, _)) | None => {}
             }
         });

@@ -395,6 +395,24 @@ describe("approvals page", () => {
     await waitFor(() => expect(window.location.hash).toBe("#approvals"));
   });
 
+  it("goes to the place that fixes a refusal when its notification is clicked", async () => {
+    const { backend } = withApprovals();
+    backend.install();
+    window.history.replaceState(null, "", "#dashboard");
+    renderApp();
+    await screen.findByTestId("figure-approvals");
+
+    await act(() => emit("open_route", { href: "#settings/webhooks/hooks.example" }));
+    await waitFor(() => expect(window.location.hash).toBe("#settings/webhooks/hooks.example"));
+
+    await act(() => emit("open_route", { href: "#settings/budget" }));
+    await waitFor(() => expect(window.location.hash).toBe("#settings/budget"));
+
+    // Not a route of the app: nothing moves.
+    await act(() => emit("open_route", { href: "https://elsewhere.example/" }));
+    expect(window.location.hash).toBe("#settings/budget");
+  });
+
   it("refreshes the queue and the badge when an employee asks for something", async () => {
     const { backend, approvals, person } = withApprovals();
     backend.install();

@@ -3,7 +3,7 @@ import { useQueryClient, type QueryClient, type QueryKey } from "@tanstack/react
 import { useEffect, useState } from "react";
 import type { DomainEvent } from "../bindings/DomainEvent";
 import { queryKeys } from "./queries";
-import { navigate } from "../shell/route";
+import { navigate, parseRoute } from "../shell/route";
 
 export const DOMAIN_EVENT = "domain-event";
 /** A desktop notification's body was clicked: open the approval it was about (or the queue, for a summary). */
@@ -11,6 +11,13 @@ export const OPEN_APPROVAL_EVENT = "open_approval";
 
 export interface OpenApproval {
   approvalId: number | null;
+}
+
+/** A refusal's or a budget stop's desktop notification was clicked: open the place that fixes it (`#settings/webhooks/<host>`). */
+export const OPEN_ROUTE_EVENT = "open_route";
+
+export interface OpenRoute {
+  href: string;
 }
 
 /** Subscribe to backend domain events. Resolves to the function that unsubscribes. */
@@ -94,6 +101,9 @@ export function keysFor(event: DomainEvent): ReadonlyArray<QueryKey> {
       return [queryKeys.spend, queryKeys.profiles, queryKeys.dashboard, queryKeys.traces];
     case "budget_exceeded":
       return [queryKeys.spend, queryKeys.org, queryKeys.company, queryKeys.dashboard];
+    case "fix_needed":
+      // Its mail is announced by mail_changed; this one raises the desktop notification.
+      return [];
     case "approval_requested":
     case "approval_decided":
       // Every listing of the queue (and the navigation badge), the dashboard's figure. The requester's
@@ -142,22 +152,38 @@ export function onOpenApproval(cb: (approvalId: number | null) => void): Promise
   });
 }
 
-/** Mount once near the root: a click on an approval's notification brings its card up. */
+/** Subscribe to notification clicks that ask to open a route of the app. Resolves to the function that unsubscribes. */
+export function onOpenRoute(cb: (href: string) => void): Promise<UnlistenFn> {
+  return listen<OpenRoute | null>(OPEN_ROUTE_EVENT, (e) => {
+    const href = e.payload?.href;
+    if (typeof href === "string" && href.startsWith("#")) cb(href);
+  });
+}
+
+/**
+ * Mount once near the root: a click on an approval's notification brings its card up; a click on a
+ * refusal's or a budget stop's brings up the place that fixes it, read by the app's own route parser.
+ */
 export function useOpenApprovalEvents(): void {
   useEffect(() => {
     let disposed = false;
-    let unlisten: UnlistenFn | undefined;
+    const unlisteners: UnlistenFn[] = [];
+    const keep = (fn: UnlistenFn) => {
+      if (disposed) fn();
+      else unlisteners.push(fn);
+    };
+    const none = () => {
+      // No event bus (plain browser): there are no notifications to click either.
+    };
     onOpenApproval((approvalId) => navigate({ page: "approvals", approvalId }))
-      .then((fn) => {
-        if (disposed) fn();
-        else unlisten = fn;
-      })
-      .catch(() => {
-        // No event bus (plain browser): there are no notifications to click either.
-      });
+      .then(keep)
+      .catch(none);
+    onOpenRoute((href) => navigate(parseRoute(href)))
+      .then(keep)
+      .catch(none);
     return () => {
       disposed = true;
-      unlisten?.();
+      for (const fn of unlisteners) fn();
     };
   }, []);
 }

@@ -136,6 +136,33 @@ impl Approvals {
         }
     }
 
+    /// Whether [`Approvals::request`] would refuse `call` outright for `employee_id`
+    /// (no such tool, not on their list, a host the allowlist does not hold) — not a
+    /// call that would wait for approval, run, or fail on its arguments. Nothing is
+    /// logged, filed or told: a thought asks this before its messages are posted, so a
+    /// promise beside a call that cannot happen is held back (SPEC §17).
+    pub async fn would_refuse(&self, employee_id: i32, call: &ToolCall) -> Result<bool, DbErr> {
+        let Some(e) = oq::find_employee(&self.db, employee_id).await? else {
+            return Ok(false);
+        };
+        let asked = Asked {
+            employee: &e,
+            call,
+            trace_id: None,
+            chat_id: None,
+            key: None,
+            named_risk: tools::risk_of(&call.tool),
+        };
+        if refusal(&asked).is_some() {
+            return Ok(true);
+        }
+        Ok(match self.bind_and_assess(&e, call).await {
+            Err(ToolError::Webhook(cubicle_llm::PostError::NotAllowed(_))) => true,
+            Err(ToolError::Storage(db)) => return Err(db),
+            _ => false,
+        })
+    }
+
     /// Refuses the call: logged with why (the employee's tool result), and told in the
     /// chat it was asked in and to the boss with the place that fixes it.
     async fn refuse(

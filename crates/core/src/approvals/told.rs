@@ -202,6 +202,30 @@ fn clip_end(s: &str, max: usize) -> String {
     }
 }
 
+/// The line in the chat where `name` was working when the day's budget stopped her
+/// thought: said once a day per chat (and per budget: a raised budget spent again is
+/// told again), whoever else it stops there.
+pub fn budget_line(name: &str, spent: f64, budget: f64, lang: Language) -> String {
+    lang.pick(
+        format!(
+            "Paused: today's model budget is spent (${spent:.2} of ${budget:.2}), so {name} could not answer here. Work picks up tomorrow, or as soon as the boss raises the daily budget in Settings → Daily budget."
+        ),
+        format!(
+            "已暂停：今日模型预算已用完（已花费 ${spent:.2}，预算 ${budget:.2}），{name} 没能在这里回复。明天会继续；老板在 设置 → 每日预算 中提高预算后也会马上继续。"
+        ),
+    )
+}
+
+/// What the employee's next thought is told after the day's budget stopped her last
+/// one (beside her tool results), so she neither pretends she answered nor promises
+/// what was never started.
+pub fn budget_note(lang: Language) -> String {
+    lang.pick(
+        "daily budget → refused: today's model budget ran out, so your last thought was not had and nothing you meant to do then was done. Do not say it was, or that it will be done by then.",
+        "每日预算 → 已拒绝：今日模型预算已用完，你上一次没能思考，当时想做的事都没有做。不要说已经做了，也不要承诺在那之前做完。",
+    )
+}
+
 /// What the requester is told once a decision is carried out.
 pub(super) fn outcome_line(
     row: &approval::Model,
@@ -289,8 +313,15 @@ impl Approvals {
                     &key,
                 )
                 .await;
-            if let Err(e) = filed {
-                tracing::warn!(error = %e, employee_id, "could not file the refusal for the boss");
+            match filed {
+                // Filed now (not earlier today): the desktop hears of it too.
+                Ok(Some(m)) => self
+                    .bus
+                    .publish(crate::events::DomainEvent::FixNeeded { mail_id: m.id }),
+                Ok(None) => {}
+                Err(e) => {
+                    tracing::warn!(error = %e, employee_id, "could not file the refusal for the boss");
+                }
             }
         }
         Ok(())

@@ -206,7 +206,7 @@ fn task_plan(op: &TaskOp, me: i32, staff: &HashMap<i32, employee::Model>) -> Opt
 }
 
 /// A request to run a named tool; `None` when no tool is named.
-fn tool_call(call: &ToolCallOp) -> Option<ToolCall> {
+pub(super) fn tool_call(call: &ToolCallOp) -> Option<ToolCall> {
     let tool = call.tool.trim();
     if tool.is_empty() {
         return None;

@@ -416,15 +416,31 @@ async fn settle(engine: &Engine, w: &Woken, said: Said<'_>) -> Result<ThinkOutco
     let is_dm = matches!(w.chat.kind, ChatKind::Dm | ChatKind::Boss);
     let t = said.thought;
     let mood = Mood::from_answer(t.interest_level, t.topic_saturation, is_dm);
+    let mut kept = said.kept;
+    // A call refused outright is told in this chat (the refusal line) and to her at
+    // once; what she wrote here beside it speaks of something that will not happen
+    // ("it goes out once you approve"), so none of it is posted (SPEC §17). A call
+    // that waits for approval is a true promise and holds nothing back.
+    let held_back = t.should_speak
+        && kept.iter().any(|(to, _)| *to == Target::Here)
+        && refused_here(engine, w.me.id, &t).await?;
+    if held_back {
+        kept.retain(|(to, _)| *to != Target::Here);
+        tracing::info!(
+            employee = w.me.id,
+            chat = w.chat.id,
+            "messages beside a refused call held back"
+        );
+    }
     let (posts, silenced_by, repetitions) =
-        if t.should_speak && said.kept.is_empty() && said.impostor {
+        if t.should_speak && kept.is_empty() && said.impostor && !held_back {
             (vec![], Some(SilenceReason::Identity), 0)
-        } else if t.should_speak && !said.kept.is_empty() {
+        } else if t.should_speak && !kept.is_empty() {
             plan_posts(
                 engine,
                 w.me.id,
                 &w.chat,
-                &said.kept,
+                &kept,
                 mood.saturation(),
                 boss_mentioned(w),
             )
@@ -457,6 +473,23 @@ async fn settle(engine: &Engine, w: &Woken, said: Said<'_>) -> Result<ThinkOutco
         model_time: said.model_time,
         prompt_tokens: said.prompt_tokens,
     })
+}
+
+/// Whether one of the thought's tool calls will be refused outright (asked in this
+/// thought's chat, like every call of a thought).
+async fn refused_here(engine: &Engine, employee_id: i32, t: &Thought) -> Result<bool, DbErr> {
+    let approvals = &engine.core().approvals;
+    for call in t
+        .tool_calls
+        .iter()
+        .take(super::plan::MAX_TOOL_CALLS)
+        .filter_map(super::plan::tool_call)
+    {
+        if approvals.would_refuse(employee_id, &call).await? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// Where a poll thinks: a requirement to plan first (its plan is made and posted in
@@ -511,7 +544,10 @@ pub(super) struct Dropped<'a> {
 pub(super) async fn drop_thought(engine: &Engine, d: Dropped<'_>) -> Result<ThinkOutcome, DbErr> {
     let (why, budget) = match &d.failure {
         Some(GatewayError::Structured(_)) => (SilenceReason::Malformed, false),
-        Some(GatewayError::BudgetExceeded { .. }) => (SilenceReason::Budget, true),
+        Some(GatewayError::BudgetExceeded { spent, budget }) => {
+            tell_budget_stop(engine, &d, *spent, *budget).await?;
+            (SilenceReason::Budget, true)
+        }
         _ => (SilenceReason::ModelError, false),
     };
     let e = d
@@ -553,6 +589,36 @@ pub(super) async fn drop_thought(engine: &Engine, d: Dropped<'_>) -> Result<Thin
         model_time: d.model_time,
         prompt_tokens: d.prompt_tokens,
     })
+}
+
+/// A thought the day's budget stopped is told in the chat where it was to be had, in
+/// the company's language, once a day per chat (and per budget, so a raised budget
+/// that is spent again is told again) — not once per blocked call, however many
+/// colleagues it stops there. The employee's next thought is told too (see
+/// `scene::recent_tool_results`), and the boss by the budget mail and its notification.
+async fn tell_budget_stop(
+    engine: &Engine,
+    d: &Dropped<'_>,
+    spent: f64,
+    budget: f64,
+) -> Result<(), DbErr> {
+    let core = engine.core();
+    let now = engine.now();
+    let day = crate::gateway::start_of_day(now).date_naive();
+    let key = format!("budget-stop:{}:{day}:{budget:.2}", d.chat_id);
+    if !cubicle_store::effect::claim(&core.db, &key, now).await? {
+        return Ok(());
+    }
+    let name = oq::find_employee(&core.db, d.employee_id)
+        .await?
+        .map(|e| e.name)
+        .unwrap_or_default();
+    let lang = core.mailbox.language().await?;
+    let line = crate::approvals::budget_line(&name, spent, budget, lang);
+    core.chats
+        .post_system_traced(d.chat_id, &line, d.trace.clone())
+        .await?;
+    Ok(())
 }
 
 /// One thought as its row records it.

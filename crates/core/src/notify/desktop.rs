@@ -4,7 +4,7 @@
 use async_trait::async_trait;
 use tokio_util::sync::CancellationToken;
 
-use super::{ApprovalNotice, NotificationOutcome, Notifier, NotifyError, OutcomeNotice};
+use super::{ApprovalNotice, FixNotice, NotificationOutcome, Notifier, NotifyError, OutcomeNotice};
 
 /// The system's notification server (notify-rust).
 #[derive(Clone, Debug, Default)]
@@ -74,6 +74,30 @@ impl Notifier for DesktopNotifier {
             .map_err(|e| NotifyError::Unavailable(e.to_string()))?;
         Ok(())
     }
+
+    async fn fix_needed(&self, notice: &FixNotice) -> Result<NotificationOutcome, NotifyError> {
+        let caps = tokio::task::spawn_blocking(notify_rust::get_capabilities)
+            .await
+            .map_err(|e| NotifyError::Unavailable(e.to_string()))?
+            .map_err(|e| NotifyError::Unavailable(e.to_string()))?;
+        let buttons = caps.iter().any(|c| c == "actions");
+        let handle = freedesktop::fix(notice, &caps, buttons)
+            .show_async()
+            .await
+            .map_err(|e| NotifyError::Unavailable(e.to_string()))?;
+        tracing::debug!(
+            mail_id = notice.mail_id,
+            notification_id = handle.id(),
+            "refusal notification shown"
+        );
+        let mut response = None;
+        handle
+            .wait_for_action_async(|r| response = Some(r.clone()))
+            .await;
+        Ok(response.map_or(NotificationOutcome::Closed, |r| {
+            freedesktop::opened(r, buttons)
+        }))
+    }
 }
 
 /// The freedesktop notification for an approval and the boss's answer to it.
@@ -82,7 +106,7 @@ mod freedesktop {
     use notify_rust::{Hint, Notification, NotificationResponse, Timeout, Urgency};
 
     use super::super::{ACTION_APPROVE, ACTION_OPEN, ACTION_REJECT, APP_NAME, CATEGORY};
-    use super::{ApprovalNotice, NotificationOutcome, OutcomeNotice};
+    use super::{ApprovalNotice, FixNotice, NotificationOutcome, OutcomeNotice};
 
     /// What came of an approval decided from its notification: no buttons, gone by
     /// itself unless it failed.
@@ -109,6 +133,39 @@ mod freedesktop {
                 Urgency::Normal
             });
         n
+    }
+
+    /// A refusal or a budget stop the boss can fix: a click (on the body or the one
+    /// button, where the server offers actions) opens the fix in the app.
+    pub(super) fn fix(notice: &FixNotice, caps: &[String], buttons: bool) -> Notification {
+        let body = if caps.iter().any(|c| c == "body-markup") {
+            super::super::escape_markup(&notice.body)
+        } else {
+            notice.body.clone()
+        };
+        let mut n = Notification::new();
+        n.appname(APP_NAME)
+            .summary(&notice.title)
+            .body(&body)
+            .icon("dialog-warning")
+            .hint(Hint::Category(CATEGORY.to_owned()))
+            .hint(Hint::DesktopEntry("cubicle".to_owned()))
+            .urgency(Urgency::Normal);
+        if buttons {
+            n.action(ACTION_OPEN, &notice.open_label);
+        }
+        n
+    }
+
+    /// Whether a click on a fix notification asks to open the fix.
+    pub(super) fn opened(response: NotificationResponse, buttons: bool) -> NotificationOutcome {
+        match response {
+            NotificationResponse::Default if buttons => NotificationOutcome::Open,
+            NotificationResponse::Action(key) if buttons && key == ACTION_OPEN => {
+                NotificationOutcome::Open
+            }
+            _ => NotificationOutcome::Closed,
+        }
     }
 
     /// The notification, with buttons when the server offers actions.
@@ -184,6 +241,12 @@ impl Notifier for DesktopNotifier {
 
     async fn outcome(&self, notice: &OutcomeNotice) -> Result<(), NotifyError> {
         show_plain(notice.title.clone(), notice.body.clone()).await
+    }
+
+    async fn fix_needed(&self, notice: &FixNotice) -> Result<NotificationOutcome, NotifyError> {
+        // No actions here: the mailbox item carries the fix.
+        show_plain(notice.title.clone(), notice.body.clone()).await?;
+        Ok(NotificationOutcome::Closed)
     }
 }
 

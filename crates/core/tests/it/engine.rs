@@ -14,6 +14,7 @@ use crate::util::TestCompany;
 
 mod addressed;
 mod baselines;
+mod budget_told;
 mod crash;
 mod lease;
 mod other_process;

@@ -281,6 +281,42 @@ fn the_check_finds_english_and_lets_names_code_and_units_be() {
     assert_eq!(english_words("+ department 市场部", &names), ["department"]);
 }
 
+/// A budget stop as the app tells it in a Chinese company: the line in the chat, the
+/// note to the employee, and the desktop notification's button.
+#[test]
+fn a_budget_stop_and_a_refusals_notification_are_chinese() {
+    let names = vec!["王芳".to_owned()];
+    let line = cubicle_core::approvals::budget_line("王芳", 1.02, 0.5, Language::ZhCn);
+    let note = cubicle_core::approvals::budget_note(Language::ZhCn);
+    let mail = cubicle_core::mailbox::MailDto {
+        id: 3,
+        kind: cubicle_core::mailbox::MailKind::Budget,
+        employee_id: None,
+        employee_name: String::new(),
+        chat_id: None,
+        task_id: None,
+        title: "今日预算已用完".into(),
+        body: "已花费 $1.02（预算 $0.50）".into(),
+        status: cubicle_core::mailbox::MailStatus::Unread,
+        created_at: String::new(),
+        trace_id: None,
+        fix_href: Some("#settings/budget".into()),
+    };
+    let notice = cubicle_core::notify::FixNotice::new(&mail, Language::ZhCn);
+    assert_eq!(notice.href, "#settings/budget");
+    for text in [&line, &note, &notice.open_label, &notice.title] {
+        assert!(
+            english_words(text, &names).is_empty(),
+            "{text:?} → {:?}",
+            english_words(text, &names)
+        );
+    }
+    assert!(
+        line.contains("王芳") && line.contains("设置 → 每日预算"),
+        "{line}"
+    );
+}
+
 /// A hire's skills come from the role card in the company's language: a QA engineer
 /// hired in a Chinese company (by hand or through the secretary's card) lists
 /// 测试计划…, one hired in an English company "test plans"….

@@ -339,7 +339,19 @@ async fn recent_tool_results(engine: &Engine, employee_id: i32) -> Result<Vec<St
         TOOL_RESULTS_SHOWN as u64,
     )
     .await?;
-    Ok(calls
+    // The day's budget stopped her last thought: she is told, so she does not speak
+    // as if she had answered then, nor promise what was never started.
+    let stopped = mq::thoughts_of(&engine.core().db, employee_id, 1)
+        .await?
+        .first()
+        .is_some_and(|t| t.silenced_by == Some(crate::chat::gates::SilenceReason::Budget));
+    let budget = if stopped {
+        let lang = engine.core().mailbox.language().await?;
+        Some(crate::approvals::budget_note(lang))
+    } else {
+        None
+    };
+    let calls = calls
         .into_iter()
         .filter(|c| c.created_at >= since)
         .map(|c| {
@@ -350,6 +362,6 @@ async fn recent_tool_results(engine: &Engine, employee_id: i32) -> Result<Vec<St
                 _ => c.output.unwrap_or_else(|| "done".to_owned()),
             };
             format!("{} → {what}", c.tool)
-        })
-        .collect())
+        });
+    Ok(budget.into_iter().chain(calls).collect())
 }

@@ -234,3 +234,127 @@ async fn an_approved_post_that_fails_is_recorded_as_failed_and_she_is_told() {
         }
     }
 }
+
+/// A confused Alice: asked for the release note, she promises it goes out once the
+/// boss approves, calls the webhook and notes it down, all in one thought; once her
+/// thought shows the call was refused, she says so.
+fn promiser(hook: String, seen: Arc<Mutex<Vec<String>>>) -> impl Fn(&Seen) -> Value + Send + Sync {
+    move |s: &Seen| {
+        if s.name != "Alice" {
+            return silent(&s.name);
+        }
+        seen.lock().unwrap().push(s.prompt.clone());
+        if s.new_from("Ada", "release note") {
+            let mut v = speak(
+                "I'll ask to post it and say it's on its way.",
+                &[
+                    ("Sure! It goes to the team channel once you approve.", None),
+                    ("I'll post the release note right away.", None),
+                ],
+                json!([]),
+            );
+            v["toolCalls"] = json!([{
+                "tool": "post_webhook",
+                "args": {"url": hook, "text": "Release 2.3 is out.", "style": "slack"},
+                "reason": "the boss asked for the release note."
+            }]);
+            v["memoryOps"] = json!([{
+                "op": "add", "type": "long_term", "importance": 7,
+                "content": "Ada wants release notes on the team webhook"
+            }]);
+            v
+        } else if s.prompt.contains("post_webhook → refused") {
+            speak(
+                "The post was refused; say so plainly.",
+                &[(
+                    "I could not post it: our webhook host is not allowed yet.",
+                    None,
+                )],
+                json!([]),
+            )
+        } else {
+            silent("Alice")
+        }
+    }
+}
+
+/// No promise beside a refused call (SPEC §17): the thought's calls are checked
+/// before its messages are posted; a call refused outright holds back what she wrote
+/// in that chat, the refusal line is posted, and she is woken with the refusal, so
+/// her next word is the truth. What the thought remembered is kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_promise_beside_a_refused_call_is_never_posted_and_her_next_word_is_the_truth() {
+    let hook = MockServer::start().await;
+    let prompts = Arc::new(Mutex::new(Vec::new()));
+    let stage = Stage::new(promiser(format!("{}/hook", hook.uri()), prompts.clone())).await;
+    let (alice, _bob, _charlie, group) = engineering(&stage).await;
+    let core = &stage.co.core;
+    core.approvals
+        .set_tool_whitelist(alice, vec!["post_webhook".into()])
+        .await
+        .unwrap();
+    stage.co.allow_webhooks_to("hooks.slack.com").await;
+    stage
+        .boss_says(
+            group,
+            "Alice, please post the release note to the team webhook.",
+        )
+        .await;
+    stage.run_for(TimeDelta::minutes(10)).await;
+
+    let said = core.chats.messages(group).await.unwrap();
+    let texts: Vec<&str> = said.iter().map(|m| m.text.as_str()).collect();
+    assert!(
+        !texts
+            .iter()
+            .any(|t| t.contains("once you approve") || t.contains("right away")),
+        "the promise never reaches the chat: {texts:#?}"
+    );
+    let refusal = said
+        .iter()
+        .position(|m| m.sender_kind == SenderKind::System && m.text.starts_with("Refused:"))
+        .unwrap_or_else(|| panic!("the refusal line: {texts:#?}"));
+    let truth = said
+        .iter()
+        .position(|m| m.sender_employee_id == Some(alice) && m.text.contains("could not post it"))
+        .unwrap_or_else(|| panic!("she says it could not be posted: {texts:#?}"));
+    assert!(refusal < truth, "{texts:#?}");
+    assert!(
+        prompts
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|p| p.contains("post_webhook → refused")),
+        "her next thought sees the refusal"
+    );
+    assert!(hook.received_requests().await.unwrap().is_empty());
+    // The rest of the thought stands.
+    let memories = core.minds.profile(alice).await.unwrap().memories;
+    assert!(
+        memories
+            .iter()
+            .any(|m| m.content.contains("release notes on the team webhook")),
+        "{memories:?}"
+    );
+}
+
+/// A call that waits for the boss's approval is a true promise: it is posted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_promise_beside_a_call_that_waits_for_approval_is_posted() {
+    let s = the_boss_asks_for_the_release_note(200, None, Language::En).await;
+    let core = &s.stage.co.core;
+    assert_eq!(
+        core.approvals
+            .list(ApprovalFilter::Pending)
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
+    let said = core.chats.messages(s.group).await.unwrap();
+    assert!(
+        said.iter().any(|m| m.sender_employee_id == Some(s.alice)
+            && m.text == "It goes to the team channel once you approve."),
+        "{said:#?}"
+    );
+}
