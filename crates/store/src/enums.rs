@@ -112,6 +112,9 @@ stored_enum! {
         CopiesMessage,
         /// None of the words of the task's subject are in it.
         OffTopic,
+        /// Not readable in the company's language: another language, replacement
+        /// characters, or the prompt's own scaffolding ("第一行：标题") echoed back.
+        Unreadable,
     }
 }
 

@@ -4,4 +4,4 @@
  * Why a resolved task's deliverable waits for the boss's review instead of counting
  * as done: it does not address its task.
  */
-export type ReviewReason = "too_short" | "copies_message" | "off_topic";
+export type ReviewReason = "too_short" | "copies_message" | "off_topic" | "unreadable";

@@ -8,6 +8,11 @@
 //! the boss chat with its copy in the mailbox — all read back from the database and the
 //! workspace. The model is the real GGUF on this machine's CPU; simulated time jumps
 //! between wake-ups, the model's time is real.
+//!
+//! A story counts only when its work is real: the deliverable names the task's subject,
+//! is readable in the company's language by the app's own rule
+//! ([`check::readable`]: the same one that flags a deliverable in the app) and the app
+//! did not flag it for review (a copy of a message, too short, unreadable, off topic).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -23,6 +28,7 @@ use cubicle_core::mailbox::{MailFilter, MailKind};
 use cubicle_core::mind::guided::is_chinese;
 use cubicle_core::org::{NewDepartment, NewEmployee, SetupCompany};
 use cubicle_core::types::{Archetype, Language};
+use cubicle_core::work::{ReviewReason, check};
 use serde::Serialize;
 
 use super::goals::builtin as goals;
@@ -51,6 +57,8 @@ pub struct Story {
     pub wall_seconds: f64,
     /// The deliverable, as saved (a sample for the reader).
     pub deliverable: Option<String>,
+    /// Why the app flagged the deliverable for review, if it did.
+    pub needs_review: Option<ReviewReason>,
     pub report: Option<String>,
 }
 
@@ -72,6 +80,12 @@ pub struct Figures {
     /// something else, or not readable at all. Reported, not a goal: it reads the words,
     /// not the sense, so it is a floor on what a reader would call on topic.
     pub on_topic_ratio: f64,
+    /// Share of the deliverables and reports readable in the company's language
+    /// ([`check::readable`]: mostly Chinese characters in a Chinese company, mostly
+    /// English-looking words in an English one; never replacement characters or the
+    /// prompt's scaffolding written back). The app's own lines (draft note, link) are
+    /// left out.
+    pub readable_ratio: f64,
     pub thoughts: u64,
     pub model_calls: u64,
     /// The process's peak resident memory, model loaded (MB).
@@ -105,6 +119,20 @@ impl Figures {
             out.push(format!(
                 "{} of {} stories completed",
                 self.stories_completed, self.stories_run
+            ));
+        }
+        if self.on_topic_ratio < goals::ON_TOPIC_RATIO {
+            out.push(format!(
+                "on topic {:.2} < {}",
+                self.on_topic_ratio,
+                goals::ON_TOPIC_RATIO
+            ));
+        }
+        if self.readable_ratio < goals::READABLE_RATIO {
+            out.push(format!(
+                "readable {:.2} < {}",
+                self.readable_ratio,
+                goals::READABLE_RATIO
             ));
         }
         if self.language == Language::ZhCn && self.zh_answers_ratio < goals::ZH_ANSWERS_RATIO {
@@ -178,6 +206,15 @@ pub async fn measure(o: &Options) -> Result<Figures> {
         .flat_map(|s| s.deliverable.iter().chain(s.report.iter()))
         .collect();
     let on_topic = written.iter().filter(|t| names_subject(t, subject)).count();
+    let readable = stories
+        .iter()
+        .flat_map(|s| {
+            let doc = s.deliverable.as_deref().map(check::authored);
+            let report = s.report.as_deref().map(report_words);
+            doc.into_iter().chain(report)
+        })
+        .filter(|t| check::readable(t, o.language))
+        .count();
     Ok(Figures {
         model: model
             .file_stem()
@@ -195,11 +232,18 @@ pub async fn measure(o: &Options) -> Result<Figures> {
         stories_run: stories.len() as u64,
         zh_answers_ratio: ratio(zh as u64, all.answers.len() as u64),
         on_topic_ratio: ratio(on_topic as u64, written.len() as u64),
+        readable_ratio: ratio(readable as u64, written.len() as u64),
         thoughts: stories.iter().map(|s| s.thoughts).sum(),
         model_calls: stories.iter().map(|s| s.model_calls).sum(),
         peak_rss_mb: peak_rss_mb(),
         stories,
     })
+}
+
+/// The employee's own words of a report: its first line (the app adds its lines after
+/// it: the review line, the draft note, the link).
+fn report_words(report: &str) -> String {
+    report.lines().next().unwrap_or_default().to_owned()
 }
 
 /// Whether `text` uses a word of the subject (case-insensitive; a stem matches its forms).
@@ -326,7 +370,7 @@ async fn story(o: &Options, model: &Path, seed: u64) -> Result<(Story, Tally)> {
         .run_simulated(&clock, said_at + TimeDelta::minutes(o.minutes))
         .await;
 
-    let checked = check_story(&core, alice, bob, task.id).await?;
+    let checked = check_story(&core, alice, bob, task.id, &s, o.language).await?;
     let tally = tally(&core, &engine, from).await?;
     let stats = engine.stats();
     Ok((
@@ -341,6 +385,7 @@ async fn story(o: &Options, model: &Path, seed: u64) -> Result<(Story, Tally)> {
             model_calls: stats.model_calls,
             wall_seconds: started.elapsed().as_secs_f64(),
             deliverable: checked.deliverable,
+            needs_review: checked.needs_review,
             report: checked.report,
         },
         tally,
@@ -387,10 +432,18 @@ struct Checked {
     missing: Vec<&'static str>,
     reported_at: Option<DateTime<Utc>>,
     deliverable: Option<String>,
+    needs_review: Option<ReviewReason>,
     report: Option<String>,
 }
 
-async fn check_story(core: &AppCore, alice: i32, bob: i32, task_id: i32) -> Result<Checked> {
+async fn check_story(
+    core: &AppCore,
+    alice: i32,
+    bob: i32,
+    task_id: i32,
+    s: &Script,
+    language: Language,
+) -> Result<Checked> {
     let mut missing = Vec::new();
     let chats = core.chats.list().await?;
     let dm = chats.iter().find(|c| {
@@ -430,8 +483,22 @@ async fn check_story(core: &AppCore, alice: i32, bob: i32, task_id: i32) -> Resu
                 .map(|(_, p)| p.trim_end_matches(')').to_owned())
         })
         .and_then(|rel| std::fs::read_to_string(workspace.join(rel)).ok());
-    if deliverable.is_none() {
-        missing.push("the deliverable saved");
+    match deliverable.as_deref() {
+        None => missing.push("the deliverable saved"),
+        Some(doc) => {
+            // Work a person can use: on the subject, readable in the company's language,
+            // and not flagged by the app's own check.
+            if !names_subject(doc, s.subject) {
+                missing.push("the deliverable on topic");
+            }
+            if !check::readable(&check::authored(doc), language) {
+                missing.push("the deliverable readable");
+            }
+        }
+    }
+    let needs_review = task.as_ref().and_then(|t| t.needs_review);
+    if needs_review.is_some() {
+        missing.push("the deliverable not flagged for review");
     }
     let boss_chat = core.chats.boss_chat(alice).await?;
     let report = core
@@ -454,6 +521,7 @@ async fn check_story(core: &AppCore, alice: i32, bob: i32, task_id: i32) -> Resu
             .and_then(|m| DateTime::parse_from_rfc3339(&m.created_at).ok())
             .map(|d| d.with_timezone(&Utc)),
         deliverable,
+        needs_review,
         report: report.map(|m| m.text),
     })
 }
@@ -544,6 +612,10 @@ fn print(f: &Figures) {
         "  on topic               {:.2}  (deliverables and reports naming the subject)",
         f.on_topic_ratio
     );
+    println!(
+        "  readable               {:.2}  (deliverables and reports readable in the company's language)",
+        f.readable_ratio
+    );
     if let Some(mb) = f.peak_rss_mb {
         println!("  peak memory            {mb:.0} MB");
     }
@@ -592,6 +664,45 @@ mod tests {
         assert!(!names_subject(
             "你可以在一句杯中写出美丽\n交付物：task-1-夹爪.md",
             zh
+        ));
+    }
+
+    fn figures(on_topic: f64, readable: f64) -> Figures {
+        Figures {
+            model: "m".into(),
+            language: Language::ZhCn,
+            usable_thought_ratio: 1.0,
+            cut_off_answers: 0,
+            thought_seconds_p50: 1.0,
+            thought_seconds_p95: 2.0,
+            stories_completed: 1,
+            stories_run: 1,
+            zh_answers_ratio: 1.0,
+            on_topic_ratio: on_topic,
+            readable_ratio: readable,
+            thoughts: 4,
+            model_calls: 4,
+            peak_rss_mb: None,
+            stories: vec![],
+        }
+    }
+
+    #[test]
+    fn check_holds_on_topic_and_readable_work() {
+        assert!(figures(1.0, 1.0).missed().is_empty());
+        let m = figures(0.5, 0.5).missed();
+        assert_eq!(m.len(), 2, "{m:?}");
+        assert!(m[0].starts_with("on topic 0.50") && m[1].starts_with("readable 0.50"));
+    }
+
+    #[test]
+    fn a_report_is_read_by_its_own_words() {
+        let report = "夹爪校准超时的说明写好了。\n草稿：由离线小模型写成，使用前请核对。\n\
+                      交付物：employees/1/deliverables/task-1.md";
+        assert!(check::readable(&report_words(report), Language::ZhCn));
+        assert!(!check::readable(
+            &report_words("The note on the gripper timeout is done.\n交付物：x"),
+            Language::ZhCn
         ));
     }
 }

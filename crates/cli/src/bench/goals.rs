@@ -150,6 +150,12 @@ pub mod builtin {
     pub const STORIES_COMPLETED_RATIO: f64 = 0.8;
     /// A zh-CN company's employees write Chinese.
     pub const ZH_ANSWERS_RATIO: f64 = 0.9;
+    /// Deliverables and reports that name the task's subject (SPEC §13: a completed
+    /// story means a deliverable a person can use).
+    pub const ON_TOPIC_RATIO: f64 = 0.8;
+    /// Deliverables and reports readable in the company's language, by the app's own
+    /// rule (`work::check::readable`).
+    pub const READABLE_RATIO: f64 = 0.9;
 }
 
 /// The goals a run missed, in words: each goal's figure looked up in `measured` (a goal

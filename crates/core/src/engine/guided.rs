@@ -16,8 +16,9 @@ use std::time::{Duration, Instant};
 
 use chrono::TimeDelta;
 use cubicle_llm::{CompletionRequest, FinishReason, ModelProfile, TextShape};
-use cubicle_store::entity::{chat, chat_message, employee, task};
-use cubicle_store::{DbErr, chat as cq, org as oq};
+use cubicle_store::entity::{approval, chat, chat_message, employee, task};
+use cubicle_store::enums::ApprovalStatus;
+use cubicle_store::{DbErr, approval as aq, chat as cq, org as oq};
 
 use super::pending::{self, Plan};
 use super::think::{Outgoing, Target, ThinkOutcome, plan_posts};
@@ -69,6 +70,9 @@ enum Step {
     Ask(Box<task::Model>, Box<employee::Model>),
     /// Write the task's deliverable with what colleagues said, and resolve it.
     Deliver(Box<task::Model>, Vec<(String, String)>),
+    /// An action asked for while on the task was decided and carried out (or refused):
+    /// the task ends with its outcome, no model needed.
+    Outcome(Box<task::Model>, Box<approval::Model>),
     /// Answer what is new in this chat.
     Reply,
     /// A group conversation: the model chooses whether to add a word.
@@ -193,6 +197,10 @@ async fn next_step(cx: &Ctx<'_>) -> Result<Option<Step>, DbErr> {
     if let Some(t) = &w.reporting {
         return Ok(Some(Step::Report(Box::new(t.clone()))));
     }
+    let actions = task_actions(cx).await?;
+    if let Some((task, action)) = actions.decided {
+        return Ok(Some(Step::Outcome(Box::new(task), Box::new(action))));
+    }
     if w.focus == Focus::ToolResult {
         return Ok(None);
     }
@@ -200,6 +208,8 @@ async fn next_step(cx: &Ctx<'_>) -> Result<Option<Step>, DbErr> {
         .tasks
         .iter()
         .filter(|t| t.kind == crate::work::TaskKind::Oneshot)
+        // A task whose action waits for the boss is not worked on meanwhile.
+        .filter(|t| !actions.waiting.contains(&t.id))
         .min_by_key(|t| (t.created_at, t.id));
     let planning = oldest.filter(|t| t.created_by == TaskOrigin::Plan);
     if let Some(task) = planning {
@@ -229,6 +239,112 @@ async fn next_step(cx: &Ctx<'_>) -> Result<Option<Step>, DbErr> {
         _ if unread.iter().any(|m| addresses(m, &w.me)) => Step::Reply,
         _ => Step::MaybeReply,
     }))
+}
+
+/// How many of an employee's newest approvals are looked at for a task's outcome.
+const APPROVALS_LOOKED_AT: u64 = 20;
+
+/// The actions asked for while on this employee's pending tasks (in a task's trace,
+/// after it was made).
+struct TaskActions {
+    /// The oldest task whose action has an outcome (run, done or failed; or rejected,
+    /// or expired), with the newest such action.
+    decided: Option<(task::Model, approval::Model)>,
+    /// Tasks whose action still waits for the boss (or to run).
+    waiting: Vec<i32>,
+}
+
+async fn task_actions(cx: &Ctx<'_>) -> Result<TaskActions, DbErr> {
+    let db = &cx.engine.core().db;
+    let actions = aq::list_approvals(db, &[], Some(cx.w.me.id), APPROVALS_LOOKED_AT).await?;
+    let ended = |a: &approval::Model| match a.status {
+        ApprovalStatus::Approved => a.executed_at.is_some(),
+        ApprovalStatus::Waiting => false,
+        _ => true,
+    };
+    let on = |a: &approval::Model, t: &task::Model| {
+        a.created_at >= t.created_at && t.trace_id.is_some() && a.trace_id == t.trace_id
+    };
+    let mut tasks: Vec<&task::Model> =
+        cx.w.tasks
+            .iter()
+            .filter(|t| t.status == crate::work::TaskStatus::Pending)
+            .filter(|t| t.kind == crate::work::TaskKind::Oneshot)
+            .collect();
+    tasks.sort_by_key(|t| (t.created_at, t.id));
+    let mut out = TaskActions {
+        decided: None,
+        waiting: vec![],
+    };
+    for t in tasks {
+        let mine: Vec<&approval::Model> = actions.iter().filter(|a| on(a, t)).collect();
+        if mine.iter().any(|a| !ended(a)) {
+            out.waiting.push(t.id);
+        } else if out.decided.is_none()
+            && let Some(a) = mine.first()
+        {
+            out.decided = Some((t.clone(), (*a).clone()));
+        }
+    }
+    Ok(out)
+}
+
+/// The task's end by its action's outcome: resolved with what was done, or failed with
+/// why not, in the company's language. The report follows as for any resolved task.
+fn outcome(cx: &Ctx<'_>, task: &task::Model, action: &approval::Model) -> Draft {
+    let lang = cx.company.language;
+    let what = crate::tools::describe_short(&action.tool, &action.args, lang);
+    let what = what.trim().trim_end_matches(['.', '。']);
+    let subject: String = task.description.trim().chars().take(160).collect();
+    let (resolved, result) = match (action.status, action.error.as_deref()) {
+        (ApprovalStatus::Approved, None) => (
+            true,
+            lang.pick(
+                format!("Done: {subject} — {what}: it ran."),
+                format!("已完成：{subject}——{what}，已经执行。"),
+            ),
+        ),
+        (ApprovalStatus::Approved, Some(e)) => (
+            false,
+            lang.pick(
+                format!("Failed: {subject} — {what} did not go through: {e}"),
+                format!("失败：{subject}——{what}没有成功：{e}"),
+            ),
+        ),
+        (ApprovalStatus::Rejected, _) => (
+            false,
+            lang.pick(
+                format!("Not done: {subject} — the boss rejected {what}."),
+                format!("未完成：{subject}——老板拒绝了{what}。"),
+            ),
+        ),
+        _ => (
+            false,
+            lang.pick(
+                format!("Not done: {subject} — nobody approved {what} in time."),
+                format!("未完成：{subject}——{what}没有在期限内得到批准。"),
+            ),
+        ),
+    };
+    Draft {
+        note: lang.pick(
+            format!(
+                "Task #{} ends with its action's outcome (approval #{}).",
+                task.id, action.id
+            ),
+            format!(
+                "任务 #{} 以其操作的结果结束（审批 #{}）。",
+                task.id, action.id
+            ),
+        ),
+        task_ops: vec![TaskOp {
+            op: if resolved { "resolve" } else { "fail" }.into(),
+            id: Some(i64::from(task.id)),
+            result: Some(result),
+            ..TaskOp::default()
+        }],
+        ..Draft::default()
+    }
 }
 
 /// The plan of a requirement, when this wake-up is in its group.
@@ -326,7 +442,7 @@ async fn run(cx: &Ctx<'_>, step: Step, spent: &mut Spent) -> Result<Draft, Gatew
         Step::Plan(task, a) => plan(cx, &task, &a, spent).await,
         Step::Ask(task, colleague) => {
             let req = cx.writer().ask(&task.description, &colleague.name);
-            let text = write_line(cx, req, spent).await?;
+            let text = write_line(cx, req, Some(&colleague.name), spent).await?;
             Ok(Draft {
                 note: cx.company.language.pick(
                     format!("Asking {} for input on task #{}.", colleague.name, task.id),
@@ -337,6 +453,7 @@ async fn run(cx: &Ctx<'_>, step: Step, spent: &mut Spent) -> Result<Draft, Gatew
             })
         }
         Step::Deliver(task, inputs) => deliver(cx, &task, &inputs, spent).await,
+        Step::Outcome(task, action) => Ok(outcome(cx, &task, &action)),
         Step::Reply => {
             reply(
                 cx,
@@ -395,8 +512,14 @@ fn chat_lines(cx: &Ctx<'_>) -> Vec<(String, String)> {
 }
 
 async fn reply(cx: &Ctx<'_>, spent: &mut Spent, note: &str) -> Result<Draft, GatewayError> {
-    let req = cx.writer().reply(&cx.w.chat.name, &chat_lines(cx));
-    let text = write_line(cx, req, spent).await?;
+    let lines = chat_lines(cx);
+    // A reply goes to whoever wrote last (not to oneself).
+    let to = lines
+        .last()
+        .map(|(who, _)| who.clone())
+        .filter(|who| *who != cx.w.me.name);
+    let req = cx.writer().reply(&cx.w.chat.name, &lines);
+    let text = write_line(cx, req, to.as_deref(), spent).await?;
     Ok(Draft {
         note: note.to_owned(),
         messages: vec![(Target::Here, text)],
@@ -432,7 +555,11 @@ async fn deliver(
         GatewayError::Structured(format!("the deliverable could not be saved: {e}"))
     })?;
     let title = document.lines().next().unwrap_or_default().trim();
-    let title = title.trim_start_matches('#').trim();
+    let title = title
+        .trim_start_matches('#')
+        .trim()
+        .trim_matches('*')
+        .trim();
     let names: Vec<&str> = inputs.iter().map(|(n, _)| n.as_str()).collect();
     // A document answers the woken chat's news only when that chat is where the
     // colleagues' answers came in.
@@ -477,7 +604,7 @@ async fn plan(
     let req = cx
         .writer()
         .plan(&a.requirement, &[(who.to_owned(), a.task.clone())]);
-    let text = write_line(cx, req, spent).await?;
+    let text = write_line(cx, req, None, spent).await?;
     let result = match cx.company.language {
         Language::ZhCn => format!("计划：{who}负责“{}”", a.task),
         Language::En => format!("Plan: {who} does \"{}\"", a.task),
@@ -523,7 +650,7 @@ async fn report(
         .unwrap_or_default();
     let to = cx.company.boss_name.clone();
     let req = cx.writer().report(&task.description, &outcome, &to);
-    let mut text = write_line(cx, req, spent).await?;
+    let mut text = write_line(cx, req, Some(&to), spent).await?;
     let lang = cx.company.language;
     // Said plainly by the app, not left to the model: whether the work is done, and that
     // a small offline model's work is a draft.
@@ -553,10 +680,13 @@ async fn report(
     })
 }
 
-/// One line the model writes, tidied and checked; asked again once when unusable.
+/// One line the model writes to `to` (if it goes to one person), tidied and checked;
+/// asked again once when unusable. A model that puts the addressee's name before the
+/// line ("Bob: …", as Qwen does) is addressing them, not speaking as them.
 async fn write_line(
     cx: &Ctx<'_>,
     req: CompletionRequest,
+    to: Option<&str>,
     spent: &mut Spent,
 ) -> Result<String, GatewayError> {
     let max_chars = shape_chars(&req);
@@ -571,7 +701,8 @@ async fn write_line(
     for _ in 0..TRIES {
         let text = ask_model(cx, req.clone(), spent).await?;
         let tidy = guided::tidy_line(&text, max_chars);
-        if let Some(clean) = clean_chat_message(&tidy, &cx.me, &others) {
+        let addressed = guided::strip_address(&tidy, to.unwrap_or_default());
+        if let Some(clean) = clean_chat_message(&addressed, &cx.me, &others) {
             return Ok(clean);
         }
         last = text;

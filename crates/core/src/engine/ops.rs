@@ -415,7 +415,8 @@ impl Cx<'_> {
         if let Some(c) = &company {
             names.push(&c.boss_name);
         }
-        let verdict = check::judge(&task.description, &text, &said, &names);
+        let lang = company.as_ref().map_or(Language::En, |c| c.language);
+        let verdict = check::judge(&task.description, &text, &said, &names, lang);
         if let Some(why) = verdict {
             tracing::info!(task = id, why = %why, "the deliverable needs the boss's review");
         }

@@ -166,14 +166,21 @@ impl Writer<'_> {
                 format!("{who}说：{text}\n"),
             ));
         }
+        // A small model given a colleague's words tends to hand them back as its note.
+        let own = match (inputs.is_empty(), self.company.language) {
+            (true, _) => "",
+            (false, Language::ZhCn) => "同事的意见要用自己的话写，不要照抄。",
+            (false, Language::En) => "Put what others said in your own words; do not copy it. ",
+        };
         let user = match self.company.language {
             Language::ZhCn => format!(
-                "你的任务：{task}\n{said}现在把它写出来：第一行写标题，然后写三到六条简短的要点。\
-                 用简体中文。只写文档本身。"
+                "你的任务：{task}\n{said}现在把它写出来：第一行写标题，然后写三到六条要点，\
+                 每条要点一到两句完整的话。{own}用简体中文。只写文档本身。"
             ),
             Language::En => format!(
                 "Your task: {task}\n{said}Write it now: a title on the first line, then three \
-                 to six short points. Write only the document."
+                 to six points, each one or two full sentences on its own line. {own}Write only \
+                 the document."
             ),
         };
         self.request(
@@ -342,15 +349,158 @@ pub fn tidy_line(text: &str, max_chars: u32) -> String {
     }
 }
 
-/// A small model's document, ready to save: when it filled its shape of `max_chars`, its
-/// unfinished last line is dropped (a document of one line ends at its last sentence).
+/// A small model's document, ready to save: the prompt's layout words it wrote back are
+/// gone ([`strip_scaffolding`]); when it filled its shape of `max_chars`, its unfinished
+/// last line is dropped — or, when that would leave no more than the title, ended at its
+/// last full sentence (a document of one line ends at its last sentence).
 pub fn tidy_document(text: &str, max_chars: u32) -> String {
     let t = text.trim();
     let filled = t.chars().count() + 2 >= max_chars as usize;
-    match t.rfind('\n') {
-        Some(at) if filled => t[..at].trim_end().to_owned(),
+    let t = match t.rfind('\n') {
+        Some(at) if filled => {
+            let kept = t[..at].trim_end();
+            let last = t[at..].trim();
+            if kept.lines().filter(|l| !l.trim().is_empty()).count() > 1 {
+                kept.to_owned()
+            } else {
+                match sentence_end(last) {
+                    Some(end) => format!("{kept}\n{}", &last[..end]),
+                    None => kept.to_owned(),
+                }
+            }
+        }
         _ => tidy_line(t, max_chars),
+    };
+    strip_scaffolding(&t)
+}
+
+/// Where the last full sentence of `text` ends (a byte index), if it has one.
+fn sentence_end(text: &str) -> Option<usize> {
+    let at = text.rfind(['.', '!', '?', '。', '！', '？'])?;
+    Some(at + text[at..].chars().next().map_or(1, char::len_utf8))
+}
+
+/// Labels of the document prompt's layout a model may write before its own words
+/// ("标题：…", "Title: …", "第二行：…"): the label goes, the words stay.
+const LAYOUT_LABELS: &[&str] = &[
+    "标题",
+    "题目",
+    "要点",
+    "正文",
+    "内容",
+    "第一行",
+    "第二行",
+    "第三行",
+    "第四行",
+    "第五行",
+    "第六行",
+    "第七行",
+    "title",
+    "points",
+    "key points",
+    "first line",
+    "second line",
+    "third line",
+    "next lines",
+    "line 1",
+    "line 2",
+    "line 3",
+];
+
+/// The document without the prompt's layout written back: a line that is only a label
+/// ("三到六个要点：", "Points:") is dropped, a label before words ("标题：夹爪…",
+/// "First line: Gripper…") is cut off. What [`crate::work::check::readable`] would
+/// otherwise flag as scaffolding echoed.
+pub fn strip_scaffolding(document: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    for line in document.lines() {
+        let t = line.trim();
+        // Markdown around a label ("**Title:** …", "## 要点").
+        let bare = t
+            .trim_start_matches(['#', '*', ' '])
+            .trim_end_matches(['*', ' ']);
+        // A line that is only a label, or only the prompt's words ("三到六条要点",
+        // "每条要点一到两句完整的话").
+        if is_layout_label(bare)
+            || (crate::work::check::is_scaffolding(bare) && !bare.contains([':', '：']))
+        {
+            continue;
+        }
+        match split_label(bare) {
+            Some((label, rest)) if is_layout_label(label) => {
+                let rest = rest.trim().trim_start_matches('*').trim();
+                if !rest.is_empty() {
+                    out.push(rest.to_owned());
+                }
+            }
+            _ => out.push(line.trim_end().to_owned()),
+        }
     }
+    let joined = out.join("\n");
+    // No run of blank lines where a label line was.
+    let mut tidy = String::new();
+    for l in joined.trim().lines() {
+        if l.trim().is_empty() && tidy.ends_with("\n\n") {
+            continue;
+        }
+        tidy.push_str(l);
+        tidy.push('\n');
+    }
+    tidy.trim_end().to_owned()
+}
+
+/// Whether `label` is one of the prompt's layout words, a count before it or not
+/// ("三到六个要点", "Three to six points", "3-6 points").
+fn is_layout_label(label: &str) -> bool {
+    let mut l = label.trim_end_matches('*').trim().to_lowercase();
+    for count in ["three to six", "3 to 6", "three", "four", "five", "six"] {
+        if let Some(rest) = l.strip_prefix(count) {
+            l = rest.to_owned();
+        }
+    }
+    let l = l.trim_start_matches(|c: char| {
+        c.is_ascii_digit() || c.is_whitespace() || "三四五六到个条至-–~".contains(c)
+    });
+    !l.is_empty() && LAYOUT_LABELS.contains(&l.trim())
+}
+
+/// `label: rest` at the start of a line (ASCII or full-width colon), the label short.
+fn split_label(line: &str) -> Option<(&str, &str)> {
+    let at = line.find([':', '：'])?;
+    let label = &line[..at];
+    if label.chars().count() > 24 {
+        return None;
+    }
+    let colon = line[at..].chars().next().map_or(1, char::len_utf8);
+    Some((label, &line[at + colon..]))
+}
+
+/// A line written to `to` without the name the model put before it as an address
+/// ("Bob: I would like…", "To Bob: …", "王强：…"): the line is said to them already.
+/// Anyone else's name before a colon stays, for the identity check to catch.
+pub fn strip_address(text: &str, to: &str) -> String {
+    let t = text
+        .trim()
+        .trim_matches(|c| matches!(c, '"' | '“' | '”'))
+        .trim();
+    let to = to.trim();
+    if to.is_empty() {
+        return t.to_owned();
+    }
+    for prefix in [
+        format!("{to}:"),
+        format!("{to}："),
+        format!("To {to}:"),
+        format!("to {to}:"),
+        format!("@{to}:"),
+        format!("致{to}："),
+        format!("给{to}："),
+    ] {
+        if let Some(rest) = t.strip_prefix(&prefix) {
+            return rest.trim().to_owned();
+        }
+    }
+    t.to_owned()
 }
 
 /// Whether `text` is written in Chinese: most of its letters are CJK characters.
@@ -520,6 +670,58 @@ mod tests {
             "ended by the model: kept whole"
         );
         assert_eq!(tidy_document("One line. And a half", 20), "One line.");
+    }
+
+    #[test]
+    fn the_prompt_layout_written_back_is_taken_out_of_a_document() {
+        let echoed = "标题：夹爪校准超时设计说明\n\n三到六个要点：\n\n- 回零约需 4 秒。\n\
+                      第二行：把超时改为 5 秒。";
+        assert_eq!(
+            strip_scaffolding(echoed),
+            "夹爪校准超时设计说明\n\n- 回零约需 4 秒。\n把超时改为 5 秒。"
+        );
+        let en = "**Title:** Gripper timeout\nPoints:\n- Raise it to 5 s.\nNote: Bob agrees.";
+        assert_eq!(
+            strip_scaffolding(en),
+            "Gripper timeout\n- Raise it to 5 s.\nNote: Bob agrees.",
+            "a label of the author's own stays"
+        );
+        assert!(
+            !strip_scaffolding(echoed)
+                .lines()
+                .any(crate::work::check::is_scaffolding)
+        );
+        let qwen = "Gripper Calibration Timeout\n\nThree to six points:\n1. The timeout is 2 s.";
+        assert_eq!(
+            strip_scaffolding(qwen),
+            "Gripper Calibration Timeout\n\n1. The timeout is 2 s."
+        );
+        let bare = "夹爪校准超时问题\n\n标题\n三到六条要点\n每条要点一到两句完整的话";
+        assert_eq!(strip_scaffolding(bare), "夹爪校准超时问题");
+    }
+
+    #[test]
+    fn a_document_cut_after_its_title_keeps_its_first_sentences() {
+        let doc = "**Gripper Calibration Timeout**\n\n1. The gripper takes 4 s to home. \
+                   The timeout is 2 s, so it fails; we sh";
+        assert_eq!(
+            tidy_document(doc, doc.chars().count() as u32),
+            "**Gripper Calibration Timeout**\n1. The gripper takes 4 s to home."
+        );
+    }
+
+    #[test]
+    fn an_address_before_the_line_is_not_someone_else_speaking() {
+        assert_eq!(
+            strip_address("Bob: I would like your input.", "Bob"),
+            "I would like your input."
+        );
+        assert_eq!(strip_address("王强：你怎么看？", "王强"), "你怎么看？");
+        assert_eq!(
+            strip_address("Carol: I'll do it.", "Bob"),
+            "Carol: I'll do it.",
+            "another name stays for the identity check"
+        );
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! Whether a deliverable addresses its task (SPEC §13: a "completed" story means a
 //! deliverable a person can use). Checked when a task is resolved, on every model: a
-//! deliverable much too short for what the task asks, one that repeats a chat message,
-//! or one with none of the words of the task's subject is not done — it waits for the
-//! boss's review, with why ([`ReviewReason`]). Pure rules, English and Chinese alike.
+//! deliverable not readable in the company's language ([`readable`]), much too short for
+//! what the task asks, one that repeats a chat message, or one with none of the words of
+//! the task's subject is not done — it waits for the boss's review, with why
+//! ([`ReviewReason`]). Pure rules, English and Chinese alike; `bench builtin` counts a
+//! story as completed by the same rules.
 
 use crate::mind::memory_rules::{keywords, similarity};
 use crate::types::Language;
@@ -149,6 +151,12 @@ pub fn why(reason: ReviewReason, lang: Language) -> &'static str {
         (ReviewReason::CopiesMessage, Language::ZhCn) => "它照抄了一条聊天消息，没有真正完成工作",
         (ReviewReason::OffTopic, Language::En) => "it says nothing about the task's subject",
         (ReviewReason::OffTopic, Language::ZhCn) => "它没有谈到任务的主题",
+        (ReviewReason::Unreadable, Language::En) => {
+            "it is not readable English (garbled, another language, or the prompt's own wording)"
+        }
+        (ReviewReason::Unreadable, Language::ZhCn) => {
+            "它不是通顺可读的中文（乱码、别的语言，或照抄了提示词的格式）"
+        }
     }
 }
 
@@ -182,21 +190,38 @@ pub fn draft_note(model: &str, lang: Language) -> String {
     }
 }
 
+/// What the author wrote of a deliverable: its lines without the app's own
+/// ([`APP_LINE_PREFIX`]) and without blank lines. What [`judge`] reads.
+pub fn authored(deliverable: &str) -> String {
+    own_lines(deliverable).join("\n")
+}
+
+/// The author's lines of a deliverable: trimmed, without blank lines and the app's own
+/// ([`APP_LINE_PREFIX`]).
+fn own_lines(deliverable: &str) -> Vec<&str> {
+    deliverable
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with(APP_LINE_PREFIX.trim_end()))
+        .collect()
+}
+
 /// Why `deliverable` does not address `task`, if it does not. `messages` are what others
 /// wrote in the chats the author saw while on the task; `names` are the people's names
-/// (a name is no subject). The app's own lines ([`APP_LINE_PREFIX`]) are left out.
+/// (a name is no subject); `lang` is the company's: the language the work must be
+/// readable in. The app's own lines ([`APP_LINE_PREFIX`]) are left out.
 pub fn judge(
     task: &str,
     deliverable: &str,
     messages: &[&str],
     names: &[&str],
+    lang: Language,
 ) -> Option<ReviewReason> {
-    let lines: Vec<&str> = deliverable
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with(APP_LINE_PREFIX.trim_end()))
-        .collect();
+    let lines = own_lines(deliverable);
     let whole = lines.join("\n");
+    if !whole.is_empty() && !readable(&whole, lang) {
+        return Some(ReviewReason::Unreadable);
+    }
     // A title line, then the body: a copy hides under a title of its own.
     let body = if lines.len() > 1 {
         lines[1..].join("\n")
@@ -215,6 +240,143 @@ pub fn judge(
         whole.trim().is_empty()
     };
     too_short.then_some(ReviewReason::TooShort)
+}
+
+/// Labels of a prompt's layout instructions a small model may write back instead of
+/// following them ("第一行：标题", "Second line: …"), and the instructions' own words.
+const SCAFFOLDING: &[&str] = &[
+    "第一行",
+    "第二行",
+    "第三行",
+    "第四行",
+    "第五行",
+    "第六行",
+    "第n行",
+    "然后写三到六条",
+    "三到六条要点",
+    "三到六个要点",
+    "只写文档本身",
+    "只写消息本身",
+    "只写回复本身",
+    "用简体中文",
+    "first line:",
+    "second line:",
+    "third line:",
+    "next lines:",
+    "line 1:",
+    "line 2:",
+    "then three to six",
+    "three to six points",
+    "points of one sentence",
+    "one or two full sentences",
+    "每条要点一到两句",
+    "write only the document",
+    "write only the message",
+    "write only your reply",
+];
+
+/// Whether a line of the author's is the prompt's scaffolding echoed back: it starts with
+/// one of its labels, or says one of its instructions.
+pub fn is_scaffolding(line: &str) -> bool {
+    let l = line
+        .trim()
+        .trim_start_matches(['#', '*', '-', '>', ' ', '•'])
+        .to_lowercase();
+    SCAFFOLDING.iter().any(|s| {
+        if s.ends_with(':') {
+            l.starts_with(s) || l.starts_with(&s.replace(':', "："))
+        } else if s.is_ascii() {
+            l.contains(s)
+        } else {
+            l.starts_with(s) || l.contains(&format!("{s}："))
+        }
+    })
+}
+
+/// Whether `text` is readable in `lang`, by rules that need no dictionary:
+/// - never: a replacement character (U+FFFD: bytes that were no text), or a line of the
+///   prompt's scaffolding ([`is_scaffolding`]);
+/// - Chinese: mostly Chinese characters ([`crate::mind::guided::is_chinese`]: one of
+///   them for every four Latin letters at least) and a handful of them;
+/// - English: no Chinese characters to speak of, and at least three words in four look
+///   like words — Latin letters with a vowel (or a short acronym such as "PID"), or a
+///   number with its unit ("5s") — with no one word taking over the text (a loop such as
+///   "the the the").
+pub fn readable(text: &str, lang: Language) -> bool {
+    if text.contains(char::REPLACEMENT_CHARACTER) || text.lines().any(is_scaffolding) {
+        return false;
+    }
+    match lang {
+        Language::ZhCn => {
+            let cjk = text.chars().filter(|c| is_cjk(*c)).count();
+            cjk >= ZH_MIN_CHARS && crate::mind::guided::is_chinese(text)
+        }
+        Language::En => english_readable(text),
+    }
+}
+
+/// Chinese characters a readable Chinese text has at least.
+const ZH_MIN_CHARS: usize = 4;
+/// Share of a text's words that must look like English words.
+const EN_WORDLIKE_SHARE: f64 = 0.75;
+/// The most any one word (of three letters or more) may take of an English text's words.
+const EN_ONE_WORD_SHARE: f64 = 0.3;
+
+fn is_cjk(c: char) -> bool {
+    ('\u{4E00}'..='\u{9FFF}').contains(&c) || ('\u{3400}'..='\u{4DBF}').contains(&c)
+}
+
+fn english_readable(text: &str) -> bool {
+    let cjk = text.chars().filter(|c| is_cjk(*c)).count();
+    let latin = text.chars().filter(char::is_ascii_alphabetic).count();
+    if cjk * 4 > latin {
+        return false;
+    }
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.is_empty() {
+        return false;
+    }
+    let wordlike = words.iter().filter(|w| looks_like_a_word(w)).count();
+    if (wordlike as f64) < EN_WORDLIKE_SHARE * words.len() as f64 {
+        return false;
+    }
+    if words.len() >= 8 {
+        let mut counts: std::collections::HashMap<&str, usize> = Default::default();
+        for w in words.iter().filter(|w| w.len() >= 3) {
+            *counts.entry(w.as_str()).or_default() += 1;
+        }
+        let most = counts.values().copied().max().unwrap_or(0);
+        if most as f64 > EN_ONE_WORD_SHARE * words.len() as f64 {
+            return false;
+        }
+    }
+    true
+}
+
+/// An English-looking word: Latin letters (an apostrophe or hyphen inside) with a vowel,
+/// at most 20 letters; an acronym of up to five capitals (lowercased here: any short
+/// run of letters); or a number, with a unit or not ("5", "2.5", "30s", "v2").
+fn looks_like_a_word(w: &str) -> bool {
+    if w.chars().any(|c| c.is_ascii_digit()) {
+        return w
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | ',' | '%' | '-' | '/'));
+    }
+    let letters_only = w
+        .chars()
+        .all(|c| c.is_ascii_alphabetic() || matches!(c, '\'' | '’' | '-'));
+    if !letters_only {
+        return false;
+    }
+    let n = w.chars().filter(char::is_ascii_alphabetic).count();
+    (1..=20).contains(&n) && (n <= 5 || w.chars().any(|c| "aeiouy".contains(c)))
 }
 
 /// Letters and digits only, lowercased: how texts are compared.
@@ -329,12 +491,14 @@ mod tests {
     const TASK: &str =
         "write a short design note on the gripper calibration timeout and discuss it with Bob";
     const BOB: &str = "Not sure, I was out at lunch; maybe ask someone else about it.";
+    const EN: Language = Language::En;
+    const ZH: Language = Language::ZhCn;
 
     #[test]
     fn a_copied_reply_under_a_title_needs_review() {
         let doc = format!("Design note\n{BOB}");
         assert_eq!(
-            judge(TASK, &doc, &[BOB], &["Bob", "Alice"]),
+            judge(TASK, &doc, &[BOB], &["Bob", "Alice"], EN),
             Some(ReviewReason::CopiesMessage)
         );
     }
@@ -343,7 +507,7 @@ mod tests {
     fn two_lines_off_the_subject_need_review() {
         let doc = "Lunch plans\nWe could order pizza for the team on Friday afternoon.";
         assert_eq!(
-            judge(TASK, doc, &[], &["Bob"]),
+            judge(TASK, doc, &[], &["Bob"], EN),
             Some(ReviewReason::OffTopic)
         );
     }
@@ -352,7 +516,7 @@ mod tests {
     fn a_document_task_done_in_a_line_is_too_short() {
         let doc = "Gripper calibration timeout\nRaise the timeout.";
         assert_eq!(
-            judge(TASK, doc, &[], &["Bob"]),
+            judge(TASK, doc, &[], &["Bob"], EN),
             Some(ReviewReason::TooShort)
         );
     }
@@ -363,17 +527,18 @@ mod tests {
                    - Raise the timeout from 2 s to 5 s.\n- Log each calibration step.\n\
                    > Draft by the small offline model: check it before use.";
         let bob = "The gripper needs about 4 s to home, and the timeout is 2 s. Raise it.";
-        assert_eq!(judge(TASK, doc, &[bob], &["Bob"]), None);
+        assert_eq!(judge(TASK, doc, &[bob], &["Bob"], EN), None);
         assert_eq!(
             judge(
                 "fix the login bug",
                 "Fixed: the session cookie expired early.",
                 &[],
-                &[]
+                &[],
+                EN
             ),
             None
         );
-        assert_eq!(judge("fix the login bug", "Done.", &[], &[]), None);
+        assert_eq!(judge("fix the login bug", "Done.", &[], &[], EN), None);
     }
 
     #[test]
@@ -388,10 +553,16 @@ mod tests {
         let task = "写一份关于夹爪校准超时的简短设计说明，并和王强讨论";
         let good = "夹爪校准超时设计说明\n王强说夹爪回零大约需要 4 秒，而超时只有 2 秒。\
                     建议把校准超时从 2 秒改为 5 秒，并记录每一步校准的耗时。";
-        assert_eq!(judge(task, good, &[], &["王强"]), None);
+        assert_eq!(judge(task, good, &[], &["王强"], ZH), None);
         let copied = "王强：我不太清楚，刚才在吃午饭，你问问别人吧。";
         assert_eq!(
-            judge(task, &format!("设计说明\n{copied}"), &[copied], &["王强"]),
+            judge(
+                task,
+                &format!("设计说明\n{copied}"),
+                &[copied],
+                &["王强"],
+                ZH
+            ),
             Some(ReviewReason::CopiesMessage)
         );
         assert_eq!(
@@ -399,9 +570,75 @@ mod tests {
                 task,
                 "设计说明\n周五下午大家一起去吃火锅，顺便聊聊团建安排。",
                 &[],
-                &["王强"]
+                &["王强"],
+                ZH
             ),
             Some(ReviewReason::OffTopic)
         );
+    }
+
+    #[test]
+    fn readable_english_is_words_and_nothing_else_is() {
+        let note = "**Gripper Calibration Timeout**\n\n- The gripper needs about 4 s to home.\n\
+                    - Raise the PID loop's timeout from 2s to 5s.\n- Log each step (v2).";
+        assert!(readable(note, EN));
+        assert!(readable("Done.", EN));
+        // Another language, garble, a loop, bytes that were no text, the prompt echoed.
+        assert!(!readable("夹爪校准超时的设计说明：把超时改为五秒。", EN));
+        assert!(!readable(
+            "Gripr xqzvtplm bcdfghjklm wrtzpq ghjklmnbvcxz qwrtzp",
+            EN
+        ));
+        assert!(!readable("the gripper the the the the the the the the", EN));
+        assert!(!readable("Gripper timeout \u{FFFD}\u{FFFD} raised", EN));
+        assert!(!readable(
+            "First line: Gripper timeout\nSecond line: raise it to 5 s",
+            EN
+        ));
+        assert!(!readable("", EN));
+    }
+
+    #[test]
+    fn readable_chinese_is_mostly_chinese_characters_without_scaffolding() {
+        assert!(readable(
+            "标题：夹爪校准超时问题研究与对策\n- 原因：回零需要约 4 秒，超时只有 2 秒。\n- 对策：把 timeout 改为 5 秒。",
+            ZH
+        ));
+        // English in a Chinese company, the prompt's layout echoed, replacement characters.
+        assert!(!readable(
+            "Gripper calibration timeout: raise it to 5 s.",
+            ZH
+        ));
+        assert!(!readable(
+            "第一行：标题\n第二行：夹爪校准超时的原因\n第三行：把超时改为五秒",
+            ZH
+        ));
+        assert!(!readable("夹爪校准\u{FFFD}超时改为五秒", ZH));
+        assert!(!readable("好的", ZH), "a handful of characters at least");
+    }
+
+    #[test]
+    fn an_unreadable_deliverable_needs_review_in_either_language() {
+        let en_doc = "Gripper calibration timeout\n夹爪校准超时的设计说明：回零需要四秒，超时只有两秒，所以改成五秒。\n\
+                      > Draft by the small offline model: check it before you use it.";
+        assert_eq!(
+            judge(TASK, en_doc, &[], &["Bob"], EN),
+            Some(ReviewReason::Unreadable)
+        );
+        let task = "写一份关于夹爪校准超时的简短设计说明，并和王强讨论";
+        let echoed = "第一行：夹爪校准超时设计说明\n第二行：回零需要四秒，超时只有两秒，建议改为五秒，并记录每一步的耗时。";
+        assert_eq!(
+            judge(task, echoed, &[], &["王强"], ZH),
+            Some(ReviewReason::Unreadable)
+        );
+        // The app's own draft line is not the author's: an English line in a Chinese
+        // company's note is fine there.
+        let good = "夹爪校准超时设计说明\n王强说夹爪回零大约需要 4 秒，而超时只有 2 秒。\
+                    建议把校准超时从 2 秒改为 5 秒，并记录每一步校准的耗时。\n> Draft note";
+        assert_eq!(judge(task, good, &[], &["王强"], ZH), None);
+        for lang in [EN, ZH] {
+            assert!(!why(ReviewReason::Unreadable, lang).is_empty());
+            assert!(needs_review_line(ReviewReason::Unreadable, lang).len() > 10);
+        }
     }
 }
