@@ -46,6 +46,15 @@ const SUMMARY_PROMPT_CHARS: usize = 500;
 const MEMORY_PROMPT_CHARS: usize = 120;
 /// An impression as the prompt shows it: its gist (impressions hold up to 200).
 const IMPRESSION_PROMPT_CHARS: usize = 70;
+/// What is new to the employee, said after the messages: a mark on each line would change
+/// those lines in the next thought, and the cached prefix would end at the first of them.
+fn new_note(n: usize) -> String {
+    if n == 1 {
+        "(The last message is new to you.)\n".to_owned()
+    } else {
+        format!("(The last {n} messages are new to you.)\n")
+    }
+}
 /// At most this many messages per thought: a chat is a conversation, not a broadcast.
 pub const MAX_MESSAGES_PER_THOUGHT: usize = 2;
 
@@ -270,7 +279,8 @@ fn build_within(scene: &Scene<'_>, budget: usize) -> Prompt {
     let fixed = approx_tokens(&system)
         + contract_tokens(&note)
         + approx_tokens(&head)
-        + approx_tokens(&tail);
+        + approx_tokens(&tail)
+        + approx_tokens(&new_note(MESSAGES_KEPT));
     let mut left = budget.saturating_sub(fixed);
     // What the budget holds, most needed first: the newest messages, the best ranked
     // memories, impressions, the other memories, and older messages.
@@ -287,16 +297,30 @@ fn build_within(scene: &Scene<'_>, budget: usize) -> Prompt {
     }
     let older = fitting(lines[..newest].iter().rev().cloned(), &mut left).len();
     let start = newest - older;
-    let mut user = head;
+    // The conversation first, right after the system prompt: between two thoughts it
+    // only grows at its end, so everything up to the previous thought's newest message is
+    // a prefix the provider's prompt cache serves again. What changes from thought to
+    // thought (what is new, the summary, memories, impressions, tasks) comes after it.
+    let mut user = String::new();
     if lines.is_empty() {
         user.push_str("No messages yet.\n");
     } else {
-        user.push_str("Recent messages (* = new to you):\n");
+        user.push_str("Recent messages:\n");
         for l in &lines[start..] {
             user.push_str(l);
             user.push('\n');
         }
+        let new = scene.messages[start..]
+            .iter()
+            .rev()
+            .take_while(|m| m.unread || m.is_me)
+            .filter(|m| m.unread)
+            .count();
+        if new > 0 {
+            user.push_str(&new_note(new));
+        }
     }
+    user.push_str(&head);
     if !memories.is_empty() {
         user.push_str("You remember:\n");
         user.push_str(&memories.concat());
@@ -417,8 +441,8 @@ fn contract_tokens(note: &AnswerNote) -> usize {
 
 fn context_head(s: &Scene<'_>) -> String {
     let mut out = String::new();
-    // In the user message: it changes from thought to thought, and the system prompt
-    // before it is a prefix the provider's prompt cache can serve again.
+    // After the conversation: it changes from thought to thought, and what comes before it
+    // is a prefix the provider's prompt cache can serve again.
     if let Some(note) = s.stamina.prompt_note() {
         out.push_str(note);
         out.push('\n');
@@ -516,8 +540,7 @@ fn message_line(m: &SceneMessage) -> String {
         m.sender.clone()
     };
     format!(
-        "{}[{}] {who}: {}",
-        if m.unread { "*" } else { "" },
+        "[{}] {who}: {}",
         m.at.format("%H:%M"),
         cut(&m.text, MESSAGE_PROMPT_CHARS)
     )
@@ -693,7 +716,10 @@ mod tests {
         );
         assert!(user.contains("Earlier in this chat: We agreed to ship on Friday."));
         assert!(user.contains("] Ada (boss): Alice, please look at the API."));
-        assert!(user.contains("*["), "unread marks");
+        assert!(
+            user.contains("Bob: I can help test it.\n(The last message is new to you.)"),
+            "what is new is said"
+        );
         assert!(user.contains("#9 (7) Bob prefers GraphQL"), "memories");
         assert!(
             user.contains("Bob (affinity 64): careful tester"),
@@ -711,6 +737,30 @@ mod tests {
         assert!(
             user.contains(crate::mind::seeds::SEEDS[3].instruction),
             "seed"
+        );
+    }
+
+    #[test]
+    fn the_next_thought_repeats_this_ones_prompt_up_to_its_newest_message() {
+        let (me, co) = (alice(), company());
+        let long = "word ".repeat(10);
+        let talk = |n: i32, unread_from: i32| -> Vec<SceneMessage> {
+            (1..=n)
+                .map(|i| msg(i, "Bob", &format!("m{i} {long}"), i >= unread_from))
+                .collect()
+        };
+        let first = build(&scene(&me, &co, talk(20, 19)));
+        let second = build(&scene(&me, &co, talk(23, 21)));
+        assert_eq!(first.request.messages[0], second.request.messages[0]);
+        let (a, b) = (
+            &first.request.messages[1].content,
+            &second.request.messages[1].content,
+        );
+        let shared = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+        let through = a.find("] Bob: m20 ").expect("m20 shown") + 10;
+        assert!(
+            shared > through,
+            "the old lines read the same: {shared} ≤ {through}\n{a}\n---\n{b}"
         );
     }
 

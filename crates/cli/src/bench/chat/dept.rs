@@ -1,6 +1,7 @@
 //! One group-chat thought in a six-person department with a full context: 20+ messages
 //! in its chat, memories, impressions of every colleague and pending tasks; the boss
-//! posts and everyone thinks once. Run once per dialect, to count what each sends.
+//! posts and everyone thinks, twice. Run once per dialect, to count what each sends and
+//! what two consecutive thoughts of one employee send alike.
 
 use anyhow::Result;
 use chrono::TimeDelta;
@@ -95,6 +96,13 @@ pub(super) async fn department_thought(preset: &str, model: &str) -> Result<Dept
     // The opening, the team's talk and this message.
     let messages = DEPT_TALK.len() + 2;
     // Every member is nudged within 1–5 s and thinks after absorbing for 2–8 s.
+    let until = w.clock.now() + TimeDelta::seconds(13);
+    engine.run_simulated(&w.clock, until).await;
+    // A second round, so each member's next thought can be set against the first: what
+    // the two requests share from their first byte is what a prompt cache serves again.
+    w.clock.advance(TimeDelta::minutes(4));
+    w.boss_says(chat_id, "Good. Anything blocking the release notes?")
+        .await?;
     let until = w.clock.now() + TimeDelta::seconds(13);
     engine.run_simulated(&w.clock, until).await;
     let prompt_tokens: Vec<usize> = engine

@@ -72,7 +72,7 @@ pub(super) fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a s
     Some(&text[i..j])
 }
 
-/// A chat line of the prompt: `[HH:MM] …`, `*` in front when new.
+/// A chat line of the prompt: `[HH:MM] …` (`*` in front, as prompts once marked what was new).
 pub(super) fn is_message_line(l: &str) -> bool {
     l.starts_with('[') || l.starts_with("*[")
 }

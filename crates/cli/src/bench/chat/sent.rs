@@ -8,6 +8,7 @@
 //! punctuation around the messages).
 
 use anyhow::{Context as _, Result};
+use cubicle_core::gateway::pricing;
 use cubicle_core::secrets::{SecretError, SecretStore};
 use cubicle_llm::ApiKey;
 use serde_json::Value;
@@ -99,6 +100,32 @@ pub(super) struct Measured {
     pub(super) tokenizer: String,
     pub(super) requests: usize,
     pub(super) body_bytes: f64,
+    /// What the provider's prompt cache makes of an employee's next thought; `None` for the
+    /// small model, which runs locally.
+    pub(super) cache: Option<Cached>,
+}
+
+/// An employee's next thought against its previous one, per thought (the mean over every
+/// member's second thought), priced as the preset's default model.
+#[derive(Clone, Debug)]
+pub(super) struct Cached {
+    /// The model whose price and cache rules apply.
+    pub(super) priced_as: String,
+    /// What the provider bills a cached input token, over its base price.
+    pub(super) ratio: f64,
+    /// The shortest prefix the provider caches.
+    pub(super) min_tokens: usize,
+    /// Tokens sent by the thoughts that had a previous one.
+    pub(super) sent: f64,
+    /// Of those, the prefix the previous thought sent byte for byte (up to a breakpoint
+    /// where the provider needs one).
+    pub(super) shared: f64,
+    /// Of that, what the provider's rules serve from its cache.
+    pub(super) hit: f64,
+    /// Uncached + cached × ratio.
+    pub(super) billed: f64,
+    /// Thoughts with a previous one.
+    pub(super) pairs: usize,
 }
 
 /// Of a dialect's mean, the parts that do not depend on the conversation.
@@ -179,6 +206,153 @@ pub(super) fn form_tokens(body: &Value, count: &dyn Fn(&str) -> usize) -> usize 
     read_texts(body).1.as_deref().map_or(0, count)
 }
 
+/// One piece of what a model reads, in the order the provider lays the prompt out.
+struct Piece {
+    text: String,
+    /// Framing tokens around it (a message's role header), 0 for the form.
+    framing: usize,
+    /// The request marks a cache breakpoint at its end (Anthropic's `cache_control`).
+    breakpoint: bool,
+}
+
+/// A request body as its prompt is laid out: the structured-output form first (OpenAI and
+/// Anthropic put tools and schemas in front of the messages), then Anthropic's system
+/// blocks, then the messages.
+fn pieces(body: &Value) -> Vec<Piece> {
+    let (_, form) = read_texts(body);
+    let mut out: Vec<Piece> = form
+        .into_iter()
+        .map(|text| Piece {
+            text,
+            framing: 0,
+            breakpoint: false,
+        })
+        .collect();
+    let marked = |b: &Value| b.get("cache_control").is_some();
+    if let Value::Array(blocks) = &body["system"] {
+        for b in blocks {
+            out.push(Piece {
+                text: b["text"].as_str().unwrap_or_default().to_owned(),
+                framing: TOKENS_PER_MESSAGE,
+                breakpoint: marked(b),
+            });
+        }
+    } else if let Value::String(text) = &body["system"] {
+        out.push(Piece {
+            text: text.clone(),
+            framing: TOKENS_PER_MESSAGE,
+            breakpoint: false,
+        });
+    }
+    for m in body["messages"].as_array().into_iter().flatten() {
+        let (text, breakpoint) = match &m["content"] {
+            Value::String(s) => (s.clone(), false),
+            Value::Array(blocks) => (
+                blocks
+                    .iter()
+                    .filter_map(|b| b["text"].as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                blocks.iter().any(marked),
+            ),
+            _ => continue,
+        };
+        out.push(Piece {
+            text,
+            framing: TOKENS_PER_MESSAGE,
+            breakpoint,
+        });
+    }
+    out
+}
+
+/// Tokens of `next`'s prompt that `previous` sent byte for byte from its first byte: whole
+/// pieces, then the common start of the first piece that differs (less one token, as the
+/// cut may split one). With `explicit_breakpoints`, only up to the last breakpoint in the
+/// shared part: the provider caches nothing else.
+pub(super) fn shared_prefix_tokens(
+    previous: &Value,
+    next: &Value,
+    explicit_breakpoints: bool,
+    count: &dyn Fn(&str) -> usize,
+) -> usize {
+    let (a, b) = (pieces(previous), pieces(next));
+    let (mut shared, mut at_breakpoint) = (0, 0);
+    for (x, y) in a.iter().zip(&b) {
+        if x.text == y.text && x.framing == y.framing {
+            shared += count(&x.text) + x.framing;
+            if x.breakpoint && y.breakpoint {
+                at_breakpoint = shared;
+            }
+            continue;
+        }
+        let common = x
+            .text
+            .char_indices()
+            .zip(y.text.chars())
+            .find(|((_, c), d)| c != d)
+            .map_or(x.text.len().min(y.text.len()), |((i, _), _)| i);
+        let partial = count(&x.text[..common]);
+        shared += partial.saturating_sub(1) + if partial > 0 { x.framing } else { 0 };
+        break;
+    }
+    if explicit_breakpoints {
+        at_breakpoint
+    } else {
+        shared
+    }
+}
+
+/// The employee a thought's request is for: "You are NAME," opens its system prompt.
+fn thinker(body: &Value) -> String {
+    let (texts, _) = read_texts(body);
+    texts
+        .first()
+        .and_then(|s| super::script::between(s, "You are ", ","))
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// Each employee's consecutive thoughts set against each other, priced as the preset's
+/// default model with its published cache rules.
+fn cached(
+    dialect: ContractForm,
+    bodies: &[Value],
+    count: &dyn Fn(&str) -> usize,
+) -> Option<Cached> {
+    let model = cubicle_llm::presets::preset(dialect.preset())?.default_model;
+    let price = pricing::default_price(dialect.preset(), model)?;
+    let rules = pricing::cache_rules(dialect.preset(), model);
+    let mut last: std::collections::HashMap<String, &Value> = std::collections::HashMap::new();
+    let (mut sent, mut shared, mut hit, mut billed, mut pairs) = (0.0, 0.0, 0.0, 0.0, 0usize);
+    for body in bodies {
+        let who = thinker(body);
+        if let Some(previous) = last.insert(who, body) {
+            let s = sent_tokens(body, count);
+            let common = rules.map_or(0, |r| {
+                shared_prefix_tokens(previous, body, r.explicit_breakpoints, count)
+            });
+            let h = rules.map_or(0, |r| r.hit(common)).min(s);
+            sent += s as f64;
+            shared += common as f64;
+            hit += h as f64;
+            billed += (s - h) as f64 + h as f64 * price.cached_ratio();
+            pairs += 1;
+        }
+    }
+    let per = |x: f64| if pairs == 0 { 0.0 } else { x / pairs as f64 };
+    Some(Cached {
+        priced_as: model.to_owned(),
+        ratio: price.cached_ratio(),
+        min_tokens: rules.map_or(usize::MAX, |r| r.min_tokens),
+        sent: per(sent),
+        shared: per(shared),
+        hit: per(hit),
+        billed: per(billed),
+        pairs,
+    })
+}
+
 pub(super) fn tokenizer(name: &str) -> Result<&'static tiktoken::CoreBpe> {
     tiktoken::get_encoding(name).with_context(|| format!("tokenizer {name} is not built in"))
 }
@@ -229,6 +403,7 @@ pub(super) fn measure(runs: &[(ContractForm, Vec<Value>)]) -> Result<Vec<Measure
             tokenizer: label,
             requests: bodies.len(),
             body_bytes: mean(&bytes),
+            cache: cached(*dialect, bodies, &|t| enc.count(t)),
         });
     }
     let small = runs
@@ -277,6 +452,7 @@ fn builtin(bodies: &[Value]) -> Result<Measured> {
         tokenizer: format!("{} (llama.cpp, its chat template)", model.name()),
         requests: bodies.len(),
         body_bytes: 0.0,
+        cache: None,
     })
 }
 
@@ -304,6 +480,7 @@ fn builtin_fallback(bodies: &[Value], why: &str) -> Result<Measured> {
         tokenizer: format!("cl100k_base (fallback: the built-in model is {why})"),
         requests: bodies.len(),
         body_bytes: 0.0,
+        cache: None,
     })
 }
 
@@ -340,6 +517,37 @@ mod tests {
         assert_eq!(read_texts(&plain).1, None);
         assert_eq!(form_tokens(&plain, &words), 0);
         assert_eq!(system_tokens(&plain, &words), 0);
+    }
+
+    #[test]
+    fn the_shared_prefix_ends_where_the_bodies_first_differ_or_at_the_last_breakpoint() {
+        let words = |t: &str| t.split_whitespace().count();
+        let openai = |user: &str| {
+            json!({"messages": [{"role": "system", "content": "You are Bob,"},
+                                {"role": "user", "content": user}],
+                   "response_format": {"type": "json_object"}})
+        };
+        let (a, b) = (openai("one two three four"), openai("one two six"));
+        // The form (1), the system message (3 + framing), "one two" less the cut token,
+        // and the user message's framing.
+        let want = 1 + 3 + TOKENS_PER_MESSAGE + 1 + TOKENS_PER_MESSAGE;
+        assert_eq!(shared_prefix_tokens(&a, &b, false, &words), want);
+        assert_eq!(
+            shared_prefix_tokens(&a, &a, false, &words),
+            sent_tokens(&a, &words)
+        );
+        let anthropic = |user: &str| {
+            json!({"system": [{"type": "text", "text": "You are Bob,", "cache_control": {"type": "ephemeral"}}],
+                   "messages": [{"role": "user", "content": user}],
+                   "tools": [{"name": "T", "input_schema": {}}], "tool_choice": {"type": "tool"}})
+        };
+        let (a, b) = (anthropic("one two three"), anthropic("one two six"));
+        // Only up to the breakpoint on the system block: the tool and the system prompt.
+        assert_eq!(
+            shared_prefix_tokens(&a, &b, true, &words),
+            1 + 3 + TOKENS_PER_MESSAGE
+        );
+        assert_eq!(thinker(&a), "Bob");
     }
 
     #[test]
