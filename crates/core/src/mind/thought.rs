@@ -310,12 +310,11 @@ fn build_within(scene: &Scene<'_>, budget: usize) -> Prompt {
             user.push_str(l);
             user.push('\n');
         }
+        // What arrived since the employee last looked: from the first unread message on.
         let new = scene.messages[start..]
             .iter()
-            .rev()
-            .take_while(|m| m.unread || m.is_me)
-            .filter(|m| m.unread)
-            .count();
+            .position(|m| m.unread)
+            .map_or(0, |i| lines.len() - start - i);
         if new > 0 {
             user.push_str(&new_note(new));
         }

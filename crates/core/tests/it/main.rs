@@ -25,6 +25,7 @@ mod models;
 mod org;
 mod people;
 mod pg;
+mod prompt_cache;
 mod proxy;
 mod roles;
 mod secretary;

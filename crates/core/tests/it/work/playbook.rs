@@ -16,7 +16,7 @@ pub(crate) struct Seen {
     pub chat: String,
     pub private_with_boss: bool,
     pub private: bool,
-    /// New lines (`*[hh:mm] Sender: text`).
+    /// New lines (`[hh:mm] Sender: text`).
     pub unread: Vec<String>,
     /// Pending task ids and descriptions, as listed in the prompt.
     pub tasks: Vec<(i64, String)>,
@@ -111,15 +111,35 @@ pub(crate) fn read(system: &str, user: &str) -> Seen {
         chat: between(system, "chat \"", "\"").unwrap_or("").to_owned(),
         private_with_boss: system.contains("private (you and the boss)"),
         private: system.contains("the private chat"),
-        unread: user
-            .lines()
-            .filter(|l| l.starts_with("*["))
-            .map(str::to_owned)
-            .collect(),
+        unread: unread_lines(user),
         tasks,
         reporting: user.contains("Write the report yourself"),
         prompt: format!("{system}\n{user}"),
     }
+}
+
+/// The message lines the prompt says are new: the last N before "(The last N messages are
+/// new to you.)".
+fn unread_lines(user: &str) -> Vec<String> {
+    let Some((before, after)) = user.split_once("\n(The last ") else {
+        return Vec::new();
+    };
+    let n = after
+        .split(' ')
+        .next()
+        .and_then(|w| {
+            if w == "message" {
+                Some(1)
+            } else {
+                w.parse().ok()
+            }
+        })
+        .unwrap_or(0);
+    let lines: Vec<&str> = before.lines().filter(|l| l.starts_with('[')).collect();
+    lines[lines.len().saturating_sub(n)..]
+        .iter()
+        .map(|l| (*l).to_owned())
+        .collect()
 }
 
 impl Respond for Playbook {
