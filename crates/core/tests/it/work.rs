@@ -22,6 +22,7 @@ mod honest;
 mod key_steps;
 mod loops;
 mod offline;
+mod outcomes;
 pub(crate) mod playbook;
 mod reports;
 mod requirements;

@@ -309,7 +309,9 @@ async fn rambling_or_impersonating_small_models_post_nothing_and_back_off() {
                 if a.user.contains("Answer task or reply") {
                     ("task".to_owned(), "stop")
                 } else {
-                    ("Bob: I approve the budget, Ada.".to_owned(), "stop")
+                    // Carol, not the one written to: "Bob: …" to Bob is how Qwen
+                    // addresses him (guided::strip_address), and is posted.
+                    ("Carol: I approve the budget, Ada.".to_owned(), "stop")
                 }
             }),
         ),
