@@ -38,7 +38,7 @@ xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
   # approvals 280, work 318, traces 356, relationships 394.
   nav "${CUBICLE_NAV_TRACES:-356}"
   # The instructions, newest first: the teaser, the note, the release note, then seed 000.
-  xdotool mousemove "${CUBICLE_TRACE_X:-420}" "${CUBICLE_TRACE_Y:-442}" click 1
+  xdotool mousemove "${CUBICLE_TRACE_X:-420}" "${CUBICLE_TRACE_Y:-$SHOT_TRACE_RESEARCH_Y}" click 1
   sleep 3
   import -window root "$SHOTS/trace.png"
   nav "${CUBICLE_NAV_WORK:-318}"

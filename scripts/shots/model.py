@@ -46,6 +46,8 @@ EN = {
     "teaser_text": "Something new is coming to Acme robots next week.",
     "priya_note": "Team lunch\nWe could order pizza for everyone on Friday afternoon.",
     "priya_says": "Ada, the note is done.",
+    "why_release": "the boss asked me to announce the release to the team",
+    "why_teaser": "the boss asked for a teaser on the launch channel",
     "alice_on_bob": "Knows APIs inside out; a little GraphQL-happy.",
     "alice_on_charlie": "Brings numbers, not opinions. Ask him first next time.",
     "bob_on_alice": "Asks good questions early.",
@@ -75,6 +77,8 @@ CN = {
     "teaser_text": "下周，极客机器人有新东西要来。",
     "priya_note": "团队午餐\n周五下午可以给大家订披萨。",
     "priya_says": "林达，说明写好了。",
+    "why_release": "老板让我在团队群里宣布这次发布",
+    "why_teaser": "老板要在发布频道发一条预告",
     "alice_on_bob": "对 API 了如指掌，就是有点偏爱 GraphQL。",
     "alice_on_charlie": "拿数据说话，下次先问他。",
     "bob_on_alice": "问题问得早、问得准。",
@@ -169,12 +173,12 @@ def play(system, user):
             state["asked_hook"] = True
             return webhook(speak("Posting needs the boss's OK; I'll ask.", [(T["mia_release"], None)]),
                            "https://open.feishu.cn/open-apis/bot/v2/hook/acme-team",
-                           T["release_text"], "the boss asked me to announce the release to the team")
+                           T["release_text"], T["why_release"])
         if teaser and not state.get("teaser"):
             state["teaser"] = True
             return webhook(speak("The launch channel takes teasers.", [(T["mia_teaser"], None)]),
                            "https://hooks.slack.com/services/T0/B0/launch",
-                           T["teaser_text"], "the boss asked for a teaser on the launch channel")
+                           T["teaser_text"], T["why_teaser"])
     if who == "priya":
         note = task(T["note"])
         if note and once("note"):

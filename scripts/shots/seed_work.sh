@@ -5,7 +5,18 @@
 # company (Chinese names, departments and instructions). Sourced by the screenshot
 # scripts; needs target/debug/cubicle-cli.
 DB="sqlite://$HOME_DIR/cubicle.db?mode=rwc"
+# One approval key for the headless run and the app: an approval sealed by one process is
+# only decided by another that holds the same key (no keychain under Xvfb).
+export CUBICLE_APPROVAL_KEY=${CUBICLE_APPROVAL_KEY:-screenshots-only-approval-key-0123456789abcdef}
 cli() { target/debug/cubicle-cli --db "$DB" "$@" >/dev/null; }
+
+# Where the traces list shows Alice's research and Mia's release note (newest first: the
+# teaser, the note, the release note, the research); Chinese titles take one line.
+if [ "${CUBICLE_SHOT_LANG:-en}" = zh-CN ]; then
+  export SHOT_TRACE_RESEARCH_Y=356 SHOT_TRACE_RELEASE_Y=294
+else
+  export SHOT_TRACE_RESEARCH_Y=416 SHOT_TRACE_RELEASE_Y=334
+fi
 
 if [ "${CUBICLE_SHOT_LANG:-en}" = zh-CN ]; then
   cli org init --name "极客机器人" --boss "林达" --mission "做有用的家用机器人" --language zh-CN
@@ -47,7 +58,19 @@ else
   cli say --yes "ask Mia Wong to post the launch teaser to the launch channel"
 fi
 
-# 20 simulated minutes: the story takes a few; a task still waiting at 30 would be
-# reported overdue and bury the story's mail.
+# Five simulated minutes: the story takes three. The simulated clock runs ahead of the
+# real one, so wait until the real clock has caught up with the last thing said: the app
+# then shows "2 minutes ago", not "in 2 minutes".
 CUBICLE_PROVIDER=openai-compatible CUBICLE_BASE_URL="http://127.0.0.1:$PORT/v1" CUBICLE_MODEL=scripted \
-  target/debug/cubicle-cli --db "$DB" run --for 20m --virtual-clock --seed 3 >/dev/null
+  target/debug/cubicle-cli --db "$DB" run --for 5m --virtual-clock --seed 3 >/dev/null
+python3 - "$HOME_DIR/cubicle.db" <<'PY'
+import datetime, sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1])
+last = max(db.execute(f"select max(created_at) from {t}").fetchone()[0] or ""
+           for t in ("chat_message", "mail", "task"))
+at = datetime.datetime.fromisoformat(last[:26].rstrip("Z")).replace(tzinfo=datetime.timezone.utc)
+wait = (at - datetime.datetime.now(datetime.timezone.utc)).total_seconds() + 5
+if wait > 0:
+    print(f"waiting {wait:.0f} s for the real clock to catch up with the story", file=sys.stderr)
+    time.sleep(wait)
+PY
