@@ -259,7 +259,9 @@ const SCAFFOLDING: &[&str] = &[
     "只写消息本身",
     "只写回复本身",
     "用简体中文",
+    "你的任务：",
     "first line:",
+    "your task:",
     "second line:",
     "third line:",
     "next lines:",
@@ -614,6 +616,10 @@ mod tests {
             ZH
         ));
         assert!(!readable("夹爪校准\u{FFFD}超时改为五秒", ZH));
+        assert!(!readable(
+            "你的任务：写一行小说\n王强喜海鳊上来，这就是一个意见要用简体中文写出来的话。",
+            ZH
+        ));
         assert!(!readable("好的", ZH), "a handful of characters at least");
     }
 
