@@ -256,7 +256,7 @@ async fn the_built_in_route_loads_the_languages_model_and_keeps_one_in_memory() 
     assert!(reply.model.starts_with("Qwen2.5-Coder"), "{}", reply.model);
     assert_eq!(
         co.core.providers.loaded_builtin_models().await,
-        [qwen.clone()]
+        std::slice::from_ref(&qwen)
     );
 
     // The company switches to English: SmolLM2 answers and Qwen leaves memory.
@@ -265,7 +265,7 @@ async fn the_built_in_route_loads_the_languages_model_and_keeps_one_in_memory() 
     assert!(reply.model.starts_with("SmolLM2"), "{}", reply.model);
     assert_eq!(
         co.core.providers.loaded_builtin_models().await,
-        [smol.clone()]
+        std::slice::from_ref(&smol)
     );
 
     // The boss picks Qwen in Settings: SmolLM2 is dropped at once, Qwen answers.
