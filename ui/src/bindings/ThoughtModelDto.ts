@@ -15,6 +15,10 @@ company: ThoughtBackend,
  */
 bundledModel: string, 
 /**
+ * Whether that model's Chinese is readable (SmolLM2's is not).
+ */
+bundledWritesChinese: boolean, 
+/**
  * Working employees whose thoughts the bundled model answers.
  */
 bundledEmployeeIds: Array<number>, };

@@ -9,7 +9,7 @@ import { BuiltinModels } from "./BuiltinModels";
 
 const SMOL = "smollm2-135m-instruct";
 const QWEN = "qwen2.5-coder-0.5b-instruct";
-const QWEN_PATH = builtinModels()[1].path;
+const QWEN_PATH = builtinModels()[1]!.path;
 
 /** A Chinese company on Qwen2.5-Coder, its language's default. */
 const zhDefault = () =>

@@ -31,9 +31,10 @@ function withOpenAi(org = fixedOrg()) {
 }
 
 /** Thoughts routed to OpenAI, or on the bundled model, and who of the staff thinks with the bundled one. */
-function thinking(kind: ThoughtModelKind, bundledEmployeeIds: number[], model = BUILTIN_MODEL): ThoughtModelDto {
+function thinking(kind: ThoughtModelKind, bundledEmployeeIds: number[], model = BUILTIN_MODEL, writesChinese = false): ThoughtModelDto {
   const providerId = kind === "provider" ? "openai" : "builtin";
-  return { company: { providerId, model: kind === "provider" ? "gpt-4.1-mini" : model, kind }, bundledModel: BUILTIN_MODEL, bundledEmployeeIds };
+  const bundledModel = kind === "bundled" ? model : BUILTIN_MODEL;
+  return { company: { providerId, model: kind === "provider" ? "gpt-4.1-mini" : model, kind }, bundledModel, bundledWritesChinese: writesChinese, bundledEmployeeIds };
 }
 
 describe("the built-in model's notice", () => {
@@ -136,6 +137,20 @@ describe("the built-in model's notice", () => {
       "这里的每个人都在使用内置离线模型（SmolLM2-135M-Instruct）思考：只适合简短、简单的工作。 它写不好中文。",
     );
     expect(within(notice).getByRole("link", { name: "换一个更好的模型 →" })).toHaveAttribute("href", "#settings/local-models");
+  });
+
+  it("does not call the Chinese poor when the built-in model serving writes it (Qwen2.5-Coder)", async () => {
+    const seed = fixedOrg();
+    seed.company = company({ language: "zh-CN" });
+    const { backend, chats, everyone } = withOpenAi(seed);
+    backend.answer("thoughtModel", thinking("bundled", everyone, "Qwen2.5-Coder-0.5B-Instruct", true));
+    const engineering = chats.department(1);
+    backend.install();
+    window.history.replaceState(null, "", `#chats/${engineering.id}`);
+    renderApp();
+    const notice = await screen.findByTestId("builtin-model-notice");
+    expect(notice).toHaveTextContent("这里的每个人都在使用内置离线模型（Qwen2.5-Coder-0.5B-Instruct）思考：只适合简短、简单的工作。");
+    expect(notice).not.toHaveTextContent("它写不好中文");
   });
 
   it("stays out of the way when the backend cannot say which model thinks", async () => {

@@ -29,7 +29,7 @@ export function BuiltinModelNotice({ scope, className = "" }: { scope: NoticeSco
         <ChipIcon className="size-3.5 shrink-0 text-amber-600" />
         <span>
           {text}
-          {currentLanguage() === "zh-CN" && <> {t("modelNotice.poorChinese")}</>}
+          {currentLanguage() === "zh-CN" && !thoughtModel.data.bundledWritesChinese && <> {t("modelNotice.poorChinese")}</>}
         </span>
       </span>
       <span className="flex shrink-0 items-center gap-3 font-medium">

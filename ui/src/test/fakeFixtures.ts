@@ -331,7 +331,7 @@ export function world(org: OrgSnapshot = fixedOrg()): Handlers {
     // The app asked who uses this desktop, and it is the boss: tests that need the question ask for it.
     deskUser: () => ({ personId: null, canChange: true, chosen: true }),
     getRoutes: () => defaultRoutes(),
-    thoughtModel: () => ({ company: { providerId: "builtin", model: BUILTIN_MODEL, kind: "bundled" }, bundledModel: BUILTIN_MODEL, bundledEmployeeIds: [] }),
+    thoughtModel: () => ({ company: { providerId: "builtin", model: BUILTIN_MODEL, kind: "bundled" }, bundledModel: BUILTIN_MODEL, bundledWritesChinese: false, bundledEmployeeIds: [] }),
     listPrices: () => defaultPrices(),
     getSpend: () => emptySpend(org.company?.dailyBudgetUsd),
     listLocalModels: () => [],

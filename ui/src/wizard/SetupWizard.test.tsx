@@ -61,7 +61,7 @@ describe("first-run wizard", () => {
     const builtin = radio("builtin");
     expect(builtin).toHaveAccessibleName(/Built-in model/);
     expect(builtin).toHaveAccessibleDescription(
-      "Offline, private and free, but limited: a small 135M model that can carry short, simple steps in English, with weak judgement and poor Chinese.",
+      "Offline, private and free, but limited: a small 0.5B model (Qwen2.5-Coder) that carries short, simple steps in English and Chinese, with weak judgement.",
     );
     expect(radio("download")).toHaveAccessibleName(/Download a better local model/);
     expect(radio("download")).toHaveAccessibleDescription(/Still offline, private and free, and far more capable/);
@@ -127,12 +127,12 @@ describe("first-run wizard", () => {
     await toThinkingStep(user, "北风实验室", "王小明");
     expect(screen.getByRole("heading", { name: "员工用什么模型思考？" })).toBeInTheDocument();
     expect(screen.getByTestId("wizard-zh-advice")).toHaveTextContent(
-      "内置模型写不好中文。中文公司建议下载一个擅长中文的本地模型，例如 Qwen2.5 1.5B Instruct。",
+      "内置模型（Qwen2.5-Coder 0.5B）能写通顺的中文，但只适合简短、简单的工作。需要更多时，可下载更大的本地模型（例如 Qwen2.5 1.5B Instruct），或添加服务商。",
     );
     expect(within(screen.getByTestId("wizard-path-download")).getByTestId("wizard-recommended")).toHaveTextContent("推荐");
     expect(screen.getAllByTestId("wizard-recommended")).toHaveLength(1);
     expect(radio("download")).toBeChecked();
-    expect(radio("builtin")).toHaveAccessibleDescription(/中文很差/);
+    expect(radio("builtin")).toHaveAccessibleDescription(/能用中英文完成简短、简单的步骤/);
 
     await user.click(screen.getByTestId("wizard-submit"));
     await waitFor(() => expect(backend.callsOf("setupCompany")).toHaveLength(1));

@@ -7,7 +7,8 @@ export type ThinkingPath = (typeof THINKING_PATHS)[number];
 
 /**
  * The path the wizard recommends for a language, or null when none stands out. The built-in model
- * writes poor Chinese, so a Chinese company is pointed at a local model that writes it well.
+ * (Qwen2.5-Coder 0.5B) writes readable Chinese but only short work, so a Chinese company is
+ * pointed at a bigger local model that writes it well.
  */
 export function recommendedPath(language: Language): ThinkingPath | null {
   return language === "zh-CN" ? "download" : null;

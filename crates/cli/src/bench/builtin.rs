@@ -172,11 +172,15 @@ struct Tally {
 pub async fn measure(o: &Options) -> Result<Figures> {
     let model = match &o.model {
         Some(p) => p.clone(),
-        None => cubicle_llm::model_file::default_model_path(),
+        // The company's language picks the built-in model, as in the app.
+        None => cubicle_llm::model_file::default_model_path_for(match o.language {
+            Language::En => "en",
+            Language::ZhCn => "zh-CN",
+        }),
     };
     if !model.is_file() {
         bail!(
-            "no model at {} (scripts/install-model.sh installs the built-in one; --model PATH \
+            "no model at {} (scripts/install-model.sh installs the built-in ones; --model PATH \
              measures another GGUF)",
             model.display()
         );

@@ -1,10 +1,10 @@
-//! Which model answers the employees' thoughts. The bundled built-in model is small
-//! (135M parameters): it carries short, simple steps and little else, so the UI tells the
-//! boss when it is the one thinking and where to get a better one.
+//! Which model answers the employees' thoughts. The built-in models the app ships are small
+//! (135M and 0.5B parameters): they carry short, simple steps and little else, so the UI
+//! tells the boss when one of them is thinking and where to get a better one.
 
 use std::path::Path;
 
-use cubicle_llm::model_file::DEFAULT_MODEL_FILE;
+use cubicle_llm::model_file::builtin_model_of;
 use cubicle_llm::presets::Dialect as LlmDialect;
 use cubicle_store::org as org_q;
 use serde::{Deserialize, Serialize};
@@ -18,7 +18,7 @@ use crate::org::COMPANY_DEFAULT_PROVIDER;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ThoughtModelKind {
-    /// The built-in runtime with the small model the app ships.
+    /// The built-in runtime with one of the small models the app ships.
     Bundled,
     /// The built-in runtime with another GGUF file (one the boss chose or downloaded).
     LocalFile,
@@ -46,6 +46,8 @@ pub struct ThoughtModelDto {
     pub company: ThoughtBackend,
     /// The bundled model's name, for saying who answers `bundled_employee_ids`.
     pub bundled_model: String,
+    /// Whether that model's Chinese is readable (SmolLM2's is not).
+    pub bundled_writes_chinese: bool,
     /// Working employees whose thoughts the bundled model answers.
     pub bundled_employee_ids: Vec<i32>,
 }
@@ -68,9 +70,11 @@ impl Providers {
                 }
             }
         }
+        let serving = self.builtin_path().await.path;
         Ok(ThoughtModelDto {
             company,
-            bundled_model: model_label(Path::new(DEFAULT_MODEL_FILE)),
+            bundled_model: model_label(&serving),
+            bundled_writes_chinese: builtin_model_of(&serving).is_some_and(|m| m.writes_chinese),
             bundled_employee_ids,
         })
     }
@@ -100,10 +104,10 @@ impl Providers {
         if !builtin {
             return ThoughtModelKind::Provider;
         }
-        // The file decides, not who chose it: the shipped file under another path is
-        // still the small model.
+        // The file decides, not who chose it: a shipped file under another path is
+        // still a small model.
         let path = self.builtin_path().await.path;
-        if path.file_name().is_some_and(|n| n == DEFAULT_MODEL_FILE) {
+        if builtin_model_of(&path).is_some() {
             ThoughtModelKind::Bundled
         } else {
             ThoughtModelKind::LocalFile

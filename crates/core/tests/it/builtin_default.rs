@@ -10,7 +10,7 @@ use cubicle_core::app::CoreOptions;
 use cubicle_core::gateway::{CallContext, Purpose, Route};
 use cubicle_core::providers::{BuiltinFiles, BuiltinReason, BuiltinStatus, SetBuiltinModel};
 use cubicle_core::types::Language;
-use cubicle_llm::model_file::{QWEN_CODER, SMOLLM2};
+use cubicle_llm::model_file::{QWEN_CODER, SMOLLM2, default_model_for};
 use cubicle_llm::{ChatMessage, CompletionRequest};
 
 use crate::util::TestCompany;
@@ -49,14 +49,17 @@ async fn each_language_starts_on_its_own_built_in_model() {
     let qwen = fake_gguf(dir.path(), QWEN_CODER.file);
     let co = company_with_models_in(dir.path()).await;
 
+    // English's default is the table's (Qwen2.5-Coder since the 5-seed measurement).
+    let en_model = default_model_for("en");
     let en = status(&co).await;
     assert_eq!(
         serving(&en),
-        (Some(SMOLLM2.id), BuiltinReason::LanguageDefault, true)
+        (Some(en_model.id), BuiltinReason::LanguageDefault, true)
     );
-    assert_eq!(en.path, smol.display().to_string());
+    let en_file = if en_model == SMOLLM2 { &smol } else { &qwen };
+    assert_eq!(en.path, en_file.display().to_string());
     assert_eq!(en.language, Language::En);
-    assert_eq!(en.language_default, SMOLLM2.id);
+    assert_eq!(en.language_default, en_model.id);
     assert!(!en.custom);
 
     co.speak(Language::ZhCn).await;
@@ -201,33 +204,33 @@ async fn the_environment_file_overrides_the_language_but_not_the_bosss_choice() 
     );
 }
 
-/// The installed built-in models, linked into a folder of the test's own; `None` (and a
-/// note) when either is not installed here.
-fn real_models(dir: &Path) -> Option<(PathBuf, PathBuf)> {
-    let installed = cubicle_llm::model_file::builtin_models_dir();
+/// The installed built-in models (beside `CUBICLE_BUILTIN_MODEL` when set: the test command
+/// points it at the installed SmolLM2 and gives the tests their own data dir), linked into a
+/// folder of the test's own. Missing ones fail the test: scripts/install-model.sh installs both.
+fn real_models(dir: &Path) -> (PathBuf, PathBuf) {
+    let installed = std::env::var_os("CUBICLE_BUILTIN_MODEL")
+        .map(PathBuf::from)
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+        .unwrap_or_else(cubicle_llm::model_file::builtin_models_dir);
     let mut linked = Vec::new();
     for m in [SMOLLM2, QWEN_CODER] {
         let real = installed.join(m.file);
-        if !real.is_file() {
-            eprintln!(
-                "{} is not installed (scripts/install-model.sh): skipping the real load",
-                real.display()
-            );
-            return None;
-        }
+        assert!(
+            real.is_file(),
+            "{} is not installed: run scripts/install-model.sh",
+            real.display()
+        );
         let link = dir.join(m.file);
         std::os::unix::fs::symlink(&real, &link).unwrap();
         linked.push(link);
     }
-    Some((linked[0].clone(), linked[1].clone()))
+    (linked[0].clone(), linked[1].clone())
 }
 
 #[tokio::test]
 async fn the_built_in_route_loads_the_languages_model_and_keeps_one_in_memory() {
     let dir = tempfile::tempdir().unwrap();
-    let Some((smol, qwen)) = real_models(dir.path()) else {
-        return;
-    };
+    let (smol, qwen) = real_models(dir.path());
     let co = company_with_models_in(dir.path()).await;
     let ask = || {
         let gateway = co.core.gateway.clone();
@@ -259,8 +262,15 @@ async fn the_built_in_route_loads_the_languages_model_and_keeps_one_in_memory() 
         std::slice::from_ref(&qwen)
     );
 
-    // The company switches to English: SmolLM2 answers and Qwen leaves memory.
-    co.speak(Language::En).await;
+    // The boss picks SmolLM2 in Settings: Qwen is dropped at once, SmolLM2 answers.
+    co.core
+        .providers
+        .set_builtin_model(SetBuiltinModel {
+            path: Some(smol.display().to_string()),
+        })
+        .await
+        .unwrap();
+    assert!(co.core.providers.loaded_builtin_models().await.is_empty());
     let reply = ask().await;
     assert!(reply.model.starts_with("SmolLM2"), "{}", reply.model);
     assert_eq!(
@@ -268,16 +278,16 @@ async fn the_built_in_route_loads_the_languages_model_and_keeps_one_in_memory() 
         std::slice::from_ref(&smol)
     );
 
-    // The boss picks Qwen in Settings: SmolLM2 is dropped at once, Qwen answers.
+    // Back to the language's default (English's is Qwen too): SmolLM2 leaves memory.
     co.core
         .providers
-        .set_builtin_model(SetBuiltinModel {
-            path: Some(qwen.display().to_string()),
-        })
+        .set_builtin_model(SetBuiltinModel { path: None })
         .await
         .unwrap();
-    assert!(co.core.providers.loaded_builtin_models().await.is_empty());
+    co.speak(Language::En).await;
     let reply = ask().await;
-    assert!(reply.model.starts_with("Qwen2.5-Coder"), "{}", reply.model);
-    assert_eq!(co.core.providers.loaded_builtin_models().await, [qwen]);
+    let en = default_model_for("en");
+    assert!(reply.model.starts_with(en.name), "{}", reply.model);
+    let en_file = if en == SMOLLM2 { smol } else { qwen };
+    assert_eq!(co.core.providers.loaded_builtin_models().await, [en_file]);
 }

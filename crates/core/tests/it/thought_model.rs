@@ -176,6 +176,10 @@ async fn the_bundled_model_is_reported_until_a_provider_or_another_model_does_th
     };
     assert_eq!(before.company, bundled);
     assert_eq!(before.bundled_model, "SmolLM2-135M-Instruct");
+    assert!(
+        !before.bundled_writes_chinese,
+        "SmolLM2's Chinese is not readable"
+    );
     assert!(before.bundled_employee_ids.is_empty());
 
     let dept = set_up_acme_with_eng(&core).await;
@@ -211,4 +215,26 @@ async fn the_bundled_model_is_reported_until_a_provider_or_another_model_does_th
     thoughts_routed_to_the_provider(&core, &vllm).await;
     // Back on the built-in runtime, but with a better GGUF the boss chose: not the bundled model.
     a_better_gguf_on_the_built_in_runtime(&core, dir.path()).await;
+}
+
+#[tokio::test]
+async fn the_other_shipped_model_is_bundled_too_and_writes_chinese() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_with_the_shipped_model(dir.path()).await;
+    let p = &core.providers;
+    let qwen = gguf(dir.path(), cubicle_llm::model_file::QWEN_CODER.file);
+    p.set_builtin_model(SetBuiltinModel { path: Some(qwen) })
+        .await
+        .unwrap();
+    let now = p.thought_model().await.unwrap();
+    assert_eq!(
+        now.company,
+        ThoughtBackend {
+            provider_id: "builtin".into(),
+            model: "Qwen2.5-Coder-0.5B-Instruct".into(),
+            kind: ThoughtModelKind::Bundled,
+        }
+    );
+    assert_eq!(now.bundled_model, "Qwen2.5-Coder-0.5B-Instruct");
+    assert!(now.bundled_writes_chinese);
 }

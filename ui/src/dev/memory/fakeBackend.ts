@@ -79,6 +79,9 @@ import {
 const ROUTABLE = new Set(["intent", "thought", "summary", "report", "privacy"]);
 /** The GGUF the app ships (DEFAULT_MODEL_FILE on the Rust side). */
 const BUNDLED_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf";
+const QWEN_CODER_FILE = "Qwen2.5-Coder-0.5B-Instruct.Q4_K_M.gguf";
+/** The built-in models the app ships (crates/llm/src/model_file.rs): either is the small bundled model. */
+const SHIPPED_MODEL_FILES = [BUNDLED_MODEL_FILE, QWEN_CODER_FILE];
 const BUNDLED_MODEL_PATH = `/home/ada/.local/share/app.cubicle.desktop/models/${BUNDLED_MODEL_FILE}`;
 
 /** As on the Rust side (providers/thinking.rs): the file name without `.gguf` and a `.Q…` quantisation tag. */
@@ -668,7 +671,8 @@ export class FakeBackend extends FakeTools {
 
   /** As on the Rust side: the thought route's model, and the working employees the shipped GGUF answers. */
   private thoughtModel(): ThoughtModelDto {
-    const shipped = this.builtin.path.split("/").pop() === BUNDLED_MODEL_FILE;
+    const file = this.builtin.path.split("/").pop() ?? "";
+    const shipped = SHIPPED_MODEL_FILES.includes(file);
     const kindOf = (providerId: string): ThoughtModelKind =>
       providerId !== "builtin" ? "provider" : shipped ? "bundled" : "local_file";
     const route = this.routes.find((r) => r.purpose === "thought") ?? { providerId: "builtin", model: "" };
@@ -681,7 +685,8 @@ export class FakeBackend extends FakeTools {
       : [];
     return {
       company: { providerId: route.providerId, model: kind === "provider" ? route.model : modelLabel(this.builtin.path), kind },
-      bundledModel: modelLabel(BUNDLED_MODEL_FILE),
+      bundledModel: modelLabel(shipped ? this.builtin.path : BUNDLED_MODEL_FILE),
+      bundledWritesChinese: file === QWEN_CODER_FILE,
       bundledEmployeeIds,
     };
   }

@@ -29,6 +29,7 @@ function dto(key: string, builtin: boolean, text: string, patch: Partial<RoleCar
       language: null,
       archetype: null,
       skills: [],
+      skillsZh: [],
       otherKeys: [],
       persona: "",
       ...patch,
