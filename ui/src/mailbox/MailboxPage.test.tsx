@@ -359,7 +359,7 @@ describe("mailbox page", () => {
     backend.install();
     const { user } = renderApp();
     expect(await screen.findByTestId(`mail-kind-${report.id}`)).toHaveTextContent("工作汇报");
-    expect(screen.getByTestId(`mail-kind-${escalation.id}`)).toHaveTextContent("逾期上报");
+    expect(screen.getByTestId(`mail-kind-${escalation.id}`)).toHaveTextContent("上报事项");
     expect(screen.getByTestId(`mail-kind-${budget.id}`)).toHaveTextContent("预算停工");
     expect(screen.getByTestId("nav-mailbox")).toHaveTextContent("信箱");
     expect(screen.getByTestId("mail-view-inbox")).toHaveTextContent("收件箱");
@@ -368,7 +368,7 @@ describe("mailbox page", () => {
 
     await user.click(screen.getByTestId(`mail-link-${escalation.id}`));
     expect(await screen.findByTestId("mail-escalation-note")).toHaveTextContent("任务逾期，已上报给你");
-    expect(screen.getByTestId("mail-detail-kind")).toHaveTextContent("逾期上报");
+    expect(screen.getByTestId("mail-detail-kind")).toHaveTextContent("上报事项");
     expect(screen.getByTestId("mail-archive")).toHaveTextContent("归档");
   });
 });
