@@ -138,3 +138,16 @@ export function cliJson(dbUrl, ...args) {
   const out = execFileSync(CLI, ["--db", dbUrl, ...args], { encoding: "utf8" });
   return JSON.parse(out);
 }
+
+/**
+ * The chat lines a thought's prompt names as new to the employee: the prompt lists the recent
+ * messages ("[HH:MM] Name: text"), then says "(The last N messages are new to you.)" — the
+ * lines themselves carry no mark, so the next thought's prompt repeats them byte for byte.
+ */
+export function newMessages(user) {
+  const lines = user.split("\n");
+  const at = lines.findIndex((l) => /^\(The last (message is|\d+ messages are) new to you\.\)$/.test(l));
+  if (at < 0) return [];
+  const n = Number(lines[at].match(/^\(The last (\d+)/)?.[1] ?? 1);
+  return lines.slice(0, at).filter((l) => l.startsWith("[")).slice(-n);
+}

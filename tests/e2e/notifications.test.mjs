@@ -15,7 +15,7 @@ import fs from "node:fs";
 import crypto from "node:crypto";
 import { execFileSync, execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { freshHome, startDriver, openApp, closeApp, APP, CLI } from "./driver.mjs";
+import { freshHome, startDriver, openApp, closeApp, newMessages, APP, CLI } from "./driver.mjs";
 import { startNotificationServer } from "./notification_server.mjs";
 
 const WAIT = { timeout: 60_000 };
@@ -60,7 +60,7 @@ const posted = (text) => received.filter((r) => r.text === text).length;
 
 /** The scripted model: the boss's unread "first batch" asks for three posts, "second batch" for one. */
 function thoughtFor(user) {
-  const unread = user.split("\n").filter((l) => l.startsWith("*["));
+  const unread = newMessages(user);
   const asks = (words) => unread.some((l) => l.includes(words));
   const post = (text) => ({
     tool: "post_webhook",

@@ -4,6 +4,7 @@
 // them in the real app.
 import http from "node:http";
 import assert from "node:assert/strict";
+import { newMessages } from "./driver.mjs";
 
 export const RELEASE_NOTE = "Release 2.3 is out";
 
@@ -33,7 +34,7 @@ export async function startReleaseNote() {
   await listen(hook);
   const model = http.createServer(async (req, res) => {
     const user = JSON.parse((await collect(req)) || "{}").messages?.[1]?.content ?? "";
-    const asked = user.split("\n").some((l) => l.startsWith("*[") && l.includes("release note"));
+    const asked = newMessages(user).some((l) => l.includes("release note"));
     const thought = asked
       ? {
           innerThoughts: "The boss wants the release note out.",

@@ -27,7 +27,7 @@ const ALLOWED = new Set([
   "Shell",
   // products, providers and the app's own name
   "Cubicle", "OpenAI", "Anthropic", "DeepSeek", "Ollama", "LM", "Studio", "llama.cpp", "llama", "cpp", "vLLM", "OpenRouter", "Qwen", "Moonshot", "Kimi",
-  "DashScope", "SmolLM", "SmolLM2", "Hugging", "Face", "Feishu", "Slack", "WeCom", "Lark", "Claude", "Codex", "Aider", "GitHub", "Webhook", "Linux", "macOS", "Windows",
+  "DashScope", "SmolLM", "SmolLM2", "Hugging", "Face", "PyPI", "Feishu", "Slack", "WeCom", "Lark", "Claude", "Codex", "Aider", "GitHub", "Webhook", "Linux", "macOS", "Windows",
 ]);
 
 /** A Latin word of two letters or more (with inner dots, dashes and apostrophes: "llama.cpp", "don't"). */
