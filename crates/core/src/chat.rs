@@ -235,20 +235,38 @@ impl Chats {
             )));
         }
         self.require(input.chat_id).await?;
+        let names = Names::load(&self.db).await?;
+        let mentioned = self.mentioned(input.chat_id, text, &names).await?;
+        let now = self.now();
+        // The instruction, its message and the boss's read mark are one write: a failure
+        // leaves neither an instruction nobody can see nor the boss's own line unread.
+        let txn = self.db.begin_write().await?;
         // Every word from the boss is an instruction with its own trace (SPEC §10).
         let trace = crate::trace::start(
-            &self.db,
+            &txn,
             crate::trace::Origin::Chat,
             text,
             Some(input.chat_id),
-            self.now(),
+            now,
         )
         .await?;
-        let m = self
-            .post(input.chat_id, SenderKind::Boss, None, text, Some(trace))
-            .await?;
-        q::set_boss_read(&self.db, input.chat_id, m.id).await?;
-        Ok(m)
+        let m = insert_line(
+            &txn,
+            Line {
+                chat_id: input.chat_id,
+                sender_kind: SenderKind::Boss,
+                sender_employee_id: None,
+                text,
+                trace_id: Some(trace),
+                mentioned: &mentioned,
+                at: now,
+            },
+        )
+        .await?;
+        q::set_boss_read(&txn, input.chat_id, m.id).await?;
+        txn.commit().await?;
+        self.announce(&m);
+        Ok(message_dto(&m, &names))
     }
 
     /// A note from the system in a chat (a meeting's topic, a task's escalation …).
@@ -321,6 +339,36 @@ impl Chats {
         key: Option<&str>,
     ) -> Result<Option<ChatMessageDto>, DbErr> {
         let names = Names::load(&self.db).await?;
+        let mentioned = self.mentioned(chat_id, text, &names).await?;
+        let txn = self.db.begin_write().await?;
+        if let Some(key) = key
+            && !cubicle_store::effect::claim(&txn, key, self.now()).await?
+        {
+            return Ok(None);
+        }
+        let m = insert_line(
+            &txn,
+            Line {
+                chat_id,
+                sender_kind,
+                sender_employee_id,
+                text,
+                trace_id,
+                mentioned: &mentioned,
+                at: self.now(),
+            },
+        )
+        .await?;
+        if let Some(key) = key {
+            cubicle_store::effect::set_row(&txn, key, m.id).await?;
+        }
+        txn.commit().await?;
+        self.announce(&m);
+        Ok(Some(message_dto(&m, &names)))
+    }
+
+    /// The members of `chat_id` that `text` @mentions.
+    async fn mentioned(&self, chat_id: i32, text: &str, names: &Names) -> Result<Vec<i32>, DbErr> {
         let members: Vec<(i32, String)> = q::members(&self.db, chat_id)
             .await?
             .into_iter()
@@ -331,38 +379,15 @@ impl Chats {
                     .map(|n| (m.employee_id, n.clone()))
             })
             .collect();
-        let mentioned = mentions::find(text, &members);
-        let txn = self.db.begin_write().await?;
-        if let Some(key) = key
-            && !cubicle_store::effect::claim(&txn, key, self.now()).await?
-        {
-            return Ok(None);
-        }
-        let m = q::insert_message(
-            &txn,
-            chat_message::ActiveModel {
-                id: NotSet,
-                chat_id: Set(chat_id),
-                sender_kind: Set(sender_kind),
-                sender_employee_id: Set(sender_employee_id),
-                text: Set(text.to_owned()),
-                trace_id: Set(trace_id),
-                created_at: Set(self.now()),
-                mentions: Set((!mentioned.is_empty()).then(|| serde_json::json!(mentioned))),
-                sender_person_id: Set(None),
-                corrects_id: Set(None),
-            },
-        )
-        .await?;
-        if let Some(key) = key {
-            cubicle_store::effect::set_row(&txn, key, m.id).await?;
-        }
-        txn.commit().await?;
+        Ok(mentions::find(text, &members))
+    }
+
+    /// Tells the bus about a message once it is stored.
+    fn announce(&self, m: &chat_message::Model) {
         self.bus.publish(DomainEvent::ChatMessagePosted {
-            chat_id,
+            chat_id: m.chat_id,
             message_id: m.id,
         });
-        Ok(Some(message_dto(&m, &names)))
     }
 
     pub async fn messages(&self, chat_id: i32) -> Result<Vec<ChatMessageDto>, DbErr> {
@@ -651,6 +676,39 @@ impl Chats {
 /// The mode a new chat of this kind starts in (SPEC §4's table).
 fn mode_of(kind: ChatKind) -> ChatMode {
     gates::mode_for(kind)
+}
+
+/// One message as it is written.
+struct Line<'a> {
+    chat_id: i32,
+    sender_kind: SenderKind,
+    sender_employee_id: Option<i32>,
+    text: &'a str,
+    trace_id: Option<String>,
+    mentioned: &'a [i32],
+    at: DateTime<Utc>,
+}
+
+async fn insert_line(
+    conn: &impl ConnectionTrait,
+    line: Line<'_>,
+) -> Result<chat_message::Model, DbErr> {
+    q::insert_message(
+        conn,
+        chat_message::ActiveModel {
+            id: NotSet,
+            chat_id: Set(line.chat_id),
+            sender_kind: Set(line.sender_kind),
+            sender_employee_id: Set(line.sender_employee_id),
+            text: Set(line.text.to_owned()),
+            trace_id: Set(line.trace_id),
+            created_at: Set(line.at),
+            mentions: Set((!line.mentioned.is_empty()).then(|| serde_json::json!(line.mentioned))),
+            sender_person_id: Set(None),
+            corrects_id: Set(None),
+        },
+    )
+    .await
 }
 
 pub(crate) async fn insert_chat(

@@ -271,6 +271,75 @@ async fn a_hire_whose_chat_membership_fails_is_not_made() {
     assert_eq!(department_chats_of(&co, ada.id).await, vec![eng.id]);
 }
 
+/// How many rows `table` holds, read on the test's own connection.
+async fn rows_in(db: &cubicle_store::Db, table: &str) -> i64 {
+    let row = db
+        .query_one_raw(sea_orm::Statement::from_string(
+            db.get_database_backend(),
+            format!("SELECT COUNT(*) AS n FROM {table}"),
+        ))
+        .await
+        .unwrap()
+        .unwrap();
+    row.try_get::<i64>("", "n").unwrap()
+}
+
+// SQLite only: the refusing trigger is written in SQLite's dialect.
+#[tokio::test]
+async fn a_boss_post_whose_read_mark_fails_leaves_no_instruction_and_no_message() {
+    let co = TestCompany::new().await;
+    let eng = co.dept("Engineering", None).await;
+    hire_into(&co, "Alice", eng.id).await;
+    let chat = co
+        .core
+        .chats
+        .find_department_chat(eng.id)
+        .await
+        .unwrap()
+        .unwrap();
+    let db = co.db().await;
+    let (traces, messages) = (
+        rows_in(&db, "trace").await,
+        rows_in(&db, "chat_message").await,
+    );
+    // The store refuses the boss's read mark, the post's last write: its instruction and
+    // its message, written before it, must roll back with it.
+    db.execute_unprepared(
+        "CREATE TRIGGER refuse_read_mark BEFORE UPDATE OF boss_last_read_message_id ON chat \
+         BEGIN SELECT RAISE(ABORT, 'read mark refused'); END;",
+    )
+    .await
+    .unwrap();
+    let post = PostMessage {
+        chat_id: chat.id,
+        text: "@Alice ship the build today".into(),
+    };
+    let err = co.core.chats.post_as_boss(post.clone()).await.unwrap_err();
+    assert!(err.to_string().contains("read mark refused"), "{err}");
+    assert_eq!(
+        rows_in(&db, "trace").await,
+        traces,
+        "an instruction without its message"
+    );
+    assert_eq!(
+        rows_in(&db, "chat_message").await,
+        messages,
+        "a message without its read mark"
+    );
+
+    // Once the store takes read marks again, the same post is written whole: the
+    // instruction, the message that carries its trace, and read by the boss.
+    db.execute_unprepared("DROP TRIGGER refuse_read_mark")
+        .await
+        .unwrap();
+    let m = co.core.chats.post_as_boss(post).await.unwrap();
+    assert_eq!(rows_in(&db, "trace").await, traces + 1);
+    assert_eq!(rows_in(&db, "chat_message").await, messages + 1);
+    assert!(m.trace_id.is_some());
+    let listed = co.core.chats.list().await.unwrap();
+    assert_eq!(listed.iter().find(|c| c.id == chat.id).unwrap().unread, 0);
+}
+
 /// The boss's chat with an employee, the DM between two employees and a department's chat
 /// are one each, however many callers ask for them at once (the app, the engine reporting,
 /// two employees writing to each other in the same moment).
