@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
 mod approvals;
+mod architecture;
 mod attacks;
 mod bindings;
 mod builtin_default;
