@@ -867,6 +867,7 @@ async fn commit(cx: &Ctx<'_>, draft: Draft, spent: Spent) -> Result<ThinkOutcome
         requirement,
         latest_seen: if draft.consumed { w.latest_seen } else { None },
         trace: w.trace.clone(),
+        serves: Default::default(),
         follow_up: true,
         posts,
         repetitions,

@@ -26,6 +26,8 @@ pub(super) struct Scope<'a> {
     pub requirement: Option<i32>,
     pub latest_seen: Option<i32>,
     pub trace: Option<&'a str>,
+    /// The instruction each tool call and new task serves, where not `trace`.
+    pub serves: &'a super::think::Serves,
     /// Whether a tool that ran (or was refused) wakes the employee to see the result;
     /// false in the thought that looks at results, so a model that keeps calling can't
     /// keep itself awake.
@@ -80,7 +82,8 @@ pub(super) async fn apply_ops(
                     report_to,
                     assignee,
                 };
-                applied.push(cx.create_task(own, task_key).await?);
+                let trace = scope.serves.task(k).or(scope.trace);
+                applied.push(cx.create_task(own, task_key, trace).await?);
             }
             TaskPlan::Finish {
                 id,
@@ -93,7 +96,8 @@ pub(super) async fn apply_ops(
     // no way to approve anything (SPEC §8, fail closed).
     for (l, request) in plan.tool_calls.into_iter().enumerate() {
         let tool_key = format!("{key}tool:{l}");
-        applied.push(request_tool(engine, me, scope, request, tool_key).await?);
+        let trace = scope.serves.tool(l).or(scope.trace);
+        applied.push(request_tool(engine, me, scope, trace, request, tool_key).await?);
     }
     if let (Some(summary), Some(upto)) = (plan.summary, scope.latest_seen) {
         mq::upsert_chat_summary(&engine.core().db, scope.chat.id, &summary, upto, cx.now).await?;
@@ -173,7 +177,9 @@ impl Cx<'_> {
                 }),
                 "share a memory",
             );
-            return Ok(Some(request_tool(engine, me, scope, call, tool_key).await?));
+            return Ok(Some(
+                request_tool(engine, me, scope, scope.trace, call, tool_key).await?,
+            ));
         }
         let (kind, ttl_hours) = (memory.kind, memory.ttl_hours);
         let added = engine
@@ -210,7 +216,9 @@ impl Cx<'_> {
                 json!({"action": "delete", "memoryId": id}),
                 "forget a shared memory",
             );
-            return Ok(Some(request_tool(engine, me, scope, call, tool_key).await?));
+            return Ok(Some(
+                request_tool(engine, me, scope, scope.trace, call, tool_key).await?,
+            ));
         }
         Ok(core
             .minds
@@ -243,11 +251,12 @@ impl Cx<'_> {
         })
     }
 
-    /// Makes a task the thought asked for.
+    /// Makes a task the thought asked for, in the trace of the instruction it serves.
     async fn create_task(
         &self,
         own: OwnTask,
         task_key: String,
+        trace: Option<&str>,
     ) -> Result<serde_json::Value, DbErr> {
         let Cx {
             engine,
@@ -256,8 +265,7 @@ impl Cx<'_> {
             staff,
             now,
         } = *self;
-        let (core, chat, chat_requirement, trace) =
-            (engine.core(), scope.chat, scope.requirement, scope.trace);
+        let (core, chat, chat_requirement) = (engine.core(), scope.chat, scope.requirement);
         let OwnTask {
             description,
             kind,
@@ -428,12 +436,14 @@ impl Cx<'_> {
 const COPY_CONTEXT: u64 = 40;
 
 /// Asks the approvals service to run `call` for `me` under the company's policy and
-/// says what happened, for the thought record. What ran or was refused wakes the
-/// employee to see it (unless this thought is already the one that looks).
+/// says what happened, for the thought record; the call, its approval and its outcome
+/// are recorded in `trace`, the instruction it serves. What ran or was refused wakes
+/// the employee to see it (unless this thought is already the one that looks).
 async fn request_tool(
     engine: &Engine,
     me: &employee::Model,
     scope: &Scope<'_>,
+    trace: Option<&str>,
     call: crate::tools::ToolCall,
     key: String,
 ) -> Result<serde_json::Value, DbErr> {
@@ -455,7 +465,7 @@ async fn request_tool(
         match engine
             .core()
             .approvals
-            .request(me.id, call, scope.trace, Some(scope.chat.id))
+            .request(me.id, call, trace, Some(scope.chat.id))
             .await
         {
             Ok(crate::approvals::CallOutcome::Done(_)) => {

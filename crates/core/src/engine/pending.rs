@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Engine;
 use super::ops::{Scope, apply_ops, file_report};
-use super::think::ThoughtRecord;
+use super::think::{Serves, ThoughtRecord};
 use crate::chat::gates::SilenceReason;
 use crate::chat::polling::Mood;
 use crate::mind::minds::Minds;
@@ -48,6 +48,9 @@ pub(super) struct Plan {
     pub requirement: Option<i32>,
     pub latest_seen: Option<i32>,
     pub trace: Option<String>,
+    /// The instruction each tool call and new task serves, where not the thought's.
+    #[serde(default)]
+    pub serves: Serves,
     pub follow_up: bool,
     /// What the gates let through, chat by chat.
     pub posts: Vec<Batch>,
@@ -181,6 +184,7 @@ async fn apply(
         requirement: plan.requirement,
         latest_seen: plan.latest_seen,
         trace: plan.trace.as_deref(),
+        serves: &plan.serves,
         follow_up: plan.follow_up,
         key: &key,
     };

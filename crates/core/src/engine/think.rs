@@ -24,11 +24,13 @@ use crate::work::{TaskKind, TaskStatus};
 
 mod posts;
 mod scene;
+mod serves;
 
 pub(super) use posts::plan_posts;
 use posts::{my_gate_posts, target_of};
 use scene::{Cast, Lines, boss_mentioned};
 pub(super) use scene::{people_names, sender_name};
+pub(super) use serves::Serves;
 
 /// Messages shown to a thought (SPEC §4: the last 20).
 const SCENE_MESSAGES: u64 = 20;
@@ -448,11 +450,13 @@ async fn settle(engine: &Engine, w: &Woken, said: Said<'_>) -> Result<ThinkOutco
         } else {
             (vec![], None, 0)
         };
+    let serves = acts_served(engine, w, &t).await?;
     let plan = Plan {
         thought: t,
         requirement: said.chat_requirement,
         latest_seen: w.latest_seen,
         trace: w.trace.clone(),
+        serves,
         follow_up: w.focus != Focus::ToolResult,
         posts,
         repetitions,
@@ -473,6 +477,23 @@ async fn settle(engine: &Engine, w: &Woken, said: Said<'_>) -> Result<ThinkOutco
         model_time: said.model_time,
         prompt_tokens: said.prompt_tokens,
     })
+}
+
+/// Which instruction each tool call and new task of the thought serves, when the
+/// thought may be answering more than one (see `serves`).
+async fn acts_served(engine: &Engine, w: &Woken, t: &Thought) -> Result<Serves, DbErr> {
+    // The acts in the order `ops::apply_ops` takes them; which exist does not depend
+    // on the staff (only whom a task is given to does), so none is needed here.
+    let acts = super::plan::plan(t, w.me.id, &std::collections::HashMap::new());
+    let creates = acts
+        .tasks
+        .iter()
+        .any(|op| matches!(op, super::plan::TaskPlan::Create { .. }));
+    if acts.tool_calls.is_empty() && !creates {
+        return Ok(Serves::default());
+    }
+    let instructions = serves::Instructions::load(&engine.core().db, w).await?;
+    Ok(instructions.serves(&acts))
 }
 
 /// Whether one of the thought's tool calls will be refused outright (asked in this

@@ -151,3 +151,181 @@ async fn a_trace_without_calls_costs_a_plain_zero() {
     let json = serde_json::to_string(&t.summary).unwrap();
     assert!(!json.contains("-0"), "{json}");
 }
+
+/// Alice takes both of the boss's posts in one thought: a task and a call for each, the
+/// teaser to a channel the boss has not allowed, the release note to the team hook.
+fn two_posts(hook: String) -> impl Fn(&Seen) -> Value + Send + Sync + 'static {
+    move |s: &Seen| match s.name.as_str() {
+        "Alice" if s.new_from("Ada", "launch teaser") && s.new_from("Ada", "release note") => {
+            let mut v = speak(
+                "Two posts: the teaser and the release note.",
+                &[("I'll post both; the release note once you approve.", None)],
+                json!([
+                    {"op": "create", "description": "Post the launch teaser to the launch channel"},
+                    {"op": "create", "description": "Post the release note to the team webhook"}
+                ]),
+            );
+            v["toolCalls"] = json!([
+                {
+                    "tool": "post_webhook",
+                    "args": {
+                        "url": "https://hooks.slack.com/services/T0/B0/launch",
+                        "text": "Something new is coming next week",
+                        "style": "slack"
+                    },
+                    "reason": "the boss asked for a teaser on the launch channel"
+                },
+                {
+                    "tool": "post_webhook",
+                    "args": {"url": hook, "text": "Release 2.3 is out", "style": "feishu"},
+                    "reason": "the boss asked for the release note"
+                }
+            ]);
+            v
+        }
+        name => silent(name),
+    }
+}
+
+fn tool_calls(t: &TraceDto) -> Vec<(String, Option<i32>)> {
+    t.events
+        .iter()
+        .filter(|e| e.kind == TraceEventKind::ToolCall)
+        .map(|e| (e.outcome.clone().unwrap_or_default(), e.approval_id))
+        .collect()
+}
+
+fn count(t: &TraceDto, kind: TraceEventKind) -> usize {
+    t.events.iter().filter(|e| e.kind == kind).count()
+}
+
+/// What the trace list and the trace's header say agree with its lines, at a plain zero
+/// or more.
+fn summary_matches_lines(t: &TraceDto) {
+    assert_eq!(
+        t.summary.calls as usize,
+        count(t, TraceEventKind::ModelCall),
+        "{t:#?}"
+    );
+    assert!(
+        t.summary.cost_usd.is_sign_positive(),
+        "{}",
+        t.summary.cost_usd
+    );
+}
+
+/// One thought answers two instructions: each call, and what became of it, is in the
+/// story of the instruction it serves — the refused teaser in the teaser's, the release
+/// note's approval and its run in the release note's — and neither story says nothing
+/// was done.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_call_of_a_thought_answering_two_instructions_is_in_its_own_instruction() {
+    let hook = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200))
+        .mount(&hook)
+        .await;
+    let stage = Stage::new(two_posts(format!("{}/hook", hook.uri()))).await;
+    let (teaser, release) = two_instructions_at_once(&stage, &hook.uri()).await;
+    stage.run_for(TimeDelta::minutes(5)).await;
+    let core = &stage.co.core;
+
+    let old = story(&stage, &teaser).await;
+    let new = story(&stage, &release).await;
+    assert_eq!(
+        tool_calls(&old),
+        [("refused".to_owned(), None)],
+        "the refused teaser is in the teaser's story: {old:#?}"
+    );
+    let waiting = core.approvals.list(ApprovalFilter::Pending).await.unwrap();
+    assert_eq!(waiting.len(), 1);
+    let approval = waiting[0].id;
+    assert_eq!(waiting[0].trace_id.as_deref(), Some(release.as_str()));
+    assert_eq!(
+        tool_calls(&new),
+        [("waiting_approval".to_owned(), Some(approval))],
+        "only the release note's call is in its story: {new:#?}"
+    );
+    assert_eq!(count(&old, TraceEventKind::Approval), 0);
+    assert_eq!(count(&new, TraceEventKind::Approval), 1);
+    // Each task in its own story, pending.
+    assert_eq!((old.tasks_pending, new.tasks_pending), (1, 1));
+    assert!(
+        old.events
+            .iter()
+            .any(|e| e.kind == TraceEventKind::TaskCreated && e.text.contains("teaser"))
+    );
+    // Alice looked at the refusal in a thought of the teaser's own.
+    assert!(old.summary.calls > 0, "{old:#?}");
+    assert!(new.summary.calls > 0, "{new:#?}");
+    summary_matches_lines(&old);
+    summary_matches_lines(&new);
+
+    core.approvals
+        .decide_shown(approval, Decision::Approve, DecidedVia::Ui, None)
+        .await
+        .unwrap();
+    stage.run_for(TimeDelta::minutes(10)).await;
+    the_run_is_in_the_release_notes_story_alone(&stage, (&teaser, &release), approval).await;
+}
+
+/// Alice may post to the team hook (not to the launch channel), and the boss asks her
+/// for the teaser, then for the release note, before she has read either; their traces.
+async fn two_instructions_at_once(stage: &Stage, allowed: &str) -> (String, String) {
+    let (alice, _, _, group) = engineering(stage).await;
+    let core = &stage.co.core;
+    core.approvals
+        .set_tool_whitelist(alice, vec!["post_webhook".into()])
+        .await
+        .unwrap();
+    stage.co.allow_webhooks_to(allowed).await;
+    let teaser = stage
+        .boss_says(
+            group,
+            "Alice, please post the launch teaser to the launch channel.",
+        )
+        .await
+        .trace_id
+        .unwrap();
+    let release = stage
+        .boss_says(
+            group,
+            "Alice, please post the release note to the team webhook.",
+        )
+        .await
+        .trace_id
+        .unwrap();
+    (teaser, release)
+}
+
+/// After the approval: the post ran in the release note's story; the teaser's still
+/// holds its refusal and nothing else; the list agrees with both.
+async fn the_run_is_in_the_release_notes_story_alone(
+    stage: &Stage,
+    (teaser, release): (&str, &str),
+    approval: i32,
+) {
+    let core = &stage.co.core;
+    let old = story(stage, teaser).await;
+    let new = story(stage, release).await;
+    assert_eq!(tool_calls(&old), [("refused".to_owned(), None)], "{old:#?}");
+    assert_eq!(count(&old, TraceEventKind::Approval), 0, "{old:#?}");
+    let calls = tool_calls(&new);
+    assert!(
+        calls.contains(&("ok".to_owned(), Some(approval))),
+        "the post's run is in the release note's story: {calls:?}"
+    );
+    assert!(
+        new.events
+            .iter()
+            .any(|e| e.kind == TraceEventKind::Approval && e.outcome.as_deref() == Some("approved"))
+    );
+    summary_matches_lines(&old);
+    summary_matches_lines(&new);
+    let listed = core.traces.recent(10).await.unwrap();
+    for t in [&old, &new] {
+        let row = listed.iter().find(|s| s.id == t.summary.id).unwrap();
+        assert_eq!(row.calls, t.summary.calls);
+        assert!(row.cost_usd.is_sign_positive());
+    }
+}
