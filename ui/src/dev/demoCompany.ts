@@ -7,6 +7,7 @@ import { seedDemoApprovals } from "./demoApprovals";
 import { seedDemoMail } from "./demoMail";
 import { seedDemoMeetings } from "./demoMeetings";
 import { seedDemoMinds } from "./demoMinds";
+import { seedDemoProxies } from "./demoProxies";
 import { seedDemoTools } from "./demoTools";
 import { seedDemoWork } from "./demoWork";
 
@@ -40,9 +41,9 @@ export function demoBackend({ language, has }: DemoOptions): FakeBackend {
   if (!has("new") && !has("empty")) {
     seedDemoMinds(backend);
     seedDemoTools(backend);
-    // Settings → People: Lin answers for Marketing, Sam for Engineering (Frontend too) and for Nikola Tesla.
-    backend.handle("invite_person", { input: { name: "Lin", role: "Head of Marketing", language: "zh-CN", approvalPolicy: "manual", departments: [3], employees: [] } });
-    backend.handle("invite_person", { input: { name: "Sam", role: "Head of Engineering", language: null, approvalPolicy: null, departments: [1], employees: [41] } });
+    // Settings → People: Lin Chen answers for Marketing, Sam Ortiz for Engineering (Frontend too) and for Nikola Tesla.
+    backend.call("invite_person", { input: { name: "Lin Chen", role: "Head of Marketing", language: "zh-CN", approvalPolicy: "manual", departments: [3], employees: [] } });
+    backend.call("invite_person", { input: { name: "Sam Ortiz", role: "Head of Engineering", language: null, approvalPolicy: null, departments: [1], employees: [41] } });
     if (!has("nomail")) seedDemoMail(backend);
     // After the mail: the REST-vs-GraphQL report is the newest item. ?nowork: an empty board and no traces.
     if (!has("nowork")) {
@@ -51,17 +52,20 @@ export function demoBackend({ language, has }: DemoOptions): FakeBackend {
     }
     // After the work: its traces keep their ids (#traces/tr-a1b2c3d4e501 is the REST-vs-GraphQL story).
     if (!has("noapprovals")) seedDemoApprovals(backend);
+    // Last, so the ids of everything above stay as they were: Lin's and Sam's proxies, the company server.
+    seedDemoProxies(backend, language);
   }
   if (has("chat") && backend.company) {
     // A conversation with a status answer, an applied hire (Undo running), a cancelled card and pending proposals.
-    const say = (text: string) => backend.handle("secretary_say", { input: { text } });
-    const lastAction = () => backend.secretaryMessages.at(-1)?.actions[0]?.id;
+    const say = (text: string) => backend.call("secretary_say", { input: { text } });
+    // Confirmed or cancelled right after a turn that proposed one.
+    const lastAction = () => backend.secretaryMessages.at(-1)?.actions[0]?.id ?? -1;
     const zh = language === "zh-CN";
     say(zh ? "公司现在怎么样？" : "How is the company doing?");
     say(zh ? "招一个前端工程师，叫Bob，进Engineering" : "Hire a frontend engineer named Bob into Engineering");
-    backend.handle("secretary_confirm", { input: { actionId: lastAction(), edits: null } });
+    backend.call("secretary_confirm", { input: { actionId: lastAction(), edits: null } });
     say(zh ? "新建一个叫Research的部门" : "Create a department called Research");
-    backend.handle("secretary_cancel", { input: { actionId: lastAction() } });
+    backend.call("secretary_cancel", { input: { actionId: lastAction() } });
     say(zh ? "把Alan调到Marketing" : "Move Alan Turing to Marketing");
     say(zh ? "开除Peggy Olson" : "Fire Peggy Olson");
     say(zh ? "帮我给Marketing招一个设计师" : "Hire a designer for Marketing");

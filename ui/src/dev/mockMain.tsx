@@ -15,7 +15,8 @@
 //   /mock.html#relationships  the relationship graph; #employee/12 Alan Turing's profile (a CLI
 //                       employee on Manual: his "Tools & approvals" card)
 //   /mock.html#settings the settings page (add ?nospend for no spend, ?nomodel for a missing built-in model,
-//                       ?custommodel for a model file chosen in Settings); #settings/people: the boss, Lin and Sam
+//                       ?custommodel for a model file chosen in Settings); #settings/people: the boss, Lin Chen and Sam Ortiz;
+//                       #proxy: their proxies; #settings/server signs in to the demo server (see demoProxies.ts)
 //   add &lang=zh-CN for Chinese; &click=<data-testid> (repeatable) clicks elements once rendered,
 //   e.g. ?click=employee-card-12 to open the side panel (handy for headless screenshots)
 import { StrictMode } from "react";

@@ -6,7 +6,6 @@
 import type { ApprovalDto } from "../../bindings/ApprovalDto";
 import type { ApprovalFilter } from "../../bindings/ApprovalFilter";
 import type { DecideApproval } from "../../bindings/DecideApproval";
-import type { DecideApprovals } from "../../bindings/DecideApprovals";
 import type { DecisionResult } from "../../bindings/DecisionResult";
 import type { DecidedVia } from "../../bindings/DecidedVia";
 import type { Decision } from "../../bindings/Decision";
@@ -16,7 +15,7 @@ import type { Risk } from "../../bindings/Risk";
 import type { TraceEventDto } from "../../bindings/TraceEventDto";
 import type { WebhookDestinations } from "../../bindings/WebhookDestinations";
 import { destinationOf } from "../../settings/webhooks";
-import { UNHANDLED } from "./fakeChats";
+import type { CommandPart } from "./commandTable";
 import { FakeMeetings } from "./fakeMeetings";
 
 /** As on the Rust side (LIST_LIMIT). */
@@ -68,22 +67,15 @@ export abstract class FakeApprovals extends FakeMeetings {
   /** What approving runs into, by approval id: a result, or an error (the decision still stands). */
   actionOutcomes = new Map<number, { result: unknown } | { error: string }>();
 
-  /** Answers an approval command, or UNHANDLED for any other command. */
-  protected approvalCommand(cmd: string, input: unknown): unknown {
-    switch (cmd) {
-      case "list_approvals":
-        return this.listApprovals(input as ApprovalFilter);
-      case "decide_approval":
-        return this.decideApproval(input as DecideApproval, "ui");
-      case "decide_approvals":
-        return (input as DecideApprovals).decisions.map((d) => this.decideOneOfMany(d));
-      case "webhook_destinations":
-        return { hosts: [...this.webhookHosts] };
-      case "set_webhook_destinations":
-        return this.setWebhookDestinations(input as WebhookDestinations);
-      default:
-        return UNHANDLED;
-    }
+  /** The approval and webhook commands. */
+  protected approvalCommands() {
+    return {
+      list_approvals: ({ input }) => this.listApprovals(input),
+      decide_approval: ({ input }) => this.decideApproval(input, "ui"),
+      decide_approvals: ({ input }) => input.decisions.map((d) => this.decideOneOfMany(d)),
+      webhook_destinations: () => ({ hosts: [...this.webhookHosts] }),
+      set_webhook_destinations: ({ input }) => this.setWebhookDestinations(input),
+    } satisfies CommandPart;
   }
 
   private approvalAt(offsetMs = 0): string {

@@ -1,9 +1,13 @@
-// An in-memory Cubicle behind mockIPC: implements the IPC contract's commands with the same
-// error codes, records every call, and emits "domain-event" like the Rust side does. The chat
-// and mind commands (and their seeding helpers) live in fakeChats.ts, the mailbox's in
-// fakeMailbox.ts, requirements and traces in fakeWork.ts, meetings in fakeMeetings.ts, approvals in
-// fakeApprovals.ts, an employee's tools and approval policy in fakeTools.ts: this class extends them all
-// (FakeBackend → FakeTools → FakeApprovals → FakeMeetings → FakeWork → FakeMailbox → FakeChatsAndMinds).
+// An in-memory Cubicle behind mockIPC: implements every IPC command with the same error codes,
+// records every call, and emits "domain-event" like the Rust side does. The commands are one table
+// typed by the generated command map (commandTable.ts): a command the app has and the fake lacks,
+// or a handler of the wrong type, fails `tsc -b`. The chat and mind commands (and their seeding
+// helpers) live in fakeChats.ts, the mailbox's in fakeMailbox.ts, requirements and traces in
+// fakeWork.ts, meetings in fakeMeetings.ts, approvals in fakeApprovals.ts, an employee's tools and
+// approval policy in fakeTools.ts, people's proxies in fakeProxy.ts: this class extends them all
+// (FakeBackend → FakeProxies → FakeTools → FakeApprovals → FakeMeetings → FakeWork → FakeMailbox →
+// FakeChatsAndMinds). Bundles (fakeBundle.ts), local models (fakeModels.ts), people (fakePeople.ts),
+// role cards (fakeRoles.ts) and joining a company server (fakeServer.ts) are functions over it.
 import { emit } from "@tauri-apps/api/event";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import type { CompanyDto } from "../../bindings/CompanyDto";
@@ -18,7 +22,6 @@ import type { MoveDepartment } from "../../bindings/MoveDepartment";
 import type { MoveEmployee } from "../../bindings/MoveEmployee";
 import type { NewDepartment } from "../../bindings/NewDepartment";
 import type { NewEmployee } from "../../bindings/NewEmployee";
-import type { PersonDto } from "../../bindings/PersonDto";
 import type { OrgSnapshot } from "../../bindings/OrgSnapshot";
 import type { RenameDepartment } from "../../bindings/RenameDepartment";
 import type { RoleTemplateDto } from "../../bindings/RoleTemplateDto";
@@ -53,13 +56,18 @@ import type { DashboardDto } from "../../bindings/DashboardDto";
 import type { DashboardTask } from "../../bindings/DashboardTask";
 import type { Urgency } from "../../bindings/Urgency";
 import type { SecretaryActionRef, SecretaryConfirm, SecretarySay } from "../../ipc/api";
-import { UNHANDLED } from "./fakeChats";
-import { peopleCommand } from "./fakePeople";
-import { bundleCommand } from "./fakeBundle";
-import { fakeCatalogue, modelsCommand } from "./fakeModels";
+import type { ConnectionDto } from "../../bindings/ConnectionDto";
+import type { Purpose } from "../../bindings/Purpose";
+import type { SignedIn } from "../../bindings/SignedIn";
+import { isCommand, runCommand, type Args, type CommandName, type CommandTable, type Output } from "./commandTable";
+import { peopleCommands } from "./fakePeople";
+import { bundleCommands } from "./fakeBundle";
+import { fakeCatalogue, modelsCommands } from "./fakeModels";
 import type { LocalModelDto } from "../../bindings/LocalModelDto";
 import type { LocalServerDto } from "../../bindings/LocalServerDto";
-import { FakeTools } from "./fakeTools";
+import { FakeProxies } from "./fakeProxy";
+import { rolesCommands, shippedCards, type FakeRoleCard } from "./fakeRoles";
+import { serverCommands, type FakeCompanyServer } from "./fakeServer";
 import { readBossText } from "./fakeSecretary";
 import type { DeskUser } from "../../bindings/DeskUser";
 import type { UseDeskAs } from "../../bindings/UseDeskAs";
@@ -125,21 +133,19 @@ const fail = (code: ErrorCode, message: string): never => {
   throw error;
 };
 
-export class FakeBackend extends FakeTools {
+export class FakeBackend extends FakeProxies {
   company: CompanyDto | null;
   departments: DepartmentDto[];
   employees: EmployeeDto[];
-  /** The people besides the boss, with what they answer for (see fakePeople.ts). */
-  people: PersonDto[] = [];
   templates: RoleTemplateDto[] = ROLE_TEMPLATES;
   savedBundles: { path: string; text: string }[] = [];
   /** CLI commands as a bundle brought them, by employee id (see fakeBundle.ts). */
   importedCli = new Map<number, string>();
   calls: Call[] = [];
   /** Make the next call of a command fail with this error (once). */
-  failures = new Map<string, IpcError>();
+  failures = new Map<CommandName, IpcError>();
   /** Hold a command until this promise settles (to see loading states). */
-  gates = new Map<string, Promise<unknown>>();
+  gates = new Map<CommandName, Promise<unknown>>();
 
   // The secretary: the conversation (oldest first), and how to undo each applied action.
   secretaryMessages: SecretaryMessageDto[] = [];
@@ -164,8 +170,16 @@ export class FakeBackend extends FakeTools {
   localModels: LocalModelDto[] = fakeCatalogue();
   /** Model servers "running on this machine" that detect_local_servers finds. */
   localServers: LocalServerDto[] = [];
-  /** `host:port/database` when the app is attached to a company server; null for a local company. */
-  server: string | null = null;
+  /** Where the company lives (`server`: `host:port/database` on a company server; null for a local company). */
+  connectionInfo: ConnectionDto = { server: null, source: "local", signInFailed: null };
+  /** The company servers a sign-in can reach (see fakeServer.ts); none unless seeded. */
+  companyServers: FakeCompanyServer[] = [];
+  /** The sign-in in the keychain, and whom it opens the company as. */
+  savedSignIn: { url: string; who: SignedIn } | null = null;
+  firstPaintAt: number | null = null;
+  /** The role card library (see fakeRoles.ts); `templates` follow it. */
+  roleCards: FakeRoleCard[] = shippedCards();
+  exportedRoles: { dir: string; files: { path: string; text: string }[] }[] = [];
   /** false = no OS keychain: set_provider_key fails with secret_unavailable. */
   keychainAvailable = true;
   /** Canned test_provider answers by provider id; otherwise ok, unless a required key is missing. */
@@ -208,125 +222,102 @@ export class FakeBackend extends FakeTools {
     void emit("domain-event", event);
   }
 
+  /**
+   * The IPC boundary: a command by its name, with what `invoke` sent. An unknown name is refused as
+   * the shell refuses it; the rest goes to the command's handler in the table.
+   */
   handle(cmd: string, args: Record<string, unknown> | undefined): unknown {
     this.calls.push({ cmd, args: structuredClone(args) });
+    if (!isCommand(this.table, cmd)) return fail("internal", `unknown command ${cmd}`);
+    // Untyped here, as IPC is: the generated wrapper of `cmd` (the only sender) typed what it sent;
+    // the Rust side checks it again with serde, the fake trusts it.
+    const input = (args ?? {}) as Args<typeof cmd>;
     const gate = this.gates.get(cmd);
     if (gate) {
       this.gates.delete(cmd);
-      return gate.then(() => this.dispatch(cmd, args));
+      return gate.then(() => this.dispatch(cmd, input));
     }
-    return this.dispatch(cmd, args);
+    return this.dispatch(cmd, input);
   }
 
-  private dispatch(cmd: string, args: Record<string, unknown> | undefined): unknown {
+  private dispatch<K extends CommandName>(cmd: K, args: Args<K>): Output<K> | Promise<Output<K>> {
     const failure = this.failures.get(cmd);
     if (failure) {
       this.failures.delete(cmd);
       throw failure;
     }
-    const input = args?.input;
-    switch (cmd) {
-      case "get_org":
-        return this.snapshot();
-      case "list_role_templates":
-        return structuredClone(this.templates);
-      case "setup_company":
-        return this.setupCompany(input as SetupCompany);
-      case "update_company":
-        return this.updateCompany(input as UpdateCompany);
-      case "create_department":
-        return this.createDepartment(input as NewDepartment);
-      case "rename_department":
-        return this.renameDepartment(input as RenameDepartment);
-      case "move_department":
-        return this.moveDepartment(input as MoveDepartment);
-      case "delete_department":
-        return this.deleteDepartment(input as DeleteDepartment);
-      case "set_department_lead":
-        return this.setDepartmentLead(input as SetDepartmentLead);
-      case "hire_employee":
-        return this.hire(input as NewEmployee);
-      case "move_employee":
-        return this.moveEmployee(input as MoveEmployee);
-      case "set_manager":
-        return this.setManager(input as SetManager);
-      case "fire_employee":
-        return this.fire(input as FireEmployee);
-      case "set_employee_backend":
-        return this.setEmployeeBackend(input as SetEmployeeBackend);
-      case "list_presets":
-        return structuredClone(this.presets);
-      case "list_providers":
-        return structuredClone(this.providers);
-      case "save_provider":
-        return this.saveProvider(input as SaveProvider);
-      case "delete_provider":
-        return this.deleteProvider(input as ProviderRef);
-      case "set_provider_key":
-        return this.setProviderKey(input as SetProviderKey);
-      case "delete_provider_key":
-        return this.deleteProviderKey(input as ProviderRef);
-      case "test_provider":
-        return this.testProvider(input as TestProvider);
-      case "builtin_status":
-        return structuredClone(this.builtin);
-      case "connection":
-        return { server: this.server };
-      case "desk_user":
-        return structuredClone(this.desk);
-      case "use_desk_as":
-        this.desk = { ...this.desk, personId: (input as UseDeskAs).personId, chosen: true };
-        return structuredClone(this.desk);
-      case "set_builtin_model":
-        return this.setBuiltinModel(input as SetBuiltinModel);
-      case "get_routes":
-        return structuredClone(this.routes);
-      case "thought_model":
-        return this.thoughtModel();
-      case "set_route":
-        return this.setRoute(input as SetRoute);
-      case "list_prices":
-        return structuredClone(this.prices);
-      case "set_price":
-        return this.setPrice(input as SetPrice);
-      case "set_budget":
-        return this.setBudget(input as SetBudget);
-      case "get_spend":
-        return structuredClone({ ...this.spend, budgetUsd: this.company?.dailyBudgetUsd ?? this.spend.budgetUsd });
-      case "get_dashboard":
-        return this.dashboard();
-      case "secretary_history":
-        return structuredClone(this.secretaryMessages.slice(-200));
-      case "secretary_say":
-        return this.secretarySay(input as SecretarySay);
-      case "secretary_confirm":
-        return this.secretaryConfirm(input as SecretaryConfirm);
-      case "secretary_cancel":
-        return this.secretaryCancel(input as SecretaryActionRef);
-      case "secretary_undo":
-        return this.secretaryUndo(input as SecretaryActionRef);
-      default: {
-        const bundle = bundleCommand(this, cmd, args);
-        if (bundle !== UNHANDLED) return bundle;
-        const models = modelsCommand(this, cmd, input);
-        if (models !== UNHANDLED) return models;
-        const people = peopleCommand(this, cmd, input);
-        if (people !== UNHANDLED) return people;
-        const approval = this.approvalCommand(cmd, input);
-        if (approval !== UNHANDLED) return approval;
-        const tools = this.toolsCommand(cmd, input);
-        if (tools !== UNHANDLED) return tools;
-        const meeting = this.meetingCommand(cmd, input);
-        if (meeting !== UNHANDLED) return meeting;
-        const work = this.workCommand(cmd, input);
-        if (work !== UNHANDLED) return work;
-        const mail = this.mailCommand(cmd, input);
-        if (mail !== UNHANDLED) return mail;
-        const answer = this.chatCommand(cmd, input);
-        return answer === UNHANDLED ? fail("internal", `unknown command ${cmd}`) : answer;
-      }
-    }
+    return runCommand(this.table, cmd, args);
   }
+
+  /** The commands this backend answers (every command of the generated map). */
+  commandNames(): CommandName[] {
+    return Object.keys(this.table).filter((cmd) => isCommand(this.table, cmd));
+  }
+
+  /**
+   * A command as the UI would send it, typed: for seeding a demo or a test through the real handlers
+   * (not recorded in `calls`, and past `failures` and `gates`).
+   */
+  call<K extends CommandName>(cmd: K, args: Args<K>): Output<K> | Promise<Output<K>> {
+    return runCommand(this.table, cmd, args);
+  }
+
+  /** Every command of the app (the generated map): a missing or mistyped one does not compile. */
+  private readonly table: CommandTable = {
+    ...bundleCommands(this),
+    ...modelsCommands(this),
+    ...peopleCommands(this),
+    ...rolesCommands(this),
+    ...serverCommands(this),
+    ...this.approvalCommands(),
+    ...this.toolsCommands(),
+    ...this.meetingCommands(),
+    ...this.workCommands(),
+    ...this.mailCommands(),
+    ...this.chatCommands(),
+    ...this.proxyCommands(),
+    get_org: () => this.snapshot(),
+    list_role_templates: () => structuredClone(this.templates),
+    setup_company: ({ input }) => this.setupCompany(input),
+    update_company: ({ input }) => this.updateCompany(input),
+    create_department: ({ input }) => this.createDepartment(input),
+    rename_department: ({ input }) => this.renameDepartment(input),
+    move_department: ({ input }) => this.moveDepartment(input),
+    delete_department: ({ input }) => this.deleteDepartment(input),
+    set_department_lead: ({ input }) => this.setDepartmentLead(input),
+    hire_employee: ({ input }) => this.hire(input),
+    move_employee: ({ input }) => this.moveEmployee(input),
+    set_manager: ({ input }) => this.setManager(input),
+    fire_employee: ({ input }) => this.fire(input),
+    set_employee_backend: ({ input }) => this.setEmployeeBackend(input),
+    list_presets: () => structuredClone(this.presets),
+    list_providers: () => structuredClone(this.providers),
+    save_provider: ({ input }) => this.saveProvider(input),
+    delete_provider: ({ input }) => this.deleteProvider(input),
+    set_provider_key: ({ input }) => this.setProviderKey(input),
+    delete_provider_key: ({ input }) => this.deleteProviderKey(input),
+    test_provider: ({ input }) => this.testProvider(input),
+    builtin_status: () => structuredClone(this.builtin),
+    connection: () => structuredClone(this.connectionInfo),
+    desk_user: () => structuredClone(this.desk),
+    use_desk_as: ({ input }) => this.useDeskAs(input),
+    set_builtin_model: ({ input }) => this.setBuiltinModel(input),
+    get_routes: () => structuredClone(this.routes),
+    thought_model: () => this.thoughtModel(),
+    set_route: ({ input }) => this.setRoute(input),
+    list_builtin_purposes: ({ input }) => this.builtinPurposes(input.providerId),
+    use_provider_for_builtin_purposes: ({ input }) => this.useProviderForBuiltinPurposes(input.providerId),
+    list_prices: () => structuredClone(this.prices),
+    set_price: ({ input }) => this.setPrice(input),
+    set_budget: ({ input }) => this.setBudget(input),
+    get_spend: () => structuredClone({ ...this.spend, budgetUsd: this.company?.dailyBudgetUsd ?? this.spend.budgetUsd }),
+    get_dashboard: () => this.dashboard(),
+    secretary_history: () => structuredClone(this.secretaryMessages.slice(-200)),
+    secretary_say: ({ input }) => this.secretarySay(input),
+    secretary_confirm: ({ input }) => this.secretaryConfirm(input),
+    secretary_cancel: ({ input }) => this.secretaryCancel(input),
+    secretary_undo: ({ input }) => this.secretaryUndo(input),
+  };
 
   /**
    * The dashboard, as the Rust side computes it: every task still pending (all of the fake's tasks are),
@@ -689,6 +680,38 @@ export class FakeBackend extends FakeTools {
       bundledWritesChinese: file === QWEN_CODER_FILE,
       bundledEmployeeIds,
     };
+  }
+
+  /** As core's adopt.rs: the purposes on the built-in model (privacy only when the provider is on this computer). */
+  private builtinPurposes(providerId: string): Purpose[] {
+    const onThisComputer = this.provider(providerId).onThisComputer;
+    const installed = (model: string) => this.localModels.some((m) => m.id === model.trim() && m.state.status === "installed");
+    const purposes: Purpose[] = [];
+    for (const purpose of ["intent", "thought", "summary", "report", "privacy"] as const) {
+      const route = this.routes.find((r) => r.purpose === purpose);
+      if (purpose === "privacy" && (!onThisComputer || !route)) continue;
+      const r = route ?? { providerId: "builtin", model: BUILTIN_MODEL };
+      if (r.providerId === "builtin" && !installed(r.model)) purposes.push(purpose);
+    }
+    return purposes;
+  }
+
+  /** Routes every purpose still on the built-in model to the provider's default model; the routes changed. */
+  private useProviderForBuiltinPurposes(providerId: string): RouteDto[] {
+    if (providerId === "builtin") fail("invalid_input", "the built-in model already has these purposes");
+    const p = this.provider(providerId);
+    if (!p.enabled) fail("invalid_input", `${p.name} is turned off: turn it on before giving it work`);
+    const changed = this.builtinPurposes(providerId).map((purpose) => this.setRoute({ purpose, providerId: p.id, model: p.defaultModel }));
+    if (changed.length > 0) this.emit({ type: "providers_changed" });
+    return changed;
+  }
+
+  /** "I am …": refused when signed in to a server as a person, and for someone not in the company. */
+  private useDeskAs(input: UseDeskAs): DeskUser {
+    if (input.personId !== null && !this.people.some((p) => p.id === input.personId)) fail("not_found", `person ${input.personId} does not exist`);
+    if (!this.desk.canChange) fail("not_your_decision", "this desktop is signed in to the company server as a person: the sign-in says who this is");
+    this.desk = { ...this.desk, personId: input.personId, chosen: true };
+    return structuredClone(this.desk);
   }
 
   private setRoute(input: SetRoute): RouteDto {

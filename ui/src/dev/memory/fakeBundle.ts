@@ -13,7 +13,7 @@ import type { ImportedToConfirm } from "../../bindings/ImportedToConfirm";
 import type { IpcError } from "../../bindings/IpcError";
 import type { ProviderDto } from "../../bindings/ProviderDto";
 import type { SavedBundle } from "../../bindings/SavedBundle";
-import { UNHANDLED } from "./fakeChats";
+import type { CommandPart } from "./commandTable";
 
 /** As on the Rust side (bundle::SCHEMA_VERSION, bundle::FORMAT). */
 export const BUNDLE_SCHEMA_VERSION = 2;
@@ -143,19 +143,13 @@ function confirmImported(host: BundleHost, input: ConfirmImported): ImportedToCo
   return importedToConfirm(host);
 }
 
-export function bundleCommand(host: BundleHost, cmd: string, args: Record<string, unknown> | undefined): unknown {
-  switch (cmd) {
-    case "export_company":
-      return exportBundle(host);
-    case "save_company_bundle":
-      return saveBundle(host, typeof args?.fileName === "string" ? args.fileName : "");
-    case "import_company":
-      return importBundle(host, typeof args?.json === "string" ? args.json : "");
-    case "imported_to_confirm":
-      return importedToConfirm(host);
-    case "confirm_imported":
-      return confirmImported(host, args?.input as ConfirmImported);
-    default:
-      return UNHANDLED;
-  }
+/** The bundle commands: export, save, import, and confirming what an import brought. */
+export function bundleCommands(host: BundleHost) {
+  return {
+    export_company: () => exportBundle(host),
+    save_company_bundle: ({ fileName }) => saveBundle(host, fileName),
+    import_company: ({ json }) => importBundle(host, json),
+    imported_to_confirm: () => importedToConfirm(host),
+    confirm_imported: ({ input }) => confirmImported(host, input),
+  } satisfies CommandPart;
 }

@@ -23,6 +23,7 @@ import type { Zone } from "../../bindings/Zone";
 import { findMentions } from "../../chats/mentions";
 import type { ChatRef, EmployeeRef, MemoryRef } from "../../ipc/api";
 import { CREATED } from "../../test/fakeFixtures";
+import type { CommandPart } from "./commandTable";
 
 /** As on the Rust side: the boss's messages are at most this long; a chat view shows this many. */
 const MAX_MESSAGE_CHARS = 4000;
@@ -90,9 +91,6 @@ const fail = (code: ErrorCode, message: string): never => {
   throw error;
 };
 
-/** What `chatCommand` returns for a command that is not one of the chat or mind commands. */
-export const UNHANDLED: unique symbol = Symbol("unhandled");
-
 /** Chat and mind state and commands; FakeBackend adds the company, org, settings and secretary. */
 export abstract class FakeChatsAndMinds {
   abstract company: CompanyDto | null;
@@ -124,34 +122,21 @@ export abstract class FakeChatsAndMinds {
     }
   }
 
-  /** Answers a chat or mind command, or UNHANDLED for any other command. */
-  protected chatCommand(cmd: string, input: unknown): unknown {
-    switch (cmd) {
-      case "list_chats":
-        return this.listChats();
-      case "chat_view":
-        return this.chatView(input as ChatRef);
-      case "post_message":
-        return this.postMessage(input as PostMessage);
-      case "mark_chat_read":
-        return this.markChatRead(input as ChatRef);
-      case "open_boss_chat":
-        return this.openBossChat(input as EmployeeRef);
-      case "create_group":
-        return this.createGroup(input as CreateGroup);
-      case "employee_profile":
-        return this.profile(input as EmployeeRef);
-      case "delete_memory":
-        return this.deleteMemory(input as MemoryRef);
-      case "reset_relationships":
-        return this.resetRelationships(input as ResetRelationships);
-      case "relationship_graph":
-        return this.graph();
-      default:
-        return UNHANDLED;
-    }
+  /** The chat and mind commands. */
+  protected chatCommands() {
+    return {
+      list_chats: () => this.listChats(),
+      chat_view: ({ input }) => this.chatView(input),
+      post_message: ({ input }) => this.postMessage(input),
+      mark_chat_read: ({ input }) => this.markChatRead(input),
+      open_boss_chat: ({ input }) => this.openBossChat(input),
+      create_group: ({ input }) => this.createGroup(input),
+      employee_profile: ({ input }) => this.profile(input),
+      delete_memory: ({ input }) => this.deleteMemory(input),
+      reset_relationships: ({ input }) => this.resetRelationships(input),
+      relationship_graph: () => this.graph(),
+    } satisfies CommandPart;
   }
-
 
   private at(): string {
     return new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, "Z");

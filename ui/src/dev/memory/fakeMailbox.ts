@@ -9,7 +9,8 @@ import type { MailFilter } from "../../bindings/MailFilter";
 import type { MailKind } from "../../bindings/MailKind";
 import type { MailStatus } from "../../bindings/MailStatus";
 import type { SetMailStatus } from "../../bindings/SetMailStatus";
-import { FakeChatsAndMinds, UNHANDLED } from "./fakeChats";
+import type { CommandPart } from "./commandTable";
+import { FakeChatsAndMinds } from "./fakeChats";
 
 /** As on the Rust side: a listing returns the newest 500; titles and bodies are cut to these lengths. */
 const LIST_LIMIT = 500;
@@ -39,16 +40,12 @@ export abstract class FakeMailbox extends FakeChatsAndMinds {
   /** While set, the mailbox cannot be read: every list_mail fails with it (failures fail one call only). */
   mailError: IpcError | null = null;
 
-  /** Answers a mailbox command, or UNHANDLED for any other command. */
-  protected mailCommand(cmd: string, input: unknown): unknown {
-    switch (cmd) {
-      case "list_mail":
-        return this.listMail(input as MailFilter);
-      case "set_mail_status":
-        return this.setMailStatus(input as SetMailStatus);
-      default:
-        return UNHANDLED;
-    }
+  /** The mailbox commands. */
+  protected mailCommands() {
+    return {
+      list_mail: ({ input }) => this.listMail(input),
+      set_mail_status: ({ input }) => this.setMailStatus(input),
+    } satisfies CommandPart;
   }
 
   private mailAt(): string {

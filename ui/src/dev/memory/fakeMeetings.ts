@@ -10,7 +10,7 @@ import type { MeetingViewDto } from "../../bindings/MeetingViewDto";
 import type { ModeratorNoteDto } from "../../bindings/ModeratorNoteDto";
 import type { MoveKind } from "../../bindings/MoveKind";
 import type { Strategy } from "../../bindings/Strategy";
-import { UNHANDLED } from "./fakeChats";
+import type { CommandPart } from "./commandTable";
 import { FakeWork } from "./fakeWork";
 
 /** As on the Rust side (DEFAULT_MAX_TURNS): a meeting's turn cap unless told otherwise. */
@@ -50,16 +50,12 @@ const cut = (text: string, max: number) => {
 export abstract class FakeMeetings extends FakeWork {
   meetings: FakeMeeting[] = [];
 
-  /** Answers a meeting command, or UNHANDLED for any other command. */
-  protected meetingCommand(cmd: string, input: unknown): unknown {
-    switch (cmd) {
-      case "meeting_view":
-        return this.meetingView(input as MeetingRef);
-      case "close_meeting":
-        return this.closeMeeting(input as MeetingRef);
-      default:
-        return UNHANDLED;
-    }
+  /** The meeting commands. */
+  protected meetingCommands() {
+    return {
+      meeting_view: ({ input }) => this.meetingView(input),
+      close_meeting: ({ input }) => this.closeMeeting(input),
+    } satisfies CommandPart;
   }
 
   private meetingAt(): string {

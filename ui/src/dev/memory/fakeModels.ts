@@ -16,7 +16,7 @@ import type { LocalServerDto } from "../../bindings/LocalServerDto";
 import type { ProviderDto } from "../../bindings/ProviderDto";
 import type { RouteDto } from "../../bindings/RouteDto";
 import type { UseLocalModelFor } from "../../bindings/UseLocalModelFor";
-import { UNHANDLED } from "./fakeChats";
+import type { CommandPart } from "./commandTable";
 
 export const FAKE_MODELS_DIR = "/home/ada/.local/share/app.cubicle.desktop/models";
 
@@ -122,27 +122,18 @@ function addServer(host: ModelsHost, input: AddLocalServer): ProviderDto {
   return structuredClone(p);
 }
 
-export function modelsCommand(host: ModelsHost, cmd: string, input: unknown): unknown {
-  switch (cmd) {
-    case "list_local_models":
-      return structuredClone(host.localModels);
-    case "start_model_download":
-      return start(host, input as LocalModelRef);
-    case "pause_model_download":
-      return pause(host, input as LocalModelRef);
-    case "cancel_model_download":
-      return cancel(host, input as LocalModelRef);
-    case "use_local_model":
-      return useModel(host, input as LocalModelRef);
-    case "use_local_model_for":
-      return useModelFor(host, input as UseLocalModelFor);
-    case "detect_local_servers":
-      return detect(host);
-    case "add_local_server":
-      return addServer(host, input as AddLocalServer);
-    default:
-      return UNHANDLED;
-  }
+/** The local model and local server commands. */
+export function modelsCommands(host: ModelsHost) {
+  return {
+    list_local_models: () => structuredClone(host.localModels),
+    start_model_download: ({ input }) => start(host, input),
+    pause_model_download: ({ input }) => pause(host, input),
+    cancel_model_download: ({ input }) => cancel(host, input),
+    use_local_model: ({ input }) => useModel(host, input),
+    use_local_model_for: ({ input }) => useModelFor(host, input),
+    detect_local_servers: () => detect(host),
+    add_local_server: ({ input }) => addServer(host, input),
+  } satisfies CommandPart;
 }
 
 // ---- What the download itself would report (tests drive these) ----

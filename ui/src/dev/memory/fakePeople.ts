@@ -13,7 +13,7 @@ import type { NewPerson } from "../../bindings/NewPerson";
 import type { PersonDto } from "../../bindings/PersonDto";
 import type { PersonRef } from "../../bindings/PersonRef";
 import type { UpdatePerson } from "../../bindings/UpdatePerson";
-import { UNHANDLED } from "./fakeChats";
+import type { CommandPart } from "./commandTable";
 
 /** What of the fake backend the people commands read and write. */
 export interface PeopleHost {
@@ -90,18 +90,12 @@ function remove(host: PeopleHost, { personId }: PersonRef): null {
   return null;
 }
 
-/** Answers a people command, or UNHANDLED for any other command. */
-export function peopleCommand(host: PeopleHost, cmd: string, input: unknown): unknown {
-  switch (cmd) {
-    case "list_people":
-      return host.company ? structuredClone([...host.people].sort((a, b) => a.name.localeCompare(b.name))) : [];
-    case "invite_person":
-      return invite(host, input as NewPerson);
-    case "update_person":
-      return update(host, input as UpdatePerson);
-    case "remove_person":
-      return remove(host, input as PersonRef);
-    default:
-      return UNHANDLED;
-  }
+/** The people commands. */
+export function peopleCommands(host: PeopleHost) {
+  return {
+    list_people: () => (host.company ? structuredClone([...host.people].sort((a, b) => a.name.localeCompare(b.name))) : []),
+    invite_person: ({ input }) => invite(host, input),
+    update_person: ({ input }) => update(host, input),
+    remove_person: ({ input }) => remove(host, input),
+  } satisfies CommandPart;
 }

@@ -8,9 +8,9 @@ import type { ErrorCode } from "../../bindings/ErrorCode";
 import type { IpcError } from "../../bindings/IpcError";
 import type { SetEmployeeTools } from "../../bindings/SetEmployeeTools";
 import type { ToolSpec } from "../../bindings/ToolSpec";
-import type { EmployeeRef, SetNetworkAccess } from "../../ipc/api";
+import type { SetNetworkAccess } from "../../ipc/api";
 import { FakeApprovals } from "./fakeApprovals";
-import { UNHANDLED } from "./fakeChats";
+import type { CommandPart } from "./commandTable";
 
 /** As on the Rust side (MAX_CLI_COMMAND_CHARS). */
 const MAX_CLI_COMMAND_CHARS = 2000;
@@ -56,20 +56,14 @@ export abstract class FakeTools extends FakeApprovals {
   /** Employees whose sandbox has the network (employee.network_access); everyone else's has none. */
   networkAllowed = new Set<number>();
 
-  /** Answers a tools command, or UNHANDLED for any other command. */
-  protected toolsCommand(cmd: string, input: unknown): unknown {
-    switch (cmd) {
-      case "employee_tools":
-        return this.employeeTools((input as EmployeeRef).employeeId);
-      case "set_employee_tools":
-        return this.setEmployeeTools(input as SetEmployeeTools);
-      case "employee_network_access":
-        return this.networkAllowed.has(this.employeeForNetwork((input as EmployeeRef).employeeId));
-      case "set_employee_network_access":
-        return this.setNetworkAccess(input as SetNetworkAccess);
-      default:
-        return UNHANDLED;
-    }
+  /** An employee's tools, policy and network commands. */
+  protected toolsCommands() {
+    return {
+      employee_tools: ({ input }) => this.employeeTools(input.employeeId),
+      set_employee_tools: ({ input }) => this.setEmployeeTools(input),
+      employee_network_access: ({ input }) => this.networkAllowed.has(this.employeeForNetwork(input.employeeId)),
+      set_employee_network_access: ({ input }) => this.setNetworkAccess(input),
+    } satisfies CommandPart;
   }
 
   private employeeTools(employeeId: number): EmployeeToolsDto {

@@ -21,7 +21,8 @@ import type { TraceEventDto } from "../../bindings/TraceEventDto";
 import type { TraceRef } from "../../bindings/TraceRef";
 import type { TraceSummaryDto } from "../../bindings/TraceSummaryDto";
 import type { ChatMessageDto } from "../../bindings/ChatMessageDto";
-import { UNHANDLED, type Sender } from "./fakeChats";
+import type { CommandPart } from "./commandTable";
+import type { Sender } from "./fakeChats";
 import { FakeMailbox } from "./fakeMailbox";
 
 const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ["open", "in_progress", "in_review", "waiting_for_boss", "done", "cancelled"];
@@ -88,24 +89,16 @@ export abstract class FakeWork extends FakeMailbox {
   deliverables = new Map<number, DeliverableDto>();
   private nextTrace = 1;
 
-  /** Answers a work or trace command, or UNHANDLED for any other command. */
-  protected workCommand(cmd: string, input: unknown): unknown {
-    switch (cmd) {
-      case "list_traces":
-        return this.listTraces();
-      case "get_trace":
-        return this.getTrace(input as TraceRef);
-      case "requirements_board":
-        return this.board();
-      case "set_requirement_status":
-        return this.setRequirementStatus(input as SetRequirementStatus);
-      case "set_reviewer":
-        return this.setReviewer(input as SetReviewer);
-      case "get_deliverable":
-        return this.getDeliverable(input as DeliverableRef);
-      default:
-        return UNHANDLED;
-    }
+  /** The requirement, deliverable and trace commands. */
+  protected workCommands() {
+    return {
+      list_traces: () => this.listTraces(),
+      get_trace: ({ input }) => this.getTrace(input),
+      requirements_board: () => this.board(),
+      set_requirement_status: ({ input }) => this.setRequirementStatus(input),
+      set_reviewer: ({ input }) => this.setReviewer(input),
+      get_deliverable: ({ input }) => this.getDeliverable(input),
+    } satisfies CommandPart;
   }
 
   private workAt(): string {
