@@ -1,6 +1,8 @@
 import type { Archetype } from "./bindings/Archetype";
 import type { EmployeeStatus } from "./bindings/EmployeeStatus";
 import type { Language } from "./bindings/Language";
+import type { ToolName } from "./bindings/ToolName";
+import { TOOL_NAMES } from "./bindings/toolTable";
 
 export const ARCHETYPES = [
   "shy_introvert",
@@ -34,6 +36,11 @@ const allArchetypes: Exclude<Archetype, (typeof ARCHETYPES)[number]> extends nev
 const allStatuses: Exclude<EmployeeStatus, (typeof EMPLOYEE_STATUSES)[number]> extends never ? true : false = true;
 const allLanguages: Exclude<Language, (typeof LANGUAGES)[number]> extends never ? true : false = true;
 void [allArchetypes, allStatuses, allLanguages];
+
+/** The tools as crates/core names them, in the catalogue's order (generated; each has its words in both languages). */
+export { TOOL_NAMES };
+export type { ToolName };
+export const isToolName = (name: string | null | undefined): name is ToolName => name != null && (TOOL_NAMES as readonly string[]).includes(name);
 
 export function isLanguage(value: string): value is Language {
   return (LANGUAGES as readonly string[]).includes(value);

@@ -27,10 +27,16 @@ use crate::secretary::actions::HireEdits;
 use crate::secretary::{Parse, SecretaryTurn};
 use crate::sign_in::{ServerSignIn, SignedIn};
 
-/// Writes one `.ts` file per type (and the types they reference) into `dir`.
+/// Writes one `.ts` file per type (and the types they reference) into `dir`, and the
+/// tools' words as data (`toolTable.ts`, from [`crate::types::tool_name::words_module`]).
 pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     let cfg = Config::new().with_out_dir(dir);
-    EXPORTS.iter().try_for_each(|export| export(&cfg))
+    EXPORTS.iter().try_for_each(|export| export(&cfg))?;
+    std::fs::write(
+        dir.join("toolTable.ts"),
+        crate::types::tool_name::words_module(),
+    )?;
+    Ok(())
 }
 
 /// Exports one type and the types it references.
@@ -136,6 +142,8 @@ const EXPORTS: &[Export] = &[
     crate::bundle::SavedBundle::export_all,
     crate::approvals::ToolCallDto::export_all,
     crate::tools::ToolSpec::export_all,
+    crate::types::ToolName::export_all,
+    crate::types::ToolWords::export_all,
     crate::approvals::EmployeeToolsDto::export_all,
     crate::approvals::SetEmployeeTools::export_all,
     crate::imported::ImportedToConfirm::export_all,

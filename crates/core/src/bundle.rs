@@ -182,7 +182,7 @@ pub async fn export(core: &AppCore) -> Result<Bundle, BundleError> {
 /// longer matches its hash, so it can never run.
 fn redact_webhook_urls(tables: &mut Tables) {
     let redact = |tool: &str, args: &mut serde_json::Value| {
-        if tool != <crate::tools::PostWebhook as crate::tools::Tool>::NAME {
+        if *tool != <crate::tools::PostWebhook as crate::tools::Tool>::NAME {
             return;
         }
         if let Some(url) = args.get_mut("url")

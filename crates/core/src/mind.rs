@@ -58,7 +58,7 @@ pub fn agent_card(e: &EmployeeDto, company: &CompanyDto, department: Option<&str
                 .collect::<Vec<_>>()
                 .join(", ")
         },
-        commit = crate::tools::signature(CommitToDate::NAME).unwrap_or_default(),
+        commit = crate::tools::signature(&CommitToDate::NAME.to_string()).unwrap_or_default(),
     ) + &persona_block(e)
         + &language_rule(company)
 }

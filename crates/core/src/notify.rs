@@ -29,7 +29,7 @@ use crate::approvals::{
     ApprovalDto, ApprovalStatus, DecideApproval, DecidedVia, Decider, Decision,
 };
 use crate::events::DomainEvent;
-use crate::types::Language;
+use crate::types::{Language, ToolName};
 
 pub use desktop::DesktopNotifier;
 
@@ -230,25 +230,12 @@ fn clip(s: &str, max: usize, lang: Language) -> (String, bool) {
     (s.chars().take(keep).chain(note.chars()).collect(), false)
 }
 
-/// A short verb phrase per tool for the title; the body carries the exact details.
+/// A short verb phrase per tool for the title (every tool has one: [`ToolName::words`]
+/// matches them all); the body carries the exact details. `None` for a name that is no
+/// tool.
 fn tool_phrase(tool: &str, lang: Language) -> Option<&'static str> {
-    let (en, cn) = match tool {
-        "post_webhook" => ("post to a webhook", "向 Webhook 发送消息"),
-        "run_shell" => ("run a shell command", "运行一条 Shell 命令"),
-        "run_cli" => ("run a command-line tool", "运行一个命令行工具"),
-        "write_file" => ("write a file", "写入一个文件"),
-        "delete_file" => ("delete a file", "删除一个文件"),
-        "raise_budget" => ("raise the budget", "提高预算"),
-        "hire" => ("hire someone", "招聘新员工"),
-        "fire" => ("let someone go", "解雇一名员工"),
-        "read_file" => ("read a file", "读取一个文件"),
-        "read_memory" => ("read the company's memory", "读取公司记忆"),
-        _ => return None,
-    };
-    Some(match lang {
-        Language::ZhCn => cn,
-        Language::En => en,
-    })
+    let tool: ToolName = tool.parse().ok()?;
+    Some(tool.words(lang).wants)
 }
 
 /// What became of one notification.
@@ -698,6 +685,19 @@ mod tests {
         );
         a.status = ApprovalStatus::Rejected;
         assert_eq!(OutcomeNotice::new(&a, Language::En), None);
+    }
+
+    #[test]
+    fn every_tool_has_its_own_title_in_both_languages() {
+        for tool in ToolName::ALL {
+            for lang in [Language::En, Language::ZhCn] {
+                let n = ApprovalNotice::new(&approval(&tool.to_string(), "why"), lang);
+                let generic = ApprovalNotice::new(&approval("launch_rockets", "why"), lang);
+                assert_ne!(n.title, generic.title, "{tool} in {lang:?}");
+            }
+        }
+        let n = ApprovalNotice::new(&approval("commit_to_date", "why"), Language::ZhCn);
+        assert_eq!(n.title, "Olga 想要承诺一个交付日期");
     }
 
     #[test]

@@ -31,6 +31,7 @@ use crate::error::{ErrorCode, IpcError};
 use crate::mind::minds::Minds;
 use crate::org::{OrgError, OrgService};
 pub use crate::types::Language;
+pub use crate::types::ToolName;
 
 pub use company::{Fire, Hire, RaiseBudget, ReadMemory};
 pub use files::{DeleteFile, ReadFile, WriteFile};
@@ -57,9 +58,10 @@ pub struct ToolCall {
 }
 
 impl ToolCall {
-    pub fn new(tool: &str, args: serde_json::Value, reason: &str) -> Self {
+    /// A call of `tool`: a [`ToolName`], or a name as a model wrote it.
+    pub fn new(tool: impl ToString, args: serde_json::Value, reason: &str) -> Self {
         Self {
-            tool: tool.to_owned(),
+            tool: tool.to_string(),
             args,
             reason: reason.to_owned(),
             supported_by: Vec::new(),
@@ -178,9 +180,9 @@ impl ToolError {
         }
     }
 
-    fn invalid(tool: &str, message: impl Into<String>) -> Self {
+    fn invalid(tool: ToolName, message: impl Into<String>) -> Self {
         ToolError::InvalidArgs {
-            tool: tool.to_owned(),
+            tool: tool.to_string(),
             message: message.into(),
         }
     }
@@ -287,7 +289,8 @@ pub struct ToolContext<'a> {
 /// A typed tool. `bind` runs when the call is made (before any approval) and may fill
 /// in what the approval must show and be bound to; `run` runs only when allowed.
 pub trait Tool {
-    const NAME: &'static str;
+    /// Its name; [`dispatch!`] maps the name back to this impl.
+    const NAME: ToolName;
     const RISK: Risk;
     const DESCRIPTION: &'static str;
     type Args: DeserializeOwned + Serialize + JsonSchema + Send + Sync;
@@ -335,50 +338,53 @@ pub struct ToolSpec {
 
 fn spec<T: Tool>() -> ToolSpec {
     ToolSpec {
-        name: T::NAME.to_owned(),
+        name: T::NAME.to_string(),
         risk: T::RISK,
         description: T::DESCRIPTION.to_owned(),
         args_schema: serde_json::to_value(schemars::schema_for!(T::Args)).unwrap_or_default(),
     }
 }
 
-/// Calls `$f::<Tool>($args)` for the tool named `$name`, or evaluates `$none`.
-macro_rules! dispatch {
-    ($name:expr, $f:ident, ($($args:expr),*), $none:expr) => {
-        match $name {
-            ReadMemory::NAME => $f::<ReadMemory>($($args),*),
-            ReadFile::NAME => $f::<ReadFile>($($args),*),
-            WriteFile::NAME => $f::<WriteFile>($($args),*),
-            DeleteFile::NAME => $f::<DeleteFile>($($args),*),
-            RunShell::NAME => $f::<RunShell>($($args),*),
-            RunCli::NAME => $f::<RunCli>($($args),*),
-            PostWebhook::NAME => $f::<PostWebhook>($($args),*),
-            RaiseBudget::NAME => $f::<RaiseBudget>($($args),*),
-            Hire::NAME => $f::<Hire>($($args),*),
-            Fire::NAME => $f::<Fire>($($args),*),
-            ChangeTeamMemory::NAME => $f::<ChangeTeamMemory>($($args),*),
-            CommitToDate::NAME => $f::<CommitToDate>($($args),*),
-            _ => $none,
+/// Calls `$f::<Tool>($args)` for the tool `$tool` (a [`ToolName`]). The match is
+/// exhaustive: a name without an impl does not compile, and
+/// `each_name_dispatches_to_the_tool_of_that_name` checks that each arm's impl is the one
+/// that names itself so.
+macro_rules! for_tool {
+    ($tool:expr, $f:ident, ($($args:expr),*)) => {
+        match $tool {
+            ToolName::ReadMemory => $f::<ReadMemory>($($args),*),
+            ToolName::ReadFile => $f::<ReadFile>($($args),*),
+            ToolName::WriteFile => $f::<WriteFile>($($args),*),
+            ToolName::DeleteFile => $f::<DeleteFile>($($args),*),
+            ToolName::RunShell => $f::<RunShell>($($args),*),
+            ToolName::RunCli => $f::<RunCli>($($args),*),
+            ToolName::PostWebhook => $f::<PostWebhook>($($args),*),
+            ToolName::RaiseBudget => $f::<RaiseBudget>($($args),*),
+            ToolName::Hire => $f::<Hire>($($args),*),
+            ToolName::Fire => $f::<Fire>($($args),*),
+            ToolName::ChangeTeamMemory => $f::<ChangeTeamMemory>($($args),*),
+            ToolName::CommitToDate => $f::<CommitToDate>($($args),*),
         }
     };
 }
 
-/// Every tool, in a stable order.
+/// [`for_tool!`] for the tool named `$name` (a `&str`), or evaluates `$none` when it
+/// names none.
+macro_rules! dispatch {
+    ($name:expr, $f:ident, ($($args:expr),*), $none:expr) => {
+        match $name.parse::<ToolName>() {
+            Ok(tool) => for_tool!(tool, $f, ($($args),*)),
+            Err(_) => $none,
+        }
+    };
+}
+
+/// Every tool, in [`ToolName::ALL`]'s order.
 pub fn catalogue() -> Vec<ToolSpec> {
-    vec![
-        spec::<ReadMemory>(),
-        spec::<ReadFile>(),
-        spec::<WriteFile>(),
-        spec::<DeleteFile>(),
-        spec::<RunShell>(),
-        spec::<RunCli>(),
-        spec::<PostWebhook>(),
-        spec::<RaiseBudget>(),
-        spec::<Hire>(),
-        spec::<Fire>(),
-        spec::<ChangeTeamMemory>(),
-        spec::<CommitToDate>(),
-    ]
+    ToolName::ALL
+        .iter()
+        .map(|&name| for_tool!(name, spec, ()))
+        .collect()
 }
 
 /// The tools a whitelist can grant: the catalogue without the key steps every
@@ -386,7 +392,7 @@ pub fn catalogue() -> Vec<ToolSpec> {
 pub fn grantable() -> Vec<ToolSpec> {
     catalogue()
         .into_iter()
-        .filter(|t| !key_steps::BUILT_IN.contains(&t.name.as_str()))
+        .filter(|t| !key_steps::BUILT_IN.iter().any(|b| t.name == *b))
         .collect()
 }
 
@@ -521,7 +527,7 @@ fn run_boxed<'a, T: Tool + 'a>(cx: &'a ToolContext<'a>, args: serde_json::Value)
 fn describe_typed<T: Tool>(args: &serde_json::Value, lang: Language) -> (String, f64) {
     match serde_json::from_value::<T::Args>(args.clone()) {
         Ok(a) => (T::describe(&a, lang), T::cost_estimate(&a)),
-        Err(_) => (T::NAME.to_owned(), 0.0),
+        Err(_) => (T::NAME.to_string(), 0.0),
     }
 }
 
@@ -543,11 +549,13 @@ pub fn describe_short(name: &str, args: &serde_json::Value, lang: Language) -> S
 /// ([`key_steps::BUILT_IN`]) always are; names from before the tools existed
 /// (`read_company_docs`, `write_workspace_file`) grant what they meant.
 pub fn whitelisted(whitelist: &[String], tool: &str) -> bool {
-    key_steps::BUILT_IN.contains(&tool)
+    let named = tool.parse::<ToolName>().ok();
+    named.is_some_and(|t| key_steps::BUILT_IN.contains(&t))
         || whitelist.iter().any(|w| {
             w == tool
-                || (w == "read_company_docs" && matches!(tool, "read_file" | "read_memory"))
-                || (w == "write_workspace_file" && tool == "write_file")
+                || (w == "read_company_docs"
+                    && matches!(named, Some(ToolName::ReadFile | ToolName::ReadMemory)))
+                || (w == "write_workspace_file" && named == Some(ToolName::WriteFile))
         })
 }
 
@@ -634,9 +642,25 @@ mod tests {
         assert_eq!(risk_of("launch_rockets"), None);
         // The key steps are high risk, and every employee has them.
         for step in key_steps::BUILT_IN {
-            assert_eq!(risk_of(step), Some(Risk::High));
-            assert!(whitelisted(&[], step));
+            assert_eq!(risk_of(&step.to_string()), Some(Risk::High));
+            assert!(whitelisted(&[], &step.to_string()));
         }
+    }
+
+    fn name_of_impl<T: Tool>() -> ToolName {
+        T::NAME
+    }
+
+    /// Every registered tool has a name and every name a tool: `dispatch!` is exhaustive
+    /// over [`ToolName`], and here each name reaches the impl that names itself so.
+    #[test]
+    fn each_name_dispatches_to_the_tool_of_that_name() {
+        for name in ToolName::ALL {
+            assert_eq!(for_tool!(name, name_of_impl, ()), name);
+        }
+        let listed: Vec<String> = catalogue().into_iter().map(|t| t.name).collect();
+        let all: Vec<String> = ToolName::ALL.iter().map(ToString::to_string).collect();
+        assert_eq!(listed, all);
     }
 
     #[test]

@@ -7,6 +7,9 @@ use serde::Serialize;
 pub use cubicle_llm::presets::Dialect;
 pub use cubicle_store::enums::{ApprovalPolicy, Archetype, EmployeeStatus, Language};
 
+pub mod tool_name;
+pub use tool_name::{ToolName, ToolWords};
+
 /// Reads a stored enum's name as a model or a person wrote it: trimmed, and any alias
 /// serde knows counts. `None` when it names no variant.
 pub fn read_name<E: serde::de::DeserializeOwned>(s: &str) -> Option<E> {

@@ -7,6 +7,7 @@ import type { EmployeeDto } from "../bindings/EmployeeDto";
 import { ChatsIcon, CheckIcon, ChevronRightIcon, CloseIcon, ShieldIcon } from "../components/icons";
 import { Badge, Button, ConfirmDialog, EmployeeFilter, ErrorState, InlineError, LoadingState, inputClass, type Tone } from "../components/ui";
 import { useEmployeeMap } from "../chats/ChatsPage";
+import { isToolName } from "../domain";
 import { formatDateTime, formatRelative } from "../employee/format";
 import { api } from "../ipc/api";
 import { errorCode } from "../ipc/errors";
@@ -30,7 +31,6 @@ import {
   historyFilter,
   isApprovalStatus,
   isDecidedVia,
-  isKnownTool,
   isLiteralSummary,
   isNarrowed,
   isRisk,
@@ -47,7 +47,7 @@ type Employees = ReadonlyMap<number, EmployeeDto>;
 const RISK_TONE: Record<"read_only" | "write" | "high", Tone> = { read_only: "slate", write: "indigo", high: "rose" };
 const OUTCOME_TONE: Record<ApprovalOutcome, Tone> = { running: "indigo", queued: "amber", done: "green", failed: "rose", not_run: "slate" };
 
-export const toolLabel = (tool: string, t: T): string => (isKnownTool(tool) ? t(`approvals.tool.${tool}`) : tool.replace(/_/g, " "));
+export const toolLabel = (tool: string, t: T): string => (isToolName(tool) ? t(`tool.${tool}.action`) : tool.replace(/_/g, " "));
 const viaLabel = (via: string | null, t: T): string => (isDecidedVia(via) ? t(`approvals.via.${via}`) : (via ?? ""));
 
 /** The time now, moving on every half minute: expiries count down, and a card whose time ran out loses its buttons. */

@@ -5,6 +5,8 @@ import type { ApprovalFilter } from "../bindings/ApprovalFilter";
 import type { ApprovalStatus } from "../bindings/ApprovalStatus";
 import type { DecidedVia } from "../bindings/DecidedVia";
 import type { Risk } from "../bindings/Risk";
+import type { ToolName } from "../bindings/ToolName";
+import { isToolName } from "../domain";
 import { parseRoute } from "../shell/route";
 
 export const APPROVAL_STATUSES = ["waiting", "approved", "rejected", "expired"] as const satisfies readonly ApprovalStatus[];
@@ -19,23 +21,31 @@ void allStatuses;
 void allVia;
 void allRisks;
 
-/** The tools an approval may be about, as the backend names them (crates/core/src/tools.rs); any other is shown as is. */
-export const KNOWN_TOOLS = ["post_webhook", "run_shell", "run_cli", "write_file", "delete_file", "raise_budget", "hire", "fire", "change_team_memory", "commit_to_date"] as const;
-export type KnownTool = (typeof KNOWN_TOOLS)[number];
-
 const oneOf =
   <T extends string>(list: readonly T[]) =>
   (value: string | null | undefined): value is T =>
     value != null && (list as readonly string[]).includes(value);
 
-export const isKnownTool = oneOf<KnownTool>(KNOWN_TOOLS);
 export const isApprovalStatus = oneOf<ApprovalStatus>(APPROVAL_STATUSES);
 export const isDecidedVia = oneOf<DecidedVia>(DECIDED_VIA);
 export const isRisk = oneOf<Risk>(RISKS);
 
-/** Tools whose summary is a command, a path or a URL: shown in monospace. */
-const LITERAL_TOOLS: ReadonlySet<string> = new Set(["post_webhook", "run_shell", "run_cli", "write_file", "delete_file"]);
-export const isLiteralSummary = (tool: string): boolean => LITERAL_TOOLS.has(tool);
+/** Whether a tool's summary is a command, a path or a URL (shown in monospace): every tool says. */
+const LITERAL_SUMMARY: Record<ToolName, boolean> = {
+  read_memory: false,
+  read_file: false,
+  write_file: true,
+  delete_file: true,
+  run_shell: true,
+  run_cli: true,
+  post_webhook: true,
+  raise_budget: false,
+  hire: false,
+  fire: false,
+  change_team_memory: false,
+  commit_to_date: false,
+};
+export const isLiteralSummary = (tool: string): boolean => isToolName(tool) && LITERAL_SUMMARY[tool];
 
 export type ApprovalView = "waiting" | "history";
 export const APPROVAL_VIEWS = ["waiting", "history"] as const satisfies readonly ApprovalView[];

@@ -5,6 +5,7 @@ import type { Risk } from "../bindings/Risk";
 import type { ToolSpec } from "../bindings/ToolSpec";
 import { AlertIcon } from "../components/icons";
 import { Badge, Button, InlineError, LoadingState, Spinner, TechnicalDetail, inputClass, type Tone } from "../components/ui";
+import { isToolName } from "../domain";
 import { errorDetail } from "../ipc/errors";
 import { employeeToolsKeys, useEmployeeTools, useInvalidatingMutation } from "../ipc/queries";
 import { api } from "../ipc/api";
@@ -16,7 +17,6 @@ import {
   byRisk,
   draftOf,
   effectivePolicy,
-  isToolName,
   needsCommand,
   sameDraft,
   toInput,
@@ -266,11 +266,11 @@ function ToolRow({ tool, checked, onChange }: { tool: ToolSpec; checked: boolean
       />
       <label htmlFor={id} className="min-w-0 flex-1 cursor-pointer">
         <span className="flex flex-wrap items-baseline gap-x-2 text-sm text-slate-800">
-          {known ? t(`profile.tools.tool.${tool.name}`) : tool.name}
+          {known ? t(`tool.${tool.name}.ability`) : tool.name}
           <code className="font-mono text-[11px] text-slate-400">{tool.name}</code>
         </span>
         <span id={`${id}-hint`} className="block text-xs leading-relaxed text-slate-500">
-          {known ? t(`profile.tools.toolHint.${tool.name}`) : tool.description}
+          {known ? t(`tool.${tool.name}.hint`) : tool.description}
         </span>
       </label>
     </li>

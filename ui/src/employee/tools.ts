@@ -1,30 +1,15 @@
-// Pure helpers of the "Tools & approvals" card: the tools the UI has words for, grouping by risk,
-// the edit the boss makes and what Save sends. No React here.
+// Pure helpers of the "Tools & approvals" card: grouping by risk, the edit the boss makes and what
+// Save sends. No React here. The tools' names and words are generated (domain.ts, i18n `tool.*`).
 import type { ApprovalPolicy } from "../bindings/ApprovalPolicy";
 import type { EmployeeToolsDto } from "../bindings/EmployeeToolsDto";
 import type { Risk } from "../bindings/Risk";
 import type { SetEmployeeTools } from "../bindings/SetEmployeeTools";
+import type { ToolName } from "../bindings/ToolName";
 import type { ToolSpec } from "../bindings/ToolSpec";
 import { RISKS } from "../approvals/format";
 
-/** The tools as crates/core/src/tools.rs names them; each has a label and a one-line hint in both languages. */
-export const TOOL_NAMES = [
-  "read_memory",
-  "read_file",
-  "write_file",
-  "delete_file",
-  "run_shell",
-  "run_cli",
-  "post_webhook",
-  "raise_budget",
-  "hire",
-  "fire",
-] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
-export const isToolName = (name: string): name is ToolName => (TOOL_NAMES as readonly string[]).includes(name);
-
 /** The tool a CLI employee's command is run by. */
-export const RUN_CLI = "run_cli";
+export const RUN_CLI = "run_cli" satisfies ToolName;
 
 /** The select's values: "company" follows the company's policy. */
 export type PolicyChoice = ApprovalPolicy | "company";

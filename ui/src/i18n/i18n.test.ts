@@ -1,20 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { ARCHETYPES, EMPLOYEE_STATUSES, LANGUAGES } from "../domain";
+import { ARCHETYPES, EMPLOYEE_STATUSES, LANGUAGES, TOOL_NAMES } from "../domain";
 import { CHAT_KINDS, CHAT_MODES, SILENCE_REASONS, THOUGHT_FAILURES } from "../chats/format";
 import { MEMORY_KINDS, URGENCIES, VISIBILITIES, ZONES } from "../employee/format";
-import { POLICY_CHOICES, TOOL_NAMES } from "../employee/tools";
+import { POLICY_CHOICES } from "../employee/tools";
 import { ERROR_CODES } from "../ipc/errors";
 import { MAIL_KINDS, MAIL_STATUSES, MAIL_VIEWS } from "../mailbox/format";
 import { AFFINITY_TONES } from "../relationships/affinity";
 import { ACTION_STATUSES, APPROVAL_POLICIES, PROPOSAL_TYPES } from "../secretary/format";
 import { KEY_STATUSES, ROUTABLE_PURPOSES } from "../settings/format";
 import { CALL_OUTCOMES, TRACE_EVENT_KINDS } from "../traces/format";
-import { APPROVAL_STATUSES, APPROVAL_VIEWS, DECIDED_VIA, KNOWN_TOOLS, RISKS } from "../approvals/format";
+import { APPROVAL_STATUSES, APPROVAL_VIEWS, DECIDED_VIA, RISKS } from "../approvals/format";
 import { REQUIREMENT_STATUSES, TASK_STATUSES } from "../work/format";
 import { THINKING_PATHS } from "../wizard/paths";
 import { CHAIN_ACTORS, DECIDED_BY, DECISION_OUTCOMES, DECISION_TYPES, LINK_ROLES, NOTE_KINDS, STRATEGIES } from "../meetings/format";
-import en from "./en.json";
-import zhCN from "./zh-CN.json";
+import { resources } from "./index";
 
 type Tree = { [key: string]: string | Tree };
 
@@ -28,8 +27,9 @@ function flatten(tree: Tree, prefix = ""): Map<string, string> {
   return out;
 }
 
-const enKeys = flatten(en as Tree);
-const zhKeys = flatten(zhCN as Tree);
+// What i18next is given: the JSON files with the tools' words (generated from Rust) merged in.
+const enKeys = flatten(resources.en.translation as unknown as Tree);
+const zhKeys = flatten(resources["zh-CN"].translation as unknown as Tree);
 
 /** A key as used in code resolves directly or through i18next's plural suffixes. */
 const resolves = (keys: Map<string, string>, key: string) =>
@@ -111,12 +111,11 @@ describe("translations", () => {
       ...LINK_ROLES.map((r) => `meeting.role.${r}`),
       ...CHAIN_ACTORS.map((a) => `meeting.who.${a}`),
       ...NOTE_KINDS.map((k) => `meeting.noteKind.${k}`),
-      ...KNOWN_TOOLS.map((tool) => `approvals.tool.${tool}`),
       ...RISKS.map((r) => `approvals.risk.${r}`),
       ...APPROVAL_STATUSES.map((s) => `approvals.status.${s}`),
       ...DECIDED_VIA.map((v) => `approvals.via.${v}`),
       ...APPROVAL_VIEWS.map((v) => `approvals.view.${v}`),
-      ...TOOL_NAMES.flatMap((tool) => [`profile.tools.tool.${tool}`, `profile.tools.toolHint.${tool}`]),
+      ...TOOL_NAMES.flatMap((tool) => ["action", "ability", "hint", "wants"].map((w) => `tool.${tool}.${w}`)),
       ...POLICY_CHOICES.filter((p) => p !== "company").flatMap((p) => [`profile.tools.policy.${p}`, `profile.tools.policyHint.${p}`]),
       ...RISKS.map((r) => `profile.tools.riskHint.${r}`),
       ...THINKING_PATHS.flatMap((p) => [`wizard.thinking.path.${p}.title`, `wizard.thinking.path.${p}.line`, `wizard.thinking.next.${p}`]),
@@ -124,6 +123,17 @@ describe("translations", () => {
     for (const key of dynamic) {
       expect(enKeys.has(key), `en ${key}`).toBe(true);
       expect(zhKeys.has(key), `zh-CN ${key}`).toBe(true);
+    }
+  });
+
+  it("has every tool's words in both languages, and Chinese ones in Chinese", () => {
+    expect(TOOL_NAMES.length).toBeGreaterThanOrEqual(12);
+    for (const tool of TOOL_NAMES) {
+      for (const w of ["action", "ability", "hint", "wants"]) {
+        expect(enKeys.get(`tool.${tool}.${w}`)?.trim(), `en ${tool} ${w}`).toBeTruthy();
+        expect(zhKeys.get(`tool.${tool}.${w}`)?.trim(), `zh-CN ${tool} ${w}`).toBeTruthy();
+      }
+      expect(zhKeys.get(`tool.${tool}.hint`)).not.toBe(enKeys.get(`tool.${tool}.hint`));
     }
   });
 

@@ -1,13 +1,15 @@
 import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
 import type { Language } from "../bindings/Language";
+import { TOOL_WORDS } from "../bindings/toolTable";
 import { isLanguage } from "../domain";
 import en from "./en.json";
 import zhCN from "./zh-CN.json";
 
+/** The tools' words come from Rust (crates/core/src/types/tool_name.rs): `tool.<name>.action|ability|hint|wants`. */
 export const resources = {
-  en: { translation: en },
-  "zh-CN": { translation: zhCN },
+  en: { translation: { ...en, tool: TOOL_WORDS.en } },
+  "zh-CN": { translation: { ...zhCN, tool: TOOL_WORDS["zh-CN"] } },
 } as const;
 
 /** Before a company exists, follow the system: Chinese systems get Chinese, everyone else English. */

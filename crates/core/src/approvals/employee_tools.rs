@@ -133,7 +133,7 @@ fn validate(input: &SetEmployeeTools) -> Result<(Vec<String>, Option<String>), E
         Some(c) => Some(c.to_owned()),
     };
     let whitelist = current_tools(&input.tools);
-    if command.is_none() && whitelist.iter().any(|t| t == tools::RunCli::NAME) {
+    if command.is_none() && whitelist.iter().any(|t| *t == tools::RunCli::NAME) {
         return Err(EmployeeToolsError::CliCommandMissing);
     }
     Ok((whitelist, command))

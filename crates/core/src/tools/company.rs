@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use sea_orm::ActiveEnum;
 use serde::{Deserialize, Serialize};
 
-use super::{Risk, Tool, ToolContext, ToolError};
+use super::{Risk, Tool, ToolContext, ToolError, ToolName};
 use crate::mind::memory_rules::Viewer;
 use crate::org::{CompanyDto, EmployeeDto, FireEmployee, NewEmployee, SetBudget};
 use crate::types::Language;
@@ -38,7 +38,7 @@ pub struct RecalledMemory {
 pub struct ReadMemory;
 
 impl Tool for ReadMemory {
-    const NAME: &'static str = "read_memory";
+    const NAME: ToolName = ToolName::ReadMemory;
     const RISK: Risk = Risk::ReadOnly;
     const DESCRIPTION: &'static str =
         "Search the memories you may see (your own, your team's, the company's).";
@@ -104,7 +104,7 @@ pub struct RaiseBudgetArgs {
 pub struct RaiseBudget;
 
 impl Tool for RaiseBudget {
-    const NAME: &'static str = "raise_budget";
+    const NAME: ToolName = ToolName::RaiseBudget;
     const RISK: Risk = Risk::High;
     const DESCRIPTION: &'static str = "Ask to raise the company's daily model budget by an amount.";
     type Args = RaiseBudgetArgs;
@@ -113,7 +113,7 @@ impl Tool for RaiseBudget {
     fn bind(_cx: &ToolContext<'_>, args: RaiseBudgetArgs) -> Result<RaiseBudgetArgs, ToolError> {
         if !args.amount_usd.is_finite() || args.amount_usd <= 0.0 {
             return Err(ToolError::InvalidArgs {
-                tool: Self::NAME.into(),
+                tool: Self::NAME.to_string(),
                 message: "the amount must be a positive number of USD".into(),
             });
         }
@@ -159,7 +159,7 @@ pub struct HireArgs {
 pub struct Hire;
 
 impl Tool for Hire {
-    const NAME: &'static str = "hire";
+    const NAME: ToolName = ToolName::Hire;
     const RISK: Risk = Risk::High;
     const DESCRIPTION: &'static str = "Ask the boss to hire someone.";
     type Args = HireArgs;
@@ -196,7 +196,7 @@ pub struct FireArgs {
 pub struct Fire;
 
 impl Tool for Fire {
-    const NAME: &'static str = "fire";
+    const NAME: ToolName = ToolName::Fire;
     const RISK: Risk = Risk::High;
     const DESCRIPTION: &'static str = "Ask the boss to let a colleague go.";
     type Args = FireArgs;

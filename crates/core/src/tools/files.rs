@@ -11,7 +11,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::beneath::{self, Beneath, Existing};
-use super::{Risk, Tool, ToolContext, ToolError, clip};
+use super::{Risk, Tool, ToolContext, ToolError, ToolName, clip};
 use crate::types::Language;
 
 /// How far back the tool-call log is searched for who last wrote a file.
@@ -155,7 +155,12 @@ fn same_path(a: &str, b: &[&OsStr]) -> bool {
 
 /// Who ran the newest write of `names` (a path's parts), from the tool-call log.
 async fn last_writer(cx: &ToolContext<'_>, names: &[&OsStr]) -> Result<Option<i32>, ToolError> {
-    let calls = q::ok_calls_of_tool(&cx.runtime.db, WriteFile::NAME, WRITER_LOOKBACK).await?;
+    let calls = q::ok_calls_of_tool(
+        &cx.runtime.db,
+        &WriteFile::NAME.to_string(),
+        WRITER_LOOKBACK,
+    )
+    .await?;
     Ok(calls
         .iter()
         .find(|c| {
@@ -197,7 +202,7 @@ async fn write_effect(cx: &ToolContext<'_>, args: &WriteArgs) -> Result<WriteEff
 pub struct ReadFile;
 
 impl Tool for ReadFile {
-    const NAME: &'static str = "read_file";
+    const NAME: ToolName = ToolName::ReadFile;
     const RISK: Risk = Risk::ReadOnly;
     const DESCRIPTION: &'static str = "Read a text file from the company workspace.";
     type Args = PathArgs;
@@ -234,7 +239,7 @@ impl Tool for ReadFile {
 pub struct WriteFile;
 
 impl Tool for WriteFile {
-    const NAME: &'static str = "write_file";
+    const NAME: ToolName = ToolName::WriteFile;
     const RISK: Risk = Risk::Write;
     const DESCRIPTION: &'static str = "Create or replace a text file in the company workspace \
          (logged). In your own folder, employees/<your id>/, a plain file of your own is written at \
@@ -275,7 +280,7 @@ impl Tool for WriteFile {
 pub struct DeleteFile;
 
 impl Tool for DeleteFile {
-    const NAME: &'static str = "delete_file";
+    const NAME: ToolName = ToolName::DeleteFile;
     const RISK: Risk = Risk::High;
     const DESCRIPTION: &'static str = "Delete one file (not a folder) from the company workspace.";
     type Args = PathArgs;

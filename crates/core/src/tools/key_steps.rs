@@ -12,7 +12,7 @@ use schemars::JsonSchema;
 use sea_orm::ActiveEnum;
 use serde::{Deserialize, Serialize};
 
-use super::{Risk, Tool, ToolContext, ToolError};
+use super::{Risk, Tool, ToolContext, ToolError, ToolName};
 use crate::mind::memory_rules::{MemoryKind, Visibility};
 use crate::mind::minds::NewMemory;
 use crate::types::Language;
@@ -24,10 +24,10 @@ const COMMITMENT_MAX_CHARS: usize = 300;
 const COMMITMENT_IMPORTANCE: i32 = 8;
 
 /// The key steps every employee has, whatever their whitelist.
-pub const BUILT_IN: [&str; 2] = [ChangeTeamMemory::NAME, CommitToDate::NAME];
+pub const BUILT_IN: [ToolName; 2] = [ChangeTeamMemory::NAME, CommitToDate::NAME];
 
 /// The name the engine files a shared memory op under.
-pub const CHANGE_TEAM_MEMORY: &str = ChangeTeamMemory::NAME;
+pub const CHANGE_TEAM_MEMORY: ToolName = ChangeTeamMemory::NAME;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -62,7 +62,7 @@ pub struct ChangeTeamMemory;
 impl ChangeTeamMemory {
     fn invalid(message: &str) -> ToolError {
         ToolError::InvalidArgs {
-            tool: Self::NAME.into(),
+            tool: Self::NAME.to_string(),
             message: message.into(),
         }
     }
@@ -76,7 +76,7 @@ impl ChangeTeamMemory {
 }
 
 impl Tool for ChangeTeamMemory {
-    const NAME: &'static str = "change_team_memory";
+    const NAME: ToolName = ToolName::ChangeTeamMemory;
     const RISK: Risk = Risk::High;
     const DESCRIPTION: &'static str =
         "Add a memory your team (or the whole company) will share, or delete one you shared.";
@@ -210,7 +210,7 @@ pub struct CommitToDateArgs {
 pub struct CommitToDate;
 
 impl Tool for CommitToDate {
-    const NAME: &'static str = "commit_to_date";
+    const NAME: ToolName = ToolName::CommitToDate;
     const RISK: Risk = Risk::High;
     const DESCRIPTION: &'static str =
         "Before promising anyone a date, ask to commit to it; promise it only once approved.";
@@ -225,7 +225,7 @@ impl Tool for CommitToDate {
         };
         if trimmed.what.is_empty() || trimmed.date.is_empty() || trimmed.to.is_empty() {
             return Err(ToolError::InvalidArgs {
-                tool: Self::NAME.into(),
+                tool: Self::NAME.to_string(),
                 message: "what, date and to are all required".into(),
             });
         }
@@ -233,7 +233,7 @@ impl Tool for CommitToDate {
             > COMMITMENT_MAX_CHARS
         {
             return Err(ToolError::InvalidArgs {
-                tool: Self::NAME.into(),
+                tool: Self::NAME.to_string(),
                 message: format!("a commitment fits in {COMMITMENT_MAX_CHARS} characters"),
             });
         }

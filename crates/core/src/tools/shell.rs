@@ -17,7 +17,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::sandbox::{self, BoxFolder, BoxSpec, Stopped};
-use super::{Risk, Tool, ToolContext, ToolError, clip};
+use super::{Risk, Tool, ToolContext, ToolError, ToolName, clip};
 use crate::types::Language;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -118,7 +118,7 @@ pub(crate) async fn run_process(
 pub struct RunShell;
 
 impl Tool for RunShell {
-    const NAME: &'static str = "run_shell";
+    const NAME: ToolName = ToolName::RunShell;
     const RISK: Risk = Risk::High;
     const DESCRIPTION: &'static str = concat!(
         "Run a shell command (sh -c) in the company workspace folder, time-limited. ",
@@ -130,7 +130,7 @@ impl Tool for RunShell {
     fn bind(cx: &ToolContext<'_>, args: RunShellArgs) -> Result<RunShellArgs, ToolError> {
         if args.command.trim().is_empty() {
             return Err(ToolError::InvalidArgs {
-                tool: Self::NAME.to_owned(),
+                tool: Self::NAME.to_string(),
                 message: "the command is empty".into(),
             });
         }
@@ -210,7 +210,7 @@ impl RunCli {
 }
 
 impl Tool for RunCli {
-    const NAME: &'static str = "run_cli";
+    const NAME: ToolName = ToolName::RunCli;
     const RISK: Risk = Risk::High;
     const DESCRIPTION: &'static str = concat!(
         "Run this employee's configured command-line program in its own folder, with the input \

@@ -11,7 +11,7 @@ use ts_rs::TS;
 
 use cubicle_store::{DbErr, models as settings};
 
-use super::{Risk, Tool, ToolContext, ToolError};
+use super::{Risk, Tool, ToolContext, ToolError, ToolName};
 use crate::types::Language;
 
 /// `app_setting` key holding the boss's webhook destinations (a JSON array of hosts).
@@ -108,7 +108,7 @@ pub struct Posted {
 pub struct PostWebhook;
 
 impl Tool for PostWebhook {
-    const NAME: &'static str = "post_webhook";
+    const NAME: ToolName = ToolName::PostWebhook;
     const RISK: Risk = Risk::High;
     const DESCRIPTION: &'static str = "Post a text message to a Slack, Feishu or DingTalk webhook \
          outside the company. Only hosts the boss allowed; you get the HTTP status back, not the answer.";
@@ -119,7 +119,7 @@ impl Tool for PostWebhook {
         let lower = args.url.trim().to_ascii_lowercase();
         if !(lower.starts_with("http://") || lower.starts_with("https://")) {
             return Err(ToolError::InvalidArgs {
-                tool: Self::NAME.into(),
+                tool: Self::NAME.to_string(),
                 message: format!("{} is not an http(s) URL", args.url),
             });
         }
