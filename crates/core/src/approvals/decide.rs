@@ -12,7 +12,7 @@ use super::{
     DecidedVia, Decider, Decision, DecisionRecord, DecisionResult, KeySource, policy,
 };
 use crate::events::DomainEvent;
-use crate::meeting::arbitration::Link;
+use crate::types::link::Link;
 
 impl Approvals {
     /// The boss (or a policy) decides. The first decision wins and, when it approves,

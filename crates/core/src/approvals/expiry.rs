@@ -7,9 +7,9 @@ use cubicle_store::{DbErr, approval as q};
 
 use super::{ApprovalDto, ApprovalError, ApprovalStatus, Approvals, DecidedVia, policy};
 use crate::events::DomainEvent;
-use crate::meeting::arbitration::Link;
 use crate::tools;
 use crate::types::Language;
+use crate::types::link::Link;
 
 impl Approvals {
     /// Expires every waiting approval whose time is up at `now`; each requester is told

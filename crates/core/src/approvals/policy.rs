@@ -1,9 +1,9 @@
 //! The pure rules of SPEC §8: which policy applies, what must wait, and how an
 //! authorization chain reads.
 
-use crate::meeting::arbitration::{Link, Role};
 use crate::tools::Risk;
 use crate::types::ApprovalPolicy;
+use crate::types::link::{Link, Role};
 use sea_orm::ActiveEnum;
 
 /// An employee's own policy wins over the company's.

@@ -15,10 +15,10 @@ use super::{
     ApprovalStatus, Approvals, CallOutcome, DecidedVia, DecisionRecord, LogEntry, Outcome, policy,
 };
 use crate::events::DomainEvent;
-use crate::meeting::arbitration::Link;
 use crate::people::Approver;
 use crate::roles;
 use crate::tools::{self, Risk, ToolCall, ToolContext, ToolError};
+use crate::types::link::Link;
 use crate::types::{ApprovalPolicy, EmployeeStatus};
 
 /// One call being asked for, by whom and from where: what every step of a request

@@ -12,9 +12,9 @@ use ts_rs::TS;
 use super::{DEFAULT_APPROVAL_TTL, SealError};
 use crate::chat::rfc3339;
 use crate::error::{ErrorCode, IpcError};
-use crate::meeting::arbitration::Link;
 use crate::tools::{self, Risk};
 use crate::types::Language;
+use crate::types::link::Link;
 
 pub use cubicle_store::enums::{ApprovalStatus, CallLogOutcome, DecidedVia};
 

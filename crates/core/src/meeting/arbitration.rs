@@ -9,6 +9,8 @@ use ts_rs::TS;
 
 use super::moderator::mentions_keyword;
 use crate::types::Language;
+/// The authorization chain's links: shared with the approvals, which carry one too.
+pub use crate::types::link::{Link, Role};
 
 /// What kind of decision a question is.
 pub use cubicle_store::enums::DecisionType;
@@ -316,30 +318,6 @@ impl DecidedBy {
             DecidedBy::Boss => (DecidedByKind::Boss, None),
         }
     }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum Role {
-    Proposed,
-    Supported,
-    Opposed,
-    Decided,
-    Escalated,
-}
-
-/// One link of an authorization chain.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct Link {
-    /// An employee's name, `boss`, `secretary` or `vote`.
-    pub who: String,
-    pub employee_id: Option<i32>,
-    pub role: Role,
-    /// The rule this link acted under.
-    pub rule: String,
-    /// The weight of a vote, when it was one.
-    pub weight: Option<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
