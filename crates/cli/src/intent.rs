@@ -55,7 +55,7 @@ fn summary(parse: &Parse) -> Result<String> {
         out.push_str(&format!(
             "{}. {} ({:.2}, {note})\n",
             n + 1,
-            intent.kind.as_str(),
+            intent.kind,
             intent.confidence
         ));
         if let serde_json::Value::Object(slots) = serde_json::to_value(&intent.slots)? {

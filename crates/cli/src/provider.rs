@@ -173,7 +173,7 @@ async fn test(core: &AppCore, provider: String, model: Option<String>) -> Result
     if !r.ok {
         let e = r
             .error
-            .map(|e| format!("{}: {}", e.code.as_str(), e.message))
+            .map(|e| format!("{}: {}", e.code, e.message))
             .unwrap_or_default();
         bail!("{provider} failed after {} ms: {e}", r.latency_ms);
     }

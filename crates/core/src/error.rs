@@ -55,40 +55,10 @@ pub enum ErrorCode {
     SignInRefused,
 }
 
-impl ErrorCode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::NotFound => "not_found",
-            ErrorCode::DuplicateName => "duplicate_name",
-            ErrorCode::DepartmentCycle => "department_cycle",
-            ErrorCode::InvalidManager => "invalid_manager",
-            ErrorCode::DepartmentNotEmpty => "department_not_empty",
-            ErrorCode::InvalidInput => "invalid_input",
-            ErrorCode::AlreadyFired => "already_fired",
-            ErrorCode::CompanyMissing => "company_missing",
-            ErrorCode::CompanyExists => "company_exists",
-            ErrorCode::SecretUnavailable => "secret_unavailable",
-            ErrorCode::BudgetExceeded => "budget_exceeded",
-            ErrorCode::BreakerOpen => "breaker_open",
-            ErrorCode::ProviderError => "provider_error",
-            ErrorCode::MissingKey => "missing_key",
-            ErrorCode::Storage => "storage",
-            ErrorCode::Internal => "internal",
-            ErrorCode::AlreadyDecided => "already_decided",
-            ErrorCode::ApprovalExpired => "approval_expired",
-            ErrorCode::ApprovalChanged => "approval_changed",
-            ErrorCode::ToolFailed => "tool_failed",
-            ErrorCode::NotYourDecision => "not_your_decision",
-            ErrorCode::DatabaseNotEmpty => "database_not_empty",
-            ErrorCode::BundleInvalid => "bundle_invalid",
-            ErrorCode::BundleTooNew => "bundle_too_new",
-            ErrorCode::DiskFull => "disk_full",
-            ErrorCode::ChecksumMismatch => "checksum_mismatch",
-            ErrorCode::DownloadFailed => "download_failed",
-            ErrorCode::Cancelled => "cancelled",
-            ErrorCode::NotConfirmed => "not_confirmed",
-            ErrorCode::SignInRefused => "sign_in_refused",
-        }
+/// The serde name (`not_found`): what the UI and the CLI branch on.
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&crate::types::name_of(self))
     }
 }
 
@@ -110,8 +80,62 @@ impl IpcError {
 
 impl std::fmt::Display for IpcError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.code.as_str(), self.message)
+        write!(f, "{}: {}", self.code, self.message)
     }
 }
 
 impl std::error::Error for IpcError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The codes the UI (`ui/src/ipc/errors.ts`) and scripts branch on, as they were when
+    /// each was spelled by hand: one per variant, in declaration order.
+    #[test]
+    fn codes_read_as_they_always_have() {
+        let all = [
+            (ErrorCode::NotFound, "not_found"),
+            (ErrorCode::DuplicateName, "duplicate_name"),
+            (ErrorCode::DepartmentCycle, "department_cycle"),
+            (ErrorCode::InvalidManager, "invalid_manager"),
+            (ErrorCode::DepartmentNotEmpty, "department_not_empty"),
+            (ErrorCode::InvalidInput, "invalid_input"),
+            (ErrorCode::AlreadyFired, "already_fired"),
+            (ErrorCode::CompanyMissing, "company_missing"),
+            (ErrorCode::CompanyExists, "company_exists"),
+            (ErrorCode::SecretUnavailable, "secret_unavailable"),
+            (ErrorCode::BudgetExceeded, "budget_exceeded"),
+            (ErrorCode::BreakerOpen, "breaker_open"),
+            (ErrorCode::ProviderError, "provider_error"),
+            (ErrorCode::MissingKey, "missing_key"),
+            (ErrorCode::Storage, "storage"),
+            (ErrorCode::Internal, "internal"),
+            (ErrorCode::AlreadyDecided, "already_decided"),
+            (ErrorCode::ApprovalExpired, "approval_expired"),
+            (ErrorCode::ApprovalChanged, "approval_changed"),
+            (ErrorCode::ToolFailed, "tool_failed"),
+            (ErrorCode::DatabaseNotEmpty, "database_not_empty"),
+            (ErrorCode::BundleInvalid, "bundle_invalid"),
+            (ErrorCode::BundleTooNew, "bundle_too_new"),
+            (ErrorCode::DiskFull, "disk_full"),
+            (ErrorCode::ChecksumMismatch, "checksum_mismatch"),
+            (ErrorCode::DownloadFailed, "download_failed"),
+            (ErrorCode::Cancelled, "cancelled"),
+            (ErrorCode::NotConfirmed, "not_confirmed"),
+            (ErrorCode::NotYourDecision, "not_your_decision"),
+            (ErrorCode::SignInRefused, "sign_in_refused"),
+        ];
+        for (code, name) in all {
+            assert_eq!(code.to_string(), name);
+            assert_eq!(serde_json::to_value(code).unwrap(), name);
+        }
+        // Every variant is listed: the TypeScript union has as many names.
+        let union = ErrorCode::inline(&ts_rs::Config::default());
+        assert_eq!(union.split(" | ").count(), all.len(), "{union}");
+        assert_eq!(
+            IpcError::new(ErrorCode::NotFound, "no such employee").to_string(),
+            "not_found: no such employee"
+        );
+    }
+}

@@ -86,7 +86,8 @@ export function ActionCard({
 
   const remaining = useRemaining(action.status === "applied" ? action.undoUntil : null);
   const p = action.proposal;
-  const destructive = action.destructive || p.type === "fire" || p.type === "delete_department";
+  // Which actions are destructive is decided once, in core (`secretary::actions::is_destructive`).
+  const destructive = action.destructive;
   const muted = action.status === "cancelled" || action.status === "undone";
   const busy = run.isPending;
 

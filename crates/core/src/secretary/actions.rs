@@ -159,11 +159,16 @@ impl Proposal {
 
     /// Destructive actions always wait for an explicit confirmation (SPEC §3).
     pub fn is_destructive(&self) -> bool {
-        matches!(
-            self,
-            Proposal::Fire { .. } | Proposal::DeleteDepartment { .. }
-        )
+        is_destructive(self.kind())
     }
+}
+
+/// Whether an action of this kind is destructive and so always waits for an explicit
+/// confirmation, even under `--yes` (SPEC §3). The one rule: a proposal, an intent
+/// ([`super::intent::IntentKind::is_destructive`]) and the card's `destructive` (which
+/// the UI reads as is) all come from it.
+pub fn is_destructive(kind: ActionKind) -> bool {
+    matches!(kind, ActionKind::Fire | ActionKind::DeleteDepartment)
 }
 
 /// How to reverse an applied action.

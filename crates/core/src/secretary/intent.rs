@@ -6,7 +6,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::types::ApprovalPolicy;
+use super::actions::{self, ActionKind};
+use crate::types::{ApprovalPolicy, name_of};
 
 /// The participant that stands for the assignee's whole team ("和整个团队", "with the
 /// team"): the secretary brings in the assignee's department.
@@ -68,36 +69,42 @@ impl IntentKind {
         IntentKind::Unknown,
     ];
 
-    pub fn as_str(self) -> &'static str {
-        match self {
-            IntentKind::HireEmployee => "hire_employee",
-            IntentKind::FireEmployee => "fire_employee",
-            IntentKind::TransferEmployee => "transfer_employee",
-            IntentKind::CreateDepartment => "create_department",
-            IntentKind::RenameDepartment => "rename_department",
-            IntentKind::DeleteDepartment => "delete_department",
-            IntentKind::AssignTask => "assign_task",
-            IntentKind::CreateRequirement => "create_requirement",
-            IntentKind::AskStatus => "ask_status",
-            IntentKind::RequestReport => "request_report",
-            IntentKind::ConveneMeeting => "convene_meeting",
-            IntentKind::SetReviewer => "set_reviewer",
-            IntentKind::InvitePerson => "invite_person",
-            IntentKind::SetPolicy => "set_policy",
-            IntentKind::Approve => "approve",
-            IntentKind::Reject => "reject",
-            IntentKind::Chitchat => "chitchat",
-            IntentKind::Question => "question",
-            IntentKind::Unknown => "unknown",
-        }
+    /// The action card this intent proposes; `None` for one that only asks or answers.
+    pub fn action(self) -> Option<ActionKind> {
+        Some(match self {
+            IntentKind::HireEmployee => ActionKind::Hire,
+            IntentKind::FireEmployee => ActionKind::Fire,
+            IntentKind::TransferEmployee => ActionKind::Transfer,
+            IntentKind::CreateDepartment => ActionKind::CreateDepartment,
+            IntentKind::RenameDepartment => ActionKind::RenameDepartment,
+            IntentKind::DeleteDepartment => ActionKind::DeleteDepartment,
+            IntentKind::AssignTask => ActionKind::AssignTask,
+            IntentKind::CreateRequirement => ActionKind::CreateRequirement,
+            IntentKind::ConveneMeeting => ActionKind::ConveneMeeting,
+            IntentKind::SetReviewer => ActionKind::SetReviewer,
+            IntentKind::InvitePerson => ActionKind::InvitePerson,
+            IntentKind::SetPolicy => ActionKind::SetPolicy,
+            IntentKind::AskStatus
+            | IntentKind::RequestReport
+            | IntentKind::Approve
+            | IntentKind::Reject
+            | IntentKind::Chitchat
+            | IntentKind::Question
+            | IntentKind::Unknown => return None,
+        })
     }
 
-    /// Destructive intents always ask the boss to confirm first (SPEC §3).
+    /// Destructive intents always ask the boss to confirm first: those whose card is
+    /// ([`actions::is_destructive`]).
     pub fn is_destructive(self) -> bool {
-        matches!(
-            self,
-            IntentKind::FireEmployee | IntentKind::DeleteDepartment
-        )
+        self.action().is_some_and(actions::is_destructive)
+    }
+}
+
+/// The serde name (`hire_employee`): the CLI's JSON contract and the model's schema.
+impl std::fmt::Display for IntentKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&name_of(self))
     }
 }
 
@@ -231,11 +238,7 @@ mod tests {
         let schema = serde_json::to_value(schemars::schema_for!(Parse)).unwrap();
         let text = schema.to_string();
         for kind in IntentKind::ALL {
-            assert!(
-                text.contains(&format!("\"{}\"", kind.as_str())),
-                "{}",
-                kind.as_str()
-            );
+            assert!(text.contains(&format!("\"{kind}\"")), "{kind}");
         }
         assert!(text.contains("\"key_steps\""));
         let slots = &schema["$defs"]["Slots"];
@@ -248,12 +251,51 @@ mod tests {
         );
     }
 
+    /// The names are the CLI's JSON contract and the labelled corpus's: they stay as
+    /// they were when `as_str` spelled them by hand.
     #[test]
-    fn kinds_round_trip_by_name() {
+    fn kinds_round_trip_by_their_unchanged_names() {
+        let names: Vec<String> = IntentKind::ALL.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            names,
+            [
+                "hire_employee",
+                "fire_employee",
+                "transfer_employee",
+                "create_department",
+                "rename_department",
+                "delete_department",
+                "assign_task",
+                "create_requirement",
+                "ask_status",
+                "request_report",
+                "convene_meeting",
+                "set_reviewer",
+                "invite_person",
+                "set_policy",
+                "approve",
+                "reject",
+                "chitchat",
+                "question",
+                "unknown",
+            ]
+        );
         for kind in IntentKind::ALL {
             let json = serde_json::to_value(kind).unwrap();
-            assert_eq!(json, kind.as_str());
+            assert_eq!(json, kind.to_string());
             assert_eq!(serde_json::from_value::<IntentKind>(json).unwrap(), kind);
         }
+    }
+
+    #[test]
+    fn an_intent_is_destructive_exactly_when_its_card_is() {
+        let destructive: Vec<IntentKind> = IntentKind::ALL
+            .into_iter()
+            .filter(|k| k.is_destructive())
+            .collect();
+        assert_eq!(
+            destructive,
+            [IntentKind::FireEmployee, IntentKind::DeleteDepartment]
+        );
     }
 }

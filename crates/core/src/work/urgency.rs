@@ -25,18 +25,6 @@ pub enum Urgency {
     Critical,
 }
 
-impl Urgency {
-    /// The snake_case name, as serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Urgency::Normal => "normal",
-            Urgency::Aging => "aging",
-            Urgency::Overdue => "overdue",
-            Urgency::Critical => "critical",
-        }
-    }
-}
-
 /// Age thresholds in minutes: aging, overdue, critical.
 const THRESHOLD_MINUTES: [i64; 3] = [5, 15, 30];
 
@@ -160,13 +148,13 @@ mod tests {
         assert!(Urgency::Normal < Urgency::Aging);
         assert!(Urgency::Aging < Urgency::Overdue);
         assert!(Urgency::Overdue < Urgency::Critical);
-        for u in [
-            Urgency::Normal,
-            Urgency::Aging,
-            Urgency::Overdue,
-            Urgency::Critical,
+        for (u, name) in [
+            (Urgency::Normal, "normal"),
+            (Urgency::Aging, "aging"),
+            (Urgency::Overdue, "overdue"),
+            (Urgency::Critical, "critical"),
         ] {
-            assert_eq!(serde_json::to_value(u).unwrap(), u.as_str());
+            assert_eq!(serde_json::to_value(u).unwrap(), name);
         }
         assert_eq!(label(Urgency::Aging), "follow up");
         assert_eq!(label(Urgency::Overdue), "needs attention now");

@@ -83,8 +83,8 @@ fn slot_matches(want: &Value, got: Option<&Value>) -> bool {
 
 /// Why an utterance was wrong, or `None` when it was right.
 fn judge(label: &Labelled, parse: &Parse) -> Option<String> {
-    let want: Vec<&str> = label.intents.iter().map(|i| i.kind.as_str()).collect();
-    let got: Vec<&str> = parse.intents.iter().map(|i| i.kind.as_str()).collect();
+    let want: Vec<String> = label.intents.iter().map(|i| i.kind.clone()).collect();
+    let got: Vec<String> = parse.intents.iter().map(|i| i.kind.to_string()).collect();
     if want != got {
         return Some(format!("kinds {got:?}, want {want:?}"));
     }
@@ -132,9 +132,8 @@ fn the_corpus_covers_languages_kinds_and_slots(corpus: &[Labelled], zh: usize, m
         assert!(
             corpus
                 .iter()
-                .any(|l| l.intents.iter().any(|i| i.kind == kind.as_str())),
-            "no utterance labelled {}",
-            kind.as_str()
+                .any(|l| l.intents.iter().any(|i| i.kind == kind.to_string())),
+            "no utterance labelled {kind}"
         );
     }
     for slot in [

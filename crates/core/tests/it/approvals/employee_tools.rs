@@ -3,6 +3,7 @@
 
 use crate::util::DecideShown;
 use cubicle_core::approvals::{EmployeeToolsError, SetEmployeeTools};
+use cubicle_core::error::ErrorCode;
 use cubicle_core::events::DomainEvent;
 
 use super::*;
@@ -113,7 +114,7 @@ async fn a_bad_edit_changes_nothing_and_says_what_is_wrong() {
             .set_employee_tools(input)
             .await
             .unwrap_err();
-        assert_eq!(err.code().as_str(), "invalid_input");
+        assert_eq!(err.code(), ErrorCode::InvalidInput);
         assert!(err.to_string().contains(says), "{err}");
     }
     let err = c

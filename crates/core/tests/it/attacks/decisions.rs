@@ -6,6 +6,7 @@
 use cubicle_core::approvals::{
     ApprovalError, ApprovalStatus, DecideApproval, DecidedVia, Decision,
 };
+use cubicle_core::error::ErrorCode;
 use cubicle_core::gateway::Purpose;
 use cubicle_core::secretary::Tier;
 use cubicle_store::ConnectionTrait;
@@ -83,7 +84,7 @@ async fn neither_the_shown_nor_the_reloaded_version_is_approved(
         matches!(err, ApprovalError::Unverified(i) if i == id),
         "{err:?}"
     );
-    assert_eq!(err.code().as_str(), "approval_changed");
+    assert_eq!(err.code(), ErrorCode::ApprovalChanged);
     assert!(
         !workspace(c).join(path).exists(),
         "the swapped script was written"
@@ -295,7 +296,7 @@ async fn a_batch_decides_each_as_shown_and_one_refusal_stops_nothing_else() {
         results[0]
     );
     assert!(
-        matches!(&results[1], DecisionResult::Failed { approval_id, error } if *approval_id == ids[1] && error.code.as_str() == "approval_changed"),
+        matches!(&results[1], DecisionResult::Failed { approval_id, error } if *approval_id == ids[1] && error.code == ErrorCode::ApprovalChanged),
         "{:?}",
         results[1]
     );
