@@ -39,6 +39,13 @@ use crate::events::{DomainEvent, EventBus};
 /// Provider id of the built-in offline model, the fallback of last resort.
 pub const BUILTIN: &str = "builtin";
 
+/// The boss's daily model budget when nothing else is set (SPEC §10: finite by default).
+pub const DEFAULT_DAILY_BUDGET_USD: f64 = 2.0;
+
+/// The one place that raises the daily budget: where a budget stop's mail and refusal
+/// send the boss.
+pub const BUDGET_FIX: &str = "#settings/budget";
+
 /// What a model call is for; each purpose can be routed to its own model (seed 001).
 pub use cubicle_store::enums::{LedgerOutcome, Purpose, StructuredOutput};
 
@@ -534,7 +541,7 @@ impl Actor {
         let budget = cubicle_store::org::find_company(&self.db)
             .await?
             .map(|c| c.daily_budget_usd)
-            .unwrap_or(crate::org::DEFAULT_DAILY_BUDGET_USD);
+            .unwrap_or(DEFAULT_DAILY_BUDGET_USD);
         let spent = q::spent_since(&self.db, start_of_day(self.clock.now())).await? + self.reserved;
         if spent >= budget {
             self.refuse(ctx, &route, LedgerOutcome::BudgetExceeded)

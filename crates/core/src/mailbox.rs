@@ -112,7 +112,7 @@ fn split_fix(kind: MailKind, body: &str) -> (String, Option<String>) {
     {
         return (text.to_owned(), Some(href.to_owned()));
     }
-    let budget = (kind == MailKind::Budget).then(|| crate::approvals::BUDGET_FIX.to_owned());
+    let budget = (kind == MailKind::Budget).then(|| crate::gateway::BUDGET_FIX.to_owned());
     (body.to_owned(), budget)
 }
 

@@ -25,14 +25,10 @@ use crate::types::*;
 pub use dto::*;
 pub use restore::DeletedDepartment;
 
-/// The boss's daily model budget when nothing else is set (SPEC §10: finite by default).
-pub const DEFAULT_DAILY_BUDGET_USD: f64 = 2.0;
+pub use crate::gateway::DEFAULT_DAILY_BUDGET_USD;
 /// A typo guard: nobody means to let the company spend more than this per day.
 pub const MAX_DAILY_BUDGET_USD: f64 = 10_000.0;
-/// New hires think with whatever the company routes each purpose to (Settings → default
-/// models; the built-in model when nothing is configured) until the boss gives them a
-/// backend of their own. An empty provider means exactly that.
-pub const COMPANY_DEFAULT_PROVIDER: &str = "";
+pub use crate::providers::COMPANY_DEFAULT_PROVIDER;
 /// Archetype of a hire whose role has no card and who was given none.
 const FALLBACK_ARCHETYPE: Archetype = roles::FALLBACK_ARCHETYPE;
 

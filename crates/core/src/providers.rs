@@ -32,10 +32,13 @@ pub use thinking::{ThoughtBackend, ThoughtModelDto, ThoughtModelKind};
 use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};
 use crate::gateway::{BUILTIN, CallContext, Gateway, GatewayError, Purpose, Route};
-use crate::org::BackendRef;
-use crate::roles::json_strings;
 use crate::secrets::{ProviderKeys, SecretError, SecretStore};
 use crate::types::*;
+
+/// New hires think with whatever the company routes each purpose to (Settings → default
+/// models; the built-in model when nothing is configured) until the boss gives them a
+/// backend of their own. An empty provider means exactly that.
+pub const COMPANY_DEFAULT_PROVIDER: &str = "";
 
 /// "Test connection" asks for a few words only.
 const TEST_MAX_TOKENS: u32 = 16;

@@ -181,16 +181,7 @@ pub fn to_dto(m: &role_template::Model) -> RoleTemplateDto {
     }
 }
 
-/// A JSON array of strings as a `Vec`; anything else reads as empty.
-pub fn json_strings(v: &serde_json::Value) -> Vec<String> {
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|x| x.as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
-}
+pub use crate::types::json_strings;
 
 #[cfg(test)]
 mod tests {

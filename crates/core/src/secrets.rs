@@ -16,7 +16,18 @@ use std::sync::Arc;
 use cubicle_llm::ApiKey;
 use cubicle_store::Db;
 
-use crate::providers::KeySource;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+// Where a provider's key was found: the providers' list shows it (a key's value never
+// leaves core).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum KeySource {
+    Keychain,
+    Environment,
+    None,
+}
 
 /// Keychain service name; accounts say whose entry it is (see [`provider_account`]).
 pub const KEYCHAIN_SERVICE: &str = "cubicle";

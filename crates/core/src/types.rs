@@ -25,3 +25,14 @@ pub fn name_of<E: Serialize>(e: &E) -> String {
         _ => String::new(),
     }
 }
+
+/// A JSON array of strings as a `Vec`; anything else reads as empty.
+pub fn json_strings(v: &serde_json::Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}

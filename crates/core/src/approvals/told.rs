@@ -55,8 +55,7 @@ pub fn tools_fix(employee_id: i32) -> String {
     format!("#employee/{employee_id}")
 }
 
-/// The one place that raises the daily budget.
-pub const BUDGET_FIX: &str = "#settings/budget";
+pub use crate::gateway::BUDGET_FIX;
 
 pub(super) struct Asking<'a> {
     pub name: &'a str,

@@ -6,13 +6,7 @@ use ts_rs::TS;
 
 use crate::types::{ApprovalPolicy, Archetype, EmployeeStatus, Language};
 
-/// Which model an employee thinks with. Swapping it never touches memory or persona.
-/// An empty `provider` means "the company's route for each purpose".
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-pub struct BackendRef {
-    pub provider: String,
-    pub model: String,
-}
+pub use crate::providers::BackendRef;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]

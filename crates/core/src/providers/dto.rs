@@ -6,6 +6,16 @@ use ts_rs::TS;
 
 use crate::types::Dialect;
 
+pub use crate::secrets::KeySource;
+
+/// Which model an employee thinks with. Swapping it never touches memory or persona.
+/// An empty `provider` means "the company's route for each purpose".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct BackendRef {
+    pub provider: String,
+    pub model: String,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CapabilitiesDto {
@@ -24,14 +34,6 @@ pub struct PresetDto {
     pub default_model: String,
     pub key_required: bool,
     pub capabilities: CapabilitiesDto,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum KeySource {
-    Keychain,
-    Environment,
-    None,
 }
 
 /// A configured provider. The key never crosses IPC: only whether one is set.

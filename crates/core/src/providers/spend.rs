@@ -30,7 +30,7 @@ impl Providers {
         let budget = company
             .as_ref()
             .map(|c| c.daily_budget_usd)
-            .unwrap_or(crate::org::DEFAULT_DAILY_BUDGET_USD);
+            .unwrap_or(crate::gateway::DEFAULT_DAILY_BUDGET_USD);
         let names: BTreeMap<i32, String> = match &company {
             Some(c) => cubicle_store::org::list_employees(&self.db, c.id, true)
                 .await?

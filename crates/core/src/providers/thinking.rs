@@ -10,9 +10,9 @@ use cubicle_store::org as org_q;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use super::COMPANY_DEFAULT_PROVIDER;
 use super::{ENV_PROVIDER_ID, ProviderResult, Providers};
 use crate::gateway::{BUILTIN, Purpose, Route};
-use crate::org::COMPANY_DEFAULT_PROVIDER;
 
 /// What kind of model a thought route ends at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
