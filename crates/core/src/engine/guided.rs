@@ -28,7 +28,7 @@ use crate::chat::{ChatKind, SenderKind};
 use crate::gateway::{CallContext, GatewayError, Purpose, Route};
 use crate::mind::clean_chat_message;
 use crate::mind::guided::{self, Choice, Writer};
-use crate::mind::thought::{OutMessage, TaskOp, Thought, approx_tokens};
+use crate::mind::thought::{OutMessage, TaskOp, TaskVerb, Thought, approx_tokens};
 use crate::org::{CompanyDto, EmployeeDto};
 use crate::org::{company_dto, employee_dto};
 use crate::types::Language;
@@ -338,7 +338,11 @@ fn outcome(cx: &Ctx<'_>, task: &task::Model, action: &approval::Model) -> Draft 
             ),
         ),
         task_ops: vec![TaskOp {
-            op: if resolved { "resolve" } else { "fail" }.into(),
+            op: if resolved {
+                TaskVerb::Resolve
+            } else {
+                TaskVerb::Fail
+            },
             id: Some(i64::from(task.id)),
             result: Some(result),
             ..TaskOp::default()
@@ -490,7 +494,7 @@ async fn run(cx: &Ctx<'_>, step: Step, spent: &mut Spent) -> Result<Draft, Gatew
                         "把老板的话接下来作为任务。",
                     ),
                     task_ops: vec![TaskOp {
-                        op: "create".into(),
+                        op: TaskVerb::Create,
                         description: Some(text.chars().take(500).collect()),
                         ..TaskOp::default()
                     }],
@@ -580,7 +584,7 @@ async fn deliver(
             ),
         },
         task_ops: vec![TaskOp {
-            op: "resolve".into(),
+            op: TaskVerb::Resolve,
             id: Some(i64::from(task.id)),
             result: Some(format!("{title} ({saved})")),
             ..TaskOp::default()
@@ -620,13 +624,13 @@ async fn plan(
         messages: vec![(Target::Here, text)],
         task_ops: vec![
             TaskOp {
-                op: "create".into(),
+                op: TaskVerb::Create,
                 description: Some(a.task.clone()),
                 assignee: a.to.as_ref().map(|e| e.name.clone()),
                 ..TaskOp::default()
             },
             TaskOp {
-                op: "resolve".into(),
+                op: TaskVerb::Resolve,
                 id: Some(i64::from(task.id)),
                 result: Some(result),
                 ..TaskOp::default()

@@ -12,7 +12,9 @@ use cubicle_store::entity::employee;
 use crate::mind::memory_rules::{self, MemoryKind, Visibility};
 use crate::mind::minds::MEMORY_MAX_CHARS;
 use crate::mind::relationship_rules::{AFFINITY_MAX, AFFINITY_MIN, clip_impression};
-use crate::mind::thought::{MemoryOp, RelationshipOp, TaskOp, Thought, ToolCallOp};
+use crate::mind::thought::{
+    MemoryOp, MemoryVerb, RelationshipOp, TaskOp, TaskVerb, Thought, ToolCallOp,
+};
 use crate::tools::ToolCall;
 use crate::types::read_name;
 use crate::work::{TaskKind, clip_task_text};
@@ -115,8 +117,8 @@ pub fn plan(t: &Thought, me: i32, staff: &HashMap<i32, employee::Model>) -> OpsP
 
 /// A memory to add (non-empty, within bounds) or one to delete; `None` for anything else.
 fn memory_plan(op: &MemoryOp) -> Option<MemoryPlan> {
-    match op.op.as_str() {
-        "add" => {
+    match op.op {
+        MemoryVerb::Add => {
             let content = op.content.as_deref().unwrap_or_default().trim();
             if content.is_empty() {
                 return None;
@@ -139,11 +141,11 @@ fn memory_plan(op: &MemoryOp) -> Option<MemoryPlan> {
                     .unwrap_or(Visibility::Private),
             })
         }
-        "delete" => op
+        MemoryVerb::Delete => op
             .id
             .and_then(|i| i32::try_from(i).ok())
             .map(|id| MemoryPlan::Delete { id }),
-        _ => None,
+        MemoryVerb::Unknown(_) => None,
     }
 }
 
@@ -174,8 +176,8 @@ fn relationship_plan(
 
 /// A task to create (with a description) or one to resolve or fail; `None` otherwise.
 fn task_plan(op: &TaskOp, me: i32, staff: &HashMap<i32, employee::Model>) -> Option<TaskPlan> {
-    match op.op.as_str() {
-        "create" => {
+    match op.op {
+        TaskVerb::Create => {
             let d = op.description.as_deref().filter(|d| !d.trim().is_empty())?;
             Some(TaskPlan::Create {
                 description: clip_task_text(d),
@@ -193,15 +195,15 @@ fn task_plan(op: &TaskOp, me: i32, staff: &HashMap<i32, employee::Model>) -> Opt
                     .filter(|id| *id != me),
             })
         }
-        name @ ("resolve" | "fail") => {
+        TaskVerb::Resolve | TaskVerb::Fail => {
             let id = op.id.and_then(|i| i32::try_from(i).ok())?;
             Some(TaskPlan::Finish {
                 id,
-                resolved: name == "resolve",
+                resolved: op.op == TaskVerb::Resolve,
                 result: op.result.as_deref().map(clip_task_text),
             })
         }
-        _ => None,
+        TaskVerb::Unknown(_) => None,
     }
 }
 
@@ -247,5 +249,62 @@ pub fn find_by_name(staff: &HashMap<i32, employee::Model>, name: &str) -> Option
     match prefix.as_slice() {
         [one] => Some(one.id),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An op whose verb the model made up is read as `Unknown` and dropped alone: the
+    /// thought still parses, and the ops beside it still count.
+    #[test]
+    fn an_unknown_op_drops_alone_and_its_neighbours_stand() {
+        let t: Thought = serde_json::from_value(serde_json::json!({
+            "shouldSpeak": false,
+            "memoryOps": [
+                {"op": "forget", "type": "long_term", "content": "the old plan"},
+                {"op": "add", "type": "long_term", "content": "likes tea", "importance": 6},
+                {"op": "Add", "content": "a verb in the wrong case is no verb"}
+            ],
+            "taskOps": [
+                {"op": "explode", "id": 2},
+                {"op": "resolve", "id": 3, "result": "done"},
+                {"description": "no op at all"}
+            ]
+        }))
+        .expect("one bad op does not fail the thought");
+        assert_eq!(t.memory_ops[0].op, MemoryVerb::Unknown("forget".to_owned()));
+        assert_eq!(t.task_ops[0].op, TaskVerb::Unknown("explode".to_owned()));
+        assert_eq!(t.task_ops[2].op, TaskVerb::default());
+
+        let p = plan(&t, 1, &HashMap::new());
+        assert_eq!(
+            p.memory,
+            [MemoryPlan::Add {
+                kind: MemoryKind::LongTerm,
+                content: "likes tea".to_owned(),
+                importance: 6,
+                ttl_hours: None,
+                visibility: Visibility::Private,
+            }]
+        );
+        assert_eq!(
+            p.tasks,
+            [TaskPlan::Finish {
+                id: 3,
+                resolved: true,
+                result: Some("done".to_owned()),
+            }]
+        );
+        // Written back as the model wrote it.
+        assert_eq!(
+            serde_json::to_value(&t.task_ops[0].op).unwrap(),
+            serde_json::json!("explode")
+        );
+        assert_eq!(
+            serde_json::to_value(TaskVerb::Fail).unwrap(),
+            serde_json::json!("fail")
+        );
     }
 }

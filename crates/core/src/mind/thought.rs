@@ -143,7 +143,8 @@ pub struct OutMessage {
 #[serde(rename_all = "camelCase", default)]
 pub struct MemoryOp {
     /// `add` or `delete`.
-    pub op: String,
+    #[schemars(with = "String")]
+    pub op: MemoryVerb,
     /// `long_term` or `short_term`.
     #[serde(rename = "type")]
     pub kind: String,
@@ -155,6 +156,42 @@ pub struct MemoryOp {
     pub id: Option<i64>,
     /// `private` (default), `team` or `public`.
     pub visibility: Option<String>,
+}
+
+/// What a memory op does. Any other word the model writes is kept as `Unknown` (the
+/// schema asks only for a string), so that op alone is dropped and the thought stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemoryVerb {
+    Add,
+    Delete,
+    #[serde(untagged)]
+    Unknown(String),
+}
+
+impl Default for MemoryVerb {
+    /// No op named: nothing to do.
+    fn default() -> Self {
+        MemoryVerb::Unknown(String::new())
+    }
+}
+
+/// What a task op does; any other word is `Unknown` and that op alone is dropped.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskVerb {
+    Create,
+    Resolve,
+    Fail,
+    #[serde(untagged)]
+    Unknown(String),
+}
+
+impl Default for TaskVerb {
+    /// No op named: nothing to do.
+    fn default() -> Self {
+        TaskVerb::Unknown(String::new())
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -172,7 +209,8 @@ pub struct RelationshipOp {
 #[serde(rename_all = "camelCase", default)]
 pub struct TaskOp {
     /// `create`, `resolve` or `fail`.
-    pub op: String,
+    #[schemars(with = "String")]
+    pub op: TaskVerb,
     pub id: Option<i64>,
     pub description: Option<String>,
     pub result: Option<String>,
