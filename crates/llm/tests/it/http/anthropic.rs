@@ -3,7 +3,7 @@ use serde_json::json;
 use wiremock::matchers::{body_partial_json, header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-use crate::util::*;
+use super::util::*;
 
 #[tokio::test]
 async fn complete_moves_system_to_the_top_and_defaults_max_tokens() {

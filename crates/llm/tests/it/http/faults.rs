@@ -4,7 +4,7 @@ use cubicle_llm::{HttpConfig, LlmClient, LlmError, OpenAiCompatible, StreamEvent
 use serde_json::json;
 use wiremock::{MockServer, ResponseTemplate};
 
-use crate::util::*;
+use super::util::*;
 
 #[tokio::test]
 async fn a_429_carries_the_retry_after_delay() {

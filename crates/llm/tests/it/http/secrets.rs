@@ -5,7 +5,7 @@ use serde_json::json;
 use wiremock::matchers::{header, method};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-use crate::util::*;
+use super::util::*;
 
 const KEY: &str = "sk-test-SECRET-4242";
 

@@ -1,7 +1,7 @@
 //! A busy scripted company for the process tests that kill `cubicle-cli run`: a model
 //! whose every answer is a fresh thought, a slow webhook counting its posts, and the
-//! checks that nothing committed is lost or written twice (tests/crash.rs on SQLite,
-//! tests/handover.rs on PostgreSQL).
+//! checks that nothing committed is lost or written twice (tests/it/crash.rs on SQLite,
+//! tests/it/handover.rs on PostgreSQL).
 
 use std::collections::{BTreeSet, HashMap};
 use std::io::{BufRead, BufReader};

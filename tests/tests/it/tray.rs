@@ -9,7 +9,7 @@
 //! Xvfb, and the app and CLI built with `cargo build --features custom-protocol -p
 //! cubicle -p cubicle-cli` (scripts/setup.sh does it). Skipped, with the reason printed,
 //! when Xvfb or the binaries are missing, or with `CUBICLE_SKIP_DBUS=1`. By hand:
-//! `dbus-run-session -- cargo test -p cubicle-tests --test tray`.
+//! `dbus-run-session -- cargo test -p cubicle-tests --test it tray::`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use wiremock::matchers::{body_partial_json, body_string_contains, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-use crate::util::*;
+use super::util::*;
 
 /// What the secretary's model tier might return for "hire a frontend engineer for Product".
 #[derive(Debug, PartialEq, Deserialize, JsonSchema)]

@@ -3,7 +3,7 @@ use serde_json::json;
 use wiremock::matchers::{body_partial_json, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-use crate::util::*;
+use super::util::*;
 
 #[tokio::test]
 async fn complete_sends_the_request_and_reads_text_usage_and_reason() {

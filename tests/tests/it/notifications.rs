@@ -3,7 +3,7 @@
 //! (notify-rust), and the server's buttons are pressed with real `ActionInvoked` signals.
 //!
 //! Needs a session bus: scripts/test.sh runs the Rust tests in `dbus-run-session`; by
-//! hand, `dbus-run-session -- cargo test -p cubicle-tests --test notifications`.
+//! hand, `dbus-run-session -- cargo test -p cubicle-tests --test it notifications::`.
 //! Without one these tests fail, unless `CUBICLE_SKIP_DBUS=1`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
