@@ -3,8 +3,8 @@
 //! shown, and the first decision wins.
 
 use chrono::{DateTime, Utc};
-use cubicle_store::approval as q;
 use cubicle_store::entity::approval;
+use cubicle_store::{BeginWrite as _, ConnectionTrait, DbErr, approval as q};
 use sea_orm::ActiveEnum;
 
 use super::{
@@ -37,6 +37,21 @@ impl Approvals {
         via: DecidedVia,
         decider: Decider,
     ) -> Result<ApprovalDto, ApprovalError> {
+        let ready = self.ready(input, via, decider).await?;
+        let claimed = self.claim(&self.db, &ready).await?;
+        self.follow_up(&ready, claimed).await
+    }
+
+    /// Checks one decision and works out everything its claim writes (the chain's last
+    /// link, the decision's seal) before anything is written, so that the claims of a
+    /// batch can share one transaction. An approval whose time is up expires here, as
+    /// the scheduler would have expired it: its claim then finds it decided.
+    async fn ready(
+        &self,
+        input: DecideApproval,
+        via: DecidedVia,
+        decider: Decider,
+    ) -> Result<Ready, ApprovalError> {
         let DecideApproval {
             approval_id: id,
             decision,
@@ -53,19 +68,53 @@ impl Approvals {
         if row.status == ApprovalStatus::Waiting && row.expires_at <= now {
             self.expire_one(&row, now).await?;
         }
-        let claimed = self
-            .claim(
-                &row,
-                decision,
-                via,
-                note.as_deref(),
-                decided_by.as_ref(),
-                now,
-            )
-            .await?;
+        let mut chain: Vec<Link> =
+            serde_json::from_value(row.authorization_chain.clone()).unwrap_or_default();
+        let who = decided_by.as_ref().map(|(_, name)| name.as_str());
+        let verb = decision.status().to_value();
+        chain.push(decided_link(who, via, &verb, note.as_deref()));
+        let person = decided_by.as_ref().map(|(person, _)| *person);
+        let decision_seal = self.seal_of(&row, decision, person, via).await?;
+        Ok(Ready {
+            row,
+            decision,
+            via,
+            note,
+            chain: serde_json::to_value(&chain).unwrap_or_default(),
+            decided_by: person,
+            decision_seal,
+            now,
+        })
+    }
+
+    /// Claims `ready`'s decision in one conditional update on `conn` (the database, or a
+    /// batch's transaction). True when this call decided it and so owns what follows:
+    /// where it runs here, the run is claimed in the same update.
+    async fn claim(&self, conn: &impl ConnectionTrait, ready: &Ready) -> Result<bool, DbErr> {
+        let claim = q::Claim {
+            status: ready.decision.status(),
+            decided_at: ready.now,
+            decided_via: ready.via,
+            note: ready.note.as_deref(),
+            authorization_chain: ready.chain.clone(),
+            unexpired_at: Some(ready.now),
+            // Run here: claimed with the decision, so nobody else starts it.
+            run_started_at: (ready.decision == Decision::Approve && self.run_here)
+                .then_some(ready.now),
+            decided_by: ready.decided_by,
+            decision_seal: ready.decision_seal.clone(),
+        };
+        q::claim_decision(conn, ready.row.id, claim).await
+    }
+
+    /// What follows a claim once it is written: for the decider who won it, the approved
+    /// action runs (or is queued for the server's engine) and the requester is told; one
+    /// who lost it hears how the approval stands now.
+    async fn follow_up(&self, ready: &Ready, claimed: bool) -> Result<ApprovalDto, ApprovalError> {
+        let (id, decision, via) = (ready.row.id, ready.decision, ready.via);
         if !claimed {
             return self
-                .settled_elsewhere(id, decision, decided_by.is_some(), now)
+                .settled_elsewhere(id, decision, ready.decided_by.is_some(), ready.now)
                 .await;
         }
         let verb = decision.status().to_value();
@@ -85,39 +134,6 @@ impl Approvals {
         }
         self.conclude(&row, decision, via).await?;
         self.dto(&self.reload(id).await?).await
-    }
-
-    /// Claims `decision` on `row` (as read while it waited) in one conditional update,
-    /// with its chain's last link and, where this process holds the key, its seal. True
-    /// when this call decided it.
-    async fn claim(
-        &self,
-        row: &approval::Model,
-        decision: Decision,
-        via: DecidedVia,
-        note: Option<&str>,
-        decided_by: Option<&(i32, String)>,
-        now: DateTime<Utc>,
-    ) -> Result<bool, ApprovalError> {
-        let mut chain: Vec<Link> =
-            serde_json::from_value(row.authorization_chain.clone()).unwrap_or_default();
-        let who = decided_by.map(|(_, name)| name.as_str());
-        chain.push(decided_link(who, via, &decision.status().to_value(), note));
-        let person = decided_by.map(|(person, _)| *person);
-        let decision_seal = self.seal_of(row, decision, person, via).await?;
-        let claim = q::Claim {
-            status: decision.status(),
-            decided_at: now,
-            decided_via: via,
-            note,
-            authorization_chain: serde_json::to_value(&chain).unwrap_or_default(),
-            unexpired_at: Some(now),
-            // Run here: claimed with the decision, so nobody else starts it.
-            run_started_at: (decision == Decision::Approve && self.run_here).then_some(now),
-            decided_by: person,
-            decision_seal,
-        };
-        Ok(q::claim_decision(&self.db, row.id, claim).await?)
     }
 
     /// The seal of `decision` on `row`, made where the action will run (`run_here`: the
@@ -179,8 +195,12 @@ impl Approvals {
         }
     }
 
-    /// Decides each of `batch` in turn, as [`Approvals::decide`] would one by one, and
-    /// says what came of each: one refused or settled elsewhere does not stop the rest.
+    /// Decides `batch` as [`Approvals::decide`] decides one, with every claim in one
+    /// transaction: the decisions that hold are made together or, on a storage error,
+    /// none is. One refused (changed since it was shown, not the decider's, gone) or
+    /// settled elsewhere (decided first by someone else, expired) is reported as such and
+    /// stops nothing else. The approved actions run after the commit, each once, in the
+    /// batch's order.
     pub async fn decide_all(
         &self,
         batch: DecideApprovals,
@@ -197,24 +217,78 @@ impl Approvals {
         via: DecidedVia,
         decider: Decider,
     ) -> Result<Vec<DecisionResult>, ApprovalError> {
-        let mut out = Vec::with_capacity(batch.decisions.len());
+        let mut checked = Vec::with_capacity(batch.decisions.len());
         for input in batch.decisions {
             let id = input.approval_id;
-            out.push(match self.decide_as(input, via, decider).await {
-                Ok(approval) => DecisionResult::Decided { approval },
-                Err(ApprovalError::AlreadyDecided { .. } | ApprovalError::Expired(_)) => {
-                    DecisionResult::SettledElsewhere {
-                        approval: self.get(id).await?,
-                    }
-                }
+            match self.ready(input, via, decider).await {
                 Err(ApprovalError::Storage(e)) => return Err(ApprovalError::Storage(e)),
-                Err(e) => DecisionResult::Failed {
-                    approval_id: id,
-                    error: e.into(),
-                },
-            });
+                ready => checked.push((id, ready)),
+            }
         }
-        Ok(out)
+        let claims = self.claim_together(&checked).await?;
+        // Committed: each claim won owns its action's run, so every one of them is run
+        // (or queued) even when an earlier one's follow-up fails to record.
+        let mut out = Vec::with_capacity(checked.len());
+        let mut failure = None;
+        for ((id, ready), claimed) in checked.into_iter().zip(claims) {
+            let outcome = match ready {
+                Ok(ready) => self.follow_up(&ready, claimed).await,
+                Err(e) => Err(e),
+            };
+            match self.result_of(id, outcome).await {
+                Ok(result) => out.push(result),
+                Err(e) => {
+                    failure.get_or_insert(e);
+                }
+            }
+        }
+        match failure {
+            Some(e) => Err(e),
+            None => Ok(out),
+        }
+    }
+
+    /// Claims every decision of a batch that passed its checks in one transaction; says
+    /// for each whether its claim won. The rows are claimed in the order of their ids, so
+    /// two batches naming the same approvals in other orders wait for each other on
+    /// PostgreSQL instead of deadlocking.
+    async fn claim_together(
+        &self,
+        checked: &[(i32, Result<Ready, ApprovalError>)],
+    ) -> Result<Vec<bool>, ApprovalError> {
+        let mut order: Vec<usize> = (0..checked.len()).collect();
+        order.sort_by_key(|&i| checked[i].0);
+        let mut claims = vec![false; checked.len()];
+        let txn = self.db.begin_write().await?;
+        for i in order {
+            if let (_, Ok(ready)) = &checked[i] {
+                claims[i] = self.claim(&txn, ready).await?;
+            }
+        }
+        txn.commit().await?;
+        Ok(claims)
+    }
+
+    /// What one decision of a batch came to, as the batch reports it; a storage error
+    /// is the batch's.
+    async fn result_of(
+        &self,
+        id: i32,
+        outcome: Result<ApprovalDto, ApprovalError>,
+    ) -> Result<DecisionResult, ApprovalError> {
+        Ok(match outcome {
+            Ok(approval) => DecisionResult::Decided { approval },
+            Err(ApprovalError::AlreadyDecided { .. } | ApprovalError::Expired(_)) => {
+                DecisionResult::SettledElsewhere {
+                    approval: self.get(id).await?,
+                }
+            }
+            Err(ApprovalError::Storage(e)) => return Err(ApprovalError::Storage(e)),
+            Err(e) => DecisionResult::Failed {
+                approval_id: id,
+                error: e.into(),
+            },
+        })
     }
 
     /// The person deciding and their name, `None` for the boss; refused when the
@@ -294,6 +368,21 @@ impl Approvals {
         }
         Ok(())
     }
+}
+
+/// One decision checked and ready to claim: the approval as read while it waited and
+/// everything its claim writes.
+struct Ready {
+    row: approval::Model,
+    decision: Decision,
+    via: DecidedVia,
+    note: Option<String>,
+    /// The chain with this decision's link, as stored.
+    chain: serde_json::Value,
+    /// The person deciding; `None` for the boss or a policy.
+    decided_by: Option<i32>,
+    decision_seal: Option<String>,
+    now: DateTime<Utc>,
 }
 
 /// The chain's last link: who decided (the person, else the boss, or the policy), how,

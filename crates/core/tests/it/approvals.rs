@@ -25,6 +25,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 
 use crate::util::TestCompany;
 
+mod decide;
 mod employee_tools;
 mod on_server;
 mod told;
