@@ -51,7 +51,7 @@ pub async fn import(core: &AppCore, file: &Path) -> Result<()> {
         "imported {} ({} people, {} rows)",
         report.company_name, report.employees, report.rows
     );
-    let waiting = core.imported_to_confirm().await?;
+    let waiting = core.imported().to_confirm().await?;
     if !waiting.providers.is_empty() || !waiting.cli_commands.is_empty() {
         println!("not used until you confirm them (`cubicle-cli imported confirm …`):");
         print_waiting(&waiting);
@@ -81,7 +81,7 @@ pub enum ConfirmCommand {
 }
 
 pub async fn imported(core: &AppCore, cmd: ImportedCommand) -> Result<()> {
-    let waiting = core.imported_to_confirm().await?;
+    let waiting = core.imported().to_confirm().await?;
     match cmd {
         ImportedCommand::List { json: true } => {
             println!("{}", serde_json::to_string_pretty(&waiting)?);
@@ -98,7 +98,7 @@ pub async fn imported(core: &AppCore, cmd: ImportedCommand) -> Result<()> {
                 ConfirmImported::ProviderUrl { base_url, .. } => base_url.clone(),
                 ConfirmImported::CliCommand { command, .. } => command.clone(),
             };
-            core.confirm_imported(input).await?;
+            core.imported().confirm(input).await?;
             println!("confirmed: {shown}");
         }
     }

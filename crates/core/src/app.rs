@@ -115,6 +115,11 @@ impl Default for CoreOptions {
 }
 
 impl AppCore {
+    /// What came in with an imported company and waits for the boss's confirmation.
+    pub fn imported(&self) -> crate::imported::Imported {
+        crate::imported::Imported::new(self.db.clone(), self.bus.clone())
+    }
+
     /// Gives an employee their own model backend (or back to the company's routes).
     pub async fn set_employee_backend(
         &self,

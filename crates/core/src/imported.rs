@@ -10,13 +10,12 @@
 //! value with one of their own, which is theirs from the start.
 
 use cubicle_store::entity::{employee, provider};
-use cubicle_store::{DbErr, models as mq, org as oq};
+use cubicle_store::{Db, DbErr, models as mq, org as oq};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::AppCore;
 use crate::error::{ErrorCode, IpcError};
-use crate::events::DomainEvent;
+use crate::events::{DomainEvent, EventBus};
 
 /// Where the boss confirms things in the app, said the same way in every refusal.
 const WHERE_IN_SETTINGS: &str = "Settings → Export / import";
@@ -143,9 +142,21 @@ impl From<ImportedError> for IpcError {
     }
 }
 
-impl AppCore {
+/// The boss's confirmations of what came in with an imported company: the rows it reads
+/// and writes, and the bus it tells.
+#[derive(Clone)]
+pub struct Imported {
+    db: Db,
+    bus: EventBus,
+}
+
+impl Imported {
+    pub fn new(db: Db, bus: EventBus) -> Self {
+        Self { db, bus }
+    }
+
     /// What came in with an imported company and is not yet confirmed here.
-    pub async fn imported_to_confirm(&self) -> Result<ImportedToConfirm, ImportedError> {
+    pub async fn to_confirm(&self) -> Result<ImportedToConfirm, ImportedError> {
         let providers = mq::list_providers(&self.db)
             .await?
             .into_iter()
@@ -180,7 +191,7 @@ impl AppCore {
 
     /// Confirms one imported provider URL or CLI command, only if it is still what the
     /// boss was shown. Confirming something already confirmed changes nothing.
-    pub async fn confirm_imported(
+    pub async fn confirm(
         &self,
         input: ConfirmImported,
     ) -> Result<ImportedToConfirm, ImportedError> {
@@ -219,7 +230,7 @@ impl AppCore {
                     .publish(DomainEvent::EmployeeUpdated { employee_id });
             }
         }
-        self.imported_to_confirm().await
+        self.to_confirm().await
     }
 }
 

@@ -55,7 +55,7 @@ pub async fn import_company(core: State<'_, AppCore>, json: String) -> Res<Impor
 /// confirmed.
 #[tauri::command]
 pub async fn imported_to_confirm(core: State<'_, AppCore>) -> Res<ImportedToConfirm> {
-    Ok(core.imported_to_confirm().await?)
+    Ok(core.imported().to_confirm().await?)
 }
 
 /// Confirms one, exactly as shown: `invalid_input` when it changed since (nothing is confirmed).
@@ -64,5 +64,5 @@ pub async fn confirm_imported(
     core: State<'_, AppCore>,
     input: ConfirmImported,
 ) -> Res<ImportedToConfirm> {
-    Ok(core.confirm_imported(input).await?)
+    Ok(core.imported().confirm(input).await?)
 }

@@ -136,12 +136,13 @@ async fn confirmed_urls_get_none_of_a_keys(
     a_keys: [&str; 2],
 ) {
     for id in [required, optional] {
-        b.confirm_imported(ConfirmImported::ProviderUrl {
-            provider_id: id.clone(),
-            base_url: format!("{}/v1", evil.uri()),
-        })
-        .await
-        .unwrap();
+        b.imported()
+            .confirm(ConfirmImported::ProviderUrl {
+                provider_id: id.clone(),
+                base_url: format!("{}/v1", evil.uri()),
+            })
+            .await
+            .unwrap();
     }
     let r = test_call(b, required).await;
     assert_eq!(r.error.expect("no key").code, ErrorCode::MissingKey);
@@ -218,7 +219,7 @@ async fn an_imported_base_url_receives_nothing_until_the_boss_confirms_what_they
     .await
     .unwrap();
 
-    let waiting = b.core.imported_to_confirm().await.unwrap();
+    let waiting = b.core.imported().to_confirm().await.unwrap();
     assert_eq!(waiting.providers.len(), 1);
     assert_eq!(waiting.providers[0].base_url, url);
     // Routed to it: the company's calls are refused too, not only "Test connection".
@@ -254,7 +255,8 @@ async fn an_imported_base_url_receives_nothing_until_the_boss_confirms_what_they
     // Confirming a URL other than the one there now confirms nothing.
     let err = b
         .core
-        .confirm_imported(ConfirmImported::ProviderUrl {
+        .imported()
+        .confirm(ConfirmImported::ProviderUrl {
             provider_id: p.id.clone(),
             base_url: "https://api.example.com/v1".into(),
         })
@@ -266,7 +268,8 @@ async fn an_imported_base_url_receives_nothing_until_the_boss_confirms_what_they
 
     let left = b
         .core
-        .confirm_imported(ConfirmImported::ProviderUrl {
+        .imported()
+        .confirm(ConfirmImported::ProviderUrl {
             provider_id: p.id.clone(),
             base_url: url.clone(),
         })
@@ -353,15 +356,16 @@ async fn once_confirmed_the_command_runs_when_approved(
     evil: &str,
     pwned: &std::path::Path,
 ) {
-    let list = b.imported_to_confirm().await.unwrap();
+    let list = b.imported().to_confirm().await.unwrap();
     assert_eq!(list.cli_commands.len(), 1);
     assert_eq!(list.cli_commands[0].command, evil);
-    b.confirm_imported(ConfirmImported::CliCommand {
-        employee_id: bot.id,
-        command: evil.into(),
-    })
-    .await
-    .unwrap();
+    b.imported()
+        .confirm(ConfirmImported::CliCommand {
+            employee_id: bot.id,
+            command: evil.into(),
+        })
+        .await
+        .unwrap();
     let id = match b
         .approvals
         .request(
@@ -431,7 +435,8 @@ async fn a_command_the_boss_sets_here_is_theirs_from_the_start() {
     let b = imported_company(v).await;
     assert_eq!(
         b.core
-            .imported_to_confirm()
+            .imported()
+            .to_confirm()
             .await
             .unwrap()
             .cli_commands
@@ -446,7 +451,8 @@ async fn a_command_the_boss_sets_here_is_theirs_from_the_start() {
         .unwrap();
     assert!(
         b.core
-            .imported_to_confirm()
+            .imported()
+            .to_confirm()
             .await
             .unwrap()
             .cli_commands
