@@ -244,8 +244,9 @@ impl Providers {
                 Language::En
             }
         };
-        let tag = language_tag(language);
-        let language_default = model_file::default_model_for(tag);
+        // The model table names a language by its serde name (`en`, `zh-CN`).
+        let tag = name_of(&language);
+        let language_default = model_file::default_model_for(&tag);
         let choice = |path: PathBuf, reason| BuiltinChoice {
             path,
             reason,
@@ -259,7 +260,7 @@ impl Providers {
             return choice(PathBuf::from(p), BuiltinReason::Chosen);
         }
         let found = model_file::resolve_default(
-            tag,
+            &tag,
             &self.builtin_files.dir,
             self.builtin_files.env_path.as_deref(),
         );
@@ -703,14 +704,6 @@ impl Providers {
             provider_id: input.provider_id,
             model: input.model.trim().to_owned(),
         })
-    }
-}
-
-/// A company language as the model table names it (`en`, `zh-CN`).
-fn language_tag(language: Language) -> &'static str {
-    match language {
-        Language::En => "en",
-        Language::ZhCn => "zh-CN",
     }
 }
 

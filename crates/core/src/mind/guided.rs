@@ -9,7 +9,7 @@
 
 use cubicle_llm::{ChatMessage, CompletionRequest, SHAPE_MAX_CHAR_BYTES, TextShape};
 
-use crate::types::Language;
+use crate::types::{Language, name_of, read_name};
 
 use crate::org::{CompanyDto, EmployeeDto};
 
@@ -265,8 +265,9 @@ impl Writer<'_> {
     }
 }
 
-/// One word a small model picks between.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One word a small model picks between: its serde name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Choice {
     Reply,
     Silent,
@@ -274,20 +275,14 @@ pub enum Choice {
 }
 
 impl Choice {
-    const ALL: [Choice; 3] = [Choice::Reply, Choice::Silent, Choice::Task];
-
     /// The word the model writes.
-    pub fn word(self) -> &'static str {
-        match self {
-            Self::Reply => "reply",
-            Self::Silent => "silent",
-            Self::Task => "task",
-        }
+    pub fn word(self) -> String {
+        name_of(&self)
     }
 
     fn shape(options: &[Choice]) -> TextShape {
         TextShape::OneOf {
-            options: options.iter().map(|c| c.word().to_owned()).collect(),
+            options: options.iter().map(|c| c.word()).collect(),
         }
     }
 
@@ -298,7 +293,7 @@ impl Choice {
             .trim()
             .trim_matches(|c: char| !c.is_alphanumeric())
             .to_lowercase();
-        Self::ALL.into_iter().find(|c| c.word() == word)
+        read_name(&word)
     }
 }
 
