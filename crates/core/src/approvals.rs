@@ -45,6 +45,7 @@ mod types;
 pub mod watch;
 
 use call_log::{LogEntry, Outcome};
+pub use decide::{DecideApproval, DecideApprovals, Decider, Decision, DecisionResult};
 pub use employee_tools::*;
 pub use recovery::INTERRUPTED;
 pub use seal::{APPROVAL_KEY_ENV, DecisionRecord, KeySource, Seal, SealError};
