@@ -48,6 +48,7 @@ use call_log::{LogEntry, Outcome};
 pub use decide::{DecideApproval, DecideApprovals, Decider, Decision, DecisionResult};
 pub use employee_tools::*;
 pub use recovery::INTERRUPTED;
+pub use request::CallOutcome;
 pub use seal::{APPROVAL_KEY_ENV, DecisionRecord, KeySource, Seal, SealError};
 pub use told::{BUDGET_FIX, budget_line, budget_note, tools_fix, webhooks_fix};
 pub use types::*;

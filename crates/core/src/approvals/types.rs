@@ -18,17 +18,6 @@ use crate::types::link::Link;
 
 pub use cubicle_store::enums::{ApprovalStatus, CallLogOutcome, DecidedVia};
 
-/// What became of a tool call right away.
-#[derive(Clone, Debug, PartialEq)]
-pub enum CallOutcome {
-    /// It ran; its output.
-    Done(serde_json::Value),
-    /// It waits for the boss: the approval's id.
-    Waiting(i32),
-    /// It may not run (not on the whitelist, no such tool, a former employee).
-    Refused(String),
-}
-
 /// One approval as the queue, the notification and the trace view show it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
