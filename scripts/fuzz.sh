@@ -3,13 +3,22 @@
 # the committed hostile corpus (tests/corpus/hostile). Prints executions and crashes per
 # target and fails when any target crashes, times out or runs out of memory.
 #   scripts/fuzz.sh [SECONDS_PER_TARGET]     default 60
-# Needs the nightly toolchain and cargo-fuzz (scripts/setup.sh --test installs both).
-# A crash leaves its input in fuzz/artifacts/TARGET/; reproduce it with
-#   cargo +nightly fuzz run --sanitizer none TARGET fuzz/artifacts/TARGET/crash-…
+#   scripts/fuzz.sh --build                  only build the targets (scripts/setup.sh --test
+#                                            does, in the background)
+# Needs cargo-fuzz (scripts/setup.sh --test installs it). Without a sanitizer cargo-fuzz
+# passes rustc no unstable flag, so the stable toolchain builds the targets (the same
+# libFuzzer and coverage instrumentation as nightly); CUBICLE_FUZZ_TOOLCHAIN=nightly uses
+# another installed toolchain. A crash leaves its input in fuzz/artifacts/TARGET/;
+# reproduce it with
+#   cargo fuzz run --sanitizer none TARGET fuzz/artifacts/TARGET/crash-…
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+BUILD_ONLY=0
+if [[ "${1:-}" == --build ]]; then BUILD_ONLY=1; shift; fi
 SECONDS_PER_TARGET=${1:-60}
+TOOLCHAIN=()
+[[ -n "${CUBICLE_FUZZ_TOOLCHAIN:-}" ]] && TOOLCHAIN=("+$CUBICLE_FUZZ_TOOLCHAIN")
 TARGETS=(intent_rules structured thought_ops thought_ops_structured)
 # Its own target dir: the coverage flags would otherwise rebuild the main build's crates.
 TARGET_DIR=${CUBICLE_FUZZ_TARGET_DIR:-$ROOT/fuzz/target}
@@ -28,12 +37,13 @@ MAX_LEN=${CUBICLE_FUZZ_MAX_LEN:-16384}
 command -v cargo-fuzz >/dev/null || { echo "cargo-fuzz is missing: scripts/setup.sh --test" >&2; exit 1; }
 
 started=$(date +%s)
-echo "building ${#TARGETS[@]} fuzz targets (nightly, libFuzzer coverage, no sanitizer) in $TARGET_DIR"
-if ! cargo +nightly fuzz build "${BUILD_FLAGS[@]}"; then
+echo "building ${#TARGETS[@]} fuzz targets ($(cargo "${TOOLCHAIN[@]}" --version), libFuzzer coverage, no sanitizer) in $TARGET_DIR"
+if ! cargo "${TOOLCHAIN[@]}" fuzz build "${BUILD_FLAGS[@]}"; then
   echo "fuzz build failed" >&2
   exit 1
 fi
 echo "fuzz build: $(($(date +%s) - started)) s"
+((BUILD_ONLY)) && exit 0
 
 failed=()
 for t in "${TARGETS[@]}"; do
@@ -44,7 +54,7 @@ for t in "${TARGETS[@]}"; do
   marker=$(mktemp "/tmp/cubicle-fuzz-start.XXXXXX")
   t0=$(date +%s)
   # The first corpus dir collects what the run finds; the hostile corpus only seeds.
-  cargo +nightly fuzz run "${BUILD_FLAGS[@]}" "$t" "fuzz/corpus/$t" tests/corpus/hostile -- \
+  cargo "${TOOLCHAIN[@]}" fuzz run "${BUILD_FLAGS[@]}" "$t" "fuzz/corpus/$t" tests/corpus/hostile -- \
     -max_total_time="$SECONDS_PER_TARGET" -max_len="$MAX_LEN" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="fuzz/artifacts/$t/" >"$log" 2>&1
   rc=$?
