@@ -26,9 +26,11 @@
 //!   `executed_at`: it is not re-run automatically, since whether it ran is unknown;
 //!   [`Approvals::flag_interrupted`] (at engine start) notes it and tells the boss.
 //!
-//! The state machine's steps live beside this file: asking (`request`), deciding
-//! (`decide`), expiring (`expiry`), running what was approved (`run`), crash safety
-//! (`recovery`) and the tool-call log (`call_log`).
+//! The state machine's steps live beside this file, one module per use case: asking
+//! (`request/`), deciding one or a batch (`decide/`), sealing the waiting anew after an
+//! import (`reseal`), expiring (`expiry`), running what was approved (`run`), crash
+//! safety (`recovery`) and the tool-call log (`call_log`); the seal itself (`seal`) is
+//! what they share.
 
 mod call_log;
 mod decide;
@@ -38,6 +40,7 @@ mod expiry;
 pub mod policy;
 mod recovery;
 mod request;
+mod reseal;
 mod run;
 mod seal;
 mod told;
@@ -135,20 +138,6 @@ impl Approvals {
     /// The company's approval key.
     pub fn seal(&self) -> &Seal {
         &self.seal
-    }
-
-    /// Seals every waiting approval anew with this company's key: for a company just
-    /// imported, whose rows carry another company's seals, or seals whoever edited the
-    /// file made up. The boss sees each one here before deciding it. Returns how many.
-    pub async fn reseal_waiting(&self) -> Result<usize, ApprovalError> {
-        let mut n = 0;
-        for row in q::all_waiting(&self.db).await? {
-            let seal = self.seal.seal(&row.tool, &row.args).await?;
-            if q::reseal_waiting(&self.db, row.id, &seal).await? {
-                n += 1;
-            }
-        }
-        Ok(n)
     }
 
     /// With `run_here` false, decisions only: an approved action is queued for the
