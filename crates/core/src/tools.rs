@@ -148,11 +148,12 @@ impl ToolError {
                 format!("{h} 不在老板的 webhook 目标列表中（设置 → Webhook）")
             }
             ToolError::Webhook(P::PrivateAddress { host, addr, kind }) => {
-                let kind = match *kind {
-                    "loopback" => "本机",
-                    "private" | "unique-local" => "内网",
-                    "link-local" => "链路本地",
-                    _ => "非公网",
+                use cubicle_llm::webhook::AddressKind as K;
+                let kind = match kind {
+                    K::Loopback => "本机",
+                    K::Private | K::UniqueLocal => "内网",
+                    K::LinkLocal => "链路本地",
+                    K::SharedCgnat | K::Unspecified | K::Reserved => "非公网",
                 };
                 format!("{host} 解析到 {addr}，是{kind}地址：webhook 只能发往公网地址")
             }
@@ -661,6 +662,28 @@ mod tests {
         let listed: Vec<String> = catalogue().into_iter().map(|t| t.name).collect();
         let all: Vec<String> = ToolName::ALL.iter().map(ToString::to_string).collect();
         assert_eq!(listed, all);
+    }
+
+    #[test]
+    fn a_refused_private_address_is_named_in_chinese_by_its_kind() {
+        use cubicle_llm::webhook::AddressKind;
+        let refused = |kind| {
+            ToolError::Webhook(cubicle_llm::PostError::PrivateAddress {
+                host: "hooks.internal".into(),
+                addr: "10.0.0.1".parse().unwrap(),
+                kind,
+            })
+        };
+        let zh = |kind| refused(kind).in_language(Language::ZhCn);
+        assert!(zh(AddressKind::Loopback).contains("是本机地址"));
+        assert!(zh(AddressKind::UniqueLocal).contains("是内网地址"));
+        assert!(zh(AddressKind::LinkLocal).contains("是链路本地地址"));
+        assert!(zh(AddressKind::SharedCgnat).contains("是非公网地址"));
+        assert!(
+            refused(AddressKind::SharedCgnat)
+                .in_language(Language::En)
+                .contains("a shared (CGNAT) address")
+        );
     }
 
     #[test]

@@ -35,7 +35,7 @@ pub enum PostError {
     PrivateAddress {
         host: String,
         addr: IpAddr,
-        kind: &'static str,
+        kind: AddressKind,
     },
     #[error("{0} could not be resolved: {1}")]
     Resolve(String, String),
@@ -120,8 +120,36 @@ pub fn destination(input: &str) -> Result<String, PostError> {
     })
 }
 
+/// The kind of non-public address a webhook is refused for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddressKind {
+    Loopback,
+    Private,
+    UniqueLocal,
+    LinkLocal,
+    /// 100.64.0.0/10, a carrier's shared address space.
+    SharedCgnat,
+    Unspecified,
+    Reserved,
+}
+
+/// The kind in the error's English words ("a link-local address").
+impl std::fmt::Display for AddressKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            AddressKind::Loopback => "loopback",
+            AddressKind::Private => "private",
+            AddressKind::UniqueLocal => "unique-local",
+            AddressKind::LinkLocal => "link-local",
+            AddressKind::SharedCgnat => "shared (CGNAT)",
+            AddressKind::Unspecified => "unspecified",
+            AddressKind::Reserved => "reserved",
+        })
+    }
+}
+
 /// Why `ip` may not receive a webhook, or `None` for a public address.
-pub fn non_public_kind(ip: IpAddr) -> Option<&'static str> {
+pub fn non_public_kind(ip: IpAddr) -> Option<AddressKind> {
     match ip {
         IpAddr::V4(v4) => v4_kind(v4),
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
@@ -131,42 +159,42 @@ pub fn non_public_kind(ip: IpAddr) -> Option<&'static str> {
     }
 }
 
-fn v4_kind(ip: Ipv4Addr) -> Option<&'static str> {
+fn v4_kind(ip: Ipv4Addr) -> Option<AddressKind> {
     let [a, b, ..] = ip.octets();
     if ip.is_loopback() {
-        Some("loopback")
+        Some(AddressKind::Loopback)
     } else if ip.is_private() {
-        Some("private")
+        Some(AddressKind::Private)
     } else if ip.is_link_local() {
-        Some("link-local")
+        Some(AddressKind::LinkLocal)
     } else if a == 100 && (64..128).contains(&b) {
-        Some("shared (CGNAT)")
+        Some(AddressKind::SharedCgnat)
     } else if ip.is_unspecified() || a == 0 {
-        Some("unspecified")
+        Some(AddressKind::Unspecified)
     } else if ip.is_multicast()
         || ip.is_broadcast()
         || a >= 240
         || ip.is_documentation()
         || (a == 198 && (b == 18 || b == 19))
     {
-        Some("reserved")
+        Some(AddressKind::Reserved)
     } else {
         None
     }
 }
 
-fn v6_kind(ip: Ipv6Addr) -> Option<&'static str> {
+fn v6_kind(ip: Ipv6Addr) -> Option<AddressKind> {
     let first = ip.segments()[0];
     if ip.is_loopback() {
-        Some("loopback")
+        Some(AddressKind::Loopback)
     } else if ip.is_unspecified() {
-        Some("unspecified")
+        Some(AddressKind::Unspecified)
     } else if first & 0xfe00 == 0xfc00 {
-        Some("unique-local")
+        Some(AddressKind::UniqueLocal)
     } else if first & 0xffc0 == 0xfe80 {
-        Some("link-local")
+        Some(AddressKind::LinkLocal)
     } else if ip.is_multicast() {
-        Some("reserved")
+        Some(AddressKind::Reserved)
     } else if let Some(v4) = ip.to_ipv4().or_else(|| nat64(ip)) {
         // IPv4-compatible and NAT64 (64:ff9b::/96) addresses reach the IPv4 address inside.
         v4_kind(v4)
@@ -300,7 +328,11 @@ mod tests {
             ("::ffff:169.254.169.254", "link-local"),
             ("64:ff9b::a9fe:a9fe", "link-local"),
         ] {
-            assert_eq!(non_public_kind(ip.parse().unwrap()), Some(kind), "{ip}");
+            assert_eq!(
+                non_public_kind(ip.parse().unwrap()).map(|k| k.to_string()),
+                Some(kind.to_owned()),
+                "{ip}"
+            );
         }
         for ip in ["93.184.215.14", "1.1.1.1", "2606:4700:4700::1111"] {
             assert_eq!(non_public_kind(ip.parse().unwrap()), None, "{ip}");
@@ -358,7 +390,7 @@ mod tests {
             matches!(
                 err,
                 PostError::PrivateAddress {
-                    kind: "loopback",
+                    kind: AddressKind::Loopback,
                     ..
                 }
             ),
