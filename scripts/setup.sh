@@ -130,9 +130,9 @@ cargo --version
 CARGO_BIN=${CARGO_HOME:-$HOME/.cargo}/bin
 
 # A real OpenAI-compatible server that is not ours: the structured-output fallbacks are
-# tested against it (tests/tests/it/llama_cpp_server.rs). It compiles llama.cpp (340 s of
-# CPU, ~3 min of 2 cores), so the venv lives in the user's cache, outside the repo, and is
-# kept.
+# tested against it (tests/tests/it/llama_cpp_server.rs). It compiles llama.cpp: the pip
+# install takes 196 s of CPU as below (~420 s with the two libraries it leaves out), so the
+# venv lives in the user's cache, outside the repo, and is kept.
 LLAMA_CPP_PYTHON_VERSION=0.3.36
 LLAMA_VENV="${CUBICLE_LLAMA_CPP_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/cubicle/llama-cpp-python}"
 install_llama_cpp_python() {
@@ -149,9 +149,14 @@ install_llama_cpp_python() {
     # it dies with SIGILL on the first prompt of more than one token. Without the
     # multimodal library (LLAVA_BUILD=OFF: libmtmd, 51 of the 178 C++ files, 77 s of CPU),
     # which only the image and audio chat handlers load, on demand: the server serves the
-    # tests' text model without it.
+    # tests' text model without it. Nor llama.cpp's `common` library (53 more files: chat
+    # templates, argument parsing, …), which the package forces on but nothing of it loads:
+    # a hook run right after llama.cpp's project() turns it off in that directory.
+    local hook="$LLAMA_VENV/no-llama-common.cmake"
+    echo 'set(LLAMA_BUILD_COMMON OFF)' >"$hook"
     CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
-      -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DLLAVA_BUILD=OFF" \
+      -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DLLAVA_BUILD=OFF \
+      -DCMAKE_PROJECT_llama.cpp_INCLUDE=$hook" \
       "$LLAMA_VENV/bin/pip" install --quiet "llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION"
   fi
   "$LLAMA_VENV/bin/python" -c "import llama_cpp, llama_cpp.server; print('llama-cpp-python', llama_cpp.__version__)"
