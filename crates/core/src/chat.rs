@@ -7,6 +7,7 @@
 pub mod gates;
 pub mod mentions;
 pub mod polling;
+mod thoughts;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use cubicle_store::BeginWrite as _;
@@ -20,7 +21,6 @@ use crate::chat::gates::ChatMode;
 use crate::clock::SharedClock;
 use crate::error::{ErrorCode, IpcError};
 use crate::events::{DomainEvent, EventBus};
-use crate::mind::minds::{ThoughtDto, thought_dto};
 
 /// The longest message the boss can post; a chat is not a document store.
 pub const MAX_MESSAGE_CHARS: usize = 4000;
@@ -60,6 +60,8 @@ pub type ChatResult<T> = Result<T, ChatError>;
 
 /// What a chat is for; its gate table follows from it (see [`ChatMode`]).
 pub use cubicle_store::enums::ChatKind;
+pub use thoughts::ThoughtDto;
+pub(crate) use thoughts::thought_dto;
 
 /// Who wrote a chat message: the boss, an employee, or the app itself.
 pub use cubicle_store::enums::SenderKind;

@@ -3,7 +3,8 @@
 //! guided steps for a small model (`guided`), and the rules of memory, relationships and
 //! stamina the engine applies.
 
-pub mod archetypes;
+/// The personality archetypes live on the types floor, where the org reads them too.
+pub use crate::types::archetypes;
 pub mod guided;
 pub mod memory_rules;
 pub mod minds;

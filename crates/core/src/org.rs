@@ -451,7 +451,9 @@ impl OrgService {
                 team_id: Set(None),
                 manager_id: Set(input.manager_id),
                 archetype: Set(archetype),
-                speaking_style: Set(crate::mind::archetypes::profile(archetype).style.to_owned()),
+                speaking_style: Set(crate::types::archetypes::profile(archetype)
+                    .style
+                    .to_owned()),
                 skills: Set(serde_json::json!(card.skills)),
                 backend_provider: Set(provider),
                 backend_model: Set(model),

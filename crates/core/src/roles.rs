@@ -28,7 +28,6 @@ pub use library::{RolesError, model_route};
 pub(crate) use library::{own_cards, put_own_cards};
 pub use roster::{RosterFile, RosterUpload};
 
-use crate::org::RoleTemplateDto;
 use crate::types::Archetype;
 
 /// The archetype of a role whose card names none.
@@ -169,6 +168,16 @@ pub async fn seed(conn: &impl ConnectionTrait) -> Result<(), DbErr> {
         }
     }
     Ok(())
+}
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RoleTemplateDto {
+    pub key: String,
+    pub title: String,
+    pub title_zh: String,
+    pub archetype: Archetype,
+    pub skills: Vec<String>,
 }
 
 pub fn to_dto(m: &role_template::Model) -> RoleTemplateDto {

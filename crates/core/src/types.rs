@@ -7,6 +7,7 @@ use serde::Serialize;
 pub use cubicle_llm::presets::Dialect;
 pub use cubicle_store::enums::{ApprovalPolicy, Archetype, EmployeeStatus, Language};
 
+pub mod archetypes;
 pub mod link;
 pub mod tool_name;
 pub use tool_name::{ToolName, ToolWords};

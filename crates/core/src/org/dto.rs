@@ -7,6 +7,7 @@ use ts_rs::TS;
 use crate::types::{ApprovalPolicy, Archetype, EmployeeStatus, Language};
 
 pub use crate::providers::BackendRef;
+pub use crate::roles::RoleTemplateDto;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -74,16 +75,6 @@ pub struct EmployeeDto {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub max_retries: Option<u32>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct RoleTemplateDto {
-    pub key: String,
-    pub title: String,
-    pub title_zh: String,
-    pub archetype: Archetype,
-    pub skills: Vec<String>,
 }
 
 /// Everything the org chart draws, read in one go.
