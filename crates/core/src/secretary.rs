@@ -7,7 +7,8 @@
 //! questions and action cards (applied, and undone, only through the org service).
 
 pub mod actions;
-mod apply;
+mod card;
+mod confirm;
 mod decide;
 mod facts;
 pub mod intent;

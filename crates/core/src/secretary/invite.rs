@@ -4,7 +4,7 @@
 //! service, and Undo removes them again.
 
 use super::actions::{Proposal, Undo};
-use super::apply::Applied;
+use super::confirm::Applied;
 use super::intent::Slots;
 use super::service::{Outcome, Secretary};
 use crate::org::{OrgError, OrgSnapshot};
