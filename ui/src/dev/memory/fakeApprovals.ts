@@ -11,29 +11,19 @@ import type { DecidedVia } from "../../bindings/DecidedVia";
 import type { Decision } from "../../bindings/Decision";
 import type { ErrorCode } from "../../bindings/ErrorCode";
 import type { IpcError } from "../../bindings/IpcError";
-import type { Risk } from "../../bindings/Risk";
+import type { ToolName } from "../../bindings/ToolName";
 import type { TraceEventDto } from "../../bindings/TraceEventDto";
 import type { WebhookDestinations } from "../../bindings/WebhookDestinations";
 import { destinationOf } from "../../settings/webhooks";
 import type { CommandPart } from "./commandTable";
 import { FakeMeetings } from "./fakeMeetings";
+import { TOOL_RISK } from "./fakeToolCatalogue";
 
 /** As on the Rust side (LIST_LIMIT). */
 const APPROVAL_LIST_LIMIT = 200;
 /** How long an approval waits unless seeded otherwise (the Rust default is a day). */
 const DEFAULT_EXPIRY_MS = 24 * 60 * 60 * 1000;
 
-/** The risk of each tool as the tool registry declares it (tools.rs); anything else is high. */
-const TOOL_RISK: Record<string, Risk> = {
-  post_webhook: "high",
-  run_shell: "high",
-  run_cli: "high",
-  write_file: "write",
-  delete_file: "high",
-  raise_budget: "high",
-  hire: "high",
-  fire: "high",
-};
 
 /** What seeding an approval may set; the rest has defaults (waiting, now, a day to decide). */
 export type NewApproval = Partial<Omit<ApprovalDto, "id" | "employeeId" | "requesterName" | "tool">>;
@@ -115,7 +105,7 @@ export abstract class FakeApprovals extends FakeMeetings {
       employeeId,
       requesterName,
       tool,
-      risk: TOOL_RISK[tool] ?? "high",
+      risk: TOOL_RISK[tool as ToolName] ?? "high",
       args,
       argsHash: fakeArgsHash(args),
       summary: tool,

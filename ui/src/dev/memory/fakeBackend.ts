@@ -119,6 +119,8 @@ type Undo =
 
 /** How many activity lines get_dashboard returns at most. */
 const DASHBOARD_ACTIVITY_LIMIT = 50;
+/** The secretary's destructive actions, as core says once (`secretary::actions::is_destructive`). */
+const DESTRUCTIVE: ReadonlySet<ActionDto["proposal"]["type"]> = new Set(["fire", "delete_department"]);
 
 /** As on the Rust side (work/urgency.rs): aging from 5 minutes, overdue from 15, critical from 30. */
 function fakeUrgency(minutes: number): Urgency {
@@ -760,7 +762,7 @@ export class FakeBackend extends FakeProxies {
 
   /** A proposed action card, for seeding. */
   proposedAction(proposal: ActionDto["proposal"]): ActionDto {
-    return { id: this.nextId++, status: "proposed", destructive: proposal.type === "fire", proposal, diff: null, undoUntil: null, error: null };
+    return { id: this.nextId++, status: "proposed", destructive: DESTRUCTIVE.has(proposal.type), proposal, diff: null, undoUntil: null, error: null };
   }
 
   private action(id: number): ActionDto {

@@ -19,7 +19,7 @@ import type { RosterUpload } from "../../bindings/RosterUpload";
 import type { SaveRoleCard } from "../../bindings/SaveRoleCard";
 import type { CommandPart } from "./commandTable";
 import { FAKE_DOWNLOADS } from "./fakeBundle";
-import { TOOL_CATALOGUE } from "./fakeTools";
+import { TOOL_CATALOGUE } from "./fakeToolCatalogue";
 
 /** As on the Rust side (MAX_CARD_BYTES, MAX_RETRIES_LIMIT, MAX_ROSTER_FILES). */
 const MAX_CARD_BYTES = 256 * 1024;

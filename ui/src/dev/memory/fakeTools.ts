@@ -7,35 +7,14 @@ import type { EmployeeToolsDto } from "../../bindings/EmployeeToolsDto";
 import type { ErrorCode } from "../../bindings/ErrorCode";
 import type { IpcError } from "../../bindings/IpcError";
 import type { SetEmployeeTools } from "../../bindings/SetEmployeeTools";
-import type { ToolSpec } from "../../bindings/ToolSpec";
 import type { SetNetworkAccess } from "../../ipc/api";
 import { FakeApprovals } from "./fakeApprovals";
 import type { CommandPart } from "./commandTable";
+import { TOOL_CATALOGUE } from "./fakeToolCatalogue";
 
 /** As on the Rust side (MAX_CLI_COMMAND_CHARS). */
 const MAX_CLI_COMMAND_CHARS = 2000;
 const WORKSPACE = "/home/ada/.local/share/app.cubicle.desktop/workspace";
-
-const tool = (name: string, risk: ToolSpec["risk"], description: string): ToolSpec => ({ name, risk, description, argsSchema: {} });
-
-/** What the sandbox allows, as both process tools describe it (tools/shell.rs `box_rules!`). */
-const BOX_RULES = "It runs in a sandbox: it can write only in that folder; the rest of the file system is read-only, and home folders, /tmp, /run and the app's data are hidden (HOME is an empty temporary folder); no network unless the boss allowed it for this employee; no access to the keychain, D-Bus or other processes; limits on CPU time, memory, processes and output; everything it started is killed when it ends.";
-const SHELL_DESCRIPTION = `Run a shell command (sh -c) in the company workspace folder, time-limited. ${BOX_RULES}`;
-const CLI_DESCRIPTION = `Run this employee's configured command-line program in its own folder, with the input on stdin. ${BOX_RULES}`;
-
-/** The catalogue as tools::catalogue() lists it: the same names, order, risks and descriptions. */
-export const TOOL_CATALOGUE: ToolSpec[] = [
-  tool("read_memory", "read_only", "Search the memories you may see (your own, your team's, the company's)."),
-  tool("read_file", "read_only", "Read a text file from the company workspace."),
-  tool("write_file", "write", "Create or replace a text file in the company workspace (logged)."),
-  tool("delete_file", "high", "Delete one file (not a folder) from the company workspace."),
-  tool("run_shell", "high", SHELL_DESCRIPTION),
-  tool("run_cli", "high", CLI_DESCRIPTION),
-  tool("post_webhook", "high", "Post a text message to a Slack, Feishu or DingTalk webhook outside the company."),
-  tool("raise_budget", "high", "Ask to raise the company's daily model budget by an amount."),
-  tool("hire", "high", "Ask the boss to hire someone."),
-  tool("fire", "high", "Ask the boss to let a colleague go."),
-];
 
 const fail = (code: ErrorCode, message: string): never => {
   const error: IpcError = { code, message };
