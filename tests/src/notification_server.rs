@@ -41,7 +41,7 @@ pub fn session_bus_or_skip(test: &str) -> bool {
     assert!(
         !address.trim().is_empty(),
         "DBUS_SESSION_BUS_ADDRESS is not set: run scripts/test.sh, or \
-         `dbus-run-session -- cargo test -p cubicle-tests --test notifications`, \
+         `dbus-run-session -- cargo test -p cubicle-tests --test it notifications::`, \
          or set CUBICLE_SKIP_DBUS=1 to skip the D-Bus tests"
     );
     true

@@ -4,7 +4,7 @@
 //! the entities carry the enum, so a row is typed from the database to the UI), its JSON
 //! spelling (serde, also what a company bundle holds) and its TypeScript type (ts-rs). The columns stay
 //! plain text, so the schema and the strings in existing databases and bundles are
-//! unchanged; `tests/enums.rs` reads rows written with the literal strings back through
+//! unchanged; `tests/it/enums.rs` reads rows written with the literal strings back through
 //! every enum and checks that serde and the store spell each variant alike.
 
 use sea_orm::entity::prelude::*;

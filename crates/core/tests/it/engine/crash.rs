@@ -1,7 +1,7 @@
 //! Crash safety (SPEC §10): a thought interrupted between its writes is finished at
 //! the next start without a model call and without writing anything twice; an approved
 //! action interrupted before its run is shown to the boss and never run again.
-//! (`crates/cli/tests/crash.rs` kills real processes; these check each case exactly.)
+//! (`crates/cli/tests/it/crash.rs` kills real processes; these check each case exactly.)
 
 use chrono::{TimeZone, Utc};
 use cubicle_core::approvals::{ApprovalFilter, ApprovalStatus, CallOutcome};
