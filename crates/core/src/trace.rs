@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use cubicle_store::entity::{
     approval, chat_message, cost_ledger, decision, mail, task, thought, tool_call, trace,
 };
+use cubicle_store::enums::{DecidedByKind, TaskStatus};
 use cubicle_store::{ConnectionTrait, Db, DbErr, chat as cq, trace as q};
 use rand::Rng;
 use sea_orm::ActiveEnum;
@@ -19,8 +20,6 @@ use ts_rs::TS;
 
 use crate::chat::{Names, SenderKind, rfc3339};
 use crate::error::{ErrorCode, IpcError};
-use crate::meeting::arbitration::DecidedByKind;
-use crate::work::TaskStatus;
 
 /// How much of an instruction, message or thought a timeline line shows.
 const LINE_CHARS: usize = 280;
