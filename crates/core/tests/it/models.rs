@@ -30,7 +30,10 @@ const ID: &str = "test-model";
 /// Serves the installed built-in GGUF when there is one (real bytes of a real model),
 /// else a generated GGUF; says which.
 async fn model_server() -> (FileServer, bool) {
-    let real = cubicle_llm::model_file::default_model_path();
+    // The lighter built-in model (SmolLM2, ~98 MB) unless CUBICLE_BUILTIN_MODEL names a file:
+    // the timings below are set for it, not for the ~490 MB default.
+    use cubicle_llm::model_file::{SMOLLM2, builtin_models_dir, model_path_from_env};
+    let real = model_path_from_env().unwrap_or_else(|| builtin_models_dir().join(SMOLLM2.file));
     if real.is_file() {
         return (FileServer::serve_file(&real).await.unwrap(), true);
     }
