@@ -358,10 +358,7 @@ mod tests {
                 assert!(!w.trim().is_empty(), "{name} has no {what}");
             }
             assert_ne!(en.hint, zh.hint, "{name}'s hint is translated");
-            assert!(
-                !zh.action.is_ascii(),
-                "{name}'s Chinese action is Chinese"
-            );
+            assert!(!zh.action.is_ascii(), "{name}'s Chinese action is Chinese");
         }
     }
 
