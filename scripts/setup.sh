@@ -151,13 +151,16 @@ install_llama_cpp_python() {
     # which only the image and audio chat handlers load, on demand: the server serves the
     # tests' text model without it. Nor llama.cpp's `common` library (53 more files: chat
     # templates, argument parsing, …), which the package forces on but nothing of it loads:
-    # a hook run right after llama.cpp's project() turns it off in that directory.
+    # a hook run right after llama.cpp's project() turns it off in that directory. No pip
+    # cache: a wheel built before with other flags would be taken as is (pip keys its cache
+    # by the package, not by CMAKE_ARGS).
     local hook="$LLAMA_VENV/no-llama-common.cmake"
     echo 'set(LLAMA_BUILD_COMMON OFF)' >"$hook"
     CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
       -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DLLAVA_BUILD=OFF \
       -DCMAKE_PROJECT_llama.cpp_INCLUDE=$hook" \
-      "$LLAMA_VENV/bin/pip" install --quiet "llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION"
+      "$LLAMA_VENV/bin/pip" install --quiet --no-cache-dir \
+      "llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION"
   fi
   "$LLAMA_VENV/bin/python" -c "import llama_cpp, llama_cpp.server; print('llama-cpp-python', llama_cpp.__version__)"
 }

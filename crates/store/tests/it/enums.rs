@@ -262,6 +262,7 @@ async fn stored_literals_read_back_as_their_variants_on_postgres() {
         eprintln!("SKIPPED: stored enums on PostgreSQL (CUBICLE_TEST_PG_URL not set)");
         return;
     };
+    let _alone = crate::ON_POSTGRES.lock().await;
     let db = connect(&url).await.expect("connect to PostgreSQL");
     db.execute_unprepared("DROP SCHEMA public CASCADE; CREATE SCHEMA public;")
         .await

@@ -714,6 +714,7 @@ async fn every_scenario_on_postgres() {
         eprintln!("SKIPPED: store scenarios on PostgreSQL (CUBICLE_TEST_PG_URL not set)");
         return;
     };
+    let _alone = crate::ON_POSTGRES.lock().await;
     memories_are_filed_filtered_and_forgotten(&fresh_postgres(&url).await).await;
     a_chat_summary_is_upserted(&fresh_postgres(&url).await).await;
     relationships_count_interactions(&fresh_postgres(&url).await).await;
