@@ -33,8 +33,8 @@ import type { RouteDto } from "../bindings/RouteDto";
 import type { SpendReport } from "../bindings/SpendReport";
 import type { TaskDto } from "../bindings/TaskDto";
 import type { TaskNodeDto } from "../bindings/TaskNodeDto";
-import type { ToolSpec } from "../bindings/ToolSpec";
 import { ipcError, type Handlers } from "./fake";
+import { TOOL_CATALOGUE } from "../dev/memory/fakeToolCatalogue";
 
 let nextId = 5000;
 /** Ids for seeded rows, unique within a test run. */
@@ -372,21 +372,8 @@ export function profile(e: EmployeeDto, org: OrgSnapshot, overrides: Partial<Emp
   };
 }
 
-/** The tool catalogue, as the Rust side lists it (names, order, risks). */
-export const TOOL_CATALOGUE: ToolSpec[] = (
-  [
-    ["read_memory", "read_only", "Search the memories you may see."],
-    ["read_file", "read_only", "Read a text file from the company workspace."],
-    ["write_file", "write", "Create or replace a text file in the company workspace (logged)."],
-    ["delete_file", "high", "Delete one file from the company workspace."],
-    ["run_shell", "high", "Run a shell command in the company workspace folder, in a sandbox."],
-    ["run_cli", "high", "Run this employee's configured command-line program in its own folder, in a sandbox."],
-    ["post_webhook", "high", "Post a text message to a webhook outside the company."],
-    ["raise_budget", "high", "Ask to raise the company's daily model budget by an amount."],
-    ["hire", "high", "Ask the boss to hire someone."],
-    ["fire", "high", "Ask the boss to let a colleague go."],
-  ] as const
-).map(([name, risk, description]): ToolSpec => ({ name, risk: risk as Risk, description, argsSchema: { type: "object" } }));
+/** The tool catalogue, as the Rust side lists it (names, order, risks): the dev backend's, keyed by ToolName. */
+export { TOOL_CATALOGUE };
 
 export const WORKSPACE = "/home/ada/.local/share/app.cubicle.desktop/workspace";
 
